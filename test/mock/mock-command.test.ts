@@ -1,0 +1,183 @@
+// Runs the real `contracts mock` command (four Prism processes), calls every operation of every API with a valid
+// request built from the contract's examples, checks each response against the contract, checks that invalid and
+// unauthenticated requests are refused with the violation explained, and that stopping leaves no process behind.
+import { createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
+import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { processesMatching, type RunningCommand, runContracts } from "../support/processes.js";
+
+const BASE_PORT = 4110;
+const urlOf = (api: ApiName) => `http://127.0.0.1:${BASE_PORT + API_NAMES.indexOf(api)}`;
+const CREDENTIALS: SchemeCredentials = {
+  bearerApiKey: "test-links-key",
+  sellerApiKey: "test-seller-key",
+  requestSignature: `Bearer ${"0".repeat(64)}`,
+  oauth2: "test-access-token",
+  openIdConnect: "test-access-token",
+};
+// Matches the four Prism processes of this run (ports 4110-4113) and nothing else.
+const PRISM_FRAGMENT = "mock --host 127.0.0.1 --port 411";
+
+let command: RunningCommand;
+
+beforeAll(async () => {
+  command = runContracts(["mock", "--base-port", String(BASE_PORT)]);
+  await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4113/);
+});
+
+afterAll(async () => {
+  if (command.child.exitCode === null) {
+    command.child.kill("SIGTERM");
+    await command.exit;
+  }
+});
+
+async function send(op: Operation, mutate?: (request: ReturnType<typeof exampleRequest>) => void) {
+  const request = exampleRequest(op, urlOf(op.api), CREDENTIALS);
+  mutate?.(request);
+  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+  const text = await response.text();
+  return { request, response, text };
+}
+
+function coerceHeader(schema: { type?: string }, value: string): unknown {
+  return schema.type === "integer" || schema.type === "number" ? Number(value) : value;
+}
+
+describe("contracts mock", () => {
+  it("prints one table row per API with its URL and docs", () => {
+    const out = command.stdout();
+    for (const api of API_NAMES) expect(out).toMatch(new RegExp(`${api}\\s+${urlOf(api).replaceAll(".", "\\.")}\\s+file://\\S+/${api}\\.html`));
+  });
+
+  describe.each(API_NAMES)("%s", (api) => {
+    const operations = listOperations(api).filter((op) => !op.webhook);
+
+    it.each(operations.map((op) => [op.operationId, op] as const))("%s answers a valid request as the contract says", async (_id, op) => {
+      const { response, text } = await send(op);
+      const status = String(response.status);
+      expect(response.status, text).toBeLessThan(400);
+      const responses = op.operation.responses as Record<string, unknown>;
+      const key = status in responses ? status : "default";
+      expect(responses, `status ${status} is not documented`).toHaveProperty(key);
+      const responsePointer = `${op.pointer}/responses/${key}`;
+      const documented = resolvePointer(api, responsePointer);
+
+      for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
+        const value = response.headers.get(name);
+        const headerPointer = `${responsePointer}/headers/${pointerSegment(name)}`;
+        if (resolvePointer(api, headerPointer).required) expect(value, `header ${name}`).not.toBeNull();
+        if (value !== null && header) {
+          const schema = resolvePointer(api, `${headerPointer}/schema`);
+          const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(schema, value));
+          expect(result.valid, `header ${name}: ${describeErrors(result.errors)}`).toBe(true);
+        }
+      }
+
+      const mediaTypes = Object.keys(documented.content ?? {});
+      if (mediaTypes.length === 0) return;
+      const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+      expect(mediaTypes).toContain(contentType);
+      if (contentType.endsWith("json")) {
+        const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
+        expect(result.valid, describeErrors(result.errors)).toBe(true);
+      } else {
+        expect(text.length).toBeGreaterThan(0);
+      }
+    });
+
+    const secured = operations.filter((op) => (op.operation.security ?? []).length > 0);
+    it.each(secured.map((op) => [op.operationId, op] as const))("%s refuses a request without credentials", async (_id, op) => {
+      const { response } = await send(op, (request) => {
+        for (const name of ["Authorization", "x-seller-api-key"]) delete request.headers[name];
+      });
+      expect(response.status).toBe(401);
+    });
+
+    const withRequiredBodyField = operations.filter((op) => {
+      const content = op.operation.requestBody ? resolvePointer(api, `${op.pointer}/requestBody`).content : undefined;
+      const mediaType = content && Object.keys(content)[0];
+      return mediaType && resolvePointer(api, `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}/schema`).required?.length;
+    });
+    it.each(withRequiredBodyField.map((op) => [op.operationId, op] as const))(
+      "%s refuses a body without a required field and names the violation",
+      async (_id, op) => {
+        let missing = "";
+        const { response } = await send(op, (request) => {
+          const mediaType = request.bodyExample!.mediaType;
+          const schema = resolvePointer(api, `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}/schema`);
+          const body = structuredClone(request.bodyExample!.value) as Record<string, unknown>;
+          missing = schema.required[0];
+          delete body[missing];
+          request.body = mediaType === "application/json" ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
+        });
+        expect([400, 422]).toContain(response.status);
+        // Prism answers with the contract's own error example and explains the violation in `sl-violations`.
+        const violations = JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string }>;
+        expect(violations.map((v) => v.message).join("\n")).toContain(`'${missing}'`);
+      },
+    );
+  });
+
+  it("stops every Prism process on SIGTERM", async () => {
+    expect(processesMatching(PRISM_FRAGMENT).length).toBe(API_NAMES.length);
+    command.child.kill("SIGTERM");
+    expect(await command.exit).toBe(0);
+    expect(processesMatching(PRISM_FRAGMENT)).toEqual([]);
+  });
+});
+
+describe("contracts mock, one API at a time", () => {
+  it("stops on Ctrl-C (SIGINT) leaving no process behind", async () => {
+    const run = runContracts(["mock", "--api", "links", "--port", "links=4131"]);
+    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4131/);
+    expect(run.stdout()).not.toMatch(/identity|catalog|pay\s/);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(0);
+    expect(processesMatching("--port 4131")).toEqual([]);
+  });
+
+  it("reads the APIs and ports from the environment", async () => {
+    const run = runContracts(["mock"], { MOCK_APIS: "pay", MOCK_PORTS: "pay=4132" });
+    await run.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4132/);
+    const response = await fetch("http://127.0.0.1:4132/api/balance/", { method: "POST" });
+    expect(response.status).toBe(401);
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("serves generated data with --dynamic", async () => {
+    const run = runContracts(["mock", "--api", "links", "--port", "links=4133", "--dynamic"]);
+    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4133/);
+    const op = listOperations("links").find((o) => o.operationId === "listCampaigns")!;
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch("http://127.0.0.1:4133/api/campaigns", { headers: { Authorization: "Bearer k" } });
+      const result = validateAt("links", `${op.pointer}/responses/200/content/application~1json/schema`, await response.json());
+      expect(result.valid, describeErrors(result.errors)).toBe(true);
+    }
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("reports a port in use in one line, without a stack trace", async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(4134, "127.0.0.1", resolve));
+    try {
+      const run = runContracts(["mock", "--api", "catalog", "--port", "catalog=4134"]);
+      expect(await run.exit).toBe(1);
+      const lines = run.stderr().trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("4134");
+      expect(processesMatching("--port 4134")).toEqual([]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("rejects an unknown API with a usage error", async () => {
+    const run = runContracts(["mock", "--api", "nope"]);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr().trim().split("\n")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,56 @@
+// Helpers to run the real CLI as a child process and to find processes it may have left behind.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+export const contractsBin = `${repoRoot}dist/bin/contracts.js`;
+
+export interface RunningCommand {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal name) when the command ends. */
+  exit: Promise<number | string>;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+export function runContracts(args: string[], env: NodeJS.ProcessEnv = {}): RunningCommand {
+  const child = spawn(process.execPath, [contractsBin, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const exit = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exit,
+    async waitForOutput(pattern, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (child.exitCode !== null) throw new Error(`command exited (${child.exitCode}) before printing ${pattern}:\n${out}\n${err}`);
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${out}\n${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return out;
+    },
+  };
+}
+
+/** PIDs of live processes whose command line contains `fragment`. */
+export function processesMatching(fragment: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      const state = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.[0];
+      if (cmdline.includes(fragment) && state !== "Z") pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
