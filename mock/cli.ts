@@ -1,0 +1,76 @@
+// `contracts mock`: Prism mock servers for the APIs, one table of URLs, stopped together on Ctrl-C or SIGTERM.
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { parseApiName, parsePort, splitList, untilSignal, UsageError } from "../lib/cli.js";
+import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { fromPackageRoot } from "../lib/paths.js";
+import { MockStartError, startMocks } from "./prism.js";
+
+export const MOCK_USAGE = `contracts mock [--api <name>]... [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--dynamic] [--verbose]
+  Start Prism mock servers (default: all four APIs on 127.0.0.1:4010-4013) and print their URLs.
+  --api <name>         identity, links, catalog or pay; repeatable (env MOCK_APIS="links,pay")
+  --host <host>        address to listen on (env MOCK_HOST; default 127.0.0.1)
+  --port <api>=<port>  port of one API; repeatable (env MOCK_PORTS="links=5011,pay=5013")
+  --base-port <n>      identity on n, links n+1, catalog n+2, pay n+3 (env MOCK_BASE_PORT; default 4010)
+  --dynamic            generate data from the schemas instead of serving the named examples
+  --verbose            print Prism's request log
+`;
+
+export async function runMockCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      api: { type: "string", multiple: true },
+      host: { type: "string" },
+      port: { type: "string", multiple: true },
+      "base-port": { type: "string" },
+      dynamic: { type: "boolean", default: false },
+      verbose: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(MOCK_USAGE);
+    return 0;
+  }
+  const apiNames = values.api?.length ? values.api.flatMap((a) => splitList(a)) : splitList(process.env.MOCK_APIS);
+  const apis = apiNames.length > 0 ? [...new Set(apiNames.map(parseApiName))] : [...API_NAMES];
+  const host = values.host ?? process.env.MOCK_HOST ?? "127.0.0.1";
+  const ports: Partial<Record<ApiName, number>> = {};
+  const basePort = values["base-port"] ?? process.env.MOCK_BASE_PORT;
+  if (basePort !== undefined) {
+    const base = parsePort(basePort, "--base-port");
+    API_NAMES.forEach((api, index) => (ports[api] = parsePort(String(base + index), `--base-port + ${index}`)));
+  }
+  for (const pair of values.port?.length ? values.port : splitList(process.env.MOCK_PORTS)) {
+    const [api, port] = pair.split("=");
+    if (!api || port === undefined) throw new UsageError(`--port takes <api>=<port>, got "${pair}"`);
+    ports[parseApiName(api)] = parsePort(port, `--port ${api}`);
+  }
+
+  let running;
+  try {
+    running = await startMocks({ apis, host, ports, dynamic: values.dynamic, verbose: values.verbose });
+  } catch (error) {
+    if (error instanceof MockStartError) throw new UsageError(error.message, 1);
+    throw error;
+  }
+  const rows = running.mocks.map((m) => [m.api, m.url, pathToFileURL(fromPackageRoot("generated", "reference", `${m.api}.html`)).href]);
+  const widths = [0, 1].map((i) => Math.max(...[["API", "URL"][i]!.length, ...rows.map((r) => r[i]!.length)]));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c)).join("  ");
+  console.log(`Prism mocks (${values.dynamic ? "dynamic data" : "static examples"}), Ctrl-C to stop:\n`);
+  console.log(line(["API", "URL", "Docs"]));
+  for (const row of rows) console.log(line(row));
+  console.log(`\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\` or \`Prefer: example=<name>\`.`);
+
+  const outcome = await Promise.race([untilSignal(), running.exited]);
+  if (typeof outcome === "string") {
+    console.error(`\n${outcome}: stopping the mocks...`);
+    await running.stop();
+    return 0;
+  }
+  console.error(`the ${outcome.api} mock exited unexpectedly (code ${outcome.code}); stopping the others`);
+  await running.stop();
+  return 1;
+}
