@@ -1,0 +1,132 @@
+// Client of the identity provider, built on openid-client (a certified OpenID Connect relying party): discovery,
+// PKCE (S256), the authorize URL with state and nonce, the code exchange with client_secret_post, refresh, userinfo,
+// logout URL, and id_token verification against the JWKS with jose.
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import * as oidc from "openid-client";
+import type { components } from "../generated/types/identity.js";
+
+export type { components, operations, paths } from "../generated/types/identity.js";
+
+export type UserInfo = components["schemas"]["UserInfo"];
+export type IdTokenClaims = components["schemas"]["IdTokenClaims"];
+export type Scope = "openid" | "profile" | "email" | "wallets" | "offline_access" | "quests";
+
+export interface IdentityClientOptions {
+  /** The provider's base address {id_url}, which is also its issuer, e.g. http://127.0.0.1:4020. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  /** Plain-HTTP providers are refused unless this is set (local mocks and sandboxes). */
+  allowInsecureRequests?: boolean;
+}
+
+/** What to keep (server-side, e.g. in the session) between the redirect to the provider and the callback. */
+export interface AuthorizationRequest {
+  url: URL;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export interface Tokens {
+  accessToken: string;
+  tokenType: string;
+  idToken: string | undefined;
+  refreshToken: string | undefined;
+  expiresIn: number | undefined;
+  scope: string | undefined;
+  /** The verified claims of the id_token, when one was issued. */
+  claims: IdTokenClaims | undefined;
+}
+
+export interface IdentityClient {
+  readonly configuration: oidc.Configuration;
+  /** Builds the authorize URL with a fresh state, nonce and PKCE (S256) pair. */
+  createAuthorizationRequest(scopes?: Scope[]): Promise<AuthorizationRequest>;
+  /** Exchanges the code on the callback URL; checks state, PKCE, and the id_token's signature, iss, aud, exp and nonce. */
+  handleCallback(callbackUrl: string | URL, request: Omit<AuthorizationRequest, "url">): Promise<Tokens>;
+  refresh(refreshToken: string): Promise<Tokens>;
+  userInfo(accessToken: string, expectedSubject: string): Promise<UserInfo>;
+  /** Verifies an id_token against the provider's JWKS (signature, iss, aud, exp and, if given, nonce). */
+  verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims>;
+  logoutUrl(parameters?: { idTokenHint?: string; postLogoutRedirectUri?: string; state?: string }): URL;
+}
+
+export async function createPkcePair(): Promise<{ codeVerifier: string; codeChallenge: string; method: "S256" }> {
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  return { codeVerifier, codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier), method: "S256" };
+}
+
+export async function createIdentityClient(options: IdentityClientOptions): Promise<IdentityClient> {
+  const configuration = await oidc.discovery(
+    new URL(options.issuer),
+    options.clientId,
+    { client_secret: options.clientSecret, redirect_uris: [options.redirectUri] },
+    oidc.ClientSecretPost(options.clientSecret),
+    options.allowInsecureRequests ? { execute: [oidc.allowInsecureRequests] } : undefined,
+  );
+  const metadata = configuration.serverMetadata();
+  if (!metadata.jwks_uri) throw new Error(`the discovery document of ${options.issuer} has no jwks_uri`);
+  const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri));
+
+  async function verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims> {
+    const { payload } = await jwtVerify(idToken, jwks, { issuer: metadata.issuer, audience: options.clientId });
+    if (expectedNonce !== undefined && payload.nonce !== expectedNonce) throw new Error("the id_token nonce does not match the authorization request");
+    return payload as JWTPayload & IdTokenClaims;
+  }
+
+  async function toTokens(response: oidc.TokenEndpointResponse, expectedNonce?: string): Promise<Tokens> {
+    return {
+      accessToken: response.access_token,
+      tokenType: response.token_type,
+      idToken: response.id_token,
+      refreshToken: response.refresh_token,
+      expiresIn: response.expires_in,
+      scope: response.scope,
+      claims: response.id_token ? await verifyIdToken(response.id_token, expectedNonce) : undefined,
+    };
+  }
+
+  return {
+    configuration,
+    async createAuthorizationRequest(scopes = ["openid", "profile", "email"]) {
+      const { codeVerifier, codeChallenge, method } = await createPkcePair();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const url = oidc.buildAuthorizationUrl(configuration, {
+        response_type: "code",
+        redirect_uri: options.redirectUri,
+        scope: scopes.join(" "),
+        state,
+        nonce,
+        code_challenge: codeChallenge,
+        code_challenge_method: method,
+      });
+      return { url, state, nonce, codeVerifier };
+    },
+    async handleCallback(callbackUrl, request) {
+      const response = await oidc.authorizationCodeGrant(configuration, new URL(callbackUrl), {
+        pkceCodeVerifier: request.codeVerifier,
+        expectedState: request.state,
+        expectedNonce: request.nonce,
+        idTokenExpected: true,
+      });
+      return toTokens(response, request.nonce);
+    },
+    async refresh(refreshToken) {
+      return toTokens(await oidc.refreshTokenGrant(configuration, refreshToken));
+    },
+    async userInfo(accessToken, expectedSubject) {
+      return (await oidc.fetchUserInfo(configuration, accessToken, expectedSubject)) as unknown as UserInfo;
+    },
+    verifyIdToken,
+    logoutUrl(parameters = {}) {
+      const query: Record<string, string> = { client_id: options.clientId };
+      if (parameters.idTokenHint) query.id_token_hint = parameters.idTokenHint;
+      if (parameters.postLogoutRedirectUri) query.post_logout_redirect_uri = parameters.postLogoutRedirectUri;
+      if (parameters.state) query.state = parameters.state;
+      return oidc.buildEndSessionUrl(configuration, query);
+    },
+  };
+}

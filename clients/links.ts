@@ -1,0 +1,52 @@
+// Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "../generated/types/links.js";
+import { RateLimiter } from "./rate-limit.js";
+
+export type { components, operations, paths } from "../generated/types/links.js";
+
+export interface LinksClientOptions {
+  /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */
+  baseUrl: string;
+  apiKey: string;
+  /** Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). */
+  rateLimit?: boolean | RateLimiter;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export type LinksError = components["schemas"]["Error"];
+
+/** A response whose envelope says `error: 1`, whatever its HTTP status. The message is the server's. */
+export class LinksApiError extends Error {
+  override readonly name = "LinksApiError";
+  constructor(
+    readonly status: number,
+    readonly body: LinksError,
+    readonly operation: string,
+  ) {
+    super(`${operation} failed (HTTP ${status}): ${body.message}`);
+  }
+}
+
+export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined };
+
+export function createLinksClient(options: LinksClientOptions): LinksClient {
+  const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
+  const limiter = options.rateLimit === false ? undefined : options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter();
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request)) : baseFetch,
+  });
+  client.use({
+    async onResponse({ request, response }) {
+      if (!(response.headers.get("content-type") ?? "").includes("json")) return undefined;
+      const body = (await response.clone().json().catch(() => undefined)) as Partial<LinksError> | undefined;
+      if (body && (body.error === 1 || (body.error as unknown) === "1")) {
+        throw new LinksApiError(response.status, body as LinksError, `${request.method} ${new URL(request.url).pathname}`);
+      }
+      return undefined;
+    },
+  });
+  return Object.assign(client, { rateLimiter: limiter });
+}
