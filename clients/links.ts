@@ -28,6 +28,8 @@ export class LinksApiError extends Error {
   }
 }
 
+const ERROR_FLAG = /"error"\s*:\s*"?1"?\s*[,}]/;
+
 export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined };
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
@@ -41,11 +43,15 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
   client.use({
     async onResponse({ request, response }) {
       if (!(response.headers.get("content-type") ?? "").includes("json")) return undefined;
-      const body = (await response.clone().json().catch(() => undefined)) as Partial<LinksError> | undefined;
-      if (body && (body.error === 1 || (body.error as unknown) === "1")) {
-        throw new LinksApiError(response.status, body as LinksError, `${request.method} ${new URL(request.url).pathname}`);
+      // Read the body once; parse it here only when it can be an error envelope (openapi-fetch parses it again).
+      const text = await response.text();
+      if (ERROR_FLAG.test(text)) {
+        const body = JSON.parse(text) as Partial<LinksError>;
+        if (body.error === 1 || (body.error as unknown) === "1") {
+          throw new LinksApiError(response.status, body as LinksError, `${request.method} ${new URL(request.url).pathname}`);
+        }
       }
-      return undefined;
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
     },
   });
   return Object.assign(client, { rateLimiter: limiter });

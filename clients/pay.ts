@@ -52,6 +52,8 @@ export class PayApiError extends Error {
   }
 }
 
+const SUCCESS_TYPE = /"type"\s*:\s*"success"/;
+
 export type PayClient = Client<PayClientPaths>;
 
 export function createPayClient(options: PayClientOptions): PayClient {
@@ -61,7 +63,7 @@ export function createPayClient(options: PayClientOptions): PayClient {
   const client = createClient<PayClientPaths>({ baseUrl: options.baseUrl, fetch: options.fetch });
   client.use({
     async onRequest({ request }) {
-      const text = await request.clone().text();
+      const text = await request.text(); // the request is replaced below, so its body may be consumed
       const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
       const bytes = new TextEncoder().encode(JSON.stringify({ ...body, shop_id: options.shopId, nonce: await nonces.next() }));
       const headers = new Headers(request.headers);
@@ -71,11 +73,15 @@ export function createPayClient(options: PayClientOptions): PayClient {
     },
     async onResponse({ request, response }) {
       if (!(response.headers.get("content-type") ?? "").includes("json")) return undefined;
-      const body = (await response.clone().json().catch(() => undefined)) as Envelope | undefined;
-      if (body && typeof body.type === "string" && body.type !== "success") {
-        throw new PayApiError(response.status, body.type, typeof body.desc === "string" ? body.desc : "", `${request.method} ${new URL(request.url).pathname}`);
+      // Read the body once; parse it here only when it is not plainly a success (openapi-fetch parses it again).
+      const text = await response.text();
+      if (!SUCCESS_TYPE.test(text)) {
+        const body = JSON.parse(text) as Envelope;
+        if (typeof body.type === "string" && body.type !== "success") {
+          throw new PayApiError(response.status, body.type, typeof body.desc === "string" ? body.desc : "", `${request.method} ${new URL(request.url).pathname}`);
+        }
       }
-      return undefined;
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
     },
   });
   return client;
