@@ -87,6 +87,30 @@ describe("contracts mock", () => {
       }
     });
 
+    // Every documented response with a body, and each of its named examples, can be asked for with `Prefer`.
+    const documentedExamples = operations.flatMap((op) =>
+      Object.keys(op.operation.responses ?? {}).flatMap((status) => {
+        const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
+        return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
+          Object.keys(content.examples ?? {}).map((name) => {
+            const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
+            return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
+          }),
+        );
+      }),
+    );
+    it.each(documentedExamples)("%s is reachable with Prefer", async (_label, op, status, mediaType, name, value) => {
+      // `default` and ranges stand for statuses the provider does not document: ask for any code they cover.
+      const code = status === "default" ? "400" : status.replace(/X/g, "0");
+      const { response, text } = await send(op, (request) => {
+        request.headers.Prefer = `code=${code}, example=${name}`;
+      });
+      expect(response.status).toBe(Number(code));
+      expect((response.headers.get("content-type") ?? "").split(";")[0]).toBe(mediaType);
+      if (mediaType.endsWith("json")) expect(JSON.parse(text)).toEqual(value);
+      else expect(text).toBe(value);
+    });
+
     const secured = operations.filter((op) => (op.operation.security ?? []).length > 0);
     it.each(secured.map((op) => [op.operationId, op] as const))("%s refuses a request without credentials", async (_id, op) => {
       const { response } = await send(op, (request) => {
