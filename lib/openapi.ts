@@ -58,15 +58,18 @@ export function pointerSegment(segment: string): string {
 
 /** Every operation of the document, path operations first, then webhooks. */
 export function listOperations(api: ApiName): Operation[] {
-  const doc = loadBundle(api);
-  const result: Operation[] = [];
+  return listOperationsIn(loadBundle(api)).map((op) => ({ api, ...op }));
+}
+
+/** listOperations for any OpenAPI document (a bundle, a released snapshot, a file given to `contracts diff`). */
+export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "api">> {
+  const result: Array<Omit<Operation, "api">> = [];
   for (const [section, webhook] of [["paths", false], ["webhooks", true]] as const) {
     for (const [path, item] of Object.entries(doc[section] ?? {})) {
       for (const method of HTTP_METHODS) {
         const operation = item[method] as Record<string, any> | undefined;
         if (!operation) continue;
         result.push({
-          api,
           operationId: operation.operationId,
           method,
           path,
@@ -92,31 +95,40 @@ export function findOperation(api: ApiName, operationId: string): Operation {
  * so validators are compiled at canonical pointers.
  */
 export function canonicalPointer(api: ApiName, pointer: string): string {
-  const doc = loadBundle(api);
+  return canonicalPointerIn(loadBundle(api), pointer, api);
+}
+
+/** canonicalPointer for any document; `label` names the document in errors. */
+export function canonicalPointerIn(doc: unknown, pointer: string, label = "document"): string {
   let current = "";
   let node: any = doc;
   const follow = () => {
     const seen = new Set<string>();
     while (node && typeof node === "object" && typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
-      if (seen.has(node.$ref)) throw new Error(`${api}: circular $ref ${node.$ref}`);
+      if (seen.has(node.$ref)) throw new Error(`${label}: circular $ref ${node.$ref}`);
       seen.add(node.$ref);
       current = node.$ref.slice(1);
-      node = current.split("/").slice(1).reduce((n: any, raw) => n?.[unescapeSegment(raw)], doc);
+      node = valueAt(doc, current);
     }
   };
   for (const raw of pointer.split("/").slice(1)) {
     follow();
     node = node?.[unescapeSegment(raw)];
-    if (node === undefined) throw new Error(`${api}: nothing at ${pointer}`);
+    if (node === undefined) throw new Error(`${label}: nothing at ${pointer}`);
     current = `${current}/${raw}`;
   }
   follow();
   return current;
 }
 
+/** The value at a JSON pointer, without following `$ref`s (undefined when there is none). */
+export function valueAt(doc: unknown, pointer: string): any {
+  return pointer.split("/").slice(1).reduce((node: any, raw) => node?.[unescapeSegment(raw)], doc);
+}
+
 /** The value at a JSON pointer inside a bundle, following local `$ref`s on the way and at the end. */
 export function resolvePointer(api: ApiName, pointer: string): any {
-  return canonicalPointer(api, pointer).split("/").slice(1).reduce((node: any, raw) => node[unescapeSegment(raw)], loadBundle(api));
+  return valueAt(loadBundle(api), canonicalPointer(api, pointer));
 }
 
 function unescapeSegment(segment: string): string {
