@@ -5,6 +5,7 @@ import { CatalogScopeError, createCatalogClient, type webhooks as CatalogWebhook
 import { diffDocuments, formatReport } from "@platform/contracts/diff";
 import { createIdentityClient, createPkcePair, type IdTokenClaims } from "@platform/contracts/identity";
 import { createLinksClient, LinksApiError, type components as LinksComponents, type paths as LinksPaths } from "@platform/contracts/links";
+import { createSandboxHandlers } from "@platform/contracts/msw";
 import { createPayClient, hmacSha256Signer, memoryNonceSource, PayApiError, type components as PayComponents } from "@platform/contracts/pay";
 import catalogBundle from "@platform/contracts/openapi/catalog.json" with { type: "json" };
 import identityBundle from "@platform/contracts/openapi/identity.json" with { type: "json" };
@@ -95,6 +96,8 @@ check((await createPkcePair()).method === "S256", "createPkcePair");
 
 const result = diffDocuments(linksBundle as never, structuredClone(linksBundle) as never);
 check(result.changes.length === 0 && formatReport(result).includes("No changes"), "diff finds no change between a bundle and itself");
+
+check(createSandboxHandlers().length > 0, "msw exports the sandbox handlers");
 
 for (const errorClass of [CatalogScopeError, LinksApiError, PayApiError]) check(typeof errorClass === "function", `${errorClass.name} is exported`);
 

@@ -1,0 +1,60 @@
+// MSW handlers for links, catalog and pay, backed by the same implementation as the `contracts sandbox` servers:
+// for frontend unit tests without a server. (Identity needs a real provider and browser redirects: run the sandbox.)
+//
+//   import { setupServer } from "msw/node";
+//   import { createSandboxHandlers } from "@platform/contracts/msw";
+//   const server = setupServer(...createSandboxHandlers());
+import { http, HttpResponse, type HttpHandler } from "msw";
+import { type CatalogState, createCatalogApi, seedCatalog } from "./sandbox/catalog.js";
+import { loadConfig, type SandboxConfig } from "./sandbox/config.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxResponse } from "./sandbox/http.js";
+import { createLinksApi, type LinksState, seedLinks } from "./sandbox/links.js";
+import { createPayApi, type PayState, seedPay } from "./sandbox/pay.js";
+import type { RateLimitPolicy } from "./sandbox/rate-limit.js";
+
+export type { SandboxConfig } from "./sandbox/config.js";
+
+/** The state behind the handlers; pass your own to inspect it or to share it between handler sets. */
+export interface MswSandboxState {
+  links: LinksState;
+  catalog: CatalogState;
+  pay: PayState;
+}
+
+export interface SandboxHandlersOptions {
+  /** Where the APIs are "served"; defaults to the sandbox's own addresses (http://127.0.0.1:4021-4023). */
+  baseUrls?: Partial<Record<"links" | "catalog" | "pay", string>>;
+  config?: SandboxConfig;
+  state?: MswSandboxState;
+  /** The links API's limit per key; defaults to the contract's (30 per minute); `false` switches it off. */
+  rateLimit?: RateLimitPolicy | false;
+}
+
+/** Fresh demo state: the contracts' examples plus the sandbox config. */
+export function seedSandboxState(config: SandboxConfig = loadConfig()): MswSandboxState {
+  return { links: seedLinks(config.links), catalog: seedCatalog(config.catalog), pay: seedPay(config.pay) };
+}
+
+function toResponse(response: SandboxResponse): Response {
+  return new HttpResponse(response.body === "" ? null : response.body, { status: response.status, headers: response.headers });
+}
+
+function handlerFor(api: SandboxApi, baseUrl: string): HttpHandler {
+  return http.all(`${baseUrl.replace(/\/$/, "")}/*`, async ({ request }) => {
+    const body = new Uint8Array(await request.arrayBuffer());
+    const sandboxRequest = { method: request.method, url: new URL(request.url), headers: request.headers, body };
+    if (body.byteLength > DEFAULT_MAX_BODY_BYTES) return toResponse(api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, { ...sandboxRequest, body: new Uint8Array(0) }));
+    return toResponse(await api.handle(sandboxRequest));
+  });
+}
+
+export function createSandboxHandlers(options: SandboxHandlersOptions = {}): HttpHandler[] {
+  const config = options.config ?? loadConfig();
+  const state = options.state ?? seedSandboxState(config);
+  const base = (api: "links" | "catalog" | "pay") => options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`;
+  return [
+    handlerFor(createLinksApi(state.links, { config: config.links, rateLimit: options.rateLimit }), base("links")),
+    handlerFor(createCatalogApi(state.catalog, { config: config.catalog }), base("catalog")),
+    handlerFor(createPayApi(state.pay, { config: config.pay, baseUrl: () => base("pay") }), base("pay")),
+  ];
+}

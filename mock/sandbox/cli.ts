@@ -1,0 +1,106 @@
+// `contracts sandbox`: the stateful sandbox of all four APIs in one process, with its URLs and demo credentials
+// printed, stopped (and its state written) on Ctrl-C or SIGTERM.
+import { parseArgs } from "node:util";
+import { parsePortAssignments, splitList, untilSignal, UsageError } from "../../lib/cli.js";
+import { API_NAMES } from "../../lib/openapi.js";
+import { loadConfig, type SandboxConfig, SandboxConfigError } from "./config.js";
+import { SIGN_IN_METHODS } from "./identity.js";
+import { contractRateLimit } from "./links.js";
+import type { RateLimitPolicy } from "./rate-limit.js";
+import { type RunningSandbox, SandboxStartError, startSandbox } from "./server.js";
+
+export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <n>|off]
+  Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
+  URLs and demo credentials.
+  --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
+  --port <api>=<port>    port of one API; repeatable (env SANDBOX_PORTS="links=5021,pay=5023")
+  --base-port <n>        identity on n, links n+1, catalog n+2, pay n+3 (env SANDBOX_BASE_PORT; default 4020)
+  --data <file>          keep the state in this JSON file across restarts (env SANDBOX_DATA; default: in memory)
+  --config <file>        clients, demo accounts and keys (env SANDBOX_CONFIG; default: --print-config)
+  --rate-limit <n>|off   links requests per minute and key (default ${contractRateLimit().limit}, the contract's)
+  --print-config         print the default config as JSON and exit
+`;
+
+function parseRateLimit(text: string | undefined): RateLimitPolicy | false | undefined {
+  if (text === undefined) return undefined;
+  if (text === "off") return false;
+  const limit = Number(text);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--rate-limit takes a whole number of requests per minute or "off", got "${text}"`);
+  return { limit, windowSeconds: 60 };
+}
+
+export async function runSandboxCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string" },
+      port: { type: "string", multiple: true },
+      "base-port": { type: "string" },
+      data: { type: "string" },
+      config: { type: "string" },
+      "rate-limit": { type: "string" },
+      "print-config": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(SANDBOX_USAGE);
+    return 0;
+  }
+  let config: SandboxConfig;
+  try {
+    config = loadConfig(values.config ?? process.env.SANDBOX_CONFIG);
+  } catch (error) {
+    if (error instanceof SandboxConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (values["print-config"]) {
+    process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
+    return 0;
+  }
+  const ports = parsePortAssignments(values["base-port"] ?? process.env.SANDBOX_BASE_PORT, values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS));
+  const dataFile = values.data ?? process.env.SANDBOX_DATA;
+  let running: RunningSandbox;
+  try {
+    running = await startSandbox({
+      host: values.host ?? process.env.SANDBOX_HOST ?? "127.0.0.1",
+      ports,
+      config,
+      dataFile,
+      rateLimit: parseRateLimit(values["rate-limit"]),
+    });
+  } catch (error) {
+    if (error instanceof SandboxStartError) throw new UsageError(error.message, 1);
+    throw error;
+  }
+  const storage = dataFile ? `state kept in ${dataFile} (${running.restored ? "restored" : "new, seeded with the demo data"})` : "state in memory";
+  console.log(`Stateful sandbox, ${storage}. Ctrl-C to stop.\n`);
+  for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
+  console.log(`\n${describeCredentials(config, running.urls.identity)}`);
+
+  const signal = await untilSignal();
+  console.error(`\n${signal}: stopping the sandbox...`);
+  await running.stop();
+  return 0;
+}
+
+/** The demo credentials of the config, for the start-up banner (demo values only; they are not real secrets). */
+function describeCredentials(config: SandboxConfig, issuer: string): string {
+  const lines = [`identity  issuer ${issuer} (discovery at /.well-known/openid-configuration)`];
+  for (const client of config.identity.clients) {
+    lines.push(`          client ${client.client_id} / secret ${client.client_secret}, redirect_uris ${client.redirect_uris.join(" ")}, scopes ${client.scopes.join(" ")}`);
+  }
+  lines.push(`          sign-in methods: ${SIGN_IN_METHODS.map((method) => method.id).join(", ")}; demo accounts:`);
+  for (const account of config.identity.accounts) {
+    const claims = account.claims;
+    const extra = [claims.tg_username && `messenger ${claims.tg_username}`, claims.wallets?.length && `wallet ${claims.wallets[0]!.address}`].filter(Boolean).join(", ");
+    lines.push(`            ${claims.email ?? claims.sub} / ${account.password}${extra ? ` (or ${extra})` : ""}`);
+  }
+  lines.push(`links     Authorization: Bearer ${config.links.keys.map((key) => (key.expired ? `${key.api_key} (expired)` : key.api_key)).join(", ")}`);
+  lines.push(`catalog   x-seller-api-key: ${config.catalog.keys.map((key) => `${key.api_key} (${key.shop}: ${key.scopes.join(" ")})`).join(", ")}`);
+  lines.push(`          sandbox-only: PATCH /_sandbox/shop {"issuance_url"}, POST /_sandbox/sales {"product_id"}, GET /_sandbox/sales, GET /_sandbox/products`);
+  lines.push(`pay       shop_id / signing key: ${config.pay.keys.map((key) => `${key.shop_id} / ${key.api_key}`).join(", ")} (HMAC-SHA256 of the body, Authorization: Bearer <hex>)`);
+  lines.push(`          createOrder returns a payment page at /_sandbox/pay/<id> with Pay and Cancel buttons`);
+  return lines.join("\n");
+}

@@ -1,0 +1,109 @@
+// The real `contracts sandbox` command: it prints the URLs and demo credentials, keeps its state in --data across
+// a restart (links, catalog, pay, and identity's signing key and refresh tokens), refuses a broken data file and
+// a port in use with one clear line, and leaves no process behind.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createIdentityClient } from "../../clients/identity.js";
+import { API_NAMES } from "../../lib/openapi.js";
+import { formAction, ScriptedBrowser } from "./support/browser.js";
+import { clientsFor } from "./support/clients.js";
+import { contractFetch } from "./support/contract-fetch.js";
+import { portsFrom } from "./support/sandbox.js";
+import { processesMatching, type RunningCommand, runContracts } from "../support/processes.js";
+
+const BASE_PORT = 4470;
+const PORTS = portsFrom(BASE_PORT);
+const urls = Object.fromEntries(API_NAMES.map((api) => [api, `http://127.0.0.1:${PORTS[api]}`])) as Record<(typeof API_NAMES)[number], string>;
+const directory = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+const dataFile = join(directory, "state.json");
+const started: RunningCommand[] = [];
+
+async function start(...extra: string[]): Promise<RunningCommand> {
+  const command = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", dataFile, ...extra]);
+  started.push(command);
+  await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4473/, 30_000);
+  return command;
+}
+
+async function stop(command: RunningCommand): Promise<void> {
+  command.child.kill("SIGTERM");
+  expect(await command.exit).toBe(0);
+}
+
+afterAll(async () => {
+  for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGKILL");
+});
+
+describe("contracts sandbox", () => {
+  it("keeps its state across a restart with --data", async () => {
+    const first = await start();
+    const out = first.stdout();
+    expect(out).toContain("new, seeded with the demo data");
+    for (const api of API_NAMES) expect(out).toMatch(new RegExp(`${api}\\s+${urls[api].replaceAll(".", "\\.")}`));
+    expect(out).toMatch(/client demo-app \/ secret demo-app-secret/);
+    expect(out).toMatch(/alice\.novak@example\.org \/ alice-demo/);
+    expect(out).toMatch(/Bearer demo-links-key/);
+
+    const checked = contractFetch(urls);
+    const clients = clientsFor(urls, checked);
+    const domainId = (await clients.links().POST("/api/domain/add", { body: { domain: "https://kept.example.com" } })).data!.id;
+    const productId = ((await clients.catalog().POST("/admin/seller-api/products", { body: { title: "Kept", delivery_type: "digital_instant", category_id: "pcat_8kq2m4x7", status: "published", variants: [] } })).data as { id: string }).id;
+    const order = (await clients.pay().POST("/api/createOrder/", { body: { currency: "RUB", amount: 100 } })).data!.data;
+    await fetch(order.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
+
+    const identity = await createIdentityClient({ issuer: urls.identity, clientId: "demo-app", clientSecret: "demo-app-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true });
+    const request = await identity.createAuthorizationRequest(["openid", "offline_access"]);
+    const browser = new ScriptedBrowser(checked, "http://127.0.0.1:5173/");
+    const form = await browser.get(request.url);
+    const back = await browser.submit(formAction(form.html, form.url, 'value="email"'), { method: "email", login: "alice.novak@example.org", password: "alice-demo" });
+    const tokens = await identity.handleCallback(back.url, request);
+
+    await stop(first);
+    expect(() => JSON.parse(readFileSync(dataFile, "utf8"))).not.toThrow();
+    expect(readdirSync(directory)).toEqual(["state.json"]); // written by rename: no temporary file left behind
+
+    const second = await start();
+    expect(second.stdout()).toContain("(restored)");
+    const links = clientsFor(urls, checked).links();
+    expect((await links.GET("/api/domains", { params: { query: { limit: 50 } } })).data?.data.domains.map((d) => d.id)).toContain(domainId);
+    const products = await (await fetch(`${urls.catalog}/_sandbox/products`, { headers: { "x-seller-api-key": "demo-seller-key" } })).json();
+    expect(products.map((p: { id: string }) => p.id)).toContain(productId);
+    const orders = (await clientsFor(urls, checked).pay().POST("/api/orders/", { body: {} })).data!.data;
+    expect(orders.find((o) => o.id === order.id)).toMatchObject({ status: 1 });
+
+    // The signing key and the refresh token survived: the old id_token verifies and the refresh works.
+    const again = await createIdentityClient({ issuer: urls.identity, clientId: "demo-app", clientSecret: "demo-app-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true });
+    expect((await again.verifyIdToken(tokens.idToken!)).sub).toBe(tokens.claims!.sub);
+    expect((await again.refresh(tokens.refreshToken!)).accessToken).toBeTruthy();
+    await stop(second);
+    expect(processesMatching(`sandbox --base-port ${BASE_PORT}`)).toEqual([]);
+  });
+
+  it("refuses a broken data file and a port in use with one clear line", async () => {
+    const broken = join(directory, "broken.json");
+    writeFileSync(broken, '{"version": 1, "links": ');
+    const bad = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", broken]);
+    started.push(bad);
+    expect(await bad.exit).toBe(1);
+    expect(bad.stderr()).toMatch(/^contracts: the data file .*broken\.json is not valid JSON/m);
+    expect(readFileSync(broken, "utf8")).toBe('{"version": 1, "links": '); // left as it was
+
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(PORTS.catalog, "127.0.0.1", resolve));
+    try {
+      const busy = runContracts(["sandbox", "--base-port", String(BASE_PORT)]);
+      started.push(busy);
+      expect(await busy.exit).toBe(1);
+      expect(busy.stderr()).toMatch(/port 4472 \(catalog\) is already in use/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const usage = runContracts(["sandbox", "--rate-limit", "lots"]);
+    started.push(usage);
+    expect(await usage.exit).toBe(2);
+    expect(usage.stderr()).toMatch(/--rate-limit takes a whole number/);
+  });
+});

@@ -1,0 +1,78 @@
+// The MSW handlers (mock/msw.ts) in vitest with the generated clients: the same sandbox implementation, no server.
+// The base URLs are names nobody listens on, so every answer comes from the handlers; each one is still checked
+// against the contracts.
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandboxHandlers, type MswSandboxState, seedSandboxState } from "../../mock/msw.js";
+import { contractFetch } from "./support/contract-fetch.js";
+import { clientsFor } from "./support/clients.js";
+
+const urls = { links: "http://links.sandbox.test", catalog: "http://catalog.sandbox.test", pay: "http://pay.sandbox.test" };
+const SELLER = "http://seller.sandbox.test/issue";
+
+let state: MswSandboxState;
+const server = setupServer();
+const checked = contractFetch(urls);
+const clients = clientsFor(urls, checked);
+
+beforeAll(() => {
+  state = seedSandboxState();
+  server.use(
+    ...createSandboxHandlers({ baseUrls: urls, state }),
+    http.post(SELLER, async ({ request }) => HttpResponse.json({ items: [`CODE-${((await request.json()) as { sale_id: string }).sale_id}`] })),
+  );
+  server.listen({ onUnhandledRequest: "error" });
+});
+afterAll(() => server.close());
+
+describe("MSW handlers backed by the sandbox", () => {
+  it("links: a created campaign shows up in the list, and the state is shared with the test", async () => {
+    const links = clients.links();
+    const { data } = await links.POST("/api/campaign/add", { body: { name: "From MSW", slug: "msw" } });
+    expect(data).toMatchObject({ domain: "From MSW", rotator: "https://go.example.com/r/msw" });
+    const listed = await links.GET("/api/campaigns");
+    expect(listed.data?.data.campaigns.map((c) => c.name)).toContain("From MSW");
+    expect(state.links.campaigns.some((c) => c.name === "From MSW")).toBe(true);
+  });
+
+  it("links: the rate limit of the contract applies here too", async () => {
+    const statuses = [];
+    for (let i = 0; i < 31; i++) statuses.push((await checked(`${urls.links}/api/account`, { headers: { authorization: "Bearer expired-links-key" } })).status);
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
+  it("catalog: idempotent creation and a sale issued by a seller handler", async () => {
+    const catalog = clients.catalog();
+    const body = {
+      title: "VPN",
+      delivery_type: "external_api",
+      category_id: "pcat_2fz7c5m9",
+      status: "published",
+      variants: [{ title: "1 month", prices: [{ amount: 4.99, currency_code: "usd" }] }],
+    };
+    const key = "msw-key-1";
+    const [first, second] = await Promise.all([1, 2].map(() => catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body })));
+    const id = (first!.data as { id: string }).id;
+    expect((second!.data as { id: string }).id).toBe(id);
+    expect(state.catalog.shops[0]!.products).toHaveLength(1);
+
+    const headers = { "x-seller-api-key": "demo-seller-key", "content-type": "application/json" };
+    await fetch(`${urls.catalog}/_sandbox/shop`, { method: "PATCH", headers, body: JSON.stringify({ issuance_url: SELLER }) });
+    const sale = await (await fetch(`${urls.catalog}/_sandbox/sales`, { method: "POST", headers, body: JSON.stringify({ product_id: id }) })).json();
+    expect(sale).toMatchObject({ outcome: "issued", refunded: false, items: [expect.stringMatching(/^CODE-sale_/)] });
+  });
+
+  it("pay: an order paid on the payment page is listed with status 1", async () => {
+    const pay = clients.pay();
+    const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "EUR", amount: 10 } })).data!.data;
+    expect(url).toBe(`${urls.pay}/_sandbox/pay/${id}`);
+    const paid = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
+    expect(paid.status).toBe(303);
+    const order = (await pay.POST("/api/orders/", { body: {} })).data!.data.find((o) => o.id === id);
+    expect(order).toMatchObject({ status: 1, date_payed: expect.any(String), amount: "10.00000000" });
+    expect((await pay.POST("/api/balance/", { body: {} })).data!.data.balance.EUR).toBe("24.90");
+    expect(checked.checked).toBeGreaterThan(35);
+  });
+});

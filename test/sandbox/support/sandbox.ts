@@ -1,0 +1,22 @@
+// Starts an in-process sandbox on four consecutive ports of this suite's range (4400-4499), with a fetch that
+// checks every response against the contracts.
+import { API_NAMES, type ApiName } from "../../../lib/openapi.js";
+import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../../mock/sandbox/server.js";
+import { contractFetch, type CheckedFetch } from "./contract-fetch.js";
+
+export interface TestSandbox {
+  sandbox: RunningSandbox;
+  urls: Record<ApiName, string>;
+  /** fetch that validates every contract response of this sandbox. */
+  fetch: CheckedFetch;
+  stop(): Promise<void>;
+}
+
+export function portsFrom(base: number): Record<ApiName, number> {
+  return Object.fromEntries(API_NAMES.map((api, index) => [api, base + index])) as Record<ApiName, number>;
+}
+
+export async function startTestSandbox(basePort: number, options: Omit<SandboxOptions, "ports" | "host"> = {}): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ ...options, host: "127.0.0.1", ports: portsFrom(basePort) });
+  return { sandbox, urls: sandbox.urls, fetch: contractFetch(sandbox.urls), stop: () => sandbox.stop() };
+}
