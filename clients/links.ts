@@ -4,6 +4,7 @@ import type { components, paths } from "../generated/types/links.js";
 import { RateLimiter } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
+export { RateLimiter, type RateLimiterOptions, type RateLimitSnapshot } from "./rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */

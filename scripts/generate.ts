@@ -1,7 +1,8 @@
 // Writes (or, with --check, verifies) everything in generated/ that is derived from specs/:
 //   openapi: generated/openapi/<api>.json, one bundled document per API (Redocly CLI)
 //   types:   generated/types/<api>.ts, from the bundle (openapi-typescript; output paths from redocly.yaml x-openapi-ts)
-// Usage: tsx scripts/generate.ts [--check] [openapi|types ...]
+//   reference: generated/reference/<api>.html, a standalone Redoc page that works offline (redocly build-docs --inlineBundle)
+// Usage: tsx scripts/generate.ts [--check] [openapi|types|reference ...]
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { parse as parseYaml } from "yaml";
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const KINDS = ["openapi", "types"] as const;
+const KINDS = ["openapi", "types", "reference"] as const;
 type Kind = (typeof KINDS)[number];
 
 interface RedoclyApi {
@@ -36,6 +37,30 @@ async function bundle(api: string, workDir: string): Promise<string> {
   return `${JSON.stringify(JSON.parse(await readFile(out, "utf8")), null, 2)}\n`;
 }
 
+// Redoc's sidebar footer loads the Redocly logo from a CDN even with --inlineBundle, and build-docs has no option to
+// turn it off; the page must make no request at all, so the logo becomes an inline SVG of the same word. (Its icon
+// CDN bases stay: they are only used for icons configured in a theme, which we have none of; test/docs proves that
+// the pages load nothing from outside in a real browser.)
+const REDOC_CDN_LOGOS = ["https://cdn.redoc.ly/redoc/logo-mini-full.svg", "https://cdn.redoc.ly/redoc/logo-mini.svg"];
+const INLINE_REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' width='56' height='14'><text x='0' y='11' font-family='sans-serif' font-size='11' fill='#6b6b6b'>Redocly</text></svg>",
+)}`;
+
+/** The standalone reference page of one API: Redoc with its scripts inlined, telemetry off, no network request. */
+async function reference(api: string, workDir: string): Promise<string> {
+  const out = join(workDir, `${api}.html`);
+  await run(join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", api, "--inlineBundle", "--output", out], {
+    cwd: repoRoot,
+    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+  });
+  let html = await readFile(out, "utf8");
+  for (const logo of REDOC_CDN_LOGOS) {
+    if (!html.includes(logo)) throw new Error(`redocly build-docs no longer references ${logo}; review the offline patch in scripts/generate.ts`);
+    html = html.replaceAll(logo, INLINE_REDOCLY_LOGO);
+  }
+  return html;
+}
+
 async function types(bundleJson: string): Promise<string> {
   const ast = await openapiTS(JSON.parse(bundleJson), { silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
@@ -52,6 +77,7 @@ export async function renderGeneratedFiles(kinds: readonly Kind[] = KINDS): Prom
         const bundled = await bundle(api, workDir);
         if (kinds.includes("openapi")) files.set(`generated/openapi/${api}.json`, bundled);
         if (kinds.includes("types")) files.set(config["x-openapi-ts"].output, await types(bundled));
+        if (kinds.includes("reference")) files.set(`generated/reference/${api}.html`, await reference(api, workDir));
       }),
     );
   } finally {

@@ -6,9 +6,10 @@ import { renderGeneratedFiles } from "../scripts/generate.js";
 describe("generated/", async () => {
   const files = await renderGeneratedFiles();
 
-  it("covers a bundle and a types file for each of the four APIs", () => {
+  it("covers a bundle, a types file and a standalone reference page for each of the four APIs", () => {
     expect([...files.keys()].filter((path) => path.startsWith("generated/openapi/"))).toHaveLength(4);
     expect([...files.keys()].filter((path) => path.startsWith("generated/types/"))).toHaveLength(4);
+    expect([...files.keys()].filter((path) => path.startsWith("generated/reference/"))).toHaveLength(4);
   });
 
   it.each([...files.keys()])("%s is up to date (run `npm run generate`)", async (path) => {
