@@ -1,6 +1,7 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
+import { throwOnErrorEnvelope } from "./envelope.js";
 import { RateLimiter } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
@@ -29,8 +30,6 @@ export class LinksApiError extends Error {
   }
 }
 
-const ERROR_FLAG = /"error"\s*:\s*"?1"?\s*[,}]/;
-
 export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined };
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
@@ -41,19 +40,9 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request)) : baseFetch,
   });
-  client.use({
-    async onResponse({ request, response }) {
-      if (!(response.headers.get("content-type") ?? "").includes("json")) return undefined;
-      // Read the body once; parse it here only when it can be an error envelope (openapi-fetch parses it again).
-      const text = await response.text();
-      if (ERROR_FLAG.test(text)) {
-        const body = JSON.parse(text) as Partial<LinksError>;
-        if (body.error === 1 || (body.error as unknown) === "1") {
-          throw new LinksApiError(response.status, body as LinksError, `${request.method} ${new URL(request.url).pathname}`);
-        }
-      }
-      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-    },
+  throwOnErrorEnvelope(client, (body, response, call) => {
+    const error = (body as Partial<LinksError> | undefined)?.error;
+    if (error === 1 || (error as unknown) === "1") throw new LinksApiError(response.status, body as LinksError, call);
   });
   return Object.assign(client, { rateLimiter: limiter });
 }

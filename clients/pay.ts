@@ -2,6 +2,7 @@
 // (pluggable signer), and surfaces a non-`success` envelope as PayApiError.
 import createClient, { type Client } from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/pay.js";
+import { throwOnErrorEnvelope } from "./envelope.js";
 import { memoryNonceSource, type NonceSource } from "./nonce.js";
 import { hmacSha256Signer, type RequestSigner } from "./signer.js";
 
@@ -52,37 +53,24 @@ export class PayApiError extends Error {
   }
 }
 
-const SUCCESS_TYPE = /"type"\s*:\s*"success"/;
-
 export type PayClient = Client<PayClientPaths>;
 
 export function createPayClient(options: PayClientOptions): PayClient {
   const signer = options.signer ?? (options.apiKey !== undefined ? hmacSha256Signer(options.apiKey) : undefined);
   if (!signer) throw new TypeError("createPayClient needs an apiKey or a signer");
   const nonces = options.nonces ?? memoryNonceSource();
-  const client = createClient<PayClientPaths>({ baseUrl: options.baseUrl, fetch: options.fetch });
-  client.use({
-    async onRequest({ request }) {
-      const text = await request.text(); // the request is replaced below, so its body may be consumed
-      const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-      const bytes = new TextEncoder().encode(JSON.stringify({ ...body, shop_id: options.shopId, nonce: await nonces.next() }));
-      const headers = new Headers(request.headers);
-      headers.set("Content-Type", "application/json");
-      headers.set("Authorization", await signer(bytes));
-      return new Request(request.url, { method: request.method, headers, body: bytes, signal: request.signal });
-    },
-    async onResponse({ request, response }) {
-      if (!(response.headers.get("content-type") ?? "").includes("json")) return undefined;
-      // Read the body once; parse it here only when it is not plainly a success (openapi-fetch parses it again).
-      const text = await response.text();
-      if (!SUCCESS_TYPE.test(text)) {
-        const body = JSON.parse(text) as Envelope;
-        if (typeof body.type === "string" && body.type !== "success") {
-          throw new PayApiError(response.status, body.type, typeof body.desc === "string" ? body.desc : "", `${request.method} ${new URL(request.url).pathname}`);
-        }
-      }
-      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-    },
+  // Bodies are serialised below, before openapi-fetch sees them, so that the signature covers the exact bytes sent.
+  const client = createClient<PayClientPaths>({ baseUrl: options.baseUrl, fetch: options.fetch, bodySerializer: (body) => body as unknown as string });
+  const post = client.POST as (path: string, init?: { body?: object; headers?: HeadersInit } & Record<string, unknown>) => Promise<unknown>;
+  (client as { POST: unknown }).POST = async (path: string, init: { body?: object; headers?: HeadersInit } & Record<string, unknown> = {}) => {
+    const body = JSON.stringify({ ...init.body, shop_id: options.shopId, nonce: await nonces.next() });
+    const headers = new Headers(init.headers);
+    headers.set("Content-Type", "application/json");
+    headers.set("Authorization", await signer(new TextEncoder().encode(body)));
+    return post(path, { ...init, body: body as unknown as object, headers });
+  };
+  return throwOnErrorEnvelope(client, (body, response, call) => {
+    const { type, desc } = (body ?? {}) as Envelope;
+    if (typeof type === "string" && type !== "success") throw new PayApiError(response.status, type, typeof desc === "string" ? desc : "", call);
   });
-  return client;
 }

@@ -1,0 +1,28 @@
+// Turns an error envelope into a thrown, typed error after openapi-fetch has parsed the body, so that the body is
+// read and parsed once. (A middleware would have to read the body a second time.)
+import type { Client } from "openapi-fetch";
+
+const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * Calls `inspect` with the parsed body (data or error) of every response and a `METHOD /path` label of the call
+ * (never the query string, which may carry secrets); `inspect` throws to fail the call.
+ */
+export function throwOnErrorEnvelope<C extends Client<any>>(client: C, inspect: (body: unknown, response: Response, call: string) => void): C {
+  for (const method of METHODS) {
+    const send = client[method] as (...args: unknown[]) => Promise<FetchResult>;
+    (client as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const result = await send(...args);
+      const path = result.response.url ? new URL(result.response.url).pathname : String(args[0]);
+      inspect(result.data ?? result.error, result.response, `${method} ${path}`);
+      return result;
+    };
+  }
+  return client;
+}
