@@ -34,3 +34,21 @@ export function untilSignal(): Promise<NodeJS.Signals> {
     process.once("SIGTERM", () => resolve("SIGTERM"));
   });
 }
+
+/**
+ * Ports per API from a base port (identity on n, links n+1, catalog n+2, pay n+3) and `<api>=<port>` pairs,
+ * the pairs winning over the base.
+ */
+export function parsePortAssignments(basePort: string | undefined, pairs: readonly string[]): Partial<Record<ApiName, number>> {
+  const ports: Partial<Record<ApiName, number>> = {};
+  if (basePort !== undefined) {
+    const base = parsePort(basePort, "--base-port");
+    for (const [offset, api] of API_NAMES.entries()) ports[api] = parsePort(String(base + offset), `--base-port + ${offset}`);
+  }
+  for (const pair of pairs) {
+    const separator = pair.indexOf("=");
+    if (separator < 0) throw new UsageError(`--port takes <api>=<port>, got "${pair}"`);
+    ports[parseApiName(pair.slice(0, separator))] = parsePort(pair.slice(separator + 1), `--port ${pair.slice(0, separator)}`);
+  }
+  return ports;
+}

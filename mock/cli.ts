@@ -1,8 +1,8 @@
 // `contracts mock`: Prism mock servers for the APIs, one table of URLs, stopped together on Ctrl-C or SIGTERM.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { parseApiName, parsePort, splitList, untilSignal, UsageError } from "../lib/cli.js";
-import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { parseApiName, parsePortAssignments, splitList, untilSignal, UsageError } from "../lib/cli.js";
+import { API_NAMES } from "../lib/openapi.js";
 import { fromPackageRoot } from "../lib/paths.js";
 import { MockStartError, startMocks } from "./prism.js";
 
@@ -37,17 +37,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   const apiNames = values.api?.length ? values.api.flatMap((a) => splitList(a)) : splitList(process.env.MOCK_APIS);
   const apis = apiNames.length > 0 ? [...new Set(apiNames.map(parseApiName))] : [...API_NAMES];
   const host = values.host ?? process.env.MOCK_HOST ?? "127.0.0.1";
-  const ports: Partial<Record<ApiName, number>> = {};
-  const basePort = values["base-port"] ?? process.env.MOCK_BASE_PORT;
-  if (basePort !== undefined) {
-    const base = parsePort(basePort, "--base-port");
-    API_NAMES.forEach((api, index) => (ports[api] = parsePort(String(base + index), `--base-port + ${index}`)));
-  }
-  for (const pair of values.port?.length ? values.port : splitList(process.env.MOCK_PORTS)) {
-    const [api, port] = pair.split("=");
-    if (!api || port === undefined) throw new UsageError(`--port takes <api>=<port>, got "${pair}"`);
-    ports[parseApiName(api)] = parsePort(port, `--port ${api}`);
-  }
+  const ports = parsePortAssignments(values["base-port"] ?? process.env.MOCK_BASE_PORT, values.port?.length ? values.port : splitList(process.env.MOCK_PORTS));
 
   let running;
   try {
