@@ -12,6 +12,18 @@ const COMMANDS: Record<string, Command> = {
     summary: "start Prism mock servers for the four APIs and print their URLs",
     run: async (argv) => (await import("../mock/cli.js")).runMockCommand(argv),
   },
+  sandbox: {
+    summary: "start the stateful sandbox of the four APIs (real sign-in, CRUD, payments) and print its URLs",
+    run: async (argv) => (await import("../mock/sandbox/cli.js")).runSandboxCommand(argv),
+  },
+  conform: {
+    summary: "check a live deployment against a contract with generated requests",
+    run: async (argv) => (await import("../conformance/cli.js")).runConformCommand(argv),
+  },
+  diff: {
+    summary: "compare two versions of a contract; exit code 1 on a breaking change",
+    run: async (argv) => (await import("../lib/diff/cli.js")).runDiffCommand(argv),
+  },
 };
 
 const USAGE = `Usage: contracts <command> [options]   (contracts <command> --help for its options)

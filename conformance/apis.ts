@@ -1,0 +1,264 @@
+// What the runner must know about each API beyond the schemas: how a request is authenticated (and how to send it
+// with no or wrong credentials), which request values come from the credentials instead of the generator, which
+// POSTs only read, and the resources the stateful sequences create, find, change and delete. Everything that the
+// bundles do say (operations, schemas, security schemes, x-rate-limit) is read from them, not repeated here.
+import { hmacSha256Signer } from "../clients/signer.js";
+import { memoryNonceSource, type NonceSource } from "../clients/nonce.js";
+import { type ApiName, loadBundle } from "../lib/openapi.js";
+
+export interface Credentials {
+  token?: string;
+  apiKey?: string;
+  shopId?: string;
+  secret?: string;
+  clientId?: string;
+  clientSecret?: string;
+  redirectUri?: string;
+  accessToken?: string;
+  /** Fields of the provider's sign-in form, e.g. `{ login: "alice", password: "..." }` (identity flow checks). */
+  signIn?: Record<string, string>;
+}
+
+/** Where each credential comes from when no flag gives it; also the name a curl reproduction uses. */
+export const CREDENTIAL_ENV: Record<keyof Credentials, string> = {
+  token: "LINKS_TOKEN",
+  apiKey: "CATALOG_API_KEY",
+  shopId: "PAY_SHOP_ID",
+  secret: "PAY_SECRET",
+  clientId: "IDENTITY_CLIENT_ID",
+  clientSecret: "IDENTITY_CLIENT_SECRET",
+  redirectUri: "IDENTITY_REDIRECT_URI",
+  accessToken: "IDENTITY_ACCESS_TOKEN",
+  signIn: "IDENTITY_SIGN_IN",
+};
+
+/** Credentials that are secrets: never printed, replaced by their environment variable in reproductions. */
+export const SECRET_CREDENTIALS = ["token", "apiKey", "secret", "clientSecret", "accessToken"] as const;
+
+/** An HTTP request as it is sent. */
+export interface PreparedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Signed with the real secret (pay): a reproduction must re-sign it in the shell. */
+  signed?: boolean;
+}
+
+export type AuthMode = "valid" | "none" | "wrong";
+
+/** A resource the stateful sequences create and follow; operation ids refer to the API's bundle. */
+export interface ResourceKind {
+  name: string;
+  create: string;
+  /** The new resource's id in the creation response. */
+  idOf: (body: any) => string | number | undefined;
+  list?: { operationId: string; items: (body: any) => any[] | undefined; pageParameter?: { in: "query" | "body"; name: string }; idOfItem: (item: any) => unknown };
+  update?: { operationId: string; pathParameter: string };
+  delete?: { operationId: string; pathParameter: string };
+  /** Why it cannot be deleted, when the contract has no delete operation. */
+  undeletable?: string;
+}
+
+/** Values that mark generated fields the runner fills at send time (fresh on every request). */
+export const NONCE_PLACEHOLDER = 9_007_199_254_740_000;
+export const IDEMPOTENCY_PLACEHOLDER = "fresh-idempotency-key";
+
+export interface ApiProfile {
+  api: ApiName;
+  /** Credentials this API needs, as [field, flag]. */
+  needs: Array<[keyof Credentials, string]>;
+  /** Operations that are POSTs in HTTP terms but only read, with why. */
+  readOnly: Record<string, string>;
+  /** Operations that run only when named with --operation (and --allow-writes), with why. */
+  explicitOnly: Record<string, string>;
+  /** Why valid requests of an operation cannot be expected to succeed (e.g. a one-time value the generator cannot know). */
+  noPositiveAcceptance(operationId: string, credentials: Credentials): string | undefined;
+  resources: ResourceKind[];
+  /** Fills request values that come from the credentials (applies to every generated case). */
+  bind(operationId: string, parts: RequestParts, credentials: Credentials): void;
+  /** Applies authentication (and send-time values such as nonces) to a request about to be sent. */
+  finalize(operationId: string, request: PreparedRequest, mode: AuthMode, context: SendContext): Promise<void>;
+}
+
+export interface RequestParts {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface SendContext {
+  credentials: Credentials;
+  nonces: NonceSource;
+  /** Remembers a derived secret (a signature) so that no output shows it. */
+  registerSecret(value: string, replacement: string): void;
+  /** Whether an operation uses security (from the bundle). */
+  secured: boolean;
+}
+
+const WRONG_SECRET = "conformance-wrong-credential-0000";
+
+function bearer(request: PreparedRequest, secret: string | undefined, mode: AuthMode): void {
+  if (mode === "valid" && secret !== undefined) request.headers.Authorization = `Bearer ${secret}`;
+  if (mode === "wrong") request.headers.Authorization = `Bearer ${WRONG_SECRET}`;
+}
+
+function asObject(body: unknown): Record<string, unknown> | undefined {
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+}
+
+export const PROFILES: Record<ApiName, ApiProfile> = {
+  links: {
+    api: "links",
+    needs: [["token", "--token"]],
+    readOnly: {},
+    explicitOnly: {
+      updateAccount: "it changes the e-mail address or password of the account that owns the key, which the run cannot undo",
+      assignLinkToCampaign: "it needs a short link, which the contract gives no way to create, so it would change one of yours",
+    },
+    noPositiveAcceptance: () => undefined,
+    resources: [
+      {
+        name: "domain",
+        create: "addDomain",
+        idOf: (body) => body?.id,
+        list: { operationId: "listDomains", items: (body) => body?.data?.domains, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
+        update: { operationId: "updateDomain", pathParameter: "id" },
+        delete: { operationId: "deleteDomain", pathParameter: "id" },
+      },
+      {
+        name: "campaign",
+        create: "addCampaign",
+        idOf: (body) => body?.id,
+        list: { operationId: "listCampaigns", items: (body) => body?.data?.campaigns, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
+        update: { operationId: "updateCampaign", pathParameter: "id" },
+        delete: { operationId: "deleteCampaign", pathParameter: "id" },
+      },
+      {
+        name: "channel",
+        create: "addChannel",
+        idOf: (body) => body?.id,
+        list: { operationId: "listChannels", items: (body) => body?.data?.channels, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
+        undeletable: "the contract has no operation to delete a channel",
+      },
+    ],
+    bind() {},
+    async finalize(_operationId, request, mode, context) {
+      bearer(request, context.credentials.token, mode);
+    },
+  },
+  catalog: {
+    api: "catalog",
+    needs: [["apiKey", "--api-key"]],
+    readOnly: {},
+    explicitOnly: {},
+    noPositiveAcceptance: () => undefined,
+    resources: [{ name: "product", create: "createProduct", idOf: (body) => body?.id, undeletable: "the contract has no operation to delete a product" }],
+    bind(_operationId, parts) {
+      if ("Idempotency-Key" in parts.headers) parts.headers["Idempotency-Key"] = IDEMPOTENCY_PLACEHOLDER;
+    },
+    async finalize(_operationId, request, mode, context) {
+      if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER) request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
+      if (mode === "valid" && context.credentials.apiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.apiKey;
+      if (mode === "wrong") request.headers["x-seller-api-key"] = WRONG_SECRET;
+    },
+  },
+  pay: {
+    api: "pay",
+    needs: [
+      ["shopId", "--shop-id"],
+      ["secret", "--secret"],
+    ],
+    readOnly: {
+      listShops: "the contract marks it a read operation sent as POST (x-quirk)",
+      listOrders: "the contract marks it a read operation sent as POST (x-quirk)",
+      getBalance: "the contract marks it a read operation sent as POST (x-quirk)",
+    },
+    explicitOnly: {},
+    noPositiveAcceptance: () => undefined,
+    resources: [
+      {
+        name: "order",
+        create: "createOrder",
+        idOf: (body) => body?.data?.id,
+        list: { operationId: "listOrders", items: (body) => body?.data, pageParameter: { in: "body", name: "page" }, idOfItem: (item) => item?.id },
+        undeletable: "the contract has no operation to delete or cancel an order",
+      },
+    ],
+    bind(_operationId, parts, credentials) {
+      const body = asObject(parts.body);
+      if (!body) return;
+      if ("shop_id" in body && credentials.shopId !== undefined) body.shop_id = credentials.shopId;
+      if ("nonce" in body) body.nonce = NONCE_PLACEHOLDER;
+    },
+    async finalize(_operationId, request, mode, context) {
+      if (request.body !== undefined && request.body.includes(String(NONCE_PLACEHOLDER))) {
+        request.body = request.body.replace(String(NONCE_PLACEHOLDER), String(await context.nonces.next()));
+      }
+      if (mode === "none") return;
+      const bytes = new TextEncoder().encode(request.body ?? "");
+      const secret = mode === "valid" ? context.credentials.secret : WRONG_SECRET;
+      if (secret === undefined) return;
+      const authorization = await hmacSha256Signer(secret)(bytes);
+      if (mode === "valid") {
+        context.registerSecret(authorization.replace(/^Bearer /, ""), "<HMAC-SHA256 of the body keyed with $PAY_SECRET>");
+        request.signed = true;
+      }
+      request.headers.Authorization = authorization;
+    },
+  },
+  identity: {
+    api: "identity",
+    needs: [],
+    readOnly: {
+      exchangeToken: "generated codes and refresh tokens are unknown to the provider, so nothing is issued or changed",
+      logoutWithForm: "the run has no session at the provider, so there is nothing to end",
+    },
+    explicitOnly: {},
+    noPositiveAcceptance(operationId, credentials) {
+      if (operationId === "exchangeToken") return "a valid exchange needs a fresh authorization code or refresh token; the OpenID Connect flow checks cover it";
+      if (operationId === "authorize" && (credentials.clientId === undefined || credentials.redirectUri === undefined)) return "a valid authorization request needs a registered client (--client-id, --redirect-uri)";
+      if (operationId === "getUserInfo" && credentials.accessToken === undefined) return "a valid userinfo request needs --access-token";
+      return undefined;
+    },
+    resources: [],
+    bind(operationId, parts, credentials) {
+      const body = asObject(parts.body);
+      for (const target of [parts.query, body]) {
+        if (!target) continue;
+        if ("client_id" in target && credentials.clientId !== undefined) target.client_id = credentials.clientId;
+        if ("client_secret" in target && credentials.clientSecret !== undefined) target.client_secret = credentials.clientSecret;
+        if ("redirect_uri" in target && credentials.redirectUri !== undefined) target.redirect_uri = credentials.redirectUri;
+      }
+      if (operationId === "authorize" && typeof parts.query.scope === "string") parts.query.scope = knownScopes(parts.query.scope);
+      if (operationId === "logout" || operationId === "logoutWithForm") {
+        // A post-logout address must be registered and a hint must be a real id_token: neither can be generated.
+        for (const target of [parts.query, body]) {
+          if (!target) continue;
+          delete target.post_logout_redirect_uri;
+          delete target.id_token_hint;
+          if (credentials.clientId === undefined) delete target.client_id;
+        }
+      }
+    },
+    async finalize(_operationId, request, mode, context) {
+      if (context.secured) bearer(request, context.credentials.accessToken, mode);
+    },
+  },
+};
+
+/**
+ * A scope the provider knows: the contract's scope names (oauth2 flow), picked by the generated text so that random
+ * cases still vary. A syntactically valid but unknown scope is refused with invalid_scope, as the contract says.
+ */
+function knownScopes(generated: string): string {
+  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, any> | undefined)?.oauth2;
+  const names = Object.keys(scheme?.flows?.authorizationCode?.scopes ?? { openid: "" }).filter((s) => s !== "openid");
+  const picked = names.filter((_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0);
+  return ["openid", ...picked].join(" ");
+}
+
+export function newNonceSource(): NonceSource {
+  return memoryNonceSource();
+}

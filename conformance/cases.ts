@@ -1,0 +1,246 @@
+// Request cases of one operation, in the order the runner sends them: the contract's named examples, then boundary
+// values, then random valid data, then invalid data. A case holds typed values; `prepare` turns it into HTTP.
+import fc from "fast-check";
+import { serializeBody } from "../lib/example-requests.js";
+import { type ApiName, describeErrors, type Operation, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
+import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
+import { type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
+
+export type CaseOrigin = "example" | "boundary" | "random" | "invalid";
+
+export interface RequestCase extends RequestParts {
+  origin: CaseOrigin;
+  /** What the case is, e.g. `example domainWithRedirects` or the mutation that made it invalid. */
+  label: string;
+  /** Sent as the raw body text (a malformed body). */
+  rawBody?: string;
+  /** The request body is left out. */
+  noBody?: boolean;
+}
+
+interface ParameterInfo {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  pointer: string;
+  examples: unknown[];
+}
+
+export interface OperationModel {
+  op: Operation;
+  parameters: ParameterInfo[];
+  body?: { mediaType: string; pointer: string; required: boolean; examples: Array<{ name: string; value: unknown }> };
+}
+
+function parameterExamples(api: ApiName, pointer: string, parameter: Record<string, any>): unknown[] {
+  const values: unknown[] = [];
+  for (const name of Object.keys(parameter.examples ?? {})) values.push(resolvePointer(api, `${pointer}/examples/${pointerSegment(name)}`).value);
+  if ("example" in parameter) values.push(parameter.example);
+  const schema = parameter.schema ? resolvePointer(api, `${pointer}/schema`) : {};
+  if (Array.isArray(schema.examples)) values.push(...schema.examples);
+  if (values.length === 0 && "default" in schema) values.push(schema.default);
+  return values;
+}
+
+export function operationModel(op: Operation): OperationModel {
+  const api = op.api;
+  const parameters: ParameterInfo[] = [];
+  (op.operation.parameters ?? []).forEach((_: unknown, index: number) => {
+    const pointer = `${op.pointer}/parameters/${index}`;
+    const parameter = resolvePointer(api, pointer);
+    if (parameter.in === "cookie") return;
+    parameters.push({ name: parameter.name, in: parameter.in, required: Boolean(parameter.required), pointer, examples: parameterExamples(api, pointer, parameter) });
+  });
+  const model: OperationModel = { op, parameters };
+  if (op.operation.requestBody) {
+    const requestBody = resolvePointer(api, `${op.pointer}/requestBody`);
+    const [mediaType] = Object.keys(requestBody.content ?? {});
+    if (mediaType) {
+      const contentPointer = `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}`;
+      const content = resolvePointer(api, contentPointer);
+      const examples = Object.keys(content.examples ?? {}).map((name) => ({ name, value: resolvePointer(api, `${contentPointer}/examples/${pointerSegment(name)}`).value }));
+      model.body = { mediaType, pointer: `${contentPointer}/schema`, required: Boolean(requestBody.required), examples };
+    }
+  }
+  return model;
+}
+
+function targetOf(parts: RequestParts, where: "path" | "query" | "header"): Record<string, unknown> {
+  return where === "path" ? parts.path : where === "query" ? parts.query : parts.headers;
+}
+
+function bound(model: OperationModel, profile: ApiProfile, credentials: Credentials, parts: RequestParts): RequestParts {
+  const copy = structuredClone(parts);
+  profile.bind(model.op.operationId, copy, credentials);
+  return copy;
+}
+
+/** The contract's examples: one case per body example, cycling through the parameter examples. */
+export function exampleCases(model: OperationModel, profile: ApiProfile, credentials: Credentials): RequestCase[] {
+  const bodyExamples = model.body?.examples ?? [];
+  const count = Math.max(1, bodyExamples.length, ...model.parameters.map((p) => p.examples.length));
+  const cases: RequestCase[] = [];
+  for (let i = 0; i < count; i++) {
+    const parts: RequestParts = { path: {}, query: {}, headers: {} };
+    let complete = true;
+    for (const parameter of model.parameters) {
+      if (parameter.examples.length === 0) {
+        if (parameter.required) complete = false;
+        continue;
+      }
+      targetOf(parts, parameter.in)[parameter.name] = parameter.examples[i % parameter.examples.length];
+    }
+    const bodyExample = bodyExamples.length ? bodyExamples[i % bodyExamples.length] : undefined;
+    if (bodyExample) parts.body = structuredClone(bodyExample.value);
+    if (!complete || (model.body?.required && !bodyExample)) continue;
+    cases.push({ ...bound(model, profile, credentials, parts), origin: "example", label: bodyExample ? `example ${bodyExample.name}` : `parameter examples #${i + 1}` });
+  }
+  return cases;
+}
+
+/** Boundary values: each parameter and the body at each of its boundaries, the other values from the first example. */
+export function boundaryCases(model: OperationModel, profile: ApiProfile, credentials: Credentials, limit: number): RequestCase[] {
+  const [base] = exampleCases(model, profile, credentials);
+  if (!base) return [];
+  const api = model.op.api;
+  const cases: RequestCase[] = [];
+  for (const parameter of model.parameters) {
+    for (const value of boundaryValues(api, `${parameter.pointer}/schema`, 4)) {
+      const parts = structuredClone(base);
+      targetOf(parts, parameter.in)[parameter.name] = value;
+      cases.push({ ...bound(model, profile, credentials, parts), origin: "boundary", label: `boundary ${parameter.in} ${parameter.name}=${JSON.stringify(value)}` });
+    }
+  }
+  if (model.body) {
+    boundaryValues(api, model.body.pointer, 12).forEach((value, index) => {
+      cases.push({ ...bound(model, profile, credentials, { ...structuredClone(base), body: value }), origin: "boundary", label: `boundary body #${index + 1}` });
+    });
+  }
+  const unique = new Map(cases.map((c) => [JSON.stringify([c.path, c.query, c.headers, c.body]), c]));
+  return [...unique.values()].filter((c) => validateCase(model, c).valid).slice(0, limit);
+}
+
+/** Random valid cases; fast-check shrinks them towards small values. */
+export function validCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase> {
+  const api = model.op.api;
+  const parameterArbitraries = model.parameters.map((parameter) => {
+    const value = validArbitrary(api, `${parameter.pointer}/schema`);
+    return parameter.required ? value : fc.option(value, { nil: undefined });
+  });
+  const body = model.body ? validArbitrary(api, model.body.pointer) : fc.constant(undefined);
+  return fc.tuple(fc.tuple(...parameterArbitraries), body).map(([values, bodyValue]) => {
+    const parts: RequestParts = { path: {}, query: {}, headers: {} };
+    model.parameters.forEach((parameter, index) => {
+      if (values[index] !== undefined) targetOf(parts, parameter.in)[parameter.name] = values[index];
+    });
+    if (model.body) parts.body = bodyValue;
+    return { ...bound(model, profile, credentials, parts), origin: "random" as const, label: "random valid data" };
+  });
+}
+
+export function applyMutation(base: RequestCase, mutation: Mutation): RequestCase | undefined {
+  const next: RequestCase = { ...structuredClone(base), origin: "invalid", label: mutation.description };
+  const location = mutation.location;
+  if (location.in === "body") {
+    if (mutation.raw) {
+      next.rawBody = String(mutation.value);
+      return next;
+    }
+    if (mutation.value === REMOVE && location.path.length === 0) {
+      delete next.body;
+      next.noBody = true;
+      return next;
+    }
+    const result = mutateBody(base.body, location.path, mutation.value);
+    if (!result) return undefined;
+    next.body = result.body;
+    return next;
+  }
+  const target = targetOf(next, location.in);
+  if (mutation.value === REMOVE) {
+    if (!(location.name in target)) return undefined;
+    delete target[location.name];
+  } else target[location.name] = mutation.value;
+  return next;
+}
+
+/** Invalid cases: one mutation of one valid case; only cases the contract really rejects are kept. */
+export function invalidCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase> | undefined {
+  const mutations = operationMutations(model.op.api, model.op.pointer);
+  if (mutations.length === 0) return undefined;
+  return fc
+    .tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 }))
+    .map(([base, index]) => applyMutation(base, mutations[index]!))
+    .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
+}
+
+/** Validates a case against the contract's parameter and body schemas. */
+export function validateCase(model: OperationModel, c: RequestCase): { valid: boolean; reason: string } {
+  const api = model.op.api;
+  const problems: string[] = [];
+  for (const parameter of model.parameters) {
+    const target = targetOf(c, parameter.in);
+    // RFC 6749 §3.1 and most servers read `?name=` as no value at all, so an empty query value counts as absent.
+    const absent = !(parameter.name in target) || (parameter.in === "query" && target[parameter.name] === "");
+    if (absent) {
+      if (parameter.required) problems.push(`${parameter.in} parameter ${parameter.name} is missing`);
+      continue;
+    }
+    const value = coerceText(api, `${parameter.pointer}/schema`, target[parameter.name]);
+    const result = validateAt(api, `${parameter.pointer}/schema`, value);
+    if (!result.valid) problems.push(`${parameter.in} parameter ${parameter.name}: ${describeErrors(result.errors)}`);
+  }
+  if (model.body) {
+    if (c.rawBody !== undefined) problems.push("the body is not valid JSON");
+    else if (c.noBody || c.body === undefined) {
+      if (model.body.required) problems.push("the body is missing");
+    } else {
+      const value = model.body.mediaType === "application/x-www-form-urlencoded" ? coerceForm(api, model.body.pointer, c.body) : c.body;
+      const result = validateAt(api, model.body.pointer, value);
+      if (!result.valid) problems.push(`body: ${describeErrors(result.errors)}`);
+    }
+  }
+  return { valid: problems.length === 0, reason: problems.join("; ") };
+}
+
+/** A parameter value as a server reads it from text: "12" is the integer 12, "abc" stays a string. */
+function coerceText(api: ApiName, pointer: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const schema = resolvePointer(api, pointer);
+  const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if ((types.includes("integer") || types.includes("number")) && value.trim() !== "" && !Number.isNaN(Number(value))) return Number(value);
+  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+function coerceForm(api: ApiName, pointer: string, body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const schema = resolvePointer(api, pointer);
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).map(([key, value]) => {
+      const property = schema.properties?.[key];
+      return [key, property ? coerceText(api, `${pointer}/properties/${pointerSegment(key)}`, String(value)) : String(value)];
+    }),
+  );
+}
+
+/** The HTTP request of a case, before authentication. */
+export function prepare(model: OperationModel, c: RequestCase, baseUrl: string): PreparedRequest {
+  let path = model.op.path;
+  for (const [name, value] of Object.entries(c.path)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(c.query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === "object" ? JSON.stringify(item) : String(item));
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = String(value);
+  const request: PreparedRequest = { method: model.op.method.toUpperCase(), url: `${baseUrl.replace(/\/$/, "")}${path}${query.size ? `?${query}` : ""}`, headers };
+  if (model.body && !c.noBody) {
+    headers["Content-Type"] = model.body.mediaType;
+    if (c.rawBody !== undefined) request.body = c.rawBody;
+    else if (c.body !== undefined) request.body = model.body.mediaType.includes("json") ? JSON.stringify(c.body) : serializeBody(model.body.mediaType, c.body);
+  }
+  return request;
+}

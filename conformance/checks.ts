@@ -1,0 +1,261 @@
+// The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
+// on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
+import { type ApiName, canonicalPointer, describeErrors, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import type { CaseOrigin, OperationModel } from "./cases.js";
+import type { Exchange, RecordedResponse } from "./transport.js";
+
+export interface CheckInfo {
+  name: string;
+  /** What the check catches, one sentence. */
+  catches: string;
+  /** Only these APIs (all when absent). */
+  apis?: ApiName[];
+  /** Needs --allow-writes. */
+  writes?: boolean;
+}
+
+export const CHECKS: CheckInfo[] = [
+  { name: "not_a_server_error", catches: "a 5xx status or no response at all (connection reset, timeout) for any request." },
+  { name: "status_code_conformance", catches: "a status code the operation does not document (neither exactly, nor as a range such as 2XX, nor under default)." },
+  { name: "content_type_conformance", catches: "a body whose Content-Type is not one of the media types documented for that status, or a missing Content-Type." },
+  { name: "response_schema_conformance", catches: "a body that does not validate against the documented schema of its status and media type (quirks included), or JSON that does not parse." },
+  { name: "response_headers_conformance", catches: "a documented required response header that is missing (the X-RateLimit-* headers on links, Cache-Control on tokens, WWW-Authenticate on userinfo errors) or whose value breaks its schema." },
+  { name: "negative_data_rejection", catches: "a request the contract forbids (wrong type, missing required field or parameter, out-of-range value, pattern or enum violation, undeclared property, malformed body) that is not refused with a 4xx (or, where the contract allows, an error redirect)." },
+  { name: "positive_data_acceptance", catches: "a request the contract allows (examples, boundary values, random valid data) that is refused; 404 is accepted where the path names a resource that may not exist." },
+  { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a 4xx." },
+  { name: "use_after_free", apis: ["links"], writes: true, catches: "a resource that still answers (update or list) after its delete succeeded." },
+  { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
+  { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
+  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused." },
+  { name: "rate_limit_headers_consistent", apis: ["links"], catches: "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future." },
+  { name: "discovery_fields_and_issuer", apis: ["identity"], catches: "a discovery document without the fields OpenID Connect Discovery requires, whose issuer is not the base address, or whose endpoints are not the contract's paths under it." },
+  { name: "jwks_shape", apis: ["identity"], catches: "a JWKS whose keys lack kty or the members of their key type (n and e for RSA, crv, x and y for EC), or that has no signing key." },
+  { name: "token_errors", apis: ["identity"], catches: "token endpoint errors not in the RFC 6749 shape: an unknown code, a wrong client_secret and an unsupported grant_type must get 400/401 with the right error code." },
+  { name: "pkce_enforcement", apis: ["identity"], catches: "a code issued for a PKCE challenge that can be exchanged without the code_verifier or with a wrong one." },
+  { name: "code_reuse", apis: ["identity"], catches: "an authorization code that can be exchanged twice." },
+  { name: "redirect_uri_mismatch", apis: ["identity"], catches: "an unregistered redirect_uri that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for." },
+  { name: "id_token_signature_and_claims", apis: ["identity"], catches: "an id_token that does not verify with the JWKS, or whose iss, aud, exp, iat, nonce or sub are wrong." },
+  { name: "userinfo_by_scope", apis: ["identity"], catches: "userinfo that releases claims of a scope that was not granted, lacks sub, iss or aud, or disagrees with the id_token's sub." },
+];
+
+export const CHECK_NAMES = CHECKS.map((c) => c.name);
+export type CheckName = string;
+
+/** The documented response that covers a status: the exact code, then its range (2XX), then default. */
+export function documentedResponseKey(model: OperationModel, status: number): string | undefined {
+  const responses = (model.op.operation.responses ?? {}) as Record<string, unknown>;
+  const exact = String(status);
+  if (exact in responses) return exact;
+  const range = `${exact[0]}XX`;
+  if (range in responses) return range;
+  if (range.toLowerCase() in responses) return range.toLowerCase();
+  if ("default" in responses) return "default";
+  return undefined;
+}
+
+function mediaTypeMatches(declared: string, actual: string): boolean {
+  if (declared === actual || declared === "*/*") return true;
+  const [type, subtype] = declared.split("/");
+  return subtype === "*" && actual.startsWith(`${type}/`);
+}
+
+function contentTypeOf(response: RecordedResponse): string | undefined {
+  return response.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() || undefined;
+}
+
+export type Expectation = "valid" | "invalid" | "unauthenticated" | "any";
+
+export interface ResponseCheckInput {
+  model: OperationModel;
+  exchange: Exchange;
+  expectation: Expectation;
+  origin?: CaseOrigin | "auth" | "stateful";
+  /** When set, positive_data_acceptance does not apply, for this reason. */
+  positiveAcceptanceSkipped?: string;
+}
+
+/** Outcome of one check on one exchange: `undefined` = not applicable, "" = passed, text = the failure. */
+type Outcome = string | undefined;
+
+/** The response and the pointer of the documented response that covers its status, when there are both. */
+function documented(input: ResponseCheckInput): { response: RecordedResponse; pointer: string; api: ApiName } | undefined {
+  const response = input.exchange.response;
+  if (!response) return undefined;
+  const key = documentedResponseKey(input.model, response.status);
+  return key === undefined ? undefined : { response, pointer: `${input.model.op.pointer}/responses/${pointerSegment(key)}`, api: input.model.op.api };
+}
+
+const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = {
+  /** A 5xx or no response at all is a failure for any request, valid or not. */
+  not_a_server_error({ exchange }) {
+    if (exchange.error) return `no response: ${exchange.error}`;
+    return exchange.response!.status >= 500 ? `server error ${exchange.response!.status}` : "";
+  },
+
+  /** The status must be documented exactly, by range, or covered by `default`. */
+  status_code_conformance(input) {
+    const response = input.exchange.response;
+    if (!response) return undefined;
+    if (documentedResponseKey(input.model, response.status) !== undefined) return "";
+    const documented = Object.keys(input.model.op.operation.responses ?? {}).join(", ");
+    return `status ${response.status} is not documented (documented: ${documented})`;
+  },
+
+  /** A body must come with one of the media types documented for its status. */
+  content_type_conformance(input) {
+    const found = documented(input);
+    if (!found) return undefined;
+    const { response, pointer, api } = found;
+    const declared = Object.keys(resolvePointer(api, pointer).content ?? {});
+    if (declared.length === 0 || response.text.length === 0) return undefined;
+    const actual = contentTypeOf(response);
+    if (!actual) return `the response has a body but no Content-Type (documented: ${declared.join(", ")})`;
+    return declared.some((d) => mediaTypeMatches(d, actual)) ? "" : `Content-Type ${actual} is not documented for status ${response.status} (documented: ${declared.join(", ")})`;
+  },
+
+  /** The body must validate against the schema documented for its status and media type. */
+  response_schema_conformance(input) {
+    const found = documented(input);
+    if (!found) return undefined;
+    const { response, pointer, api } = found;
+    const content = resolvePointer(api, pointer).content ?? {};
+    const actual = contentTypeOf(response);
+    const mediaType = Object.keys(content).find((d) => actual !== undefined && mediaTypeMatches(d, actual));
+    if (!mediaType || !content[mediaType].schema) return undefined;
+    const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
+    let body: unknown = response.text;
+    if (mediaType.includes("json")) {
+      if (!response.isJson) return `the ${mediaType} body is not valid JSON: ${JSON.stringify(response.text.slice(0, 80))}`;
+      body = response.json;
+    }
+    const result = validateAt(api, schemaPointer, body);
+    return result.valid ? "" : `the body does not match ${schemaName(api, schemaPointer)}: ${describeErrors(result.errors.slice(0, 5))}`;
+  },
+
+  /** Documented required headers must be present and every documented header must match its schema. */
+  response_headers_conformance(input) {
+    const found = documented(input);
+    if (!found) return undefined;
+    const { response, pointer, api } = found;
+    const headers = resolvePointer(api, pointer).headers ?? {};
+    if (Object.keys(headers).length === 0) return undefined;
+    const problems: string[] = [];
+    for (const name of Object.keys(headers)) {
+      const headerPointer = `${pointer}/headers/${pointerSegment(name)}`;
+      const header = resolvePointer(api, headerPointer);
+      const value = response.headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) problems.push(`required header ${name} is missing`);
+        continue;
+      }
+      if (!header.schema) continue;
+      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolvePointer(api, `${headerPointer}/schema`), value));
+      if (!result.valid) problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(result.errors)}`);
+    }
+    return problems.join("; ");
+  },
+
+  /** Invalid data must be refused: a 4xx, or an error redirect (`error=` in Location) where the operation redirects. */
+  negative_data_rejection(input) {
+    const response = input.exchange.response;
+    if (input.expectation !== "invalid" || !response) return undefined;
+    if (response.status >= 400 && response.status < 500) return "";
+    if (isErrorRedirect(response)) return "";
+    if (response.status >= 500) return undefined; // not_a_server_error reports it
+    return `invalid data was accepted with status ${response.status}`;
+  },
+
+  /** Valid data must be accepted (2xx or a documented redirect); 404 is fine for a path that names a resource. */
+  positive_data_acceptance(input) {
+    const response = input.exchange.response;
+    if (input.expectation !== "valid" || !response || input.positiveAcceptanceSkipped) return undefined;
+    if (response.status >= 200 && response.status < 300) return "";
+    if (response.status >= 300 && response.status < 400 && !isErrorRedirect(response)) return "";
+    if (response.status === 404 && input.model.op.path.includes("{")) return "";
+    if (response.status >= 500) return undefined;
+    return `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
+  },
+
+  /** A secured operation must refuse a request without credentials and one with wrong credentials. */
+  ignored_auth(input) {
+    const response = input.exchange.response;
+    if (input.expectation !== "unauthenticated" || !response) return undefined;
+    if (response.status >= 400 && response.status < 500) return "";
+    if (response.status >= 500) return undefined;
+    return `a request with ${input.exchange.request.headers.Authorization || input.exchange.request.headers["x-seller-api-key"] ? "wrong" : "no"} credentials was answered with status ${response.status}`;
+  },
+};
+
+export const RESPONSE_CHECK_NAMES = Object.keys(RESPONSE_CHECKS);
+
+export function isErrorRedirect(response: RecordedResponse): boolean {
+  const location = response.headers.location;
+  if (response.status < 300 || response.status >= 400 || !location) return false;
+  try {
+    return new URL(location, "http://relative.invalid").searchParams.has("error");
+  } catch {
+    return false;
+  }
+}
+
+function coerceHeader(schema: { type?: string | string[] }, value: string): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if ((types.includes("integer") || types.includes("number")) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return value;
+}
+
+/** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
+function schemaName(api: ApiName, pointer: string): string {
+  const canonical = canonicalPointer(api, pointer);
+  return canonical.startsWith("/components/schemas/") ? canonical.split("/").pop()! : "the documented schema";
+}
+
+/** Runs the selected response checks on one exchange. Returns [check, outcome] for each applicable check. */
+export function runResponseChecks(input: ResponseCheckInput, selected: ReadonlySet<string>): Array<[string, string]> {
+  const results: Array<[string, string]> = [];
+  for (const [name, check] of Object.entries(RESPONSE_CHECKS)) {
+    if (!selected.has(name)) continue;
+    const outcome = check(input);
+    if (outcome !== undefined) results.push([name, outcome]);
+  }
+  return results;
+}
+
+/**
+ * Follows the X-RateLimit-* headers across consecutive responses (the runner sends one request at a time). Servers
+ * count per key, so each credential (including none and a wrong one) is followed on its own.
+ */
+export class RateLimitConsistency {
+  private readonly previous = new Map<string, { remaining: number; reset: number }>();
+  constructor(
+    private readonly config: { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } },
+  ) {}
+
+  /** The failure for this exchange, "" when consistent, `undefined` when it carries no rate-limit headers. */
+  observe(exchange: Exchange): string | undefined {
+    const response = exchange.response;
+    if (!response) return undefined;
+    const read = (name: string) => {
+      const value = response.headers[name.toLowerCase()];
+      return value !== undefined && /^\s*-?\d+\s*$/.test(value) ? Number(value) : undefined;
+    };
+    const limit = read(this.config.headers.limit);
+    const remaining = read(this.config.headers.remaining);
+    const reset = read(this.config.headers.reset);
+    if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+    const problems: string[] = [];
+    if (limit !== this.config.limit) problems.push(`${this.config.headers.limit} is ${limit}, the contract's cap is ${this.config.limit}`);
+    if (remaining > limit || remaining < 0) problems.push(`${this.config.headers.remaining} ${remaining} is outside 0..${limit}`);
+    const nowSeconds = exchange.receivedAt / 1000;
+    if (reset + 1 < nowSeconds) problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
+    else if (reset > nowSeconds + this.config.windowSeconds + 5) problems.push(`${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`);
+    const headers = exchange.request.headers;
+    const key = headers.Authorization ?? headers["x-seller-api-key"] ?? "(no credentials)";
+    const previous = this.previous.get(key);
+    if (previous && previous.reset === reset && remaining >= previous.remaining) {
+      problems.push(`${this.config.headers.remaining} did not count down within one window (${previous.remaining} then ${remaining}, same reset ${reset}, same credentials)`);
+    }
+    this.previous.set(key, { remaining, reset });
+    return problems.join("; ");
+  }
+}

@@ -1,0 +1,221 @@
+// `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseApiName, splitList, UsageError } from "../lib/cli.js";
+import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
+import { CHECK_NAMES, CHECKS } from "./checks.js";
+import { consoleReport, failedCount, jsonReport, junitReport } from "./report.js";
+import { runConformance } from "./runner.js";
+import { Secrets } from "./secrets.js";
+import type { ProgressEvent } from "./session.js";
+import { parseRateLimit } from "./transport.js";
+
+export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
+  Send generated requests (examples, boundary values, random valid and invalid data) to a deployment and check
+  every response against the contract. Read-only unless --allow-writes.
+
+Credentials (each also read from the environment variable shown, which keeps secrets out of shell history):
+  links     --token <key>                                   LINKS_TOKEN
+  catalog   --api-key <key>                                 CATALOG_API_KEY
+  pay       --shop-id <id> --secret <key>                   PAY_SHOP_ID, PAY_SECRET
+  identity  --client-id <id> --client-secret <secret>       IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET
+            --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
+            [--sign-in <field>=<value>]...                  IDENTITY_SIGN_IN="login=alice&password=..."
+
+Options:
+  --base-url <url>        the deployment (env CONFORM_BASE_URL)
+  --max-examples <n>      valid and invalid cases per operation, each (default 20)
+  --seed <n>              same seed, same requests (default: random, printed)
+  --operation <id>        only this operationId; repeatable
+  --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
+  --allow-writes          also create, update and delete; everything created is deleted at the end
+  --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
+                          the live X-RateLimit-* headers are always followed too
+  --timeout <ms>          per request (default 10000)
+  --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
+  --list-checks           print the checks and what each catches
+
+Exit codes: 0 nothing failed, 1 a check failed, 2 usage error or unreachable target, 130 interrupted.
+`;
+
+function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
+  const pick = (flag: string, key: keyof Credentials) => (values[flag] as string | undefined) ?? env[CREDENTIAL_ENV[key]] ?? undefined;
+  const credentials: Credentials = {};
+  const assign = (flag: string, key: Exclude<keyof Credentials, "signIn">) => {
+    const value = pick(flag, key);
+    if (value) credentials[key] = value;
+  };
+  assign("token", "token");
+  assign("api-key", "apiKey");
+  assign("shop-id", "shopId");
+  assign("secret", "secret");
+  assign("client-id", "clientId");
+  assign("client-secret", "clientSecret");
+  assign("redirect-uri", "redirectUri");
+  assign("access-token", "accessToken");
+  const signIn = (values["sign-in"] as string[] | undefined)?.length ? (values["sign-in"] as string[]).join("&") : env[CREDENTIAL_ENV.signIn];
+  if (signIn) credentials.signIn = Object.fromEntries(new URLSearchParams(signIn));
+  return credentials;
+}
+
+function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number, got "${text}"`);
+  return value;
+}
+
+export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      "base-url": { type: "string" },
+      token: { type: "string" },
+      "api-key": { type: "string" },
+      "shop-id": { type: "string" },
+      secret: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      "redirect-uri": { type: "string" },
+      "access-token": { type: "string" },
+      "sign-in": { type: "string", multiple: true },
+      "max-examples": { type: "string" },
+      seed: { type: "string" },
+      operation: { type: "string", multiple: true },
+      check: { type: "string", multiple: true },
+      "exclude-check": { type: "string", multiple: true },
+      "allow-writes": { type: "boolean", default: false },
+      "rate-limit": { type: "string" },
+      timeout: { type: "string" },
+      "max-shrinks": { type: "string" },
+      junit: { type: "string" },
+      json: { type: "string" },
+      "list-checks": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(CONFORM_USAGE);
+    return 0;
+  }
+  if (values["list-checks"]) {
+    for (const check of CHECKS) process.stdout.write(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --base-url <url>");
+  const api = parseApiName(positionals[0]!);
+  const baseUrl = values["base-url"] ?? env.CONFORM_BASE_URL;
+  if (!baseUrl) throw new UsageError("--base-url is required (or CONFORM_BASE_URL)");
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+  } catch {
+    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  }
+  const credentials = credentialsFrom(values, env);
+  for (const [key, flag] of PROFILES[api].needs) {
+    if (!credentials[key]) throw new UsageError(`${api} needs ${flag} (or ${CREDENTIAL_ENV[key]})`);
+  }
+  for (const name of [...(values.check ?? []), ...(values["exclude-check"] ?? [])]) {
+    if (!CHECK_NAMES.includes(name)) throw new UsageError(`unknown check "${name}"; run \`contracts conform --list-checks\``);
+  }
+  const checks = new Set(values.check?.length ? values.check : CHECK_NAMES);
+  for (const name of values["exclude-check"] ?? []) checks.delete(name);
+  const rateLimit = values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]);
+  if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes <n>/m (or /s, /h), got "${values["rate-limit"]}"`);
+  const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
+  const secrets = new Secrets(credentials);
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      process.stderr.write(`\n${signal}: stopping; deleting what this run created (Ctrl-C again to abandon the cleanup)\n`);
+      controller.abort();
+    } else {
+      process.stderr.write(`${signal} again: exiting without finishing the cleanup\n`);
+      process.exit(130);
+    }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
+  const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
+  try {
+    const report = await runConformance({
+      api,
+      baseUrl: baseUrl.replace(/\/$/, ""),
+      credentials,
+      maxExamples: positiveInteger(values["max-examples"], "--max-examples", 20),
+      seed,
+      operations: values.operation ?? [],
+      checks,
+      allowWrites: values["allow-writes"],
+      rateLimit,
+      timeoutMs: positiveInteger(values.timeout, "--timeout", 10_000),
+      maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
+      signal: controller.signal,
+      onProgress: progress.event,
+    });
+    progress.done();
+    const redact = (text: string) => secrets.redact(text);
+    process.stdout.write(consoleReport(report, redact));
+    if (values.json) writeFileSync(values.json, jsonReport(report, redact));
+    if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
+    const failed = failedCount(report);
+    const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
+    const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
+    if (report.interrupted) {
+      process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
+      return 130;
+    }
+    if (failed > 0) {
+      process.stderr.write(`contracts conform: ${report.failures.length} check failure(s) on ${api} (${failed} failing results)${tail}\n`);
+      return 1;
+    }
+    process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
+    return 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */
+function progressPrinter(api: string, banner: string, redact: (text: string) => string): { event: (event: ProgressEvent) => void; done: () => void } {
+  const tty = Boolean(process.stderr.isTTY);
+  let current = "";
+  let started = false;
+  let requests = 0;
+  let failures = 0;
+  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s)`;
+  return {
+    event(event) {
+      // The banner waits for the first progress, so that an unreachable target is reported in one line.
+      if (!started && event.type !== "request") {
+        started = true;
+        process.stderr.write(`${banner}\n`);
+      }
+      if (event.type === "request") {
+        requests = event.count;
+        if (tty) process.stderr.write(`\r\u001b[2K${line()}`);
+        return;
+      }
+      if (event.type === "failure") {
+        failures += 1;
+        const text = redact(`  ✗ ${event.check} on ${event.operationId}: ${event.message}`);
+        process.stderr.write(tty ? `\r\u001b[2K${text}\n${line()}` : `${text}\n`);
+        return;
+      }
+      current = `${event.operationId}: ${event.phase}`;
+      process.stderr.write(tty ? `\r\u001b[2K${line()}` : `${line()}\n`);
+    },
+    done() {
+      if (tty) process.stderr.write("\n");
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/** Demo credentials of the fault servers (never real secrets, but the runner treats them as secrets all the same). */
+export const FAULT_SERVER_CREDENTIALS = {
+  LINKS_TOKEN: "links-demo-token-7f3a9c",
+  CATALOG_API_KEY: "catalog-demo-key-2b8e41",
+  PAY_SHOP_ID: "3561",
+  PAY_SECRET: "pay-demo-secret-5d0c77",
+  IDENTITY_CLIENT_ID: "demo-app",
+  IDENTITY_CLIENT_SECRET: "identity-demo-secret-9a1f",
+  IDENTITY_REDIRECT_URI: "http://127.0.0.1:5173/callback",
+  IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password",
+} as const;

@@ -1,0 +1,68 @@
+// The fault table: each entry is one of the small servers breaking the contract in exactly one way, the check that
+// must catch it, and the smallest run that exercises it. The self-test (test/conformance/faults.test.ts) runs the
+// real CLI against every entry and asserts that exactly `check` fails.
+import type { ApiName } from "../../lib/openapi.js";
+import type { RunningServer } from "./http.js";
+import { startCatalogServer } from "./catalog.js";
+import { type IdentityFault, startIdentityServer } from "./identity.js";
+import { startLinksServer } from "./links.js";
+import { startPayServer } from "./pay.js";
+import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
+
+export { FAULT_SERVER_CREDENTIALS };
+
+
+export interface Fault {
+  name: string;
+  api: ApiName;
+  /** The one check that must fail. */
+  check: string;
+  /** How the server breaks the contract. */
+  breaks: string;
+  /** Extra CLI arguments that keep the run small but still reach the fault. */
+  args: string[];
+  start(port?: number): Promise<RunningServer>;
+}
+
+const C = FAULT_SERVER_CREDENTIALS;
+const links = (fault: Parameters<typeof startLinksServer>[0]["fault"]) => (port?: number) => startLinksServer({ token: C.LINKS_TOKEN, fault, port, rateLimit: { windowMs: 1000 } });
+const identity = (fault: IdentityFault) => (port?: number) => startIdentityServer({ fault, port });
+
+export const FAULTS: Fault[] = [
+  { name: "links-server-error", api: "links", check: "not_a_server_error", breaks: "listOverlays answers 500", args: ["--operation", "listOverlays"], start: links("server-error") },
+  { name: "identity-undocumented-status", api: "identity", check: "status_code_conformance", breaks: "the discovery document comes with status 203, which the contract does not document", args: ["--operation", "getOpenIdConfiguration"], start: identity("discovery-status-203") },
+  { name: "links-wrong-content-type", api: "links", check: "content_type_conformance", breaks: "getAccount sends its JSON as text/plain", args: ["--operation", "getAccount"], start: links("wrong-content-type") },
+  { name: "links-list-error-as-integer", api: "links", check: "response_schema_conformance", breaks: "list envelopes carry the integer 0 instead of the string \"0\" (the quirk smoothed over)", args: ["--operation", "listCampaigns"], start: links("list-error-as-integer") },
+  { name: "links-no-reset-header", api: "links", check: "response_headers_conformance", breaks: "responses lack X-RateLimit-Reset", args: ["--operation", "getAccount"], start: links("no-reset-header") },
+  { name: "links-accepts-invalid", api: "links", check: "negative_data_rejection", breaks: "requests are not validated: limit=0 or limit=abc get a page", args: ["--operation", "listDomains"], start: links("accepts-invalid") },
+  { name: "links-refuses-large-limit", api: "links", check: "positive_data_acceptance", breaks: "limit above 100 is refused, though the contract sets no maximum", args: ["--operation", "listDomains"], start: links("refuses-large-limit") },
+  { name: "links-ignores-wrong-token", api: "links", check: "ignored_auth", breaks: "any bearer token is accepted", args: ["--operation", "getAccount"], start: links("ignores-wrong-token") },
+  { name: "links-delete-keeps-resource", api: "links", check: "use_after_free", breaks: "deleteDomain answers 200 but keeps the domain", args: ["--operation", "addDomain", "--allow-writes"], start: links("delete-keeps-resource") },
+  { name: "links-created-not-listed", api: "links", check: "ensure_resource_availability", breaks: "created domains never appear in listDomains", args: ["--operation", "addDomain", "--allow-writes"], start: links("created-not-listed") },
+  { name: "links-remaining-stuck", api: "links", check: "rate_limit_headers_consistent", breaks: "X-RateLimit-Remaining never counts down", args: ["--operation", "getAccount"], start: links("remaining-stuck") },
+  { name: "catalog-idempotency-ignored", api: "catalog", check: "idempotency", breaks: "a repeated Idempotency-Key creates a second product", args: ["--operation", "createProduct", "--allow-writes"], start: (port) => startCatalogServer({ apiKey: C.CATALOG_API_KEY, fault: "idempotency-ignored", port }) },
+  { name: "pay-nonce-not-checked", api: "pay", check: "nonce_replay", breaks: "a used nonce is accepted again", args: ["--operation", "getBalance"], start: (port) => startPayServer({ shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET, fault: "nonce-not-checked", port }) },
+  { name: "pay-order-not-listed", api: "pay", check: "ensure_resource_availability", breaks: "created orders never appear in listOrders", args: ["--operation", "createOrder", "--operation", "listOrders", "--allow-writes"], start: (port) => startPayServer({ shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET, fault: "order-not-listed", port }) },
+  { name: "identity-wrong-issuer", api: "identity", check: "discovery_fields_and_issuer", breaks: "the discovery document names another issuer", args: ["--operation", "getOpenIdConfiguration"], start: identity("wrong-issuer") },
+  { name: "identity-jwks-rsa-key-without-modulus", api: "identity", check: "jwks_shape", breaks: "the RSA key of the JWKS has no n (the schema leaves n optional; RFC 7518 does not)", args: ["--operation", "getJwks"], start: identity("jwks-rsa-key-without-modulus") },
+  { name: "identity-wrong-secret-is-invalid-grant", api: "identity", check: "token_errors", breaks: "a wrong client_secret gets invalid_grant instead of invalid_client", args: ["--operation", "exchangeToken"], start: identity("wrong-secret-invalid-grant") },
+  { name: "identity-pkce-not-enforced", api: "identity", check: "pkce_enforcement", breaks: "the code_verifier is not checked", args: ["--operation", "exchangeToken"], start: identity("pkce-not-enforced") },
+  { name: "identity-code-reusable", api: "identity", check: "code_reuse", breaks: "an authorization code can be exchanged twice", args: ["--operation", "exchangeToken"], start: identity("code-reusable") },
+  { name: "identity-redirect-uri-not-checked", api: "identity", check: "redirect_uri_mismatch", breaks: "the token endpoint ignores redirect_uri", args: ["--operation", "exchangeToken"], start: identity("redirect-uri-not-checked") },
+  { name: "identity-id-token-wrong-audience", api: "identity", check: "id_token_signature_and_claims", breaks: "id_tokens carry another audience", args: ["--operation", "exchangeToken"], start: identity("id-token-wrong-audience") },
+  { name: "identity-userinfo-ignores-scope", api: "identity", check: "userinfo_by_scope", breaks: "userinfo releases the e-mail claims without the email scope", args: ["--operation", "getUserInfo"], start: identity("userinfo-ignores-scope") },
+];
+
+/** A correct server of each API, for runs that must show no failure at all. */
+export function startReferenceServer(api: ApiName, port?: number): Promise<RunningServer> {
+  switch (api) {
+    case "links":
+      return startLinksServer({ token: C.LINKS_TOKEN, port, rateLimit: { windowMs: 1000 } });
+    case "catalog":
+      return startCatalogServer({ apiKey: C.CATALOG_API_KEY, port });
+    case "pay":
+      return startPayServer({ shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET, port });
+    case "identity":
+      return startIdentityServer({ port });
+  }
+}

@@ -1,0 +1,166 @@
+// Plumbing of the fault servers: a node:http server on loopback that finds the contract's operation for each
+// request, parses and validates it with the contract's own validators, counts requests, and hands it to a handler.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ApiName, listOperations } from "../../lib/openapi.js";
+import { type OperationModel, operationModel, type RequestCase, validateCase } from "../cases.js";
+
+export interface IncomingCall {
+  operationId: string;
+  model: OperationModel;
+  method: string;
+  path: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  rawBody: string;
+  /** The parsed body (JSON or form), or `undefined` when it did not parse. */
+  body: any;
+  /** Why the request breaks the contract, if it does. */
+  invalid?: string;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  /** Sent as is instead of JSON. */
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (call: IncomingCall) => Reply | Promise<Reply>;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Every request received, in order, with its arrival time. */
+  log: Array<{ at: number; method: string; url: string }>;
+  /** Secrets this server accepted or issued (keys, valid signatures, codes, tokens), for the tests that prove no output shows one. */
+  secretsSeen: Set<string>;
+  close(): Promise<void>;
+}
+
+interface Route {
+  model: OperationModel;
+  pattern: RegExp;
+  names: string[];
+}
+
+const routesByApi = new Map<ApiName, Route[]>();
+
+function routes(api: ApiName): Route[] {
+  let list = routesByApi.get(api);
+  if (!list) {
+    list = listOperations(api)
+      .filter((op) => !op.webhook)
+      .map((op) => {
+        const names: string[] = [];
+        const source = op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
+          names.push(name);
+          return "([^/]+)";
+        });
+        return { model: operationModel(op), pattern: new RegExp(`^${source}$`), names };
+      });
+    routesByApi.set(api, list);
+  }
+  return list;
+}
+
+async function readBody(request: IncomingMessage, limit = 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Parses a request into the contract's terms and validates it as the runner does. */
+export async function readCall(api: ApiName, request: IncomingMessage): Promise<IncomingCall | undefined> {
+  const url = new URL(request.url ?? "/", "http://localhost");
+  const method = (request.method ?? "GET").toLowerCase();
+  for (const route of routes(api)) {
+    if (route.model.op.method !== method) continue;
+    const match = route.pattern.exec(url.pathname);
+    if (!match) continue;
+    const path = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+    const rawBody = await readBody(request);
+    const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
+    let body: any;
+    let malformed = false;
+    if (rawBody.length > 0) {
+      if (contentType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(rawBody));
+      else {
+        try {
+          body = JSON.parse(rawBody);
+        } catch {
+          malformed = true;
+        }
+      }
+    }
+    const requestCase: RequestCase = { origin: "example", label: "incoming", path: { ...path }, query: Object.fromEntries(url.searchParams), headers: {} };
+    for (const parameter of route.model.parameters) {
+      if (parameter.in !== "header") continue;
+      const value = request.headers[parameter.name.toLowerCase()];
+      if (typeof value === "string") requestCase.headers[parameter.name] = value;
+    }
+    if (malformed) requestCase.rawBody = rawBody;
+    else if (body === undefined) requestCase.noBody = true;
+    else requestCase.body = body;
+    const validation = validateCase(route.model, requestCase);
+    return {
+      operationId: route.model.op.operationId,
+      model: route.model,
+      method,
+      path,
+      query: url.searchParams,
+      headers: request.headers,
+      rawBody,
+      body,
+      ...(validation.valid ? {} : { invalid: validation.reason }),
+    };
+  }
+  return undefined;
+}
+
+/** Starts a server on 127.0.0.1 (port 0 = any free port). `handle` gets every request, matched or not. */
+export async function startServer(port: number, handle: (request: IncomingMessage, response: ServerResponse) => Promise<Reply>, secretsSeen = new Set<string>()): Promise<RunningServer> {
+  const log: RunningServer["log"] = [];
+  const server = createServer(async (request, response) => {
+    log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
+    let reply: Reply;
+    try {
+      reply = await handle(request, response);
+    } catch (error) {
+      reply = { status: 400, body: { error: `unreadable request: ${(error as Error).message}` } };
+    }
+    if (response.headersSent) return;
+    const headers: Record<string, string> = { ...reply.headers };
+    let payload = "";
+    if (reply.text !== undefined) payload = reply.text;
+    else if (reply.body !== undefined) {
+      payload = JSON.stringify(reply.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    response.writeHead(reply.status, headers);
+    response.end(payload);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    log,
+    secretsSeen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

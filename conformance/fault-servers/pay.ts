@@ -1,0 +1,76 @@
+// A small payment gateway that keeps the contract (signed bodies checked with the default signer, single-use
+// nonces, orders that appear in the order list) and breaks it in exactly one way when given a fault.
+import { hmacSha256Signer } from "../../clients/signer.js";
+import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
+import { exampleOf } from "./links.js";
+
+export const PAY_FAULTS = ["nonce-not-checked", "order-not-listed"] as const;
+export type PayFault = (typeof PAY_FAULTS)[number];
+
+export interface PayServer extends RunningServer {
+  orders: Array<Record<string, unknown>>;
+}
+
+const PAGE_SIZE = 10;
+
+function timestamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+export async function startPayServer(options: { shopId: string; secret: string; fault?: PayFault; port?: number }): Promise<PayServer> {
+  const sign = hmacSha256Signer(options.secret);
+  const usedNonces = new Set<number>();
+  const orders: Array<Record<string, unknown>> = exampleOf("pay", "listOrders").data;
+  const hidden = new Set<unknown>();
+  let nextId = 920_000;
+  const error = (status: number, desc: string): Reply => ({ status, body: { type: "error", desc } });
+  const secretsSeen = new Set([options.secret]);
+  const running = await startServer(options.port ?? 0, async (request): Promise<Reply> => {
+    const call = await readCall("pay", request);
+    if (!call) return error(404, "Unknown method");
+    const signature = await sign(new TextEncoder().encode(call.rawBody));
+    if (request.headers.authorization !== signature) return error(401, "Invalid signature");
+    secretsSeen.add(signature.replace(/^Bearer /, ""));
+    if (call.invalid) return error(400, call.invalid);
+    const body = call.body as Record<string, any>;
+    if (body.shop_id !== options.shopId) return error(404, "Shop not found");
+    if (options.fault !== "nonce-not-checked") {
+      if (usedNonces.has(body.nonce)) return error(409, "Nonce must be unique for each request");
+      usedNonces.add(body.nonce);
+    }
+    const success = (data: unknown): Reply => ({ status: 200, body: { type: "success", desc: "", data } });
+    switch (call.operationId) {
+      case "listShops":
+        return success(exampleOf("pay", "listShops").data);
+      case "getBalance":
+        return success(exampleOf("pay", "getBalance").data);
+      case "listOrders": {
+        const page = body.page ?? 1;
+        return success(orders.filter((order) => !hidden.has(order.id)).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE));
+      }
+      case "createOrder": {
+        const amount = typeof body.amount === "number" ? body.amount : 0;
+        if (!Number.isFinite(amount) || Math.abs(amount) > 1e12) return error(400, "amount out of range");
+        const id = nextId++;
+        orders.unshift({
+          id,
+          date_created: timestamp(new Date()),
+          date_payed: null,
+          status: 0,
+          payment_system_id: body.payment_system ?? 1,
+          currency_id: 1,
+          amount: amount.toFixed(8),
+          fee: "0.00000000",
+          email: body.fields?.email ?? "",
+          test_order: 1,
+          payment_id: body.order_id ?? String(id),
+        });
+        if (options.fault === "order-not-listed") hidden.add(id);
+        return success({ id, url: `https://pay.example.com/order/${id}` });
+      }
+      default:
+        return error(404, "Unknown method");
+    }
+  }, secretsSeen);
+  return { ...running, orders };
+}

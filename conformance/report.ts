@@ -1,0 +1,168 @@
+// The run's results as data (the --json file), as JUnit XML (--junit) and as the console summary. Every text goes
+// through the run's secret filter before it leaves the process.
+import { CHECKS } from "./checks.js";
+import type { Observation } from "./observations.js";
+import type { FailureRecord, Session, Tally } from "./session.js";
+import type { ResourceTracker, TrackedResource } from "./stateful.js";
+
+export interface CheckResult {
+  name: string;
+  catches: string;
+  passed: number;
+  failed: number;
+  /** Why the check did not run, when it did not. */
+  skipped?: string;
+  operations: Record<string, Tally>;
+}
+
+export interface RunReport {
+  api: string;
+  baseUrl: string;
+  seed: number;
+  maxExamples: number;
+  allowWrites: boolean;
+  startedAt: string;
+  finishedAt: string;
+  interrupted: boolean;
+  requests: number;
+  checks: CheckResult[];
+  skippedOperations: Array<{ operationId: string; reason: string }>;
+  failures: FailureRecord[];
+  observations: Observation[];
+  resources: TrackedResource[];
+}
+
+export function buildReport(session: Session, tracker: ResourceTracker, meta: { startedAt: Date; finishedAt: Date; interrupted: boolean }): RunReport {
+  const checks: CheckResult[] = CHECKS.filter((c) => session.options.checks.has(c.name)).map((info) => {
+    const byOperation = session.tallies.get(info.name) ?? new Map<string, Tally>();
+    const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const passed = [...byOperation.values()].reduce((n, t) => n + t.passed, 0);
+    const failed = [...byOperation.values()].reduce((n, t) => n + t.failed, 0);
+    const result: CheckResult = { name: info.name, catches: info.catches, passed, failed, operations };
+    const skipped = session.skippedChecks.get(info.name) ?? (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
+    if (skipped && passed + failed === 0) result.skipped = skipped;
+    return result;
+  });
+  return {
+    api: session.options.api,
+    baseUrl: session.secrets.redact(session.options.baseUrl),
+    seed: session.options.seed,
+    maxExamples: session.options.maxExamples,
+    allowWrites: session.options.allowWrites,
+    startedAt: meta.startedAt.toISOString(),
+    finishedAt: meta.finishedAt.toISOString(),
+    interrupted: meta.interrupted,
+    requests: session.transport.requestCount,
+    checks,
+    skippedOperations: [...session.skippedOperations.entries()].map(([operationId, reason]) => ({ operationId, reason })),
+    failures: [...session.failures.values()],
+    observations: session.observations.list(),
+    resources: tracker.resources.map((r) => ({ ...r })),
+  };
+}
+
+export function failedCount(report: RunReport): number {
+  return report.checks.reduce((n, c) => n + c.failed, 0);
+}
+
+export function jsonReport(report: RunReport, redact: (text: string) => string): string {
+  return redact(JSON.stringify(report, null, 2)) + "\n";
+}
+
+function xml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+}
+
+/** One test case per check and operation; a check that did not run is one skipped test case. */
+export function junitReport(report: RunReport, redact: (text: string) => string): string {
+  const cases: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let skipped = 0;
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  for (const check of report.checks) {
+    if (check.skipped) {
+      tests += 1;
+      skipped += 1;
+      cases.push(`    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><skipped message="${xml(check.skipped)}"/></testcase>`);
+      continue;
+    }
+    for (const [operationId, tally] of Object.entries(check.operations)) {
+      tests += 1;
+      const name = `${check.name} ${operationId}`;
+      const failure = report.failures.find((f) => f.check === check.name && f.operationId === operationId);
+      if (tally.failed > 0 && failure) {
+        failures += 1;
+        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}">\n      <failure message="${xml(failure.message)}" type="${xml(check.name)}">${xml(describeFailure(failure))}</failure>\n    </testcase>`);
+      } else cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
+    }
+  }
+  return redact(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties><property name="seed" value="${report.seed}"/><property name="max-examples" value="${report.maxExamples}"/></properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
+  );
+}
+
+/** A failure as text: what failed, the request, the response and the reproduction. */
+export function describeFailure(failure: FailureRecord): string {
+  const lines = [`${failure.check} on ${failure.operationId}: ${failure.message}`, `  case: ${failure.case}${failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : ""}`];
+  lines.push(`  request: ${failure.request.method} ${failure.request.url}`);
+  for (const [name, value] of Object.entries(failure.request.headers)) lines.push(`    ${name}: ${value}`);
+  if (failure.request.body !== undefined) lines.push(`    ${truncate(failure.request.body, 400)}`);
+  if (failure.response) {
+    lines.push(`  response: ${failure.response.status}`);
+    for (const [name, value] of Object.entries(failure.response.headers)) if (!["date", "connection", "keep-alive"].includes(name)) lines.push(`    ${name}: ${value}`);
+    if (failure.response.body) lines.push(`    ${truncate(failure.response.body, 400)}`);
+  } else if (failure.error) lines.push(`  no response: ${failure.error}`);
+  lines.push("  reproduce:", ...failure.curl.split("\n").map((l) => `    ${l}`));
+  return lines.join("\n");
+}
+
+function truncate(text: string, max: number): string {
+  const oneLine = text.replace(/\s*\n\s*/g, " ");
+  return oneLine.length > max ? `${oneLine.slice(0, max)}… (${oneLine.length} characters)` : oneLine;
+}
+
+/** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
+export function consoleReport(report: RunReport, redact: (text: string) => string): string {
+  const out: string[] = [];
+  const width = Math.max(...report.checks.map((c) => c.name.length));
+  out.push("", `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`);
+  for (const check of report.checks) {
+    const state = check.skipped ? `skipped: ${check.skipped}` : check.failed > 0 ? `FAILED ${check.failed} of ${check.passed + check.failed}` : `passed ${check.passed}`;
+    out.push(`  ${check.failed > 0 ? "✗" : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`);
+  }
+  const operations = new Map<string, { passed: number; failed: number }>();
+  for (const check of report.checks) {
+    for (const [operationId, tally] of Object.entries(check.operations)) {
+      const total = operations.get(operationId) ?? { passed: 0, failed: 0 };
+      total.passed += tally.passed;
+      total.failed += tally.failed;
+      operations.set(operationId, total);
+    }
+  }
+  if (operations.size > 0) {
+    out.push("", "Operations:");
+    const opWidth = Math.max(...[...operations.keys()].map((k) => k.length));
+    for (const [operationId, total] of [...operations.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const failedChecks = report.failures.filter((f) => f.operationId === operationId).map((f) => f.check);
+      out.push(`  ${total.failed > 0 ? "✗" : "✓"} ${operationId.padEnd(opWidth)}  ${total.passed + total.failed} check results${failedChecks.length ? `, failed: ${failedChecks.join(", ")}` : ""}`);
+    }
+  }
+  for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
+  if (report.failures.length > 0) {
+    out.push("", `Failures (${report.failures.length}):`);
+    report.failures.forEach((failure, index) => out.push("", `${index + 1}. ${describeFailure(failure)}`));
+  }
+  if (report.observations.length > 0) {
+    out.push("", `Observations (gaps in the contract, never failures; ${report.observations.length}):`);
+    for (const observation of report.observations) {
+      out.push(`  • ${observation.detail}${observation.count > 1 ? ` (${observation.count}×)` : ""}, on ${observation.operations.join(", ")}`);
+      for (const entry of observation.undocumented) out.push(`      sheds light on: ${entry}`);
+    }
+  }
+  if (report.resources.length > 0) {
+    out.push("", "Resources created by this run:");
+    for (const resource of report.resources) out.push(`  ${resource.state === "deleted" ? "✓ deleted" : "! LEFT BEHIND"}  ${resource.kind} ${resource.id ?? "(no id)"} (by ${resource.createdBy})${resource.note ? `: ${resource.note}` : ""}`);
+  }
+  return redact(out.join("\n")) + "\n";
+}

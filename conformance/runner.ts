@@ -1,0 +1,192 @@
+// The conformance run: plans which operations run (read-only unless --allow-writes), sends each operation's cases
+// in order (examples, boundary values, random valid data, invalid data, missing and wrong credentials) with
+// fast-check driving generation and shrinking, runs the stateful sequences, then deletes what the run created,
+// also after a failure or Ctrl-C.
+import fc from "fast-check";
+import { listOperations } from "../lib/openapi.js";
+import { UsageError } from "../lib/cli.js";
+import { CHECKS } from "./checks.js";
+import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
+import { runIdentityChecks } from "./identity-checks.js";
+import { operationMutations } from "./mutations.js";
+import { buildReport, type RunReport } from "./report.js";
+import { type RunOptions, Session } from "./session.js";
+import { cleanUp, markAsOurs, ResourceTracker, runStatefulSequences } from "./stateful.js";
+import type { Exchange } from "./transport.js";
+
+export type { RunOptions } from "./session.js";
+
+/** Thrown when the target cannot be reached at all (exit code 2). */
+export class UnreachableTarget extends UsageError {}
+
+const READ_METHODS = new Set(["get", "head", "options"]);
+
+interface PlannedOperation {
+  model: OperationModel;
+  /** The resource kind this operation creates, if any. */
+  creates?: string;
+  /** Send valid data (false for creations the run could not delete afterwards). */
+  sendValid: boolean;
+}
+
+/** One request to the base address (counted against the rate limit like every other) before anything else. */
+async function ensureReachable(session: Session): Promise<void> {
+  const exchange = await session.transport.send({ method: "GET", url: session.options.baseUrl, headers: {} });
+  if (exchange.error) throw new UnreachableTarget(`cannot reach ${session.secrets.redact(session.options.baseUrl)}: ${exchange.error}`, 2);
+}
+
+function plan(session: Session): PlannedOperation[] {
+  const { api, operations: named, allowWrites } = session.options;
+  const profile = session.profile;
+  const all = listOperations(api);
+  for (const id of named) if (!all.some((op) => op.operationId === id)) throw new UsageError(`${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`);
+  const statefulOnly = new Set(profile.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean));
+  const planned: PlannedOperation[] = [];
+  for (const op of all) {
+    const id = op.operationId;
+    if (named.length > 0 && !named.includes(id)) continue;
+    const skip = (reason: string) => session.skippedOperations.set(id, reason);
+    if (op.webhook) {
+      skip("a webhook is sent by the service to you, not called by the runner");
+      continue;
+    }
+    const readOnly = READ_METHODS.has(op.method) || id in profile.readOnly;
+    const explicit = profile.explicitOnly[id];
+    if (explicit && !(named.includes(id) && allowWrites)) {
+      skip(`runs only when named with --operation and --allow-writes: ${explicit}`);
+      continue;
+    }
+    if (!readOnly && !allowWrites) {
+      skip("it writes; run with --allow-writes to include it");
+      continue;
+    }
+    if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences
+    const kind = profile.resources.find((k) => k.create === id);
+    planned.push({ model: session.model(id), creates: kind?.name, sendValid: !kind?.undeletable });
+  }
+  return planned;
+}
+
+export async function runConformance(options: RunOptions): Promise<RunReport> {
+  const startedAt = new Date();
+  const session = new Session(options);
+  await ensureReachable(session);
+  const tracker = new ResourceTracker();
+  for (const check of CHECKS) {
+    if (check.apis && !check.apis.includes(options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
+    else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
+  }
+  let planned: PlannedOperation[] = [];
+  let error: unknown;
+  try {
+    planned = plan(session);
+    for (const item of planned) {
+      if (session.aborted) break;
+      await runOperation(session, tracker, item);
+    }
+    if (!session.aborted) await runStatefulSequences(session, tracker);
+    if (!session.aborted && options.api === "identity") await runIdentityChecks(session);
+  } catch (caught) {
+    error = caught;
+  } finally {
+    // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C.
+    await cleanUp(session, tracker);
+  }
+  if (error) throw error;
+  return buildReport(session, tracker, { startedAt, finishedAt: new Date(), interrupted: session.aborted });
+}
+
+async function runOperation(session: Session, tracker: ResourceTracker, item: PlannedOperation): Promise<void> {
+  const { model } = item;
+  const { credentials, maxExamples } = session.options;
+  const profile = session.profile;
+  const operationId = model.op.operationId;
+  const progress = (phase: string) => session.options.onProgress?.({ type: "operation", operationId, phase });
+  const afterSend = (exchange: Exchange) => {
+    if (!item.creates) return;
+    const kind = profile.resources.find((k) => k.name === item.creates)!;
+    const status = exchange.response?.status ?? 0;
+    if (status >= 200 && status < 300) tracker.created(kind, kind.idOf(exchange.response?.json), operationId, exchange);
+  };
+
+  const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));
+  if (item.sendValid) {
+    progress("valid data");
+    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(maxExamples / 2)));
+    const fixed = [...examples, ...boundaries].slice(0, maxExamples);
+    await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend);
+  }
+
+  if (session.aborted) return;
+  const invalid = invalidCaseArbitrary(model, profile, credentials);
+  if (invalid && examples[0] && session.options.checks.has("negative_data_rejection")) {
+    progress("invalid data");
+    // Every kind of mutation on the first example first, so that each kind is tried even with few examples.
+    const base = examples[0];
+    const systematic = operationMutations(model.op.api, model.op.pointer)
+      .map((mutation) => applyMutation(base, mutation))
+      .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
+    await propertyPhase(session, model, "invalid", invalid, spread(systematic, Math.ceil(maxExamples / 2)), afterSend);
+  }
+
+  if (session.aborted || !session.isSecured(model) || !examples[0] || !session.options.checks.has("ignored_auth")) return;
+  progress("credentials");
+  for (const [mode, label] of [["none", "no credentials"], ["wrong", "wrong credentials"]] as const) {
+    if (session.aborted) return;
+    const exchange = await session.send(model, examples[0], mode);
+    afterSend(exchange);
+    session.check(model, exchange, "unauthenticated", label);
+  }
+}
+
+/** Up to `count` items spread over the whole list, so that every kind of mutation has a chance. */
+function spread<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
+}
+
+/**
+ * Sends `fixed` cases and then random ones from `arbitrary` (up to --max-examples in all) through fast-check. On a
+ * failure fast-check shrinks the case while the same check keeps failing; the run then goes on with the checks that
+ * have not failed yet, so one failure does not hide the others.
+ */
+async function propertyPhase(session: Session, model: OperationModel, expectation: "valid" | "invalid", arbitrary: fc.Arbitrary<RequestCase>, fixed: RequestCase[], afterSend: (exchange: Exchange) => void): Promise<void> {
+  const { maxExamples, maxShrinks, seed } = session.options;
+  const operationId = model.op.operationId;
+  const found = new Set<string>();
+  const sent = new Set<RequestCase>();
+  let consumed = 0;
+  for (let round = 0; round < 8 && !session.aborted && consumed < maxExamples; round++) {
+    const examples = fixed.filter((c) => !sent.has(c));
+    let target: string | undefined;
+    let shrinkRequests = 0;
+    let last: { exchange: Exchange; label: string; message: string } | undefined;
+    const result = await fc.check(
+      fc.asyncProperty(arbitrary, async (requestCase) => {
+        if (session.aborted) return true;
+        if (target === undefined) {
+          consumed += 1;
+          sent.add(requestCase);
+        } else if (shrinkRequests++ >= maxShrinks) return true;
+        const exchange = await session.send(model, requestCase);
+        afterSend(exchange);
+        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined });
+        if (target === undefined) {
+          const fresh = [...failed.keys()].find((check) => !found.has(check));
+          if (!fresh) return true;
+          target = fresh;
+          last = { exchange, label: requestCase.label, message: failed.get(fresh)! };
+          return false;
+        }
+        const message = failed.get(target);
+        if (message === undefined) return true;
+        last = { exchange, label: requestCase.label, message };
+        return false;
+      }),
+      { seed: seed + round, numRuns: Math.max(examples.length, maxExamples - consumed), examples: examples.map((c) => [c] as [RequestCase]) },
+    );
+    if (!result.failed || target === undefined || !last) break;
+    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true });
+    found.add(target);
+  }
+}

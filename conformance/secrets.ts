@@ -1,0 +1,81 @@
+// Keeps secrets out of every output. Every text the runner prints or writes passes through `redact`, which replaces
+// each known secret (credentials, signatures, tokens the provider issued during the run) by a placeholder; curl
+// reproductions name the environment variable instead, so they run as they are once the variables are set.
+import { type Credentials, CREDENTIAL_ENV, type PreparedRequest, SECRET_CREDENTIALS } from "./apis.js";
+
+export class Secrets {
+  /** [secret, placeholder, environment variable (for reproductions)] */
+  private readonly entries: Array<{ value: string; placeholder: string; env?: string }> = [];
+
+  constructor(credentials: Credentials) {
+    for (const key of SECRET_CREDENTIALS) {
+      const value = credentials[key];
+      if (value) this.add(value, `$${CREDENTIAL_ENV[key]}`, CREDENTIAL_ENV[key]);
+    }
+    // A login name is not a secret (and often appears in ordinary data); passwords and one-time codes are.
+    for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.add(value, `<sign-in ${field}>`);
+  }
+
+  add(value: string, placeholder: string, env?: string): void {
+    // Very short values would blank out ordinary text; a real secret is never that short.
+    if (value.length < 4 || this.entries.some((e) => e.value === value)) return;
+    this.entries.push({ value, placeholder, env });
+    // Longest first, so a secret that contains another is replaced whole.
+    this.entries.sort((a, b) => b.value.length - a.value.length);
+  }
+
+  redact(text: string): string {
+    let result = text;
+    for (const entry of this.entries) {
+      result = result.split(entry.value).join(entry.placeholder);
+      const encoded = encodeURIComponent(entry.value);
+      if (encoded !== entry.value) result = result.split(encoded).join(entry.placeholder);
+    }
+    return result;
+  }
+
+  /** `text` as a double-quoted shell word in which every secret with a variable is `${VAR}` and others are redacted. */
+  shellWord(text: string): string {
+    type Part = { literal: string } | { env: string };
+    let parts: Part[] = [{ literal: text }];
+    for (const entry of this.entries) {
+      parts = parts.flatMap((part): Part[] => {
+        if (!("literal" in part)) return [part];
+        return part.literal.split(entry.value).flatMap((piece, index): Part[] => {
+          if (index === 0) return [{ literal: piece }];
+          return [entry.env ? { env: entry.env } : { literal: entry.placeholder }, { literal: piece }];
+        });
+      });
+    }
+    const body = parts.map((part) => ("env" in part ? `\${${part.env}}` : part.literal.replace(/(["\\$`])/g, "\\$1"))).join("");
+    return `"${body}"`;
+  }
+}
+
+/**
+ * A curl command that reproduces the request. Secrets become environment variables; a pay request is re-signed in
+ * the shell from $PAY_SECRET over the exact body, with a fresh nonce (a nonce is good for one request only). `times`
+ * sends the identical request more than once (a replay).
+ */
+export function curlCommand(request: PreparedRequest, secrets: Secrets, options: { times?: number } = {}): string {
+  const lines: string[] = [];
+  const headers = { ...request.headers };
+  let bodyWord = request.body === undefined ? undefined : secrets.shellWord(request.body);
+  const signed = request.signed && request.body !== undefined;
+  if (signed) {
+    const template = request.body!.replace(/("nonce"\s*:\s*)\d+/, "$1__NONCE__");
+    lines.push(`BODY=${secrets.shellWord(template)}; BODY="\${BODY/__NONCE__/$(date +%s%6N)}"`);
+    bodyWord = '"$BODY"';
+  }
+  const words = ["curl", "-sS", "-i", "-X", request.method, secrets.shellWord(request.url)];
+  for (const [name, value] of Object.entries(headers)) {
+    if (signed && name === "Authorization") {
+      // Re-signed in the shell: the signature covers the exact body bytes, which carry a fresh nonce.
+      words.push("-H", `"Authorization: Bearer $(printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$PAY_SECRET" -r | cut -d' ' -f1)"`);
+    } else words.push("-H", secrets.shellWord(`${name}: ${value}`));
+  }
+  if (bodyWord !== undefined) words.push("--data-binary", bodyWord);
+  const times = options.times ?? 1;
+  lines.push(times > 1 ? `for attempt in $(seq ${times}); do ${words.join(" ")}; echo; done` : words.join(" "));
+  return lines.join("\n");
+}

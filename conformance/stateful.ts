@@ -1,0 +1,229 @@
+// Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
+// catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
+import type { ResourceKind } from "./apis.js";
+import { exampleCases, type RequestCase } from "./cases.js";
+import { type Session } from "./session.js";
+import type { Exchange } from "./transport.js";
+
+export interface TrackedResource {
+  kind: string;
+  id: string | number | undefined;
+  createdBy: string;
+  state: "created" | "deleted" | "left behind";
+  /** Why it is left behind (no delete operation, a delete that failed, an interrupted cleanup). */
+  note?: string;
+}
+
+export class ResourceTracker {
+  readonly resources: TrackedResource[] = [];
+  private readonly kinds = new Map<TrackedResource, ResourceKind>();
+
+  created(kind: ResourceKind, id: string | number | undefined, createdBy: string, _exchange?: Exchange): TrackedResource {
+    const existing = this.resources.find((r) => r.kind === kind.name && id !== undefined && r.id === id);
+    if (existing) return existing;
+    const resource: TrackedResource = { kind: kind.name, id, createdBy, state: "created" };
+    this.resources.push(resource);
+    this.kinds.set(resource, kind);
+    return resource;
+  }
+
+  kindOf(resource: TrackedResource): ResourceKind {
+    return this.kinds.get(resource)!;
+  }
+}
+
+const is2xx = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 200 && (exchange.response?.status ?? 0) < 300;
+
+/** Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI). */
+export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
+  session.transport.ignoreInterrupts();
+  for (const resource of tracker.resources) {
+    if (resource.state !== "created") continue;
+    const kind = tracker.kindOf(resource);
+    if (!kind.delete) {
+      resource.state = "left behind";
+      resource.note = kind.undeletable ?? "the contract has no delete operation";
+      continue;
+    }
+    if (resource.id === undefined) {
+      resource.state = "left behind";
+      resource.note = "the creation response carried no id";
+      continue;
+    }
+    const exchange = await deleteResource(session, kind, resource.id);
+    if (exchange && (is2xx(exchange) || exchange.response?.status === 404)) resource.state = "deleted";
+    else {
+      resource.state = "left behind";
+      resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
+    }
+  }
+}
+
+async function deleteResource(session: Session, kind: ResourceKind, id: string | number): Promise<Exchange | undefined> {
+  if (!kind.delete) return undefined;
+  const model = session.model(kind.delete.operationId);
+  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? { origin: "example", label: "delete", path: {}, query: {}, headers: {} };
+  const requestCase: RequestCase = { ...structuredClone(base), path: { ...base.path, [kind.delete.pathParameter]: id }, label: `delete ${kind.name} ${id}` };
+  return session.send(model, requestCase);
+}
+
+/** Runs every sequence that applies to this API and to the operations selected. */
+export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
+  const { api, allowWrites, checks, operations } = session.options;
+  const selected = (operationId: string) => operations.length === 0 || operations.includes(operationId);
+  if (api === "pay" && checks.has("nonce_replay") && selected("getBalance")) await nonceReplay(session);
+  if (!allowWrites) return;
+  for (const kind of session.profile.resources) {
+    if (session.aborted) return;
+    if (!selected(kind.create)) continue;
+    if (api === "catalog") await idempotentCreation(session, tracker, kind);
+    else await resourceLifecycle(session, tracker, kind);
+  }
+}
+
+/**
+ * Makes the identifying fields of a creation unique to this run (`conformance <tag>`), so that the contract's
+ * examples do not collide with resources that already exist and what the run created is recognisable.
+ */
+export function markAsOurs(requestCase: RequestCase, session: Session): RequestCase {
+  const body = requestCase.body as Record<string, unknown> | undefined;
+  if (!body || typeof body !== "object" || Array.isArray(body)) return requestCase;
+  const tag = runTag(session);
+  const copy = { ...body };
+  for (const field of ["name", "title"]) if (typeof copy[field] === "string") copy[field] = `conformance ${tag}`;
+  if (typeof copy.domain === "string") copy.domain = `https://conformance-${tag}.example.com`;
+  if (typeof copy.slug === "string") copy.slug = `conformance-${tag}`;
+  if (typeof copy.order_id === "string") copy.order_id = `conformance-${tag}`;
+  return { ...requestCase, body: copy };
+}
+
+function creationCase(session: Session, kind: ResourceKind): RequestCase | undefined {
+  const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
+  return base && { ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` };
+}
+
+let tagCounter = 0;
+function runTag(session: Session): string {
+  tagCounter += 1;
+  return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
+}
+
+async function sendStep(session: Session, operationId: string, requestCase: RequestCase, expectation: "valid" | "any" = "valid"): Promise<Exchange> {
+  const model = session.model(operationId);
+  const exchange = await session.send(model, requestCase);
+  session.check(model, exchange, expectation, requestCase.label);
+  return exchange;
+}
+
+/** Looks for a resource in its list, page by page (at most 20 pages). Returns the exchange that listed it, if any. */
+async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange }> {
+  const list = kind.list!;
+  const model = session.model(list.operationId);
+  const base = exampleCases(model, session.profile, session.options.credentials)[0];
+  if (!base) return { found: false };
+  let last: Exchange | undefined;
+  for (let page = 1; page <= 20 && !session.aborted; page++) {
+    const requestCase: RequestCase = structuredClone({ ...base, label: `list ${kind.name}s, page ${page} (sequence)` });
+    delete requestCase.query.limit;
+    if (list.pageParameter?.in === "query") requestCase.query[list.pageParameter.name] = page;
+    else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object") (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
+    last = await sendStep(session, list.operationId, requestCase);
+    const items = list.items(last.response?.json);
+    if (!is2xx(last) || !Array.isArray(items)) return { found: false, last };
+    if (items.some((item) => String(list.idOfItem(item)) === String(id))) return { found: true, last };
+    if (items.length === 0 || !list.pageParameter) break;
+    const maxpage = (last.response?.json as { data?: { maxpage?: unknown } })?.data?.maxpage;
+    if (typeof maxpage === "number" && page >= maxpage) break;
+  }
+  return { found: false, last };
+}
+
+function withId(session: Session, operationId: string, parameter: string, id: string | number, label: string): RequestCase | undefined {
+  const base = exampleCases(session.model(operationId), session.profile, session.options.credentials)[0];
+  return base && { ...structuredClone(base), path: { ...base.path, [parameter]: id }, label };
+}
+
+/** create → listed → update → delete → not listed and no longer updatable. */
+async function resourceLifecycle(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
+  const create = creationCase(session, kind);
+  if (!create) return;
+  session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: `${kind.name} sequence` });
+  const created = await sendStep(session, kind.create, create);
+  const id = kind.idOf(created.response?.json);
+  if (!is2xx(created) || id === undefined) return; // positive_data_acceptance or the schema check has said why
+  tracker.created(kind, id, kind.create, created);
+
+  if (kind.list) {
+    const { found, last } = await findInList(session, kind, id);
+    session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
+  }
+  if (kind.update) {
+    const update = withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the new ${kind.name} ${id} (sequence)`);
+    if (update) await sendStep(session, kind.update.operationId, update);
+  }
+  if (!kind.delete || session.aborted) return;
+  const deleteCase = withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the new ${kind.name} ${id} (sequence)`);
+  if (!deleteCase) return;
+  const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
+  if (!is2xx(deleted)) return;
+  const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
+  if (resource) resource.state = "deleted";
+
+  // use_after_free: the deleted resource must neither answer an update nor stay in the list.
+  const probe = kind.update
+    ? withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the deleted ${kind.name} ${id}`)
+    : withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the deleted ${kind.name} ${id} again`);
+  const probeOperation = kind.update?.operationId ?? kind.delete.operationId;
+  if (probe) {
+    const after = await sendStep(session, probeOperation, probe, "any");
+    session.record("use_after_free", probeOperation, is2xx(after) ? `the ${kind.name} ${id} was deleted but ${probeOperation} still answered ${after.response!.status}` : "", after, probe.label);
+  }
+  if (kind.list) {
+    const { found, last } = await findInList(session, kind, id);
+    session.record("use_after_free", kind.list.operationId, found ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
+  }
+}
+
+/** The same creation twice with one Idempotency-Key must return the same product and create only one. */
+async function idempotentCreation(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
+  const create = creationCase(session, kind);
+  if (!create) return;
+  session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
+  const key = globalThis.crypto.randomUUID();
+  create.headers["Idempotency-Key"] = key;
+  const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
+  if (!is2xx(first)) return;
+  tracker.created(kind, kind.idOf(first.response?.json) ?? `Idempotency-Key ${key}`, kind.create, first);
+  const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
+  if (is2xx(second) && kind.idOf(second.response?.json) !== undefined) tracker.created(kind, kind.idOf(second.response?.json), kind.create, second);
+  const same = is2xx(second) && canonical(first.response?.json) === canonical(second.response?.json);
+  const message = !is2xx(second)
+    ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
+    : same
+      ? ""
+      : `the repeat with the same Idempotency-Key returned another product: ${JSON.stringify(first.response?.json).slice(0, 200)} then ${JSON.stringify(second.response?.json).slice(0, 200)}`;
+  session.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+}
+
+/** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
+async function nonceReplay(session: Session): Promise<void> {
+  const model = session.model("getBalance");
+  const base = exampleCases(model, session.profile, session.options.credentials)[0];
+  if (!base) return;
+  session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
+  const first = await session.send(model, { ...base, label: "signed read" });
+  session.check(model, first, "valid", "signed read (nonce replay)");
+  const accepted = (exchange: Exchange) => is2xx(exchange) && (exchange.response?.json as { type?: unknown })?.type === "success";
+  if (!accepted(first)) {
+    session.skippedChecks.set("nonce_replay", `the first signed request was not accepted (status ${first.response?.status ?? first.error}), so a replay proves nothing`);
+    return;
+  }
+  const replay = await session.transport.send({ ...first.request, headers: { ...first.request.headers } });
+  session.observations.observe(model, replay);
+  session.check(model, replay, "any", "the same request again (same nonce and signature)");
+  session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, "the same request again (same nonce and signature)");
+}

@@ -1,0 +1,151 @@
+// Sends the runner's requests one at a time, never faster than the API allows: a budget of N requests per minute
+// (from --rate-limit, else the contract's x-rate-limit) and, on top, the live X-RateLimit-* headers followed by the
+// clients' own RateLimiter. Every exchange is recorded with its timing for the reports.
+import { RateLimiter } from "../clients/rate-limit.js";
+import type { PreparedRequest } from "./apis.js";
+
+/**
+ * At most `limit` requests in any window of `windowMs` (a sliding window, stricter than a server's fixed one). A
+ * request counts from the moment its response has arrived, so however long the network takes, the server never sees
+ * more than `limit` arrivals in one window.
+ */
+export class RequestBudget {
+  private readonly slots: Array<{ at: number }> = [];
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Waits for a free slot; resolves `undefined` (no slot) when `signal` aborts the wait. */
+  async take(signal?: AbortSignal): Promise<{ at: number } | undefined> {
+    for (;;) {
+      const now = this.now();
+      while (this.slots.length > 0 && this.slots[0]!.at <= now - this.windowMs) this.slots.shift();
+      if (this.slots.length < this.limit) {
+        const slot = { at: Number.POSITIVE_INFINITY }; // in flight: counts until its response is in
+        this.slots.push(slot);
+        return slot;
+      }
+      if (signal?.aborted) return undefined;
+      await sleep(Math.max(1, this.slots[0]!.at + this.windowMs - now + 1), signal);
+    }
+  }
+
+  /** Marks the request of `slot` as answered now. */
+  release(slot: { at: number }): void {
+    slot.at = this.now();
+    this.slots.sort((a, b) => a.at - b.at);
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text (cut after 64 KiB). */
+  text: string;
+  /** The parsed JSON body, or `undefined` when the body is not JSON. */
+  json: unknown;
+  isJson: boolean;
+  /** Each Set-Cookie header on its own (the headers record joins them). */
+  setCookies: string[];
+}
+
+export interface Exchange {
+  request: PreparedRequest;
+  /** Not sent: the run was interrupted while the request waited for the rate limit. */
+  interrupted?: boolean;
+  response?: RecordedResponse;
+  /** A network error instead of a response. */
+  error?: string;
+  durationMs: number;
+  /** When the response arrived (ms since the epoch). */
+  receivedAt: number;
+}
+
+export interface TransportOptions {
+  budget?: RequestBudget;
+  /** The names of the rate-limit headers to follow, from the contract (default X-RateLimit-*). */
+  rateLimitHeaders?: { limit: string; remaining: string; reset: string };
+  timeoutMs: number;
+  /** Aborted on Ctrl-C: waits end at once and their requests are not sent; requests already sent finish. */
+  signal?: AbortSignal;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+const MAX_BODY = 64 * 1024;
+
+export class Transport {
+  private readonly limiter: RateLimiter;
+  requestCount = 0;
+  constructor(private readonly options: TransportOptions) {
+    this.limiter = new RateLimiter(options.rateLimitHeaders ? { headers: options.rateLimitHeaders } : {});
+  }
+
+  /** From now on waits are not cut short by the signal (the cleanup after Ctrl-C keeps to the limits too). */
+  ignoreInterrupts(): void {
+    this.options.signal = undefined;
+  }
+
+  async send(request: PreparedRequest): Promise<Exchange> {
+    const budget = this.options.budget;
+    const slot = budget ? await budget.take(this.options.signal) : undefined;
+    if (budget && !slot) return { request, interrupted: true, error: "interrupted before it was sent", durationMs: 0, receivedAt: Date.now() };
+    try {
+      return await this.sendNow(request);
+    } finally {
+      if (slot) budget!.release(slot);
+    }
+  }
+
+  private async sendNow(request: PreparedRequest): Promise<Exchange> {
+    const started = Date.now();
+    let exchange: Exchange;
+    try {
+      const response = await this.limiter.schedule(() =>
+        fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual", signal: AbortSignal.timeout(this.options.timeoutMs) }),
+      );
+      this.requestCount += 1;
+      const text = (await response.text()).slice(0, MAX_BODY);
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+      let json: unknown;
+      let isJson = false;
+      try {
+        json = JSON.parse(text);
+        isJson = true;
+      } catch {
+        // not JSON; the checks decide whether that matters
+      }
+      exchange = { request, response: { status: response.status, headers, text, json, isJson, setCookies: response.headers.getSetCookie() }, durationMs: Date.now() - started, receivedAt: Date.now() };
+    } catch (error) {
+      this.requestCount += 1;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      exchange = { request, error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: Date.now() - started, receivedAt: Date.now() };
+    }
+    this.options.onExchange?.(exchange);
+    return exchange;
+  }
+}
+
+/** Parses `--rate-limit 30/m` (also `/s`, `/h`). */
+export function parseRateLimit(text: string): { limit: number; windowMs: number } | undefined {
+  const match = /^(\d+)\s*\/\s*(s|m|h)$/.exec(text.trim());
+  if (!match) return undefined;
+  const limit = Number(match[1]);
+  if (limit < 1) return undefined;
+  return { limit, windowMs: { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as "s" | "m" | "h"] };
+}

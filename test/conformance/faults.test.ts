@@ -1,0 +1,80 @@
+// Runs the real `contracts conform` against every fault server and asserts that exactly the check meant to catch
+// the fault fails (exit code 1), and against a correct server of each API that nothing fails (exit code 0).
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CHECKS } from "../../conformance/checks.js";
+import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import type { RunReport } from "../../conformance/report.js";
+import { API_NAMES } from "../../lib/openapi.js";
+import { repoRoot, runContracts } from "../support/processes.js";
+
+const PORT = 4520; // 4520-4549: one port per server of this file
+const dir = mkdtempSync(join(tmpdir(), "conform-faults-"));
+const servers: Array<{ close(): Promise<void> }> = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+// The servers announce 30 requests per one-second window; the contract's 30 per minute would make the links runs
+// take minutes, so the budget is raised here and the runner follows the servers' X-RateLimit-* headers alone.
+async function conform(args: string[]): Promise<{ code: number | string; report: RunReport; stdout: string; stderr: string }> {
+  const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", ...args, "--seed", "7", "--rate-limit", "1000/s", "--json", json], { ...FAULT_SERVER_CREDENTIALS });
+  const code = await run.exit;
+  const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+  return { code, report, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+const failingChecks = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
+
+describe("fault servers", () => {
+  it("cover every check", () => {
+    expect(new Set(FAULTS.map((f) => f.check))).toEqual(new Set(CHECKS.map((c) => c.name)));
+  });
+
+  it("every check is in the README's table with what it catches", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    for (const check of CHECKS) expect(readme).toContain(`| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`);
+  });
+
+  it.each(FAULTS.map((fault, index) => [fault.name, fault, index] as const))("%s is caught by exactly its check", async (_name, fault, index) => {
+    const server = await fault.start(PORT + index);
+    servers.push(server);
+    try {
+      const { code, report, stdout, stderr } = await conform([fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args]);
+      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([fault.check]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^contracts conform: \d+ check failure\(s\) on /m);
+      const failure = report.failures.find((f) => f.check === fault.check)!;
+      expect(failure.curl).toMatch(/^(BODY=.*\n)?(for attempt .*; do )?curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//m);
+      expect(stdout).toContain(`${fault.check} on ${failure.operationId}`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("correct servers", () => {
+  it.each(API_NAMES.map((api, index) => [api, index] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api, index) => {
+    const server = await startReferenceServer(api, PORT + FAULTS.length + index);
+    servers.push(server);
+    try {
+      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes"]);
+      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
+      expect(code).toBe(0);
+      for (const resource of report.resources) {
+        // Only what the contract gives no way to delete may stay, and the report says why.
+        if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete|no delete operation/);
+      }
+      const ran = report.checks.filter((c) => !c.skipped).map((c) => c.name);
+      // catalog and pay document no response headers, so response_headers_conformance has nothing to check there.
+      const documentsHeaders = api === "links" || api === "identity";
+      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance")).map((c) => c.name);
+      expect(ran.sort()).toEqual(applicable.sort());
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+// What makes the runner safe to point at production: it never exceeds the rate limit (the server's headers and the
+// contract's budget), it deletes what it created also when interrupted, no secret reaches any output, and every
+// way of failing to start is one line with exit code 2.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startLinksServer } from "../../conformance/fault-servers/links.js";
+import type { RunReport } from "../../conformance/report.js";
+import { runContracts } from "../support/processes.js";
+
+const PORT = 4550; // 4550-4559
+const dir = mkdtempSync(join(tmpdir(), "conform-safety-"));
+const env = { ...FAULT_SERVER_CREDENTIALS };
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The most requests the server saw in any `windowMs` (a sliding window over its request log). */
+function busiest(server: RunningServer, windowMs: number): number {
+  const times = server.log.map((entry) => entry.at);
+  let most = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while (times[j]! - times[i]! >= windowMs) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+}
+
+describe("rate limits", () => {
+  it("follows the server's X-RateLimit-* headers: 30 per window, never refused", async () => {
+    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT, rateLimit: { windowMs: 1000 } });
+    servers.push(server);
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "6", "--rate-limit", "1000/s", "--seed", "3"], env);
+    expect(await run.exit, run.stderr()).toBe(0);
+    expect(server.log.length).toBeGreaterThan(60); // enough requests that the runner had to wait for new windows
+    expect(server.busiestWindow).toBeLessThanOrEqual(30);
+    expect(server.refused).toBe(0);
+  });
+
+  it("keeps to --rate-limit in any sliding window", async () => {
+    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 1, rateLimit: { windowMs: 1000 } });
+    servers.push(server);
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "listDomains", "--max-examples", "12", "--rate-limit", "10/s"], env);
+    expect(await run.exit, run.stderr()).toBe(0);
+    expect(server.log.length).toBeGreaterThan(20);
+    expect(busiest(server, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it("keeps to the contract's 30 requests per minute when no --rate-limit is given", async () => {
+    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 2, rateLimit: { windowMs: 1000 } });
+    servers.push(server);
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "10"], env);
+    await until(() => server.log.length >= 30);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(server.log.length).toBe(30); // the 31st waits for the minute to pass
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    expect(run.stderr()).toMatch(/interrupted after 30 requests/);
+  });
+});
+
+describe("cleanup", () => {
+  it("deletes everything it created when interrupted with Ctrl-C, and lists it in the report", async () => {
+    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 3, rateLimit: { windowMs: 1000 } });
+    servers.push(server);
+    const seeded = { domains: server.state.domains.length, campaigns: server.state.campaigns.length, channels: server.state.channels.length };
+    const json = join(dir, "interrupted.json");
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--allow-writes", "--max-examples", "40", "--rate-limit", "1000/s", "--operation", "addDomain", "--operation", "addCampaign", "--json", json], env);
+    await until(() => server.state.domains.length >= seeded.domains + 3);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    expect(server.state.domains.length).toBe(seeded.domains);
+    expect(server.state.campaigns.length).toBe(seeded.campaigns);
+    expect(server.state.channels.length).toBe(seeded.channels);
+    const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+    expect(report.interrupted).toBe(true);
+    expect(report.resources.length).toBeGreaterThanOrEqual(3);
+    expect(report.resources.every((r) => r.state === "deleted")).toBe(true);
+    expect(run.stdout()).toMatch(/Resources created by this run:\n {2}✓ deleted {2}domain \d+/);
+  });
+});
+
+describe("secrets", () => {
+  it.each(["links-wrong-content-type", "catalog-idempotency-ignored", "pay-nonce-not-checked", "identity-code-reusable"])("no output of a failing run against %s shows a secret", async (name) => {
+    const fault = FAULTS.find((f) => f.name === name)!;
+    const server = await fault.start(PORT + 5);
+    servers.push(server);
+    const json = join(dir, `${name}.json`);
+    const junit = join(dir, `${name}.xml`);
+    const run = runContracts(["conform", fault.api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--json", json, "--junit", junit, ...fault.args], env);
+    expect(await run.exit).toBe(1);
+    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    const secrets = [...server.secretsSeen, env.LINKS_TOKEN, env.CATALOG_API_KEY, env.PAY_SECRET, env.IDENTITY_CLIENT_SECRET, "alice-demo-password"];
+    expect(server.secretsSeen.size).toBeGreaterThan(0);
+    for (const [where, text] of Object.entries(outputs)) {
+      for (const secret of secrets) expect(text.includes(secret), `${where} shows ${secret.slice(0, 6)}…`).toBe(false);
+    }
+    // The reproductions name the variables instead.
+    const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "${IDENTITY_CLIENT_SECRET}" }[fault.api];
+    if (fault.api !== "identity") expect(outputs.stdout).toContain(variable);
+  });
+
+  it("the pay reproduction re-signs the body with $PAY_SECRET and a fresh nonce, and the server accepts it", async () => {
+    const fault = FAULTS.find((f) => f.name === "pay-order-not-listed")!;
+    const server = await fault.start(PORT + 6);
+    servers.push(server);
+    const json = join(dir, "pay.json");
+    const run = runContracts(["conform", "pay", "--base-url", server.url, "--max-examples", "2", "--json", json, ...fault.args], env);
+    expect(await run.exit).toBe(1);
+    const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+    const curl = report.failures[0]!.curl;
+    // Asynchronously: the server answering curl runs in this process.
+    const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: env.PAY_SECRET }, encoding: "utf8" });
+    expect(output).toMatch(/^HTTP\/1\.1 200/);
+    expect(output).toContain('"type":"success"');
+  });
+});
+
+describe("exit codes", () => {
+  it.each([
+    [["conform"], /expected exactly one API/],
+    [["conform", "nope", "--base-url", "http://127.0.0.1:1"], /unknown API "nope"/],
+    [["conform", "links"], /--base-url is required/],
+    [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
+    [["conform", "links", "--base-url", `http://127.0.0.1:${PORT + 9}`, "--token", "x-token-1234"], /cannot reach http:\/\/127\.0\.0\.1:4559: ECONNREFUSED/],
+    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes <n>\/m/],
+    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
+  ])("%j → exit 2 with one line", async (args, message) => {
+    const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toMatch(message);
+    expect(run.stderr().trim().split("\n")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,114 @@
+// The real `contracts conform` against the two targets this repository ships: the Prism mock (read-only; Prism is
+// stateless) and the stateful sandbox (`contracts sandbox`, with writes and the OpenID Connect flow checks).
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunReport } from "../../conformance/report.js";
+import { type RunningMocks, startMocks } from "../../mock/prism.js";
+import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { type RunningCommand, runContracts } from "../support/processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-targets-"));
+
+async function conform(api: ApiName, baseUrl: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | string; report: RunReport; output: string }> {
+  const json = join(dir, `${api}-${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", api, "--base-url", baseUrl, "--seed", "11", "--json", json, ...args], env);
+  const code = await run.exit;
+  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, output: `${run.stdout()}\n${run.stderr()}` };
+}
+
+const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
+
+describe("against the Prism mock (read-only)", () => {
+  const PRISM_BASE = 4540;
+  let mocks: RunningMocks;
+  beforeAll(async () => {
+    mocks = await startMocks({ ports: { identity: PRISM_BASE, links: PRISM_BASE + 1, catalog: PRISM_BASE + 2, pay: PRISM_BASE + 3 } });
+  });
+  afterAll(async () => {
+    await mocks?.stop();
+  });
+
+  // Prism serves the contract's examples and validates requests, and that is all it does. Checks that need more
+  // than that cannot pass against it, so they are left out here (the sandbox test below runs every one of them):
+  // - ignored_auth: Prism only checks that a credential is present, never whether it is right;
+  // - nonce_replay: Prism keeps no state and does not verify pay signatures or nonces;
+  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response;
+  // - discovery_fields_and_issuer: the example discovery document names the issuer http://127.0.0.1:4010, the
+  //   default mock port, not the port this test runs Prism on.
+  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent", "discovery_fields_and_issuer"];
+  const env = { LINKS_TOKEN: "prism-links-token", CATALOG_API_KEY: "prism-catalog-key", PAY_SHOP_ID: "3561", PAY_SECRET: "prism-pay-secret" };
+
+  it.each(API_NAMES.map((api) => [api] as const))("%s: no check fails", async (api) => {
+    const url = mocks.mocks.find((m) => m.api === api)!.url;
+    // Prism does not limit anything, so the contract's 30 requests per minute (links) need not slow this run down.
+    const args = ["--max-examples", "4", "--rate-limit", "1000/s", ...STATELESS_LIMITS.flatMap((c) => ["--exclude-check", c])];
+    const { code, report, output } = await conform(api, url, args, env);
+    expect(failing(report), output).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.requests).toBeGreaterThan(5);
+    expect(report.checks.find((c) => c.name === "response_schema_conformance")!.passed).toBeGreaterThan(0);
+  });
+});
+
+describe("against the sandbox (contracts sandbox)", () => {
+  const SANDBOX_BASE = 4560;
+  const urls = { identity: `http://127.0.0.1:${SANDBOX_BASE}`, links: `http://127.0.0.1:${SANDBOX_BASE + 1}`, catalog: `http://127.0.0.1:${SANDBOX_BASE + 2}`, pay: `http://127.0.0.1:${SANDBOX_BASE + 3}` };
+  // The sandbox's default demo credentials (contracts sandbox --print-config).
+  const env = {
+    LINKS_TOKEN: "demo-links-key",
+    CATALOG_API_KEY: "demo-seller-key",
+    PAY_SHOP_ID: "3561",
+    PAY_SECRET: "demo-pay-key",
+    IDENTITY_CLIENT_ID: "demo-app",
+    IDENTITY_CLIENT_SECRET: "demo-app-secret",
+    IDENTITY_REDIRECT_URI: "http://127.0.0.1:5173/callback",
+    IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo",
+  };
+  let sandbox: RunningCommand;
+  beforeAll(async () => {
+    sandbox = runContracts(["sandbox", "--base-port", String(SANDBOX_BASE)]);
+    await sandbox.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4563/);
+  });
+  afterAll(async () => {
+    if (sandbox && sandbox.child.exitCode === null) {
+      sandbox.child.kill("SIGTERM");
+      await sandbox.exit;
+    }
+  });
+
+  it("identity: every OpenID Connect check runs and passes", async () => {
+    const operations = ["getOpenIdConfiguration", "getJwks", "authorize", "exchangeToken", "getUserInfo", "logoutWithForm"];
+    const { code, report, output } = await conform("identity", urls.identity, ["--max-examples", "3", ...operations.flatMap((id) => ["--operation", id])], env);
+    const oidc = ["discovery_fields_and_issuer", "jwks_shape", "token_errors", "pkce_enforcement", "code_reuse", "redirect_uri_mismatch", "id_token_signature_and_claims", "userinfo_by_scope"];
+    for (const name of oidc) expect(report.checks.find((c) => c.name === name), output).toMatchObject({ failed: 0, passed: 1 });
+    expect(failing(report), output).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  // A deviation of the sandbox found by this runner: GET /api/logout with a post_logout_redirect_uri that is not a
+  // URI shows the logout page (200) instead of the contract's 4XX error page. Reported to the sandbox's owner; when
+  // it is fixed this test fails and logout joins the operations above.
+  it("identity logout: the known deviation is still caught, and it is the only one", async () => {
+    const { report, output } = await conform("identity", urls.identity, ["--max-examples", "30", "--operation", "logout"], env);
+    expect(failing(report), output).toEqual([expect.stringMatching(/^negative_data_rejection on logout: invalid data was accepted with status 200$/)]);
+    expect(report.failures[0]!.case).toMatch(/post_logout_redirect_uri/);
+  });
+
+  it.each([
+    // Few operations for links: the sandbox enforces the contract's 30 requests per minute, and the run respects it.
+    ["links", ["--max-examples", "2", "--operation", "getAccount", "--operation", "addCampaign", "--operation", "listCampaigns"]],
+    ["catalog", ["--max-examples", "3"]],
+    ["pay", ["--max-examples", "3"]],
+  ] as const)("%s: nothing fails with writes, and what can be deleted is deleted", async (api, args) => {
+    const { code, report, output } = await conform(api, urls[api], [...args, "--allow-writes"], env);
+    expect(failing(report), output).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.resources.length).toBeGreaterThan(0);
+    for (const resource of report.resources) if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete/);
+    const stateful = { links: ["use_after_free", "ensure_resource_availability", "rate_limit_headers_consistent"], catalog: ["idempotency"], pay: ["nonce_replay", "ensure_resource_availability"] }[api];
+    for (const name of stateful) expect(report.checks.find((c) => c.name === name), output).toMatchObject({ failed: 0 });
+    for (const name of stateful) expect(report.checks.find((c) => c.name === name)!.passed, `${name}\n${output}`).toBeGreaterThan(0);
+  });
+});
