@@ -413,6 +413,16 @@ ${cancel}
     callback(replayRequest(req, new Uint8Array(0), { method: "GET", url: `${IDENTITY_ROUTES.end_session}${query ? `?${query}` : ""}` }), res);
   }
 
+  /** The GET variant of logout, checked against the same parameters as the form before oidc-provider sees it. */
+  async function handleLogoutGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const query = Object.fromEntries(new URL(req.url ?? "/", "http://sandbox").searchParams);
+    if (!logoutRequestValid(query)) {
+      const problems = describeErrors(logoutRequestValid.errors ?? []);
+      return sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>The logout parameters do not match the contract: ${escapeHtml(problems)}.</p>`));
+    }
+    callback(req, res);
+  }
+
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0]!;
     const work = path.startsWith(INTERACTION_PREFIX)
@@ -421,7 +431,9 @@ ${cancel}
         ? handleToken(req, res)
         : req.method === "POST" && path === IDENTITY_ROUTES.end_session
           ? handleLogoutPost(req, res)
-          : Promise.resolve(callback(req, res));
+          : req.method === "GET" && path === IDENTITY_ROUTES.end_session
+            ? handleLogoutGet(req, res)
+            : Promise.resolve(callback(req, res));
     work.catch((error: unknown) => {
       console.error("identity sandbox:", error);
       if (!res.headersSent) sendHtml(res, 500, page("Sandbox error", "<h1>The sandbox failed on this request</h1>"));

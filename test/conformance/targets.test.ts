@@ -79,21 +79,12 @@ describe("against the sandbox (contracts sandbox)", () => {
   });
 
   it("identity: every OpenID Connect check runs and passes", async () => {
-    const operations = ["getOpenIdConfiguration", "getJwks", "authorize", "exchangeToken", "getUserInfo", "logoutWithForm"];
+    const operations = ["getOpenIdConfiguration", "getJwks", "authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm"];
     const { code, report, output } = await conform("identity", urls.identity, ["--max-examples", "3", ...operations.flatMap((id) => ["--operation", id])], env);
     const oidc = ["discovery_fields_and_issuer", "jwks_shape", "token_errors", "pkce_enforcement", "code_reuse", "redirect_uri_mismatch", "id_token_signature_and_claims", "userinfo_by_scope"];
     for (const name of oidc) expect(report.checks.find((c) => c.name === name), output).toMatchObject({ failed: 0, passed: 1 });
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
-  });
-
-  // A deviation of the sandbox found by this runner: GET /api/logout with a post_logout_redirect_uri that is not a
-  // URI shows the logout page (200) instead of the contract's 4XX error page. Reported to the sandbox's owner; when
-  // it is fixed this test fails and logout joins the operations above.
-  it("identity logout: the known deviation is still caught, and it is the only one", async () => {
-    const { report, output } = await conform("identity", urls.identity, ["--max-examples", "30", "--operation", "logout"], env);
-    expect(failing(report), output).toEqual([expect.stringMatching(/^negative_data_rejection on logout: invalid data was accepted with status 200$/)]);
-    expect(report.failures[0]!.case).toMatch(/post_logout_redirect_uri/);
   });
 
   it.each([
