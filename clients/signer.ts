@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 
 /** Returns the whole Authorization header value for these exact body bytes. */
-export type RequestSigner = (body: Uint8Array) => string | Promise<string>;
+export type RequestSigner = (body: Uint8Array<ArrayBuffer>) => string | Promise<string>;
 
 export function hmacSha256Signer(apiKey: string): RequestSigner {
   // node:crypto rather than WebCrypto: the synchronous HMAC is ~20x faster per call than crypto.subtle.sign.
