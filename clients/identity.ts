@@ -1,7 +1,7 @@
 // Client of the identity provider, built on openid-client (a certified OpenID Connect relying party): discovery,
 // PKCE (S256), the authorize URL with state and nonce, the code exchange with client_secret_post, refresh, userinfo,
 // logout URL, and id_token verification against the JWKS with jose.
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWTPayload } from "jose";
 import * as oidc from "openid-client";
 import type { components } from "../generated/types/identity.js";
 
@@ -19,6 +19,8 @@ export interface IdentityClientOptions {
   redirectUri: string;
   /** Plain-HTTP providers are refused unless this is set (local mocks and sandboxes). */
   allowInsecureRequests?: boolean;
+  /** Sends every request of the client (discovery, token, userinfo, JWKS); defaults to the global fetch. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /** What to keep (server-side, e.g. in the session) between the redirect to the provider and the callback. */
@@ -59,16 +61,20 @@ export async function createPkcePair(): Promise<{ codeVerifier: string; codeChal
 }
 
 export async function createIdentityClient(options: IdentityClientOptions): Promise<IdentityClient> {
+  const send = options.fetch;
   const configuration = await oidc.discovery(
     new URL(options.issuer),
     options.clientId,
     { client_secret: options.clientSecret, redirect_uris: [options.redirectUri] },
     oidc.ClientSecretPost(options.clientSecret),
-    options.allowInsecureRequests ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    {
+      ...(options.allowInsecureRequests ? { execute: [oidc.allowInsecureRequests] } : {}),
+      ...(send ? { [oidc.customFetch]: (url: string, init: oidc.CustomFetchOptions) => send(url, init as RequestInit) } : {}),
+    },
   );
   const metadata = configuration.serverMetadata();
   if (!metadata.jwks_uri) throw new Error(`the discovery document of ${options.issuer} has no jwks_uri`);
-  const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri));
+  const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri), send ? { [joseCustomFetch]: send } : {});
 
   async function verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims> {
     const { payload } = await jwtVerify(idToken, jwks, { issuer: metadata.issuer, audience: options.clientId });
