@@ -8,7 +8,7 @@ import { createCatalogClient } from "../clients/catalog.js";
 import { createIdentityClient } from "../clients/identity.js";
 import { createLinksClient } from "../clients/links.js";
 import { createPayClient } from "../clients/pay.js";
-import { printTable } from "./support.js";
+import { median, printTable, timeOne } from "./support.js";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
 const TARGET = 1.2;
@@ -77,13 +77,6 @@ const cases: Array<{ api: string; raw: () => Promise<unknown>; plain?: () => Pro
   },
 ];
 
-async function timeOne(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows = [];
 for (const { api, ...variants } of cases) {
   const entries = Object.entries(variants);

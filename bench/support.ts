@@ -31,16 +31,15 @@ export async function measureThroughput(send: () => Promise<Response>, durationM
   return { requests, seconds, perSecond: requests / seconds, failures };
 }
 
-/** Median of `rounds` timings of `fn`, in milliseconds. */
-export async function medianMs(rounds: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+/** Milliseconds one call of `fn` takes. */
+export async function timeOne(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+export function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 /** A bare node:http server answering every request with the same JSON body and headers: the baseline. */
