@@ -116,6 +116,11 @@ export interface components {
         /** @description One category row. Category identifiers carry the prefix `pcat_`. Only `parent_id` is documented. */
         Category: {
             /**
+             * @description Identifier of the category (prefix `pcat_`), when the row carries it under this name.
+             * @example pcat_8kq2m4x7
+             */
+            id?: string;
+            /**
              * @description Identifier of the parent category (prefix `pcat_`), or `null` for a root category.
              * @example pcat_8kq2m4x7
              * @example null
@@ -163,6 +168,8 @@ export interface components {
             status: string;
             /** @description Variants of the product, each with a title and prices. */
             variants: components["schemas"]["VariantCreate"][];
+        } & {
+            [key: string]: unknown;
         };
         /** @description One variant in a product-creation request. */
         VariantCreate: {
@@ -193,6 +200,11 @@ export interface components {
          *     counted internally in minor units.
          */
         Product: {
+            /**
+             * @description Identifier of the product, when the response carries it under this name.
+             * @example prod_000001
+             */
+            id?: string;
             /** @description Variants of the product. */
             variants?: components["schemas"]["Variant"][];
         } & {
@@ -231,14 +243,21 @@ export interface components {
          * @description The seller's 200 reply. It must carry `items` (non-empty: issued) or `status` (an answer). A bare `{}` or a
          *     body with neither counts as failure and the buyer is refunded.
          */
-        IssuanceReply: ({
+        IssuanceReply: components["schemas"]["IssuedReply"] | components["schemas"]["AnsweredReply"];
+        /** @description The goods are issued; any answer that means issued must contain `items`. */
+        IssuedReply: {
             /** @description The issued goods; any answer that means issued must contain items. */
-            items?: unknown[];
-            /** @description An answer instead of goods. */
-            status?: unknown;
+            items: unknown[];
         } & {
             [key: string]: unknown;
-        }) | unknown | unknown;
+        };
+        /** @description An answer instead of goods (a body field `status`). */
+        AnsweredReply: {
+            /** @description An answer instead of goods. */
+            status: unknown;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: {

@@ -323,13 +323,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description OAuth 2.0 token error (RFC 6749 §5.2). */
+        /**
+         * @description OAuth 2.0 token error (RFC 6749 §5.2). RFC 6749 §8.5 lets a provider define extension error codes, so
+         *     `error` is any code of the §5.2 syntax, not only the six codes of §5.2.
+         */
         OAuthError: {
             /**
-             * @description RFC 6749 §5.2 error code.
-             * @enum {string}
+             * @description Error code (RFC 6749 §5.2): `invalid_request`, `invalid_client`, `invalid_grant`, `unauthorized_client`,
+             *     `unsupported_grant_type`, `invalid_scope`, or an extension code registered under RFC 6749 §8.5.
+             * @example invalid_grant
+             * @example invalid_client
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error: string;
             /** @description Human-readable ASCII text for the developer. */
             error_description?: string;
             /**
@@ -639,13 +644,17 @@ export interface operations {
                 /** @description OpenID Connect nonce (Core §3.1.2.1); copied unchanged into the `nonce` claim of the `id_token`. */
                 nonce?: string;
                 /**
-                 * @description PKCE code challenge (RFC 7636 §4.2): `BASE64URL(SHA256(code_verifier))` for `S256`, or the verifier itself
-                 *     for `plain`; 43–128 characters of `[A-Za-z0-9-._~]`. The matching `code_verifier` is sent to the token
-                 *     endpoint.
+                 * @description PKCE code challenge (RFC 7636 §4.2): `BASE64URL(SHA256(code_verifier))`, the `S256` method, the only one
+                 *     this contract allows; 43–128 characters of `[A-Za-z0-9-._~]`. The matching `code_verifier` is sent to the
+                 *     token endpoint.
                  */
                 code_challenge?: string;
-                /** @description PKCE transformation (RFC 7636 §4.3); `S256` is recommended; RFC 7636 defaults to `plain` when absent. */
-                code_challenge_method?: "S256" | "plain";
+                /**
+                 * @description PKCE transformation (RFC 7636 §4.3): always `S256`. The `plain` method exposes the verifier in the
+                 *     authorization request, so this contract refuses it (RFC 9700 §2.1.1); send `S256` with every
+                 *     `code_challenge`, since RFC 7636 §4.3 reads an absent method as `plain`.
+                 */
+                code_challenge_method?: "S256";
             };
             header?: never;
             path?: never;
@@ -709,10 +718,13 @@ export interface operations {
             /** @description The tokens (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3). */
             200: {
                 headers: {
-                    /** @description `no-store`, required by RFC 6749 §5.1 on responses that carry tokens. */
+                    /** @description `no-store`, required by RFC 6749 §5.1 ("MUST include the Cache-Control response header field with a value of no-store") on responses that carry tokens. */
                     "Cache-Control": string;
-                    /** @description `no-cache`, required by RFC 6749 §5.1. */
-                    Pragma: string;
+                    /**
+                     * @description `no-cache`, asked for by RFC 6749 §5.1 for HTTP/1.0 caches. The seeds never mention it, RFC 9111 §5.4
+                     *     deprecates the header and RFC 9700 does not repeat the rule, so the contract does not require it.
+                     */
+                    Pragma?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -352,7 +352,7 @@ export interface components {
         /** @description The account that owns the API key. */
         Account: {
             id: number;
-            /** Format: email */
+            /** @description E-mail address of the account. */
             email: string;
             username: string;
             /**
@@ -381,7 +381,10 @@ export interface components {
             /** Format: password */
             password?: string;
         };
-        /** @description A branded domain. */
+        /**
+         * @description A branded domain. `redirectroot` and `redirect404` are optional when a domain is added, and the seed does not
+         *     show what a domain added without them carries, so they may be absent and are not format-checked here.
+         */
         Domain: {
             id: number;
             /**
@@ -389,16 +392,10 @@ export interface components {
              * @description The branded domain as a URL including the scheme (http or https).
              */
             domain: string;
-            /**
-             * Format: uri
-             * @description Where visitors of the bare domain go.
-             */
-            redirectroot: string;
-            /**
-             * Format: uri
-             * @description Custom not-found redirect.
-             */
-            redirect404: string;
+            /** @description Where visitors of the bare domain go (a URL). */
+            redirectroot?: string;
+            /** @description Custom not-found redirect (a URL). */
+            redirect404?: string;
         };
         /** @description A branded domain to add. */
         DomainAdd: {
@@ -530,16 +527,23 @@ export interface components {
              */
             list: string;
         };
-        /** @description A channel. */
+        /**
+         * @description A channel. `description`, `color` and `starred` are optional when a channel is created, and the seed does
+         *     not show what a channel created without them carries, so they may be absent here.
+         */
         Channel: {
             id: number;
             name: string;
-            description: string;
-            color: components["schemas"]["HexColor"];
-            starred: boolean;
+            description?: string;
+            /**
+             * @description Badge color in HEX form; the seed does not show its exact spelling (for example #1E88E5).
+             * @example #1E88E5
+             */
+            color?: string;
+            starred?: boolean;
         };
         /**
-         * @description Badge color in HEX form (#RGB or
+         * @description Badge color in HEX form, written #RGB or #RRGGBB by our clients.
          * @example #1E88E5
          */
         HexColor: string;
@@ -722,7 +726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -750,7 +754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -779,7 +783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainListResponse"];
+                    "application/json": components["schemas"]["DomainListResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -807,7 +811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedResponse"];
+                    "application/json": components["schemas"]["CreatedResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -838,7 +842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundOrValidationError"];
@@ -865,7 +869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -894,7 +898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OverlayListResponse"];
+                    "application/json": components["schemas"]["OverlayListResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -923,7 +927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignListResponse"];
+                    "application/json": components["schemas"]["CampaignListResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -951,7 +955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignSaved"];
+                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -980,7 +984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1011,7 +1015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignSaved"];
+                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundOrValidationError"];
@@ -1038,7 +1042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1067,7 +1071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelListResponse"];
+                    "application/json": components["schemas"]["ChannelListResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -1099,7 +1103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelItemListResponse"];
+                    "application/json": components["schemas"]["ChannelItemListResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1127,7 +1131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelCreated"];
+                    "application/json": components["schemas"]["ChannelCreated"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["ValidationError"];

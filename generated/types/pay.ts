@@ -91,7 +91,8 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Identifier of the shop the request is for, sent as a string.
+         * @description Identifier of the shop the request is for, a string. The seed does not say how it relates to `Shop.id`;
+         *     the examples and the sandbox of this repository use the numeric shop id written as a string.
          * @example 3561
          */
         ShopId: string;
@@ -210,7 +211,7 @@ export interface components {
         /** @description One shop of the account. */
         Shop: {
             /**
-             * @description Shop id; requests carry it as the string shop_id.
+             * @description Shop id.
              * @example 3561
              */
             id: number;
@@ -243,8 +244,9 @@ export interface components {
             desc: string;
         };
         /**
-         * @description One order. `status` 0 is seen with `date_payed` null and `status` 1 with a `date_payed` timestamp; other
-         *     status values and the meaning of the numbers are not shown.
+         * @description One order. The seed has seen `status` 0 with `date_payed` null and `status` 1 with a `date_payed` timestamp;
+         *     that is an observation, not a rule, so the contract does not tie the two fields together. Other status
+         *     values and the meaning of the numbers are not shown.
          */
         Order: {
             /**
@@ -453,7 +455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListShopsResponse"];
+                    "application/json": components["schemas"]["ListShopsResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["Error"];
@@ -478,7 +480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListOrdersResponse"];
+                    "application/json": components["schemas"]["ListOrdersResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["Error"];
@@ -503,7 +505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateOrderResponse"];
+                    "application/json": components["schemas"]["CreateOrderResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["Error"];
@@ -528,7 +530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBalanceResponse"];
+                    "application/json": components["schemas"]["GetBalanceResponse"] | components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["Error"];
