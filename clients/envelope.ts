@@ -26,3 +26,20 @@ export function throwOnErrorEnvelope<C extends Client<any>>(client: C, inspect: 
   }
   return client;
 }
+
+/** `T` without the member that is exactly `E` (a success envelope that merely fits `E`'s looser shape stays). */
+type WithoutExactly<T, E> = T extends unknown ? ([T] extends [E] ? ([E] extends [T] ? never : T) : T) : never;
+
+type SuccessBodies<R, E> = {
+  [S in keyof R]: S extends "default" ? R[S] : R[S] extends { content: infer C } ? Omit<R[S], "content"> & { content: { [M in keyof C]: WithoutExactly<C[M], E> } } : R[S];
+};
+
+/**
+ * The contract's paths with the error envelope `E` taken out of every non-default response body. The contract lets
+ * any status carry the envelope, so the generated types make a raw caller check it; the clients throw it instead.
+ */
+export type WithoutErrorEnvelope<Paths, E> = {
+  [P in keyof Paths]: {
+    [M in keyof Paths[P]]: Paths[P][M] extends { responses: infer R } ? Omit<Paths[P][M], "responses"> & { responses: SuccessBodies<R, E> } : Paths[P][M];
+  };
+};

@@ -1,7 +1,7 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
-import { throwOnErrorEnvelope } from "./envelope.js";
+import { throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
 import { RateLimiter } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
@@ -18,6 +18,9 @@ export interface LinksClientOptions {
 
 export type LinksError = components["schemas"]["Error"];
 
+/** The contract's paths; success bodies without the error envelope, which the client throws as LinksApiError. */
+export type LinksClientPaths = WithoutErrorEnvelope<paths, LinksError>;
+
 /** A response whose envelope says `error: 1`, whatever its HTTP status. The message is the server's. */
 export class LinksApiError extends Error {
   override readonly name = "LinksApiError";
@@ -30,12 +33,12 @@ export class LinksApiError extends Error {
   }
 }
 
-export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined };
+export type LinksClient = Client<LinksClientPaths> & { rateLimiter: RateLimiter | undefined };
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const limiter = options.rateLimit === false ? undefined : options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter();
-  const client = createClient<paths>({
+  const client = createClient<LinksClientPaths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request)) : baseFetch,

@@ -1,8 +1,8 @@
 // Typed client of the payment gateway: adds shop_id and a fresh nonce to every body, signs the exact bytes sent
 // (pluggable signer), and surfaces a non-`success` envelope as PayApiError.
 import createClient, { type Client } from "openapi-fetch";
-import type { paths as ContractPaths } from "../generated/types/pay.js";
-import { throwOnErrorEnvelope } from "./envelope.js";
+import type { components, paths as ContractPaths } from "../generated/types/pay.js";
+import { throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
 import { memoryNonceSource, type NonceSource } from "./nonce.js";
 import { hmacSha256Signer, type RequestSigner } from "./signer.js";
 
@@ -12,12 +12,15 @@ export { hmacSha256Signer, type RequestSigner } from "./signer.js";
 
 type ClientFields = "shop_id" | "nonce";
 
+/** The contract's paths without the failure envelope in success bodies, which the client throws as PayApiError. */
+type SuccessPaths = WithoutErrorEnvelope<ContractPaths, components["schemas"]["Error"]>;
+
 /** The contract's paths, without shop_id and nonce in the bodies: the client adds them. */
 export type PayClientPaths = {
-  [P in keyof ContractPaths]: {
-    [M in keyof ContractPaths[P]]: ContractPaths[P][M] extends { requestBody: { content: { "application/json": infer B } } }
-      ? Omit<ContractPaths[P][M], "requestBody"> & { requestBody: { content: { "application/json": Omit<B, ClientFields> } } }
-      : ContractPaths[P][M];
+  [P in keyof SuccessPaths]: {
+    [M in keyof SuccessPaths[P]]: SuccessPaths[P][M] extends { requestBody: { content: { "application/json": infer B } } }
+      ? Omit<SuccessPaths[P][M], "requestBody"> & { requestBody: { content: { "application/json": Omit<B, ClientFields> } } }
+      : SuccessPaths[P][M];
   };
 };
 
