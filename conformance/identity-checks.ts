@@ -49,6 +49,7 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
   }
   if (Array.isArray(document.response_types_supported) && !document.response_types_supported.includes("code")) problems.push("response_types_supported lacks code");
   if (Array.isArray(document.code_challenge_methods_supported) && !document.code_challenge_methods_supported.includes("S256")) problems.push("code_challenge_methods_supported lacks S256");
+  if (Array.isArray(document.code_challenge_methods_supported) && document.code_challenge_methods_supported.includes("plain")) problems.push("code_challenge_methods_supported offers plain; the contract allows S256 only (RFC 9700 §2.1.1)");
   session.record("discovery_fields_and_issuer", "getOpenIdConfiguration", problems.join("; "), exchange, "discovery document");
   return { document, exchange };
 }

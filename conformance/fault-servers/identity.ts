@@ -86,9 +86,11 @@ export async function startIdentityServer(options: { fault?: IdentityFault; port
     if (call.invalid) return back({ error: "invalid_request", error_description: call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "), state });
     const scope = (q.get("scope") ?? "").split(" ").filter(Boolean);
     if (!scope.includes("openid") || scope.some((s) => !SCOPES.includes(s))) return back({ error: "invalid_scope", error_description: "Unsupported scope", state });
-    // PKCE is optional in the contract; a code issued for a challenge is only exchanged with its verifier.
+    // PKCE is optional in the contract but S256 only (RFC 9700 §2.1.1): an absent method means plain (RFC 7636 §4.3),
+    // which is refused. A code issued for a challenge is only exchanged with its verifier.
     const challenge = q.get("code_challenge") || undefined;
-    const method = challenge ? q.get("code_challenge_method") || "plain" : undefined;
+    const method = challenge ? q.get("code_challenge_method") ?? "plain" : undefined;
+    if (challenge && method !== "S256") return back({ error: "invalid_request", error_description: "code_challenge_method must be S256", state });
     const id = randomBytes(12).toString("hex");
     pending.set(id, { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method });
     return html(200, "Sign in to demo-app", `<h1>Sign in to demo-app</h1><form method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><label>Login <input name="login"></label><label>Password <input type="password" name="password"></label><button type="submit">Continue with e-mail</button></form>`);
@@ -124,7 +126,7 @@ export async function startIdentityServer(options: { fault?: IdentityFault; port
       if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri) return tokenError(400, "invalid_grant", "The redirect_uri does not match the one used in the authorization request.");
       if (code.challenge && fault !== "pkce-not-enforced") {
         const verifier = form.get("code_verifier") ?? "";
-        const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+        const expected = createHash("sha256").update(verifier).digest("base64url");
         if (!verifier || expected !== code.challenge) return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
       }
       scope = code.scope;

@@ -1,5 +1,7 @@
 // The Quirks and Gaps pages of one API, generated from every `x-quirk` and `x-undocumented` in its bundle: each entry
-// says where it lives (operation, schema, parameter...) and links to that place on the reference page.
+// says where it lives (operation, schema, parameter...) and links to that place on the reference page. The Gaps page
+// also lists our own choices (`x-assumption`) and the refusals the provider's word promises (`x-provider-refuses`),
+// so a reader sees at a glance what is the provider's word and what is ours.
 import {
   type ApiName,
   deref,
@@ -19,6 +21,34 @@ export interface Annotation {
   text: string;
   /** JSON pointer of the node that carries the annotation. */
   pointer: string;
+}
+
+/** A constraint we chose (`x-assumption`) or a refusal the seed or a standard promises (`x-provider-refuses`). */
+export interface Provenance {
+  kind: "assumption" | "refusal";
+  text: string;
+  /** JSON pointer of the node that carries it; it applies to that node and everything below it. */
+  pointer: string;
+}
+
+const PROVENANCE_KEYS = { "x-assumption": "assumption", "x-provider-refuses": "refusal" } as const;
+
+/** Every `x-assumption` and `x-provider-refuses` of the document, in document order (examples are not searched). */
+export function collectProvenance(doc: OpenApiDocument): Provenance[] {
+  const found: Provenance[] = [];
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, `${pointer}/${index}`));
+      return;
+    }
+    if (!node || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (key in PROVENANCE_KEYS && typeof value === "string") found.push({ kind: PROVENANCE_KEYS[key as keyof typeof PROVENANCE_KEYS], text: value, pointer });
+      else if (key !== "examples" && key !== "example") walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+    }
+  };
+  walk(doc, "");
+  return found;
 }
 
 /** Every quirk and gap of the document, in document order. */
@@ -135,11 +165,39 @@ export function renderAnnotationPage(kind: Annotation["kind"], { api, doc }: Ann
   const title = doc.info.title;
   const entries = collectAnnotations(doc).filter((a) => a.kind === kind);
   const heading = kind === "quirk" ? `${title}: quirks` : `${title}: gaps`;
-  const rows = entries.map((entry) => {
-    const location = locate(doc, entry.pointer);
-    return [`[${location.where.replaceAll("|", "\\|")}](${location.href})`, cell(entry.text)];
-  });
+  const linkedRows = (items: Array<{ text: string; pointer: string }>) =>
+    items.map((item) => {
+      const location = locate(doc, item.pointer);
+      return [`[${location.where.replaceAll("|", "\\|")}](${location.href})`, cell(item.text)];
+    });
+  const rows = linkedRows(entries);
   const other = kind === "quirk" ? "[gaps](./gaps)" : "[quirks](./quirks)";
+  const provenance = kind === "gap" ? collectProvenance(doc) : [];
+  const assumptions = provenance.filter((p) => p.kind === "assumption");
+  const refusals = provenance.filter((p) => p.kind === "refusal");
+  const provenanceSections =
+    kind === "gap"
+      ? [
+          "",
+          "## Our assumptions",
+          "",
+          prose(
+            "Constraints the provider's documents do not state and we chose (`x-assumption`, with the reason). Each applies to the place linked and everything below it. " +
+              "A request-side assumption binds our clients only: a provider that accepts more is not wrong.",
+          ),
+          "",
+          assumptions.length > 0 ? table(["Where", "Assumption"], linkedRows(assumptions)) : "_None._",
+          "",
+          "## Refusals the provider promises",
+          "",
+          prose(
+            "Where the seed or a standard it relies on promises that a request is refused (`x-provider-refuses`, with the source). " +
+              "Elsewhere a request our contract would not send may still be accepted by the provider.",
+          ),
+          "",
+          refusals.length > 0 ? table(["Where", "Source"], linkedRows(refusals)) : "_None._",
+        ]
+      : [];
   return [
     "---",
     `title: ${JSON.stringify(heading)}`,
@@ -154,6 +212,7 @@ export function renderAnnotationPage(kind: Annotation["kind"], { api, doc }: Ann
     `${entries.length} ${kind === "quirk" ? (entries.length === 1 ? "quirk" : "quirks") : entries.length === 1 ? "gap" : "gaps"} in \`specs/${api}.yaml\`. See also the ${other} and the [reference](./).`,
     "",
     entries.length > 0 ? table(["Where", kind === "quirk" ? "Quirk" : "Not documented"], rows) : "_None._",
+    ...provenanceSections,
     "::::",
     "",
   ].join("\n");

@@ -25,8 +25,8 @@ describe("contract fetch", () => {
     await expect(serving(status, body, headers)(`${BASES.links}${path}`, { method: path.endsWith("delete") ? "DELETE" : "GET" })).rejects.toBeInstanceOf(ContractViolation);
   });
 
-  it("rejects a paid order without date_payed, and userinfo without iss and aud", async () => {
-    const order = { id: 1, date_created: "2024-01-01 00:00:00", date_payed: null, status: 1, payment_system_id: 4, currency_id: 1, amount: "1.00000000", fee: "0.03000000", email: "", test_order: 1, payment_id: "" };
+  it("rejects an order without date_payed, and userinfo without iss and aud", async () => {
+    const order = { id: 1, date_created: "2024-01-01 00:00:00", status: 1, payment_system_id: 4, currency_id: 1, amount: "1.00000000", fee: "0.03000000", email: "", test_order: 1, payment_id: "" };
     await expect(serving(200, { type: "success", desc: "", data: [order] })(`${BASES.pay}/api/orders/`, { method: "POST" })).rejects.toThrow(/date_payed/);
     await expect(serving(200, { sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91" })(`${BASES.identity}/api/userinfo`)).rejects.toThrow(/iss/);
   });

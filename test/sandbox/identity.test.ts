@@ -154,6 +154,19 @@ describe("identity sandbox with openid-client", () => {
     expect(Object.fromEntries(location.searchParams)).toMatchObject({ error: "invalid_scope", error_description: "Unsupported scope: payments", state: "s2" });
   });
 
+  it("refuses PKCE plain, and a challenge without a method (RFC 7636 §4.3 reads it as plain): S256 only", async () => {
+    const verifier = oidc.randomPKCECodeVerifier();
+    for (const method of ["plain", undefined]) {
+      const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: "openid", state: "s3", code_challenge: verifier, ...(method ? { code_challenge_method: method } : {}) });
+      const response = await sandbox.fetch(url, { redirect: "manual" });
+      expect(response.status, String(method)).toBe(302);
+      const location = new URL(response.headers.get("location")!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
+      expect(location.searchParams.get("error"), String(method)).toBe("invalid_request");
+      expect(location.searchParams.get("code")).toBeNull();
+    }
+  });
+
   it("checks the client secret", async () => {
     const flow = await signIn("openid");
     const response = await sandbox.fetch(`${issuer}/api/login/oauth/access_token`, {

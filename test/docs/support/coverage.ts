@@ -1,7 +1,7 @@
 // Does the built site show everything the contract says? Every operation and webhook (by operationId) and every
 // schema must have its anchor on the API's reference page; every quirk must be on the quirks page and every gap on
 // the gaps page, and both also where they apply on the reference page.
-import { collectAnnotations } from "../../../scripts/docs/annotations.js";
+import { collectAnnotations, collectProvenance } from "../../../scripts/docs/annotations.js";
 import { type OpenApiDocument, operationAnchor, operationsOf, schemaAnchor } from "../../../scripts/docs/document.js";
 
 export interface BuiltApiPages {
@@ -49,6 +49,9 @@ export function missingFromSite(doc: OpenApiDocument, pages: BuiltApiPages): str
     const page = annotation.kind === "quirk" ? "quirks" : "gaps";
     if (!text[page].includes(sentence)) missing.push(`${annotation.kind} on the ${page} page: ${annotation.text} (${annotation.pointer})`);
     if (!text.reference.includes(sentence)) missing.push(`${annotation.kind} on the reference page: ${annotation.text} (${annotation.pointer})`);
+  }
+  for (const entry of collectProvenance(doc)) {
+    if (!text.gaps.includes(normalise(entry.text))) missing.push(`${entry.kind} on the gaps page: ${entry.text} (${entry.pointer})`);
   }
   return missing;
 }
