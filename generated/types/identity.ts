@@ -270,7 +270,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Form body of the token endpoint; `grant_type` selects the shape. */
+        /**
+         * @description Form body of the token endpoint; `grant_type` selects the shape. Both shapes are open because the
+         *     authorization server "MUST ignore unrecognized request parameters" (RFC 6749 §3.2).
+         */
         TokenRequest: components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
         /** @description Exchange of an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). The provider lists every field except `code_verifier`. */
         AuthorizationCodeGrant: {
@@ -289,6 +292,8 @@ export interface components {
             client_secret: string;
             /** @description PKCE code verifier (RFC 7636 §4.1); required by RFC 7636 §4.5 when the authorize request carried `code_challenge`. */
             code_verifier?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Refresh of the tokens (RFC 6749 §6); possible only when `offline_access` was granted. */
         RefreshTokenGrant: {
@@ -302,6 +307,8 @@ export interface components {
             client_secret: string;
             /** @description Optional narrower scope, space-separated (RFC 6749 §6). */
             scope?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Successful token response (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3). */
         TokenResponse: {
