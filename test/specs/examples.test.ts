@@ -1,6 +1,9 @@
 // Every example in the four bundled contracts validates against its schema with Ajv (JSON Schema 2020-12):
 // media-type examples of requests, responses and webhooks, parameter and header examples, and schema `examples`.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseDocument, visit } from "yaml";
+import { fromPackageRoot } from "../../lib/paths.js";
 import { API_NAMES, type ApiName, describeErrors, loadBundle, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
 
 interface ExampleCase {
@@ -56,5 +59,19 @@ describe.each(API_NAMES)("%s examples", (api) => {
   it.each(cases.map((c) => [c.name, c] as const))("%s validates", (_name, example) => {
     const result = validateAt(api, example.schemaPointer, example.value);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
+  });
+});
+
+describe("YAML keeps every text whole", () => {
+  // A plain scalar ends at " #": `description: Badge color (#RGB)` would silently lose "(#RGB)" as a comment.
+  it.each(API_NAMES)("specs/%s.yaml has no comment after a value on the same line", (api) => {
+    const document = parseDocument(readFileSync(fromPackageRoot("specs", `${api}.yaml`), "utf8"));
+    const cut: string[] = [];
+    visit(document, {
+      Scalar(_key, node) {
+        if (node.comment) cut.push(`${String(node.value)} #${node.comment}`);
+      },
+    });
+    expect(cut).toEqual([]);
   });
 });
