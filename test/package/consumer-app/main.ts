@@ -57,8 +57,11 @@ export function typeChecks(links: ReturnType<typeof createLinksClient>, pay: Ret
   const sub: Claims = "user";
   void sub;
   type Account = LinksPaths["/api/account"]["get"]["responses"][200]["content"]["application/json"];
-  const accountField: keyof Account = "data";
+  // Errors are signalled in the body: a raw 200 body may be the error envelope, which the client throws instead.
+  const accountField: keyof Exclude<Account, LinksComponents["schemas"]["Error"]> = "data";
+  const errorWith200: Account = { error: 1, message: "The API key has expired." };
   void accountField;
+  void errorWith200;
 }
 
 const links = createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: false, fetch: examplesFetch(linksBundle) });
