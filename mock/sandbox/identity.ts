@@ -238,7 +238,7 @@ ${form}
   /** Where oidc-provider's answers differ from the contract, the sandbox answers as the contract says. */
   async function conformToContract(ctx: KoaContextWithOIDC): Promise<void> {
     const route = ctx.oidc?.route;
-    if (route === "token") ctx.set("Pragma", "no-cache"); // RFC 6749 §5.1, required by the contract
+    if (route === "token") ctx.set("Pragma", "no-cache"); // RFC 6749 §5.1 asks for it; the contract documents it as optional
     if (route === "jwks") ctx.type = "application/json"; // oidc-provider sends application/jwk-set+json
     if (route === "userinfo" && ctx.status === 200 && ctx.body && typeof ctx.body === "object") {
       // The seeds' claim table returns iss and aud always, userinfo included (a quirk the contract encodes).
