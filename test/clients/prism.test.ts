@@ -66,6 +66,11 @@ describe("links client", () => {
     await expect(failure).rejects.toBeInstanceOf(LinksApiError);
     await expect(failure).rejects.toMatchObject({ status: 401, body: { error: 1 } });
   });
+
+  it("throws LinksApiError for an error envelope sent with HTTP 200 (errors are signalled in the body)", async () => {
+    const failure = links().GET("/api/account", { headers: { Prefer: "example=expiredApiKeyWithStatus200" } });
+    await expect(failure).rejects.toMatchObject({ name: "LinksApiError", status: 200, body: { error: 1, message: "The API key has expired." } });
+  });
 });
 
 describe("catalog client", () => {
@@ -118,6 +123,12 @@ describe("pay client", () => {
   it("throws PayApiError when type is not success", async () => {
     const failure = pay().POST("/api/balance/", { body: {}, headers: { Prefer: "code=400, example=nonceReused" } });
     await expect(failure).rejects.toBeInstanceOf(PayApiError);
+  });
+
+  it("throws PayApiError for a failure envelope sent with HTTP 200", async () => {
+    const failure = pay().POST("/api/balance/", { body: {}, headers: { Prefer: "example=nonceReusedWithStatus200" } });
+    await expect(failure).rejects.toBeInstanceOf(PayApiError);
+    await expect(failure).rejects.toMatchObject({ status: 200, type: "error" });
   });
 });
 
