@@ -3,7 +3,7 @@
 // must be refused. Each case quotes the seed sentence (or the standard the seed relies on) it stands for, so a
 // contract that invents a rule fails the first list and a contract that smooths a quirk away fails the second.
 import { describe, expect, it } from "vitest";
-import { type ApiName, describeErrors, findOperation, pointerSegment, validateAt } from "../../lib/openapi.js";
+import { type ApiName, describeErrors, findOperation, listOperations, loadBundle, pointerSegment, validateAt } from "../../lib/openapi.js";
 
 type Case = [why: string, pointer: string, payload: unknown];
 
@@ -150,4 +150,23 @@ describe("identity: what a deployment following the seed and the standards it na
     ["'response_type | value code'", parameter("identity", "authorize", "response_type"), "token"],
     ["token request 'grant_type | value authorization_code' without the code", request("identity", "exchangeToken", FORM_MEDIA), { grant_type: "authorization_code", client_id: "app-1", client_secret: "s", redirect_uri: "https://app.example.net/cb" }],
   ]);
+});
+
+describe("errors signalled in the body (links, pay): every response may carry the error envelope", () => {
+  const envelopes = {
+    links: { body: { error: 1, message: "The API key has expired." }, declared: { property: "error", success: [0, "0"] } },
+    pay: { body: { type: "error", desc: "Invalid signature" }, declared: { property: "type", success: ["success"] } },
+  } as const;
+
+  it.each(Object.keys(envelopes) as Array<keyof typeof envelopes>)("%s declares x-error-envelope at its root", (api) => {
+    expect(loadBundle(api)["x-error-envelope"]).toEqual(envelopes[api].declared);
+  });
+
+  const responses = (Object.keys(envelopes) as Array<keyof typeof envelopes>).flatMap((api) =>
+    listOperations(api).flatMap((op) => Object.keys(op.operation.responses).map((status) => [api, op.operationId, status] as const)),
+  );
+  it.each(responses)("%s %s %s accepts the error envelope", (api, operationId, status) => {
+    const result = validateAt(api, response(api, operationId, status), envelopes[api].body);
+    expect(result.valid, describeErrors(result.errors)).toBe(true);
+  });
 });
