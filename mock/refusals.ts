@@ -40,12 +40,16 @@ export function explainRefusal(api: ApiName, operationId: string, status: number
   }
   const statusProperty = (loadBundle(api)["x-error-envelope"] as { property?: string } | undefined)?.property;
   const message = describeViolations(violations);
+  // RFC 6749 §5.2 allows no `"` or `\\` and only printable ASCII in error_description: the plainer form fits.
+  const plainMessage = message.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
   for (const [name, value] of Object.entries(body)) {
     if (typeof value !== "string" || name === statusProperty) continue;
     const property = schema?.properties?.[name] ? resolvePointer(api, `${schemaPointer}/properties/${pointerSegment(name)}`) : {};
     if ("const" in property || "enum" in property || "not" in property) continue;
-    const explained = { ...body, [name]: message };
-    if (validateAt(api, schemaPointer, explained).valid) return explained;
+    for (const text of [message, plainMessage]) {
+      const explained = { ...body, [name]: text };
+      if (validateAt(api, schemaPointer, explained).valid) return explained;
+    }
   }
   return body;
 }
