@@ -79,8 +79,9 @@ let prismPackages: PrismPackages | undefined;
 function loadPrism(): PrismPackages {
   if (!prismPackages) {
     const fromPrismCli = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json"));
-    loadEnglishFakerOnly(createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json")));
-    const { JSONSchemaFaker } = fromPrismCli("json-schema-faker");
+    const fromPrismHttp = createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json"));
+    loadEnglishFakerOnly(fromPrismHttp);
+    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker");
     prismPackages = {
       createServer: fromPrismCli("@stoplight/prism-http-server").createServer,
       getHttpOperationsFromSpec: fromPrismCli("@stoplight/prism-http").getHttpOperationsFromSpec,
@@ -129,13 +130,15 @@ function explainingMocker(api: ApiName, mock: Mocker): Mocker {
   };
 }
 
-/** A pino destination that prints Prism's JSON log lines as `[api] message`. */
+/** A pino destination that prints Prism's JSON log lines as `[api] message`, with the request where Prism names it. */
 function logLines(api: ApiName, log: (line: string) => void): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString().split("\n").filter(Boolean)) {
         try {
-          log(`[${api}] ${(JSON.parse(line) as { msg?: string }).msg ?? line}`);
+          const entry = JSON.parse(line) as { msg?: string; input?: { method?: string; url?: { path?: string } } };
+          const request = entry.input ? ` ${entry.input.method?.toUpperCase()} ${entry.input.url?.path}` : "";
+          log(`[${api}]${request} ${entry.msg ?? line}`);
         } catch {
           log(`[${api}] ${line}`);
         }
