@@ -58,6 +58,8 @@ export interface StartedProcess {
   child: ChildProcess;
   /** Milliseconds from spawning until every port answered an HTTP request. */
   startupMs: number;
+  /** CPU time the process tree had used by then: the start-up's cost, less sensitive to a busy machine. */
+  startupCpuMs: number;
   /** Sends SIGTERM and resolves when the process has exited. */
   stop(): Promise<void>;
 }
@@ -83,6 +85,7 @@ export async function startProcess(command: string, args: string[], ports: numbe
   return {
     child,
     startupMs,
+    startupCpuMs: treeUsage(child.pid!).cpuMs,
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
@@ -98,24 +101,41 @@ require("node:http").createServer((q, s) => { q.resume(); q.on("end", () => s.wr
   return startProcess(process.execPath, ["-e", script], [port]);
 }
 
-/** Resident memory (bytes) of a process and every process below it, read from /proc (Linux). */
-export function treeRssBytes(pid: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
+interface ProcessStatus {
+  ppid: number;
+  rssBytes: number;
+  cpuMs: number;
+}
+
+/** What /proc says about every process (Linux). */
+function allProcesses(): Map<number, ProcessStatus> {
+  const processes = new Map<number, ProcessStatus>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name: state ppid ... utime (14th field overall) stime (15th), in clock ticks of 10 ms.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const status = readFileSync(`/proc/${entry}/status`, "utf8");
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      rss.set(Number(entry), Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      processes.set(Number(entry), {
+        ppid: Number(fields[1]),
+        rssBytes: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024,
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+      });
     } catch {
       // the process ended while we looked
     }
   }
+  return processes;
+}
+
+/** Resident memory and CPU time so far of a process and every process below it. */
+export function treeUsage(pid: number): { rssBytes: number; cpuMs: number } {
+  const processes = allProcesses();
   const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  return tree.reduce((sum, p) => sum + (rss.get(p) ?? 0), 0);
+  for (let i = 0; i < tree.length; i++) for (const [child, p] of processes) if (p.ppid === tree[i]) tree.push(child);
+  const members = tree.flatMap((member) => processes.get(member) ?? []);
+  return { rssBytes: members.reduce((sum, p) => sum + p.rssBytes, 0), cpuMs: members.reduce((sum, p) => sum + p.cpuMs, 0) };
 }
 
 export function printTable(rows: Array<Record<string, string | number>>): void {
