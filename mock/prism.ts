@@ -56,7 +56,7 @@ interface MockedResponse {
 interface MockerOptions {
   resource: { iid?: string };
   input: { validations: Array<Violation & { severity: number }> };
-  config: { exampleKey?: string };
+  config: { exampleKey?: string; code?: number };
 }
 type Mocker = (options: MockerOptions) => (logger: PrismLogger) => Either<Error, MockedResponse>;
 interface PrismServer {
@@ -115,14 +115,17 @@ const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
 /**
  * Prism's mocker, except that a refused request gets the documented error body with the violations as its message
  * (Prism alone answers with the error example as written, e.g. "A valid API key is required" for a bad body).
- * An example asked for by name (`Prefer: example=...`) is served as written.
+ * An example asked for by name and status (`Prefer: code=422, example=...`) is served as written.
  */
 function explainingMocker(api: ApiName, mock: Mocker): Mocker {
   return (options) => (logger) => {
     const result = mock(options)(logger);
     const violations = options.input.validations.filter((v) => v.severity === ERROR_SEVERITY);
-    if (result._tag === "Right" && violations.length > 0 && options.config.exampleKey === undefined && options.resource.iid) {
+    if (result._tag === "Right" && violations.length > 0 && options.resource.iid) {
       const response = result.right;
+      // Prism serves a named example for a refused request only with its status (`code=422, example=...`).
+      const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
+      if (askedFor) return result;
       const mediaType = String(response.headers?.["Content-type"] ?? "").split(";")[0]!.trim();
       response.body = explainRefusal(api, options.resource.iid, response.statusCode, mediaType, response.body, violations);
     }

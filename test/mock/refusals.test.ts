@@ -51,6 +51,14 @@ describe("a refused request names its violation in the client's error", () => {
     expect(message).toContain("required property 'domain'");
   });
 
+  it("links: an error example asked for by status and name is served as written, even for a refused request", async () => {
+    const links = createLinksClient({ baseUrl: url("links"), apiKey: "test-links-key", rateLimit: false, fetch: recordingFetch });
+    const call = links.POST("/api/domain/add", { body: {} as { domain: string }, headers: { Prefer: "code=422, example=expiredApiKey" } });
+    const error = await rejection(call);
+    expect(error).toMatchObject({ status: 422, body: { error: 1, message: "The API key has expired." } });
+    expect(await lastViolations()).toEqual(["Request body must have required property 'domain'"]);
+  });
+
   it("pay: PayApiError carries the violation as desc", async () => {
     const pay = createPayClient({ baseUrl: url("pay"), shopId: "1042", apiKey: "test-pay-secret", fetch: recordingFetch });
     const error = await rejection(pay.POST("/api/orders/", { body: { page: 0 } }));
