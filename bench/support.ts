@@ -1,6 +1,7 @@
 // Measuring helpers shared by the bench scripts. Every bench compares against a baseline measured in the same run
 // and prints ratios: absolute numbers on a shared, noisy machine mean little.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -53,22 +54,88 @@ export async function startBareServer(body: unknown, headers: Record<string, str
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Milliseconds from spawning a bare node:http server process until it answers: the start-up baseline. */
-export async function bareServerStartupMs(port: number): Promise<number> {
+export interface StartedProcess {
+  child: ChildProcess;
+  /** Milliseconds from spawning until every port answered an HTTP request. */
+  startupMs: number;
+  /** CPU time the process tree had used by then: the start-up's cost, less sensitive to a busy machine. */
+  startupCpuMs: number;
+  /** Sends SIGTERM and resolves when the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** Spawns a server process and times it until each of `ports` on 127.0.0.1 answers. */
+export async function startProcess(command: string, args: string[], ports: number[], cwd?: string): Promise<StartedProcess> {
   const start = performance.now();
-  const child = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => s.end("{}")).listen(${port}, "127.0.0.1")`], { stdio: "ignore" });
-  try {
-    for (;;) {
-      try {
-        await fetch(`http://127.0.0.1:${port}/`);
-        return performance.now() - start;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+  const child = spawn(command, args, { cwd, stdio: "ignore" });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const answers = async (port: number) => {
+    try {
+      await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+      return true;
+    } catch {
+      return false;
     }
-  } finally {
-    child.kill();
+  };
+  while (!(await Promise.all(ports.map(answers))).every(Boolean)) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited with code ${child.exitCode} before it answered`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  const startupMs = performance.now() - start;
+  return {
+    child,
+    startupMs,
+    startupCpuMs: treeUsage(child.pid!).cpuMs,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A bare node:http server process answering every request with the same JSON body and headers: the baseline. */
+export function startBareServerProcess(port: number, body: unknown, headers: Record<string, string> = {}): Promise<StartedProcess> {
+  const payload = JSON.stringify(body);
+  const script = `const h = ${JSON.stringify({ "Content-Type": "application/json", ...headers })}; const b = ${JSON.stringify(payload)};
+require("node:http").createServer((q, s) => { q.resume(); q.on("end", () => s.writeHead(200, h).end(b)); }).listen(${port}, "127.0.0.1");`;
+  return startProcess(process.execPath, ["-e", script], [port]);
+}
+
+interface ProcessStatus {
+  ppid: number;
+  rssBytes: number;
+  cpuMs: number;
+}
+
+/** What /proc says about every process (Linux). */
+function allProcesses(): Map<number, ProcessStatus> {
+  const processes = new Map<number, ProcessStatus>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name: state ppid ... utime (14th field overall) stime (15th), in clock ticks of 10 ms.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const status = readFileSync(`/proc/${entry}/status`, "utf8");
+      processes.set(Number(entry), {
+        ppid: Number(fields[1]),
+        rssBytes: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024,
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+      });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return processes;
+}
+
+/** Resident memory and CPU time so far of a process and every process below it. */
+export function treeUsage(pid: number): { rssBytes: number; cpuMs: number } {
+  const processes = allProcesses();
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, p] of processes) if (p.ppid === tree[i]) tree.push(child);
+  const members = tree.flatMap((member) => processes.get(member) ?? []);
+  return { rssBytes: members.reduce((sum, p) => sum + p.rssBytes, 0), cpuMs: members.reduce((sum, p) => sum + p.cpuMs, 0) };
 }
 
 export function printTable(rows: Array<Record<string, string | number>>): void {

@@ -1,4 +1,5 @@
-// `contracts mock`: Prism mock servers for the APIs, one table of URLs, stopped together on Ctrl-C or SIGTERM.
+// `contracts mock`: Prism mock servers for the APIs in this one process, one table of URLs; stops on Ctrl-C,
+// SIGTERM, SIGHUP or when its parent process is gone.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePortAssignments, splitList, untilSignal, UsageError } from "../lib/cli.js";
@@ -7,7 +8,7 @@ import { fromPackageRoot } from "../lib/paths.js";
 import { MockStartError, startMocks } from "./prism.js";
 
 export const MOCK_USAGE = `contracts mock [--api <name>]... [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--dynamic] [--verbose]
-  Start Prism mock servers (default: all four APIs on 127.0.0.1:4010-4013) and print their URLs.
+  Start Prism mock servers in one process (default: all four APIs on 127.0.0.1:4010-4013) and print their URLs.
   --api <name>         identity, links, catalog or pay; repeatable (env MOCK_APIS="links,pay")
   --host <host>        address to listen on (env MOCK_HOST; default 127.0.0.1)
   --port <api>=<port>  port of one API; repeatable (env MOCK_PORTS="links=5011,pay=5013")
@@ -39,6 +40,8 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   const host = values.host ?? process.env.MOCK_HOST ?? "127.0.0.1";
   const ports = parsePortAssignments(values["base-port"] ?? process.env.MOCK_BASE_PORT, values.port?.length ? values.port : splitList(process.env.MOCK_PORTS));
 
+  // Watch from the start: a signal or the parent's end during start-up stops the command as soon as it is up.
+  const stopRequested = untilSignal();
   let running;
   try {
     running = await startMocks({ apis, host, ports, dynamic: values.dynamic, verbose: values.verbose });
@@ -52,15 +55,11 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   console.log(`Prism mocks (${values.dynamic ? "dynamic data" : "static examples"}), Ctrl-C to stop:\n`);
   console.log(line(["API", "URL", "Docs"]));
   for (const row of rows) console.log(line(row));
-  console.log(`\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\` or \`Prefer: example=<name>\`.`);
+  console.log(`\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\`, \`Prefer: example=<name>\` (2XX examples) or \`Prefer: code=<status>, example=<name>\`.`);
 
-  const outcome = await Promise.race([untilSignal(), running.exited]);
-  if (typeof outcome === "string") {
-    console.error(`\n${outcome}: stopping the mocks...`);
-    await running.stop();
-    return 0;
-  }
-  console.error(`the ${outcome.api} mock exited unexpectedly (code ${outcome.code}); stopping the others`);
-  await running.stop();
-  return 1;
+  const reason = await stopRequested;
+  console.error(`\n${reason}: stopping the mocks...`);
+  // Open keep-alive connections must not hold the ports: stop waiting for them after a second.
+  await Promise.race([running.stop(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  return 0;
 }

@@ -1,9 +1,10 @@
-// Starts one Prism mock server per API from the bundled contracts, waits until each answers, and stops them all.
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
+// Serves one Prism mock per API from the bundled contracts, all inside this process, through Prism's own HTTP
+// server package (what `prism mock` runs), so that one process holds every port and its end frees them all.
+import { createRequire, Module } from "node:module";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
+import { Writable } from "node:stream";
 import { API_NAMES, type ApiName, bundlePath } from "../lib/openapi.js";
+import { explainRefusal, type Violation } from "./refusals.js";
 
 export const DEFAULT_MOCK_PORTS: Record<ApiName, number> = { identity: 4010, links: 4011, catalog: 4012, pay: 4013 };
 
@@ -13,32 +14,26 @@ export interface MockOptions {
   ports?: Partial<Record<ApiName, number>>;
   /** Generate data from the schemas instead of serving the named examples. */
   dynamic?: boolean;
-  /** Forward Prism's request log (info level) instead of errors only. */
+  /** Print Prism's request log (info level); quiet otherwise, like `prism mock -v error` without its output. */
   verbose?: boolean;
-  /** Where Prism's output goes when verbose; defaults to stderr. */
+  /** Where the request log goes when verbose; defaults to stderr. */
   log?: (line: string) => void;
-  startTimeoutMs?: number;
 }
 
 export interface RunningMock {
   api: ApiName;
   url: string;
   port: number;
-  pid: number;
 }
 
 export interface RunningMocks {
   mocks: RunningMock[];
-  /** Resolves when every Prism process has exited. */
+  /** Stops listening on every port; resolves when all servers are closed. */
   stop(): Promise<void>;
-  /** Resolves (never rejects) when one of the Prism processes exits on its own. */
-  exited: Promise<{ api: ApiName; code: number | null }>;
 }
 
-/** A problem the user can fix (a port in use, a Prism that would not start), reported in one line. */
+/** A problem the user can fix (a port in use, a contract Prism cannot read), reported in one line. */
 export class MockStartError extends Error {}
-
-const prismBin = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 
 export function portIsFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -48,46 +43,151 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new MockStartError(`Prism for ${url} exited with code ${child.exitCode} while starting`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return; // any HTTP answer, even Prism's 404 for `/`, means it is serving
-    } catch {
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  throw new MockStartError(`Prism for ${url} did not answer within ${timeoutMs / 1000}s`);
+// The few shapes of Prism's packages this module touches (they ship no types we can import from here).
+interface PrismLogger {
+  child(bindings: object): PrismLogger;
+}
+type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
+interface MockedResponse {
+  statusCode: number;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+}
+interface MockerOptions {
+  resource: { iid?: string };
+  input: { validations: Array<Violation & { severity: number }> };
+  config: { exampleKey?: string; code?: number };
+}
+type Mocker = (options: MockerOptions) => (logger: PrismLogger) => Either<Error, MockedResponse>;
+interface PrismServer {
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+interface PrismPackages {
+  createServer(operations: unknown[], options: { cors: boolean; config: object; components: { logger: PrismLogger; mock: Mocker } }): PrismServer;
+  getHttpOperationsFromSpec(document: string): Promise<unknown[]>;
+  createLogger(name: string, options: { level: string }, destination: Writable): PrismLogger;
+  mock: Mocker;
+  /** json-schema-faker, the generator behind `--dynamic`; its options are global to the process. */
+  setFakerOption(name: string, value: unknown): void;
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), 3000);
-    child.once("exit", () => {
-      clearTimeout(killTimer);
-      resolve();
-    });
-    signalGroup(child, "SIGTERM");
+let prismPackages: PrismPackages | undefined;
+
+// Prism's packages are dependencies of @stoplight/prism-cli (ours): resolve them from there, so that they are the
+// versions `prism mock` itself runs. Loaded on first use, since they take about a second to load.
+function loadPrism(): PrismPackages {
+  if (!prismPackages) {
+    const fromPrismCli = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json"));
+    const fromPrismHttp = createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json"));
+    loadEnglishFakerOnly(fromPrismHttp);
+    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker");
+    prismPackages = {
+      createServer: fromPrismCli("@stoplight/prism-http-server").createServer,
+      getHttpOperationsFromSpec: fromPrismCli("@stoplight/prism-http").getHttpOperationsFromSpec,
+      createLogger: fromPrismCli("@stoplight/prism-core").createLogger,
+      mock: fromPrismCli("@stoplight/prism-http/dist/mocker").default,
+      setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
+    };
+  }
+  return prismPackages;
+}
+
+/**
+ * Prism's generator requires `@faker-js/faker`, whose main entry builds every one of its ~50 locales: that is most
+ * of Prism's load time (about 0.9 of 1.4 s). Prism uses only the default English faker (its `default` export), which
+ * the package also ships alone as `@faker-js/faker/locale/en`; a replaced `require.cache` entry (a documented Node
+ * API) hands Prism that one instead.
+ */
+function loadEnglishFakerOnly(fromPrismHttp: NodeJS.Require): void {
+  const main = fromPrismHttp.resolve("@faker-js/faker");
+  if (fromPrismHttp.cache[main]) return;
+  const english = fromPrismHttp("@faker-js/faker/locale/en");
+  const entry = new Module(main);
+  entry.filename = main;
+  entry.exports = { default: english, faker: english };
+  entry.loaded = true;
+  fromPrismHttp.cache[main] = entry;
+}
+
+const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
+
+/**
+ * Prism's mocker, except that a refused request gets the documented error body with the violations as its message
+ * (Prism alone answers with the error example as written, e.g. "A valid API key is required" for a bad body).
+ * An example asked for by name and status (`Prefer: code=422, example=...`) is served as written.
+ */
+function explainingMocker(api: ApiName, mock: Mocker): Mocker {
+  return (options) => (logger) => {
+    const result = mock(options)(logger);
+    const violations = options.input.validations.filter((v) => v.severity === ERROR_SEVERITY);
+    if (result._tag === "Right" && violations.length > 0 && options.resource.iid) {
+      const response = result.right;
+      // Prism serves a named example for a refused request only with its status (`code=422, example=...`).
+      const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
+      if (askedFor) return result;
+      const mediaType = String(response.headers?.["Content-type"] ?? "").split(";")[0]!.trim();
+      response.body = explainRefusal(api, options.resource.iid, response.statusCode, mediaType, response.body, violations);
+    }
+    return result;
+  };
+}
+
+/** A pino destination that prints Prism's JSON log lines as `[api] message`, with the request where Prism names it. */
+function logLines(api: ApiName, log: (line: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; input?: { method?: string; url?: { path?: string } } };
+          const request = entry.input ? ` ${entry.input.method?.toUpperCase()} ${entry.input.url?.path}` : "";
+          log(`[${api}]${request} ${entry.msg ?? line}`);
+        } catch {
+          log(`[${api}] ${line}`);
+        }
+      }
+      done();
+    },
   });
 }
 
-// Prism runs in its own process group, so that the whole group (and anything Prism forks) is stopped together.
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+async function startOne(prism: PrismPackages, api: ApiName, host: string, port: number, options: MockOptions): Promise<PrismServer> {
+  let operations: unknown[];
   try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
+    operations = await prism.getHttpOperationsFromSpec(bundlePath(api));
+  } catch (error) {
+    throw new MockStartError(`Prism could not read the ${api} contract (${bundlePath(api)}): ${(error as Error).message ?? error}`);
   }
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = prism.createLogger("CLI", { level: options.verbose ? "info" : "silent" }, logLines(api, log));
+  // The settings of `prism mock` (prism-cli's createPrismServerWithLogger) with its defaults: CORS on, requests and
+  // responses validated, security checked.
+  const server = prism.createServer(operations, {
+    cors: true,
+    config: {
+      isProxy: false,
+      validateRequest: true,
+      validateResponse: true,
+      checkSecurity: true,
+      errors: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: options.dynamic ?? false, ignoreExamples: false, seed: null },
+    },
+    components: { logger: logger.child({ name: "HTTP SERVER" }), mock: explainingMocker(api, prism.mock) },
+  });
+  try {
+    await server.listen(port, host);
+  } catch (error) {
+    // Prism rejects with the message alone, e.g. "listen EADDRINUSE: address already in use 127.0.0.1:4011".
+    throw new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${(error as Error).message ?? error}`);
+  }
+  return server;
 }
 
 export async function startMocks(options: MockOptions = {}): Promise<RunningMocks> {
   const apis = options.apis ?? API_NAMES;
   const host = options.host ?? "127.0.0.1";
   const ports = { ...DEFAULT_MOCK_PORTS, ...options.ports };
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   for (const api of apis) {
     if (!(await portIsFree(host, ports[api]))) {
@@ -95,45 +195,21 @@ export async function startMocks(options: MockOptions = {}): Promise<RunningMock
     }
   }
 
-  const children = new Map<ApiName, ChildProcess>();
-  const stop = async () => {
-    await Promise.all([...children.values()].map(stopChild));
-  };
-  let reportExit: (value: { api: ApiName; code: number | null }) => void = () => {};
-  const exited = new Promise<{ api: ApiName; code: number | null }>((resolve) => (reportExit = resolve));
+  const prism = loadPrism();
+  // Without fillProperties=false the faker adds random properties, breaking our closed schemas (`prism mock
+  // --json-schema-faker-fillProperties=false`). Static examples do not use the faker.
+  if (options.dynamic) prism.setFakerOption("fillProperties", false);
 
-  try {
-    const mocks = await Promise.all(
-      apis.map(async (api): Promise<RunningMock> => {
-        const port = ports[api];
-        const args = [prismBin, "mock", "--host", host, "--port", String(port), "--verboseLevel", options.verbose ? "info" : "error"];
-        // Without fillProperties=false the faker adds random properties, breaking our closed schemas.
-        if (options.dynamic) args.push("--dynamic", "--json-schema-faker-fillProperties=false");
-        args.push(bundlePath(api));
-        const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
-        children.set(api, child);
-        let output = "";
-        const collect = (chunk: Buffer) => {
-          const text = chunk.toString();
-          if (options.verbose) for (const line of text.split("\n").filter(Boolean)) log(`[${api}] ${line}`);
-          else output = (output + text).slice(-4000);
-        };
-        child.stdout?.on("data", collect);
-        child.stderr?.on("data", collect);
-        child.once("exit", (code) => reportExit({ api, code }));
-        const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-        try {
-          await waitUntilAnswering(url, child, options.startTimeoutMs ?? 30_000);
-        } catch (error) {
-          const detail = output.trim().split("\n").at(-1);
-          throw new MockStartError(`${(error as Error).message}${detail ? `: ${detail}` : ""}`);
-        }
-        return { api, url, port, pid: child.pid ?? -1 };
-      }),
-    );
-    return { mocks, stop, exited };
-  } catch (error) {
+  const started = await Promise.allSettled(apis.map((api) => startOne(prism, api, host, ports[api], options)));
+  const servers = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  const stop = async () => {
+    await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+  };
+  const failure = started.find((outcome) => outcome.status === "rejected");
+  if (failure) {
     await stop();
-    throw error;
+    throw failure.reason;
   }
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return { mocks: apis.map((api) => ({ api, port: ports[api], url: `http://${urlHost}:${ports[api]}` })), stop };
 }

@@ -54,3 +54,43 @@ export function processesMatching(fragment: string): number[] {
   }
   return pids;
 }
+
+/** `pid` and every live process below it (children, grandchildren, ...), read from /proc. */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat && stat.state !== "Z") parents.set(Number(entry), stat.ppid);
+  }
+  const tree = parents.has(pid) ? [pid] : [];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+/** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
+export function isAlive(pid: number): boolean {
+  const stat = statOf(pid);
+  return stat !== undefined && stat.state !== "Z";
+}
+
+/** The command line of a process, arguments separated by spaces ("" once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
+function statOf(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: state!, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
