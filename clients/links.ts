@@ -2,17 +2,20 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
 import { throwOnErrorEnvelope } from "./envelope.js";
-import { RateLimiter } from "./rate-limit.js";
+import { RateLimiter, type RateLimiterOptions } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
-export { RateLimiter, type RateLimiterOptions, type RateLimitSnapshot } from "./rate-limit.js";
+export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "./rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */
   baseUrl: string;
   apiKey: string;
-  /** Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). */
-  rateLimit?: boolean | RateLimiter;
+  /**
+   * Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). Pass options to bound the
+   * wait (`maxWaitMs`) or to be told of each wait (`onRateLimit`); a call's `signal` also aborts its wait.
+   */
+  rateLimit?: boolean | RateLimiter | RateLimiterOptions;
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -34,11 +37,12 @@ export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
-  const limiter = options.rateLimit === false ? undefined : options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter();
+  const { rateLimit = true } = options;
+  const limiter = rateLimit === false ? undefined : rateLimit instanceof RateLimiter ? rateLimit : new RateLimiter(rateLimit === true ? {} : rateLimit);
   const client = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
-    fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request)) : baseFetch,
+    fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request), request.signal) : baseFetch,
   });
   throwOnErrorEnvelope(client, (body, response, call) => {
     const error = (body as Partial<LinksError> | undefined)?.error;

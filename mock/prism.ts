@@ -3,7 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { API_NAMES, type ApiName, bundlePath } from "../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { bundlePath } from "../lib/paths.js";
 
 export const DEFAULT_MOCK_PORTS: Record<ApiName, number> = { identity: 4010, links: 4011, catalog: 4012, pay: 4013 };
 

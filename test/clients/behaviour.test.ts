@@ -13,7 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { CatalogScopeError, createCatalogClient } from "../../clients/catalog.js";
 import { createIdentityClient } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
-import { createPayClient, fileNonceSource, PayApiError } from "../../clients/pay.js";
+import { fileNonceSource } from "../../clients/node-nonce.js";
+import { createPayClient, PayApiError } from "../../clients/pay.js";
 import { repoRoot } from "../support/processes.js";
 import { sendJson, startTestServer, type TestServer } from "../support/http.js";
 
@@ -175,7 +176,8 @@ describe("pay signing and nonces", () => {
     received.length = 0;
     const nonceFile = join(mkdtempSync(join(tmpdir(), "pay-nonce-")), "nonce");
     const script = (name: string) => `
-      import { createPayClient, fileNonceSource } from ${JSON.stringify(`${repoRoot}dist/clients/pay.js`)};
+      import { createPayClient } from ${JSON.stringify(`${repoRoot}dist/clients/pay.js`)};
+      import { fileNonceSource } from ${JSON.stringify(`${repoRoot}dist/clients/node-nonce.js`)};
       const pay = createPayClient({ baseUrl: ${JSON.stringify(url)}, shopId: "1042", apiKey: process.env.PAY_SECRET,
         nonces: fileNonceSource(${JSON.stringify(nonceFile)}) });
       for (let i = 0; i < 25; i++) await pay.POST("/api/balance/", { body: {}, headers: { "x-process": ${JSON.stringify(name)} } });`;

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogScopeError } from "../../clients/catalog.js";
 import { hmacSha256Signer } from "../../clients/signer.js";
-import { loadConfig } from "../../mock/sandbox/config.js";
+import { defaultConfig } from "../../mock/sandbox/config.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
@@ -47,7 +47,7 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
 }
 
 beforeAll(async () => {
-  const config = loadConfig();
+  const config = defaultConfig();
   config.catalog.issuanceTimeoutMs = 300;
   sandbox = await startTestSandbox(4420, { config });
   catalog = clientsFor(sandbox.urls, sandbox.fetch).catalog();
