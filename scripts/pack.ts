@@ -56,12 +56,11 @@ export function readManifest(file: string): PackageManifest {
   return JSON.parse(readFileSync(file, "utf8")) as PackageManifest;
 }
 
-/** The manifests of the published packages: packages/<dir>/package.json. */
+/** The manifests of the published packages: packages/<dir>/package.json (those that exist under `root`). */
 export function packageManifests(root: string): Array<{ dir: string; file: string; manifest: PackageManifest }> {
-  return PACKAGE_DIRS.map((dir) => {
-    const file = join(root, "packages", dir, "package.json");
-    return { dir, file, manifest: readManifest(file) };
-  });
+  return PACKAGE_DIRS.map((dir) => ({ dir, file: join(root, "packages", dir, "package.json") }))
+    .filter(({ file }) => existsSync(file))
+    .map(({ dir, file }) => ({ dir, file, manifest: readManifest(file) }));
 }
 
 /** What is wrong with a package's manifest against the root's version and dependency ranges. */
@@ -155,7 +154,9 @@ export async function packPackages(root: string, destination: string): Promise<P
       (error: { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? error}`)),
     );
     const packed: PackedPackage[] = [];
-    for (const { dir, manifest } of packageManifests(root)) {
+    const manifests = packageManifests(root);
+    if (manifests.length !== PACKAGE_DIRS.length) throw new Error(`expected ${PACKAGE_DIRS.map((dir) => `packages/${dir}/package.json`).join(" and ")}`);
+    for (const { dir, manifest } of manifests) {
       const problems = manifestProblems(root, manifest).map((p) => `packages/${dir}/package.json: ${p}`);
       const stage = join(work, dir);
       mkdirSync(stage);
