@@ -1,9 +1,9 @@
 // Typed client of the seller catalog API: the x-seller-api-key header, an Idempotency-Key on every write (kept
 // across the client's own retries of that call), every error status thrown as CatalogApiError, and the 403 that
 // names the missing scope as CatalogScopeError.
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/catalog.js";
-import { throwOnErrorEnvelope } from "./envelope.js";
+import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
 
 export type { components, operations, paths, webhooks } from "../generated/types/catalog.js";
 
@@ -42,7 +42,7 @@ export class CatalogApiError extends Error {
     readonly status: number,
     readonly body: unknown,
     readonly operation: string,
-    message = `${operation} failed (HTTP ${status}): ${describeBody(body)}`,
+    message = `${operation} failed (HTTP ${status}): ${errorMessageOf(body)}`,
   ) {
     super(message);
   }
@@ -66,13 +66,13 @@ function missingScopeOf(body: unknown): string | undefined {
   return (typeof body === "string" ? body : JSON.stringify(body ?? "")).match(SCOPE_PATTERN)?.[0];
 }
 
-function describeBody(body: unknown): string {
+function errorMessageOf(body: unknown): string {
   const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error === "string") return error;
-  return typeof body === "string" && body !== "" ? body.slice(0, 200) : "(no error message)";
+  return typeof error === "string" ? error : describeBody(body);
 }
 
-export type CatalogClient = Client<CatalogClientPaths>;
+/** Every call resolves with a success; errors are thrown as CatalogApiError (CatalogScopeError for a 403). */
+export type CatalogClient = ThrowingClient<CatalogClientPaths>;
 
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));

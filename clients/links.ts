@@ -1,7 +1,7 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
-import { throwOnErrorEnvelope } from "./envelope.js";
+import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
 import { RateLimiter, type RateLimiterOptions } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
@@ -21,7 +21,10 @@ export interface LinksClientOptions {
 
 export type LinksError = components["schemas"]["Error"];
 
-/** A response whose envelope says `error: 1`, whatever its HTTP status. The message is the server's. */
+/**
+ * A response whose envelope says `error: 1` (anything but 0), whatever its HTTP status, or an HTTP error status
+ * without an envelope (then `body.message` describes what came back). The message is the server's.
+ */
 export class LinksApiError extends Error {
   override readonly name = "LinksApiError";
   constructor(
@@ -33,7 +36,8 @@ export class LinksApiError extends Error {
   }
 }
 
-export type LinksClient = Client<paths> & { rateLimiter: RateLimiter | undefined };
+/** Every call resolves with a success; errors are thrown as LinksApiError (RateLimitError for a refused wait). */
+export type LinksClient = ThrowingClient<paths> & { rateLimiter: RateLimiter | undefined };
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
@@ -44,9 +48,11 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request), request.signal) : baseFetch,
   });
-  throwOnErrorEnvelope(client, (body, response, call) => {
-    const error = (body as Partial<LinksError> | undefined)?.error;
-    if (error === 1 || (error as unknown) === "1") throw new LinksApiError(response.status, body as LinksError, call);
+  const throwing = throwOnErrorEnvelope(client, (body, response, call) => {
+    const error = (body as { error?: unknown } | null | undefined)?.error;
+    const envelopeError = error !== undefined && error !== 0 && error !== "0";
+    if (envelopeError) throw new LinksApiError(response.status, body as LinksError, call);
+    if (response.status >= 400) throw new LinksApiError(response.status, { error: 1, message: describeBody(body) }, call);
   });
-  return Object.assign(client, { rateLimiter: limiter });
+  return Object.assign(throwing, { rateLimiter: limiter });
 }

@@ -1,8 +1,8 @@
 // Typed client of the payment gateway: adds shop_id and a fresh nonce to every body, signs the exact bytes sent
 // (pluggable signer), and surfaces a non-`success` envelope as PayApiError.
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/pay.js";
-import { throwOnErrorEnvelope } from "./envelope.js";
+import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
 import { memoryNonceSource, type NonceSource } from "./nonce.js";
 import { hmacSha256Signer, type RequestSigner } from "./signer.js";
 
@@ -51,7 +51,7 @@ interface Envelope {
   data?: unknown;
 }
 
-/** The gateway answered with a `type` other than `success`. */
+/** The gateway answered with a `type` other than `success`, or with an HTTP error status. */
 export class PayApiError extends Error {
   override readonly name = "PayApiError";
   constructor(
@@ -64,7 +64,8 @@ export class PayApiError extends Error {
   }
 }
 
-export type PayClient = Client<PayClientPaths>;
+/** Every call resolves with a success; errors are thrown as PayApiError. */
+export type PayClient = ThrowingClient<PayClientPaths>;
 
 /** A Request that keeps the signed body text, so that the default transport can send it as it is. */
 class SignedRequest extends Request {
@@ -100,7 +101,8 @@ export function createPayClient(options: PayClientOptions): PayClient {
     return post(path, { ...init, body: body as unknown as object, headers });
   };
   return throwOnErrorEnvelope(client, (body, response, call) => {
-    const { type, desc } = (body ?? {}) as Envelope;
-    if (typeof type === "string" && type !== "success") throw new PayApiError(response.status, type, typeof desc === "string" ? desc : "", call);
+    const { type, desc } = (body && typeof body === "object" ? body : {}) as Envelope;
+    if (type !== undefined && type !== "success") throw new PayApiError(response.status, String(type), typeof desc === "string" ? desc : "", call);
+    if (response.status >= 400) throw new PayApiError(response.status, "error", describeBody(body), call);
   });
 }
