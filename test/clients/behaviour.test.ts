@@ -14,7 +14,8 @@ import { CatalogApiError, CatalogScopeError, createCatalogClient } from "../../c
 import { createIdentityClient, IdentityApiError } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError, RateLimitError, type RateLimitWait } from "../../clients/links.js";
 import { fileNonceSource } from "../../clients/node-nonce.js";
-import { createPayClient, PayApiError } from "../../clients/pay.js";
+import { createPayClient, hmacSha256Signer, PayApiError } from "../../clients/pay.js";
+import { webCryptoHmacSha256Signer } from "../../clients/signer.js";
 import { repoRoot } from "../support/processes.js";
 import { sendJson, startTestServer, type TestServer } from "../support/http.js";
 
@@ -274,6 +275,16 @@ describe("pay signing and nonces", () => {
     const { data } = await pay.POST("/api/orders/", { body: { page: 2 } });
     expect(data?.type).toBe("success");
     expect(JSON.parse(signed[0]!)).toEqual({ page: 2, shop_id: "1042", nonce: received[0]!.nonce });
+  });
+
+  it("signs alike with node:crypto (Node) and WebCrypto (browsers), as an independent HMAC does", async () => {
+    const bodies = ["", "{}", JSON.stringify({ shop_id: "1042", nonce: 1_700_000_000_000_000, desc: "Café ✓" }), "x".repeat(5000)];
+    for (const text of bodies) {
+      const bytes = new TextEncoder().encode(text);
+      const expected = `Bearer ${createHmac("sha256", PAY_SECRET).update(bytes).digest("hex")}`;
+      expect(await hmacSha256Signer(PAY_SECRET)(bytes)).toBe(expected);
+      expect(await webCryptoHmacSha256Signer(PAY_SECRET)(bytes)).toBe(expected);
+    }
   });
 
   it("needs no body argument for an operation without fields of its own", async () => {
