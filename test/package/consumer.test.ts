@@ -177,6 +177,8 @@ describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () =
     expect(existsSync(join(installedIn(toolsProject, tools), "node_modules", "msw"))).toBe(false);
     expect(tools.files.filter((f) => /\.test\.|^test\/|^scripts\/|^releases\/|^bench\/|^docs\//.test(f))).toEqual([]);
     for (const required of ["dist/bin/contracts.js", "dist/mock/msw.js", "specs/links.yaml", "generated/openapi/links.json", "generated/reference/links.html"]) expect(tools.files).toContain(required);
+    const { packages, bytes } = measureTree(join(toolsProject, "node_modules"));
+    console.log(`@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`);
   });
 
   it("prints the usage of every command", async () => {
