@@ -1,5 +1,5 @@
 // Typed client of the payment gateway: adds shop_id and a fresh nonce to every body, signs the exact bytes sent
-// (pluggable signer), and surfaces a non-`success` envelope as PayApiError.
+// (pluggable signer), and throws a non-`success` envelope or an HTTP error status as PayApiError.
 import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/pay.js";
 import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
@@ -18,8 +18,8 @@ type ClientBody<O> = O extends { requestBody: { content: { "application/json": i
   : never;
 
 /**
- * The contract's paths, without shop_id and nonce in the bodies: the client adds them. An operation with no fields
- * of its own (getBalance, listShops, ...) needs no body argument at all.
+ * The contract's paths, without shop_id and nonce in the bodies: the client adds them. An operation whose body has
+ * no required field of its own (getBalance, listShops, listOrders, ...) needs no body argument at all.
  */
 export type PayClientPaths = {
   [P in keyof ContractPaths]: {

@@ -25,6 +25,8 @@ import { repoRoot, type RunningCommand, spawnCommand } from "../support/processe
 
 const run = promisify(execFile);
 const rootManifest = readManifest(join(repoRoot, "package.json"));
+/** The msw range the repository tests with (dependency or devDependency of the private root). */
+const mswRange = { ...rootManifest.devDependencies, ...rootManifest.dependencies }.msw!;
 const consumerApp = join(repoRoot, "test", "package", "consumer-app");
 const scratch = mkdtempSync(join(tmpdir(), "contracts-package-"));
 const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"];
@@ -57,7 +59,7 @@ beforeAll(async () => {
   await Promise.all([
     run("npm", [...INSTALL, clients.tarball], { cwd: clientsProject, timeout: 280_000 }),
     // msw is the application's own: a peer dependency of the tools.
-    run("npm", [...INSTALL, tools.tarball, `msw@${rootManifest.dependencies!.msw}`], { cwd: toolsProject, timeout: 280_000 }),
+    run("npm", [...INSTALL, tools.tarball, `msw@${mswRange}`], { cwd: toolsProject, timeout: 280_000 }),
   ]);
 }, 300_000);
 
@@ -172,7 +174,7 @@ describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () =
 
   it("installs msw only as the application's peer and ships no test or build file", () => {
     const manifest = readManifest(join(installedIn(toolsProject, tools), "package.json"));
-    expect(manifest.peerDependencies?.msw).toBe(rootManifest.dependencies!.msw);
+    expect(manifest.peerDependencies?.msw).toBe(mswRange);
     expect(manifest.dependencies?.msw).toBeUndefined();
     expect(existsSync(join(installedIn(toolsProject, tools), "node_modules", "msw"))).toBe(false);
     expect(tools.files.filter((f) => /\.test\.|^test\/|^scripts\/|^releases\/|^bench\/|^docs\//.test(f))).toEqual([]);
