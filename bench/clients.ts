@@ -68,7 +68,7 @@ const cases: Array<{ api: string; raw: () => Promise<unknown>; plain?: () => Pro
       const body = JSON.stringify({ shop_id: "1", nonce: nextNonce() });
       return plain.POST("/api/balance/", { headers: { Authorization: sign(body) }, body: JSON.parse(body) });
     },
-    client: () => pay.POST("/api/balance/", { body: {} }),
+    client: () => pay.POST("/api/balance/"),
   },
   {
     api: "identity GET /api/userinfo",

@@ -1,7 +1,9 @@
 // Typed client of the seller catalog API: the x-seller-api-key header, an Idempotency-Key on every write (kept
-// across the client's own retries of that call), and the 403 that names the missing scope as CatalogScopeError.
-import createClient, { type Client } from "openapi-fetch";
+// across the client's own retries of that call), every error status thrown as CatalogApiError, and the 403 that
+// names the missing scope as CatalogScopeError.
+import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/catalog.js";
+import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
 
 export type { components, operations, paths, webhooks } from "../generated/types/catalog.js";
 
@@ -33,19 +35,44 @@ export interface CatalogClientOptions {
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const SCOPE_PATTERN = /\b[a-z][a-z_]*:(?:read|write|[a-z_]+)\b/;
 
-/** HTTP 403: the API key lacks a scope. `missingScope` is read from the body, which names it. */
-export class CatalogScopeError extends Error {
-  override readonly name = "CatalogScopeError";
+/** A response with an error status (4xx, or 5xx after the retries). `body` is the parsed JSON body, or its text. */
+export class CatalogApiError extends Error {
+  override readonly name: string = "CatalogApiError";
   constructor(
-    readonly missingScope: string | undefined,
+    readonly status: number,
     readonly body: unknown,
     readonly operation: string,
+    message = `${operation} failed (HTTP ${status}): ${errorMessageOf(body)}`,
   ) {
-    super(`${operation} was refused (HTTP 403): the API key lacks the scope ${missingScope ?? "(not named in the response)"}`);
+    super(message);
   }
 }
 
-export type CatalogClient = Client<CatalogClientPaths>;
+/** HTTP 403: the API key lacks a scope. `missingScope` is read from the body, which names it. */
+export class CatalogScopeError extends CatalogApiError {
+  override readonly name = "CatalogScopeError";
+  constructor(
+    readonly missingScope: string | undefined,
+    body: unknown,
+    operation: string,
+  ) {
+    super(403, body, operation, `${operation} was refused (HTTP 403): the API key lacks the scope ${missingScope ?? "(not named in the response)"}`);
+  }
+}
+
+function missingScopeOf(body: unknown): string | undefined {
+  const named = (body as { missing_scope?: unknown } | null)?.missing_scope;
+  if (typeof named === "string") return named;
+  return (typeof body === "string" ? body : JSON.stringify(body ?? "")).match(SCOPE_PATTERN)?.[0];
+}
+
+function errorMessageOf(body: unknown): string {
+  const error = (body as { error?: unknown } | null)?.error;
+  return typeof error === "string" ? error : describeBody(body);
+}
+
+/** Every call resolves with a success; errors are thrown as CatalogApiError (CatalogScopeError for a 403). */
+export type CatalogClient = ThrowingClient<CatalogClientPaths>;
 
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
@@ -73,18 +100,9 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     headers: { "x-seller-api-key": options.apiKey },
     fetch: sendWithRetries,
   });
-  client.use({
-    async onResponse({ request, response }) {
-      if (response.status !== 403) return undefined;
-      const text = await response.clone().text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // the body shape is not documented; keep the text
-      }
-      throw new CatalogScopeError(text.match(SCOPE_PATTERN)?.[0], body, `${request.method} ${new URL(request.url).pathname}`);
-    },
+  return throwOnErrorEnvelope(client, (body, response, call) => {
+    if (response.status < 400) return;
+    if (response.status === 403) throw new CatalogScopeError(missingScopeOf(body), body, call);
+    throw new CatalogApiError(response.status, body, call);
   });
-  return client;
 }

@@ -55,6 +55,37 @@ export interface IdentityClient {
   logoutUrl(parameters?: { idTokenHint?: string; postLogoutRedirectUri?: string; state?: string }): URL;
 }
 
+/**
+ * The provider refused a request: `code` is the OAuth / OpenID Connect `error` code (invalid_grant, invalid_client,
+ * invalid_token, access_denied, ...), also at the start of the message. The openid-client error is the `cause`.
+ */
+export class IdentityApiError extends Error {
+  override readonly name = "IdentityApiError";
+  constructor(
+    readonly code: string,
+    readonly description: string | undefined,
+    readonly status: number | undefined,
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(`${code}${description ? `: ${description}` : ""} (${operation}${status ? `, HTTP ${status}` : ""})`, { cause });
+  }
+}
+
+/** Rethrows an OAuth error answer of the provider as IdentityApiError; anything else unchanged. */
+function oauthError(operation: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
+      throw new IdentityApiError(error.error, error.error_description, error instanceof oidc.ResponseBodyError ? error.status : undefined, operation, error);
+    }
+    if (error instanceof oidc.WWWAuthenticateChallengeError) {
+      const parameters = error.cause.find((challenge) => challenge.parameters.error)?.parameters;
+      if (parameters?.error) throw new IdentityApiError(parameters.error, parameters.error_description, error.status, operation, error);
+    }
+    throw error;
+  };
+}
+
 export async function createPkcePair(): Promise<{ codeVerifier: string; codeChallenge: string; method: "S256" }> {
   const codeVerifier = oidc.randomPKCECodeVerifier();
   return { codeVerifier, codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier), method: "S256" };
@@ -112,19 +143,21 @@ export async function createIdentityClient(options: IdentityClientOptions): Prom
       return { url, state, nonce, codeVerifier };
     },
     async handleCallback(callbackUrl, request) {
-      const response = await oidc.authorizationCodeGrant(configuration, new URL(callbackUrl), {
-        pkceCodeVerifier: request.codeVerifier,
-        expectedState: request.state,
-        expectedNonce: request.nonce,
-        idTokenExpected: true,
-      });
+      const response = await oidc
+        .authorizationCodeGrant(configuration, new URL(callbackUrl), {
+          pkceCodeVerifier: request.codeVerifier,
+          expectedState: request.state,
+          expectedNonce: request.nonce,
+          idTokenExpected: true,
+        })
+        .catch(oauthError("code exchange"));
       return toTokens(response, request.nonce);
     },
     async refresh(refreshToken) {
-      return toTokens(await oidc.refreshTokenGrant(configuration, refreshToken));
+      return toTokens(await oidc.refreshTokenGrant(configuration, refreshToken).catch(oauthError("refresh")));
     },
     async userInfo(accessToken, expectedSubject) {
-      return (await oidc.fetchUserInfo(configuration, accessToken, expectedSubject)) as unknown as UserInfo;
+      return (await oidc.fetchUserInfo(configuration, accessToken, expectedSubject).catch(oauthError("userinfo"))) as unknown as UserInfo;
     },
     verifyIdToken,
     logoutUrl(parameters = {}) {

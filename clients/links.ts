@@ -1,18 +1,21 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
-import { throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
-import { RateLimiter } from "./rate-limit.js";
+import { describeBody, type ThrowingClient, throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
+import { RateLimiter, type RateLimiterOptions } from "./rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
-export { RateLimiter, type RateLimiterOptions, type RateLimitSnapshot } from "./rate-limit.js";
+export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "./rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */
   baseUrl: string;
   apiKey: string;
-  /** Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). */
-  rateLimit?: boolean | RateLimiter;
+  /**
+   * Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). Pass options to bound the
+   * wait (`maxWaitMs`) or to be told of each wait (`onRateLimit`); a call's `signal` also aborts its wait.
+   */
+  rateLimit?: boolean | RateLimiter | RateLimiterOptions;
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -21,7 +24,10 @@ export type LinksError = components["schemas"]["Error"];
 /** The contract's paths; success bodies without the error envelope, which the client throws as LinksApiError. */
 export type LinksClientPaths = WithoutErrorEnvelope<paths, LinksError>;
 
-/** A response whose envelope says `error: 1`, whatever its HTTP status. The message is the server's. */
+/**
+ * A response whose envelope says `error: 1` (anything but 0), whatever its HTTP status, or an HTTP error status
+ * without an envelope (then `body.message` describes what came back). The message is the server's.
+ */
 export class LinksApiError extends Error {
   override readonly name = "LinksApiError";
   constructor(
@@ -33,19 +39,23 @@ export class LinksApiError extends Error {
   }
 }
 
-export type LinksClient = Client<LinksClientPaths> & { rateLimiter: RateLimiter | undefined };
+/** Every call resolves with a success; errors are thrown as LinksApiError (RateLimitError for a refused wait). */
+export type LinksClient = ThrowingClient<LinksClientPaths> & { rateLimiter: RateLimiter | undefined };
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
-  const limiter = options.rateLimit === false ? undefined : options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter();
+  const { rateLimit = true } = options;
+  const limiter = rateLimit === false ? undefined : rateLimit instanceof RateLimiter ? rateLimit : new RateLimiter(rateLimit === true ? {} : rateLimit);
   const client = createClient<LinksClientPaths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
-    fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request)) : baseFetch,
+    fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request), request.signal) : baseFetch,
   });
-  throwOnErrorEnvelope(client, (body, response, call) => {
-    const error = (body as Partial<LinksError> | undefined)?.error;
-    if (error === 1 || (error as unknown) === "1") throw new LinksApiError(response.status, body as LinksError, call);
+  const throwing = throwOnErrorEnvelope(client, (body, response, call) => {
+    const error = (body as { error?: unknown } | null | undefined)?.error;
+    const envelopeError = error !== undefined && error !== 0 && error !== "0";
+    if (envelopeError) throw new LinksApiError(response.status, body as LinksError, call);
+    if (response.status >= 400) throw new LinksApiError(response.status, { error: 1, message: describeBody(body) }, call);
   });
-  return Object.assign(client, { rateLimiter: limiter });
+  return Object.assign(throwing, { rateLimiter: limiter });
 }

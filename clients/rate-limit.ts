@@ -1,6 +1,7 @@
 // A client-side limiter that follows the server's X-RateLimit-* headers so that a compliant server never has to
 // refuse us: it sends one probe until the first headers arrive, then never more than the window allows, and waits
-// for X-RateLimit-Reset when the window is used up.
+// for X-RateLimit-Reset when the window is used up. How long a call may wait is the caller's choice: `maxWaitMs`,
+// an AbortSignal per call, and `onRateLimit`, told of every wait before it starts (like octokit's throttling plugin).
 
 export interface RateLimitHeaderNames {
   limit: string;
@@ -14,11 +15,33 @@ export const RATE_LIMIT_HEADERS: RateLimitHeaderNames = {
   reset: "X-RateLimit-Reset",
 };
 
+/** A wait for the window to reset, as reported to `onRateLimit`. */
+export interface RateLimitWait {
+  /** How long the call is about to wait, in milliseconds. */
+  waitMs: number;
+  /** When the next request may go (epoch milliseconds, margin included). */
+  resumeAt: number;
+  /** The window's cap from X-RateLimit-Limit. */
+  limit: number | undefined;
+}
+
 export interface RateLimiterOptions {
   headers?: RateLimitHeaderNames;
   /** Extra wait after the announced reset, for clock skew between us and the server. */
   resetMarginMs?: number;
+  /** The longest one call may wait for a reset; a call that would wait longer fails at once with RateLimitError (default: no bound). */
+  maxWaitMs?: number;
+  /** Called before every wait for a reset; return `false` to fail the call with RateLimitError instead of waiting. */
+  onRateLimit?: (wait: RateLimitWait) => boolean | void;
   now?: () => number;
+}
+
+/** A call that was not sent because the rate-limit window is used up and waiting was refused (maxWaitMs, onRateLimit). */
+export class RateLimitError extends Error {
+  override readonly name = "RateLimitError";
+  constructor(readonly wait: RateLimitWait, reason: string) {
+    super(`the rate limit of ${wait.limit ?? "?"} requests is used up until ${new Date(wait.resumeAt).toISOString()}: not waiting ${wait.waitMs} ms (${reason})`);
+  }
 }
 
 export interface RateLimitSnapshot {
@@ -36,11 +59,15 @@ export class RateLimiter {
   private waiters: Array<() => void> = [];
   private readonly headers: RateLimitHeaderNames;
   private readonly marginMs: number;
+  private readonly maxWaitMs: number;
+  private readonly onRateLimit: RateLimiterOptions["onRateLimit"];
   private readonly now: () => number;
 
   constructor(options: RateLimiterOptions = {}) {
     this.headers = options.headers ?? RATE_LIMIT_HEADERS;
     this.marginMs = options.resetMarginMs ?? 250;
+    this.maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+    this.onRateLimit = options.onRateLimit;
     this.now = options.now ?? Date.now;
   }
 
@@ -48,9 +75,12 @@ export class RateLimiter {
     return { limit: this.limit, remaining: this.remaining, resetAt: this.resetAt, inFlight: this.inFlight };
   }
 
-  /** Runs `send` when the window allows it, and learns the window from the response headers. */
-  async schedule(send: () => Promise<Response>): Promise<Response> {
-    await this.acquire();
+  /**
+   * Runs `send` when the window allows it, and learns the window from the response headers. Rejects with the
+   * signal's reason when `signal` aborts while waiting, and with RateLimitError when a wait is refused.
+   */
+  async schedule(send: () => Promise<Response>, signal?: AbortSignal): Promise<Response> {
+    await this.acquire(signal);
     try {
       const response = await send();
       this.observe(response.headers);
@@ -61,8 +91,10 @@ export class RateLimiter {
     }
   }
 
-  private async acquire(): Promise<void> {
+  private async acquire(signal: AbortSignal | undefined): Promise<void> {
+    let reportedFor: number | undefined;
     for (;;) {
+      signal?.throwIfAborted();
       const now = this.now();
       if (this.resetAt !== undefined && now >= this.resetAt + this.marginMs) {
         // The window has passed: a fresh one allows `limit` requests, but we only learn its end from a response.
@@ -75,8 +107,18 @@ export class RateLimiter {
         this.remaining -= 1;
         break;
       }
-      const waitMs = this.resetAt === undefined ? undefined : this.resetAt + this.marginMs - now;
-      await this.waitForChange(waitMs);
+      if (this.resetAt === undefined) {
+        await this.waitForChange(undefined, signal); // until the probe in flight answers
+        continue;
+      }
+      const resumeAt = this.resetAt + this.marginMs;
+      if (reportedFor !== resumeAt) {
+        reportedFor = resumeAt;
+        const wait: RateLimitWait = { waitMs: Math.max(0, resumeAt - now), resumeAt, limit: this.limit };
+        if (wait.waitMs > this.maxWaitMs) throw new RateLimitError(wait, `maxWaitMs is ${this.maxWaitMs}`);
+        if (this.onRateLimit?.(wait) === false) throw new RateLimitError(wait, "onRateLimit returned false");
+      }
+      await this.waitForChange(resumeAt - now, signal);
     }
     this.inFlight += 1;
   }
@@ -96,14 +138,21 @@ export class RateLimiter {
     this.resetAt = newWindow ? resetAt : this.resetAt;
   }
 
-  private waitForChange(ms: number | undefined): Promise<void> {
-    return new Promise((resolve) => {
+  /** Resolves when another call finishes or after `ms`; rejects when `signal` aborts. */
+  private waitForChange(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = () => {
+      const settle = (error?: unknown) => {
         if (timer) clearTimeout(timer);
-        resolve();
+        signal?.removeEventListener("abort", onAbort);
+        this.waiters = this.waiters.filter((waiter) => waiter !== done);
+        if (error === undefined) resolve();
+        else reject(error);
       };
+      const done = () => settle();
+      const onAbort = () => settle(signal!.reason ?? new DOMException("This operation was aborted", "AbortError"));
       this.waiters.push(done);
+      signal?.addEventListener("abort", onAbort, { once: true });
       if (ms !== undefined) timer = setTimeout(done, Math.max(0, ms));
     });
   }

@@ -1,10 +1,13 @@
 // Read access to the bundled contracts (generated/openapi/<api>.json) and Ajv validators compiled from them.
 // Every runtime consumer (mocks, sandbox, conformance, tests) goes through here, so all of them validate
-// against exactly the same schemas.
-import { readFileSync } from "node:fs";
+// against exactly the same schemas. The bundles are imported as JSON modules rather than read from disk, so that
+// this module (and the MSW handlers built on it) also runs in a browser bundle.
 import { Ajv2020, type ValidateFunction, type ErrorObject } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { fromPackageRoot } from "./paths.js";
+import catalogBundle from "../generated/openapi/catalog.json" with { type: "json" };
+import identityBundle from "../generated/openapi/identity.json" with { type: "json" };
+import linksBundle from "../generated/openapi/links.json" with { type: "json" };
+import payBundle from "../generated/openapi/pay.json" with { type: "json" };
 
 export const API_NAMES = ["identity", "links", "catalog", "pay"] as const;
 export type ApiName = (typeof API_NAMES)[number];
@@ -35,20 +38,11 @@ export interface Operation {
   operation: Record<string, any>;
 }
 
-export function bundlePath(api: ApiName): string {
-  return fromPackageRoot("generated", "openapi", `${api}.json`);
-}
+const bundles = { identity: identityBundle, links: linksBundle, catalog: catalogBundle, pay: payBundle } as unknown as Record<ApiName, OpenApiDocument>;
 
-const bundles = new Map<ApiName, OpenApiDocument>();
-
-/** The bundled document of one API (cached; treat it as read-only). */
+/** The bundled document of one API (shared; treat it as read-only). */
 export function loadBundle(api: ApiName): OpenApiDocument {
-  let doc = bundles.get(api);
-  if (!doc) {
-    doc = JSON.parse(readFileSync(bundlePath(api), "utf8")) as OpenApiDocument;
-    bundles.set(api, doc);
-  }
-  return doc;
+  return bundles[api];
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -18,3 +18,8 @@ export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url
 export function fromPackageRoot(...segments: string[]): string {
   return join(packageRoot, ...segments);
 }
+
+/** The bundled contract of one API on disk: generated/openapi/<api>.json. */
+export function bundlePath(api: string): string {
+  return fromPackageRoot("generated", "openapi", `${api}.json`);
+}

@@ -1,14 +1,16 @@
 // MSW handlers for links, catalog and pay, backed by the same implementation as the `contracts sandbox` servers:
-// for frontend unit tests without a server. (Identity needs a real provider and browser redirects: run the sandbox.)
+// for frontend tests without a server. (Identity needs a real provider and browser redirects: run the sandbox.)
+// Nothing here or below imports a Node module, so the same handlers serve `setupServer` in Node and `setupWorker`
+// in a browser:
 //
-//   import { setupServer } from "msw/node";
-//   import { createSandboxHandlers } from "@platform/contracts/msw";
+//   import { setupServer } from "msw/node";            // or: import { setupWorker } from "msw/browser";
+//   import { createSandboxHandlers } from "@platform/contracts-tools/msw";
 //   const server = setupServer(...createSandboxHandlers());
 import { http, HttpResponse, type HttpHandler } from "msw";
 import { type CatalogState, createCatalogApi, seedCatalog } from "./sandbox/catalog.js";
-import { loadConfig, type SandboxConfig } from "./sandbox/config.js";
+import { defaultConfig, type SandboxConfig } from "./sandbox/config.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxResponse } from "./sandbox/http.js";
-import { createLinksApi, type LinksState, seedLinks } from "./sandbox/links.js";
+import { contractRateLimit, createLinksApi, type LinksState, seedLinks } from "./sandbox/links.js";
 import { createPayApi, type PayState, seedPay } from "./sandbox/pay.js";
 import type { RateLimitPolicy } from "./sandbox/rate-limit.js";
 
@@ -26,12 +28,15 @@ export interface SandboxHandlersOptions {
   baseUrls?: Partial<Record<"links" | "catalog" | "pay", string>>;
   config?: SandboxConfig;
   state?: MswSandboxState;
-  /** The links API's limit per key; defaults to the contract's (30 per minute); `false` switches it off. */
-  rateLimit?: RateLimitPolicy | false;
+  /**
+   * The links API's limit per key. Off by default, so that tests never wait for a window; `true` applies the
+   * contract's (30 per minute), or pass your own policy. The X-RateLimit-* headers are sent either way.
+   */
+  rateLimit?: RateLimitPolicy | boolean;
 }
 
 /** Fresh demo state: the contracts' examples plus the sandbox config. */
-export function seedSandboxState(config: SandboxConfig = loadConfig()): MswSandboxState {
+export function seedSandboxState(config: SandboxConfig = defaultConfig()): MswSandboxState {
   return { links: seedLinks(config.links), catalog: seedCatalog(config.catalog), pay: seedPay(config.pay) };
 }
 
@@ -49,11 +54,12 @@ function handlerFor(api: SandboxApi, baseUrl: string): HttpHandler {
 }
 
 export function createSandboxHandlers(options: SandboxHandlersOptions = {}): HttpHandler[] {
-  const config = options.config ?? loadConfig();
+  const config = options.config ?? defaultConfig();
+  const rateLimit = options.rateLimit === true ? contractRateLimit() : (options.rateLimit ?? false);
   const state = options.state ?? seedSandboxState(config);
   const base = (api: "links" | "catalog" | "pay") => options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`;
   return [
-    handlerFor(createLinksApi(state.links, { config: config.links, rateLimit: options.rateLimit }), base("links")),
+    handlerFor(createLinksApi(state.links, { config: config.links, rateLimit }), base("links")),
     handlerFor(createCatalogApi(state.catalog, { config: config.catalog }), base("catalog")),
     handlerFor(createPayApi(state.pay, { config: config.pay, baseUrl: () => base("pay") }), base("pay")),
   ];

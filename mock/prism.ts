@@ -3,7 +3,8 @@
 import { createRequire, Module } from "node:module";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
-import { API_NAMES, type ApiName, bundlePath } from "../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { bundlePath } from "../lib/paths.js";
 import { explainRefusal, type Violation } from "./refusals.js";
 
 export const DEFAULT_MOCK_PORTS: Record<ApiName, number> = { identity: 4010, links: 4011, catalog: 4012, pay: 4013 };

@@ -2,11 +2,14 @@
 // release in releases/ and fails on a breaking change that is not announced. A breaking change of a contract is
 // announced by (1) its info.version bumped as a breaking change, (2) a `### <api> <version>` entry in
 // CHANGELOG.md and (3) the package version bumped as a breaking change too, since its clients and types change.
+// The two published packages (packages/contracts, packages/contracts-tools) carry the root package.json's version,
+// so the gate also fails when either manifest has another version.
 // Usage: tsx scripts/check-breaking.ts [--root <dir>]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import semver from "semver";
 import { formatReport } from "../lib/diff/index.js";
+import { packageManifests } from "./pack.js";
 import { bumpVersion, changelogHasEntry, compareWithRelease, type ContractChange, isBreakingBump, latestRelease, packageVersion, readChangelog } from "./releases.js";
 
 export interface Verdict extends ContractChange {
@@ -18,12 +21,23 @@ export interface Verdict extends ContractChange {
 export interface GateResult {
   release?: string;
   verdicts: Verdict[];
+  /** Published packages whose version is not the root package.json's. */
+  packageProblems: string[];
   passed: boolean;
+}
+
+/** The published packages are versioned together: each manifest carries the root package.json's version. */
+export function packageVersionProblems(root: string): string[] {
+  const version = packageVersion(root);
+  return packageManifests(root)
+    .filter(({ manifest }) => manifest.version !== version)
+    .map(({ dir, manifest }) => `packages/${dir}/package.json (${manifest.name}) has version ${manifest.version}, not the root package.json's ${version}`);
 }
 
 export function checkBreakingChanges(root: string): GateResult {
   const release = latestRelease(root);
-  if (!release) return { verdicts: [], passed: true };
+  const packageProblems = packageVersionProblems(root);
+  if (!release) return { verdicts: [], packageProblems, passed: packageProblems.length === 0 };
   const changelog = readChangelog(root);
   const pkgVersion = packageVersion(root);
   const verdicts = compareWithRelease(root, release).map((change): Verdict => {
@@ -52,13 +66,15 @@ export function checkBreakingChanges(root: string): GateResult {
     const state = diff.breaking > 0 && problems.length === 0 ? " (announced)" : "";
     return { ...change, problems, summary: `${api} ${from} -> ${to}: ${counts} since release ${release.version}${state}` };
   });
-  return { release: release.version, verdicts, passed: verdicts.every((v) => v.problems.length === 0) };
+  return { release: release.version, verdicts, packageProblems, passed: packageProblems.length === 0 && verdicts.every((v) => v.problems.length === 0) };
 }
 
 function main(): void {
   const { values } = parseArgs({ options: { root: { type: "string" } } });
   const root = values.root ?? fileURLToPath(new URL("..", import.meta.url));
   const result = checkBreakingChanges(root);
+  for (const problem of result.packageProblems) console.error(`check-breaking: ${problem} (npm run release sets both)`);
+  if (result.packageProblems.length > 0) process.exitCode = 1;
   if (!result.release) {
     console.log("check-breaking: no release in releases/ yet; nothing to compare (run `npm run release` to cut one)");
     return;

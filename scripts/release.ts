@@ -2,7 +2,8 @@
 //   1. compares every bundle with the last release (contracts diff) and picks each contract's next info.version
 //      from the kind of change (scripts/releases.ts: breaking, feature, fix), keeping a version already bumped by hand;
 //   2. picks the package version from the largest change (or takes --version, if it is at least that);
-//   3. writes info.version into specs/<api>.yaml and the package version into package.json, regenerates generated/;
+//   3. writes info.version into specs/<api>.yaml and the package version into package.json and into the manifests of
+//      both published packages (packages/contracts, packages/contracts-tools: versioned together), regenerates generated/;
 //   4. snapshots generated/openapi/<api>.json into releases/<version>/ (the baseline of the CI gate);
 //   5. writes the release's section of CHANGELOG.md from the diff, moving the notes written under "Unreleased".
 import { execFile } from "node:child_process";
@@ -15,6 +16,7 @@ import { parse as parseYaml } from "yaml";
 import type { Change, DiffResult } from "../lib/diff/index.js";
 import { listOperationsIn } from "../lib/openapi.js";
 import { checkBreakingChanges } from "./check-breaking.js";
+import { packageManifests } from "./pack.js";
 import {
   bumpVersion, changelogHeading, compareWithRelease, currentBundles, higherLevel, latestRelease, type Level, packageVersion, readChangelog,
 } from "./releases.js";
@@ -149,6 +151,9 @@ export async function applyRelease(root: string, plan: ReleasePlan): Promise<voi
     specsChanged ||= updated !== text;
   }
   if (packageVersion(root) !== plan.version) await run("npm", ["version", plan.version, "--no-git-tag-version"], { cwd: root });
+  for (const { file, manifest } of packageManifests(root)) {
+    if (manifest.version !== plan.version) writeFileSync(file, `${JSON.stringify({ ...manifest, version: plan.version }, null, 2)}\n`);
+  }
   if (specsChanged) await run(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "generate.ts")], { cwd: root });
   const target = join(root, "releases", plan.version);
   mkdirSync(target, { recursive: true });
@@ -170,7 +175,7 @@ async function main(): Promise<void> {
   }
   await applyRelease(root, plan);
   const gate = checkBreakingChanges(root);
-  console.log(`\nwrote specs/*.yaml info.version, package.json, generated/, releases/${plan.version}/ and CHANGELOG.md (gate: ${gate.passed ? "passes" : "FAILS"})`);
+  console.log(`\nwrote specs/*.yaml info.version, package.json and packages/*/package.json, generated/, releases/${plan.version}/ and CHANGELOG.md (gate: ${gate.passed ? "passes" : "FAILS"})`);
   console.log("Review the CHANGELOG.md section, then commit.");
 }
 

@@ -3,7 +3,7 @@
 // Mermaid diagrams are rendered to images at build time (scripts/docs/diagrams.ts).
 import { readFileSync } from "node:fs";
 import { defineConfig, type DefaultTheme } from "vitepress";
-import { bundlePath } from "../../lib/openapi.js";
+import { bundlePath } from "../../lib/paths.js";
 import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
 import { apiTitles, handWrittenPages, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";

@@ -3,7 +3,8 @@
 import { parseArgs } from "node:util";
 import { parsePortAssignments, splitList, untilSignal, UsageError } from "../../lib/cli.js";
 import { API_NAMES } from "../../lib/openapi.js";
-import { loadConfig, type SandboxConfig, SandboxConfigError } from "./config.js";
+import { type SandboxConfig, SandboxConfigError } from "./config.js";
+import { loadConfig } from "./config-file.js";
 import { SIGN_IN_METHODS } from "./identity.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";

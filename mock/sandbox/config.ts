@@ -1,5 +1,5 @@
-// The shape of the sandbox's settings (the defaults are in default-config.ts) and loading a custom config file.
-import { readFileSync } from "node:fs";
+// The shape of the sandbox's settings (the defaults are in default-config.ts) and their checks. Reading a custom
+// config file is Node-only: config-file.ts (this module is also bundled for browsers by the MSW handlers).
 import { DEFAULT_CONFIG } from "./default-config.js";
 
 export interface OidcClientConfig {
@@ -52,20 +52,13 @@ export interface SandboxConfig {
 
 export class SandboxConfigError extends Error {}
 
-/** The default config, or the JSON file at `path` (same shape as `contracts sandbox --print-config`). */
-export function loadConfig(path?: string): SandboxConfig {
-  if (path === undefined) return structuredClone(DEFAULT_CONFIG);
-  let config: SandboxConfig;
-  try {
-    config = JSON.parse(readFileSync(path, "utf8")) as SandboxConfig;
-  } catch (error) {
-    throw new SandboxConfigError(`cannot read the sandbox config ${path}: ${(error as Error).message}`);
-  }
-  checkConfig(config, path);
-  return config;
+/** A fresh copy of the default config. */
+export function defaultConfig(): SandboxConfig {
+  return structuredClone(DEFAULT_CONFIG);
 }
 
-function checkConfig(config: SandboxConfig, path: string): void {
+/** Throws SandboxConfigError naming `path` when the config is inconsistent. */
+export function checkConfig(config: SandboxConfig, path: string): void {
   const fail = (message: string) => {
     throw new SandboxConfigError(`${path}: ${message}`);
   };

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from "node:net";
 import { API_NAMES, type ApiName } from "../../lib/openapi.js";
 import { createCatalogApi } from "./catalog.js";
-import { loadConfig, type SandboxConfig } from "./config.js";
+import { defaultConfig, type SandboxConfig } from "./config.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxRequest } from "./http.js";
 import { createIdentitySandbox } from "./identity.js";
 import { createLinksApi } from "./links.js";
@@ -120,7 +120,7 @@ async function listen(server: Server, host: string, port: number, api: ApiName):
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
-  const config = options.config ?? loadConfig();
+  const config = options.config ?? defaultConfig();
   const saved = options.dataFile ? await readState(options.dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message))) : undefined;
   const state = saved ?? (await seedState(config));
   const writer: StateWriter | undefined = options.dataFile

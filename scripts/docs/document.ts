@@ -2,7 +2,8 @@
 // `$ref`s, and the anchors that the reference page gives to operations, schemas and security schemes (the quirks
 // and gaps pages link to them).
 import { readFileSync } from "node:fs";
-import { type ApiName, bundlePath, listOperationsIn, type OpenApiDocument, valueAt } from "../../lib/openapi.js";
+import { type ApiName, listOperationsIn, type OpenApiDocument, valueAt } from "../../lib/openapi.js";
+import { bundlePath } from "../../lib/paths.js";
 
 export { valueAt };
 export type { ApiName, OpenApiDocument };

@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { CatalogScopeError, createCatalogClient } from "../../clients/catalog.js";
-import { createIdentityClient } from "../../clients/identity.js";
-import { createLinksClient, LinksApiError } from "../../clients/links.js";
-import { createPayClient, fileNonceSource, PayApiError } from "../../clients/pay.js";
+import { CatalogApiError, CatalogScopeError, createCatalogClient } from "../../clients/catalog.js";
+import { createIdentityClient, IdentityApiError } from "../../clients/identity.js";
+import { createLinksClient, LinksApiError, RateLimitError, type RateLimitWait } from "../../clients/links.js";
+import { fileNonceSource } from "../../clients/node-nonce.js";
+import { createPayClient, hmacSha256Signer, PayApiError } from "../../clients/pay.js";
+import { webCryptoHmacSha256Signer } from "../../clients/signer.js";
 import { repoRoot } from "../support/processes.js";
 import { sendJson, startTestServer, type TestServer } from "../support/http.js";
 
@@ -81,6 +83,73 @@ describe("links rate limiting", () => {
     expect(results.every((r) => r.data?.data.id === 1)).toBe(true);
     expect(served).toBe(2 * LIMIT + 1);
     expect(refused).toBe(0);
+  });
+
+  /** A client whose window is used up: LIMIT calls made in a fresh window. */
+  async function exhaustedClient(rateLimit: Parameters<typeof createLinksClient>[0]["rateLimit"]) {
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+    const links = createLinksClient({ baseUrl: url, apiKey: LINKS_KEY, rateLimit });
+    for (let i = 0; i < LIMIT; i++) await links.GET("/api/account");
+    return links;
+  }
+
+  it("reports each wait to onRateLimit before it starts, and fails the call when it returns false", async () => {
+    const waits: RateLimitWait[] = [];
+    const links = await exhaustedClient({ onRateLimit: (wait) => void waits.push(wait) });
+    const started = Date.now();
+    await links.GET("/api/account");
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!.limit).toBe(LIMIT);
+    expect(waits[0]!.waitMs).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(waits[0]!.waitMs - 50);
+
+    const refusing = await exhaustedClient({ onRateLimit: () => false });
+    served = 0;
+    const error = await refusing.GET("/api/account").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).message).toContain("onRateLimit returned false");
+    expect(served).toBe(0);
+  });
+
+  it("fails at once instead of waiting longer than maxWaitMs", async () => {
+    const links = await exhaustedClient({ maxWaitMs: 10 });
+    const started = Date.now();
+    const error = await links.GET("/api/account").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).wait.waitMs).toBeGreaterThan(10);
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it("stops waiting when the call's AbortSignal aborts, and sends nothing", async () => {
+    const links = await exhaustedClient(true);
+    served = 0;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user navigated away")), 20);
+    const started = Date.now();
+    const error = await links.GET("/api/account", { signal: controller.signal }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("user navigated away");
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(served).toBe(0);
+    // The aborted call left no slot taken: the next one goes after the reset.
+    expect((await links.GET("/api/account")).data?.data.id).toBe(1);
+  });
+});
+
+describe("catalog errors", () => {
+  it("throws every error status as CatalogApiError, and a 403 as CatalogScopeError (a CatalogApiError too)", async () => {
+    const url = await serve((request, _body, response) =>
+      request.url === "/admin/seller-api/me" ? sendJson(response, 403, { error: "missing scope: products:read", missing_scope: "products:read" }) : sendJson(response, 422, { error: "category_id: unknown category pcat_x" }),
+    );
+    const catalog = createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY });
+    const refused = await catalog.POST("/admin/seller-api/products", { body: { title: "x", delivery_type: "digital_instant", category_id: "pcat_x", status: "draft", variants: [] } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CatalogApiError);
+    expect(refused).toMatchObject({ status: 422, body: { error: "category_id: unknown category pcat_x" }, operation: "POST /admin/seller-api/products" });
+    expect((refused as Error).message).toBe("POST /admin/seller-api/products failed (HTTP 422): category_id: unknown category pcat_x");
+    const scope = await catalog.GET("/admin/seller-api/me").catch((e: unknown) => e);
+    expect(scope).toBeInstanceOf(CatalogScopeError);
+    expect(scope).toBeInstanceOf(CatalogApiError);
+    expect(scope).toMatchObject({ status: 403, missingScope: "products:read" });
+    expectNoSecrets(scope);
   });
 });
 
@@ -175,7 +244,8 @@ describe("pay signing and nonces", () => {
     received.length = 0;
     const nonceFile = join(mkdtempSync(join(tmpdir(), "pay-nonce-")), "nonce");
     const script = (name: string) => `
-      import { createPayClient, fileNonceSource } from ${JSON.stringify(`${repoRoot}dist/clients/pay.js`)};
+      import { createPayClient } from ${JSON.stringify(`${repoRoot}dist/clients/pay.js`)};
+      import { fileNonceSource } from ${JSON.stringify(`${repoRoot}dist/clients/node-nonce.js`)};
       const pay = createPayClient({ baseUrl: ${JSON.stringify(url)}, shopId: "1042", apiKey: process.env.PAY_SECRET,
         nonces: fileNonceSource(${JSON.stringify(nonceFile)}) });
       for (let i = 0; i < 25; i++) await pay.POST("/api/balance/", { body: {}, headers: { "x-process": ${JSON.stringify(name)} } });`;
@@ -205,6 +275,25 @@ describe("pay signing and nonces", () => {
     const { data } = await pay.POST("/api/orders/", { body: { page: 2 } });
     expect(data?.type).toBe("success");
     expect(JSON.parse(signed[0]!)).toEqual({ page: 2, shop_id: "1042", nonce: received[0]!.nonce });
+  });
+
+  it("signs alike with node:crypto (Node) and WebCrypto (browsers), as an independent HMAC does", async () => {
+    const bodies = ["", "{}", JSON.stringify({ shop_id: "1042", nonce: 1_700_000_000_000_000, desc: "Café ✓" }), "x".repeat(5000)];
+    for (const text of bodies) {
+      const bytes = new TextEncoder().encode(text);
+      const expected = `Bearer ${createHmac("sha256", PAY_SECRET).update(bytes).digest("hex")}`;
+      expect(await hmacSha256Signer(PAY_SECRET)(bytes)).toBe(expected);
+      expect(await webCryptoHmacSha256Signer(PAY_SECRET)(bytes)).toBe(expected);
+    }
+  });
+
+  it("needs no body argument for an operation without fields of its own", async () => {
+    received.length = 0;
+    const pay = createPayClient({ baseUrl: url, shopId: "1042", apiKey: PAY_SECRET });
+    const { data } = await pay.POST("/api/balance/");
+    expect(data?.type).toBe("success");
+    expect(received).toHaveLength(1);
+    expect(received[0]!.shop).toBe("1042");
   });
 
   it("surfaces a refused request as PayApiError without the secret", async () => {
@@ -313,6 +402,21 @@ describe("identity: id_token verification with a real key", () => {
     arrange();
     const error = await signIn().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
+    expectNoSecrets(error);
+  });
+
+  it("puts the provider's OAuth error code in the message of IdentityApiError", async () => {
+    const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
+    const request = await identity.createAuthorizationRequest(["openid"]);
+    const error = await identity.handleCallback(`${REDIRECT}?code=never-issued&state=${request.state}`, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdentityApiError);
+    expect(error).toMatchObject({ code: "invalid_grant", status: 400 });
+    expect((error as Error).message).toMatch(/^invalid_grant \(code exchange, HTTP 400\)$/);
+    const denied = await identity.handleCallback(`${REDIRECT}?error=access_denied&error_description=The+user+said+no&state=${request.state}`, request).catch((e: unknown) => e);
+    expect((denied as Error).message).toBe("access_denied: The user said no (code exchange)");
+    const wrongSecret = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: "not-the-secret", redirectUri: REDIRECT, allowInsecureRequests: true });
+    const unauthorized = await wrongSecret.refresh("rt-1").catch((e: unknown) => e);
+    expect((unauthorized as Error).message).toBe("invalid_client (refresh, HTTP 401)");
     expectNoSecrets(error);
   });
 

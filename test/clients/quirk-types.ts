@@ -57,7 +57,7 @@ export const amount: Order["amount"] = "25.50000000";
 // @ts-expect-error order amounts are strings with 8 fraction digits, not numbers
 export const amountAsNumber: Order["amount"] = 25.5;
 export const unpaid: Order["date_payed"] = null;
-type CreateOrderBody = PayClientPaths["/api/createOrder/"]["post"]["requestBody"]["content"]["application/json"];
+type CreateOrderBody = NonNullable<PayClientPaths["/api/createOrder/"]["post"]["requestBody"]>["content"]["application/json"];
 export const createBody: CreateOrderBody = { amount: 25.5, currency: "USD" };
 // @ts-expect-error the client adds shop_id itself; the contract's string shop id is not part of the client's body
 export const createBodyWithShop: CreateOrderBody = { amount: 25.5, shop_id: 1042 };

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadSpecFile } from "../../lib/diff/index.js";
 import type { OpenApiDocument } from "../../lib/openapi.js";
 import { checkBreakingChanges } from "../../scripts/check-breaking.js";
-import { CHANGELOG_INTRO, planRelease, setInfoVersion } from "../../scripts/release.js";
+import { applyRelease, CHANGELOG_INTRO, planRelease, setInfoVersion } from "../../scripts/release.js";
 import { bumpVersion, isBreakingBump } from "../../scripts/releases.js";
 import { repoRoot } from "../support/processes.js";
 
@@ -72,7 +72,7 @@ describe("versioning rules (npm caret semantics)", () => {
 
 describe("CI gate: check-breaking", () => {
   it("passes when there is no release to compare with", () => {
-    expect(checkBreakingChanges(repository({ packageVersion: "0.1.0", current: { orders: ordersBefore } }))).toEqual({ verdicts: [], passed: true });
+    expect(checkBreakingChanges(repository({ packageVersion: "0.1.0", current: { orders: ordersBefore } }))).toEqual({ verdicts: [], packageProblems: [], passed: true });
   });
 
   it("passes when nothing changed, and a backward-compatible change without any bump", () => {
@@ -186,5 +186,34 @@ describe("release plan", () => {
       expect(changed, api).toHaveLength(1);
       expect(changed[0], api).toMatch(/^ {2}version: /);
     }
+  });
+});
+
+describe("both published packages", () => {
+  const withPackages = (root: string, versions: Record<string, string>) => {
+    for (const [dir, version] of Object.entries(versions)) {
+      mkdirSync(join(root, "packages", dir), { recursive: true });
+      writeFileSync(join(root, "packages", dir, "package.json"), `${JSON.stringify({ name: `@platform/${dir}`, version }, null, 2)}\n`);
+    }
+    return root;
+  };
+  const versionOf = (root: string, dir: string) => JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")).version;
+
+  it("the release writes its version into both manifests, and the gate then passes", async () => {
+    const root = withPackages(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: withVersion(ordersBreaking, "2.0.0") } }), { contracts: "0.1.0", "contracts-tools": "0.1.0" });
+    const plan = planRelease(root, { date: "2026-01-02" });
+    await applyRelease(root, plan);
+    expect([versionOf(root, "contracts"), versionOf(root, "contracts-tools")]).toEqual(["0.2.0", "0.2.0"]);
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version).toBe("0.2.0");
+    const gate = checkBreakingChanges(root);
+    expect(gate.packageProblems).toEqual([]);
+    expect(gate.passed).toBe(true);
+  });
+
+  it("the gate fails when a package's version is not the root's", () => {
+    const root = withPackages(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersBefore } }), { contracts: "0.1.0", "contracts-tools": "0.1.1" });
+    const gate = checkBreakingChanges(root);
+    expect(gate.packageProblems).toEqual(["packages/contracts-tools/package.json (@platform/contracts-tools) has version 0.1.1, not the root package.json's 0.1.0"]);
+    expect(gate.passed).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ const samples = allSamples();
 const typescriptSamples = samples.filter((s) => s.language === "ts" || s.language === "typescript");
 const shellSamples = samples.filter((s) => s.language === "sh" || s.language === "bash" || s.language === "shell");
 
-/** Type-checks samples as ES modules inside the repository, with `@platform/contracts/<api>` mapped to clients/. */
+/** Type-checks samples as ES modules inside the repository, with `@platform/contracts/<api>` mapped to clients/ (and the other exports to their sources). */
 function typeCheck(blocks: Sample[]): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   if (!config) throw new Error("cannot read tsconfig.json");
@@ -22,8 +22,12 @@ function typeCheck(blocks: Sample[]): string[] {
     ...config.options,
     noEmit: true,
     baseUrl: repoRoot,
-    // Only the entry points the package exports (one per API).
-    paths: Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/${api}`, [`clients/${api}.ts`]])),
+    // Only the entry points @platform/contracts exports (packages/contracts/package.json).
+    paths: {
+      ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/${api}`, [`clients/${api}.ts`]])),
+      ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/types/${api}`, [`generated/types/${api}.ts`]])),
+      "@platform/contracts/pay/node-nonce": ["clients/node-nonce.ts"],
+    },
     allowImportingTsExtensions: true,
     noUnusedLocals: true,
   };

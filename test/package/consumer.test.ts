@@ -1,83 +1,264 @@
-// The package as users get it: `npm pack`, install the tarball into a fresh project, check what it contains,
-// resolve every export, type-check test/package/consumer-app/main.ts (which imports every export) with tsc against
-// the shipped declarations, run it with node, and run the installed `contracts` binary.
+// Both packages as users get them: `npm run pack` writes the two tarballs, and each is installed from its tarball
+// into a fresh project, as `npm install` from the registry would (the dependencies come from the registry).
+//
+// @platform/contracts alone: what it ships, every export resolving, test/package/consumer-app/main.ts (which imports
+// every export) type-checked with tsc under `strict` against the shipped declarations and run with node, the
+// browser entry points bundled by esbuild for the browser, and the installed tree measured and printed.
+//
+// @platform/contracts-tools: every command of the installed `contracts` binary, including `contracts mock`, and a
+// real `contracts conform` run against `contracts sandbox`, both from the install; the MSW handlers with the
+// application's own msw (a peer dependency).
+//
+// Servers listen on ports the system hands out, so this test needs no private network; `npm install` needs the
+// registry.
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/processes.js";
+import type { RunReport } from "../../conformance/report.js";
+import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";
+import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, string | Record<string, string>> };
+const rootManifest = readManifest(join(repoRoot, "package.json"));
+/** The msw range the repository tests with (dependency or devDependency of the private root). */
+const mswRange = { ...rootManifest.devDependencies, ...rootManifest.dependencies }.msw!;
 const consumerApp = join(repoRoot, "test", "package", "consumer-app");
 const scratch = mkdtempSync(join(tmpdir(), "contracts-package-"));
-const project = join(scratch, "consumer");
-const installed = join(project, "node_modules", ...manifest.name.split("/"));
-let packedFiles: string[] = [];
+const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"];
+
+// The installed tree of @platform/contracts alone (issue 14: at most 15 packages and 10 MB).
+const MAX_CLIENT_PACKAGES = 15;
+const MAX_CLIENT_BYTES = 10 * 1024 * 1024;
+
+let clients: PackedPackage;
+let tools: PackedPackage;
+
+function project(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  return dir;
+}
+
+const clientsProject = join(scratch, "app");
+const toolsProject = join(scratch, "dev-tools");
+const installedIn = (dir: string, pkg: PackedPackage) => join(dir, "node_modules", ...pkg.name.split("/"));
 
 beforeAll(async () => {
-  // dist/ is fresh: test/support/global-setup.ts compiled it.
-  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  packedFiles = packed!.files.map((f) => f.path).sort();
-  mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  for (const file of ["main.ts", "tsconfig.json"]) copyFileSync(join(consumerApp, file), join(project, file));
-  await run("npm", ["install", join(scratch, packed!.filename), "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: project, timeout: 240_000 });
+  const packed = await packPackages(repoRoot, join(scratch, "tarballs"));
+  clients = packed.find((p) => p.name === "@platform/contracts")!;
+  tools = packed.find((p) => p.name === "@platform/contracts-tools")!;
+  project("app");
+  for (const file of ["main.ts", "tsconfig.json"]) copyFileSync(join(consumerApp, file), join(clientsProject, file));
+  project("dev-tools");
+  await Promise.all([
+    run("npm", [...INSTALL, clients.tarball], { cwd: clientsProject, timeout: 280_000 }),
+    // msw is the application's own: a peer dependency of the tools.
+    run("npm", [...INSTALL, tools.tarball, `msw@${mswRange}`], { cwd: toolsProject, timeout: 280_000 }),
+  ]);
 }, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const exportTargets = () =>
-  Object.entries(manifest.exports).flatMap(([subpath, target]) => (typeof target === "string" ? [[subpath, target]] : Object.values(target).map((t) => [subpath, t])));
+function exportSpecifiers(pkg: PackedPackage): string[] {
+  const manifest = readManifest(join(installedIn(pkg.name === clients.name ? clientsProject : toolsProject, pkg), "package.json"));
+  return Object.keys(manifest.exports).map((subpath) => `${pkg.name}${subpath.slice(1)}`);
+}
 
-describe(`npm package ${manifest.name}`, () => {
-  it("contains only what users need", () => {
-    const allowed = [/^dist\/(bin|clients|lib|mock|conformance|generated)\/.+\.(js|d\.ts)$/, /^generated\/(openapi\/.+\.json|types\/.+\.ts|reference\/.+\.html)$/, /^specs\/.+\.(yaml|md)$/];
-    const extra = packedFiles.filter((f) => !["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(f) && !allowed.some((pattern) => pattern.test(f)));
+/** Every package directory under node_modules (nested ones too) and the bytes of every file there. */
+function measureTree(nodeModules: string): { packages: string[]; bytes: number } {
+  const packages: string[] = [];
+  let bytes = 0;
+  const walk = (dir: string, inPackage: string | undefined) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) {
+        if (entry.name === "node_modules") {
+          for (const child of readdirSync(path, { withFileTypes: true })) {
+            if (!child.isDirectory() || child.name.startsWith(".")) continue;
+            const childPath = join(path, child.name);
+            const names = child.name.startsWith("@") ? readdirSync(childPath).map((n) => join(child.name, n)) : [child.name];
+            for (const name of names) {
+              packages.push(name);
+              walk(join(path, name), name);
+            }
+          }
+          for (const file of readdirSync(path, { withFileTypes: true })) if (file.isFile()) bytes += statSync(join(path, file.name)).size;
+        } else {
+          walk(path, inPackage);
+        }
+      } else if (entry.isFile()) {
+        bytes += statSync(path).size;
+      }
+    }
+  };
+  walk(join(nodeModules, ".."), undefined);
+  return { packages: packages.sort(), bytes };
+}
+
+describe("@platform/contracts (types, clients, bundled contracts)", () => {
+  it("contains only the clients, the generated types and the bundled contracts", () => {
+    const allowed = [/^dist\/clients\/[a-z-]+\.(js|d\.ts)$/, /^dist\/generated\/types\/[a-z]+\.(js|d\.ts)$/, /^generated\/openapi\/[a-z]+\.json$/];
+    const extra = clients.files.filter((f) => !["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(f) && !allowed.some((pattern) => pattern.test(f)));
     expect(extra).toEqual([]);
-    expect(packedFiles.filter((f) => /\.test\.|^test\/|^scripts\/|^releases\/|^\.|node_modules/.test(f))).toEqual([]);
-    for (const required of ["LICENSE", "README.md", "CHANGELOG.md", "dist/bin/contracts.js", "specs/links.yaml", "generated/types/links.ts"]) expect(packedFiles).toContain(required);
-    // Every compiled module ships with its declarations.
-    const modules = packedFiles.filter((f) => f.startsWith("dist/") && f.endsWith(".js"));
-    expect(modules.filter((f) => !packedFiles.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
+    for (const required of ["LICENSE", "README.md", "CHANGELOG.md", "dist/clients/links.js", "dist/clients/node-nonce.js", "generated/openapi/pay.json"]) expect(clients.files).toContain(required);
+    const modules = clients.files.filter((f) => f.endsWith(".js"));
+    expect(modules.filter((f) => !clients.files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
+    expect(clients.version).toBe(rootManifest.version);
   });
 
-  it("resolves every export to a file in the package, and the consumer imports each of them", async () => {
-    for (const [subpath, target] of exportTargets()) expect(existsSync(join(installed, target!)), `${subpath} -> ${target}`).toBe(true);
-    const specifiers = Object.keys(manifest.exports).map((subpath) => `${manifest.name}${subpath.slice(1)}`);
+  it("resolves every export, and the consumer imports each of them", async () => {
+    const specifiers = exportSpecifiers(clients);
     const script = `for (const s of ${JSON.stringify(specifiers)}) console.log(import.meta.resolve(s));`;
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
-    expect(stdout.trim().split("\n")).toHaveLength(specifiers.length);
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: clientsProject });
+    const resolved = stdout.trim().split("\n");
+    expect(resolved).toHaveLength(specifiers.length);
+    for (const url of resolved) expect(existsSync(new URL(url)), url).toBe(true);
     const main = readFileSync(join(consumerApp, "main.ts"), "utf8");
-    expect(specifiers.filter((s) => !main.includes(`from "${s}"`))).toEqual([]);
+    expect(specifiers.filter((s) => s !== `${clients.name}/package.json` && !main.includes(`from "${s}"`))).toEqual([]);
   });
 
-  it("type-checks the consumer with tsc against the shipped declarations (no @types/node, skipLibCheck off)", async () => {
-    const tsc = run(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project });
+  it("type-checks the consumer with tsc under strict against the shipped declarations (no @types/node, skipLibCheck off)", async () => {
+    const tsc = run(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", clientsProject], { cwd: clientsProject });
     await expect(tsc.then(({ stdout }) => stdout, (error: { stdout: string }) => Promise.reject(new Error(error.stdout)))).resolves.toBe("");
   });
 
-  it("runs the consumer with node: every client answers, the diff works", async () => {
-    const { stdout } = await run(process.execPath, [join(project, "out", "main.js")], { cwd: project });
+  it("runs the consumer with node: every client answers", async () => {
+    const { stdout } = await run(process.execPath, [join(clientsProject, "out", "main.js")], { cwd: clientsProject });
     expect(JSON.parse(stdout)).toEqual({
-      name: manifest.name,
-      version: JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).version,
+      name: clients.name,
+      version: rootManifest.version,
       answered: ["GET /api/account", "POST /api/domain/add", "GET /admin/seller-api/me", "POST /api/balance/", "GET /.well-known/openid-configuration"],
     });
   });
 
-  it("installs the contracts binary, whose diff flags a breaking change", async () => {
-    const bin = join(project, "node_modules", ".bin", "contracts");
-    const released = join(installed, "generated", "openapi", "catalog.json");
+  it("bundles the four clients for the browser (no Node built-in reachable), and the Node-only nonce file only for Node", async () => {
+    const entry = join(clientsProject, "browser-entry.js");
+    writeFileSync(entry, ["links", "catalog", "pay", "identity"].map((api) => `export * as ${api} from "@platform/contracts/${api}";`).join("\n"));
+    const bundle = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
+    expect(bundle.errors).toEqual([]);
+    const nodeOnly = join(clientsProject, "node-only-entry.js");
+    writeFileSync(nodeOnly, `export * from "@platform/contracts/pay/node-nonce";`);
+    const refused = await build({ entryPoints: [nodeOnly], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" }).catch((error: Error) => error);
+    expect(String(refused)).toMatch(/pay\/node-nonce|node-nonce/);
+  });
+
+  it(`installs at most ${MAX_CLIENT_PACKAGES} packages and ${MAX_CLIENT_BYTES / 1024 / 1024} MB`, () => {
+    const { packages, bytes } = measureTree(join(clientsProject, "node_modules"));
+    console.log(`@platform/contracts installed alone: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(2)} MB (${packages.join(", ")})`);
+    expect(packages).toContain("@platform/contracts");
+    expect(packages.length).toBeLessThanOrEqual(MAX_CLIENT_PACKAGES);
+    expect(bytes).toBeLessThanOrEqual(MAX_CLIENT_BYTES);
+  });
+});
+
+describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () => {
+  const bin = () => join(toolsProject, "node_modules", ".bin", "contracts");
+  const contracts = (args: string[]) => run(bin(), args, { cwd: toolsProject, timeout: 120_000 });
+  const started: RunningCommand[] = [];
+  const start = (args: string[]) => {
+    const command = spawnCommand(bin(), args, toolsProject);
+    started.push(command);
+    return command;
+  };
+  afterAll(async () => {
+    for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
+    await Promise.all(started.map((command) => command.exit));
+  });
+
+  it("installs msw only as the application's peer and ships no test or build file", () => {
+    const manifest = readManifest(join(installedIn(toolsProject, tools), "package.json"));
+    expect(manifest.peerDependencies?.msw).toBe(mswRange);
+    expect(manifest.dependencies?.msw).toBeUndefined();
+    expect(existsSync(join(installedIn(toolsProject, tools), "node_modules", "msw"))).toBe(false);
+    expect(tools.files.filter((f) => /\.test\.|^test\/|^scripts\/|^releases\/|^bench\/|^docs\//.test(f))).toEqual([]);
+    for (const required of ["dist/bin/contracts.js", "dist/mock/msw.js", "specs/links.yaml", "generated/openapi/links.json", "generated/reference/links.html"]) expect(tools.files).toContain(required);
+    const { packages, bytes } = measureTree(join(toolsProject, "node_modules"));
+    console.log(`@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`);
+  });
+
+  it("prints the usage of every command", async () => {
+    const { stdout } = await contracts(["--help"]);
+    const commands = [...stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!);
+    expect(commands).toEqual(["mock", "sandbox", "conform", "diff"]);
+    for (const command of commands) {
+      const help = await contracts([command, "--help"]);
+      expect(help.stdout, command).toMatch(new RegExp(`contracts ${command}`));
+    }
+  });
+
+  it("contracts mock serves the contract's examples with Prism", async () => {
+    const port = await freePort();
+    const mock = start(["mock", "--api", "links", "--port", `links=${port}`]);
+    await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}`), 90_000);
+    const response = await fetch(`http://127.0.0.1:${port}/api/account`, { headers: { Authorization: "Bearer demo-key" } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ error: 0, data: { id: expect.any(Number) } });
+    mock.child.kill("SIGTERM");
+    expect(await mock.exit).toBe(0);
+  });
+
+  it("contracts conform passes against contracts sandbox, both from the install", async () => {
+    const ports = await Promise.all(["identity", "links", "catalog", "pay"].map(async (api) => `${api}=${await freePort()}`));
+    const sandbox = start(["sandbox", ...ports.flatMap((p) => ["--port", p])]);
+    const output = await sandbox.waitForOutput(/^pay\s+http:\/\/\S+$/m, 60_000);
+    const url = (api: string) => output.match(new RegExp(`^${api}\\s+(http://\\S+)$`, "m"))![1]!;
+    for (const [api, credentials] of [
+      ["catalog", ["--api-key", "demo-seller-key"]],
+      ["pay", ["--shop-id", "3561", "--secret", "demo-pay-key"]],
+    ] as const) {
+      const file = join(scratch, `${api}.json`);
+      const args = ["conform", api, "--base-url", url(api), ...credentials, "--max-examples", "3", "--allow-writes", "--json", file];
+      const { stdout } = await contracts(args).catch((error: { code: number; stdout: string; stderr: string }) => Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)));
+      const report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
+      expect(report.failures, stdout).toEqual([]);
+      expect(report.requests).toBeGreaterThan(10);
+      expect(report.checks.reduce((n, check) => n + check.passed, 0)).toBeGreaterThan(10);
+    }
+  });
+
+  it("contracts diff flags a breaking change", async () => {
+    const released = join(installedIn(toolsProject, tools), "generated", "openapi", "catalog.json");
     const changed = JSON.parse(readFileSync(released, "utf8"));
     changed.components.schemas.ProductCreate.required.push("thumbnail");
     writeFileSync(join(scratch, "catalog-next.json"), JSON.stringify(changed));
-    const failure = await run(bin, ["diff", released, join(scratch, "catalog-next.json")], { cwd: project }).then(() => undefined, (error: { code: number; stdout: string }) => error);
+    const failure = await contracts(["diff", released, join(scratch, "catalog-next.json")]).then(() => undefined, (error: { code: number; stdout: string }) => error);
     expect(failure?.code).toBe(1);
     expect(failure?.stdout).toContain("[property-became-required] POST /admin/seller-api/products: request body application/json .thumbnail (you send)");
-    expect((await run(bin, ["diff", released, released], { cwd: project })).stdout).toContain("No changes to the contract.");
+    expect((await contracts(["diff", released, released])).stdout).toContain("No changes to the contract.");
+  });
+
+  it("serves the MSW handlers with the application's msw in Node (setupServer), and bundles them for the browser", async () => {
+    const script = `
+      import { setupServer } from "msw/node";
+      import { createSandboxHandlers } from "@platform/contracts-tools/msw";
+      const server = setupServer(...createSandboxHandlers({ baseUrls: { links: "http://links.test", catalog: "http://catalog.test", pay: "http://pay.test" } }));
+      server.listen({ onUnhandledRequest: "error" });
+      const response = await fetch("http://links.test/api/campaigns", { headers: { Authorization: "Bearer demo-links-key" } });
+      console.log(JSON.stringify({ status: response.status, campaigns: (await response.json()).data.campaigns.length }));
+      server.close();`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: toolsProject });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, campaigns: 2 });
+    const entry = join(toolsProject, "browser-entry.js");
+    writeFileSync(entry, `import { setupWorker } from "msw/browser";\nimport { createSandboxHandlers } from "@platform/contracts-tools/msw";\nexport const worker = setupWorker(...createSandboxHandlers());`);
+    const bundle = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
+    expect(bundle.errors).toEqual([]);
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogScopeError } from "../../clients/catalog.js";
 import { hmacSha256Signer } from "../../clients/signer.js";
-import { loadConfig } from "../../mock/sandbox/config.js";
+import { defaultConfig } from "../../mock/sandbox/config.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
@@ -47,7 +47,7 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
 }
 
 beforeAll(async () => {
-  const config = loadConfig();
+  const config = defaultConfig();
   config.catalog.issuanceTimeoutMs = 300;
   sandbox = await startTestSandbox(4420, { config });
   catalog = clientsFor(sandbox.urls, sandbox.fetch).catalog();
@@ -121,9 +121,8 @@ describe("catalog sandbox", () => {
     });
     expect((reordered.data as { id: string }).id).toBe([...ids][0]);
 
-    const different = await catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body: { ...body, title: "Another" } });
-    expect(different.response.status).toBe(422);
-    expect(different.error).toMatchObject({ error: expect.stringContaining("different request body") });
+    const different = catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body: { ...body, title: "Another" } });
+    await expect(different).rejects.toMatchObject({ name: "CatalogApiError", status: 422, body: { error: expect.stringContaining("different request body") } });
     expect((await sandboxCall("/_sandbox/products")).body.length).toBe(before + 1);
   });
 
@@ -138,8 +137,8 @@ describe("catalog sandbox", () => {
   });
 
   it("refuses an unknown category, a missing Idempotency-Key and a body the contract does not allow", async () => {
-    const unknownCategory = await catalog.POST("/admin/seller-api/products", { body: { ...product, category_id: "pcat_missing" } });
-    expect(unknownCategory.error).toEqual({ error: "category_id: unknown category pcat_missing" });
+    const unknownCategory = catalog.POST("/admin/seller-api/products", { body: { ...product, category_id: "pcat_missing" } });
+    await expect(unknownCategory).rejects.toMatchObject({ status: 422, body: { error: "category_id: unknown category pcat_missing" } });
     const noKey = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/products`, {
       method: "POST",
       headers: { "x-seller-api-key": "demo-seller-key", "content-type": "application/json" },
@@ -147,8 +146,8 @@ describe("catalog sandbox", () => {
     });
     expect(noKey.status).toBe(400);
     expect(await noKey.json()).toEqual({ error: "header parameter Idempotency-Key is required" });
-    const badPrice = await catalog.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] } });
-    expect(badPrice.error).toMatchObject({ error: expect.stringContaining("currency_code must match pattern") });
+    const badPrice = catalog.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] } });
+    await expect(badPrice).rejects.toMatchObject({ status: 400, body: { error: expect.stringContaining("currency_code must match pattern") } });
   });
 });
 

@@ -36,9 +36,15 @@ describe("MSW handlers backed by the sandbox", () => {
     expect(state.links.campaigns.some((c) => c.name === "From MSW")).toBe(true);
   });
 
-  it("links: the rate limit of the contract applies here too", async () => {
+  it("links: no rate limit by default, and the contract's with rateLimit: true", async () => {
+    const unlimited = [];
+    for (let i = 0; i < 31; i++) unlimited.push((await checked(`${urls.links}/api/account`, { headers: { authorization: "Bearer expired-links-key" } })).status);
+    expect(unlimited.every((s) => s === 401)).toBe(true);
+
+    const limitedUrl = "http://links-limited.sandbox.test";
+    server.use(...createSandboxHandlers({ baseUrls: { links: limitedUrl, catalog: "http://unused-catalog.test", pay: "http://unused-pay.test" }, rateLimit: true }));
     const statuses = [];
-    for (let i = 0; i < 31; i++) statuses.push((await checked(`${urls.links}/api/account`, { headers: { authorization: "Bearer expired-links-key" } })).status);
+    for (let i = 0; i < 31; i++) statuses.push((await fetch(`${limitedUrl}/api/account`, { headers: { authorization: "Bearer expired-links-key" } })).status);
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
   });

@@ -16,7 +16,12 @@ export interface RunningCommand {
 }
 
 export function runContracts(args: string[], env: NodeJS.ProcessEnv = {}): RunningCommand {
-  const child = spawn(process.execPath, [contractsBin, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
+  return spawnCommand(process.execPath, [contractsBin, ...args], repoRoot, env);
+}
+
+/** Runs any command (e.g. an installed `contracts` binary) with the output collected as runContracts does. */
+export function spawnCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): RunningCommand {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
   let out = "";
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));

@@ -1,0 +1,67 @@
+// The checks `npm run pack` makes before it packs (scripts/pack.ts), on small staged packages made up here, and on
+// the real manifests: a package that would break at a user's fails to pack.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { importProblems, manifestProblems, type PackageManifest, packageManifests } from "../../scripts/pack.js";
+import { repoRoot } from "../support/processes.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "contracts-pack-check-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function stage(name: string, files: Record<string, string>): string {
+  const dir = join(scratch, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const manifest: PackageManifest = {
+  name: "@platform/contracts",
+  version: "0.1.0",
+  files: ["dist"],
+  exports: { "./links": { types: "./dist/clients/links.d.ts", default: "./dist/clients/links.js" }, "./pay": "./dist/clients/pay.js", "./catalog": "./dist/clients/catalog.js", "./identity": "./dist/clients/identity.js" },
+  dependencies: { "openapi-fetch": "^0.17.0" },
+};
+
+describe("npm run pack refuses a package", () => {
+  it("whose browser entry reaches a Node built-in through a relative import, but not a Node-only module", () => {
+    const dir = stage("node-builtin", {
+      "dist/clients/links.js": 'import createClient from "openapi-fetch";\nexport { sign } from "./signer.js";\n',
+      "dist/clients/signer.js": '// import { readFile } from "node:fs"; (a comment is no import)\nimport { createHmac } from "node:crypto";\nexport const sign = createHmac;\n',
+      "dist/clients/pay.js": "export {};\n",
+      "dist/clients/catalog.js": "export {};\n",
+      "dist/clients/identity.js": "export {};\n",
+      "dist/clients/node-nonce.js": 'import { open } from "node:fs/promises";\nexport { open };\n',
+    });
+    expect(importProblems(dir, manifest)).toEqual(["dist/clients/signer.js (loaded by @platform/contracts/links in browsers) imports node:crypto"]);
+  });
+
+  it("that imports a package it does not depend on, or a file it does not ship", () => {
+    const dir = stage("undeclared", {
+      "dist/clients/links.js": 'export const load = () => import("yaml");\nexport * from "./missing.js";\n',
+      "dist/clients/pay.js": "export {};\n",
+      "dist/clients/catalog.js": "export {};\n",
+      "dist/clients/identity.js": "export {};\n",
+    });
+    expect(importProblems(dir, manifest)).toEqual([
+      "dist/clients/links.js imports yaml, which is not a dependency of @platform/contracts",
+      "dist/clients/links.js imports ./missing.js, which the package does not contain",
+    ]);
+  });
+
+  it("whose version or dependency ranges differ from the root package.json", () => {
+    expect(manifestProblems(repoRoot, { ...manifest, version: "9.9.9", dependencies: { "openapi-fetch": "^0.9.0", leftpad: "1.0.0" } })).toEqual([
+      expect.stringMatching(/^version 9\.9\.9 is not the root package\.json's /),
+      expect.stringMatching(/^depends on openapi-fetch@\^0\.9\.0; the root package\.json tests /),
+      "depends on leftpad, which the root package.json does not install",
+    ]);
+  });
+
+  it("and accepts the repository's own manifests", () => {
+    for (const { dir, manifest: real } of packageManifests(repoRoot)) expect(manifestProblems(repoRoot, real), dir).toEqual([]);
+  });
+});
