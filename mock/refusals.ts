@@ -23,7 +23,7 @@ function documentedResponseKey(responses: Record<string, unknown>, status: numbe
 /**
  * `body` (the error example Prism chose) with its message replaced by the violations, when the contract lets us
  * say where the message goes: the first string property of the example that the schema does not pin down (no
- * `const`, `enum` or `not`, and not the `x-error-envelope` status property) and that still validates with the
+ * `const`, `enum` or `not`, and not the `x-error-envelope` status property; prose before codes) and that still validates with the
  * violations in it. Anything else (no documented body, a body that is not an object) is returned unchanged.
  */
 export function explainRefusal(api: ApiName, operationId: string, status: number, mediaType: string, body: unknown, violations: readonly Violation[]): unknown {
@@ -42,7 +42,9 @@ export function explainRefusal(api: ApiName, operationId: string, status: number
   const message = describeViolations(violations);
   // RFC 6749 §5.2 allows no `"` or `\\` and only printable ASCII in error_description: the plainer form fits.
   const plainMessage = message.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
-  for (const [name, value] of Object.entries(body)) {
+  // Prose (a value with a space) is the message; a code such as OAuth's `error: invalid_grant` is not.
+  const candidates = Object.entries(body).sort(([, a], [, b]) => Number(isProse(b)) - Number(isProse(a)));
+  for (const [name, value] of candidates) {
     if (typeof value !== "string" || name === statusProperty) continue;
     const property = schema?.properties?.[name] ? resolvePointer(api, `${schemaPointer}/properties/${pointerSegment(name)}`) : {};
     if ("const" in property || "enum" in property || "not" in property) continue;
@@ -53,3 +55,5 @@ export function explainRefusal(api: ApiName, operationId: string, status: number
   }
   return body;
 }
+
+const isProse = (value: unknown) => typeof value === "string" && /\s/.test(value.trim());

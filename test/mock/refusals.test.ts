@@ -1,8 +1,8 @@
 // A request the contract refuses, sent through our real clients to the Prism mocks: the error the caller gets names
 // the violation (what Prism's `sl-violations` header says), in each API's own error envelope.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCatalogClient } from "../../clients/catalog.js";
-import { createIdentityClient } from "../../clients/identity.js";
+import { CatalogApiError, createCatalogClient } from "../../clients/catalog.js";
+import { createIdentityClient, IdentityApiError } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
 import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
@@ -70,14 +70,17 @@ describe("a refused request names its violation in the client's error", () => {
     expect(message).toContain("page must be >= 1");
   });
 
-  it("catalog: the error body the client returns carries the violation", async () => {
+  it("catalog: CatalogApiError carries the violation", async () => {
     const catalog = createCatalogClient({ baseUrl: url("catalog"), apiKey: "test-seller-key", fetch: recordingFetch });
     const body = { delivery_type: "digital_instant", category_id: "pcat_01HV6Q8Z3T", status: "published", variants: [] };
-    const outcome = await catalog.POST("/admin/seller-api/products", { body: body as never });
-    expect(outcome.response.status).toBe(422);
+    const error = await rejection(catalog.POST("/admin/seller-api/products", { body: body as never }));
+    expect(error).toBeInstanceOf(CatalogApiError);
+    const { status, body: errorBody, message } = error as CatalogApiError;
+    expect(status).toBe(422);
     expect(await lastViolations()).toContain("Request body must have required property 'title'");
-    expect(outcome.error).toEqual({ error: (await lastViolations()).join("; ") });
-    const result = validateAt("catalog", responseSchemaPointer("catalog", "createProduct", "default"), outcome.error);
+    expect(errorBody).toEqual({ error: (await lastViolations()).join("; ") });
+    expect(message).toContain("required property 'title'");
+    const result = validateAt("catalog", responseSchemaPointer("catalog", "createProduct", "default"), errorBody);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
   });
 
@@ -98,6 +101,7 @@ describe("a refused request names its violation in the client's error", () => {
     const violations = await lastViolations();
     expect(violations.join("\n")).toMatch(/code_verifier/);
     // RFC 6749 §5.2 keeps `"` out of error_description: the mock puts the violations in with single quotes.
-    expect(error).toMatchObject({ error: "invalid_grant", error_description: violations.join("; ").replaceAll('"', "'") });
+    expect(error).toBeInstanceOf(IdentityApiError);
+    expect(error).toMatchObject({ code: "invalid_grant", description: violations.join("; ").replaceAll('"', "'") });
   });
 });
