@@ -176,11 +176,11 @@ async function authorize(flow: Flow, options: AuthorizeOptions): Promise<Authori
   const exchange = navigationExchange(url.href, navigation, navigation.arrived);
   if (!navigation.arrived) return { kind: "failed", failure: navigation.failure ?? "the provider did not send the browser back", navigation, exchange };
   const back = navigation.arrived.searchParams;
+  const code = back.get("code");
+  if (code) session.secrets.add(code, "<authorization code>");
   const returned = back.get("state");
   session.record("state_echoed", "authorize", returned === state ? "" : returned === null ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent` : "the provider came back to the redirect_uri with another state than the one sent", exchange, options.purpose);
-  const code = back.get("code");
   if (code) {
-    session.secrets.add(code, "<authorization code>");
     return { kind: "code", code, verifier, nonce, scope: options.scope, redirectUri, navigation, exchange };
   }
   return { kind: "error", error: back.get("error") ?? "(no code and no error)", description: back.get("error_description") ?? "", navigation, exchange };

@@ -305,7 +305,8 @@ document.getElementById("go").addEventListener("click", async () => {
     }
     const sessionId = cookieOf(request, SESSION_COOKIE);
     if (sessionId && fault !== "logout-keeps-session") sessions.delete(sessionId);
-    const clearCookie = { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
+    // The faulty logout only redirects: it neither ends the session nor clears its cookie.
+    const clearCookie: Record<string, string> = fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
     if (!target) return html(200, "Signed out", "<h1>You have been signed out</h1>", clearCookie);
     const location = new URL(target);
     const state = params.get("state");
