@@ -88,34 +88,49 @@ export class BrowserDriver implements SignInDriver {
     try {
       const response = await page.goto(url, { waitUntil: "load" }).catch((error: Error) => error);
       if (response instanceof Error && !this.arrived) return { failure: `the browser could not open the page: ${response.message.split("\n")[0]}`, pages };
+      let lastError = "";
       for (let step = 0; step < 12; step++) {
         await this.settle(page);
         if (this.arrived) return { arrived: this.arrived, pages };
         const lastPage = await last();
         if (options.interactive === false) return { failure: `the provider showed a page instead of redirecting: "${lastPage.text}"`, pages, lastPage };
-        if (this.script && !scriptRan) {
-          scriptRan = true;
-          pages += 1;
-          await this.script(page, { ...this.signIn });
-          await this.settle(page);
+        const before = page.url();
+        try {
+          // The script gets the first page that asks for input; error and confirmation pages are the driver's.
+          if (this.script && !scriptRan && (await page.locator("input:not([type=hidden]):visible, select:visible, textarea:visible").count()) > 0) {
+            scriptRan = true;
+            pages += 1;
+            try {
+              await this.script(page, { ...this.signIn });
+            } catch (error) {
+              if (this.arrived) return { arrived: this.arrived, pages };
+              return { failure: `the --sign-in-script failed on ${lastPage.url}: ${(error as Error).message.split("\n")[0]}`, pages, lastPage };
+            }
+          } else {
+            const filled = await this.fill(page);
+            if (filledBefore && filled > 0 && (await page.locator("input[type=password]").count()) > 0) {
+              return { failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`, pages, lastPage };
+            }
+            const pressed = await this.press(page);
+            if (!pressed) {
+              const missing = filled === 0 && Object.keys(this.signIn).length === 0 && (await page.locator("input[type=password]").count()) > 0;
+              if (missing) return { failure: `the sign-in page at ${lastPage.url} asks for a password and no --sign-in values were given`, pages, lastPage };
+              return { failure: `stopped at ${lastPage.url} on a page without a button to press: "${lastPage.text}"`, pages, lastPage };
+            }
+            pages += 1;
+            filledBefore ||= filled > 0;
+          }
+        } catch (error) {
+          // The page went away under the driver (a navigation started late): look again at wherever it is now.
+          if (this.arrived) return { arrived: this.arrived, pages };
+          lastError = (error as Error).message.split("\n")[0]!;
           continue;
         }
-        const before = page.url();
-        const filled = await this.fill(page);
-        if (filledBefore && filled > 0 && (await page.locator("input[type=password]").count()) > 0) {
-          return { failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`, pages, lastPage };
-        }
-        const pressed = await this.press(page);
-        if (!pressed) {
-          const missing = filled === 0 && Object.keys(this.signIn).length === 0 && (await page.locator("input[type=password]").count()) > 0;
-          if (missing) return { failure: `the sign-in page at ${lastPage.url} asks for a password and no --sign-in values were given`, pages, lastPage };
-          return { failure: `stopped at ${lastPage.url} on a page without a button to press: "${lastPage.text}"`, pages, lastPage };
-        }
-        pages += 1;
-        filledBefore ||= filled > 0;
+        // A sign-in may post with fetch first and navigate only when the answer is in.
         await page.waitForURL((current) => current.href !== before, { timeout: SETTLE_MS }).catch(() => {});
       }
-      return { failure: "got through more than 12 pages without arriving", pages, lastPage: await last() };
+      if (this.arrived) return { arrived: this.arrived, pages };
+      return { failure: `got through more than 12 pages without arriving${lastError ? ` (last: ${lastError})` : ""}`, pages, lastPage: await last() };
     } finally {
       this.until = undefined;
       await page.close().catch(() => {});
@@ -150,8 +165,8 @@ export class BrowserDriver implements SignInDriver {
       if (index < 0) continue;
       taken.add(index);
       const target = page.locator(`[data-conform-index="${index}"]`);
-      if (fields[index]!.tag === "select") await target.selectOption(value);
-      else await target.fill(value);
+      if (fields[index]!.tag === "select") await target.selectOption(value, { timeout: SETTLE_MS });
+      else await target.fill(value, { timeout: SETTLE_MS });
       await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
       filled += 1;
     }
@@ -177,10 +192,10 @@ export class BrowserDriver implements SignInDriver {
       // A form without a button is submitted with Enter in its last filled field.
       const field = page.locator("[data-conform-field]").last();
       if ((await field.count()) === 0) return false;
-      await field.press("Enter");
+      await field.press("Enter", { timeout: SETTLE_MS });
       return true;
     }
-    await page.locator(`[data-conform-button="${best.index}"]`).click();
+    await page.locator(`[data-conform-button="${best.index}"]`).click({ timeout: SETTLE_MS });
     return true;
   }
 

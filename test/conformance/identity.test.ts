@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { operationModel, validateCase } from "../../conformance/cases.js";
+import { findOperation } from "../../lib/openapi.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
@@ -61,10 +63,11 @@ describe("identity fault providers", () => {
 });
 
 describe("correct providers: every identity check runs and none fails", () => {
-  const expectAllPass = (report: RunReport, output: string) => {
+  /** Nothing fails, and every check named ran and passed (all identity checks by default). */
+  const expectAllPass = (report: RunReport, output: string, names = IDENTITY_CHECKS.map((c) => c.name)) => {
     expect(failing(report), output).toEqual([]);
-    for (const { name } of IDENTITY_CHECKS) expect(check(report, name), `${name}\n${output}`).toMatchObject({ failed: 0 });
-    for (const { name } of IDENTITY_CHECKS) expect(check(report, name).passed, `${name} did not run\n${output}`).toBeGreaterThan(0);
+    for (const name of names) expect(check(report, name), `${name}\n${output}`).toMatchObject({ failed: 0 });
+    for (const name of names) expect(check(report, name).passed, `${name} did not run\n${output}`).toBeGreaterThan(0);
   };
 
   it.each<[string, IdentityVariant]>([
@@ -80,7 +83,7 @@ describe("correct providers: every identity check runs and none fails", () => {
   it("JavaScript-only sign-in with --browser (headless Chromium): the flow checks run and pass", async () => {
     const server = await start({ variant: "javascript-sign-in" });
     const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"]);
-    expectAllPass(report, output);
+    expectAllPass(report, output, FLOW_CHECKS);
     expect(code).toBe(0);
   }, 120_000);
 
@@ -98,7 +101,7 @@ describe("correct providers: every identity check runs and none fails", () => {
 };\n`,
     );
     const { code, report, output } = await conform(server.url, ["--browser", "--sign-in-script", script, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password" });
-    expectAllPass(report, output);
+    expectAllPass(report, output, FLOW_CHECKS);
     expect(output).toContain("sign-in script ran");
     expect(code).toBe(0);
   }, 120_000);
@@ -145,5 +148,18 @@ describe("--manual", () => {
     expect(await run.exit).toBe(0);
     const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
     for (const name of ["sign_in", "state_echoed", "id_token_signature_and_claims"]) expect(check(report, name), name).toMatchObject({ passed: 1, failed: 0 });
+  });
+});
+
+describe("logout by GET and by form POST", () => {
+  it("an empty client_id= is judged the same both ways: omitted (RFC 6749 §3.1)", () => {
+    const get = operationModel(findOperation("identity", "logout"));
+    const post = operationModel(findOperation("identity", "logoutWithForm"));
+    const base = { origin: "example" as const, label: "empty client_id", path: {}, headers: {} };
+    const byGet = validateCase(get, { ...base, query: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
+    const byPost = validateCase(post, { ...base, query: {}, body: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
+    expect(byPost.valid, byPost.reason).toBe(byGet.valid);
+    // And a value that breaks the contract is still refused both ways.
+    expect(validateCase(get, { ...base, query: { post_logout_redirect_uri: "not a uri" } }).valid).toBe(validateCase(post, { ...base, query: {}, body: { post_logout_redirect_uri: "not a uri" } }).valid);
   });
 });
