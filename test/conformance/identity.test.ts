@@ -2,7 +2,7 @@
 // (dist/bin/contracts.js conform identity) against the fault provider: every new fault is caught by exactly its
 // check; the correct provider, its consent-page variant and its JavaScript-only sign-in (with --browser, and with
 // --sign-in-script) pass every check; a sign-in that cannot complete fails the run with its real cause.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -161,5 +161,18 @@ describe("logout by GET and by form POST", () => {
     expect(byPost.valid, byPost.reason).toBe(byGet.valid);
     // And a value that breaks the contract is still refused both ways.
     expect(validateCase(get, { ...base, query: { post_logout_redirect_uri: "not a uri" } }).valid).toBe(validateCase(post, { ...base, query: {}, body: { post_logout_redirect_uri: "not a uri" } }).valid);
+  });
+});
+
+describe("playwright-core", () => {
+  it("is imported only by the browser driver, and only dynamically, so the CLI runs without it", () => {
+    const dist = new URL("../../dist/", import.meta.url);
+    const files = (readdirSync(dist, { recursive: true }) as string[]).filter((file) => file.endsWith(".js"));
+    const importing = files.filter((file) => /\bfrom\s+["']playwright-core["']|import\(["']playwright-core["']\)|require\(["']playwright-core["']\)/.test(readFileSync(new URL(file, dist), "utf8")));
+    expect(importing).toEqual(["conformance/sign-in/browser.js"]);
+    expect(readFileSync(new URL("conformance/sign-in/browser.js", dist), "utf8")).not.toMatch(/\bfrom\s+["']playwright-core["']/);
+    const loaders = files.filter((file) => /import\(["']\.\/browser\.js["']\)|from\s+["']\.\/browser\.js["']/.test(readFileSync(new URL(file, dist), "utf8")));
+    expect(loaders).toEqual(["conformance/sign-in/open.js"]);
+    expect(readFileSync(new URL("conformance/sign-in/open.js", dist), "utf8")).toContain('await import("./browser.js")');
   });
 });

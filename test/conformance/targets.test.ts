@@ -38,7 +38,9 @@ describe("against the Prism mock (read-only)", () => {
   // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response;
   // - discovery_fields_and_issuer: the example discovery document names the issuer http://127.0.0.1:4010, the
   //   default mock port, not the port this test runs Prism on.
-  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent", "discovery_fields_and_issuer"];
+  // - pkce_s256_only: the contract's example discovery document still lists plain; the contract moves to S256 only on
+  //   another branch, and this exclusion can go once it has.
+  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent", "discovery_fields_and_issuer", "pkce_s256_only"];
   const env = { LINKS_TOKEN: "prism-links-token", CATALOG_API_KEY: "prism-catalog-key", PAY_SHOP_ID: "3561", PAY_SECRET: "prism-pay-secret" };
 
   it.each(API_NAMES.map((api) => [api] as const))("%s: no check fails", async (api) => {
