@@ -137,10 +137,15 @@ export class BrowserDriver implements SignInDriver {
     }
   }
 
-  /** Fills each --sign-in value into the visible field it names; returns how many were filled. */
+  /**
+   * Fills the --sign-in values into the visible fields they name, in the one form (or the fields outside any form)
+   * that takes the most of them, as a person picks one way of signing in on a page that offers several; returns
+   * how many were filled.
+   */
   private async fill(page: Page): Promise<number> {
-    const fields: FieldInfo[] = await page.evaluate(() => {
+    const fields: Array<FieldInfo & { form: number; options?: string[] }> = await page.evaluate(() => {
       const visible = (el: Element) => !!(el as HTMLElement).offsetParent || (el as HTMLElement).getClientRects().length > 0;
+      const forms = [...document.forms];
       const found = [...document.querySelectorAll("input, select, textarea")].filter(visible);
       document.querySelectorAll("[data-conform-field]").forEach((el) => el.removeAttribute("data-conform-field"));
       return found.map((el, index) => {
@@ -155,22 +160,29 @@ export class BrowserDriver implements SignInDriver {
           label: (labels || el.getAttribute("aria-label") || "").trim() || undefined,
           placeholder: el.getAttribute("placeholder") ?? undefined,
           autocomplete: el.getAttribute("autocomplete") ?? undefined,
+          form: input.form ? forms.indexOf(input.form) : -1,
+          ...(el.tagName === "SELECT" ? { options: [...(el as HTMLSelectElement).options].flatMap((o) => [o.value, o.text]) } : {}),
         };
       });
     });
-    let filled = 0;
-    const taken = new Set<number>();
-    for (const [key, value] of Object.entries(this.signIn)) {
-      const index = matchField(key, fields.map((f, i) => (taken.has(i) ? { ...f, type: "hidden" } : f)));
-      if (index < 0) continue;
-      taken.add(index);
+    // Per form: which field takes which key (a select only takes a value it offers).
+    const plans = [...new Set(fields.map((f) => f.form))].map((form) => {
+      const taken = new Map<number, string>();
+      for (const [key, value] of Object.entries(this.signIn)) {
+        const candidates = fields.map((f, i) => (f.form !== form || taken.has(i) || (f.options && !f.options.includes(value)) ? { ...f, type: "hidden" } : f));
+        const index = matchField(key, candidates);
+        if (index >= 0) taken.set(index, key);
+      }
+      return taken;
+    });
+    const plan = plans.sort((a, b) => b.size - a.size)[0] ?? new Map<number, string>();
+    for (const [index, key] of plan) {
       const target = page.locator(`[data-conform-index="${index}"]`);
-      if (fields[index]!.tag === "select") await target.selectOption(value, { timeout: SETTLE_MS });
-      else await target.fill(value, { timeout: SETTLE_MS });
+      if (fields[index]!.tag === "select") await target.selectOption(this.signIn[key]!, { timeout: SETTLE_MS });
+      else await target.fill(this.signIn[key]!, { timeout: SETTLE_MS });
       await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
-      filled += 1;
     }
-    return filled;
+    return plan.size;
   }
 
   /** Presses the button a person would press: in the form just filled if any, the one that goes on, never cancel. */

@@ -16,7 +16,7 @@ import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/identity-check-l
 import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
-import { runContracts } from "../support/processes.js";
+import { type RunningCommand, runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-identity-"));
 const servers: RunningServer[] = [];
@@ -175,4 +175,26 @@ describe("playwright-core", () => {
     expect(loaders).toEqual(["conformance/sign-in/open.js"]);
     expect(readFileSync(new URL("conformance/sign-in/open.js", dist), "utf8")).toContain('await import("./browser.js")');
   });
+});
+
+describe("the sandbox (contracts sandbox) with --browser", () => {
+  // Its sign-in page offers five ways to sign in (five forms), then a consent page and a logout confirmation.
+  const BASE = 4680;
+  let sandbox: RunningCommand | undefined;
+  afterAll(async () => {
+    if (sandbox && sandbox.child.exitCode === null) {
+      sandbox.child.kill("SIGTERM");
+      await sandbox.exit;
+    }
+  });
+
+  it("passes every flow check, signing in through the form of the e-mail method", async () => {
+    sandbox = runContracts(["sandbox", "--base-port", String(BASE)]);
+    await sandbox.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4683/);
+    const env = { IDENTITY_CLIENT_ID: "demo-app", IDENTITY_CLIENT_SECRET: "demo-app-secret", IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo" };
+    const { code, report, output } = await conform(`http://127.0.0.1:${BASE}`, ["--browser", "--operation", "exchangeToken"], env);
+    expect(failing(report), output).toEqual([]);
+    for (const name of FLOW_CHECKS) expect(check(report, name).passed, `${name}\n${output}`).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  }, 120_000);
 });
