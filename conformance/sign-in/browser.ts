@@ -84,7 +84,11 @@ export class BrowserDriver implements SignInDriver {
     let pages = 0;
     let scriptRan = false;
     let filledBefore = false;
-    const last = async () => ({ url: (() => { const u = new URL(page.url()); return `${u.origin}${u.pathname}`; })(), text: pageText(await page.content().catch(() => "")) });
+    /** The page the browser is on, for messages (without its query, which may carry codes). */
+    const last = async () => {
+      const current = new URL(page.url());
+      return { url: `${current.origin}${current.pathname}`, text: pageText(await page.content().catch(() => "")) };
+    };
     try {
       const response = await page.goto(url, { waitUntil: "load" }).catch((error: Error) => error);
       if (response instanceof Error && !this.arrived) return { failure: `the browser could not open the page: ${response.message.split("\n")[0]}`, pages };
