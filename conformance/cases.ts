@@ -217,8 +217,10 @@ function coerceText(api: ApiName, pointer: string, value: unknown): unknown {
 function coerceForm(api: ApiName, pointer: string, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
   const schema = resolvePointer(api, pointer);
+  // As for the query (validateCase): a form field sent without a value counts as absent (RFC 6749 §3.1), so that
+  // `client_id=` is judged the same by GET and by form POST.
   return Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).map(([key, value]) => {
+    Object.entries(body as Record<string, unknown>).filter(([, value]) => value !== "").map(([key, value]) => {
       const property = schema.properties?.[key];
       return [key, property ? coerceText(api, `${pointer}/properties/${pointerSegment(key)}`, String(value)) : String(value)];
     }),

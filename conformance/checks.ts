@@ -2,6 +2,7 @@
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
 import { type ApiName, canonicalPointer, describeErrors, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
 import type { CaseOrigin, OperationModel } from "./cases.js";
+import { IDENTITY_CHECKS } from "./identity-check-list.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
 export interface CheckInfo {
@@ -28,14 +29,7 @@ export const CHECKS: CheckInfo[] = [
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
   { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused." },
   { name: "rate_limit_headers_consistent", apis: ["links"], catches: "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future." },
-  { name: "discovery_fields_and_issuer", apis: ["identity"], catches: "a discovery document without the fields OpenID Connect Discovery requires, whose issuer is not the base address, or whose endpoints are not the contract's paths under it." },
-  { name: "jwks_shape", apis: ["identity"], catches: "a JWKS whose keys lack kty or the members of their key type (n and e for RSA, crv, x and y for EC), or that has no signing key." },
-  { name: "token_errors", apis: ["identity"], catches: "token endpoint errors not in the RFC 6749 shape: an unknown code, a wrong client_secret and an unsupported grant_type must get 400/401 with the right error code." },
-  { name: "pkce_enforcement", apis: ["identity"], catches: "a code issued for a PKCE challenge that can be exchanged without the code_verifier or with a wrong one." },
-  { name: "code_reuse", apis: ["identity"], catches: "an authorization code that can be exchanged twice." },
-  { name: "redirect_uri_mismatch", apis: ["identity"], catches: "an unregistered redirect_uri that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for." },
-  { name: "id_token_signature_and_claims", apis: ["identity"], catches: "an id_token that does not verify with the JWKS, or whose iss, aud, exp, iat, nonce or sub are wrong." },
-  { name: "userinfo_by_scope", apis: ["identity"], catches: "userinfo that releases claims of a scope that was not granted, lacks sub, iss or aud, or disagrees with the id_token's sub." },
+  ...IDENTITY_CHECKS,
 ];
 
 export const CHECK_NAMES = CHECKS.map((c) => c.name);

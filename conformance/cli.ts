@@ -1,5 +1,5 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
@@ -8,6 +8,7 @@ import { consoleReport, failedCount, jsonReport, junitReport } from "./report.js
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
 import type { ProgressEvent } from "./session.js";
+import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { parseRateLimit } from "./transport.js";
 
 export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
@@ -21,6 +22,17 @@ Credentials (each also read from the environment variable shown, which keeps sec
   identity  --client-id <id> --client-secret <secret>       IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET
             --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
             [--sign-in <field>=<value>]...                  IDENTITY_SIGN_IN="login=alice&password=..."
+            [--post-logout-redirect-uri <uri>]              IDENTITY_POST_LOGOUT_REDIRECT_URI
+
+Signing in (identity flow checks; without a completed sign-in the sign_in check fails and the run exits 1):
+  (default)               plain HTTP: submit the provider's HTML forms with the --sign-in values in the fields of
+                          those names, pressing only the button a person would press (accept, never cancel)
+  --browser               headless Chromium (playwright-core; CONFORM_CHROMIUM names the executable) drives the real
+                          pages, JavaScript included; --sign-in login=<..> and password=<..> fill the fields found by
+                          name, id, label, placeholder or autocomplete token; consent pages are approved
+  --sign-in-script <file.mjs>  with --browser: its default export \`async (page, fields) => {}\` gets through the
+                          pages (MFA, test-mode captchas, several steps) before the driver goes on
+  --manual                print each URL to open; a person signs in and pastes back the address the browser reached
 
 Options:
   --base-url <url>        the deployment (env CONFORM_BASE_URL)
@@ -58,6 +70,22 @@ function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv
   return credentials;
 }
 
+/** How the identity flow checks sign in (conformance/sign-in/). */
+function identityOptionsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): IdentityRunOptions {
+  if (values.browser && values.manual) throw new UsageError("choose one of --browser and --manual");
+  const script = values["sign-in-script"] as string | undefined;
+  if (script && !values.browser) throw new UsageError("--sign-in-script drives a page in the browser: add --browser");
+  if (script && !existsSync(script)) throw new UsageError(`--sign-in-script ${script} does not exist`);
+  const postLogoutRedirectUri = (values["post-logout-redirect-uri"] as string | undefined) ?? env.IDENTITY_POST_LOGOUT_REDIRECT_URI;
+  if (postLogoutRedirectUri && !URL.canParse(postLogoutRedirectUri)) throw new UsageError(`--post-logout-redirect-uri must be a URL, got "${postLogoutRedirectUri}"`);
+  return {
+    driver: values.browser ? "browser" : values.manual ? "manual" : "form",
+    ...(script ? { signInScript: script } : {}),
+    ...(postLogoutRedirectUri ? { postLogoutRedirectUri } : {}),
+    ...(env.CONFORM_CHROMIUM ? { chromiumPath: env.CONFORM_CHROMIUM } : {}),
+  };
+}
+
 function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
@@ -81,6 +109,10 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "redirect-uri": { type: "string" },
       "access-token": { type: "string" },
       "sign-in": { type: "string", multiple: true },
+      browser: { type: "boolean", default: false },
+      manual: { type: "boolean", default: false },
+      "sign-in-script": { type: "string" },
+      "post-logout-redirect-uri": { type: "string" },
       "max-examples": { type: "string" },
       seed: { type: "string" },
       operation: { type: "string", multiple: true },
@@ -123,6 +155,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   }
   const checks = new Set(values.check?.length ? values.check : CHECK_NAMES);
   for (const name of values["exclude-check"] ?? []) checks.delete(name);
+  const identity = identityOptionsFrom(values, env);
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]);
   if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes <n>/m (or /s, /h), got "${values["rate-limit"]}"`);
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
@@ -160,6 +193,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
       signal: controller.signal,
       onProgress: progress.event,
+      identity,
     });
     progress.done();
     const redact = (text: string) => secrets.redact(text);

@@ -6,6 +6,7 @@ import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProf
 import { type OperationModel, operationModel, prepare, type RequestCase } from "./cases.js";
 import { type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
+import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
 
@@ -26,6 +27,8 @@ export interface RunOptions {
   maxShrinks: number;
   signal: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** identity only: the sign-in driver and the logout address (identity-checks.ts). */
+  identity?: IdentityRunOptions;
 }
 
 export type ProgressEvent =

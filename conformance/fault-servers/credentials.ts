@@ -8,4 +8,5 @@ export const FAULT_SERVER_CREDENTIALS = {
   IDENTITY_CLIENT_SECRET: "identity-demo-secret-9a1f",
   IDENTITY_REDIRECT_URI: "http://127.0.0.1:5173/callback",
   IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password",
+  IDENTITY_POST_LOGOUT_REDIRECT_URI: "http://127.0.0.1:5173/",
 } as const;

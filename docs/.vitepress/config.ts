@@ -21,6 +21,8 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     collapsed: false,
     items: [
       { text: "Guide", link: `/guide/${api}` },
+      // The OpenID provider checks of `contracts conform identity`, mapped to the OpenID Foundation's test modules.
+      ...(api === "identity" ? [{ text: "Conformance checks", link: "/guide/identity-conformance" }] : []),
       { text: "Reference", link: `/reference/${api}/` },
       { text: "Quirks", link: `/reference/${api}/quirks` },
       { text: "Gaps", link: `/reference/${api}/gaps` },

@@ -405,7 +405,7 @@ ${cancel}
   async function handleLogoutPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, FORM_LIMIT_BYTES);
     const isForm = body !== undefined && (body.byteLength === 0 || mediaTypeOf(req.headers["content-type"] ?? null) === FORM);
-    const form = isForm ? parseForm(body) : undefined;
+    const form = isForm ? withoutEmptyValues(parseForm(body)) : undefined;
     if (form === undefined || !logoutRequestValid(form)) {
       return sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>Send the logout parameters as an ${FORM} form of at most ${FORM_LIMIT_BYTES} bytes.</p>`));
     }
@@ -415,11 +415,13 @@ ${cancel}
 
   /** The GET variant of logout, checked against the same parameters as the form before oidc-provider sees it. */
   async function handleLogoutGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const query = Object.fromEntries(new URL(req.url ?? "/", "http://sandbox").searchParams);
+    const query = withoutEmptyValues(Object.fromEntries(new URL(req.url ?? "/", "http://sandbox").searchParams));
     if (!logoutRequestValid(query)) {
       const problems = describeErrors(logoutRequestValid.errors ?? []);
       return sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>The logout parameters do not match the contract: ${escapeHtml(problems)}.</p>`));
     }
+    const search = new URLSearchParams(query as Record<string, string>).toString();
+    req.url = `${IDENTITY_ROUTES.end_session}${search ? `?${search}` : ""}`;
     callback(req, res);
   }
 
@@ -442,6 +444,14 @@ ${cancel}
   };
 
   return { provider, listener };
+}
+
+/**
+ * Parameters without the ones sent without a value, which count as omitted (RFC 6749 §3.1): `client_id=` means the
+ * same by GET and by form POST.
+ */
+function withoutEmptyValues<T extends Record<string, unknown>>(params: T): T {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")) as T;
 }
 
 /** A fresh request carrying a body that was already read, for handing on to oidc-provider's own body parser. */

@@ -227,6 +227,17 @@ describe("identity sandbox with openid-client", () => {
     expect(await refused.text()).toContain("Sign-out error");
   });
 
+  it("judges an empty client_id= the same by GET and by form POST: as omitted (RFC 6749 §3.1)", async () => {
+    const logout = `${issuer}/api/logout`;
+    const byGet = await sandbox.fetch(`${logout}?client_id=`, { redirect: "manual" });
+    const byPost = await sandbox.fetch(logout, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "client_id=" });
+    expect(byGet.status).toBe(200);
+    expect(byPost.status).toBe(byGet.status);
+    // oidc-provider's logout confirmation page (the contract's LogoutPage), the same both ways.
+    const pageOf = async (response: Response) => (await response.text()).replace(/value="[^"]*"/g, "");
+    expect(await pageOf(byPost)).toBe(await pageOf(byGet));
+  });
+
   it("works with the package's own identity client as well", async () => {
     const client = await createIdentityClient({ issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUri: REDIRECT_URI, allowInsecureRequests: true });
     const request = await client.createAuthorizationRequest(["openid", "profile", "offline_access"]);

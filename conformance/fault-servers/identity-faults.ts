@@ -1,0 +1,33 @@
+// The OpenID Connect faults added with the Basic OP / Config OP level checks: each entry is the fault provider
+// (identity.ts) breaking one rule, the one check that must catch it and the smallest run that reaches it. The
+// self-test (test/conformance/identity.test.ts) runs the real CLI against every entry; the first identity faults
+// stay in faults.ts's table with the other APIs'.
+import type { Fault } from "./faults.js";
+import { type IdentityFault, type IdentityVariant, startIdentityServer } from "./identity.js";
+
+const identity = (fault: IdentityFault) => (port?: number) => startIdentityServer({ fault, port });
+const variant = (name: IdentityVariant) => (port?: number) => startIdentityServer({ variant: name, port });
+const FLOWS = ["--operation", "exchangeToken"];
+
+export const IDENTITY_FAULT_CASES: Fault[] = [
+  { name: "identity-openid-not-in-scopes-supported", api: "identity", check: "discovery_rs256_and_openid", breaks: "scopes_supported does not list openid", args: ["--operation", "getOpenIdConfiguration"], start: identity("openid-not-in-scopes-supported") },
+  { name: "identity-no-code-challenge-methods", api: "identity", check: "pkce_s256_only", breaks: "the discovery document does not advertise code_challenge_methods_supported", args: ["--operation", "getOpenIdConfiguration"], start: identity("no-code-challenge-methods") },
+  { name: "identity-pkce-plain-accepted", api: "identity", check: "pkce_s256_only", breaks: "an authorization request with code_challenge_method=plain gets a code", args: FLOWS, start: identity("pkce-plain-accepted") },
+  { name: "identity-duplicate-kids", api: "identity", check: "jwks_unique_kids", breaks: "the JWKS has two different keys with the same kid", args: ["--operation", "getJwks"], start: identity("duplicate-kids") },
+  { name: "identity-javascript-sign-in-without-browser", api: "identity", check: "sign_in", breaks: "the sign-in page builds its form with JavaScript and the run has no --browser: the runner cannot sign in, which fails the run", args: FLOWS, start: variant("javascript-sign-in") },
+  { name: "identity-state-not-echoed", api: "identity", check: "state_echoed", breaks: "the authorization response does not carry the state sent", args: FLOWS, start: identity("state-not-echoed") },
+  { name: "identity-nonce-required", api: "identity", check: "nonce_optional", breaks: "an authorization request without nonce is refused", args: FLOWS, start: identity("nonce-required") },
+  { name: "identity-unknown-parameter-refused", api: "identity", check: "unknown_parameters_ignored", breaks: "an authorization request with an unknown parameter is refused with invalid_request", args: FLOWS, start: identity("unknown-parameter-refused") },
+  { name: "identity-userinfo-omits-granted-claims", api: "identity", check: "granted_scope_claims", breaks: "userinfo leaves out the e-mail claims though the email scope was granted", args: FLOWS, start: identity("userinfo-omits-granted-claims") },
+  { name: "identity-userinfo-post-body-ignored", api: "identity", check: "userinfo_methods", breaks: "userinfo ignores an access_token sent in the form body of a POST", args: FLOWS, start: identity("userinfo-post-body-ignored") },
+  { name: "identity-wrong-at-hash", api: "identity", check: "id_token_at_hash", breaks: "the id_token's at_hash is not that of the access token", args: FLOWS, start: identity("wrong-at-hash") },
+  { name: "identity-prompt-none-shows-page", api: "identity", check: "prompt_none", breaks: "prompt=none without a session shows the sign-in page instead of redirecting login_required", args: FLOWS, start: identity("prompt-none-shows-page") },
+  { name: "identity-prompt-login-ignored", api: "identity", check: "prompt_login", breaks: "prompt=login signs the user in from the existing session", args: FLOWS, start: identity("prompt-login-ignored") },
+  { name: "identity-max-age-ignored", api: "identity", check: "max_age", breaks: "max_age is ignored: an older session signs the user in", args: FLOWS, start: identity("max-age-ignored") },
+  { name: "identity-code-reuse-keeps-tokens", api: "identity", check: "code_reuse_revokes_tokens", breaks: "a replayed code is refused but the tokens issued for it keep working", args: FLOWS, start: identity("code-reuse-keeps-tokens") },
+  { name: "identity-redirect-uri-query-ignored", api: "identity", check: "redirect_uri_exact_match", breaks: "the redirect_uri is matched without its query, so an altered query is redirected to", args: FLOWS, start: identity("redirect-uri-query-ignored") },
+  { name: "identity-refresh-without-offline-access", api: "identity", check: "refresh_token_offline_access", breaks: "refresh tokens are issued without the offline_access scope", args: FLOWS, start: identity("refresh-without-offline-access") },
+  { name: "identity-logout-open-redirect", api: "identity", check: "logout_open_redirect", breaks: "logout redirects to any post_logout_redirect_uri, registered or not", args: FLOWS, start: identity("logout-open-redirect") },
+  { name: "identity-logout-drops-state", api: "identity", check: "logout_post_redirect", breaks: "the post-logout redirect leaves out the state sent", args: FLOWS, start: identity("logout-drops-state") },
+  { name: "identity-logout-keeps-session", api: "identity", check: "logout_ends_session", breaks: "logout redirects but the session stays signed in", args: FLOWS, start: identity("logout-keeps-session") },
+];

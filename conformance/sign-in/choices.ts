@@ -1,0 +1,63 @@
+// What a person does on a sign-in, consent or logout page, as rules shared by every driver: which field a
+// --sign-in value goes into, and which of the page's buttons to press (accept, never cancel).
+
+/** What a driver knows of one form field, from the HTML or from the live page. */
+export interface FieldInfo {
+  tag: string;
+  type: string;
+  name?: string;
+  id?: string;
+  label?: string;
+  placeholder?: string;
+  autocomplete?: string;
+}
+
+/** The autocomplete tokens (HTML §4.10.18.7.1) that mark the field a --sign-in key means. */
+const AUTOCOMPLETE: Record<string, string[]> = {
+  login: ["username", "email"],
+  username: ["username", "email"],
+  email: ["email", "username"],
+  password: ["current-password", "password"],
+};
+
+/** Input types that a person never types into. */
+const NOT_TYPED = new Set(["hidden", "submit", "button", "image", "reset", "checkbox", "radio", "file"]);
+
+/**
+ * The field a --sign-in key is meant for: by name, then id, then label, placeholder and autocomplete token; for
+ * login/username and password keys, also the page's username-like field or its password field.
+ */
+export function matchField(key: string, fields: FieldInfo[]): number {
+  const wanted = key.toLowerCase();
+  const typed = fields.map((field, index) => ({ field, index })).filter(({ field }) => !NOT_TYPED.has(field.type));
+  const has = (text: string | undefined) => (text ?? "").toLowerCase();
+  const tests: Array<(f: FieldInfo) => boolean> = [
+    (f) => has(f.name) === wanted,
+    (f) => has(f.id) === wanted,
+    (f) => has(f.label).replace(/[*:]/g, "").trim() === wanted,
+    (f) => has(f.label).includes(wanted),
+    (f) => has(f.placeholder).includes(wanted),
+    (f) => has(f.autocomplete).split(/\s+/).some((token) => (AUTOCOMPLETE[wanted] ?? [wanted]).includes(token)),
+  ];
+  if (wanted === "password") tests.push((f) => f.type === "password");
+  if (wanted === "login" || wanted === "username") {
+    tests.push((f) => f.type === "email" || /user|login|e-?mail|account/.test(`${has(f.name)} ${has(f.id)} ${has(f.label)}`));
+    tests.push((f) => f.type === "text" || f.type === "email");
+  }
+  for (const test of tests) {
+    const found = typed.find(({ field }) => test(field));
+    if (found) return found.index;
+  }
+  return -1;
+}
+
+// Words on the button a person presses to go on (sign in, allow, confirm the sign-out), and on those they would not.
+const GO_ON = /\b(sign[ -]?in|log[ -]?in|sign[ -]?out|log[ -]?out|continue|allow|accept|approve|authori[sz]e|grant|confirm|yes|ok|next|submit|proceed|agree|verify)\b/i;
+const HOLD_BACK = /\b(cancel|deny|decline|reject|abort|no|back|stay|not now|forgot|register|sign[ -]?up|create)\b/i;
+
+/** How likely a person presses a button with this text (and name or value): the highest is pressed. */
+export function buttonScore(text: string): number {
+  const words = text.replace(/[_-]+/g, " ");
+  if (HOLD_BACK.test(words)) return -10;
+  return GO_ON.test(words) ? 10 : 0;
+}

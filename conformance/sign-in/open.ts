@@ -1,0 +1,19 @@
+// Opens the sign-in driver a run asked for. The browser driver is loaded only for --browser: it imports
+// playwright-core, which the CLI does not need otherwise.
+import type { Transport } from "../transport.js";
+import type { IdentityRunOptions, SignInDriver } from "./driver.js";
+import { FormDriver } from "./form.js";
+import { ManualDriver } from "./manual.js";
+
+export async function openSignInDriver(options: IdentityRunOptions, context: { transport: Transport; signIn: Record<string, string>; timeoutMs: number }): Promise<SignInDriver> {
+  switch (options.driver) {
+    case "browser": {
+      const { BrowserDriver } = await import("./browser.js");
+      return BrowserDriver.open({ signIn: context.signIn, script: options.signInScript, chromiumPath: options.chromiumPath, timeoutMs: context.timeoutMs });
+    }
+    case "manual":
+      return new ManualDriver();
+    case "form":
+      return new FormDriver(context.transport, context.signIn);
+  }
+}

@@ -1,0 +1,200 @@
+// The identity checks at the OpenID Foundation's Basic OP / Config OP level, proven with the real CLI
+// (dist/bin/contracts.js conform identity) against the fault provider: every new fault is caught by exactly its
+// check; the correct provider, its consent-page variant and its JavaScript-only sign-in (with --browser, and with
+// --sign-in-script) pass every check; a sign-in that cannot complete fails the run with its real cause.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { operationModel, validateCase } from "../../conformance/cases.js";
+import { findOperation } from "../../lib/openapi.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
+import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
+import type { RunReport } from "../../conformance/report.js";
+import { FormDriver } from "../../conformance/sign-in/form.js";
+import { Transport } from "../../conformance/transport.js";
+import { type RunningCommand, runContracts } from "../support/processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-identity-"));
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function start(options: Parameters<typeof startIdentityServer>[0]): Promise<RunningServer> {
+  const server = await startIdentityServer(options); // port 0: any free port
+  servers.push(server);
+  return server;
+}
+
+async function conform(baseUrl: string, args: string[], env: Record<string, string> = {}) {
+  const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", "identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", "--json", json, ...args], { ...FAULT_SERVER_CREDENTIALS, ...env });
+  const code = await run.exit;
+  const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+  return { code, report, run, output: `${run.stdout()}\n${run.stderr()}` };
+}
+
+const failing = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
+const check = (report: RunReport, name: string) => report.checks.find((c) => c.name === name)!;
+
+describe("identity fault providers", () => {
+  it("every new identity check has a fault provider and is documented in the mapping table", () => {
+    const table = readFileSync(new URL("../../docs/guide/identity-conformance.md", import.meta.url), "utf8");
+    const covered = new Set(IDENTITY_FAULT_CASES.map((f) => f.check));
+    for (const { name } of IDENTITY_CHECKS) expect(table, name).toContain(`| \`${name}\` |`);
+    for (const name of ["sign_in", "state_echoed", "pkce_s256_only", "refresh_token_offline_access", "logout_open_redirect"]) expect(covered.has(name), name).toBe(true);
+  });
+
+  it.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
+    const server = await fault.start();
+    const { code, report, output } = await conform(server.url, fault.args);
+    expect(failing(report), output).toEqual([fault.check]);
+    expect(code).toBe(1);
+    const failure = report.failures.find((f) => f.check === fault.check)!;
+    expect(failure.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
+    // No secret the provider issued or accepted appears in the report.
+    const text = JSON.stringify(report);
+    for (const secret of server.secretsSeen) expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
+  });
+});
+
+describe("correct providers: every identity check runs and none fails", () => {
+  /** Nothing fails, and every check named ran and passed (all identity checks by default). */
+  const expectAllPass = (report: RunReport, output: string, names = IDENTITY_CHECKS.map((c) => c.name)) => {
+    expect(failing(report), output).toEqual([]);
+    for (const name of names) expect(check(report, name), `${name}\n${output}`).toMatchObject({ failed: 0 });
+    for (const name of names) expect(check(report, name).passed, `${name} did not run\n${output}`).toBeGreaterThan(0);
+  };
+
+  it.each<[string, IdentityVariant]>([
+    ["HTML form sign-in", "html-form"],
+    ["Keycloak-style consent page (only the accept button is pressed)", "consent-page"],
+  ])("%s", async (_label, variant) => {
+    const server = await start({ variant });
+    const { code, report, output } = await conform(server.url, []);
+    expectAllPass(report, output);
+    expect(code).toBe(0);
+  });
+
+  it("JavaScript-only sign-in with --browser (headless Chromium): the flow checks run and pass", async () => {
+    const server = await start({ variant: "javascript-sign-in" });
+    const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"]);
+    expectAllPass(report, output, FLOW_CHECKS);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it("JavaScript-only sign-in with --sign-in-script", async () => {
+    const server = await start({ variant: "javascript-sign-in" });
+    const script = join(dir, "sign-in.mjs");
+    // The user's own steps: this page's fields by id, and a marker proving the script (not the driver) signed in.
+    writeFileSync(
+      script,
+      `export default async (page, fields) => {
+  await page.fill("#user", fields.login);
+  await page.fill("#secret", fields.password);
+  await page.click("#go");
+  console.error("sign-in script ran");
+};\n`,
+    );
+    const { code, report, output } = await conform(server.url, ["--browser", "--sign-in-script", script, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password" });
+    expectAllPass(report, output, FLOW_CHECKS);
+    expect(output).toContain("sign-in script ran");
+    expect(code).toBe(0);
+  }, 120_000);
+});
+
+describe("fail closed: a sign-in that cannot complete fails the run with its cause", () => {
+  it("a JavaScript-only sign-in without --browser says to try --browser", async () => {
+    const server = await start({ variant: "javascript-sign-in" });
+    const { code, report, output } = await conform(server.url, ["--operation", "exchangeToken"]);
+    expect(code).toBe(1);
+    expect(failing(report)).toEqual(["sign_in"]);
+    expect(report.failures.find((f) => f.check === "sign_in")!.message).toMatch(/JavaScript.*--browser/);
+    for (const name of FLOW_CHECKS.filter((c) => c !== "sign_in" && c !== "token_errors")) expect(check(report, name).skipped, name).toMatch(/sign_in/);
+    expect(output).toMatch(/check failure/);
+  });
+
+  it.each([
+    ["form", []],
+    ["browser", ["--browser"]],
+  ] as const)("wrong credentials (%s driver) are reported as such", async (_driver, args) => {
+    const server = await start({});
+    const { code, report } = await conform(server.url, [...args, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=not-the-password" });
+    expect(code).toBe(1);
+    expect(failing(report)).toEqual(["sign_in"]);
+    expect(report.failures[0]!.message).toMatch(/wrong credentials/);
+    expect(JSON.stringify(report)).not.toContain("not-the-password");
+  }, 120_000);
+});
+
+describe("--manual", () => {
+  it("prints the authorize URL and takes back the address the browser reached", async () => {
+    const server = await start({});
+    const json = join(dir, "manual.json");
+    const run = runContracts(["conform", "identity", "--base-url", server.url, "--manual", "--operation", "exchangeToken", "--check", "sign_in", "--check", "state_echoed", "--check", "id_token_signature_and_claims", "--json", json], FAULT_SERVER_CREDENTIALS);
+    // The "person": a browser of their own (here the form driver with its own cookies) that signs in at the URL.
+    const person = new FormDriver(new Transport({ timeoutMs: 5000 }), Object.fromEntries(new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN)));
+    const deadline = Date.now() + 30_000;
+    while (!/\n  (http\S+)\n/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const url = /\n  (http\S+)\n/.exec(run.stderr())![1]!;
+    expect(url).toContain("/login/oauth/authorize?");
+    const navigation = await person.navigate(url, { until: (next) => next.href.startsWith(FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI), purpose: "test" });
+    run.child.stdin.write(`${navigation.arrived!.href}\n`);
+    run.child.stdin.end();
+    expect(await run.exit).toBe(0);
+    const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+    for (const name of ["sign_in", "state_echoed", "id_token_signature_and_claims"]) expect(check(report, name), name).toMatchObject({ passed: 1, failed: 0 });
+  });
+});
+
+describe("logout by GET and by form POST", () => {
+  it("an empty client_id= is judged the same both ways: omitted (RFC 6749 §3.1)", () => {
+    const get = operationModel(findOperation("identity", "logout"));
+    const post = operationModel(findOperation("identity", "logoutWithForm"));
+    const base = { origin: "example" as const, label: "empty client_id", path: {}, headers: {} };
+    const byGet = validateCase(get, { ...base, query: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
+    const byPost = validateCase(post, { ...base, query: {}, body: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
+    expect(byPost.valid, byPost.reason).toBe(byGet.valid);
+    // And a value that breaks the contract is still refused both ways.
+    expect(validateCase(get, { ...base, query: { post_logout_redirect_uri: "not a uri" } }).valid).toBe(validateCase(post, { ...base, query: {}, body: { post_logout_redirect_uri: "not a uri" } }).valid);
+  });
+});
+
+describe("playwright-core", () => {
+  it("is imported only by the browser driver, and only dynamically, so the CLI runs without it", () => {
+    const dist = new URL("../../dist/", import.meta.url);
+    const files = (readdirSync(dist, { recursive: true }) as string[]).filter((file) => file.endsWith(".js"));
+    const importing = files.filter((file) => /\bfrom\s+["']playwright-core["']|import\(["']playwright-core["']\)|require\(["']playwright-core["']\)/.test(readFileSync(new URL(file, dist), "utf8")));
+    expect(importing).toEqual(["conformance/sign-in/browser.js"]);
+    expect(readFileSync(new URL("conformance/sign-in/browser.js", dist), "utf8")).not.toMatch(/\bfrom\s+["']playwright-core["']/);
+    const loaders = files.filter((file) => /import\(["']\.\/browser\.js["']\)|from\s+["']\.\/browser\.js["']/.test(readFileSync(new URL(file, dist), "utf8")));
+    expect(loaders).toEqual(["conformance/sign-in/open.js"]);
+    expect(readFileSync(new URL("conformance/sign-in/open.js", dist), "utf8")).toContain('await import("./browser.js")');
+  });
+});
+
+describe("the sandbox (contracts sandbox) with --browser", () => {
+  // Its sign-in page offers five ways to sign in (five forms), then a consent page and a logout confirmation.
+  const BASE = 4680;
+  let sandbox: RunningCommand | undefined;
+  afterAll(async () => {
+    if (sandbox && sandbox.child.exitCode === null) {
+      sandbox.child.kill("SIGTERM");
+      await sandbox.exit;
+    }
+  });
+
+  it("passes every flow check, signing in through the form of the e-mail method", async () => {
+    sandbox = runContracts(["sandbox", "--base-port", String(BASE)]);
+    await sandbox.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4683/);
+    const env = { IDENTITY_CLIENT_ID: "demo-app", IDENTITY_CLIENT_SECRET: "demo-app-secret", IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo" };
+    const { code, report, output } = await conform(`http://127.0.0.1:${BASE}`, ["--browser", "--operation", "exchangeToken"], env);
+    expect(failing(report), output).toEqual([]);
+    for (const name of FLOW_CHECKS) expect(check(report, name).passed, `${name}\n${output}`).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  }, 120_000);
+});

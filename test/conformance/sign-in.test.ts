@@ -1,0 +1,62 @@
+// What the sign-in drivers do on a page, on the markup of real providers: which field takes which --sign-in value,
+// and which single button is pressed.
+import { describe, expect, it } from "vitest";
+import { buttonScore, matchField } from "../../conformance/sign-in/choices.js";
+import { chooseSubmission, parseForms } from "../../conformance/sign-in/form.js";
+
+// Keycloak's consent page (login-oauth-grant.ftl): one form, accept and cancel as named submit inputs.
+const KEYCLOAK_CONSENT = `<form class="form-actions" action="/realms/demo/login-actions/consent?session_code=abc&amp;execution=x&amp;client_id=demo-app&amp;tab_id=t" method="POST">
+  <input type="hidden" name="code" value="abc">
+  <input class="btn btn-primary" name="accept" id="kc-login" type="submit" value="Yes"/>
+  <input class="btn btn-default" name="cancel" id="kc-cancel" type="submit" value="No"/>
+</form>`;
+
+// Keycloak's sign-in page (login.ftl), reduced to its form: fields named username and password.
+const KEYCLOAK_LOGIN = `<form id="kc-form-login" action="/realms/demo/login-actions/authenticate?session_code=abc" method="post">
+  <label for="username">Username or email</label><input tabindex="1" id="username" name="username" type="text" autofocus autocomplete="off">
+  <label for="password">Password</label><input tabindex="2" id="password" name="password" type="password" autocomplete="off">
+  <input type="checkbox" id="rememberMe" name="rememberMe"> Remember me
+  <input type="hidden" id="id-hidden-input" name="credentialId">
+  <input tabindex="4" name="login" id="kc-login" type="submit" value="Sign In"/>
+</form>`;
+
+describe("the HTML form driver", () => {
+  it("presses only accept on a Keycloak-style consent page", () => {
+    const submission = chooseSubmission(parseForms(KEYCLOAK_CONSENT), {})!;
+    expect(submission.method).toBe("post");
+    expect(submission.action).toContain("login-actions/consent?session_code=abc&execution=x");
+    expect([...submission.body.keys()]).toEqual(["code", "accept"]);
+    expect(submission.body.get("accept")).toBe("Yes");
+  });
+
+  it("fills login/password into a sign-in form whose fields are named otherwise, and leaves unchecked boxes out", () => {
+    const submission = chooseSubmission(parseForms(KEYCLOAK_LOGIN), { login: "alice", password: "s3cret" })!;
+    expect(Object.fromEntries(submission.body)).toEqual({ username: "alice", password: "s3cret", credentialId: "", login: "Sign In" });
+    expect(submission.filled.sort()).toEqual(["login", "password"]);
+  });
+
+  it("counts a button outside the form through its form attribute (oidc-provider's logout confirmation)", () => {
+    const html = `<form method="post" action="/api/logout/confirm" id="op.logoutForm"><input type="hidden" name="xsrf" value="x1"/></form>
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
+<button type="submit" form="op.logoutForm">Stay signed in</button>`;
+    const submission = chooseSubmission(parseForms(html), {})!;
+    expect(Object.fromEntries(submission.body)).toEqual({ xsrf: "x1", logout: "yes" });
+  });
+});
+
+describe("field and button choices shared by the drivers", () => {
+  const field = (extra: Record<string, string>) => ({ tag: "input", type: "text", ...extra });
+  it("finds the field a key names by name, id, label, placeholder or autocomplete token", () => {
+    expect(matchField("login", [field({ name: "q" }), field({ name: "login" })])).toBe(1);
+    expect(matchField("login", [field({ id: "search" }), field({ autocomplete: "username" })])).toBe(1);
+    expect(matchField("username", [field({ type: "hidden", name: "username" }), field({ label: "Username" })])).toBe(1);
+    expect(matchField("password", [field({ placeholder: "Search" }), field({ type: "password", id: "pw" })])).toBe(1);
+    expect(matchField("otp", [field({ placeholder: "Enter the OTP from your app" })])).toBe(0);
+    expect(matchField("password", [field({ name: "login" })])).toBe(-1);
+  });
+
+  it("prefers the button that goes on and never one that holds back", () => {
+    for (const go of ["Sign in", "accept Yes", "Allow", "Continue with e-mail", "Sign out", "logout yes"]) expect(buttonScore(go), go).toBeGreaterThan(0);
+    for (const stop of ["cancel No", "Deny", "Stay signed in", "Forgot password?", "Create account"]) expect(buttonScore(stop), stop).toBeLessThan(0);
+  });
+});
