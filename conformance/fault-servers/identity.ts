@@ -162,7 +162,9 @@ document.getElementById("go").addEventListener("click", async () => {
     const state = q.get("state") || undefined;
     const refuse = (error: string, description: string) => backTo({ redirectUri, state }, { error, error_description: description });
     if (q.get("response_type") !== "code") return refuse("unsupported_response_type", "Only the code flow is supported");
-    if (call.invalid) return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
+    // The plain-PKCE fault must get past the contract's S256-only enum to show what accepting plain looks like.
+    const plainOnly = fault === "pkce-plain-accepted" && q.get("code_challenge_method") === "plain" && /code_challenge_method/.test(call.invalid ?? "");
+    if (call.invalid && !plainOnly) return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
     if (fault === "unknown-parameter-refused") {
       const known = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age"];
       const unknown = [...q.keys()].filter((key) => !known.includes(key));
@@ -248,7 +250,7 @@ document.getElementById("go").addEventListener("click", async () => {
       if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri) return tokenError(400, "invalid_grant", "The redirect_uri does not match the one used in the authorization request.");
       if (code.challenge && fault !== "pkce-not-enforced") {
         const verifier = form.get("code_verifier") ?? "";
-        const expected = createHash("sha256").update(verifier).digest("base64url");
+        const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
         if (!verifier || expected !== code.challenge) return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
       }
       scope = code.scope;
