@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
-import { consoleReport, failedCount, jsonReport, junitReport } from "./report.js";
+import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
+import { consoleReport, failedCount, jsonReport, junitReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
 import type { ProgressEvent } from "./session.js";
@@ -34,8 +35,13 @@ Options:
   --timeout <ms>          per request (default 10000)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
+  --strict                a broken x-assumption fails the run instead of being a warning
+  --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
+                          failures no longer seen are reported as fixed
+  --update-baseline       write this run's failures to the --baseline file and exit 0
 
-Exit codes: 0 nothing failed, 1 a check failed, 2 usage error or unreachable target, 130 interrupted.
+Exit codes: 0 nothing failed, 1 a check failed or a check that applies could not run (exclude it with
+--exclude-check), 2 usage error or unreachable target, 130 interrupted.
 `;
 
 function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
@@ -93,6 +99,9 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       junit: { type: "string" },
       json: { type: "string" },
       "list-checks": { type: "boolean", default: false },
+      strict: { type: "boolean", default: false },
+      baseline: { type: "string" },
+      "update-baseline": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -126,6 +135,8 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]);
   if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes <n>/m (or /s, /h), got "${values["rate-limit"]}"`);
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
+  if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
+  const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
   const secrets = new Secrets(credentials);
 
   const controller = new AbortController();
@@ -160,8 +171,13 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
       signal: controller.signal,
       onProgress: progress.event,
+      strict: values.strict,
     });
     progress.done();
+    if (baseline && values.baseline) {
+      const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+      report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran);
+    }
     const redact = (text: string) => secrets.redact(text);
     process.stdout.write(consoleReport(report, redact));
     if (values.json) writeFileSync(values.json, jsonReport(report, redact));
@@ -173,9 +189,26 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
       return 130;
     }
-    if (failed > 0) {
-      process.stderr.write(`contracts conform: ${report.failures.length} check failure(s) on ${api} (${failed} failing results)${tail}\n`);
+    if (values["update-baseline"] && values.baseline) {
+      const written = writeBaseline(values.baseline, report.failures);
+      process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
+      return 0;
+    }
+    const { newFailures, couldNotRun } = verdict(report);
+    for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
+    const known = report.failures.length - newFailures.length;
+    const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
+    if (newFailures.length > 0) {
+      process.stderr.write(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
       return 1;
+    }
+    if (couldNotRun.length > 0) {
+      process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
+      return 1;
+    }
+    if (known) {
+      process.stderr.write(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
+      return 0;
     }
     process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
     return 0;

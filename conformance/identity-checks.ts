@@ -223,15 +223,16 @@ export async function runIdentityChecks(session: Session): Promise<void> {
   const flowChecks = ["token_errors", "pkce_enforcement", "code_reuse", "redirect_uri_mismatch", "id_token_signature_and_claims", "userinfo_by_scope"].filter((c) => checks.has(c));
   if (!selected("authorize", "exchangeToken", "getUserInfo") || flowChecks.length === 0) return;
   const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
+  const CREDENTIAL_FLAGS = { clientId: "--client-id (IDENTITY_CLIENT_ID)", clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)", redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)" };
   if (missing.length) {
-    for (const check of flowChecks) session.skippedChecks.set(check, "needs --client-id, --client-secret and --redirect-uri");
+    for (const check of flowChecks) session.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
     return;
   }
   if (checks.has("token_errors")) await tokenErrors(session);
 
   const document = discovery?.document ?? ((await session.transport.send({ method: "GET", url: `${session.options.baseUrl}/.well-known/openid-configuration`, headers: {} })).response?.json as Record<string, any> | undefined) ?? {};
   const skipAll = (reason: string) => {
-    for (const check of flowChecks) if (check !== "token_errors" && !session.tallies.has(check)) session.skippedChecks.set(check, reason);
+    for (const check of flowChecks) if (check !== "token_errors" && !session.tallies.has(check)) session.cannotRun(check, reason);
   };
   const first = await signIn(session, document, "openid profile email");
   if ("failure" in first) {

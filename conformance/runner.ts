@@ -110,11 +110,18 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   };
 
   const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));
+  // Every valid creation gets identifying values of its own (a fresh domain, name, slug), so that no valid request
+  // is refused because of a resource this run created before (two boundary cases adding the same domain: 409).
+  const unique = (c: RequestCase): RequestCase => {
+    if (!item.creates || c.origin === "invalid") return c;
+    const tagged = markAsOurs(c, session);
+    return validateCase(model, tagged).valid ? tagged : c;
+  };
   if (item.sendValid) {
     progress("valid data");
     const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(maxExamples / 2)));
     const fixed = [...examples, ...boundaries].slice(0, maxExamples);
-    await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend);
+    await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, unique);
   }
 
   if (session.aborted) return;
@@ -150,7 +157,15 @@ function spread<T>(items: T[], count: number): T[] {
  * failure fast-check shrinks the case while the same check keeps failing; the run then goes on with the checks that
  * have not failed yet, so one failure does not hide the others.
  */
-async function propertyPhase(session: Session, model: OperationModel, expectation: "valid" | "invalid", arbitrary: fc.Arbitrary<RequestCase>, fixed: RequestCase[], afterSend: (exchange: Exchange) => void): Promise<void> {
+async function propertyPhase(
+  session: Session,
+  model: OperationModel,
+  expectation: "valid" | "invalid",
+  arbitrary: fc.Arbitrary<RequestCase>,
+  fixed: RequestCase[],
+  afterSend: (exchange: Exchange) => void,
+  beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
+): Promise<void> {
   const { maxExamples, maxShrinks, seed } = session.options;
   const operationId = model.op.operationId;
   const found = new Set<string>();
@@ -160,7 +175,7 @@ async function propertyPhase(session: Session, model: OperationModel, expectatio
     const examples = fixed.filter((c) => !sent.has(c));
     let target: string | undefined;
     let shrinkRequests = 0;
-    let last: { exchange: Exchange; label: string; message: string } | undefined;
+    let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (requestCase) => {
         if (session.aborted) return true;
@@ -168,25 +183,25 @@ async function propertyPhase(session: Session, model: OperationModel, expectatio
           consumed += 1;
           sent.add(requestCase);
         } else if (shrinkRequests++ >= maxShrinks) return true;
-        const exchange = await session.send(model, requestCase);
+        const exchange = await session.send(model, beforeSend(requestCase));
         afterSend(exchange);
-        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined });
+        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined, violation: requestCase.violation });
         if (target === undefined) {
           const fresh = [...failed.keys()].find((check) => !found.has(check));
           if (!fresh) return true;
           target = fresh;
-          last = { exchange, label: requestCase.label, message: failed.get(fresh)! };
+          last = { exchange, label: requestCase.label, message: failed.get(fresh)!, where: requestCase.violation?.description.split(":")[0] };
           return false;
         }
         const message = failed.get(target);
         if (message === undefined) return true;
-        last = { exchange, label: requestCase.label, message };
+        last = { exchange, label: requestCase.label, message, where: requestCase.violation?.description.split(":")[0] };
         return false;
       }),
       { seed: seed + round, numRuns: Math.max(examples.length, maxExamples - consumed), examples: examples.map((c) => [c] as [RequestCase]) },
     );
     if (!result.failed || target === undefined || !last) break;
-    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true });
+    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true, where: last.where });
     found.add(target);
   }
 }

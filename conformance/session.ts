@@ -3,8 +3,8 @@
 // observations and the resources the run created.
 import { findOperation, loadBundle, type ApiName } from "../lib/openapi.js";
 import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile } from "./apis.js";
-import { type OperationModel, operationModel, prepare, type RequestCase } from "./cases.js";
-import { type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
+import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
+import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
 import { curlCommand, Secrets } from "./secrets.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
@@ -26,6 +26,8 @@ export interface RunOptions {
   maxShrinks: number;
   signal: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** Breaking an `x-assumption` fails instead of warning. */
+  strict?: boolean;
 }
 
 export type ProgressEvent =
@@ -45,6 +47,22 @@ export interface FailureRecord {
   response?: { status: number; headers: Record<string, string>; body: string };
   error?: string;
   curl: string;
+  /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
+  where?: string;
+  /** Listed in the --baseline file: reported, not failing the run. */
+  known?: boolean;
+  /** The baseline key: check | operation | where | normalized reason. */
+  key?: string;
+}
+
+/** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
+export interface WarningRecord {
+  check: string;
+  operationId: string;
+  message: string;
+  assumption: string;
+  case: string;
+  occurrences: number;
 }
 
 export interface Tally {
@@ -61,8 +79,12 @@ export class Session {
   /** check → operationId → tally */
   readonly tallies = new Map<string, Map<string, Tally>>();
   readonly failures = new Map<string, FailureRecord>();
-  /** check → why it did not run at all */
+  /** check → why it did not run at all (it does not apply, or the run was not asked to write) */
   readonly skippedChecks = new Map<string, string>();
+  /** check → why it applies but could not run (a missing credential, a failed prerequisite): fails the run. */
+  readonly unrunChecks = new Map<string, string>();
+  /** `check operationId assumption` → the warning */
+  readonly warnings = new Map<string, WarningRecord>();
   /** operationId → why it did not run */
   readonly skippedOperations = new Map<string, string>();
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
@@ -126,20 +148,46 @@ export class Session {
    * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
    * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
    */
-  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean } = {}): Map<string, string> {
+  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean; violation?: Violation } = {}): Map<string, string> {
     if (exchange.interrupted) return new Map();
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
-    const outcomes = runResponseChecks({ model, exchange, expectation, positiveAcceptanceSkipped: skipPositive }, this.options.checks);
+    const operationId = model.op.operationId;
+    let current = "";
+    const note = (found: CheckNote) => {
+      if (options.tally === false) return; // shrinking repeats what was already noted
+      if (found.kind === "observation") this.observations.acceptedInvalid(operationId, this.secrets.redact(found.message));
+      else this.warn(current, operationId, found.message, found.assumption ?? "", caseLabel);
+    };
+    const outcomes = runResponseChecks(
+      { model, exchange, expectation, positiveAcceptanceSkipped: skipPositive, violation: options.violation, strict: this.options.strict, note },
+      this.options.checks,
+      (name) => (current = name),
+    );
     const failed = new Map<string, string>();
+    const where = options.violation?.description.split(":")[0];
     for (const [check, outcome] of outcomes) {
       if (outcome) failed.set(check, outcome);
-      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel);
+      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where });
     }
     return failed;
   }
 
+  /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
+  warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
+    const key = `${check} ${operationId} ${assumption}`;
+    const existing = this.warnings.get(key);
+    if (existing) existing.occurrences += 1;
+    else this.warnings.set(key, { check, operationId, message: this.secrets.redact(message), assumption, case: this.secrets.redact(caseLabel), occurrences: 1 });
+  }
+
+  /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
+  cannotRun(check: string, reason: string): void {
+    if (!this.options.checks.has(check) || this.unrunChecks.has(check)) return;
+    this.unrunChecks.set(check, this.secrets.redact(reason));
+  }
+
   /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean } = {}): void {
+  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean; where?: string } = {}): void {
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
@@ -157,7 +205,10 @@ export class Session {
       return;
     }
     if (!existing) this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    this.failures.set(key, this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1));
+    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1);
+    const where = options.where ?? existing?.where;
+    if (where) record.where = this.secrets.redact(where);
+    this.failures.set(key, record);
   }
 
   private failureRecord(check: string, operationId: string, message: string, exchange: Exchange | undefined, caseLabel: string, shrunk: boolean, occurrences: number): FailureRecord {

@@ -8,6 +8,7 @@ import { type IdentityFault, startIdentityServer } from "./identity.js";
 import { startLinksServer } from "./links.js";
 import { startPayServer } from "./pay.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
+import type { ContractPatch } from "./contract-patch.js";
 
 export { FAULT_SERVER_CREDENTIALS };
 
@@ -22,7 +23,12 @@ export interface Fault {
   /** Extra CLI arguments that keep the run small but still reach the fault. */
   args: string[];
   start(port?: number): Promise<RunningServer>;
+  /** Contract words the fault needs (e.g. the provider's promise to refuse), added to the loaded bundle for the run. */
+  contract?: ContractPatch[];
 }
+
+/** A promise to refuse, as a fixture: the real specs carry these where a seed or a standard makes the promise. */
+const refuses = (api: ApiName, pointer: string): ContractPatch => ({ api, pointer, key: "x-provider-refuses", value: "Test fixture: the provider promises to refuse requests that break this constraint." });
 
 const C = FAULT_SERVER_CREDENTIALS;
 const links = (fault: Parameters<typeof startLinksServer>[0]["fault"]) => (port?: number) => startLinksServer({ token: C.LINKS_TOKEN, fault, port, rateLimit: { windowMs: 1000 } });
@@ -34,7 +40,7 @@ export const FAULTS: Fault[] = [
   { name: "links-wrong-content-type", api: "links", check: "content_type_conformance", breaks: "getAccount sends its JSON as text/plain", args: ["--operation", "getAccount"], start: links("wrong-content-type") },
   { name: "links-list-error-as-integer", api: "links", check: "response_schema_conformance", breaks: "list envelopes carry the integer 0 instead of the string \"0\" (the quirk smoothed over)", args: ["--operation", "listCampaigns"], start: links("list-error-as-integer") },
   { name: "links-no-reset-header", api: "links", check: "response_headers_conformance", breaks: "responses lack X-RateLimit-Reset", args: ["--operation", "getAccount"], start: links("no-reset-header") },
-  { name: "links-accepts-invalid", api: "links", check: "negative_data_rejection", breaks: "requests are not validated: limit=0 or limit=abc get a page", args: ["--operation", "listDomains"], start: links("accepts-invalid") },
+  { name: "links-accepts-invalid", api: "links", check: "negative_data_rejection", breaks: "requests are not validated: limit=0 or limit=abc get a page", args: ["--operation", "listDomains"], start: links("accepts-invalid"), contract: [refuses("links", "/components/parameters/limit")] },
   { name: "links-refuses-large-limit", api: "links", check: "positive_data_acceptance", breaks: "limit above 100 is refused, though the contract sets no maximum", args: ["--operation", "listDomains"], start: links("refuses-large-limit") },
   { name: "links-ignores-wrong-token", api: "links", check: "ignored_auth", breaks: "any bearer token is accepted", args: ["--operation", "getAccount"], start: links("ignores-wrong-token") },
   { name: "links-delete-keeps-resource", api: "links", check: "use_after_free", breaks: "deleteDomain answers 200 but keeps the domain", args: ["--operation", "addDomain", "--allow-writes"], start: links("delete-keeps-resource") },
