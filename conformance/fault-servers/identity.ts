@@ -49,9 +49,9 @@ const html = (status: number, title: string, body: string): Reply => ({ status, 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 
-export async function startIdentityServer(options: { fault?: IdentityFault; port?: number } = {}): Promise<RunningServer> {
+export async function startIdentityServer(options: { fault?: IdentityFault; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
   const fault = options.fault;
-  const client = { id: FAULT_SERVER_CREDENTIALS.IDENTITY_CLIENT_ID, secret: FAULT_SERVER_CREDENTIALS.IDENTITY_CLIENT_SECRET, redirectUris: [FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI as string] };
+  const client = { id: FAULT_SERVER_CREDENTIALS.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? FAULT_SERVER_CREDENTIALS.IDENTITY_CLIENT_SECRET, redirectUris: [FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI as string] };
   const signIn = new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN);
   const { privateKey, publicKey } = await generateKeyPair("RS256");
   const publicJwk = { ...(await exportJWK(publicKey)), kid: "fault-server-rs256", use: "sig", alg: "RS256" };
