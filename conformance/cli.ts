@@ -18,6 +18,7 @@ export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credenti
 Credentials (each also read from the environment variable shown, which keeps secrets out of shell history):
   links     --token <key>                                   LINKS_TOKEN
   catalog   --api-key <key>                                 CATALOG_API_KEY
+            [--read-only-api-key <key>]                     CATALOG_READ_API_KEY (scope_enforcement)
   pay       --shop-id <id> --secret <key>                   PAY_SHOP_ID, PAY_SECRET
   identity  --client-id <id> --client-secret <secret>       IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET
             --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
@@ -30,6 +31,8 @@ Options:
   --operation <id>        only this operationId; repeatable
   --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
   --allow-writes          also create, update and delete; everything created is deleted at the end
+  --max-writes <n>        with --allow-writes, at most n valid creations of resources the contract gives no way
+                          to delete (default 5); they are listed as left behind
   --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
                           the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
@@ -53,6 +56,7 @@ function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv
   };
   assign("token", "token");
   assign("api-key", "apiKey");
+  assign("read-only-api-key", "readApiKey");
   assign("shop-id", "shopId");
   assign("secret", "secret");
   assign("client-id", "clientId");
@@ -80,6 +84,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "base-url": { type: "string" },
       token: { type: "string" },
       "api-key": { type: "string" },
+      "read-only-api-key": { type: "string" },
       "shop-id": { type: "string" },
       secret: { type: "string" },
       "client-id": { type: "string" },
@@ -93,6 +98,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       check: { type: "string", multiple: true },
       "exclude-check": { type: "string", multiple: true },
       "allow-writes": { type: "boolean", default: false },
+      "max-writes": { type: "string" },
       "rate-limit": { type: "string" },
       timeout: { type: "string" },
       "max-shrinks": { type: "string" },
@@ -172,6 +178,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       signal: controller.signal,
       onProgress: progress.event,
       strict: values.strict,
+      maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
     });
     progress.done();
     if (baseline && values.baseline) {

@@ -8,6 +8,7 @@ import { UsageError } from "../lib/cli.js";
 import { CHECKS } from "./checks.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
 import { runIdentityChecks } from "./identity-checks.js";
+import { scopeEnforcement } from "./scopes.js";
 import { operationMutations } from "./mutations.js";
 import { buildReport, type RunReport } from "./report.js";
 import { type RunOptions, Session } from "./session.js";
@@ -21,12 +22,15 @@ export class UnreachableTarget extends UsageError {}
 
 const READ_METHODS = new Set(["get", "head", "options"]);
 
+/** Valid creations the run may make of resources it cannot delete, when --max-writes does not say. */
+export const DEFAULT_MAX_WRITES = 5;
+
 interface PlannedOperation {
   model: OperationModel;
   /** The resource kind this operation creates, if any. */
   creates?: string;
-  /** Send valid data (false for creations the run could not delete afterwards). */
-  sendValid: boolean;
+  /** A creation the run cannot delete afterwards: its valid cases count against --max-writes and are not shrunk. */
+  undeletable: boolean;
 }
 
 /** One request to the base address (counted against the rate limit like every other) before anything else. */
@@ -62,7 +66,7 @@ function plan(session: Session): PlannedOperation[] {
     }
     if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences
     const kind = profile.resources.find((k) => k.create === id);
-    planned.push({ model: session.model(id), creates: kind?.name, sendValid: !kind?.undeletable });
+    planned.push({ model: session.model(id), creates: kind?.name, undeletable: Boolean(kind?.undeletable) });
   }
   return planned;
 }
@@ -85,6 +89,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       await runOperation(session, tracker, item);
     }
     if (!session.aborted) await runStatefulSequences(session, tracker);
+    if (!session.aborted && (!session.skippedChecks.has("scope_enforcement"))) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
     if (!session.aborted && options.api === "identity") await runIdentityChecks(session);
   } catch (caught) {
     error = caught;
@@ -117,12 +122,15 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
     const tagged = markAsOurs(c, session);
     return validateCase(model, tagged).valid ? tagged : c;
   };
-  if (item.sendValid) {
+  // What cannot be deleted is created at most --max-writes times in the whole run (and listed as left behind).
+  const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
+  if (budget > 0) {
     progress("valid data");
-    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(maxExamples / 2)));
-    const fixed = [...examples, ...boundaries].slice(0, maxExamples);
-    await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, unique);
-  }
+    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(budget / 2)));
+    const fixed = [...examples, ...boundaries].slice(0, budget);
+    const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, unique, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
+    if (item.undeletable) session.writesLeft -= sent;
+  } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: --max-writes ${session.options.maxWrites ?? DEFAULT_MAX_WRITES} creations the run cannot delete were already made`);
 
   if (session.aborted) return;
   const invalid = invalidCaseArbitrary(model, profile, credentials);
@@ -165,8 +173,11 @@ async function propertyPhase(
   fixed: RequestCase[],
   afterSend: (exchange: Exchange) => void,
   beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
-): Promise<void> {
-  const { maxExamples, maxShrinks, seed } = session.options;
+  bounds: { limit?: number; shrinks?: number } = {},
+): Promise<number> {
+  const { seed } = session.options;
+  const maxExamples = bounds.limit ?? session.options.maxExamples;
+  const maxShrinks = bounds.shrinks ?? session.options.maxShrinks;
   const operationId = model.op.operationId;
   const found = new Set<string>();
   const sent = new Set<RequestCase>();
@@ -204,4 +215,5 @@ async function propertyPhase(
     if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true, where: last.where });
     found.add(target);
   }
+  return consumed;
 }

@@ -28,6 +28,8 @@ export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Breaking an `x-assumption` fails instead of warning. */
   strict?: boolean;
+  /** Valid creations of resources the run cannot delete, in the whole run (default 5). */
+  maxWrites?: number;
 }
 
 export type ProgressEvent =
@@ -87,11 +89,14 @@ export class Session {
   readonly warnings = new Map<string, WarningRecord>();
   /** operationId → why it did not run */
   readonly skippedOperations = new Map<string, string>();
+  /** Valid creations of undeletable resources the run may still make (--max-writes). */
+  writesLeft: number;
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
   constructor(readonly options: RunOptions) {
     this.profile = PROFILES[options.api];
+    this.writesLeft = options.maxWrites ?? 5;
     this.secrets = new Secrets(options.credentials);
     const declared = loadBundle(options.api).info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }

@@ -246,4 +246,14 @@ async function nonceReplay(session: Session): Promise<void> {
   session.observations.observe(model, replay);
   session.check(model, replay, "any", "the same request again (same nonce and signature)");
   session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, "the same request again (same nonce and signature)");
+
+  // A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce.
+  const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;
+  const other = session.model("listShops");
+  const otherBase = exampleCases(other, session.profile, session.options.credentials)[0];
+  if (typeof used !== "number" || !otherBase || !otherBase.body || typeof otherBase.body !== "object") return;
+  const label = `listShops signed with the nonce ${used} that getBalance used`;
+  const elsewhere = await session.send(other, { ...otherBase, body: { ...(otherBase.body as Record<string, unknown>), nonce: used }, label });
+  session.check(other, elsewhere, "any", label);
+  session.record("nonce_replay", "listShops", accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "", elsewhere, label);
 }

@@ -5,13 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks.js";
-import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import { FAULT_SERVER_CREDENTIALS, FAULTS, ORACLES, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunReport } from "../../conformance/report.js";
 import { API_NAMES } from "../../lib/openapi.js";
 import { conformInProcess } from "../support/conform.js";
 import { repoRoot, runContracts } from "../support/processes.js";
 
-const PORT = 4520; // 4520-4549: one port per server of this file
 const dir = mkdtempSync(join(tmpdir(), "conform-faults-"));
 const servers: Array<{ close(): Promise<void> }> = [];
 afterAll(async () => {
@@ -40,8 +39,8 @@ describe("fault servers", () => {
     for (const check of CHECKS) expect(readme).toContain(`| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`);
   });
 
-  it.each(FAULTS.map((fault, index) => [fault.name, fault, index] as const))("%s is caught by exactly its check", async (_name, fault, index) => {
-    const server = await fault.start(PORT + index);
+  it.each(FAULTS.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
+    const server = await fault.start();
     servers.push(server);
     try {
       const args = [fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args];
@@ -62,8 +61,8 @@ describe("fault servers", () => {
 });
 
 describe("correct servers", () => {
-  it.each(API_NAMES.map((api, index) => [api, index] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api, index) => {
-    const server = await startReferenceServer(api, PORT + FAULTS.length + index);
+  it.each(API_NAMES.map((api) => [api] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api) => {
+    const server = await startReferenceServer(api);
     servers.push(server);
     try {
       const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes"]);
@@ -78,6 +77,23 @@ describe("correct servers", () => {
       const documentsHeaders = api === "links" || api === "identity";
       const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance")).map((c) => c.name);
       expect(ran.sort()).toEqual(applicable.sort());
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("independent servers written from the seeds", () => {
+  it.each(ORACLES.map((oracle) => [oracle.api, oracle] as const))("%s: nothing fails, with writes and the narrower key", async (_api, oracle) => {
+    const server = await oracle.start();
+    servers.push(server);
+    try {
+      const { code, report, stdout, stderr } = await conform([oracle.api, "--base-url", server.url, "--max-examples", "6", "--allow-writes"]);
+      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
+      expect(report.checks.filter((c) => c.couldNotRun)).toEqual([]);
+      expect(code).toBe(0);
+      if (oracle.api === "catalog") expect(report.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(3);
+      if (oracle.api === "pay") expect(report.checks.find((c) => c.name === "nonce_replay")!.operations).toMatchObject({ getBalance: { passed: 1 }, listShops: { passed: 1 } });
     } finally {
       await server.close();
     }

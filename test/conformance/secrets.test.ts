@@ -17,6 +17,7 @@ const SPECIAL = "~!'()+/= x";
 const secrets = {
   LINKS_TOKEN: `links${SPECIAL}1`,
   CATALOG_API_KEY: `catalog"${SPECIAL}2`,
+  CATALOG_READ_API_KEY: `catalog-read${SPECIAL}5`,
   PAY_SECRET: `pay${SPECIAL}3`,
   IDENTITY_CLIENT_SECRET: `identity${SPECIAL}4`,
 };
@@ -45,7 +46,7 @@ afterEach(async () => {
 
 const cases = [
   ["links", () => startLinksServer({ token: secrets.LINKS_TOKEN, fault: "wrong-content-type", rateLimit: { windowMs: 1000 } }), ["--operation", "getAccount"]],
-  ["catalog", () => startCatalogServer({ apiKey: secrets.CATALOG_API_KEY, fault: "idempotency-ignored" }), ["--operation", "createProduct", "--allow-writes"]],
+  ["catalog", () => startCatalogServer({ apiKey: secrets.CATALOG_API_KEY, readApiKey: secrets.CATALOG_READ_API_KEY, fault: "idempotency-ignored" }), ["--operation", "createProduct", "--allow-writes"]],
   ["pay", () => startPayServer({ shopId: env.PAY_SHOP_ID, secret: secrets.PAY_SECRET, fault: "nonce-not-checked" }), ["--operation", "getBalance"]],
   ["identity", () => startIdentityServer({ fault: "code-reusable", clientSecret: secrets.IDENTITY_CLIENT_SECRET }), ["--operation", "exchangeToken"]],
 ] as const;
