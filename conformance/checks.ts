@@ -28,6 +28,8 @@ export const CHECKS: CheckInfo[] = [
   { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
   { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused, the same request again or another operation with that nonce." },
+  { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },
+  { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
   { name: "scope_enforcement", apis: ["catalog"], catches: "with --read-only-api-key: a write that a key without its scope can call, a refusal that is not 403 or whose body does not name the missing scope, or a read that the narrower key is refused." },
   { name: "rate_limit_headers_consistent", apis: ["links"], catches: "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future." },
   { name: "discovery_fields_and_issuer", apis: ["identity"], catches: "a discovery document without the fields OpenID Connect Discovery requires, whose issuer is not the base address, or whose endpoints are not the contract's paths under it." },

@@ -36,6 +36,7 @@ Options:
   --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
                           the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
+  --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
   --strict                a broken x-assumption fails the run instead of being a warning
@@ -99,6 +100,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "exclude-check": { type: "string", multiple: true },
       "allow-writes": { type: "boolean", default: false },
       "max-writes": { type: "string" },
+      "max-response-time": { type: "string" },
       "rate-limit": { type: "string" },
       timeout: { type: "string" },
       "max-shrinks": { type: "string" },
@@ -179,6 +181,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       onProgress: progress.event,
       strict: values.strict,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
+      maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });
     progress.done();
     if (baseline && values.baseline) {

@@ -9,6 +9,7 @@ import { CHECKS } from "./checks.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
 import { runIdentityChecks } from "./identity-checks.js";
 import { scopeEnforcement } from "./scopes.js";
+import { unsupportedMethods } from "./methods.js";
 import { operationMutations } from "./mutations.js";
 import { buildReport, type RunReport } from "./report.js";
 import { type RunOptions, Session } from "./session.js";
@@ -79,6 +80,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   for (const check of CHECKS) {
     if (check.apis && !check.apis.includes(options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
+    else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }
   let planned: PlannedOperation[] = [];
   let error: unknown;
@@ -89,7 +91,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       await runOperation(session, tracker, item);
     }
     if (!session.aborted) await runStatefulSequences(session, tracker);
-    if (!session.aborted && (!session.skippedChecks.has("scope_enforcement"))) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
+    if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
+    if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
     if (!session.aborted && options.api === "identity") await runIdentityChecks(session);
   } catch (caught) {
     error = caught;

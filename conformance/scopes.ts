@@ -23,7 +23,7 @@ function requiredScopes(operation: { security?: Array<Record<string, string[]>> 
 
 export async function scopeEnforcement(session: Session, tracker: ResourceTracker, operationIds: string[]): Promise<void> {
   const { credentials, allowWrites } = session.options;
-  if (!session.options.checks.has(CHECK)) return;
+  if (!session.options.checks.has(CHECK) || session.skippedChecks.has(CHECK)) return;
   if (!credentials.readApiKey) {
     session.skippedChecks.set(CHECK, "needs a second, narrower key: --read-only-api-key (or CATALOG_READ_API_KEY)");
     return;

@@ -2,7 +2,7 @@
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
 import { findOperation, loadBundle, type ApiName } from "../lib/openapi.js";
-import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile } from "./apis.js";
+import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest } from "./apis.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
 import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
@@ -30,6 +30,8 @@ export interface RunOptions {
   strict?: boolean;
   /** Valid creations of resources the run cannot delete, in the whole run (default 5). */
   maxWrites?: number;
+  /** Every response must arrive within this many milliseconds (max_response_time). */
+  maxResponseTimeMs?: number;
 }
 
 export type ProgressEvent =
@@ -131,8 +133,9 @@ export class Session {
   }
 
   /** Sends one case and returns the exchange (with the request as sent). */
-  async send(model: OperationModel, requestCase: RequestCase, auth: AuthMode = "valid"): Promise<Exchange> {
+  async send(model: OperationModel, requestCase: RequestCase, auth: AuthMode = "valid", probe?: (request: PreparedRequest) => void): Promise<Exchange> {
     const request = prepare(model, requestCase, this.options.baseUrl);
+    probe?.(request); // a request the contract does not describe (another method): no observations about it
     await this.profile.finalize(model.op.operationId, request, auth, {
       credentials: this.options.credentials,
       nonces: this.nonces,
@@ -141,6 +144,11 @@ export class Session {
     });
     const exchange = await this.transport.send(request);
     if (exchange.interrupted) return exchange;
+    const limit = this.options.maxResponseTimeMs;
+    if (limit !== undefined && exchange.response) {
+      this.record("max_response_time", model.op.operationId, exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "", exchange, requestCase.label);
+    }
+    if (probe) return exchange;
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
       const outcome = this.rateLimitConsistency.observe(exchange);

@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import type { RunningServer } from "../fault-servers/http.js";
 import { serveOracle } from "./serve.js";
 
-export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint"] as const;
+export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "answers-get", "slow-balance"] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
 export async function startOraclePayServer(options: { shopId: string; secret: string; fault?: OraclePayFault; port?: number }): Promise<RunningServer> {
@@ -15,8 +15,10 @@ export async function startOraclePayServer(options: { shopId: string; secret: st
   let nextId = 700_001;
   const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
   const secretsSeen = new Set([options.secret]);
-  return serveOracle(options.port ?? 0, secretsSeen, ({ method, url, headers, text, json }) => {
+  return serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
     const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
+    if (options.fault === "answers-get" && method === "GET") return { status: 200, body: { type: "success", desc: "", data: { user_id: 18452, balance: { USD: "12.50" } } } };
+    if (options.fault === "slow-balance" && url.pathname === "/api/balance/") await new Promise((resolve) => setTimeout(resolve, 300));
     const signature = `Bearer ${createHmac("sha256", options.secret).update(text).digest("hex")}`;
     if (method !== "POST") return fail(405, "Only POST is supported");
     if (headers.authorization !== signature) return fail(401, "Invalid signature");

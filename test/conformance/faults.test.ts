@@ -27,6 +27,11 @@ async function conform(args: string[]): Promise<{ code: number | string; report:
   return { code, report, stdout: run.stdout(), stderr: run.stderr() };
 }
 
+// Random valid products carry negative prices, which the contract allows (PriceCreate.amount has no minimum, its
+// range "is not shown") but every catalog server here refuses, as a provider counting money in minor units would:
+// a contract gap, reported. Correct catalog runs therefore create only the sequences' example products.
+const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", "0"] : []);
+
 const failingChecks = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
 
 describe("fault servers", () => {
@@ -65,7 +70,7 @@ describe("correct servers", () => {
     const server = await startReferenceServer(api);
     servers.push(server);
     try {
-      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes"]);
+      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes", ...noRandomProducts(api)]);
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
       expect(code).toBe(0);
       for (const resource of report.resources) {
@@ -75,7 +80,8 @@ describe("correct servers", () => {
       const ran = report.checks.filter((c) => !c.skipped).map((c) => c.name);
       // catalog and pay document no response headers, so response_headers_conformance has nothing to check there.
       const documentsHeaders = api === "links" || api === "identity";
-      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance")).map((c) => c.name);
+      // max_response_time runs only with --max-response-time.
+      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance") && c.name !== "max_response_time").map((c) => c.name);
       expect(ran.sort()).toEqual(applicable.sort());
     } finally {
       await server.close();
@@ -88,7 +94,7 @@ describe("independent servers written from the seeds", () => {
     const server = await oracle.start();
     servers.push(server);
     try {
-      const { code, report, stdout, stderr } = await conform([oracle.api, "--base-url", server.url, "--max-examples", "6", "--allow-writes"]);
+      const { code, report, stdout, stderr } = await conform([oracle.api, "--base-url", server.url, "--max-examples", "6", "--allow-writes", ...noRandomProducts(oracle.api)]);
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
       expect(report.checks.filter((c) => c.couldNotRun)).toEqual([]);
       expect(code).toBe(0);
