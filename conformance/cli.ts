@@ -5,6 +5,7 @@ import { parseApiName, splitList, UsageError } from "../lib/cli.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
+import { runMergeCommand } from "./merge.js";
 import { consoleReport, failedCount, jsonReport, junitReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
@@ -39,6 +40,8 @@ Options:
   --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
+  --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
+                          --json reports with: contracts conform merge <json...> [--json f] [--junit f]
   --strict                a broken x-assumption fails the run instead of being a warning
   --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
                           failures no longer seen are reported as fixed
@@ -77,6 +80,7 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
 }
 
 export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -101,6 +105,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "allow-writes": { type: "boolean", default: false },
       "max-writes": { type: "string" },
       "max-response-time": { type: "string" },
+      shard: { type: "string" },
       "rate-limit": { type: "string" },
       timeout: { type: "string" },
       "max-shrinks": { type: "string" },
@@ -145,6 +150,9 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
   if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
+  const shardMatch = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
+  if (values.shard !== undefined && (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))) throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
+  const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
 
   const controller = new AbortController();
@@ -180,6 +188,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       signal: controller.signal,
       onProgress: progress.event,
       strict: values.strict,
+      shard,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
       maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });

@@ -22,6 +22,8 @@ export interface RunReport {
   api: string;
   baseUrl: string;
   seed: number;
+  /** The part of the work this report covers (--shard i/n), or the shards a merged report joins. */
+  shard?: string;
   maxExamples: number;
   allowWrites: boolean;
   startedAt: string;
@@ -56,6 +58,7 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
     api: session.options.api,
     baseUrl: session.secrets.redact(session.options.baseUrl),
     seed: session.options.seed,
+    ...(session.options.shard ? { shard: `${session.options.shard.index}/${session.options.shard.count}` } : {}),
     maxExamples: session.options.maxExamples,
     allowWrites: session.options.allowWrites,
     startedAt: meta.startedAt.toISOString(),

@@ -50,6 +50,7 @@ function plan(session: Session): PlannedOperation[] {
   for (const op of all) {
     const id = op.operationId;
     if (named.length > 0 && !named.includes(id)) continue;
+    if (!session.ownsPath(op.path)) continue; // another shard's
     const skip = (reason: string) => session.skippedOperations.set(id, reason);
     if (op.webhook) {
       skip("a webhook is sent by the service to you, not called by the runner");
@@ -93,7 +94,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (!session.aborted) await runStatefulSequences(session, tracker);
     if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
     if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
-    if (!session.aborted && options.api === "identity") await runIdentityChecks(session);
+    // The OpenID Connect checks are one unit: the first shard runs them.
+    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await runIdentityChecks(session);
   } catch (caught) {
     error = caught;
   } finally {

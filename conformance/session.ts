@@ -1,7 +1,7 @@
 // One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
-import { findOperation, loadBundle, type ApiName } from "../lib/openapi.js";
+import { findOperation, listOperations, loadBundle, type ApiName } from "../lib/openapi.js";
 import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest } from "./apis.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
 import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
@@ -32,6 +32,8 @@ export interface RunOptions {
   maxWrites?: number;
   /** Every response must arrive within this many milliseconds (max_response_time). */
   maxResponseTimeMs?: number;
+  /** Only this part of the work (--shard i/n): the paths whose position among the API's sorted paths is i-1 mod n. */
+  shard?: { index: number; count: number };
 }
 
 export type ProgressEvent =
@@ -112,6 +114,22 @@ export class Session {
       onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),
     });
     this.rateLimitConsistency = declared && options.checks.has("rate_limit_headers_consistent") ? new RateLimitConsistency(declared) : undefined;
+  }
+
+  /**
+   * Whether this run's shard owns a path. Every operation of a path, the sequences that start there and the probes
+   * of the path go to the same shard, so the union of the shards is the whole run.
+   */
+  ownsPath(path: string): boolean {
+    const shard = this.options.shard;
+    if (!shard) return true;
+    const paths = [...new Set(listOperations(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
+    return paths.indexOf(path) % shard.count === shard.index - 1;
+  }
+
+  /** Whether this run's shard owns an operation (by its path). */
+  owns(operationId: string): boolean {
+    return this.ownsPath(findOperation(this.options.api, operationId).path);
   }
 
   get aborted(): boolean {

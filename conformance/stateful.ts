@@ -79,7 +79,7 @@ async function deleteResource(session: Session, kind: ResourceKind, id: string |
 /** Runs every sequence that applies to this API and to the operations selected. */
 export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
   const { api, allowWrites, checks, operations } = session.options;
-  const selected = (operationId: string) => operations.length === 0 || operations.includes(operationId);
+  const selected = (operationId: string) => (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
   if (api === "pay" && checks.has("nonce_replay") && selected("getBalance")) await nonceReplay(session);
   if (!allowWrites) return;
   for (const kind of session.profile.resources) {

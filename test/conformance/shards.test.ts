@@ -1,0 +1,71 @@
+// --shard i/n splits the work deterministically (whole paths per shard) and `contracts conform merge` joins the
+// shards' reports: the union of the shards is the whole run, check by check and operation by operation.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import type { RunReport } from "../../conformance/report.js";
+import { runContracts } from "../support/processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-shards-"));
+const env = { ...FAULT_SERVER_CREDENTIALS };
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startReferenceServer("links");
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function run(args: string[], json: string): Promise<{ code: number | string; report: RunReport; stderr: string }> {
+  const command = runContracts(args, env);
+  const code = await command.exit;
+  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stderr: command.stderr() };
+}
+
+/** check → operation → passed/failed, without the checks that ran nowhere. */
+const tallies = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
+
+describe("--shard and merge", () => {
+  it("the union of three shards is the whole run, and merge joins their reports", async () => {
+    const common = ["conform", "links", "--base-url", server.url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes"];
+    const whole = await run([...common, "--json", join(dir, "whole.json")], join(dir, "whole.json"));
+    expect(whole.code, whole.stderr).toBe(0);
+    const parts: RunReport[] = [];
+    for (const index of [1, 2, 3]) {
+      const file = join(dir, `shard-${index}.json`);
+      const part = await run([...common, "--shard", `${index}/3`, "--json", file], file);
+      expect(part.code, part.stderr).toBe(0);
+      expect(part.report.shard).toBe(`${index}/3`);
+      parts.push(part.report);
+    }
+    // The shards split the work: each did a part (a sequence may list what another shard's paths hold).
+    const ran = (report: RunReport) => Object.keys(report.checks.find((c) => c.name === "not_a_server_error")!.operations);
+    for (const part of parts) expect(ran(part).length).toBeLessThan(ran(whole.report).length);
+    expect(parts.reduce((n, p) => n + p.requests, 0)).toBeLessThan(whole.report.requests + 4);
+
+    const merged = join(dir, "merged.json");
+    const junit = join(dir, "merged.xml");
+    const joined = runContracts(["conform", "merge", ...[1, 2, 3].map((i) => join(dir, `shard-${i}.json`)), "--json", merged, "--junit", junit], env);
+    expect(await joined.exit, joined.stderr()).toBe(0);
+    const report = JSON.parse(readFileSync(merged, "utf8")) as RunReport;
+    expect(tallies(report)).toEqual(tallies(whole.report));
+    expect(report.shard).toBe("1/3 + 2/3 + 3/3");
+    expect(readFileSync(junit, "utf8")).toMatch(/<testsuites name="contracts conform" tests="\d+" failures="0"/);
+  });
+
+  it("a merged report with a failure exits 1; --shard out of range is a usage error", async () => {
+    const file = join(dir, "failing.json");
+    const failing = JSON.parse(readFileSync(join(dir, "shard-1.json"), "utf8")) as RunReport;
+    failing.failures.push({ check: "not_a_server_error", operationId: "getAccount", message: "server error 500", case: "x", shrunk: false, occurrences: 1, request: { method: "GET", url: "http://127.0.0.1/", headers: {} }, curl: "curl" });
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(file, JSON.stringify(failing));
+    const joined = runContracts(["conform", "merge", file, join(dir, "shard-2.json")], env);
+    expect(await joined.exit).toBe(1);
+    const usage = runContracts(["conform", "links", "--base-url", server.url, "--shard", "4/3"], env);
+    expect(await usage.exit).toBe(2);
+    expect(usage.stderr()).toMatch(/--shard takes <i>\/<n> with 1 <= i <= n, got "4\/3"/);
+  });
+});
