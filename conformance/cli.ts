@@ -2,10 +2,12 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
+import { API_NAMES, type ApiName } from "../lib/openapi.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
 import { runMergeCommand } from "./merge.js";
+import { apiRun, readDeploymentConfig } from "./config.js";
 import { consoleReport, failedCount, jsonReport, junitReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
@@ -40,6 +42,9 @@ Options:
   --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
+  --config <file>         check a whole deployment: the file names per API the base URL, the environment
+                          variables of its credentials, its rate limit, baseline and options (see the README);
+                          --json/--junit files get the API in their name ({api}, or .<api> before the extension)
   --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
                           --json reports with: contracts conform merge <json...> [--json f] [--junit f]
   --strict                a broken x-assumption fails the run instead of being a warning
@@ -81,6 +86,8 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
 
 export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
+  const configAt = argv.indexOf("--config");
+  if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -235,6 +242,22 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */
+async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
+  if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
+  const config = readDeploymentConfig(file);
+  const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry!, shared, env) }));
+  let worst = 0;
+  for (const run of runs) {
+    process.stderr.write(`contracts conform --config ${file}: ${run.api}\n`);
+    const code = await runConformCommand(run.argv, run.env);
+    if (code === 130) return 130;
+    worst = Math.max(worst, code);
+  }
+  return worst;
 }
 
 /** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */

@@ -69,3 +69,43 @@ describe("--shard and merge", () => {
     expect(usage.stderr()).toMatch(/--shard takes <i>\/<n> with 1 <= i <= n, got "4\/3"/);
   });
 });
+
+describe("--config: a whole deployment in one command", () => {
+  it("runs every API of the file with credentials from the variables it names, one report per API", async () => {
+    const { startOracleCatalogServer } = await import("../../conformance/oracle/catalog.js");
+    const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const catalog = await startOracleCatalogServer({ apiKey: "prod-catalog-key-1", readApiKey: "prod-catalog-read-2" });
+    const pay = await startOraclePayServer({ shopId: "77", secret: "prod-pay-secret-3", fault: "nonce-per-endpoint" });
+    try {
+      const config = join(dir, "deployment.yaml");
+      writeFileSync(
+        config,
+        [
+          "apis:",
+          `  links: { baseUrl: "${server.url}", credentials: { token: PROD_LINKS }, rateLimit: 1000/s }`,
+          `  catalog: { baseUrl: "${catalog.url}", credentials: { apiKey: PROD_CATALOG, readApiKey: PROD_CATALOG_READ } }`,
+          `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance] }`,
+        ].join("\n"),
+      );
+      const prod = { PROD_LINKS: env.LINKS_TOKEN, PROD_CATALOG: "prod-catalog-key-1", PROD_CATALOG_READ: "prod-catalog-read-2", PROD_SHOP: "77", PROD_PAY: "prod-pay-secret-3" };
+      const blank = { LINKS_TOKEN: "", CATALOG_API_KEY: "", CATALOG_READ_API_KEY: "", PAY_SHOP_ID: "", PAY_SECRET: "" };
+      const command = runContracts(["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")], { ...blank, ...prod });
+      // pay's nonce is unique per endpoint only: the worst exit code of the three is 1.
+      expect(await command.exit, command.stderr()).toBe(1);
+      for (const api of ["links", "catalog", "pay"]) expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+      const reports = Object.fromEntries(["links", "catalog", "pay"].map((api) => [api, JSON.parse(readFileSync(join(dir, `prod-${api}.json`), "utf8")) as RunReport]));
+      expect(reports.links!.failures).toEqual([]);
+      expect(reports.catalog!.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(2);
+      expect(reports.pay!.failures.map((f) => f.check)).toEqual(["nonce_replay"]);
+      for (const secret of Object.values(prod).filter((v) => v.length > 4)) expect(command.stdout() + command.stderr()).not.toContain(secret);
+
+      const missing = runContracts(["conform", "--config", config], { ...blank, ...prod, PROD_PAY: "" });
+      expect(await missing.exit).toBe(2);
+      expect(missing.stderr()).toMatch(/the config says pay reads secret from \$PROD_PAY, which is not set/);
+    } finally {
+      await catalog.close();
+      await pay.close();
+    }
+  });
+});
