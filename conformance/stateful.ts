@@ -125,7 +125,7 @@ async function sendStep(session: Session, operationId: string, requestCase: Requ
 }
 
 /** Looks for a resource in its list, page by page (at most 20 pages). Returns the exchange that listed it, if any. */
-async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange }> {
+async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange; item?: unknown }> {
   const list = kind.list!;
   const model = session.model(list.operationId);
   const base = exampleCases(model, session.profile, session.options.credentials)[0];
@@ -139,7 +139,8 @@ async function findInList(session: Session, kind: ResourceKind, id: unknown): Pr
     last = await sendStep(session, list.operationId, requestCase);
     const items = list.items(last.response?.json);
     if (!succeeded(session, last) || !Array.isArray(items)) return { found: false, last };
-    if (items.some((item) => String(list.idOfItem(item)) === String(id))) return { found: true, last };
+    const item = items.find((candidate) => String(list.idOfItem(candidate)) === String(id));
+    if (item !== undefined) return { found: true, last, item };
     if (items.length === 0 || !list.pageParameter) break;
     const maxpage = (last.response?.json as { data?: { maxpage?: unknown } })?.data?.maxpage;
     if (typeof maxpage === "number" && page >= maxpage) break;
@@ -167,9 +168,11 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   }
   tracker.created(kind, id, kind.create, created);
 
+  echoed(session, kind.create, create.body, created.response?.json, `the ${kind.create} response`, created);
   if (kind.list) {
-    const { found, last } = await findInList(session, kind, id);
+    const { found, last, item } = await findInList(session, kind, id);
     session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
+    if (found && last) echoed(session, kind.list.operationId, create.body, item, `${kind.list.operationId}`, last);
   }
   if (kind.update) {
     const update = withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the new ${kind.name} ${id} (sequence)`);
@@ -199,6 +202,25 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
     const { found, last } = await findInList(session, kind, id);
     session.record("use_after_free", kind.list.operationId, found ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
   }
+}
+
+/**
+ * created_values_echoed: what the run created comes back as sent. A field is echoed when the creation request and
+ * the answer (the creation response, or the item in the list) carry it under the same name with the same JSON
+ * type; a field the answer renames or retypes (a campaign's name under `domain`, an amount sent as a number and
+ * read back as a decimal string) is not compared.
+ */
+function echoed(session: Session, operationId: string, sent: unknown, answer: unknown, where: string, exchange: Exchange): void {
+  if (!sent || typeof sent !== "object" || !answer || typeof answer !== "object") return;
+  const differences: string[] = [];
+  let compared = 0;
+  for (const [name, value] of Object.entries(sent as Record<string, unknown>)) {
+    const back = (answer as Record<string, unknown>)[name];
+    if (value === null || typeof value === "object" || back === undefined || typeof back !== typeof value) continue;
+    compared += 1;
+    if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${JSON.stringify(back)}`);
+  }
+  if (compared > 0) session.record("created_values_echoed", operationId, differences.join("; "), exchange, `compare what was created with ${where}`);
 }
 
 /** The same creation twice with one Idempotency-Key must return the same product and create only one. */

@@ -9,6 +9,7 @@ import { startLinksServer } from "./links.js";
 import { startPayServer } from "./pay.js";
 import { type OracleCatalogFault, startOracleCatalogServer } from "../oracle/catalog.js";
 import { type OraclePayFault, startOraclePayServer } from "../oracle/pay.js";
+import { startOracleLinksServer } from "../oracle/links.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import type { ContractPatch } from "./contract-patch.js";
 
@@ -61,6 +62,7 @@ export const FAULTS: Fault[] = [
   { name: "oracle-pay-nonce-per-endpoint", api: "pay", check: "nonce_replay", breaks: "a nonce is unique per endpoint only: one used on getBalance is accepted on listShops", args: ["--operation", "getBalance"], start: oraclePay("nonce-per-endpoint") },
   { name: "oracle-pay-answers-get", api: "pay", check: "unsupported_method", breaks: "GET, which no pay path documents, is answered with a success", args: ["--operation", "getBalance"], start: oraclePay("answers-get") },
   { name: "oracle-pay-slow-balance", api: "pay", check: "max_response_time", breaks: "getBalance takes 300 ms", args: ["--operation", "getBalance", "--max-response-time", "150"], start: oraclePay("slow-balance") },
+  { name: "oracle-links-channel-name-uppercased", api: "links", check: "created_values_echoed", breaks: "a new channel's name is listed in capitals, not as sent", args: ["--operation", "addChannel", "--allow-writes"], start: (port) => startOracleLinksServer({ token: C.LINKS_TOKEN, fault: "channel-name-uppercased", windowMs: 1000, port }) },
   { name: "identity-wrong-issuer", api: "identity", check: "discovery_fields_and_issuer", breaks: "the discovery document names another issuer", args: ["--operation", "getOpenIdConfiguration"], start: identity("wrong-issuer") },
   { name: "identity-jwks-rsa-key-without-modulus", api: "identity", check: "jwks_shape", breaks: "the RSA key of the JWKS has no n (the schema leaves n optional; RFC 7518 does not)", args: ["--operation", "getJwks"], start: identity("jwks-rsa-key-without-modulus") },
   { name: "identity-wrong-secret-is-invalid-grant", api: "identity", check: "token_errors", breaks: "a wrong client_secret gets invalid_grant instead of invalid_client", args: ["--operation", "exchangeToken"], start: identity("wrong-secret-invalid-grant") },

@@ -15,6 +15,8 @@ export interface OracleLinksOptions {
   errors?: "http" | "always-200";
   /** Length of the rate-limit window (the seed: 1 minute). */
   windowMs?: number;
+  /** "channel-name-uppercased": a new channel's name is stored in capitals (not as sent). */
+  fault?: "channel-name-uppercased";
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -151,7 +153,8 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       case "POST /api/channel/add": {
         if (text(body.name) === undefined) return fail(400, "The name is required.");
         const color = text(body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(body.color)!) ? body.color : "#000000";
-        const created = { id: nextId++, name: body.name, description: text(body.description) ?? "", color, starred: body.starred === true };
+        const name = options.fault === "channel-name-uppercased" ? String(body.name).toUpperCase() : body.name;
+        const created = { id: nextId++, name, description: text(body.description) ?? "", color, starred: body.starred === true };
         channels.push(created);
         return send(200, { error: 0, id: created.id });
       }
