@@ -2,7 +2,9 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
-import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { API_NAMES, type ApiName, loadBundle } from "../lib/openapi.js";
+
+const loadBundleInfo = (api: ApiName) => loadBundle(api).info as Record<string, unknown>;
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
@@ -39,6 +41,8 @@ Options:
   --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
                           the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
+  --concurrency <n>       operations in parallel (default 1); an API whose contract declares a rate limit
+                          (links) always runs one request at a time
   --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
@@ -113,6 +117,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "max-writes": { type: "string" },
       "max-response-time": { type: "string" },
       shard: { type: "string" },
+      concurrency: { type: "string" },
       "rate-limit": { type: "string" },
       timeout: { type: "string" },
       "max-shrinks": { type: "string" },
@@ -177,6 +182,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadBundleInfo(api)["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
   const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
   try {
@@ -196,6 +202,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       onProgress: progress.event,
       strict: values.strict,
       shard,
+      concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
       maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });

@@ -87,10 +87,15 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   let error: unknown;
   try {
     planned = plan(session);
-    for (const item of planned) {
-      if (session.aborted) break;
-      await runOperation(session, tracker, item);
-    }
+    // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
+    // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
+    const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
+    const queue = [...planned];
+    await Promise.all(
+      Array.from({ length: Math.min(workers, queue.length) }, async () => {
+        for (let item = queue.shift(); item && !session.aborted; item = queue.shift()) await runOperation(session, tracker, item);
+      }),
+    );
     if (!session.aborted) await runStatefulSequences(session, tracker);
     if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
     if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));

@@ -32,6 +32,8 @@ export interface RunOptions {
   maxWrites?: number;
   /** Every response must arrive within this many milliseconds (max_response_time). */
   maxResponseTimeMs?: number;
+  /** Operations sent in parallel (--concurrency), only for APIs whose contract declares no rate limit. */
+  concurrency?: number;
   /** Only this part of the work (--shard i/n): the paths whose position among the API's sorted paths is i-1 mod n. */
   shard?: { index: number; count: number };
 }
@@ -93,6 +95,8 @@ export class Session {
   readonly warnings = new Map<string, WarningRecord>();
   /** operationId → why it did not run */
   readonly skippedOperations = new Map<string, string>();
+  /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
+  readonly rateLimited: boolean;
   /** Valid creations of undeletable resources the run may still make (--max-writes). */
   writesLeft: number;
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
@@ -106,6 +110,7 @@ export class Session {
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
     const budget = options.rateLimit ?? (declared ? { limit: declared.limit, windowMs: declared.windowSeconds * 1000 } : undefined);
+    this.rateLimited = declared !== undefined;
     this.transport = new Transport({
       budget: budget ? new RequestBudget(budget.limit, budget.windowMs) : undefined,
       rateLimitHeaders: declared?.headers,

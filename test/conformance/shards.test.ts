@@ -109,3 +109,23 @@ describe("--config: a whole deployment in one command", () => {
     }
   });
 });
+
+describe("--concurrency", () => {
+  it("runs operations in parallel with the same results as one at a time; never for an API with a rate limit", async () => {
+    const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
+    const pay = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET });
+    try {
+      const common = ["conform", "pay", "--base-url", pay.url, "--max-examples", "4", "--seed", "12"];
+      const one = await run([...common, "--json", join(dir, "one.json")], join(dir, "one.json"));
+      const four = await run([...common, "--concurrency", "4", "--json", join(dir, "four.json")], join(dir, "four.json"));
+      expect(one.code).toBe(0);
+      expect(four.code).toBe(0);
+      expect(tallies(four.report)).toEqual(tallies(one.report));
+    } finally {
+      await pay.close();
+    }
+    const links = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--rate-limit", "1000/s", "--concurrency", "4"], env);
+    expect(await links.exit).toBe(0);
+    expect(links.stderr()).toMatch(/--concurrency ignored: the links contract declares a rate limit/);
+  });
+});
