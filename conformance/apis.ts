@@ -9,6 +9,8 @@ import { type ApiName, loadBundle } from "../lib/openapi.js";
 export interface Credentials {
   token?: string;
   apiKey?: string;
+  /** A second, narrower catalog key without the write scopes (scope_enforcement). */
+  readApiKey?: string;
   shopId?: string;
   secret?: string;
   clientId?: string;
@@ -23,6 +25,7 @@ export interface Credentials {
 export const CREDENTIAL_ENV: Record<keyof Credentials, string> = {
   token: "LINKS_TOKEN",
   apiKey: "CATALOG_API_KEY",
+  readApiKey: "CATALOG_READ_API_KEY",
   shopId: "PAY_SHOP_ID",
   secret: "PAY_SECRET",
   clientId: "IDENTITY_CLIENT_ID",
@@ -33,7 +36,7 @@ export const CREDENTIAL_ENV: Record<keyof Credentials, string> = {
 };
 
 /** Credentials that are secrets: never printed, replaced by their environment variable in reproductions. */
-export const SECRET_CREDENTIALS = ["token", "apiKey", "secret", "clientSecret", "accessToken"] as const;
+export const SECRET_CREDENTIALS = ["token", "apiKey", "readApiKey", "secret", "clientSecret", "accessToken"] as const;
 
 /** An HTTP request as it is sent. */
 export interface PreparedRequest {
@@ -45,7 +48,8 @@ export interface PreparedRequest {
   signed?: boolean;
 }
 
-export type AuthMode = "valid" | "none" | "wrong";
+/** valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key). */
+export type AuthMode = "valid" | "none" | "wrong" | "read-only";
 
 /** A resource the stateful sequences create and follow; operation ids refer to the API's bundle. */
 export interface ResourceKind {
@@ -161,6 +165,7 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     async finalize(_operationId, request, mode, context) {
       if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER) request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
       if (mode === "valid" && context.credentials.apiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.apiKey;
+      if (mode === "read-only" && context.credentials.readApiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.readApiKey;
       if (mode === "wrong") request.headers["x-seller-api-key"] = WRONG_SECRET;
     },
   },

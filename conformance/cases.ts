@@ -5,7 +5,7 @@ import { serializeBody } from "../lib/example-requests.js";
 import { type ApiName, describeErrors, type Operation, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
-import { type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
+import { type Location, type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
 
 export type CaseOrigin = "example" | "boundary" | "random" | "invalid";
 
@@ -17,6 +17,14 @@ export interface RequestCase extends RequestParts {
   rawBody?: string;
   /** The request body is left out. */
   noBody?: boolean;
+  /** Invalid cases: the one way the case breaks the contract. */
+  violation?: Violation;
+}
+
+/** Where and how an invalid case breaks the contract (a mutation without its value, so that cases stay cloneable). */
+export interface Violation {
+  description: string;
+  location: Location;
 }
 
 interface ParameterInfo {
@@ -140,7 +148,7 @@ export function validCaseArbitrary(model: OperationModel, profile: ApiProfile, c
 }
 
 export function applyMutation(base: RequestCase, mutation: Mutation): RequestCase | undefined {
-  const next: RequestCase = { ...structuredClone(base), origin: "invalid", label: mutation.description };
+  const next: RequestCase = { ...structuredClone(base), origin: "invalid", label: mutation.description, violation: { description: mutation.description, location: structuredClone(mutation.location) } };
   const location = mutation.location;
   if (location.in === "body") {
     if (mutation.raw) {

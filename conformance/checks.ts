@@ -1,7 +1,8 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
 import { type ApiName, canonicalPointer, describeErrors, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
-import type { CaseOrigin, OperationModel } from "./cases.js";
+import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
+import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -21,13 +22,17 @@ export const CHECKS: CheckInfo[] = [
   { name: "content_type_conformance", catches: "a body whose Content-Type is not one of the media types documented for that status, or a missing Content-Type." },
   { name: "response_schema_conformance", catches: "a body that does not validate against the documented schema of its status and media type (quirks included), or JSON that does not parse." },
   { name: "response_headers_conformance", catches: "a documented required response header that is missing (the X-RateLimit-* headers on links, Cache-Control on tokens, WWW-Authenticate on userinfo errors) or whose value breaks its schema." },
-  { name: "negative_data_rejection", catches: "a request the contract forbids (wrong type, missing required field or parameter, out-of-range value, pattern or enum violation, undeclared property, malformed body) that is not refused with a 4xx (or, where the contract allows, an error redirect)." },
+  { name: "negative_data_rejection", catches: "a request the contract forbids (wrong type, missing required field or parameter, out-of-range value, pattern or enum violation, undeclared property, malformed body) that is not refused (HTTP >= 400, the error envelope, or an error redirect) where the contract says the provider refuses it (x-provider-refuses); elsewhere an accepted invalid request is an observation." },
   { name: "positive_data_acceptance", catches: "a request the contract allows (examples, boundary values, random valid data) that is refused; 404 is accepted where the path names a resource that may not exist." },
-  { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a 4xx." },
+  { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a refusal (HTTP >= 400 or the error envelope)." },
   { name: "use_after_free", apis: ["links"], writes: true, catches: "a resource that still answers (update or list) after its delete succeeded." },
   { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
+  { name: "created_values_echoed", apis: ["links"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type)." },
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
-  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused." },
+  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused, the same request again or another operation with that nonce." },
+  { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },
+  { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
+  { name: "scope_enforcement", apis: ["catalog"], catches: "with --read-only-api-key: a write that a key without its scope can call, a refusal that is not 403 or whose body does not name the missing scope, or a read that the narrower key is refused." },
   { name: "rate_limit_headers_consistent", apis: ["links"], catches: "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future." },
   ...IDENTITY_CHECKS,
 ];
@@ -66,6 +71,26 @@ export interface ResponseCheckInput {
   origin?: CaseOrigin | "auth" | "stateful";
   /** When set, positive_data_acceptance does not apply, for this reason. */
   positiveAcceptanceSkipped?: string;
+  /** What makes an invalid case invalid (the mutation applied to a valid one). */
+  violation?: Violation;
+  /** --strict: breaking an `x-assumption` fails instead of warning. */
+  strict?: boolean;
+  /** Receives the warnings (x-assumption) and observations (accepted invalid data the provider never promised to refuse). */
+  note?: (note: CheckNote) => void;
+}
+
+export interface CheckNote {
+  kind: "warning" | "observation";
+  message: string;
+  /** The `x-assumption` text (warnings). */
+  assumption?: string;
+}
+
+/** A broken `x-assumption`: a warning with the assumption's reason, or under --strict a failure. */
+function assumptionBroken(input: ResponseCheckInput, message: string, assumption: string): string {
+  if (input.strict) return `${message} (x-assumption, failing under --strict: ${assumption})`;
+  input.note?.({ kind: "warning", message, assumption });
+  return "";
 }
 
 /** Outcome of one check on one exchange: `undefined` = not applicable, "" = passed, text = the failure. */
@@ -123,7 +148,15 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
       body = response.json;
     }
     const result = validateAt(api, schemaPointer, body);
-    return result.valid ? "" : `the body does not match ${schemaName(api, schemaPointer)}: ${describeErrors(result.errors.slice(0, 5))}`;
+    if (result.valid) return "";
+    // An error envelope under a success status is a refusal (x-error-envelope): its body is one of the documented errors.
+    if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
+    const assumed = result.errors.map((error) => ({ error, assumption: responseErrorWord(api, schemaPointer, error, "x-assumption") }));
+    const hard = assumed.filter((a) => a.assumption === undefined).map((a) => a.error);
+    const message = (errors: typeof result.errors) => `the body does not match ${schemaName(api, schemaPointer)}: ${describeErrors(errors.slice(0, 5))}`;
+    if (hard.length > 0) return message(hard);
+    const reasons = [...new Set(assumed.map((a) => a.assumption!))];
+    return assumptionBroken(input, message(result.errors), reasons.join(" "));
   },
 
   /** Documented required headers must be present and every documented header must match its schema. */
@@ -149,24 +182,39 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     return problems.join("; ");
   },
 
-  /** Invalid data must be refused: a 4xx, or an error redirect (`error=` in Location) where the operation redirects. */
+  /**
+   * Invalid data is refused (a 4xx, an error envelope, or an error redirect where the operation redirects). Accepting
+   * it fails only where the contract says the provider refuses it (`x-provider-refuses`); elsewhere the request-side
+   * constraint only keeps clients honest, so the acceptance is an observation.
+   */
   negative_data_rejection(input) {
     const response = input.exchange.response;
     if (input.expectation !== "invalid" || !response) return undefined;
-    if (response.status >= 400 && response.status < 500) return "";
-    if (isErrorRedirect(response)) return "";
     if (response.status >= 500) return undefined; // not_a_server_error reports it
-    return `invalid data was accepted with status ${response.status}`;
+    const api = input.model.op.api;
+    if (isRefusal(api, response) || isErrorRedirect(response)) return "";
+    const what = input.violation?.description ?? "invalid data";
+    const promise = input.violation ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-provider-refuses") : undefined;
+    if (promise === undefined) {
+      input.note?.({ kind: "observation", message: `${what}: accepted with status ${response.status}; the contract does not say the provider refuses it` });
+      return undefined;
+    }
+    const message = `invalid data was accepted with status ${response.status} (${what}), though the provider refuses it: ${promise}`;
+    const assumption = input.violation ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-assumption") : undefined;
+    return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
   /** Valid data must be accepted (2xx or a documented redirect); 404 is fine for a path that names a resource. */
   positive_data_acceptance(input) {
     const response = input.exchange.response;
     if (input.expectation !== "valid" || !response || input.positiveAcceptanceSkipped) return undefined;
-    if (response.status >= 200 && response.status < 300) return "";
+    const refusedInBody = envelopeError(input.model.op.api, response);
+    if (response.status >= 200 && response.status < 300 && refusedInBody === undefined) return "";
     if (response.status >= 300 && response.status < 400 && !isErrorRedirect(response)) return "";
-    if (response.status === 404 && input.model.op.path.includes("{")) return "";
+    // A path that names a resource may name one that does not exist: 404, or the envelope's error under 2xx.
+    if ((response.status === 404 || (response.status < 300 && refusedInBody !== undefined)) && input.model.op.path.includes("{")) return "";
     if (response.status >= 500) return undefined;
+    if (refusedInBody !== undefined) return `valid data was refused: ${refusedInBody} (status ${response.status})`;
     return `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
   },
 
@@ -174,11 +222,25 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
   ignored_auth(input) {
     const response = input.exchange.response;
     if (input.expectation !== "unauthenticated" || !response) return undefined;
-    if (response.status >= 400 && response.status < 500) return "";
     if (response.status >= 500) return undefined;
+    if (isRefusal(input.model.op.api, response)) return "";
     return `a request with ${input.exchange.request.headers.Authorization || input.exchange.request.headers["x-seller-api-key"] ? "wrong" : "no"} credentials was answered with status ${response.status}`;
   },
 };
+
+/** Whether a body validates against one of the operation's documented error responses (4XX, 5XX, default). */
+function matchesDocumentedError(input: ResponseCheckInput, body: unknown): boolean {
+  const api = input.model.op.api;
+  const responses = (input.model.op.operation.responses ?? {}) as Record<string, unknown>;
+  return Object.keys(responses)
+    .filter((key) => key === "default" || /^[45]/.test(key))
+    .some((key) => {
+      const pointer = `${input.model.op.pointer}/responses/${pointerSegment(key)}`;
+      const content = resolvePointer(api, pointer).content ?? {};
+      const mediaType = Object.keys(content).find((m) => m.includes("json"));
+      return mediaType !== undefined && content[mediaType].schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
+    });
+}
 
 export const RESPONSE_CHECK_NAMES = Object.keys(RESPONSE_CHECKS);
 
@@ -205,10 +267,11 @@ function schemaName(api: ApiName, pointer: string): string {
 }
 
 /** Runs the selected response checks on one exchange. Returns [check, outcome] for each applicable check. */
-export function runResponseChecks(input: ResponseCheckInput, selected: ReadonlySet<string>): Array<[string, string]> {
+export function runResponseChecks(input: ResponseCheckInput, selected: ReadonlySet<string>, starting?: (check: string) => void): Array<[string, string]> {
   const results: Array<[string, string]> = [];
   for (const [name, check] of Object.entries(RESPONSE_CHECKS)) {
     if (!selected.has(name)) continue;
+    starting?.(name);
     const outcome = check(input);
     if (outcome !== undefined) results.push([name, outcome]);
   }

@@ -2,9 +2,15 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
+import { API_NAMES, type ApiName, loadBundle } from "../lib/openapi.js";
+
+const loadBundleInfo = (api: ApiName) => loadBundle(api).info as Record<string, unknown>;
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
-import { consoleReport, failedCount, jsonReport, junitReport } from "./report.js";
+import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
+import { runMergeCommand } from "./merge.js";
+import { apiRun, readDeploymentConfig } from "./config.js";
+import { consoleReport, failedCount, jsonReport, junitReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
 import type { ProgressEvent } from "./session.js";
@@ -18,6 +24,7 @@ export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credenti
 Credentials (each also read from the environment variable shown, which keeps secrets out of shell history):
   links     --token <key>                                   LINKS_TOKEN
   catalog   --api-key <key>                                 CATALOG_API_KEY
+            [--read-only-api-key <key>]                     CATALOG_READ_API_KEY (scope_enforcement)
   pay       --shop-id <id> --secret <key>                   PAY_SHOP_ID, PAY_SECRET
   identity  --client-id <id> --client-secret <secret>       IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET
             --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
@@ -41,13 +48,28 @@ Options:
   --operation <id>        only this operationId; repeatable
   --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
   --allow-writes          also create, update and delete; everything created is deleted at the end
+  --max-writes <n>        with --allow-writes, at most n valid creations of resources the contract gives no way
+                          to delete (default 5); they are listed as left behind
   --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
                           the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
+  --concurrency <n>       operations in parallel (default 1); an API whose contract declares a rate limit
+                          (links) always runs one request at a time
+  --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
+  --config <file>         check a whole deployment: the file names per API the base URL, the environment
+                          variables of its credentials, its rate limit, baseline and options (see the README);
+                          --json/--junit files get the API in their name ({api}, or .<api> before the extension)
+  --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
+                          --json reports with: contracts conform merge <json...> [--json f] [--junit f]
+  --strict                a broken x-assumption fails the run instead of being a warning
+  --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
+                          failures no longer seen are reported as fixed
+  --update-baseline       write this run's failures to the --baseline file and exit 0
 
-Exit codes: 0 nothing failed, 1 a check failed, 2 usage error or unreachable target, 130 interrupted.
+Exit codes: 0 nothing failed, 1 a check failed or a check that applies could not run (exclude it with
+--exclude-check), 2 usage error or unreachable target, 130 interrupted.
 `;
 
 function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
@@ -59,6 +81,7 @@ function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv
   };
   assign("token", "token");
   assign("api-key", "apiKey");
+  assign("read-only-api-key", "readApiKey");
   assign("shop-id", "shopId");
   assign("secret", "secret");
   assign("client-id", "clientId");
@@ -94,6 +117,9 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
 }
 
 export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
+  const configAt = argv.indexOf("--config");
+  if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -102,6 +128,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       "base-url": { type: "string" },
       token: { type: "string" },
       "api-key": { type: "string" },
+      "read-only-api-key": { type: "string" },
       "shop-id": { type: "string" },
       secret: { type: "string" },
       "client-id": { type: "string" },
@@ -119,12 +146,19 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       check: { type: "string", multiple: true },
       "exclude-check": { type: "string", multiple: true },
       "allow-writes": { type: "boolean", default: false },
+      "max-writes": { type: "string" },
+      "max-response-time": { type: "string" },
+      shard: { type: "string" },
+      concurrency: { type: "string" },
       "rate-limit": { type: "string" },
       timeout: { type: "string" },
       "max-shrinks": { type: "string" },
       junit: { type: "string" },
       json: { type: "string" },
       "list-checks": { type: "boolean", default: false },
+      strict: { type: "boolean", default: false },
+      baseline: { type: "string" },
+      "update-baseline": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -159,6 +193,11 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]);
   if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes <n>/m (or /s, /h), got "${values["rate-limit"]}"`);
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
+  if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
+  const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
+  const shardMatch = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
+  if (values.shard !== undefined && (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))) throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
+  const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
 
   const controller = new AbortController();
@@ -176,6 +215,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadBundleInfo(api)["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
   const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
   try {
@@ -194,8 +234,17 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       signal: controller.signal,
       onProgress: progress.event,
       identity,
+      strict: values.strict,
+      shard,
+      concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
+      maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
+      maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });
     progress.done();
+    if (baseline && values.baseline) {
+      const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+      report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran);
+    }
     const redact = (text: string) => secrets.redact(text);
     process.stdout.write(consoleReport(report, redact));
     if (values.json) writeFileSync(values.json, jsonReport(report, redact));
@@ -207,9 +256,26 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
       return 130;
     }
-    if (failed > 0) {
-      process.stderr.write(`contracts conform: ${report.failures.length} check failure(s) on ${api} (${failed} failing results)${tail}\n`);
+    if (values["update-baseline"] && values.baseline) {
+      const written = writeBaseline(values.baseline, report.failures);
+      process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
+      return 0;
+    }
+    const { newFailures, couldNotRun } = verdict(report);
+    for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
+    const known = report.failures.length - newFailures.length;
+    const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
+    if (newFailures.length > 0) {
+      process.stderr.write(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
       return 1;
+    }
+    if (couldNotRun.length > 0) {
+      process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
+      return 1;
+    }
+    if (known) {
+      process.stderr.write(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
+      return 0;
     }
     process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
     return 0;
@@ -217,6 +283,22 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */
+async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
+  if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
+  const config = readDeploymentConfig(file);
+  const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry!, shared, env) }));
+  let worst = 0;
+  for (const run of runs) {
+    process.stderr.write(`contracts conform --config ${file}: ${run.api}\n`);
+    const code = await runConformCommand(run.argv, run.env);
+    if (code === 130) return 130;
+    worst = Math.max(worst, code);
+  }
+  return worst;
 }
 
 /** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */

@@ -247,8 +247,9 @@ export async function runIdentityChecks(session: Session): Promise<void> {
   const flowChecks = FLOW_CHECKS.filter((c) => checks.has(c));
   if (!selected("authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm") || flowChecks.length === 0) return;
   const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
+  const CREDENTIAL_FLAGS = { clientId: "--client-id (IDENTITY_CLIENT_ID)", clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)", redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)" };
   if (missing.length) {
-    for (const check of flowChecks) session.skippedChecks.set(check, "needs --client-id, --client-secret and --redirect-uri");
+    for (const check of flowChecks) session.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
     return;
   }
   if (checks.has("token_errors")) await tokenErrors(session);

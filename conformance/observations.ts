@@ -7,7 +7,7 @@ import { documentedResponseKey } from "./checks.js";
 import type { Exchange } from "./transport.js";
 
 export interface Observation {
-  kind: "extra-field" | "undocumented-status" | "undocumented-header";
+  kind: "extra-field" | "undocumented-status" | "undocumented-header" | "accepted-invalid";
   /** The operations whose responses showed it. */
   operations: string[];
   /** e.g. `/variants/0/prices/0/currency`, `401`, `x-request-id`. */
@@ -63,6 +63,11 @@ export class ObservationLog {
       existing.count += 1;
       if (!existing.operations.includes(operationId)) existing.operations.push(operationId);
     } else this.byKey.set(key, { ...observation, operations: [operationId], count: 1 });
+  }
+
+  /** An invalid request that was accepted where the contract does not say the provider refuses it. */
+  acceptedInvalid(operationId: string, detail: string): void {
+    this.add(operationId, { kind: "accepted-invalid", subject: detail, detail, undocumented: [] });
   }
 
   observe(model: OperationModel, exchange: Exchange): void {

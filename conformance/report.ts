@@ -1,8 +1,9 @@
 // The run's results as data (the --json file), as JUnit XML (--junit) and as the console summary. Every text goes
 // through the run's secret filter before it leaves the process.
+import { type BaselineOutcome, baselineEntry } from "./baseline.js";
 import { CHECKS } from "./checks.js";
 import type { Observation } from "./observations.js";
-import type { FailureRecord, Session, Tally } from "./session.js";
+import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./stateful.js";
 
 export interface CheckResult {
@@ -10,8 +11,10 @@ export interface CheckResult {
   catches: string;
   passed: number;
   failed: number;
-  /** Why the check did not run, when it did not. */
+  /** Why the check did not run, when it does not apply (another API, a read-only run, nothing it applies to). */
   skipped?: string;
+  /** Why the check applies but could not run (a missing credential, a failed prerequisite): the run fails. */
+  couldNotRun?: string;
   operations: Record<string, Tally>;
 }
 
@@ -19,6 +22,8 @@ export interface RunReport {
   api: string;
   baseUrl: string;
   seed: number;
+  /** The part of the work this report covers (--shard i/n), or the shards a merged report joins. */
+  shard?: string;
   maxExamples: number;
   allowWrites: boolean;
   startedAt: string;
@@ -28,6 +33,10 @@ export interface RunReport {
   checks: CheckResult[];
   skippedOperations: Array<{ operationId: string; reason: string }>;
   failures: FailureRecord[];
+  /** Broken `x-assumption`s: not failures unless --strict. */
+  warnings: WarningRecord[];
+  /** With --baseline: which failures are known and which known ones are fixed. */
+  baseline?: BaselineOutcome;
   observations: Observation[];
   resources: TrackedResource[];
 }
@@ -39,14 +48,17 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
     const passed = [...byOperation.values()].reduce((n, t) => n + t.passed, 0);
     const failed = [...byOperation.values()].reduce((n, t) => n + t.failed, 0);
     const result: CheckResult = { name: info.name, catches: info.catches, passed, failed, operations };
+    const couldNotRun = session.unrunChecks.get(info.name);
     const skipped = session.skippedChecks.get(info.name) ?? (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
-    if (skipped && passed + failed === 0) result.skipped = skipped;
+    if (couldNotRun) result.couldNotRun = couldNotRun;
+    else if (skipped && passed + failed === 0) result.skipped = skipped;
     return result;
   });
   return {
     api: session.options.api,
     baseUrl: session.secrets.redact(session.options.baseUrl),
     seed: session.options.seed,
+    ...(session.options.shard ? { shard: `${session.options.shard.index}/${session.options.shard.count}` } : {}),
     maxExamples: session.options.maxExamples,
     allowWrites: session.options.allowWrites,
     startedAt: meta.startedAt.toISOString(),
@@ -55,7 +67,8 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
     requests: session.transport.requestCount,
     checks,
     skippedOperations: [...session.skippedOperations.entries()].map(([operationId, reason]) => ({ operationId, reason })),
-    failures: [...session.failures.values()],
+    failures: [...session.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
+    warnings: [...session.warnings.values()],
     observations: session.observations.list(),
     resources: tracker.resources.map((r) => ({ ...r })),
   };
@@ -63,6 +76,11 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
 
 export function failedCount(report: RunReport): number {
   return report.checks.reduce((n, c) => n + c.failed, 0);
+}
+
+/** What makes the run fail: failures not in the baseline, and checks that applied but could not run. */
+export function verdict(report: RunReport): { newFailures: FailureRecord[]; couldNotRun: CheckResult[] } {
+  return { newFailures: report.failures.filter((f) => !f.known), couldNotRun: report.checks.filter((c) => c.couldNotRun) };
 }
 
 export function jsonReport(report: RunReport, redact: (text: string) => string): string {
@@ -79,8 +97,15 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
   let tests = 0;
   let failures = 0;
   let skipped = 0;
+  let errors = 0;
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   for (const check of report.checks) {
+    if (check.couldNotRun) {
+      tests += 1;
+      errors += 1;
+      cases.push(`    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><error message="${xml(`could not run: ${check.couldNotRun}`)}" type="could-not-run"/></testcase>`);
+      continue;
+    }
     if (check.skipped) {
       tests += 1;
       skipped += 1;
@@ -91,14 +116,17 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
       tests += 1;
       const name = `${check.name} ${operationId}`;
       const failure = report.failures.find((f) => f.check === check.name && f.operationId === operationId);
-      if (tally.failed > 0 && failure) {
+      if (tally.failed > 0 && failure?.known) {
+        skipped += 1;
+        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"><skipped message="${xml(`known failure (baseline): ${failure.message}`)}"/></testcase>`);
+      } else if (tally.failed > 0 && failure) {
         failures += 1;
         cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}">\n      <failure message="${xml(failure.message)}" type="${xml(check.name)}">${xml(describeFailure(failure))}</failure>\n    </testcase>`);
       } else cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
     }
   }
   return redact(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties><property name="seed" value="${report.seed}"/><property name="max-examples" value="${report.maxExamples}"/></properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties><property name="seed" value="${report.seed}"/><property name="max-examples" value="${report.maxExamples}"/></properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
   );
 }
 
@@ -128,8 +156,15 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
   const width = Math.max(...report.checks.map((c) => c.name.length));
   out.push("", `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`);
   for (const check of report.checks) {
-    const state = check.skipped ? `skipped: ${check.skipped}` : check.failed > 0 ? `FAILED ${check.failed} of ${check.passed + check.failed}` : `passed ${check.passed}`;
-    out.push(`  ${check.failed > 0 ? "✗" : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`);
+    const allKnown = check.failed > 0 && report.failures.filter((f) => f.check === check.name).every((f) => f.known);
+    const state = check.couldNotRun
+      ? `COULD NOT RUN: ${check.couldNotRun}`
+      : check.skipped
+        ? `skipped: ${check.skipped}`
+        : check.failed > 0
+          ? `${allKnown ? "known failures (baseline)" : "FAILED"} ${check.failed} of ${check.passed + check.failed}`
+          : `passed ${check.passed}`;
+    out.push(`  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`);
   }
   const operations = new Map<string, { passed: number; failed: number }>();
   for (const check of report.checks) {
@@ -151,7 +186,17 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);
-    report.failures.forEach((failure, index) => out.push("", `${index + 1}. ${describeFailure(failure)}`));
+    report.failures.forEach((failure, index) => out.push("", `${index + 1}. ${failure.known ? "(known, in the baseline) " : ""}${describeFailure(failure)}`));
+  }
+  if (report.baseline) {
+    out.push("", `Baseline ${report.baseline.file}: ${report.baseline.known.length} known failure(s), ${report.baseline.fixed.length} fixed, ${report.failures.filter((f) => !f.known).length} new`);
+    for (const entry of report.baseline.fixed) out.push(`  ✓ fixed: ${entry.key}`);
+  }
+  if (report.warnings.length > 0) {
+    out.push("", `Warnings (a constraint marked x-assumption was broken; not failures unless --strict; ${report.warnings.length}):`);
+    for (const warning of report.warnings) {
+      out.push(`  ⚠ ${warning.check} on ${warning.operationId}: ${warning.message}${warning.occurrences > 1 ? ` (${warning.occurrences}×)` : ""}`, `      assumption: ${warning.assumption}`);
+    }
   }
   if (report.observations.length > 0) {
     out.push("", `Observations (gaps in the contract, never failures; ${report.observations.length}):`);

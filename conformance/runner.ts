@@ -8,6 +8,8 @@ import { UsageError } from "../lib/cli.js";
 import { CHECKS } from "./checks.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
 import { runIdentityChecks } from "./identity-checks.js";
+import { scopeEnforcement } from "./scopes.js";
+import { unsupportedMethods } from "./methods.js";
 import { operationMutations } from "./mutations.js";
 import { buildReport, type RunReport } from "./report.js";
 import { type RunOptions, Session } from "./session.js";
@@ -21,12 +23,15 @@ export class UnreachableTarget extends UsageError {}
 
 const READ_METHODS = new Set(["get", "head", "options"]);
 
+/** Valid creations the run may make of resources it cannot delete, when --max-writes does not say. */
+export const DEFAULT_MAX_WRITES = 5;
+
 interface PlannedOperation {
   model: OperationModel;
   /** The resource kind this operation creates, if any. */
   creates?: string;
-  /** Send valid data (false for creations the run could not delete afterwards). */
-  sendValid: boolean;
+  /** A creation the run cannot delete afterwards: its valid cases count against --max-writes and are not shrunk. */
+  undeletable: boolean;
 }
 
 /** One request to the base address (counted against the rate limit like every other) before anything else. */
@@ -45,6 +50,7 @@ function plan(session: Session): PlannedOperation[] {
   for (const op of all) {
     const id = op.operationId;
     if (named.length > 0 && !named.includes(id)) continue;
+    if (!session.ownsPath(op.path)) continue; // another shard's
     const skip = (reason: string) => session.skippedOperations.set(id, reason);
     if (op.webhook) {
       skip("a webhook is sent by the service to you, not called by the runner");
@@ -62,7 +68,7 @@ function plan(session: Session): PlannedOperation[] {
     }
     if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences
     const kind = profile.resources.find((k) => k.create === id);
-    planned.push({ model: session.model(id), creates: kind?.name, sendValid: !kind?.undeletable });
+    planned.push({ model: session.model(id), creates: kind?.name, undeletable: Boolean(kind?.undeletable) });
   }
   return planned;
 }
@@ -75,17 +81,26 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   for (const check of CHECKS) {
     if (check.apis && !check.apis.includes(options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
+    else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }
   let planned: PlannedOperation[] = [];
   let error: unknown;
   try {
     planned = plan(session);
-    for (const item of planned) {
-      if (session.aborted) break;
-      await runOperation(session, tracker, item);
-    }
+    // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
+    // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
+    const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
+    const queue = [...planned];
+    await Promise.all(
+      Array.from({ length: Math.min(workers, queue.length) }, async () => {
+        for (let item = queue.shift(); item && !session.aborted; item = queue.shift()) await runOperation(session, tracker, item);
+      }),
+    );
     if (!session.aborted) await runStatefulSequences(session, tracker);
-    if (!session.aborted && options.api === "identity") await runIdentityChecks(session);
+    if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
+    if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
+    // The OpenID Connect checks are one unit: the first shard runs them.
+    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await runIdentityChecks(session);
   } catch (caught) {
     error = caught;
   } finally {
@@ -110,12 +125,22 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   };
 
   const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));
-  if (item.sendValid) {
+  // Every valid creation gets identifying values of its own (a fresh domain, name, slug), so that no valid request
+  // is refused because of a resource this run created before (two boundary cases adding the same domain: 409).
+  const unique = (c: RequestCase): RequestCase => {
+    if (!item.creates || c.origin === "invalid") return c;
+    const tagged = markAsOurs(c, session);
+    return validateCase(model, tagged).valid ? tagged : c;
+  };
+  // What cannot be deleted is created at most --max-writes times in the whole run (and listed as left behind).
+  const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
+  if (budget > 0) {
     progress("valid data");
-    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(maxExamples / 2)));
-    const fixed = [...examples, ...boundaries].slice(0, maxExamples);
-    await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend);
-  }
+    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(budget / 2)));
+    const fixed = [...examples, ...boundaries].slice(0, budget);
+    const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, unique, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
+    if (item.undeletable) session.writesLeft -= sent;
+  } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: --max-writes ${session.options.maxWrites ?? DEFAULT_MAX_WRITES} creations the run cannot delete were already made`);
 
   if (session.aborted) return;
   const invalid = invalidCaseArbitrary(model, profile, credentials);
@@ -150,8 +175,19 @@ function spread<T>(items: T[], count: number): T[] {
  * failure fast-check shrinks the case while the same check keeps failing; the run then goes on with the checks that
  * have not failed yet, so one failure does not hide the others.
  */
-async function propertyPhase(session: Session, model: OperationModel, expectation: "valid" | "invalid", arbitrary: fc.Arbitrary<RequestCase>, fixed: RequestCase[], afterSend: (exchange: Exchange) => void): Promise<void> {
-  const { maxExamples, maxShrinks, seed } = session.options;
+async function propertyPhase(
+  session: Session,
+  model: OperationModel,
+  expectation: "valid" | "invalid",
+  arbitrary: fc.Arbitrary<RequestCase>,
+  fixed: RequestCase[],
+  afterSend: (exchange: Exchange) => void,
+  beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
+  bounds: { limit?: number; shrinks?: number } = {},
+): Promise<number> {
+  const { seed } = session.options;
+  const maxExamples = bounds.limit ?? session.options.maxExamples;
+  const maxShrinks = bounds.shrinks ?? session.options.maxShrinks;
   const operationId = model.op.operationId;
   const found = new Set<string>();
   const sent = new Set<RequestCase>();
@@ -160,7 +196,7 @@ async function propertyPhase(session: Session, model: OperationModel, expectatio
     const examples = fixed.filter((c) => !sent.has(c));
     let target: string | undefined;
     let shrinkRequests = 0;
-    let last: { exchange: Exchange; label: string; message: string } | undefined;
+    let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (requestCase) => {
         if (session.aborted) return true;
@@ -168,25 +204,26 @@ async function propertyPhase(session: Session, model: OperationModel, expectatio
           consumed += 1;
           sent.add(requestCase);
         } else if (shrinkRequests++ >= maxShrinks) return true;
-        const exchange = await session.send(model, requestCase);
+        const exchange = await session.send(model, beforeSend(requestCase));
         afterSend(exchange);
-        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined });
+        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined, violation: requestCase.violation });
         if (target === undefined) {
           const fresh = [...failed.keys()].find((check) => !found.has(check));
           if (!fresh) return true;
           target = fresh;
-          last = { exchange, label: requestCase.label, message: failed.get(fresh)! };
+          last = { exchange, label: requestCase.label, message: failed.get(fresh)!, where: requestCase.violation?.description.split(":")[0] };
           return false;
         }
         const message = failed.get(target);
         if (message === undefined) return true;
-        last = { exchange, label: requestCase.label, message };
+        last = { exchange, label: requestCase.label, message, where: requestCase.violation?.description.split(":")[0] };
         return false;
       }),
       { seed: seed + round, numRuns: Math.max(examples.length, maxExamples - consumed), examples: examples.map((c) => [c] as [RequestCase]) },
     );
     if (!result.failed || target === undefined || !last) break;
-    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true });
+    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true, where: last.where });
     found.add(target);
   }
+  return consumed;
 }

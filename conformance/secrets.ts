@@ -3,8 +3,43 @@
 // reproductions name the environment variable instead, so they run as they are once the variables are set.
 import { type Credentials, CREDENTIAL_ENV, type PreparedRequest, SECRET_CREDENTIALS } from "./apis.js";
 
+/** `application/x-www-form-urlencoded` encoding of one value (space as `+`, `~ ! ' ( )` percent-encoded). */
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+function xmlEscape(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+}
+
+/**
+ * Every form in which a secret can reach an output: raw, percent-encoded (encodeURIComponent and the form encoding,
+ * with upper- and lower-case hex), JSON-escaped (once, and twice for a JSON body inside the JSON report) and
+ * XML-escaped (the JUnit report).
+ */
+export function secretForms(value: string): string[] {
+  const forms = new Set<string>();
+  const encoded = [value, encodeURIComponent(value), formEncode(value), encodeURI(value)];
+  for (const form of encoded) {
+    forms.add(form);
+    forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  }
+  for (const form of [...forms]) {
+    const once = JSON.stringify(form).slice(1, -1);
+    forms.add(once);
+    forms.add(JSON.stringify(once).slice(1, -1));
+  }
+  for (const form of [...forms]) forms.add(xmlEscape(form));
+  return [...forms];
+}
+
+/** The HTTP Basic credentials of a client (RFC 6749 §2.3.1: each part form-encoded first, and as most clients send them, raw). */
+export function basicCredentials(clientId: string, clientSecret: string): string[] {
+  return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map((pair) => Buffer.from(pair, "utf8").toString("base64"));
+}
+
 export class Secrets {
-  /** [secret, placeholder, environment variable (for reproductions)] */
+  /** [a form of a secret, placeholder, environment variable (for reproductions; raw forms only)] */
   private readonly entries: Array<{ value: string; placeholder: string; env?: string }> = [];
 
   constructor(credentials: Credentials) {
@@ -12,25 +47,28 @@ export class Secrets {
       const value = credentials[key];
       if (value) this.add(value, `$${CREDENTIAL_ENV[key]}`, CREDENTIAL_ENV[key]);
     }
+    if (credentials.clientId && credentials.clientSecret) {
+      for (const basic of basicCredentials(credentials.clientId, credentials.clientSecret)) this.add(basic, "<Basic $IDENTITY_CLIENT_ID:$IDENTITY_CLIENT_SECRET>");
+    }
     // A login name is not a secret (and often appears in ordinary data); passwords and one-time codes are.
     for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.add(value, `<sign-in ${field}>`);
   }
 
+  /** Adds a secret in every form it can take; `env` names the variable a reproduction reads it from. */
   add(value: string, placeholder: string, env?: string): void {
     // Very short values would blank out ordinary text; a real secret is never that short.
     if (value.length < 4 || this.entries.some((e) => e.value === value)) return;
-    this.entries.push({ value, placeholder, env });
-    // Longest first, so a secret that contains another is replaced whole.
+    for (const form of secretForms(value)) {
+      if (this.entries.some((e) => e.value === form)) continue;
+      this.entries.push({ value: form, placeholder, env });
+    }
+    // Longest first, so a secret (or form) that contains another is replaced whole.
     this.entries.sort((a, b) => b.value.length - a.value.length);
   }
 
   redact(text: string): string {
     let result = text;
-    for (const entry of this.entries) {
-      result = result.split(entry.value).join(entry.placeholder);
-      const encoded = encodeURIComponent(entry.value);
-      if (encoded !== entry.value) result = result.split(encoded).join(entry.placeholder);
-    }
+    for (const entry of this.entries) result = result.split(entry.value).join(entry.placeholder);
     return result;
   }
 

@@ -1,10 +1,10 @@
 // One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
-import { findOperation, loadBundle, type ApiName } from "../lib/openapi.js";
-import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile } from "./apis.js";
-import { type OperationModel, operationModel, prepare, type RequestCase } from "./cases.js";
-import { type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
+import { findOperation, listOperations, loadBundle, type ApiName } from "../lib/openapi.js";
+import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest } from "./apis.js";
+import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
+import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
@@ -29,6 +29,16 @@ export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** identity only: the sign-in driver and the logout address (identity-checks.ts). */
   identity?: IdentityRunOptions;
+  /** Breaking an `x-assumption` fails instead of warning. */
+  strict?: boolean;
+  /** Valid creations of resources the run cannot delete, in the whole run (default 5). */
+  maxWrites?: number;
+  /** Every response must arrive within this many milliseconds (max_response_time). */
+  maxResponseTimeMs?: number;
+  /** Operations sent in parallel (--concurrency), only for APIs whose contract declares no rate limit. */
+  concurrency?: number;
+  /** Only this part of the work (--shard i/n): the paths whose position among the API's sorted paths is i-1 mod n. */
+  shard?: { index: number; count: number };
 }
 
 export type ProgressEvent =
@@ -48,6 +58,22 @@ export interface FailureRecord {
   response?: { status: number; headers: Record<string, string>; body: string };
   error?: string;
   curl: string;
+  /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
+  where?: string;
+  /** Listed in the --baseline file: reported, not failing the run. */
+  known?: boolean;
+  /** The baseline key: check | operation | where | normalized reason. */
+  key?: string;
+}
+
+/** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
+export interface WarningRecord {
+  check: string;
+  operationId: string;
+  message: string;
+  assumption: string;
+  case: string;
+  occurrences: number;
 }
 
 export interface Tally {
@@ -64,20 +90,30 @@ export class Session {
   /** check → operationId → tally */
   readonly tallies = new Map<string, Map<string, Tally>>();
   readonly failures = new Map<string, FailureRecord>();
-  /** check → why it did not run at all */
+  /** check → why it did not run at all (it does not apply, or the run was not asked to write) */
   readonly skippedChecks = new Map<string, string>();
+  /** check → why it applies but could not run (a missing credential, a failed prerequisite): fails the run. */
+  readonly unrunChecks = new Map<string, string>();
+  /** `check operationId assumption` → the warning */
+  readonly warnings = new Map<string, WarningRecord>();
   /** operationId → why it did not run */
   readonly skippedOperations = new Map<string, string>();
+  /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
+  readonly rateLimited: boolean;
+  /** Valid creations of undeletable resources the run may still make (--max-writes). */
+  writesLeft: number;
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
   constructor(readonly options: RunOptions) {
     this.profile = PROFILES[options.api];
+    this.writesLeft = options.maxWrites ?? 5;
     this.secrets = new Secrets(options.credentials);
     const declared = loadBundle(options.api).info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
     const budget = options.rateLimit ?? (declared ? { limit: declared.limit, windowMs: declared.windowSeconds * 1000 } : undefined);
+    this.rateLimited = declared !== undefined;
     this.transport = new Transport({
       budget: budget ? new RequestBudget(budget.limit, budget.windowMs) : undefined,
       rateLimitHeaders: declared?.headers,
@@ -86,6 +122,22 @@ export class Session {
       onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),
     });
     this.rateLimitConsistency = declared && options.checks.has("rate_limit_headers_consistent") ? new RateLimitConsistency(declared) : undefined;
+  }
+
+  /**
+   * Whether this run's shard owns a path. Every operation of a path, the sequences that start there and the probes
+   * of the path go to the same shard, so the union of the shards is the whole run.
+   */
+  ownsPath(path: string): boolean {
+    const shard = this.options.shard;
+    if (!shard) return true;
+    const paths = [...new Set(listOperations(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
+    return paths.indexOf(path) % shard.count === shard.index - 1;
+  }
+
+  /** Whether this run's shard owns an operation (by its path). */
+  owns(operationId: string): boolean {
+    return this.ownsPath(findOperation(this.options.api, operationId).path);
   }
 
   get aborted(): boolean {
@@ -107,8 +159,9 @@ export class Session {
   }
 
   /** Sends one case and returns the exchange (with the request as sent). */
-  async send(model: OperationModel, requestCase: RequestCase, auth: AuthMode = "valid"): Promise<Exchange> {
+  async send(model: OperationModel, requestCase: RequestCase, auth: AuthMode = "valid", probe?: (request: PreparedRequest) => void): Promise<Exchange> {
     const request = prepare(model, requestCase, this.options.baseUrl);
+    probe?.(request); // a request the contract does not describe (another method): no observations about it
     await this.profile.finalize(model.op.operationId, request, auth, {
       credentials: this.options.credentials,
       nonces: this.nonces,
@@ -117,6 +170,11 @@ export class Session {
     });
     const exchange = await this.transport.send(request);
     if (exchange.interrupted) return exchange;
+    const limit = this.options.maxResponseTimeMs;
+    if (limit !== undefined && exchange.response) {
+      this.record("max_response_time", model.op.operationId, exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "", exchange, requestCase.label);
+    }
+    if (probe) return exchange;
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
       const outcome = this.rateLimitConsistency.observe(exchange);
@@ -129,20 +187,46 @@ export class Session {
    * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
    * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
    */
-  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean } = {}): Map<string, string> {
+  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean; violation?: Violation } = {}): Map<string, string> {
     if (exchange.interrupted) return new Map();
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
-    const outcomes = runResponseChecks({ model, exchange, expectation, positiveAcceptanceSkipped: skipPositive }, this.options.checks);
+    const operationId = model.op.operationId;
+    let current = "";
+    const note = (found: CheckNote) => {
+      if (options.tally === false) return; // shrinking repeats what was already noted
+      if (found.kind === "observation") this.observations.acceptedInvalid(operationId, this.secrets.redact(found.message));
+      else this.warn(current, operationId, found.message, found.assumption ?? "", caseLabel);
+    };
+    const outcomes = runResponseChecks(
+      { model, exchange, expectation, positiveAcceptanceSkipped: skipPositive, violation: options.violation, strict: this.options.strict, note },
+      this.options.checks,
+      (name) => (current = name),
+    );
     const failed = new Map<string, string>();
+    const where = options.violation?.description.split(":")[0];
     for (const [check, outcome] of outcomes) {
       if (outcome) failed.set(check, outcome);
-      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel);
+      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where });
     }
     return failed;
   }
 
+  /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
+  warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
+    const key = `${check} ${operationId} ${assumption}`;
+    const existing = this.warnings.get(key);
+    if (existing) existing.occurrences += 1;
+    else this.warnings.set(key, { check, operationId, message: this.secrets.redact(message), assumption, case: this.secrets.redact(caseLabel), occurrences: 1 });
+  }
+
+  /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
+  cannotRun(check: string, reason: string): void {
+    if (!this.options.checks.has(check) || this.unrunChecks.has(check)) return;
+    this.unrunChecks.set(check, this.secrets.redact(reason));
+  }
+
   /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean } = {}): void {
+  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean; where?: string } = {}): void {
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
@@ -160,7 +244,10 @@ export class Session {
       return;
     }
     if (!existing) this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    this.failures.set(key, this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1));
+    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1);
+    const where = options.where ?? existing?.where;
+    if (where) record.where = this.secrets.redact(where);
+    this.failures.set(key, record);
   }
 
   private failureRecord(check: string, operationId: string, message: string, exchange: Exchange | undefined, caseLabel: string, shrunk: boolean, occurrences: number): FailureRecord {

@@ -2,6 +2,7 @@
 // catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type RequestCase } from "./cases.js";
+import { envelopeError, isSuccess } from "./contract-words.js";
 import { type Session } from "./session.js";
 import type { Exchange } from "./transport.js";
 
@@ -32,7 +33,15 @@ export class ResourceTracker {
   }
 }
 
-const is2xx = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 200 && (exchange.response?.status ?? 0) < 300;
+/** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
+const succeeded = (session: Session, exchange: Exchange) => isSuccess(session.options.api, exchange.response);
+
+/** How an exchange ended, for the reason a check could not run. */
+function outcomeOf(session: Session, exchange: Exchange): string {
+  if (!exchange.response) return exchange.error ?? "no response";
+  const inBody = envelopeError(session.options.api, exchange.response);
+  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
+}
 
 /** Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI). */
 export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
@@ -51,7 +60,7 @@ export async function cleanUp(session: Session, tracker: ResourceTracker): Promi
       continue;
     }
     const exchange = await deleteResource(session, kind, resource.id);
-    if (exchange && (is2xx(exchange) || exchange.response?.status === 404)) resource.state = "deleted";
+    if (exchange && (succeeded(session, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
     else {
       resource.state = "left behind";
       resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
@@ -70,7 +79,7 @@ async function deleteResource(session: Session, kind: ResourceKind, id: string |
 /** Runs every sequence that applies to this API and to the operations selected. */
 export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
   const { api, allowWrites, checks, operations } = session.options;
-  const selected = (operationId: string) => operations.length === 0 || operations.includes(operationId);
+  const selected = (operationId: string) => (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
   if (api === "pay" && checks.has("nonce_replay") && selected("getBalance")) await nonceReplay(session);
   if (!allowWrites) return;
   for (const kind of session.profile.resources) {
@@ -116,7 +125,7 @@ async function sendStep(session: Session, operationId: string, requestCase: Requ
 }
 
 /** Looks for a resource in its list, page by page (at most 20 pages). Returns the exchange that listed it, if any. */
-async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange }> {
+async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange; item?: unknown }> {
   const list = kind.list!;
   const model = session.model(list.operationId);
   const base = exampleCases(model, session.profile, session.options.credentials)[0];
@@ -129,8 +138,9 @@ async function findInList(session: Session, kind: ResourceKind, id: unknown): Pr
     else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object") (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
     last = await sendStep(session, list.operationId, requestCase);
     const items = list.items(last.response?.json);
-    if (!is2xx(last) || !Array.isArray(items)) return { found: false, last };
-    if (items.some((item) => String(list.idOfItem(item)) === String(id))) return { found: true, last };
+    if (!succeeded(session, last) || !Array.isArray(items)) return { found: false, last };
+    const item = items.find((candidate) => String(list.idOfItem(candidate)) === String(id));
+    if (item !== undefined) return { found: true, last, item };
     if (items.length === 0 || !list.pageParameter) break;
     const maxpage = (last.response?.json as { data?: { maxpage?: unknown } })?.data?.maxpage;
     if (typeof maxpage === "number" && page >= maxpage) break;
@@ -150,12 +160,19 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: `${kind.name} sequence` });
   const created = await sendStep(session, kind.create, create);
   const id = kind.idOf(created.response?.json);
-  if (!is2xx(created) || id === undefined) return; // positive_data_acceptance or the schema check has said why
+  if (!succeeded(session, created) || id === undefined) {
+    const reason = `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${succeeded(session, created) ? "no id in the response" : outcomeOf(session, created)})`;
+    if (kind.list) session.cannotRun("ensure_resource_availability", reason);
+    if (kind.delete) session.cannotRun("use_after_free", reason);
+    return;
+  }
   tracker.created(kind, id, kind.create, created);
 
+  echoed(session, kind.create, create.body, created.response?.json, `the ${kind.create} response`, created);
   if (kind.list) {
-    const { found, last } = await findInList(session, kind, id);
+    const { found, last, item } = await findInList(session, kind, id);
     session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
+    if (found && last) echoed(session, kind.list.operationId, create.body, item, `${kind.list.operationId}`, last);
   }
   if (kind.update) {
     const update = withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the new ${kind.name} ${id} (sequence)`);
@@ -165,7 +182,10 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   const deleteCase = withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the new ${kind.name} ${id} (sequence)`);
   if (!deleteCase) return;
   const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
-  if (!is2xx(deleted)) return;
+  if (!succeeded(session, deleted)) {
+    session.cannotRun("use_after_free", `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`);
+    return;
+  }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
 
@@ -176,12 +196,31 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   const probeOperation = kind.update?.operationId ?? kind.delete.operationId;
   if (probe) {
     const after = await sendStep(session, probeOperation, probe, "any");
-    session.record("use_after_free", probeOperation, is2xx(after) ? `the ${kind.name} ${id} was deleted but ${probeOperation} still answered ${after.response!.status}` : "", after, probe.label);
+    session.record("use_after_free", probeOperation, succeeded(session, after) ? `the ${kind.name} ${id} was deleted but ${probeOperation} still answered ${after.response!.status}` : "", after, probe.label);
   }
   if (kind.list) {
     const { found, last } = await findInList(session, kind, id);
     session.record("use_after_free", kind.list.operationId, found ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
   }
+}
+
+/**
+ * created_values_echoed: what the run created comes back as sent. A field is echoed when the creation request and
+ * the answer (the creation response, or the item in the list) carry it under the same name with the same JSON
+ * type; a field the answer renames or retypes (a campaign's name under `domain`, an amount sent as a number and
+ * read back as a decimal string) is not compared.
+ */
+function echoed(session: Session, operationId: string, sent: unknown, answer: unknown, where: string, exchange: Exchange): void {
+  if (!sent || typeof sent !== "object" || !answer || typeof answer !== "object") return;
+  const differences: string[] = [];
+  let compared = 0;
+  for (const [name, value] of Object.entries(sent as Record<string, unknown>)) {
+    const back = (answer as Record<string, unknown>)[name];
+    if (value === null || typeof value === "object" || back === undefined || typeof back !== typeof value) continue;
+    compared += 1;
+    if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${JSON.stringify(back)}`);
+  }
+  if (compared > 0) session.record("created_values_echoed", operationId, differences.join("; "), exchange, `compare what was created with ${where}`);
 }
 
 /** The same creation twice with one Idempotency-Key must return the same product and create only one. */
@@ -192,12 +231,15 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const key = globalThis.crypto.randomUUID();
   create.headers["Idempotency-Key"] = key;
   const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
-  if (!is2xx(first)) return;
+  if (!succeeded(session, first)) {
+    session.cannotRun("idempotency", `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)}), so a repeat proves nothing`);
+    return;
+  }
   tracker.created(kind, kind.idOf(first.response?.json) ?? `Idempotency-Key ${key}`, kind.create, first);
   const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
-  if (is2xx(second) && kind.idOf(second.response?.json) !== undefined) tracker.created(kind, kind.idOf(second.response?.json), kind.create, second);
-  const same = is2xx(second) && canonical(first.response?.json) === canonical(second.response?.json);
-  const message = !is2xx(second)
+  if (succeeded(session, second) && kind.idOf(second.response?.json) !== undefined) tracker.created(kind, kind.idOf(second.response?.json), kind.create, second);
+  const same = succeeded(session, second) && canonical(first.response?.json) === canonical(second.response?.json);
+  const message = !succeeded(session, second)
     ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
     : same
       ? ""
@@ -217,13 +259,23 @@ async function nonceReplay(session: Session): Promise<void> {
   session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
   const first = await session.send(model, { ...base, label: "signed read" });
   session.check(model, first, "valid", "signed read (nonce replay)");
-  const accepted = (exchange: Exchange) => is2xx(exchange) && (exchange.response?.json as { type?: unknown })?.type === "success";
+  const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
-    session.skippedChecks.set("nonce_replay", `the first signed request was not accepted (status ${first.response?.status ?? first.error}), so a replay proves nothing`);
+    session.cannotRun("nonce_replay", `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`);
     return;
   }
   const replay = await session.transport.send({ ...first.request, headers: { ...first.request.headers } });
   session.observations.observe(model, replay);
   session.check(model, replay, "any", "the same request again (same nonce and signature)");
   session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, "the same request again (same nonce and signature)");
+
+  // A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce.
+  const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;
+  const other = session.model("listShops");
+  const otherBase = exampleCases(other, session.profile, session.options.credentials)[0];
+  if (typeof used !== "number" || !otherBase || !otherBase.body || typeof otherBase.body !== "object") return;
+  const label = `listShops signed with the nonce ${used} that getBalance used`;
+  const elsewhere = await session.send(other, { ...otherBase, body: { ...(otherBase.body as Record<string, unknown>), nonce: used }, label });
+  session.check(other, elsewhere, "any", label);
+  session.record("nonce_replay", "listShops", accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "", elsewhere, label);
 }

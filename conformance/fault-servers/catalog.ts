@@ -10,11 +10,16 @@ export interface CatalogServer extends RunningServer {
   products: Map<string, Record<string, unknown>>;
 }
 
-export async function startCatalogServer(options: { apiKey: string; fault?: CatalogFault; port?: number }): Promise<CatalogServer> {
+export async function startCatalogServer(options: { apiKey: string; readApiKey?: string; fault?: CatalogFault; port?: number }): Promise<CatalogServer> {
   const products = new Map<string, Record<string, unknown>>();
   let nextId = 1;
   const running = await startServer(options.port ?? 0, async (request): Promise<Reply> => {
-    if (request.headers["x-seller-api-key"] !== options.apiKey) {
+    // The narrower key holds products:read only; scopes are fail-closed and the 403 names the missing one.
+    if (options.readApiKey !== undefined && request.headers["x-seller-api-key"] === options.readApiKey && request.method !== "GET") {
+      request.resume();
+      return { status: 403, body: { error: "missing scope: products:write" } };
+    }
+    if (request.headers["x-seller-api-key"] !== options.apiKey && (options.readApiKey === undefined || request.headers["x-seller-api-key"] !== options.readApiKey)) {
       request.resume();
       return { status: 401, body: { error: "invalid API key" } };
     }
@@ -44,6 +49,6 @@ export async function startCatalogServer(options: { apiKey: string; fault?: Cata
       default:
         return { status: 404, body: { error: "unknown endpoint" } };
     }
-  }, new Set([options.apiKey]));
+  }, new Set([options.apiKey, ...(options.readApiKey ? [options.readApiKey] : [])]));
   return { ...running, products };
 }

@@ -2,6 +2,7 @@
 export const FAULT_SERVER_CREDENTIALS = {
   LINKS_TOKEN: "links-demo-token-7f3a9c",
   CATALOG_API_KEY: "catalog-demo-key-2b8e41",
+  CATALOG_READ_API_KEY: "catalog-demo-read-key-6c1d20",
   PAY_SHOP_ID: "3561",
   PAY_SECRET: "pay-demo-secret-5d0c77",
   IDENTITY_CLIENT_ID: "demo-app",

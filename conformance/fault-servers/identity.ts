@@ -89,11 +89,11 @@ async function readText(request: IncomingMessage): Promise<string> {
   return text;
 }
 
-export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number } = {}): Promise<RunningServer> {
+export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
   const fault = options.fault;
   const variant = options.variant ?? "html-form";
   const C = FAULT_SERVER_CREDENTIALS;
-  const client = { id: C.IDENTITY_CLIENT_ID, secret: C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI as string], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI as string] };
+  const client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI as string], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI as string] };
   const signIn = new URLSearchParams(C.IDENTITY_SIGN_IN);
   const { privateKey, publicKey } = await generateKeyPair("RS256");
   const publicJwk = { ...(await exportJWK(publicKey)), kid: "fault-server-rs256", use: "sig", alg: "RS256" };

@@ -15,7 +15,13 @@ await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(
 const apis = apiTitles();
 
 const sidebar: DefaultTheme.SidebarItem[] = [
-  { text: "Introduction", items: [{ text: "Getting started", link: "/guide/getting-started" }] },
+  {
+    text: "Introduction",
+    items: [
+      { text: "Getting started", link: "/guide/getting-started" },
+      { text: "Conformance checking", link: "/guide/conformance" },
+    ],
+  },
   ...apis.map(({ api, title }) => ({
     text: title,
     collapsed: false,

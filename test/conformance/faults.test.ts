@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks.js";
-import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import { FAULT_SERVER_CREDENTIALS, FAULTS, ORACLES, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import type { RunReport } from "../../conformance/report.js";
 import { API_NAMES } from "../../lib/openapi.js";
+import { conformInProcess } from "../support/conform.js";
 import { repoRoot, runContracts } from "../support/processes.js";
 
-const PORT = 4520; // 4520-4549: one port per server of this file
 const dir = mkdtempSync(join(tmpdir(), "conform-faults-"));
 const servers: Array<{ close(): Promise<void> }> = [];
 afterAll(async () => {
@@ -28,6 +28,11 @@ async function conform(args: string[]): Promise<{ code: number | string; report:
   return { code, report, stdout: run.stdout(), stderr: run.stderr() };
 }
 
+// Random valid products carry negative prices, which the contract allows (PriceCreate.amount has no minimum, its
+// range "is not shown") but every catalog server here refuses, as a provider counting money in minor units would:
+// a contract gap, reported. Correct catalog runs therefore create only the sequences' example products.
+const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", "0"] : []);
+
 const failingChecks = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
 
 describe("fault servers", () => {
@@ -41,11 +46,15 @@ describe("fault servers", () => {
     for (const check of CHECKS) expect(readme).toContain(`| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`);
   });
 
-  it.each(FAULTS.map((fault, index) => [fault.name, fault, index] as const))("%s is caught by exactly its check", async (_name, fault, index) => {
-    const server = await fault.start(PORT + index);
+  it.each(FAULTS.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
+    const server = await fault.start();
     servers.push(server);
     try {
-      const { code, report, stdout, stderr } = await conform([fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args]);
+      const args = [fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args];
+      // A fault that needs contract words the specs do not carry runs in this process, on the patched bundle.
+      const { code, report, stdout, stderr } = fault.contract
+        ? await conformInProcess([...args, "--seed", "7", "--rate-limit", "1000/s"], { ...FAULT_SERVER_CREDENTIALS }, fault.contract)
+        : await conform(args);
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([fault.check]);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^contracts conform: \d+ check failure\(s\) on /m);
@@ -59,11 +68,11 @@ describe("fault servers", () => {
 });
 
 describe("correct servers", () => {
-  it.each(API_NAMES.map((api, index) => [api, index] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api, index) => {
-    const server = await startReferenceServer(api, PORT + FAULTS.length + index);
+  it.each(API_NAMES.map((api) => [api] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api) => {
+    const server = await startReferenceServer(api);
     servers.push(server);
     try {
-      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes"]);
+      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes", ...noRandomProducts(api)]);
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
       expect(code).toBe(0);
       for (const resource of report.resources) {
@@ -73,8 +82,26 @@ describe("correct servers", () => {
       const ran = report.checks.filter((c) => !c.skipped).map((c) => c.name);
       // catalog and pay document no response headers, so response_headers_conformance has nothing to check there.
       const documentsHeaders = api === "links" || api === "identity";
-      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance")).map((c) => c.name);
+      // max_response_time runs only with --max-response-time.
+      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance") && c.name !== "max_response_time").map((c) => c.name);
       expect(ran.sort()).toEqual(applicable.sort());
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("independent servers written from the seeds", () => {
+  it.each(ORACLES.map((oracle) => [oracle.api, oracle] as const))("%s: nothing fails, with writes and the narrower key", async (_api, oracle) => {
+    const server = await oracle.start();
+    servers.push(server);
+    try {
+      const { code, report, stdout, stderr } = await conform([oracle.api, "--base-url", server.url, "--max-examples", "6", "--allow-writes", ...noRandomProducts(oracle.api)]);
+      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
+      expect(report.checks.filter((c) => c.couldNotRun)).toEqual([]);
+      expect(code).toBe(0);
+      if (oracle.api === "catalog") expect(report.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(3);
+      if (oracle.api === "pay") expect(report.checks.find((c) => c.name === "nonce_replay")!.operations).toMatchObject({ getBalance: { passed: 1 }, listShops: { passed: 1 } });
     } finally {
       await server.close();
     }

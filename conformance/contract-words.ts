@@ -1,0 +1,116 @@
+// What the contract itself says about how strictly to judge: `x-assumption` (a constraint we chose where the seeds
+// are silent: breaking it is a warning unless --strict), `x-provider-refuses` (the provider promised to refuse a
+// request that breaks this node: only there is an accepted invalid request a failure) and the root
+// `x-error-envelope` (an error signalled in the body, whatever the HTTP status). Each extension applies to the node
+// that carries it and everything below it, so a node's ancestors (in the document and along `$ref`s) are read too.
+import type { ErrorObject } from "ajv";
+import { type ApiName, loadBundle, pointerSegment, resolvePointer, valueAt } from "../lib/openapi.js";
+import type { Location } from "./mutations.js";
+import type { RecordedResponse } from "./transport.js";
+
+export type ContractWord = "x-assumption" | "x-provider-refuses";
+
+export interface ErrorEnvelope {
+  property: string;
+  success: unknown[];
+}
+
+/** The root `x-error-envelope` of an API, if its contract declares one. */
+export function errorEnvelope(api: ApiName): ErrorEnvelope | undefined {
+  const declared = (loadBundle(api) as Record<string, unknown>)["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
+  if (!declared || typeof declared.property !== "string" || !Array.isArray(declared.success)) return undefined;
+  return { property: declared.property, success: declared.success };
+}
+
+/** The error the body signals through the contract's envelope (e.g. `error: 1`), if it signals one. */
+export function envelopeError(api: ApiName, response: RecordedResponse): string | undefined {
+  const envelope = errorEnvelope(api);
+  const body = response.json;
+  if (!envelope || !response.isJson || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  if (!(envelope.property in record)) return undefined;
+  const value = record[envelope.property];
+  return envelope.success.some((ok) => ok === value) ? undefined : `${envelope.property} ${JSON.stringify(value)} in the body`;
+}
+
+/** A refusal as the contract defines it: HTTP status >= 400, or an error envelope in the body. */
+export function isRefusal(api: ApiName, response: RecordedResponse): boolean {
+  return response.status >= 400 || envelopeError(api, response) !== undefined;
+}
+
+/** A success: a 2xx that the body's envelope does not turn into an error. */
+export function isSuccess(api: ApiName, response: RecordedResponse | undefined): boolean {
+  return response !== undefined && response.status >= 200 && response.status < 300 && envelopeError(api, response) === undefined;
+}
+
+function textOf(node: unknown, word: ContractWord): string | undefined {
+  const value = node !== null && typeof node === "object" ? (node as Record<string, unknown>)[word] : undefined;
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+function safeResolve(api: ApiName, pointer: string): unknown {
+  try {
+    return resolvePointer(api, pointer);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The word on the deepest node among the pointers and their prefixes (each read as written and through its `$ref`). */
+function deepest(api: ApiName, pointers: string[], word: ContractWord): string | undefined {
+  const doc = loadBundle(api);
+  let found: { depth: number; text: string } | undefined;
+  for (const pointer of pointers) {
+    const segments = pointer.split("/");
+    for (let length = segments.length; length >= 1; length--) {
+      const prefix = segments.slice(0, length).join("/");
+      const text = textOf(valueAt(doc, prefix), word) ?? textOf(safeResolve(api, prefix), word);
+      if (text !== undefined) {
+        if (!found || length > found.depth) found = { depth: length, text };
+        break;
+      }
+    }
+  }
+  return found?.text;
+}
+
+/** Follows instance keys from a schema into its properties, items or additionalProperties; the pointers passed. */
+function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): string[] {
+  const trail = [schemaPointer];
+  let pointer = schemaPointer;
+  for (const key of keys) {
+    const node = safeResolve(api, pointer) as Record<string, any> | undefined;
+    if (!node || typeof node !== "object") break;
+    if (node.properties && key in node.properties) pointer = `${pointer}/properties/${pointerSegment(key)}`;
+    else if (node.items && /^\d+$/.test(key)) pointer = `${pointer}/items`;
+    else if (node.additionalProperties && typeof node.additionalProperties === "object") pointer = `${pointer}/additionalProperties`;
+    else break;
+    trail.push(pointer);
+  }
+  return trail;
+}
+
+/** The word that applies to a place in a request (a parameter, or a body location), read from the operation down. */
+export function requestWord(api: ApiName, opPointer: string, location: Location, bodySchemaPointer: string | undefined, word: ContractWord): string | undefined {
+  if (location.in === "body") {
+    if (!bodySchemaPointer) return deepest(api, [opPointer], word);
+    return deepest(api, schemaTrail(api, bodySchemaPointer, location.path), word);
+  }
+  const operation = safeResolve(api, opPointer) as { parameters?: unknown[] } | undefined;
+  const index = (operation?.parameters ?? []).findIndex((_, i) => {
+    const parameter = safeResolve(api, `${opPointer}/parameters/${i}`) as { name?: string; in?: string } | undefined;
+    return parameter?.name === location.name && parameter?.in === location.in;
+  });
+  return deepest(api, [index >= 0 ? `${opPointer}/parameters/${index}/schema` : opPointer], word);
+}
+
+/** The word that applies to a schema error in a response body validated against `schemaPointer`. */
+export function responseErrorWord(api: ApiName, schemaPointer: string, error: ErrorObject, word: ContractWord): string | undefined {
+  const keys = error.instancePath.split("/").slice(1).map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const pointers = schemaTrail(api, schemaPointer, keys);
+  // A missing required property: the property's own node may carry the word.
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  if (error.keyword === "required" && missing !== undefined) pointers.push(...schemaTrail(api, schemaPointer, [...keys, missing]).slice(keys.length + 1));
+  if (error.schemaPath.startsWith("#/")) pointers.push(error.schemaPath.slice(1));
+  return deepest(api, pointers, word);
+}

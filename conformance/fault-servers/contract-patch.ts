@@ -1,0 +1,37 @@
+// Contract extensions added for one run in this process: the self-tests prove how the runner reads `x-assumption`,
+// `x-provider-refuses` and `x-error-envelope` on small, explicit changes to the loaded bundle, whatever the specs
+// carry today. Each patch sets (or, with `value: undefined`, removes) one key of the node at `pointer` as written.
+import { type ApiName, loadBundle, valueAt } from "../../lib/openapi.js";
+
+export interface ContractPatch {
+  api: ApiName;
+  /** The node, as written in the bundle (a `$ref` node is patched itself, not its target). */
+  pointer: string;
+  key: string;
+  /** `undefined` removes the key. */
+  value: unknown;
+}
+
+/** Applies the patches to the cached bundles; returns the function that restores them. */
+export function patchContract(patches: ContractPatch[]): () => void {
+  const undo: Array<() => void> = [];
+  for (const patch of patches) {
+    const node = valueAt(loadBundle(patch.api), patch.pointer) as Record<string, unknown> | undefined;
+    if (!node || typeof node !== "object") throw new Error(`${patch.api}: nothing to patch at ${patch.pointer}`);
+    const had = Object.hasOwn(node, patch.key);
+    const before = node[patch.key];
+    if (patch.value === undefined) delete node[patch.key];
+    else node[patch.key] = patch.value;
+    undo.unshift(() => {
+      if (had) node[patch.key] = before;
+      else delete node[patch.key];
+    });
+  }
+  return () => undo.forEach((restore) => restore());
+}
+
+/** The contract words of the conventions (BRIEF), as the specs will carry them. */
+export const ERROR_ENVELOPES: ContractPatch[] = [
+  { api: "links", pointer: "", key: "x-error-envelope", value: { property: "error", success: [0, "0"] } },
+  { api: "pay", pointer: "", key: "x-error-envelope", value: { property: "type", success: ["success"] } },
+];

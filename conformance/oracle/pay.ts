@@ -1,0 +1,67 @@
+// An independent payment gateway, written from the commerce seed alone: every operation is a signed POST with
+// shop_id and a nonce unique for each request (across all operations), answers carry type/desc/data, the order
+// list shows each order with the shop's own label as payment_id. The signature is HMAC-SHA256 of the body bytes
+// keyed with the shop's secret (the contract's choice; the seed does not show it). Each fault breaks one thing.
+import { createHmac } from "node:crypto";
+import type { RunningServer } from "../fault-servers/http.js";
+import { serveOracle } from "./serve.js";
+
+export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "answers-get", "slow-balance"] as const;
+export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
+
+export async function startOraclePayServer(options: { shopId: string; secret: string; fault?: OraclePayFault; port?: number }): Promise<RunningServer> {
+  const usedNonces = new Set<string>();
+  const orders: Array<Record<string, unknown>> = [];
+  let nextId = 700_001;
+  const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
+  const secretsSeen = new Set([options.secret]);
+  return serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
+    const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
+    if (options.fault === "answers-get" && method === "GET") return { status: 200, body: { type: "success", desc: "", data: { user_id: 18452, balance: { USD: "12.50" } } } };
+    if (options.fault === "slow-balance" && url.pathname === "/api/balance/") await new Promise((resolve) => setTimeout(resolve, 300));
+    const signature = `Bearer ${createHmac("sha256", options.secret).update(text).digest("hex")}`;
+    if (method !== "POST") return fail(405, "Only POST is supported");
+    if (headers.authorization !== signature) return fail(401, "Invalid signature");
+    secretsSeen.add(signature.slice("Bearer ".length));
+    if (!json) return fail(400, "The body must be a JSON object");
+    if (String(json.shop_id) !== options.shopId) return fail(404, "Shop not found");
+    if (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1) return fail(400, "nonce must be a positive integer");
+    const nonceKey = options.fault === "nonce-per-endpoint" ? `${url.pathname} ${json.nonce}` : String(json.nonce);
+    if (usedNonces.has(nonceKey)) return fail(409, "Nonce must be unique for each request");
+    usedNonces.add(nonceKey);
+    const success = (data: unknown) => ({ status: 200, body: { type: "success", desc: "", data } });
+    switch (url.pathname) {
+      case "/api/shops/":
+        return success({ user_id: 18452, shops: [{ id: Number(options.shopId), date_added: "2024-01-01 10:00:00", name: "Demo", url: "https://shop.example.com", status: 1, public_key: "pk_demo", desc: "" }] });
+      case "/api/balance/":
+        return success({ user_id: 18452, balance: { RUB: "0.00", USD: "12.50" } });
+      case "/api/orders/": {
+        const page = typeof json.page === "number" && json.page >= 1 ? Math.floor(json.page) : 1;
+        return success(orders.slice((page - 1) * 10, page * 10));
+      }
+      case "/api/createOrder/": {
+        const amount = typeof json.amount === "number" ? json.amount : 0;
+        if (!Number.isFinite(amount) || Math.abs(amount) > 1e12) return fail(400, "amount out of range");
+        const id = nextId++;
+        const order: Record<string, unknown> = {
+          id,
+          date_created: stamp(),
+          date_payed: null,
+          status: 0,
+          payment_system_id: typeof json.payment_system === "number" ? json.payment_system : 1,
+          currency_id: 1,
+          amount: amount.toFixed(8),
+          fee: "0.00000000",
+          email: typeof (json.fields as { email?: unknown } | undefined)?.email === "string" ? (json.fields as { email: string }).email : "",
+          test_order: 1,
+          payment_id: typeof json.order_id === "string" ? json.order_id : String(id),
+        };
+        if (options.fault === "order-without-payment-id") delete order.payment_id;
+        orders.unshift(order);
+        return success({ id, url: `https://pay.example.com/order/${id}` });
+      }
+      default:
+        return fail(404, "Unknown method");
+    }
+  });
+}

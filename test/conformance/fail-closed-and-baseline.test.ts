@@ -1,0 +1,121 @@
+// Never fail open: a check that applies but cannot run fails the run with its real reason unless excluded. Known
+// deviations: --baseline accepts recorded failures, catches new ones and reports fixed ones, with keys that do not
+// change between seeds.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { BaselineFile } from "../../conformance/baseline.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
+import { startLinksServer } from "../../conformance/fault-servers/links.js";
+import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import type { RunReport } from "../../conformance/report.js";
+import { runContracts } from "../support/processes.js";
+
+const env = { ...FAULT_SERVER_CREDENTIALS };
+const dir = mkdtempSync(join(tmpdir(), "conform-closed-"));
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function started<T extends RunningServer>(server: Promise<T>): Promise<T> {
+  const running = await server;
+  servers.push(running);
+  return running;
+}
+
+async function conform(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | string; report: RunReport; stdout: string; stderr: string }> {
+  const json = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", ...args, "--rate-limit", "1000/s", "--json", json], { ...env, ...extraEnv });
+  const code = await run.exit;
+  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+describe("fail closed", () => {
+  it("a prerequisite that fails (the first signed request is refused) fails nonce_replay with the reason", async () => {
+    const server = await started(startPayServer({ shopId: env.PAY_SHOP_ID, secret: "another-secret-than-the-runner-has" }));
+    const { code, report, stderr, stdout } = await conform(["pay", "--base-url", server.url, "--operation", "getBalance", "--check", "nonce_replay"]);
+    expect(report.checks.find((c) => c.name === "nonce_replay")?.couldNotRun).toMatch(/^the first signed request was not accepted \(status 401/);
+    expect(stdout).toMatch(/! nonce_replay +COULD NOT RUN: the first signed request was not accepted/);
+    expect(stderr).toMatch(/nonce_replay applies but could not run: .*\(exclude it with --exclude-check nonce_replay\)/);
+    expect(code).toBe(1);
+  });
+
+  it("excluding the check that cannot run lets the run pass", async () => {
+    const server = await started(startPayServer({ shopId: env.PAY_SHOP_ID, secret: "another-secret-than-the-runner-has" }));
+    const { code, report } = await conform(["pay", "--base-url", server.url, "--operation", "getBalance", "--check", "ignored_auth", "--check", "not_a_server_error"]);
+    expect(report.checks.every((c) => !c.couldNotRun)).toBe(true);
+    expect(code).toBe(0);
+  });
+
+  it("missing client credentials fail the OpenID Connect flow checks, naming what is missing", async () => {
+    const server = await started(startIdentityServer());
+    const { code, report, stderr } = await conform(["identity", "--base-url", server.url, "--operation", "exchangeToken"], { IDENTITY_CLIENT_SECRET: "", IDENTITY_CLIENT_ID: "" });
+    expect(report.checks.find((c) => c.name === "code_reuse")?.couldNotRun).toBe("needs --client-id (IDENTITY_CLIENT_ID), --client-secret (IDENTITY_CLIENT_SECRET)");
+    expect(stderr).toMatch(/6 check\(s\) on identity could not run/);
+    expect(code).toBe(1);
+    const junit = join(dir, "identity.xml");
+    const again = runContracts(["conform", "identity", "--base-url", server.url, "--operation", "exchangeToken", "--junit", junit], { ...env, IDENTITY_CLIENT_SECRET: "", IDENTITY_CLIENT_ID: "" });
+    expect(await again.exit).toBe(1);
+    expect(readFileSync(junit, "utf8")).toMatch(/<testcase classname="conform.identity" name="code_reuse"><error message="could not run: needs --client-id/);
+  });
+
+  it("a sign-in that fails makes the flow checks fail, not pass", async () => {
+    const server = await started(startIdentityServer());
+    const { code, report } = await conform(["identity", "--base-url", server.url, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=wrong-password" });
+    expect(report.checks.find((c) => c.name === "code_reuse")?.couldNotRun).toMatch(/could not sign in/);
+    expect(code).toBe(1);
+  });
+});
+
+describe("--baseline", () => {
+  const links = (fault?: "refuses-large-limit" | "wrong-content-type") => started(startLinksServer({ token: env.LINKS_TOKEN, fault, rateLimit: { windowMs: 1000 } }));
+
+  it("--update-baseline records the failures and exits 0; the keys do not change with the seed", async () => {
+    const server = await links("refuses-large-limit");
+    const file = join(dir, "seeds.json");
+    const keys: string[][] = [];
+    for (const seed of ["1", "2", "3"]) {
+      const { code } = await conform(["links", "--base-url", server.url, "--operation", "listDomains", "--max-examples", "6", "--seed", seed, "--baseline", file, "--update-baseline"]);
+      expect(code).toBe(0);
+      keys.push((JSON.parse(readFileSync(file, "utf8")) as BaselineFile).failures.map((f) => f.key));
+    }
+    expect(keys[0]).toHaveLength(1);
+    expect(keys[0]![0]).toMatch(/^positive_data_acceptance \| listDomains \| {2}\| valid data was refused with status <n>/);
+    expect(keys[1]).toEqual(keys[0]);
+    expect(keys[2]).toEqual(keys[0]);
+  });
+
+  it("a known failure passes, a new one fails, a fixed one is reported", async () => {
+    const file = join(dir, "adopted.json");
+    const faulty = await links("refuses-large-limit");
+    expect((await conform(["links", "--base-url", faulty.url, "--operation", "listDomains", "--operation", "getAccount", "--max-examples", "6", "--seed", "8", "--baseline", file, "--update-baseline"])).code).toBe(0);
+
+    // The same deviation, another seed: known, not failing.
+    const known = await conform(["links", "--base-url", faulty.url, "--operation", "listDomains", "--operation", "getAccount", "--max-examples", "6", "--seed", "9", "--baseline", file]);
+    expect(known.code).toBe(0);
+    expect(known.report.failures.map((f) => [f.check, f.known])).toEqual([["positive_data_acceptance", true]]);
+    expect(known.stdout).toMatch(/~ positive_data_acceptance +known failures \(baseline\)/);
+    expect(known.stderr).toMatch(/no new failures on links .*1 known failure\(s\) from the baseline/);
+
+    // A new regression on another operation: caught.
+    const regressed = await links("wrong-content-type");
+    const caught = await conform(["links", "--base-url", regressed.url, "--operation", "listDomains", "--operation", "getAccount", "--max-examples", "6", "--baseline", file]);
+    expect(caught.code).toBe(1);
+    expect(caught.report.failures.filter((f) => !f.known).map((f) => f.check)).toEqual(["content_type_conformance"]);
+
+    // That server serves large pages again: the known failure is fixed.
+    expect(caught.report.baseline?.fixed.map((f) => f.check)).toEqual(["positive_data_acceptance"]);
+    expect(caught.stdout).toMatch(/✓ fixed: positive_data_acceptance \| listDomains/);
+  });
+
+  it("a baseline that cannot be read is a usage error", async () => {
+    const run = runContracts(["conform", "links", "--base-url", "http://127.0.0.1:9", "--baseline", join(dir, "missing.json")], env);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toMatch(/cannot read the baseline .*missing\.json: ENOENT/);
+  });
+});

@@ -1,0 +1,72 @@
+// No secret reaches any output in any form. The secrets here contain every character that encodings treat
+// differently (~ ! ' ( ) + / = and a space, and a double quote for JSON), the servers echo nothing on purpose, and
+// each run fails so that the reports carry full requests, responses and reproductions.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
+import { startLinksServer } from "../../conformance/fault-servers/links.js";
+import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import { runContracts } from "../support/processes.js";
+
+const SPECIAL = "~!'()+/= x";
+const secrets = {
+  LINKS_TOKEN: `links${SPECIAL}1`,
+  CATALOG_API_KEY: `catalog"${SPECIAL}2`,
+  CATALOG_READ_API_KEY: `catalog-read${SPECIAL}5`,
+  PAY_SECRET: `pay${SPECIAL}3`,
+  IDENTITY_CLIENT_SECRET: `identity${SPECIAL}4`,
+};
+const env = { ...FAULT_SERVER_CREDENTIALS, ...secrets };
+const dir = mkdtempSync(join(tmpdir(), "conform-secrets-"));
+
+/** Every way a secret could be written, computed here independently of conformance/secrets.ts. */
+function forms(secret: string): string[] {
+  const percent = encodeURIComponent(secret);
+  const form = new URLSearchParams({ s: secret }).toString().slice(2);
+  const all = [secret, percent, percent.toLowerCase(), form, form.toLowerCase(), JSON.stringify(secret).slice(1, -1), JSON.stringify(JSON.stringify(secret)).slice(1, -1)];
+  all.push(secret.replace(/'/g, "&apos;").replace(/"/g, "&quot;"));
+  return [...new Set(all)];
+}
+
+function basics(id: string, secret: string): string[] {
+  const form = (v: string) => new URLSearchParams({ s: v }).toString().slice(2);
+  return [`${id}:${secret}`, `${form(id)}:${form(secret)}`].map((pair) => Buffer.from(pair).toString("base64"));
+}
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+const cases = [
+  ["links", () => startLinksServer({ token: secrets.LINKS_TOKEN, fault: "wrong-content-type", rateLimit: { windowMs: 1000 } }), ["--operation", "getAccount"]],
+  ["catalog", () => startCatalogServer({ apiKey: secrets.CATALOG_API_KEY, readApiKey: secrets.CATALOG_READ_API_KEY, fault: "idempotency-ignored" }), ["--operation", "createProduct", "--allow-writes"]],
+  ["pay", () => startPayServer({ shopId: env.PAY_SHOP_ID, secret: secrets.PAY_SECRET, fault: "nonce-not-checked" }), ["--operation", "getBalance"]],
+  ["identity", () => startIdentityServer({ fault: "code-reusable", clientSecret: secrets.IDENTITY_CLIENT_SECRET }), ["--operation", "exchangeToken"]],
+] as const;
+
+describe("secrets with ~ ! ' ( ) + / = and a space", () => {
+  it.each(cases)("%s: no form of any secret in the console, the JSON or the JUnit report", async (api, start, args) => {
+    const server = await start();
+    servers.push(server);
+    const json = join(dir, `${api}.json`);
+    const junit = join(dir, `${api}.xml`);
+    const run = runContracts(["conform", api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--seed", "4", "--json", json, "--junit", junit, ...args], env);
+    expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
+    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
+    const leaks = [...secretValues.flatMap(forms), ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET), "alice-demo-password"];
+    for (const [where, text] of Object.entries(outputs)) {
+      for (const leak of leaks) expect(text.includes(leak), `${where} shows ${JSON.stringify(leak.slice(0, 12))}…`).toBe(false);
+    }
+    // The reproductions read the secret from its variable.
+    const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "" }[api];
+    expect(outputs.stdout).toContain(variable);
+  });
+});

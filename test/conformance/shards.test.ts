@@ -1,0 +1,131 @@
+// --shard i/n splits the work deterministically (whole paths per shard) and `contracts conform merge` joins the
+// shards' reports: the union of the shards is the whole run, check by check and operation by operation.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import type { RunReport } from "../../conformance/report.js";
+import { runContracts } from "../support/processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-shards-"));
+const env = { ...FAULT_SERVER_CREDENTIALS };
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startReferenceServer("links");
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function run(args: string[], json: string): Promise<{ code: number | string; report: RunReport; stderr: string }> {
+  const command = runContracts(args, env);
+  const code = await command.exit;
+  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stderr: command.stderr() };
+}
+
+/** check → operation → passed/failed, without the checks that ran nowhere. */
+const tallies = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
+
+describe("--shard and merge", () => {
+  it("the union of three shards is the whole run, and merge joins their reports", async () => {
+    const common = ["conform", "links", "--base-url", server.url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes"];
+    const whole = await run([...common, "--json", join(dir, "whole.json")], join(dir, "whole.json"));
+    expect(whole.code, whole.stderr).toBe(0);
+    const parts: RunReport[] = [];
+    for (const index of [1, 2, 3]) {
+      const file = join(dir, `shard-${index}.json`);
+      const part = await run([...common, "--shard", `${index}/3`, "--json", file], file);
+      expect(part.code, part.stderr).toBe(0);
+      expect(part.report.shard).toBe(`${index}/3`);
+      parts.push(part.report);
+    }
+    // The shards split the work: each did a part (a sequence may list what another shard's paths hold).
+    const ran = (report: RunReport) => Object.keys(report.checks.find((c) => c.name === "not_a_server_error")!.operations);
+    for (const part of parts) expect(ran(part).length).toBeLessThan(ran(whole.report).length);
+    expect(parts.reduce((n, p) => n + p.requests, 0)).toBeLessThan(whole.report.requests + 4);
+
+    const merged = join(dir, "merged.json");
+    const junit = join(dir, "merged.xml");
+    const joined = runContracts(["conform", "merge", ...[1, 2, 3].map((i) => join(dir, `shard-${i}.json`)), "--json", merged, "--junit", junit], env);
+    expect(await joined.exit, joined.stderr()).toBe(0);
+    const report = JSON.parse(readFileSync(merged, "utf8")) as RunReport;
+    expect(tallies(report)).toEqual(tallies(whole.report));
+    expect(report.shard).toBe("1/3 + 2/3 + 3/3");
+    expect(readFileSync(junit, "utf8")).toMatch(/<testsuites name="contracts conform" tests="\d+" failures="0"/);
+  });
+
+  it("a merged report with a failure exits 1; --shard out of range is a usage error", async () => {
+    const file = join(dir, "failing.json");
+    const failing = JSON.parse(readFileSync(join(dir, "shard-1.json"), "utf8")) as RunReport;
+    failing.failures.push({ check: "not_a_server_error", operationId: "getAccount", message: "server error 500", case: "x", shrunk: false, occurrences: 1, request: { method: "GET", url: "http://127.0.0.1/", headers: {} }, curl: "curl" });
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(file, JSON.stringify(failing));
+    const joined = runContracts(["conform", "merge", file, join(dir, "shard-2.json")], env);
+    expect(await joined.exit).toBe(1);
+    const usage = runContracts(["conform", "links", "--base-url", server.url, "--shard", "4/3"], env);
+    expect(await usage.exit).toBe(2);
+    expect(usage.stderr()).toMatch(/--shard takes <i>\/<n> with 1 <= i <= n, got "4\/3"/);
+  });
+});
+
+describe("--config: a whole deployment in one command", () => {
+  it("runs every API of the file with credentials from the variables it names, one report per API", async () => {
+    const { startOracleCatalogServer } = await import("../../conformance/oracle/catalog.js");
+    const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const catalog = await startOracleCatalogServer({ apiKey: "prod-catalog-key-1", readApiKey: "prod-catalog-read-2" });
+    const pay = await startOraclePayServer({ shopId: "77", secret: "prod-pay-secret-3", fault: "nonce-per-endpoint" });
+    try {
+      const config = join(dir, "deployment.yaml");
+      writeFileSync(
+        config,
+        [
+          "apis:",
+          `  links: { baseUrl: "${server.url}", credentials: { token: PROD_LINKS }, rateLimit: 1000/s }`,
+          `  catalog: { baseUrl: "${catalog.url}", credentials: { apiKey: PROD_CATALOG, readApiKey: PROD_CATALOG_READ } }`,
+          `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance] }`,
+        ].join("\n"),
+      );
+      const prod = { PROD_LINKS: env.LINKS_TOKEN, PROD_CATALOG: "prod-catalog-key-1", PROD_CATALOG_READ: "prod-catalog-read-2", PROD_SHOP: "77", PROD_PAY: "prod-pay-secret-3" };
+      const blank = { LINKS_TOKEN: "", CATALOG_API_KEY: "", CATALOG_READ_API_KEY: "", PAY_SHOP_ID: "", PAY_SECRET: "" };
+      const command = runContracts(["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")], { ...blank, ...prod });
+      // pay's nonce is unique per endpoint only: the worst exit code of the three is 1.
+      expect(await command.exit, command.stderr()).toBe(1);
+      for (const api of ["links", "catalog", "pay"]) expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+      const reports = Object.fromEntries(["links", "catalog", "pay"].map((api) => [api, JSON.parse(readFileSync(join(dir, `prod-${api}.json`), "utf8")) as RunReport]));
+      expect(reports.links!.failures).toEqual([]);
+      expect(reports.catalog!.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(2);
+      expect(reports.pay!.failures.map((f) => f.check)).toEqual(["nonce_replay"]);
+      for (const secret of Object.values(prod).filter((v) => v.length > 4)) expect(command.stdout() + command.stderr()).not.toContain(secret);
+
+      const missing = runContracts(["conform", "--config", config], { ...blank, ...prod, PROD_PAY: "" });
+      expect(await missing.exit).toBe(2);
+      expect(missing.stderr()).toMatch(/the config says pay reads secret from \$PROD_PAY, which is not set/);
+    } finally {
+      await catalog.close();
+      await pay.close();
+    }
+  });
+});
+
+describe("--concurrency", () => {
+  it("runs operations in parallel with the same results as one at a time; never for an API with a rate limit", async () => {
+    const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
+    const pay = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET });
+    try {
+      const common = ["conform", "pay", "--base-url", pay.url, "--max-examples", "4", "--seed", "12"];
+      const one = await run([...common, "--json", join(dir, "one.json")], join(dir, "one.json"));
+      const four = await run([...common, "--concurrency", "4", "--json", join(dir, "four.json")], join(dir, "four.json"));
+      expect(one.code).toBe(0);
+      expect(four.code).toBe(0);
+      expect(tallies(four.report)).toEqual(tallies(one.report));
+    } finally {
+      await pay.close();
+    }
+    const links = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--rate-limit", "1000/s", "--concurrency", "4"], env);
+    expect(await links.exit).toBe(0);
+    expect(links.stderr()).toMatch(/--concurrency ignored: the links contract declares a rate limit/);
+  });
+});

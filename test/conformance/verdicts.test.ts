@@ -1,0 +1,114 @@
+// Verdicts that follow the contract's own words, proven against an independent links server written from the seed
+// (conformance/oracle/links.ts) on small, explicit additions to the loaded contract: the error envelope makes a
+// refusal whatever the HTTP status, x-assumption turns a broken constraint into a warning (a failure under --strict),
+// and only x-provider-refuses makes an accepted invalid request a failure.
+import { afterEach, describe, expect, it } from "vitest";
+import { type ContractPatch, ERROR_ENVELOPES } from "../../conformance/fault-servers/contract-patch.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startOracleLinksServer } from "../../conformance/oracle/links.js";
+import type { RunReport } from "../../conformance/report.js";
+import { conformInProcess } from "../support/conform.js";
+
+const env = { ...FAULT_SERVER_CREDENTIALS };
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = ["redirectroot", "redirect404"].map((name) => ({
+  api: "links",
+  pointer: `/components/schemas/Domain/properties/${name}`,
+  key: "x-assumption",
+  value: "The seed calls it a URL but never says an unset redirect is not read back empty.",
+}));
+
+// Every node on the way from listDomains to the redirect fields, so that "no assumption there" holds whatever
+// assumptions the specs carry themselves.
+const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
+  "/paths/~1api~1domains/get",
+  "/paths/~1api~1domains/get/responses/200",
+  "/paths/~1api~1domains/get/responses/200/content/application~1json",
+  "/paths/~1api~1domains/get/responses/200/content/application~1json/schema",
+  "/components/schemas/DomainListResponse",
+  "/components/schemas/DomainListResponse/properties/data",
+  "/components/schemas/DomainPage",
+  "/components/schemas/DomainPage/properties/domains",
+  "/components/schemas/DomainPage/properties/domains/items",
+  "/components/schemas/Domain",
+  "/components/schemas/Domain/properties/redirectroot",
+  "/components/schemas/Domain/properties/redirect404",
+].map((pointer) => ({ api: "links", pointer, key: "x-assumption", value: undefined }));
+
+const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
+
+async function oracle(errors: "http" | "always-200"): Promise<RunningServer> {
+  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000 });
+  servers.push(server);
+  return server;
+}
+
+const args = (url: string, ...more: string[]) => ["links", "--base-url", url, "--seed", "5", "--max-examples", "4", "--rate-limit", "1000/s", "--allow-writes", ...more];
+
+describe("an independent, seed-conforming links server", () => {
+  it.each(["http", "always-200"] as const)("passes with errors answered %s: extra fields and a missing campaign body are observations, empty redirects a warning", async (errors) => {
+    const server = await oracle(errors);
+    const { code, report, stdout, stderr } = await conformInProcess(args(server.url), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
+    expect(failing(report), `${stdout}\n${stderr}`).toEqual([]);
+    expect(code).toBe(0);
+    // Every check that applies ran, ignored_auth and the stateful ones included.
+    for (const name of ["ignored_auth", "negative_data_rejection", "positive_data_acceptance", "use_after_free", "ensure_resource_availability", "response_schema_conformance"]) {
+      expect(report.checks.find((c) => c.name === name)!.passed, name).toBeGreaterThan(0);
+    }
+    expect(report.warnings.map((w) => w.assumption)).toContain("The seed calls it a URL but never says an unset redirect is not read back empty.");
+    expect(stdout).toMatch(/Warnings \(a constraint marked x-assumption was broken/);
+    // The run made its domains unique: no 409 for the boundary cases that would otherwise add the same domain.
+    expect(report.resources.filter((r) => r.kind === "domain").length).toBeGreaterThan(1);
+  });
+
+  it("a missing campaign body and an unknown channel field, accepted, are observations: the seed promises no refusal", async () => {
+    const server = await oracle("http");
+    // The body of campaign add stays required here (a constraint of ours the seed does not state), whatever the spec says.
+    const bodyRequired: ContractPatch = { api: "links", pointer: "/paths/~1api~1campaign~1add/post/requestBody", key: "required", value: true };
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addCampaign", "--operation", "addChannel", "--max-examples", "40"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED, bodyRequired]);
+    const accepted = report.observations.filter((o) => o.kind === "accepted-invalid");
+    const seen = (operationId: string, detail: string) => accepted.some((o) => o.operations.includes(operationId) && o.detail.startsWith(detail));
+    expect(seen("addCampaign", "body: required but missing: accepted")).toBe(true);
+    expect(seen("addChannel", "body (root): undeclared property in a closed object: accepted")).toBe(true);
+    expect(report.checks.find((c) => c.name === "negative_data_rejection")).toMatchObject({ failed: 0 });
+    expect(code).toBe(0);
+  });
+
+  it("without the error envelope in the contract, HTTP 200 errors are not refusals and ignored_auth fails", async () => {
+    const server = await oracle("always-200");
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "getAccount"), env, [{ api: "links", pointer: "", key: "x-error-envelope", value: undefined }]);
+    expect(report.failures.map((f) => f.check)).toContain("ignored_auth");
+    expect(code).toBe(1);
+  });
+
+  it("without the x-assumption, the empty redirects fail response_schema_conformance", async () => {
+    const server = await oracle("http");
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [...ERROR_ENVELOPES, ...NO_REDIRECT_ASSUMPTION]);
+    expect(failing(report).join("\n")).toMatch(/response_schema_conformance on listDomains: .*redirectroot must match format "uri"/);
+    expect(report.warnings).toEqual([]);
+    expect(code).toBe(1);
+  });
+
+  it("--strict turns the broken x-assumption into a failure that names it", async () => {
+    const server = await oracle("http");
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
+    expect(failing(report).join("\n")).toMatch(/response_schema_conformance on listDomains: .*x-assumption, failing under --strict: The seed calls it a URL/);
+    expect(code).toBe(1);
+  });
+
+  it("where the contract says the provider refuses (ChannelAdd), accepted invalid data fails negative_data_rejection", async () => {
+    const server = await oracle("always-200");
+    const refuses: ContractPatch = { api: "links", pointer: "/components/schemas/ChannelAdd", key: "x-provider-refuses", value: "Test fixture: the provider refuses unknown fields on channel add." };
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addChannel"), env, [...ERROR_ENVELOPES, refuses]);
+    const failure = report.failures.find((f) => f.check === "negative_data_rejection");
+    expect(failure?.message).toMatch(/^invalid data was accepted with status 200 \(body .*\), though the provider refuses it: Test fixture/);
+    expect(failure?.where).toMatch(/^body/);
+    expect(code).toBe(1);
+  });
+});
