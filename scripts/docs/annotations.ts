@@ -15,13 +15,13 @@ import {
 import { cell, code, prose, table } from "./markdown.js";
 
 export interface Annotation {
-  kind: "quirk" | "gap";
+  kind: "quirk" | "gap" | "assumption";
   text: string;
   /** JSON pointer of the node that carries the annotation. */
   pointer: string;
 }
 
-/** Every quirk and gap of the document, in document order. */
+/** Every quirk, gap and assumption of the document, in document order. */
 export function collectAnnotations(doc: OpenApiDocument): Annotation[] {
   const found: Annotation[] = [];
   const walk = (node: unknown, pointer: string): void => {
@@ -32,11 +32,12 @@ export function collectAnnotations(doc: OpenApiDocument): Annotation[] {
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
     if (typeof record["x-quirk"] === "string") found.push({ kind: "quirk", text: record["x-quirk"], pointer });
+    if (typeof record["x-assumption"] === "string") found.push({ kind: "assumption", text: record["x-assumption"], pointer });
     if (Array.isArray(record["x-undocumented"])) {
       for (const text of record["x-undocumented"]) found.push({ kind: "gap", text: String(text), pointer });
     }
     for (const [key, value] of Object.entries(record)) {
-      if (key === "x-quirk" || key === "x-undocumented" || key === "examples" || key === "example") continue;
+      if (key === "x-quirk" || key === "x-undocumented" || key === "x-assumption" || key === "examples" || key === "example") continue;
       walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
     }
   };
@@ -131,7 +132,7 @@ const INTRO = {
 };
 
 /** The markdown of the Quirks (`kind: "quirk"`) or Gaps (`kind: "gap"`) page of one API. */
-export function renderAnnotationPage(kind: Annotation["kind"], { api, doc }: AnnotationPageOptions): string {
+export function renderAnnotationPage(kind: "quirk" | "gap", { api, doc }: AnnotationPageOptions): string {
   const title = doc.info.title;
   const entries = collectAnnotations(doc).filter((a) => a.kind === kind);
   const heading = kind === "quirk" ? `${title}: quirks` : `${title}: gaps`;
