@@ -1,11 +1,12 @@
-// The docs site: hand-written guides in docs/guide/, and per API a reference, a quirks and a gaps page generated from
-// the bundles in generated/openapi/ (scripts/docs/) plus the standalone Redoc page from generated/reference/.
+// The docs site: hand-written guides in docs/guide/, and per API a reference (overview, a page per tag, webhooks,
+// schemas), a quirks and a gaps page generated from the bundles in generated/openapi/ (scripts/docs/), the standalone
+// Redoc page from generated/reference/ and a changelog page from CHANGELOG.md.
 // Mermaid diagrams are rendered to images at build time (scripts/docs/diagrams.ts).
 import { readFileSync } from "node:fs";
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { bundlePath } from "../../lib/openapi.js";
 import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
-import { apiTitles, handWrittenPages, writeGeneratedPages } from "../../scripts/docs/pages.js";
+import { apiTitles, handWrittenPages, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
 
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
@@ -14,6 +15,8 @@ writeGeneratedPages();
 await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(readFileSync(page, "utf8"))));
 const apis = apiTitles();
 
+// Only pages of this site: previous/next links follow the sidebar, and the client-side router cannot open the
+// standalone Redoc pages (they are in the nav and on each reference overview, opened in a new tab).
 const sidebar: DefaultTheme.SidebarItem[] = [
   { text: "Introduction", items: [{ text: "Getting started", link: "/guide/getting-started" }] },
   ...apis.map(({ api, title }) => ({
@@ -21,12 +24,10 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     collapsed: false,
     items: [
       { text: "Guide", link: `/guide/${api}` },
-      { text: "Reference", link: `/reference/${api}/` },
-      { text: "Quirks", link: `/reference/${api}/quirks` },
-      { text: "Gaps", link: `/reference/${api}/gaps` },
-      { text: "Standalone reference (Redoc)", link: redocHref(api), target: "_blank" },
+      { text: "Reference", collapsed: true, items: referenceNavigation(api) },
     ],
   })),
+  { text: "Changes", items: [{ text: "Changelog", link: "/changelog" }] },
 ];
 
 export default defineConfig({
@@ -40,6 +41,7 @@ export default defineConfig({
     nav: [
       { text: "Getting started", link: "/guide/getting-started" },
       { text: "Guides", items: apis.map(({ api, title }) => ({ text: title, link: `/guide/${api}` })) },
+      { text: "Changelog", link: "/changelog" },
       {
         text: "Reference",
         items: [
@@ -50,7 +52,16 @@ export default defineConfig({
     ],
     sidebar,
     outline: { level: [2, 3] },
-    search: { provider: "local" },
+    search: {
+      provider: "local",
+      options: {
+        miniSearch: {
+          // Operations first: a schema page section (e.g. CreateOrderResponse) must not outrank the operation
+          // (createOrder) a reader is looking for. The function is serialised into the client, so it stands alone.
+          searchOptions: { boostDocument: (id: string) => (/\/reference\/[^/]+\/schemas(#|$)/.test(id) ? 0.3 : 1) },
+        },
+      },
+    },
   },
   vite: {
     // The standalone Redoc pages in public/ are finished files, not entries whose imports Vite should scan.

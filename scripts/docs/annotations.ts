@@ -4,7 +4,7 @@ import {
   type ApiName,
   deref,
   type OpenApiDocument,
-  operationAnchor,
+  operationHref,
   operationsOf,
   reachableRefs,
   schemaAnchor,
@@ -70,10 +70,10 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
   if ((section === "paths" || section === "webhooks") && first !== undefined && second !== undefined) {
     const op = valueAt(doc, `/${raw.slice(0, 3).join("/")}`);
     const signature = section === "webhooks" ? `webhook ${first}` : `${second.toUpperCase()} ${first}`;
-    return { where: joinLabel(`${code(op.operationId)} (${signature})`, detail(3)), href: `./#${operationAnchor(op.operationId)}` };
+    return { where: joinLabel(`${code(op.operationId)} (${signature})`, detail(3)), href: operationHref(doc, op.operationId) };
   }
   if (section === "components" && first === "schemas" && second !== undefined) {
-    return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./#${schemaAnchor(second)}` };
+    return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./schemas#${schemaAnchor(second)}` };
   }
   if (section === "components" && first === "securitySchemes" && second !== undefined) {
     return { where: joinLabel(`Security scheme ${code(second)}`, detail(3)), href: `./#${securityAnchor(second)}` };
@@ -84,7 +84,7 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
     const users = operationsOf(doc).filter((op) => reachableRefs(doc, op.operation).has(ref));
     const usedBy = users.length > 0 ? ` (in ${users.map((op) => code(op.operationId)).join(", ")})` : "";
     const label = joinLabel(`Shared ${COMPONENT_KINDS[first]} ${code(second)}`, detail(3));
-    return { where: `${label}${usedBy}`, href: users[0] ? `./#${operationAnchor(users[0].operationId)}` : "./" };
+    return { where: `${label}${usedBy}`, href: users[0] ? operationHref(doc, users[0].operationId) : "./" };
   }
   return { where: code(pointer), href: "./" };
 }

@@ -289,3 +289,58 @@ export function codeSamplesOf(api: ApiName, doc: OpenApiDocument, op: DocOperati
     { lang: "TypeScript", label: "TypeScript", source: typescriptSample(api, doc, op) },
   ];
 }
+
+/** What the console (docs/.vitepress/theme/TryIt.vue) needs to send one operation, prefilled from its examples. */
+export interface TryItRequest {
+  method: string;
+  path: string;
+  pathParams: Array<{ name: string; value: string }>;
+  query: Array<{ name: string; value: string }>;
+  headers: Array<{ name: string; value: string }>;
+  bodyType: string | undefined;
+  body: string;
+  /** The credential the console adds: a bearer key, the catalog key header, pay's signature, an OAuth access token. */
+  auth: "none" | "bearer-key" | "seller-key" | "pay-signature" | "access-token";
+}
+
+export interface TryItApi {
+  targets: Array<{ label: string; url: string }>;
+  credentials: Record<string, string>;
+  operations: Record<string, TryItRequest>;
+}
+
+const text = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+export function tryItApi(api: ApiName, doc: OpenApiDocument, operations: DocOperation[]): TryItApi {
+  const local = (doc.servers ?? []).filter((server) => server.url.startsWith("http://127.0.0.1"));
+  const result: TryItApi = {
+    targets: local.map((server) => ({ label: /sandbox/i.test(server.description ?? "") ? "Stateful sandbox" : "Prism mock", url: server.url })),
+    credentials: { ...DEMO_CREDENTIALS[api] },
+    operations: {},
+  };
+  for (const op of operations.filter((o) => !o.webhook)) {
+    const request = exampleRequest(doc, op);
+    const security = ((op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>)[0] ?? {};
+    const schemes = Object.keys(security);
+    const auth: TryItRequest["auth"] =
+      schemes.length === 0 ? "none" : api === "links" ? "bearer-key" : api === "catalog" ? "seller-key" : api === "pay" ? "pay-signature" : "access-token";
+    let body = "";
+    if (request.bodyType?.includes("json")) {
+      const value = api === "pay" ? Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([k]) => k !== "shop_id" && k !== "nonce")) : request.body;
+      body = JSON.stringify(value, null, 2);
+    } else if (request.bodyType) {
+      body = formBody(request.body);
+    }
+    result.operations[op.operationId] = {
+      method: op.method.toUpperCase(),
+      path: op.path,
+      pathParams: request.pathParams.map(([name, value]) => ({ name, value: text(value) })),
+      query: request.query.map(([name, value]) => ({ name, value: text(value) })),
+      headers: request.headers.map(([name, value]) => ({ name, value: text(value) })),
+      bodyType: request.bodyType,
+      body,
+      auth,
+    };
+  }
+  return result;
+}
