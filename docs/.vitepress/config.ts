@@ -63,6 +63,20 @@ export default defineConfig({
       },
     },
   },
+  markdown: {
+    config(md) {
+      // Headings of the generated pages carry badges (<span>) and explicit anchors ({#createOrder}); the permalink's
+      // aria-label repeats the heading's source, so keep only its words.
+      md.core.ruler.push("plain_permalink_labels", (state) => {
+        for (const token of state.tokens) {
+          for (const child of token.children ?? []) {
+            const label = child.type === "link_open" && child.attrGet("class") === "header-anchor" ? child.attrGet("aria-label") : null;
+            if (label) child.attrSet("aria-label", label.replace(/<[^>]*>/g, "").replace(/\s*\{#[^}]*\}/, "").replace(/\s+/g, " ").replace(/ "$/, '"'));
+          }
+        }
+      });
+    },
+  },
   vite: {
     // The standalone Redoc pages in public/ are finished files, not entries whose imports Vite should scan.
     optimizeDeps: { entries: ["**/*.html", "!public/**"] },

@@ -80,7 +80,7 @@ export function renderReferencePages(api: ApiName, contract: OpenApiDocument): M
   const byPage = new Map<string, DocOperation[]>();
   for (const op of operationsOf(doc)) byPage.set(operationPage(op), [...(byPage.get(operationPage(op)) ?? []), op]);
   const shared = sharedResponseHeaders(contract);
-  for (const [page, ops] of byPage) pages.set(page, operationsPage(api, contract, doc, page, ops, shared));
+  for (const [page, ops] of byPage) pages.set(page, operationsPage(api, contract, page, ops, shared));
   pages.set("schemas", schemasPage(api, contract));
   return pages;
 }
@@ -285,7 +285,8 @@ function signingSection(): string[] {
 
 // ---------------------------------------------------------------- operations
 
-function operationsPage(api: ApiName, contract: OpenApiDocument, doc: OpenApiDocument, page: string, ops: DocOperation[], shared: Map<string, Node>): string {
+/** A page of operations; `ops` come from the readers' copy (with their samples). */
+function operationsPage(api: ApiName, contract: OpenApiDocument, page: string, ops: DocOperation[], shared: Map<string, Node>): string {
   const info = contract.info as Node;
   const webhooks = page === "webhooks";
   const tag = webhooks ? undefined : ((ops[0]!.operation.tags as string[] | undefined)?.[0] ?? "other");
@@ -296,7 +297,7 @@ function operationsPage(api: ApiName, contract: OpenApiDocument, doc: OpenApiDoc
   else out.push(prose(tagObject?.description), "", annotations(tagObject ?? {}), "");
   out.push(`Part of the [${prose(info.title)} reference](./): see there the servers, authentication, errors${shared.size > 0 ? " and the headers on every response" : ""}.`, "");
   out.push("::::", "");
-  for (const op of ops) out.push(operationSection(api, contract, doc, op, shared));
+  for (const op of ops) out.push(operationSection(api, contract, op, shared));
   return squash(out);
 }
 
@@ -320,11 +321,12 @@ function notesBlock(notes: OperationNote[]): string {
   return container("warning", "Quirks, gaps and assumptions that apply here", items.join("\n"));
 }
 
-function operationSection(api: ApiName, contract: OpenApiDocument, doc: OpenApiDocument, op: DocOperation, shared: Map<string, Node>): string {
-  // The contract's operation (its description without the notes that the readers' copy appends) and the samples.
-  const operation = contract === doc ? op.operation : (operationsOf(contract).find((o) => o.operationId === op.operationId)!.operation as Node);
+function operationSection(api: ApiName, contract: OpenApiDocument, op: DocOperation, shared: Map<string, Node>): string {
+  // The samples come from the readers' copy; the rest from the contract's operation (whose description does not
+  // carry the list of notes that the copy appends for Redoc: the page shows them in a callout of its own).
   const samples = samplesOf(op.operation);
   const original = operationsOf(contract).find((o) => o.operationId === op.operationId)!;
+  const operation = original.operation as Node;
   const notes = notesOf(contract, original);
   const anchor = operationAnchor(op.operationId);
   const target = op.webhook ? `webhook <code>${op.path}</code>` : `<code>${op.path}</code>`;

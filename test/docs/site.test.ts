@@ -267,6 +267,7 @@ describe("docs site", () => {
     });
 
     it.each([
+      ["identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
       ["links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
       ["pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
       ["pay", "/reference/pay/orders", "createOrder", /"url": "http/],
