@@ -228,12 +228,16 @@ function errorsSection(api: ApiName, doc: OpenApiDocument): string[] {
     );
   }
   const byStatus = new Map<string, { description: string; types: Set<string>; ops: DocOperation[] }>();
+  const errorTypes = new Set<string>();
   for (const op of operationsOf(doc).filter((o) => !o.webhook)) {
     for (const [status, reference] of Object.entries((op.operation.responses ?? {}) as Record<string, Node>)) {
       if (!isErrorStatus(status)) continue;
       const response = deref(doc, reference) as Node;
       const entry = byStatus.get(status) ?? { description: String(response.description ?? ""), types: new Set<string>(), ops: [] };
-      for (const media of Object.values((response.content ?? {}) as Record<string, Node>)) entry.types.add(typeText(media.schema));
+      for (const media of Object.values((response.content ?? {}) as Record<string, Node>)) {
+        entry.types.add(typeText(media.schema));
+        errorTypes.add(typeText(media.schema));
+      }
       entry.ops.push(op);
       byStatus.set(status, entry);
     }
@@ -244,6 +248,7 @@ function errorsSection(api: ApiName, doc: OpenApiDocument): string[] {
     inlineHtml([...entry.types].join(", ")),
     entry.ops.map((op) => `<a href="${operationHref(doc, op.operationId)}-${status}">${op.operationId}</a>`).join(", "),
   ]);
+  if (!envelope && errorTypes.size > 0) out.push(`**Envelope:** error responses carry ${[...errorTypes].join(" or ")}, by status as below.`, "");
   out.push(htmlTable(["Status", "Meaning", "Body", "Operations"], rows, "errors"), "");
   out.push(`**What the client throws:** ${prose(CLIENT_ERRORS[api])}`, "");
   return out;
