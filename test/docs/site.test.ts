@@ -245,38 +245,42 @@ describe("docs site", () => {
     }
   });
 
-  describe("the console of an operation against a running sandbox", () => {
+  describe("the console of an operation against a running sandbox and mock", () => {
     let sandbox: RunningCommand;
-    const urls = {} as Record<ApiName, string>;
+    let mock: RunningCommand;
+    const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
 
     beforeAll(async () => {
       const ports = await Promise.all(API_NAMES.map(() => freePort()));
       sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
-      await sandbox.waitForOutput(/4023|pay/i);
-      API_NAMES.forEach((api, i) => (urls[api] = `http://127.0.0.1:${ports[i]}`));
-      // Ready when pay answers.
-      for (let i = 0; i < 100; i++) {
-        if (await fetch(`${urls.pay}/api/shops/`, { method: "POST" }).then(() => true, () => false)) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
+      const mockPort = await freePort();
+      mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
+      urls.mock.links = `http://127.0.0.1:${mockPort}`;
+      await sandbox.waitForOutput(new RegExp(String(ports[API_NAMES.indexOf("pay")])));
+      await mock.waitForOutput(new RegExp(String(mockPort)));
     }, 60_000);
 
     afterAll(async () => {
       sandbox?.child.kill("SIGTERM");
-      await sandbox?.exit;
+      mock?.child.kill("SIGTERM");
+      await Promise.all([sandbox?.exit, mock?.exit]);
     });
 
     it.each([
-      ["identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
-      ["links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
-      ["pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
-      ["pay", "/reference/pay/orders", "createOrder", /"url": "http/],
-    ] as const)("%s: %s#%s sends the call and shows the 200 response", async (api, path, operationId, expected) => {
-      const { page, problems } = await visit(path, "desktop", [new URL(urls[api]).host]);
+      ["sandbox", "identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
+      ["sandbox", "links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
+      ["sandbox", "pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
+      ["sandbox", "pay", "/reference/pay/orders", "createOrder", /"url": "http/],
+      ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
+    ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
+      const base = urls[target][api];
+      const { page, problems } = await visit(path, "desktop", [new URL(base).host]);
       try {
         const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
         await console.locator("summary").first().click();
-        await console.locator("input.try-it-base").fill(urls[api]);
+        await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
+        await console.locator("input.try-it-base").fill(base);
         await console.locator("button.try-it-send").click();
         await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
         expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
