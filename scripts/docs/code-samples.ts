@@ -85,13 +85,24 @@ interface RequestParts {
   body: unknown;
 }
 
-/** The example request of an operation: parameters that are required or have an example, and the first body example. */
+/** Optional parameters whose example is longer than this (an id_token) stay out of the samples. */
+const LONGEST_OPTIONAL_EXAMPLE = 80;
+
+/**
+ * The example request of an operation: the required parameters, the optional ones that have a short example, and
+ * the first body example.
+ */
 export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestParts {
   const parameters = ((op.operation.parameters ?? []) as Node[]).map((p) => deref(doc, p) as Node);
   const pick = (where: string) =>
     parameters
       .filter((p) => p.in === where)
-      .map((p) => [p.name as string, exampleOf(doc, p) ?? (p.required ? placeholder(deref(doc, p.schema ?? {})) : undefined)] as [string, unknown])
+      .map((p) => {
+        const example = exampleOf(doc, p);
+        if (p.required) return [p.name as string, example ?? placeholder(deref(doc, p.schema ?? {}))] as [string, unknown];
+        const short = example !== undefined && JSON.stringify(example).length <= LONGEST_OPTIONAL_EXAMPLE;
+        return [p.name as string, short ? example : undefined] as [string, unknown];
+      })
       .filter(([, value]) => value !== undefined);
   const pathParams = pick("path");
   let path = op.path;
