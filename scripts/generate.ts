@@ -1,7 +1,9 @@
 // Writes (or, with --check, verifies) everything in generated/ that is derived from specs/:
 //   openapi: generated/openapi/<api>.json, one bundled document per API (Redocly CLI)
 //   types:   generated/types/<api>.ts, from the bundle (openapi-typescript; output paths from redocly.yaml x-openapi-ts)
-//   reference: generated/reference/<api>.html, a standalone Redoc page that works offline (redocly build-docs --inlineBundle)
+//   reference: generated/reference/<api>.html, a standalone Redoc page that works offline (redocly build-docs --inlineBundle),
+//              built from the readers' copy of the bundle (scripts/docs/reader-bundle.ts): code samples at every
+//              operation and the quirks, gaps and assumptions that apply to it in its description
 // Usage: tsx scripts/generate.ts [--check] [openapi|types|reference ...]
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import { parse as parseYaml } from "yaml";
+import type { ApiName, OpenApiDocument } from "../lib/openapi.js";
+import { readerBundle } from "./docs/reader-bundle.js";
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -47,9 +51,11 @@ const INLINE_REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
 )}`;
 
 /** The standalone reference page of one API: Redoc with its scripts inlined, telemetry off, no network request. */
-async function reference(api: string, workDir: string): Promise<string> {
+async function reference(api: string, bundleJson: string, workDir: string): Promise<string> {
   const out = join(workDir, `${api}.html`);
-  await run(join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", api, "--inlineBundle", "--output", out], {
+  const readerCopy = join(workDir, `${api}.reader.json`);
+  await writeFile(readerCopy, JSON.stringify(readerBundle(api as ApiName, JSON.parse(bundleJson) as OpenApiDocument)));
+  await run(join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", readerCopy, "--inlineBundle", "--output", out], {
     cwd: repoRoot,
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
   });
@@ -77,7 +83,7 @@ export async function renderGeneratedFiles(kinds: readonly Kind[] = KINDS): Prom
         const bundled = await bundle(api, workDir);
         if (kinds.includes("openapi")) files.set(`generated/openapi/${api}.json`, bundled);
         if (kinds.includes("types")) files.set(config["x-openapi-ts"].output, await types(bundled));
-        if (kinds.includes("reference")) files.set(`generated/reference/${api}.html`, await reference(api, workDir));
+        if (kinds.includes("reference")) files.set(`generated/reference/${api}.html`, await reference(api, bundled, workDir));
       }),
     );
   } finally {

@@ -1,11 +1,12 @@
-// The docs site: hand-written guides in docs/guide/, and per API a reference, a quirks and a gaps page generated from
-// the bundles in generated/openapi/ (scripts/docs/) plus the standalone Redoc page from generated/reference/.
+// The docs site: hand-written guides in docs/guide/, and per API a reference (overview, a page per tag, webhooks,
+// schemas), a quirks and a gaps page generated from the bundles in generated/openapi/ (scripts/docs/), the standalone
+// Redoc page from generated/reference/ and a changelog page from CHANGELOG.md.
 // Mermaid diagrams are rendered to images at build time (scripts/docs/diagrams.ts).
 import { readFileSync } from "node:fs";
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { bundlePath } from "../../lib/paths.js";
 import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
-import { apiTitles, handWrittenPages, writeGeneratedPages } from "../../scripts/docs/pages.js";
+import { apiTitles, handWrittenPages, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
 
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
@@ -14,6 +15,8 @@ writeGeneratedPages();
 await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(readFileSync(page, "utf8"))));
 const apis = apiTitles();
 
+// Only pages of this site: previous/next links follow the sidebar, and the client-side router cannot open the
+// standalone Redoc pages (they are in the nav and on each reference overview, opened in a new tab).
 const sidebar: DefaultTheme.SidebarItem[] = [
   {
     text: "Introduction",
@@ -29,12 +32,10 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Guide", link: `/guide/${api}` },
       // The OpenID provider checks of `contracts conform identity`, mapped to the OpenID Foundation's test modules.
       ...(api === "identity" ? [{ text: "Conformance checks", link: "/guide/identity-conformance" }] : []),
-      { text: "Reference", link: `/reference/${api}/` },
-      { text: "Quirks", link: `/reference/${api}/quirks` },
-      { text: "Gaps", link: `/reference/${api}/gaps` },
-      { text: "Standalone reference (Redoc)", link: redocHref(api), target: "_blank" },
+      { text: "Reference", collapsed: true, items: referenceNavigation(api) },
     ],
   })),
+  { text: "Changes", items: [{ text: "Changelog", link: "/changelog" }] },
 ];
 
 export default defineConfig({
@@ -48,6 +49,7 @@ export default defineConfig({
     nav: [
       { text: "Getting started", link: "/guide/getting-started" },
       { text: "Guides", items: apis.map(({ api, title }) => ({ text: title, link: `/guide/${api}` })) },
+      { text: "Changelog", link: "/changelog" },
       {
         text: "Reference",
         items: [
@@ -58,7 +60,30 @@ export default defineConfig({
     ],
     sidebar,
     outline: { level: [2, 3] },
-    search: { provider: "local" },
+    search: {
+      provider: "local",
+      options: {
+        miniSearch: {
+          // Operations first: a schema page section (e.g. CreateOrderResponse) must not outrank the operation
+          // (createOrder) a reader is looking for. The function is serialised into the client, so it stands alone.
+          searchOptions: { boostDocument: (id: string) => (/\/reference\/[^/]+\/schemas(#|$)/.test(id) ? 0.3 : 1) },
+        },
+      },
+    },
+  },
+  markdown: {
+    config(md) {
+      // Headings of the generated pages carry badges (<span>) and explicit anchors ({#createOrder}); the permalink's
+      // aria-label repeats the heading's source, so keep only its words.
+      md.core.ruler.push("plain_permalink_labels", (state) => {
+        for (const token of state.tokens) {
+          for (const child of token.children ?? []) {
+            const label = child.type === "link_open" && child.attrGet("class") === "header-anchor" ? child.attrGet("aria-label") : null;
+            if (label) child.attrSet("aria-label", label.replace(/<[^>]*>/g, "").replace(/\s*\{#[^}]*\}/, "").replace(/\s+/g, " ").replace(/ "$/, '"'));
+          }
+        }
+      });
+    },
   },
   vite: {
     // The standalone Redoc pages in public/ are finished files, not entries whose imports Vite should scan.

@@ -6,7 +6,7 @@ import {
   type ApiName,
   deref,
   type OpenApiDocument,
-  operationAnchor,
+  operationHref,
   operationsOf,
   reachableRefs,
   schemaAnchor,
@@ -17,7 +17,7 @@ import {
 import { cell, code, prose, table } from "./markdown.js";
 
 export interface Annotation {
-  kind: "quirk" | "gap";
+  kind: "quirk" | "gap" | "assumption";
   text: string;
   /** JSON pointer of the node that carries the annotation. */
   pointer: string;
@@ -51,7 +51,7 @@ export function collectProvenance(doc: OpenApiDocument): Provenance[] {
   return found;
 }
 
-/** Every quirk and gap of the document, in document order. */
+/** Every quirk, gap and assumption of the document, in document order. */
 export function collectAnnotations(doc: OpenApiDocument): Annotation[] {
   const found: Annotation[] = [];
   const walk = (node: unknown, pointer: string): void => {
@@ -62,11 +62,12 @@ export function collectAnnotations(doc: OpenApiDocument): Annotation[] {
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
     if (typeof record["x-quirk"] === "string") found.push({ kind: "quirk", text: record["x-quirk"], pointer });
+    if (typeof record["x-assumption"] === "string") found.push({ kind: "assumption", text: record["x-assumption"], pointer });
     if (Array.isArray(record["x-undocumented"])) {
       for (const text of record["x-undocumented"]) found.push({ kind: "gap", text: String(text), pointer });
     }
     for (const [key, value] of Object.entries(record)) {
-      if (key === "x-quirk" || key === "x-undocumented" || key === "examples" || key === "example") continue;
+      if (key === "x-quirk" || key === "x-undocumented" || key === "x-assumption" || key === "examples" || key === "example") continue;
       walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
     }
   };
@@ -99,10 +100,10 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
   if ((section === "paths" || section === "webhooks") && first !== undefined && second !== undefined) {
     const op = valueAt(doc, `/${raw.slice(0, 3).join("/")}`);
     const signature = section === "webhooks" ? `webhook ${first}` : `${second.toUpperCase()} ${first}`;
-    return { where: joinLabel(`${code(op.operationId)} (${signature})`, detail(3)), href: `./#${operationAnchor(op.operationId)}` };
+    return { where: joinLabel(`${code(op.operationId)} (${signature})`, detail(3)), href: operationHref(doc, op.operationId) };
   }
   if (section === "components" && first === "schemas" && second !== undefined) {
-    return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./#${schemaAnchor(second)}` };
+    return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./schemas#${schemaAnchor(second)}` };
   }
   if (section === "components" && first === "securitySchemes" && second !== undefined) {
     return { where: joinLabel(`Security scheme ${code(second)}`, detail(3)), href: `./#${securityAnchor(second)}` };
@@ -113,7 +114,7 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
     const users = operationsOf(doc).filter((op) => reachableRefs(doc, op.operation).has(ref));
     const usedBy = users.length > 0 ? ` (in ${users.map((op) => code(op.operationId)).join(", ")})` : "";
     const label = joinLabel(`Shared ${COMPONENT_KINDS[first]} ${code(second)}`, detail(3));
-    return { where: `${label}${usedBy}`, href: users[0] ? `./#${operationAnchor(users[0].operationId)}` : "./" };
+    return { where: `${label}${usedBy}`, href: users[0] ? operationHref(doc, users[0].operationId) : "./" };
   }
   return { where: code(pointer), href: "./" };
 }
@@ -161,7 +162,7 @@ const INTRO = {
 };
 
 /** The markdown of the Quirks (`kind: "quirk"`) or Gaps (`kind: "gap"`) page of one API. */
-export function renderAnnotationPage(kind: Annotation["kind"], { api, doc }: AnnotationPageOptions): string {
+export function renderAnnotationPage(kind: "quirk" | "gap", { api, doc }: AnnotationPageOptions): string {
   const title = doc.info.title;
   const entries = collectAnnotations(doc).filter((a) => a.kind === kind);
   const heading = kind === "quirk" ? `${title}: quirks` : `${title}: gaps`;

@@ -59,3 +59,28 @@ export function reachableRefs(doc: OpenApiDocument, node: unknown, found = new S
   }
   return found;
 }
+
+// The reference of an API is split into pages (docs/reference/<api>/): the overview (index), one page per tag, one
+// for the webhooks and one for the schemas, beside the quirks and gaps pages.
+const RESERVED_PAGES = new Set(["index", "quirks", "gaps", "schemas", "webhooks"]);
+
+/** The page of a tag: its name in lower case, prefixed when it would take the name of another page. */
+export function tagPage(tag: string): string {
+  const slug = tag.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "other";
+  return RESERVED_PAGES.has(slug) ? `tag-${slug}` : slug;
+}
+
+/** The page (without `.md`) that shows an operation. */
+export function operationPage(op: DocOperation): string {
+  return op.webhook ? "webhooks" : tagPage((op.operation.tags as string[] | undefined)?.[0] ?? "other");
+}
+
+/** A link to an operation from any page of its API's reference, e.g. `./orders#createOrder`. */
+export function operationHref(doc: OpenApiDocument, operationId: string): string {
+  const op = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId}`);
+  return `./${operationPage(op)}#${operationAnchor(operationId)}`;
+}
+
+/** Stable anchors of an operation's parts: `createOrder-200`, `createOrder-default`, `createOrder-request`. */
+export const responseAnchor = (operationId: string, status: string): string => `${operationId}-${status}`;

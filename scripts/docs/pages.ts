@@ -1,22 +1,27 @@
 // Writes the generated pages of the docs site from the bundles (run by docs/.vitepress/config.ts each time VitePress
 // starts, so `docs:dev`, `docs:build` and the tests always show the current contracts):
-//   docs/reference/<api>/index.md   the reference (operations, webhooks, schemas, examples)
+//   docs/reference/<api>/*.md       the reference: overview, one page per tag, webhooks, schemas (reference-page.ts)
 //   docs/reference/<api>/quirks.md  every x-quirk
 //   docs/reference/<api>/gaps.md    every x-undocumented
 //   docs/public/redoc/<api>.html    the standalone Redoc page from generated/reference/
-// Both folders are git-ignored: only the specs are the source.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+//   docs/public/specs/<api>.json    the bundled contract, for download
+//   docs/changelog.md               CHANGELOG.md
+//   docs/.vitepress/try-it.generated.json  the prefilled requests of the console (theme/TryIt.vue)
+// All of them are git-ignored: only the specs and CHANGELOG.md are the source.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { API_NAMES } from "../../lib/openapi.js";
+import { bundlePath } from "../../lib/paths.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { renderAnnotationPage } from "./annotations.js";
-import { type ApiName, readBundle } from "./document.js";
-import { renderReferencePage } from "./reference-page.js";
+import { tryItApi, type TryItApi } from "./code-samples.js";
+import { type ApiName, operationsOf, readBundle } from "./document.js";
+import { referencePageList, renderReferencePages } from "./reference-page.js";
 
 const docsRoot = fromPackageRoot("docs");
 
-/** Folders of docs/ that hold generated or configuration files, not hand-written pages. */
-const NOT_HAND_WRITTEN = new Set(["reference", "public", ".vitepress"]);
+/** Entries of docs/ that hold generated or configuration files, not hand-written pages. */
+const NOT_HAND_WRITTEN = new Set(["reference", "public", ".vitepress", "changelog.md"]);
 
 /** The markdown files people write (the guides and the home page), as absolute paths. */
 export function handWrittenPages(dir = docsRoot): string[] {
@@ -33,6 +38,21 @@ export function apiTitles(): Array<{ api: ApiName; title: string }> {
   return API_NAMES.map((api) => ({ api, title: readBundle(api).info.title }));
 }
 
+/** The generated pages of one API's reference in reading order, as site paths with their sidebar titles. */
+export function referenceNavigation(api: ApiName): Array<{ link: string; text: string }> {
+  return [
+    { link: `/reference/${api}/`, text: "Overview" },
+    ...referencePageList(readBundle(api)).map(({ page, title }) => ({ link: `/reference/${api}/${page}`, text: title })),
+    { link: `/reference/${api}/quirks`, text: "Quirks" },
+    { link: `/reference/${api}/gaps`, text: "Gaps" },
+  ];
+}
+
+/** Every generated page of the site, as URL paths (clean URLs, `/` for an index). */
+export function generatedPagePaths(): string[] {
+  return ["/changelog", ...API_NAMES.flatMap((api) => [...referenceNavigation(api).map((entry) => entry.link), `/redoc/${api}.html`])];
+}
+
 /** Writes a file only when its content changed, so the dev server does not reload for nothing. */
 function writeIfChanged(path: string, content: string | Buffer): void {
   let current: Buffer | undefined;
@@ -45,17 +65,33 @@ function writeIfChanged(path: string, content: string | Buffer): void {
   writeFileSync(path, content);
 }
 
+/** The changelog page: CHANGELOG.md as it is, read as plain markdown (never as a Vue template). */
+export function renderChangelogPage(changelog = readFileSync(fromPackageRoot("CHANGELOG.md"), "utf8")): string {
+  // HTML comments are notes for maintainers (and Vue would keep them as nodes); they are not for readers.
+  const body = changelog.replace(/<!--[\s\S]*?-->\n?/g, "");
+  return ["---", 'title: "Changelog"', "outline: [2, 3]", "---", "", "::: v-pre", body.trimEnd(), ":::", ""].join("\n");
+}
+
 export function writeGeneratedPages(root = docsRoot): void {
   const referenceDir = join(root, "reference");
   const redocDir = join(root, "public", "redoc");
+  const specsDir = join(root, "public", "specs");
+  mkdirSync(redocDir, { recursive: true });
+  mkdirSync(specsDir, { recursive: true });
+  writeIfChanged(join(root, "changelog.md"), renderChangelogPage());
+  const consoles: Record<string, TryItApi> = {};
   for (const api of API_NAMES) {
     const doc = readBundle(api);
+    consoles[api] = tryItApi(api, doc, operationsOf(doc));
     const dir = join(referenceDir, api);
     mkdirSync(dir, { recursive: true });
-    writeIfChanged(join(dir, "index.md"), renderReferencePage(api, doc));
-    writeIfChanged(join(dir, "quirks.md"), renderAnnotationPage("quirk", { api, doc }));
-    writeIfChanged(join(dir, "gaps.md"), renderAnnotationPage("gap", { api, doc }));
-    mkdirSync(redocDir, { recursive: true });
+    const pages = renderReferencePages(api, doc);
+    pages.set("quirks", renderAnnotationPage("quirk", { api, doc }));
+    pages.set("gaps", renderAnnotationPage("gap", { api, doc }));
+    for (const [page, markdown] of pages) writeIfChanged(join(dir, `${page}.md`), markdown);
+    // A page of a tag that no longer exists must not stay on the site.
+    for (const file of readdirSync(dir)) if (!pages.has(file.replace(/\.md$/, ""))) rmSync(join(dir, file), { recursive: true, force: true });
+    copyFileSync(bundlePath(api), join(specsDir, `${api}.json`));
     const redoc = fromPackageRoot("generated", "reference", `${api}.html`);
     try {
       copyFileSync(redoc, join(redocDir, `${api}.html`));
@@ -63,4 +99,5 @@ export function writeGeneratedPages(root = docsRoot): void {
       throw new Error(`${redoc} is missing: run \`npm run generate\` (${(error as Error).message})`);
     }
   }
+  writeIfChanged(join(root, ".vitepress", "try-it.generated.json"), `${JSON.stringify(consoles, null, 2)}\n`);
 }

@@ -1,4 +1,5 @@
-// The code samples of the guides cannot rot: every TypeScript block is type-checked against the real clients (as a
+// The code samples of the guides and the ones generated for every operation of the reference (x-codeSamples of the
+// readers' copy of each bundle) cannot rot: every TypeScript block is type-checked against the real clients (as a
 // user would import them, `@platform/contracts/<api>`), every curl command must name an operation of the contract,
 // send the credential header it requires and, when its body is literal JSON, a body the contract accepts, and every
 // `contracts` command must use options that its --help lists.
@@ -6,11 +7,24 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { API_NAMES, type ApiName, describeErrors, listOperations, requestSchemaPointer, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName, describeErrors, listOperations, loadBundle, requestSchemaPointer, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { operationsOf } from "../../scripts/docs/document.js";
+import { readerBundle, samplesOf } from "../../scripts/docs/reader-bundle.js";
 import { contractsBin, repoRoot } from "../support/processes.js";
 import { allSamples, extractSamples, type Sample } from "./support/samples.js";
 
-const samples = allSamples();
+/** The samples generated for every operation, named after the reference page that shows them. */
+const generatedSamples: Sample[] = API_NAMES.flatMap((api) =>
+  operationsOf(readerBundle(api, loadBundle(api))).flatMap((op) =>
+    samplesOf(op.operation).map((sample) => ({
+      page: `docs/reference/${api}/${op.operationId}`,
+      line: 1,
+      language: sample.lang === "Shell" ? "sh" : "ts",
+      code: sample.source,
+    })),
+  ),
+);
+const samples = [...allSamples(), ...generatedSamples];
 const typescriptSamples = samples.filter((s) => s.language === "ts" || s.language === "typescript");
 const shellSamples = samples.filter((s) => s.language === "sh" || s.language === "bash" || s.language === "shell");
 
@@ -146,6 +160,12 @@ describe("docs code samples", () => {
       expect(typescriptSamples.filter((s) => s.page === page).length, page).toBeGreaterThan(0);
       expect(shellSamples.filter((s) => s.page === page && /\bcurl\s/.test(s.code)).length, page).toBeGreaterThan(0);
     }
+  });
+
+  it("every operation has a generated curl and TypeScript sample", () => {
+    const operations = API_NAMES.flatMap((api) => listOperations(api).map((op) => `docs/reference/${api}/${op.operationId}`));
+    expect(new Set(generatedSamples.filter((s) => s.language === "ts").map((s) => s.page))).toEqual(new Set(operations));
+    expect(new Set(generatedSamples.filter((s) => s.language === "sh" && /^curl /m.test(s.code)).map((s) => s.page))).toEqual(new Set(operations));
   });
 
   it("every TypeScript sample type-checks against the real clients", () => {

@@ -1,0 +1,42 @@
+// The generated reference pages, without a browser: what each overview explains once (the headers on every response,
+// the error envelope), and that the extensions other branches of the contracts add (x-error-envelope, x-assumption)
+// reach the pages. test/docs/site.test.ts checks the built site in Chromium.
+import { describe, expect, it } from "vitest";
+import { operationsOf, readBundle } from "../../scripts/docs/document.js";
+import { renderReferencePages, sharedResponseHeaders } from "../../scripts/docs/reference-page.js";
+
+describe("generated reference pages", () => {
+  it("explain the headers every links response carries once, on the overview, and not at each operation", () => {
+    const doc = readBundle("links");
+    expect([...sharedResponseHeaders(doc).keys()]).toEqual(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
+    const pages = renderReferencePages("links", doc);
+    expect(pages.get("index")).toContain('<code>X-RateLimit-Limit</code>');
+    for (const [page, markdown] of pages) {
+      if (page === "index" || page === "schemas") continue;
+      expect(markdown, page).not.toContain("<code>X-RateLimit-Limit</code></td>");
+      expect(markdown, page).toContain("[headers on every response](./#response-headers)");
+    }
+  });
+
+  it("shows no shared headers where responses differ (pay)", () => {
+    expect(sharedResponseHeaders(readBundle("pay")).size).toBe(0);
+    expect(renderReferencePages("pay", readBundle("pay")).get("index")).not.toContain("{#response-headers}");
+  });
+
+  it("describe an x-error-envelope in the errors section", () => {
+    const doc = structuredClone(readBundle("pay"));
+    doc["x-error-envelope"] = { property: "type", success: ["success"] };
+    const overview = renderReferencePages("pay", doc).get("index")!;
+    expect(overview).toContain("its JSON body is an object whose `type` is present with a value other than `\"success\"`");
+    expect(overview).toContain("`PayApiError`");
+  });
+
+  it("put every operation on the page of its first tag, webhooks on their own page", () => {
+    const doc = readBundle("catalog");
+    const pages = renderReferencePages("catalog", doc);
+    for (const op of operationsOf(doc)) {
+      const page = op.webhook ? "webhooks" : (op.operation.tags as string[])[0]!;
+      expect(pages.get(page), op.operationId).toContain(`{#${op.operationId}}`);
+    }
+  });
+});
