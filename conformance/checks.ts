@@ -151,12 +151,23 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (result.valid) return "";
     // An error envelope under a success status is a refusal (x-error-envelope): its body is one of the documented errors.
     if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
-    const assumed = result.errors.map((error) => ({ error, assumption: responseErrorWord(api, schemaPointer, error, "x-assumption") }));
-    const hard = assumed.filter((a) => a.assumption === undefined).map((a) => a.error);
-    const message = (errors: typeof result.errors) => `the body does not match ${schemaName(api, schemaPointer)}: ${describeErrors(errors.slice(0, 5))}`;
-    if (hard.length > 0) return message(hard);
-    const reasons = [...new Set(assumed.map((a) => a.assumption!))];
-    return assumptionBroken(input, message(result.errors), reasons.join(" "));
+    // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an
+    // assumption broken inside the success body stays a warning and the message names that branch's errors only.
+    const schema = resolvePointer(api, schemaPointer) as { anyOf?: unknown[]; oneOf?: unknown[] };
+    const union = schema.anyOf ? "anyOf" : schema.oneOf ? "oneOf" : undefined;
+    const candidates = union ? (schema[union] ?? []).map((_, i) => `${schemaPointer}/${union}/${i}`) : [schemaPointer];
+    const judged = candidates
+      .map((candidate) => {
+        const errors = candidate === schemaPointer ? result.errors : validateAt(api, candidate, body).errors;
+        const assumed = errors.map((error) => ({ error, assumption: responseErrorWord(api, candidate, error, "x-assumption") }));
+        return { candidate, errors, assumed, hard: assumed.filter((a) => a.assumption === undefined).map((a) => a.error) };
+      })
+      .sort((a, b) => a.hard.length - b.hard.length || a.errors.length - b.errors.length);
+    const closest = judged[0]!;
+    const message = (errors: typeof result.errors) => `the body does not match ${schemaName(api, closest.candidate)}: ${describeErrors(errors.slice(0, 5))}`;
+    if (closest.hard.length > 0 || closest.errors.length === 0) return message(closest.hard.length > 0 ? closest.hard : result.errors);
+    const reasons = [...new Set(closest.assumed.map((a) => a.assumption!))];
+    return assumptionBroken(input, message(closest.errors), reasons.join(" "));
   },
 
   /** Documented required headers must be present and every documented header must match its schema. */

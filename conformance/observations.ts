@@ -113,6 +113,8 @@ export class ObservationLog {
       const branch = schema[keyword].findIndex((_: unknown, index: number) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
       if (branch >= 0 && (schema[keyword][branch].properties || schema[keyword][branch].$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
     }
+    // A bare union (the success or the error envelope) declares its fields in its branches, walked above.
+    if ((schema.oneOf || schema.anyOf) && !schema.properties) return;
     if (Array.isArray(value)) {
       if (schema.items) value.slice(0, 20).forEach((item, index) => this.walk(model, `${pointer}/items`, item, `${path}/${index}`, depth + 1));
       return;

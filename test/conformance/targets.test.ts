@@ -1,5 +1,6 @@
 // The real `contracts conform` against the two targets this repository ships: the Prism mock (read-only; Prism is
 // stateless) and the stateful sandbox (`contracts sandbox`, with writes and the OpenID Connect flow checks).
+import { FLOW_CHECKS } from "../../conformance/identity-check-list.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +47,7 @@ describe("against the Prism mock (read-only)", () => {
     // Prism does not limit anything, so the contract's 30 requests per minute (links) need not slow this run down.
     // No client is registered at Prism, so the OpenID Connect flow checks could not run: they are excluded, as a
     // run without client credentials must do (a check that applies but cannot run fails the run).
-    const flow = api === "identity" ? ["token_errors", "pkce_enforcement", "code_reuse", "redirect_uri_mismatch", "id_token_signature_and_claims", "userinfo_by_scope"] : [];
+    const flow = api === "identity" ? FLOW_CHECKS : [];
     const args = ["--max-examples", "4", "--rate-limit", "1000/s", ...[...STATELESS_LIMITS, ...flow].flatMap((c) => ["--exclude-check", c])];
     const { code, report, output } = await conform(api, url, args, env);
     expect(failing(report), output).toEqual([]);
