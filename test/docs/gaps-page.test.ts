@@ -24,7 +24,7 @@ describe.each(API_NAMES)("%s gaps page", (api) => {
     const refusals = sectionRows(page, "Refusals the provider promises");
     expect(assumptions).toHaveLength(provenance.filter((p) => p.kind === "assumption").length);
     expect(refusals).toHaveLength(provenance.filter((p) => p.kind === "refusal").length);
-    for (const row of [...assumptions, ...refusals]) expect(row).toMatch(/^\| \[.+\]\(\.\/(#[\w-]+)?\) \| .{10,} \|$/);
+    for (const row of [...assumptions, ...refusals]) expect(row).toMatch(/^\| \[.+\]\(\.\/[\w-]*(#[\w-]+)?\) \| .{10,} \|$/);
     for (const entry of provenance) expect(page).toContain(entry.text.replaceAll("|", "\\|"));
   });
 });

@@ -373,6 +373,7 @@ describe("the built site covers the specs", () => {
       "assumption on the reference pages: We assume the payment link stays valid for an hour. (/components/schemas/CreatedOrder/properties/url)",
       "gap on the gaps page: The refund window is not shown. (/components/schemas/Refund)",
       "gap on the reference pages: The refund window is not shown. (/components/schemas/Refund)",
+      "assumption on the gaps page: We assume the payment link stays valid for an hour. (/components/schemas/CreatedOrder/properties/url)",
     ]);
   });
 
