@@ -225,8 +225,15 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     // A path that names a resource may name one that does not exist: 404, or the envelope's error under 2xx.
     if ((response.status === 404 || (response.status < 300 && refusedInBody !== undefined)) && input.model.op.path.includes("{")) return "";
     if (response.status >= 500) return undefined;
-    if (refusedInBody !== undefined) return `valid data was refused: ${refusedInBody} (status ${response.status})`;
-    return `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
+    const message =
+      refusedInBody !== undefined
+        ? `valid data was refused: ${refusedInBody} (status ${response.status})`
+        : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
+    // Where the body's own rules are our assumption (e.g. which fields are required is not shown), a provider that
+    // asks for more breaks that assumption, not the provider's word.
+    const api = input.model.op.api;
+    const assumption = input.model.body ? requestWord(api, input.model.op.pointer, { in: "body", path: [] }, input.model.body.pointer, "x-assumption") : undefined;
+    return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
   /** A secured operation must refuse a request without credentials and one with wrong credentials. */
