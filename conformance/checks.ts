@@ -229,10 +229,9 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
       refusedInBody !== undefined
         ? `valid data was refused: ${refusedInBody} (status ${response.status})`
         : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
-    // Where the body's own rules are our assumption (e.g. which fields are required is not shown), a provider that
-    // asks for more breaks that assumption, not the provider's word.
-    const api = input.model.op.api;
-    const assumption = input.model.body ? requestWord(api, input.model.op.pointer, { in: "body", path: [] }, input.model.body.pointer, "x-assumption") : undefined;
+    // A body that left out a property whose optionality is our assumption (it carries x-assumption itself) may be
+    // refused by a provider that requires it: that breaks our assumption, not the provider's word.
+    const assumption = omittedAssumedOptional(input);
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
@@ -282,6 +281,28 @@ function coerceHeader(schema: { type?: string | string[] }, value: string): unkn
 function schemaName(api: ApiName, pointer: string): string {
   const canonical = canonicalPointer(api, pointer);
   return canonical.startsWith("/components/schemas/") ? canonical.split("/").pop()! : "the documented schema";
+}
+
+/** The x-assumption of an optional top-level body property that the request left out, if any. */
+function omittedAssumedOptional(input: ResponseCheckInput): string | undefined {
+  const bodyPointer = input.model.body?.pointer;
+  const sent = input.exchange.request.body;
+  if (!bodyPointer || sent === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(sent);
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const api = input.model.op.api;
+  const schema = resolvePointer(api, bodyPointer) as { properties?: Record<string, unknown>; required?: string[] };
+  for (const name of Object.keys(schema.properties ?? {})) {
+    if (schema.required?.includes(name) || name in body) continue;
+    const property = resolvePointer(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
+    if (typeof property["x-assumption"] === "string") return property["x-assumption"];
+  }
+  return undefined;
 }
 
 /** Runs the selected response checks on one exchange. Returns [check, outcome] for each applicable check. */
