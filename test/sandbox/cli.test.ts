@@ -25,6 +25,8 @@ async function start(...extra: string[]): Promise<RunningCommand> {
   const command = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", dataFile, ...extra]);
   started.push(command);
   await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4473/, 30_000);
+  // The demo credentials follow the table of URLs; under load they may arrive in a later chunk.
+  await command.waitForOutput(/HMAC-SHA256 of the body/, 30_000);
   return command;
 }
 
