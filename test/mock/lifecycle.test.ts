@@ -3,6 +3,9 @@
 // signal to the top process only, or SIGKILL of the top process or of the CLI itself. Each time, within 3 s no
 // process of the tree is alive and no port answers.
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { commandLine, contractsBin, isAlive, processTree, repoRoot } from "../support/processes.js";
@@ -30,6 +33,9 @@ const covered = (launcher: (typeof LAUNCHERS)[number], stop: Stop) => !(launcher
 const cases = LAUNCHERS.flatMap((launcher) => STOPS.filter((stop) => covered(launcher, stop)).map((stop) => ({ launcher, stop }))).map((c, i) => ({ ...c, basePort: 4600 + 10 * i, label: `${c.launcher.name}: ${c.stop.signal} to the ${c.stop.target}` }));
 
 let started: number[] = [];
+// npx installs the repository into its cache keyed by the checkout's path; a fresh cache per run keeps an entry
+// left by an older checkout at the same path (another package name, another build) out of the test.
+const npmCache = mkdtempSync(join(tmpdir(), "lifecycle-npm-cache-"));
 
 afterEach(() => {
   // Whatever a failed case left behind must not spoil the next one.
@@ -61,7 +67,7 @@ describe("contracts mock leaves nothing behind", () => {
   it.each(cases)("$label", async ({ launcher, stop, basePort }) => {
     const ports = [0, 1, 2, 3].map((offset) => basePort + offset);
     // In its own process group, as a terminal starts a command, so that "process group" reaches this tree only.
-    const top = spawn(launcher.command, launcher.args(basePort), { cwd: repoRoot, detached: true, env: { ...process.env, npm_config_update_notifier: "false" } });
+    const top = spawn(launcher.command, launcher.args(basePort), { cwd: repoRoot, detached: true, env: { ...process.env, npm_config_update_notifier: "false", npm_config_cache: npmCache } });
     let output = "";
     top.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     top.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
