@@ -41,6 +41,8 @@ function typeCheck(blocks: Sample[]): string[] {
       ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/${api}`, [`clients/${api}.ts`]])),
       ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/types/${api}`, [`generated/types/${api}.ts`]])),
       "@platform/contracts/pay/node-nonce": ["clients/node-nonce.ts"],
+      // The one export of @platform/contracts-tools that code imports (packages/contracts-tools/package.json).
+      "@platform/contracts-tools/msw": ["mock/msw.ts"],
     },
     allowImportingTsExtensions: true,
     noUnusedLocals: true,
