@@ -38,8 +38,8 @@ const expectedPages = [
 let site: Awaited<ReturnType<typeof serveStatic>>;
 let browser: Browser;
 const contexts = {} as Record<keyof typeof VIEWPORTS, BrowserContext>;
-/** Guides whose flow diagrams (OIDC code + PKCE, issuance webhook, payment flow) must be shown. */
-const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay"]);
+/** Guides whose diagrams (OIDC code + PKCE, issuance webhook, payment flow, the architecture) must be shown. */
+const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay", "/guide/architecture"]);
 /** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
 const links = new Map<string, { from: string; target: string }>();
 
