@@ -4,9 +4,8 @@
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
-import { type ApiName, deref, type DocOperation, type OpenApiDocument, refName } from "./document.js";
+import { type ApiName, deref, type DocOperation, type Node, type OpenApiDocument, refName } from "./document.js";
 
-type Node = Record<string, any>;
 
 export interface CodeSample {
   /** Redoc's `x-codeSamples` fields: the language (for highlighting) and the tab's label. */
@@ -47,18 +46,18 @@ export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
   const named = (schema: Node | undefined, fallback: string): string =>
     typeof schema?.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? `components["schemas"][${q(refName(schema.$ref))}]` : fallback;
   const names: TypeNames = { responses: [] };
-  const body = op.operation.requestBody ? (deref(doc, op.operation.requestBody) as Node) : undefined;
+  const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
   if (body && bodyType) {
     const path = body.required ? `${root}["requestBody"]` : `NonNullable<${root}["requestBody"]>`;
-    names.request = named(body.content[bodyType].schema, `${path}["content"][${q(bodyType)}]`);
+    names.request = named(body.content?.[bodyType]?.schema, `${path}["content"][${q(bodyType)}]`);
   }
-  for (const [status, reference] of Object.entries((op.operation.responses ?? {}) as Record<string, Node>)) {
-    const response = deref(doc, reference) as Node;
+  for (const [status, reference] of Object.entries(op.operation.responses ?? {})) {
+    const response = deref(doc, reference);
     const type = mediaTypeName(response.content);
     if (!type) continue;
     const key = /^\d+$/.test(status) ? status : q(status);
-    names.responses.push({ status, type: named(response.content[type].schema, `${root}["responses"][${key}]["content"][${q(type)}]`) });
+    names.responses.push({ status, type: named(response.content?.[type]?.schema, `${root}["responses"][${key}]["content"][${q(type)}]`) });
   }
   return names;
 }
@@ -107,9 +106,9 @@ export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestP
   const pathParams = pick("path");
   let path = op.path;
   for (const [name, value] of pathParams) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-  const body = op.operation.requestBody ? (deref(doc, op.operation.requestBody) as Node) : undefined;
+  const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
-  return { path, query: pick("query"), pathParams, headers: pick("header"), bodyType, body: bodyType ? (exampleOf(doc, body!.content[bodyType]) ?? {}) : undefined };
+  return { path, query: pick("query"), pathParams, headers: pick("header"), bodyType, body: bodyType ? (exampleOf(doc, body?.content?.[bodyType]) ?? {}) : undefined };
 }
 
 function placeholder(schema: Node): unknown {

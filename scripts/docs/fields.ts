@@ -2,11 +2,10 @@
 // header or property, nested objects expandable (<details>) with a link to their schema. Every cell carries its
 // column name (data-label), so that on a phone each row is shown as a card instead of cutting columns.
 import MarkdownIt from "markdown-it";
-import { deref, type OpenApiDocument, refName, schemaAnchor } from "./document.js";
+import { deref, type Node, type OpenApiDocument, refName, schemaAnchor } from "./document.js";
 import { code, prose } from "./markdown.js";
 import { noteLabel } from "./operation-notes.js";
 
-type Node = Record<string, any>;
 
 const markdown = new MarkdownIt({ html: false, linkify: false });
 

@@ -10,6 +10,7 @@ import { DEMO_CREDENTIALS, typeNamesOf } from "./code-samples.js";
 import {
   type ApiName,
   deref,
+  type Node,
   type DocOperation,
   type OpenApiDocument,
   operationAnchor,
@@ -25,7 +26,6 @@ import { cell, code, container, fenced, jsonBlock, prose, table } from "./markdo
 import { noteLabel, notesOf, type OperationNote } from "./operation-notes.js";
 import { readerBundle, samplesOf } from "./reader-bundle.js";
 
-type Node = Record<string, any>;
 
 const ANNOTATION_KEYS = new Set(["x-quirk", "x-undocumented", "x-assumption", "x-codeSamples"]);
 
@@ -101,7 +101,7 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 // ---------------------------------------------------------------- overview
 
 function overviewPage(api: ApiName, doc: OpenApiDocument): string {
-  const info = doc.info as Node;
+  const info: Node & { license?: { name?: string; url?: string } } = doc.info;
   const out: string[] = [
     ...frontmatter(`${info.title} reference`, ["outline: [2, 3]"]),
     // v-pre: spec text is never read as a Vue template, whatever braces it contains.
@@ -169,13 +169,13 @@ function securitySection(doc: OpenApiDocument): string[] {
   const out = ["## Authentication {#authentication}", ""];
   for (const [name, scheme] of schemes) {
     out.push(`### ${prose(name)} {#${securityAnchor(name)}}`, "");
-    const facts = [`**Type:** ${code(scheme.type)}`];
-    if (scheme.scheme) facts.push(`**Scheme:** ${code(scheme.scheme)}`);
-    if (scheme.in) facts.push(`**In:** ${scheme.in} ${code(scheme.name)}`);
-    if (scheme.openIdConnectUrl) facts.push(`**Discovery:** ${code(scheme.openIdConnectUrl)}`);
+    const facts = [`**Type:** ${code(String(scheme.type))}`];
+    if (typeof scheme.scheme === "string") facts.push(`**Scheme:** ${code(scheme.scheme)}`);
+    if (scheme.in) facts.push(`**In:** ${scheme.in} ${code(scheme.name ?? "")}`);
+    if (typeof scheme.openIdConnectUrl === "string") facts.push(`**Discovery:** ${code(scheme.openIdConnectUrl)}`);
     out.push(facts.join(" · "), "", prose(scheme.description), "");
     for (const [flowName, flow] of Object.entries((scheme.flows ?? {}) as Record<string, Node>)) {
-      const urls = ["authorizationUrl", "tokenUrl", "refreshUrl"].filter((key) => flow[key]).map((key) => `${key} ${code(flow[key])}`);
+      const urls = ["authorizationUrl", "tokenUrl", "refreshUrl"].flatMap((key) => (typeof flow[key] === "string" ? [`${key} ${code(flow[key])}`] : []));
       out.push(`**Flow ${code(flowName)}:** ${urls.join(", ")}`, "");
       const scopes = Object.entries((flow.scopes ?? {}) as Record<string, string>);
       if (scopes.length > 0) out.push(table(["Scope", "Grants"], scopes.map(([scope, text]) => [code(scope), cell(text)])), "");
