@@ -66,9 +66,9 @@ export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
 function exampleOf(doc: OpenApiDocument, owner: Node | undefined): unknown {
   if (!owner) return undefined;
   const named = Object.values((owner.examples ?? {}) as Record<string, Node>)[0];
-  if (named) return (deref(doc, named) as Node).value;
+  if (named) return (deref(doc, named)).value;
   if ("example" in owner) return owner.example;
-  const schema = deref(doc, owner.schema ?? {}) as Node;
+  const schema = deref(doc, owner.schema ?? {});
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if ("default" in schema) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum[0];
@@ -92,7 +92,7 @@ const LONGEST_OPTIONAL_EXAMPLE = 80;
  * the first body example.
  */
 export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestParts {
-  const parameters = ((op.operation.parameters ?? []) as Node[]).map((p) => deref(doc, p) as Node);
+  const parameters = ((op.operation.parameters ?? [])).map((p) => deref(doc, p));
   const pick = (where: string) =>
     parameters
       .filter((p) => p.in === where)
@@ -150,7 +150,8 @@ function curlSample(api: ApiName, doc: OpenApiDocument, op: DocOperation): strin
   if (request.bodyType) args.push(`-H ${shellQuote(`Content-Type: ${request.bodyType}`)}`);
   if (api === "pay" && !op.webhook) {
     // The body carries the shop and a fresh nonce, and its exact bytes are signed (HMAC-SHA256, hex).
-    const { shop_id: _shop, nonce: _nonce, ...rest } = (request.body ?? {}) as Record<string, unknown>;
+    // The example's own shop and nonce are replaced: drop them from the rest.
+    const rest = Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([key]) => key !== "shop_id" && key !== "nonce"));
     const json = JSON.stringify({ shop_id: DEMO_CREDENTIALS.pay.shopId, ...rest });
     lines.push(
       `PAY_API_KEY=${DEMO_CREDENTIALS.pay.apiKey}  # the signing secret of shop ${DEMO_CREDENTIALS.pay.shopId} in the sandbox; never sent`,
