@@ -189,6 +189,9 @@ describe("docs code samples", () => {
     expect(errors.join("\n")).toMatch(/docs\/guide\/broken\.md:4: .*"\/api\/campaign"/);
   });
 
+});
+
+describe("docs shell samples", () => {
   const commands = shellSamples.flatMap(curlCommands).filter((c) => c.url.hostname === "127.0.0.1" && apiOfPort(c.url.port));
 
   it("the guides call every API with curl", () => {
