@@ -3,22 +3,24 @@
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
 import { canonicalPointerIn, pointerSegment, valueAt, type OpenApiDocument } from "../openapi.js";
 import { type ChangeCollector, type Direction, type Extent, extentName, isBreaking } from "./changes.js";
+import { asObject, field, isArray, isObject, type JsonObject, stringList } from "./json.js";
 
 /** A node of a document once its `$ref`s are followed: the value and the pointer where it really lives. */
 export interface Node {
   pointer: string;
-  value: any;
+  value: unknown;
 }
 
 export function resolve(doc: OpenApiDocument, pointer: string): Node {
   const canonical = canonicalPointerIn(doc, pointer, doc.info?.title ?? "document");
-  return { pointer: canonical, value: valueAt(doc, canonical) };
+  const value: unknown = valueAt(doc, canonical);
+  return { pointer: canonical, value };
 }
 
 /** The child `key` of a resolved node, resolved; undefined when the node has no such child. */
 export function child(doc: OpenApiDocument, node: Node, ...keys: string[]): Node | undefined {
   let value = node.value;
-  for (const key of keys) value = value?.[key];
+  for (const key of keys) value = field(value, key);
   if (value === undefined) return undefined;
   return resolve(doc, `${node.pointer}/${keys.map(pointerSegment).join("/")}`);
 }
@@ -73,20 +75,16 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
   const visitKey = `${before.pointer}|${after.pointer}|${site.direction}`;
   if (ctx.visited.has(visitKey)) return;
   ctx.visited.add(visitKey);
-  const b = before.value;
-  const a = after.value;
   const at = after.pointer;
   const emit = (rule: string, extent: Extent, message: string, tolerantReader = false) =>
     report(ctx, site, rule, isBreaking(site.direction, extent, tolerantReader), message, at);
 
-  if (typeof b === "boolean" || typeof a === "boolean") {
-    if (b === a) return;
-    const accepts = (s: unknown) => s !== false; // `true` and any object schema accept something
-    const open = (s: unknown) => s === true || (typeof s === "object" && s !== null && Object.keys(s).length === 0);
-    const extent = { widened: open(a) && !open(b), narrowed: !accepts(a) || (open(b) && !open(a)) };
-    emit(`schema-${extentName(extent)}`, extent, `schema ${show(b)} became ${show(a)}`);
+  if (typeof before.value === "boolean" || typeof after.value === "boolean") {
+    compareBooleanSchemas(before.value, after.value, emit);
     return;
   }
+  const b = asObject(before.value);
+  const a = asObject(after.value);
 
   compareTypes(b, a, emit);
   compareAllowedValues(b, a, emit);
@@ -126,14 +124,23 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
 
 type Emit = (rule: string, extent: Extent, message: string, tolerantReader?: boolean) => void;
 
-function typeSet(schema: any): string[] | undefined {
+/** `true` accepts everything, `false` nothing; at least one of the two schemas is such a boolean. */
+function compareBooleanSchemas(b: unknown, a: unknown, emit: Emit): void {
+  if (b === a) return;
+  const accepts = (s: unknown) => s !== false; // `true` and any object schema accept something
+  const open = (s: unknown) => s === true || (isObject(s) && Object.keys(s).length === 0);
+  const extent = { widened: open(a) && !open(b), narrowed: !accepts(a) || (open(b) && !open(a)) };
+  emit(`schema-${extentName(extent)}`, extent, `schema ${show(b)} became ${show(a)}`);
+}
+
+function typeSet(schema: JsonObject): string[] | undefined {
   if (schema.type === undefined) return undefined;
-  const types: string[] = Array.isArray(schema.type) ? [...schema.type] : [schema.type];
+  const types = isArray(schema.type) ? stringList(schema.type) : stringList([schema.type]);
   if (schema.nullable === true && !types.includes("null")) types.push("null");
   return types;
 }
 
-function compareTypes(b: any, a: any, emit: Emit): void {
+function compareTypes(b: JsonObject, a: JsonObject, emit: Emit): void {
   const before = typeSet(b);
   const after = typeSet(a);
   // undefined accepts every type; `number` includes `integer`.
@@ -146,16 +153,16 @@ function compareTypes(b: any, a: any, emit: Emit): void {
 }
 
 /** `const` and `enum` as one list of allowed values; undefined when any value is allowed. */
-function allowedValues(schema: any): unknown[] | undefined {
+function allowedValues(schema: JsonObject): readonly unknown[] | undefined {
   if ("const" in schema) return [schema.const];
-  return Array.isArray(schema.enum) ? schema.enum : undefined;
+  return isArray(schema.enum) ? schema.enum : undefined;
 }
 
-function compareAllowedValues(b: any, a: any, emit: Emit): void {
+function compareAllowedValues(b: JsonObject, a: JsonObject, emit: Emit): void {
   const before = allowedValues(b);
   const after = allowedValues(a);
   if (!before && !after) return;
-  const keys = (values: unknown[] | undefined) => new Set((values ?? []).map((v) => JSON.stringify(v)));
+  const keys = (values: readonly unknown[] | undefined) => new Set((values ?? []).map((v) => JSON.stringify(v)));
   const beforeKeys = keys(before);
   const afterKeys = keys(after);
   const added = before && after ? after.filter((v) => !beforeKeys.has(JSON.stringify(v))) : [];
@@ -169,13 +176,15 @@ function compareAllowedValues(b: any, a: any, emit: Emit): void {
   emit(`enum-${extentName(extent)}`, extent, parts.join("; "));
 }
 
-function compareBounds(b: any, a: any, emit: Emit): void {
+const isBound = (value: unknown): value is number | undefined => value === undefined || typeof value === "number";
+
+function compareBounds(b: JsonObject, a: JsonObject, emit: Emit): void {
   for (const [keywords, lower] of [[LOWER_BOUNDS, true], [UPPER_BOUNDS, false]] as const) {
     for (const keyword of keywords) {
       const before = b[keyword];
       const after = a[keyword];
       if (before === after) continue;
-      if ((before !== undefined && typeof before !== "number") || (after !== undefined && typeof after !== "number")) {
+      if (!isBound(before) || !isBound(after)) {
         emit(`${kebab(keyword)}-changed`, { widened: true, narrowed: true }, `${keyword} ${show(before)} became ${show(after)}`); // 3.0 boolean form
         continue;
       }
@@ -191,12 +200,10 @@ function compareBounds(b: any, a: any, emit: Emit): void {
 }
 
 function compareProperties(ctx: WalkContext, site: Site, before: Node, after: Node): void {
-  const b = before.value;
-  const a = after.value;
-  const beforeProps: Record<string, unknown> = b.properties ?? {};
-  const afterProps: Record<string, unknown> = a.properties ?? {};
-  const beforeRequired = new Set<string>(Array.isArray(b.required) ? b.required : []);
-  const afterRequired = new Set<string>(Array.isArray(a.required) ? a.required : []);
+  const beforeProps = asObject(field(before.value, "properties"));
+  const afterProps = asObject(field(after.value, "properties"));
+  const beforeRequired = new Set(stringList(field(before.value, "required")));
+  const afterRequired = new Set(stringList(field(after.value, "required")));
   const names = new Set([...Object.keys(beforeProps), ...Object.keys(afterProps), ...beforeRequired, ...afterRequired]);
   const sent = site.direction === "sent";
   for (const name of names) {
@@ -228,8 +235,8 @@ function compareProperties(ctx: WalkContext, site: Site, before: Node, after: No
 
 function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node, after: Node, emit: Emit): void {
   const state = (value: unknown) => (value === undefined || value === true ? "open" : value === false ? "closed" : "schema");
-  const b = state(before.value.additionalProperties);
-  const a = state(after.value.additionalProperties);
+  const b = state(field(before.value, "additionalProperties"));
+  const a = state(field(after.value, "additionalProperties"));
   if (b === "schema" && a === "schema") {
     compareSchemas(ctx, within(site, ".*"), child(ctx.before, before, "additionalProperties")!, child(ctx.after, after, "additionalProperties")!);
     return;
@@ -242,8 +249,12 @@ function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node,
 }
 
 function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: Node, keyword: (typeof COMBINATORS)[number], emit: Emit): void {
-  const beforeList = Array.isArray(before.value[keyword]) ? (before.value[keyword] as unknown[]) : undefined;
-  const afterList = Array.isArray(after.value[keyword]) ? (after.value[keyword] as unknown[]) : undefined;
+  const list = (node: Node) => {
+    const value = field(node.value, keyword);
+    return isArray(value) ? value : undefined;
+  };
+  const beforeList = list(before);
+  const afterList = list(after);
   if (!beforeList && !afterList) return;
   // allOf: every branch must hold, so a new branch narrows. oneOf/anyOf: any branch may hold, so a new one widens.
   const branchAddedWidens = keyword !== "allOf";
