@@ -3,7 +3,7 @@
 import { listOperationsIn, pointerSegment, valueAt, type OpenApiDocument, type Operation } from "../openapi.js";
 import { ChangeCollector, type DiffResult, type Direction } from "./changes.js";
 import { asObject, field, isArray, isObject, keysOf, stringField, stringList } from "./json.js";
-import { child, compareSchemas, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
+import { child, compareSchemas, existingChild, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
 
 type DocumentOperation = Omit<Operation, "api">;
 
@@ -107,7 +107,7 @@ function parameters(doc: OpenApiDocument, op: DocumentOperation): Map<string, Fi
 function responseHeaders(doc: OpenApiDocument, response: Node): Map<string, Field> {
   const result = new Map<string, Field>();
   for (const name of keysOf(field(response.value, "headers"))) {
-    if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...child(doc, response, "headers", name)!, label: `header ${name}` });
+    if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...existingChild(doc, response, "headers", name), label: `header ${name}` });
   }
   return result;
 }
@@ -197,7 +197,7 @@ function sameClass(status: string, other: string): boolean {
 function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node, opAfter: Node): void {
   const beforeStatuses = keysOf(field(opBefore.value, "responses"));
   const afterStatuses = keysOf(field(opAfter.value, "responses"));
-  const response = (doc: OpenApiDocument, op: Node, status: string) => child(doc, op, "responses", status)!;
+  const response = (doc: OpenApiDocument, op: Node, status: string) => existingChild(doc, op, "responses", status);
   for (const status of new Set([...beforeStatuses, ...afterStatuses])) {
     const inBefore = beforeStatuses.includes(status);
     const inAfter = afterStatuses.includes(status);
@@ -307,7 +307,7 @@ function compareSecuritySchemes(collector: ChangeCollector, before: OpenApiDocum
 }
 
 function compareServers(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument): void {
-  const urls = (doc: OpenApiDocument) => (doc.servers ?? []).map((s) => s.url);
+  const urls = (doc: OpenApiDocument) => (isArray(doc.servers) ? doc.servers.map((server) => stringField(server, "url")) : []);
   for (const [index, url] of urls(before).entries()) {
     if (!urls(after).includes(url)) collector.add({ rule: "server-removed", breaking: true, where: "", message: `server ${url} removed`, pointer: `/servers/${index}` });
   }

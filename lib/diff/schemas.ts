@@ -22,6 +22,11 @@ export function child(doc: OpenApiDocument, node: Node, ...keys: string[]): Node
   let value = node.value;
   for (const key of keys) value = field(value, key);
   if (value === undefined) return undefined;
+  return existingChild(doc, node, ...keys);
+}
+
+/** The child `key` of a resolved node, resolved, where the caller knows it exists (throws when it does not). */
+export function existingChild(doc: OpenApiDocument, node: Node, ...keys: string[]): Node {
   return resolve(doc, `${node.pointer}/${keys.map(pointerSegment).join("/")}`);
 }
 
@@ -228,7 +233,7 @@ function compareProperties(ctx: WalkContext, site: Site, before: Node, after: No
       report(ctx, where, rule, nowRequired ? sent : !sent, `property \`${name}\` became ${nowRequired ? "required" : "optional"}`, after.pointer);
     }
     if (inBefore && inAfter) {
-      compareSchemas(ctx, where, child(ctx.before, before, "properties", name)!, child(ctx.after, after, "properties", name)!);
+      compareSchemas(ctx, where, existingChild(ctx.before, before, "properties", name), existingChild(ctx.after, after, "properties", name));
     }
   }
 }
@@ -238,7 +243,7 @@ function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node,
   const b = state(field(before.value, "additionalProperties"));
   const a = state(field(after.value, "additionalProperties"));
   if (b === "schema" && a === "schema") {
-    compareSchemas(ctx, within(site, ".*"), child(ctx.before, before, "additionalProperties")!, child(ctx.after, after, "additionalProperties")!);
+    compareSchemas(ctx, within(site, ".*"), existingChild(ctx.before, before, "additionalProperties"), existingChild(ctx.after, after, "additionalProperties"));
     return;
   }
   if (b === a) return;
@@ -263,8 +268,8 @@ function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: No
     emit(`${kebab(keyword)}-${extentName(extent)}`, extent, `${keyword} ${beforeList ? "removed" : "added"}`);
     return;
   }
-  const beforeBranches = beforeList.map((_, i) => child(ctx.before, before, keyword, String(i))!);
-  const afterBranches = afterList.map((_, i) => child(ctx.after, after, keyword, String(i))!);
+  const beforeBranches = beforeList.map((_, i) => existingChild(ctx.before, before, keyword, String(i)));
+  const afterBranches = afterList.map((_, i) => existingChild(ctx.after, after, keyword, String(i)));
   // Pair branches that are the same component first, then the rest in order.
   const pairs: Array<[Node, Node]> = [];
   const unmatchedAfter = [...afterBranches];
