@@ -18,6 +18,11 @@ export function asObject(value: unknown): JsonObject {
   return isObject(value) ? value : {};
 }
 
+/** The value itself when it is an array, otherwise an empty one. */
+export function asArray(value: unknown): readonly unknown[] {
+  return isArray(value) ? value : [];
+}
+
 /** The child `key` of an object or array; undefined when there is none or the value has no children. */
 export function field(value: unknown, key: string): unknown {
   return isObject(value) ? value[key] : undefined;

@@ -3,7 +3,7 @@
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
 import { canonicalPointerIn, pointerSegment, valueAt, type OpenApiDocument } from "../openapi.js";
 import { type ChangeCollector, type Direction, type Extent, extentName, isBreaking } from "./changes.js";
-import { asObject, field, isArray, isObject, type JsonObject, stringList } from "./json.js";
+import { asArray, asObject, field, isArray, isObject, type JsonObject, keysOf, stringList } from "./json.js";
 
 /** A node of a document once its `$ref`s are followed: the value and the pointer where it really lives. */
 export interface Node {
@@ -88,6 +88,7 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
     compareBooleanSchemas(before.value, after.value, emit);
     return;
   }
+  if (compareWrapping(ctx, site, before, after)) return;
   const b = asObject(before.value);
   const a = asObject(after.value);
 
@@ -284,7 +285,45 @@ function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: No
   for (const [branches, added] of [[unmatchedAfter, true], [unmatchedBefore, false]] as const) {
     for (const branch of branches) {
       const widens = added === branchAddedWidens;
-      emit(`${kebab(keyword)}-${widens ? "widened" : "narrowed"}`, { widened: widens, narrowed: !widens }, `${keyword} branch ${added ? "added" : "removed"}: ${branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value)}`);
+      emit(`${kebab(keyword)}-${widens ? "widened" : "narrowed"}`, { widened: widens, narrowed: !widens }, `${keyword} branch ${added ? "added" : "removed"}: ${branchName(branch)}`);
     }
   }
+}
+
+/** A branch by its component name, or its JSON when it is written inline. */
+const branchName = (branch: Node) => (branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value));
+
+/** The `anyOf`/`oneOf` of a schema that says nothing else (annotations aside), e.g. `anyOf: [<success envelope>, Error]`. */
+function alternativesOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
+  const keywords = keysOf(schema).filter((keyword) => !ANNOTATIONS.has(keyword) && !keyword.startsWith("x-"));
+  const [keyword] = keywords;
+  return keywords.length === 1 && (keyword === "anyOf" || keyword === "oneOf") && isArray(field(schema, keyword)) ? keyword : undefined;
+}
+
+/**
+ * A schema that became one branch of an `anyOf`/`oneOf` that says nothing else (links and pay wrap each success body
+ * as `anyOf: [<success envelope>, Error]`), or the reverse, is one change: the branches added around it (or removed).
+ * The schema is then compared with its own branch, rather than every keyword of it being reported as gone.
+ * Returns false when the pair is no such wrapping.
+ */
+function compareWrapping(ctx: WalkContext, site: Site, before: Node, after: Node): boolean {
+  const hasAlternatives = (node: Node) => field(node.value, "anyOf") !== undefined || field(node.value, "oneOf") !== undefined;
+  const wrappedIn = hasAlternatives(before) ? undefined : alternativesOnly(after.value);
+  const unwrappedFrom = hasAlternatives(after) ? undefined : alternativesOnly(before.value);
+  const keyword = wrappedIn ?? unwrappedFrom;
+  if (!keyword) return false;
+  const [inner, wrapper, wrapperDoc] = wrappedIn ? [before, after, ctx.after] : [after, before, ctx.before];
+  const branches = asArray(field(wrapper.value, keyword)).map((_, i) => existingChild(wrapperDoc, wrapper, keyword, String(i)));
+  const own = branches.find((branch) => (branch.pointer === inner.pointer && inner.pointer.startsWith("/components/")) || JSON.stringify(branch.value) === JSON.stringify(inner.value));
+  if (!own) return false;
+  const others = branches.filter((branch) => branch !== own).map(branchName);
+  if (others.length > 0) {
+    // Any branch may hold, so the branches around the schema widen what is accepted (and removing them narrows it).
+    const extent = { widened: Boolean(wrappedIn), narrowed: !wrappedIn };
+    const message = `${wrappedIn ? "wrapped in" : "no longer wrapped in"} ${keyword} with ${others.join(", ")}`;
+    report(ctx, site, `${kebab(keyword)}-${extentName(extent)}`, isBreaking(site.direction, extent), message, wrapper.pointer);
+  }
+  if (wrappedIn) compareSchemas(ctx, within(site, `<${keyword} ${own.pointer.split("/").pop()}>`), before, own);
+  else compareSchemas(ctx, site, own, after);
+  return true;
 }
