@@ -141,7 +141,7 @@ function compareBooleanSchemas(b: unknown, a: unknown, emit: Emit): void {
 
 function typeSet(schema: JsonObject): string[] | undefined {
   if (schema.type === undefined) return undefined;
-  const types = isArray(schema.type) ? stringList(schema.type) : stringList([schema.type]);
+  const types = stringList(isArray(schema.type) ? schema.type : [schema.type]);
   if (schema.nullable === true && !types.includes("null")) types.push("null");
   return types;
 }
