@@ -4,7 +4,7 @@ import { hmacSha256Signer } from "../../clients/signer.js";
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const PAY_FAULTS = ["nonce-not-checked", "order-not-listed"] as const;
+export const PAY_FAULTS = ["nonce-not-checked", "order-not-listed", "payment-id-not-order-id"] as const;
 export type PayFault = (typeof PAY_FAULTS)[number];
 
 export interface PayServer extends RunningServer {
@@ -63,7 +63,7 @@ export async function startPayServer(options: { shopId: string; secret: string; 
           fee: "0.00000000",
           email: body.fields?.email ?? "",
           test_order: 1,
-          payment_id: body.order_id ?? String(id),
+          payment_id: options.fault === "payment-id-not-order-id" ? `P-${id}` : (body.order_id ?? String(id)),
         });
         if (options.fault === "order-not-listed") hidden.add(id);
         return success({ id, url: `https://pay.example.com/order/${id}` });
