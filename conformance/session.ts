@@ -1,7 +1,7 @@
 // One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
-import { findOperation, listOperations, loadBundle, type ApiName, type OpenApiDocument } from "../lib/openapi.js";
+import { findOperation, listOperations, loadBundle, type ApiName } from "../lib/openapi.js";
 import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest, type ResourceKind } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
@@ -40,8 +40,6 @@ export interface RunOptions {
   concurrency?: number;
   /** Only this part of the work (--shard i/n): the paths whose position among the API's sorted paths is i-1 mod n. */
   shard?: { index: number; count: number };
-  /** The document whose Link Objects give the run its deployment values and resources (default: the API's bundle). */
-  contract?: OpenApiDocument;
 }
 
 export type ProgressEvent =
@@ -117,9 +115,8 @@ export class Session {
     this.profile = PROFILES[options.api];
     this.writesLeft = options.maxWrites ?? 5;
     this.secrets = new Secrets(options.credentials);
-    const linkSource = options.contract ?? loadBundle(options.api);
-    this.links = readLinks(linkSource);
-    this.resources = [...linkedResources(linkSource, (id) => this.isRead(id)), ...this.profile.resources];
+    this.links = readLinks(loadBundle(options.api));
+    this.resources = [...linkedResources(loadBundle(options.api), (id) => this.isRead(id)), ...this.profile.resources];
     const declared = loadBundle(options.api).info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
