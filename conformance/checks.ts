@@ -1,6 +1,7 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
-import { type ApiName, canonicalPointer, describeErrors, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import { type ApiName, canonicalPointer, describeErrors, pointerSegment } from "../lib/openapi.js";
+import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
@@ -125,7 +126,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const declared = Object.keys(resolvePointer(api, pointer).content ?? {});
+    const declared = Object.keys(resolveAt(api, pointer).content ?? {});
     if (declared.length === 0 || response.text.length === 0) return undefined;
     const actual = contentTypeOf(response);
     if (!actual) return `the response has a body but no Content-Type (documented: ${declared.join(", ")})`;
@@ -137,7 +138,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const content = resolvePointer(api, pointer).content ?? {};
+    const content = resolveAt(api, pointer).content ?? {};
     const actual = contentTypeOf(response);
     const mediaType = Object.keys(content).find((d) => actual !== undefined && mediaTypeMatches(d, actual));
     if (!mediaType || !content[mediaType].schema) return undefined;
@@ -153,7 +154,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
     // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an
     // assumption broken inside the success body stays a warning and the message names that branch's errors only.
-    const schema = resolvePointer(api, schemaPointer) as { anyOf?: unknown[]; oneOf?: unknown[] };
+    const schema = resolveAt(api, schemaPointer) as { anyOf?: unknown[]; oneOf?: unknown[] };
     const union = schema.anyOf ? "anyOf" : schema.oneOf ? "oneOf" : undefined;
     const candidates = union ? (schema[union] ?? []).map((_, i) => `${schemaPointer}/${union}/${i}`) : [schemaPointer];
     const judged = candidates
@@ -175,19 +176,19 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const headers = resolvePointer(api, pointer).headers ?? {};
+    const headers = resolveAt(api, pointer).headers ?? {};
     if (Object.keys(headers).length === 0) return undefined;
     const problems: string[] = [];
     for (const name of Object.keys(headers)) {
       const headerPointer = `${pointer}/headers/${pointerSegment(name)}`;
-      const header = resolvePointer(api, headerPointer);
+      const header = resolveAt(api, headerPointer);
       const value = response.headers[name.toLowerCase()];
       if (value === undefined) {
         if (header.required) problems.push(`required header ${name} is missing`);
         continue;
       }
       if (!header.schema) continue;
-      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolvePointer(api, `${headerPointer}/schema`), value));
+      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolveAt(api, `${headerPointer}/schema`), value));
       if (!result.valid) problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(result.errors)}`);
     }
     return problems.join("; ");
@@ -251,7 +252,7 @@ function matchesDocumentedError(input: ResponseCheckInput, body: unknown): boole
     .filter((key) => key === "default" || /^[45]/.test(key))
     .some((key) => {
       const pointer = `${input.model.op.pointer}/responses/${pointerSegment(key)}`;
-      const content = resolvePointer(api, pointer).content ?? {};
+      const content = resolveAt(api, pointer).content ?? {};
       const mediaType = Object.keys(content).find((m) => m.includes("json"));
       return mediaType !== undefined && content[mediaType].schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
     });
@@ -291,9 +292,9 @@ function assumedBodyProperty(input: ResponseCheckInput): string | undefined {
   const bodyPointer = input.model.body?.pointer;
   if (!bodyPointer || input.exchange.request.body === undefined) return undefined;
   const api = input.model.op.api;
-  const schema = resolvePointer(api, bodyPointer) as { properties?: Record<string, unknown> };
+  const schema = resolveAt(api, bodyPointer) as { properties?: Record<string, unknown> };
   for (const name of Object.keys(schema.properties ?? {})) {
-    const property = resolvePointer(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
+    const property = resolveAt(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
     if (typeof property["x-assumption"] === "string") return property["x-assumption"];
   }
   return undefined;
