@@ -1,7 +1,8 @@
 // What the runner must know about each API beyond the schemas: how a request is authenticated (and how to send it
 // with no or wrong credentials), which request values come from the credentials instead of the generator, which
-// POSTs only read, and the resources the stateful sequences create, find, change and delete. Everything that the
-// bundles do say (operations, schemas, security schemes, x-rate-limit) is read from them, not repeated here.
+// POSTs only read, and the resources the stateful sequences follow where the bundle's Link Objects cannot describe
+// them. Everything that the bundles do say (operations, schemas, security schemes, x-rate-limit, Link Objects) is
+// read from them, not repeated here.
 import { hmacSha256Signer } from "../clients/signer.js";
 import { memoryNonceSource, type NonceSource } from "../clients/nonce.js";
 import { type ApiName, loadBundle } from "../lib/openapi.js";
@@ -179,6 +180,7 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     bind(_operationId, parts, credentials) {
       const body = asObject(parts.body);
       if (!body) return;
+      // Not from a link to listShops: the signature is keyed with the secret of the shop given by --shop-id.
       if ("shop_id" in body && credentials.shopId !== undefined) body.shop_id = credentials.shopId;
       if ("nonce" in body) body.nonce = NONCE_PLACEHOLDER;
     },
