@@ -14,6 +14,7 @@ const { include, compilerOptions } = JSON.parse(readFileSync(config, "utf8"));
 const outDir = join(root, compilerOptions.outDir);
 const cli = join(outDir, "bin", "contracts.js");
 
+/** @param {string} dir @returns {Generator<string>} */
 function* sourcesUnder(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -22,6 +23,7 @@ function* sourcesUnder(dir) {
   }
 }
 
+/** @param {string} path */
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
 
 /** The first reason to compile, or undefined when every output is newer than its source and the configs. */
@@ -46,5 +48,5 @@ if (reason) {
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 
-process.argv = [process.argv[0], cli, "mock", ...process.argv.slice(2)];
+process.argv = [process.execPath, cli, "mock", ...process.argv.slice(2)];
 await import(pathToFileURL(cli).href);

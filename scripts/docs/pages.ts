@@ -10,6 +10,7 @@
 // All of them are git-ignored: only the specs and CHANGELOG.md are the source.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { API_NAMES } from "../../lib/openapi.js";
 import { bundlePath } from "../../lib/paths.js";
 import { fromPackageRoot } from "../../lib/paths.js";
@@ -101,3 +102,6 @@ export function writeGeneratedPages(root = docsRoot): void {
   }
   writeIfChanged(join(root, ".vitepress", "try-it.generated.json"), `${JSON.stringify(consoles, null, 2)}\n`);
 }
+
+// `npm run docs:pages`: the type check reads try-it.generated.json, so it writes the pages first.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeGeneratedPages();

@@ -1,0 +1,50 @@
+// @ts-check
+// `npm run lint:ts`: typescript-eslint with type information, and the size limits of the house style
+// (a file reads in one sitting, a function fits on a screen).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "generated/",
+      "packages/*/dist/",
+      "docs/.vitepress/cache/",
+      "docs/.vitepress/dist/",
+      // Type-checked by the package test against the installed tarball, with its own tsconfig.
+      "test/package/consumer-app/",
+      "**/*.vue",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "max-lines-per-function": ["error", { max: 80 }],
+      "@typescript-eslint/no-explicit-any": "error",
+    },
+  },
+  {
+    // Tests poke at parsed JSON and library internals on purpose; the `any` budget is for production code.
+    files: ["test/**"],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/unbound-method": "off",
+    },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+);
