@@ -132,8 +132,9 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     // domain, campaign and channel come from the Link Objects of links.yaml (addDomain → updateDomain, ...).
     resources: [],
     bind() {},
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       bearer(request, context.credentials.token, mode);
+      return Promise.resolve();
     },
   },
   catalog: {
@@ -147,11 +148,12 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     bind(_operationId, parts) {
       if ("Idempotency-Key" in parts.headers) parts.headers["Idempotency-Key"] = IDEMPOTENCY_PLACEHOLDER;
     },
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER) request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
       if (mode === "valid" && context.credentials.apiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.apiKey;
       if (mode === "read-only" && context.credentials.readApiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.readApiKey;
       if (mode === "wrong") request.headers["x-seller-api-key"] = WRONG_SECRET;
+      return Promise.resolve();
     },
   },
   pay: {
@@ -234,8 +236,9 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
         }
       }
     },
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       if (context.secured) bearer(request, context.credentials.accessToken, mode);
+      return Promise.resolve();
     },
   },
 };
@@ -245,7 +248,8 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
  * cases still vary. A syntactically valid but unknown scope is refused with invalid_scope, as the contract says.
  */
 function knownScopes(generated: string): string {
-  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, any> | undefined)?.oauth2;
+  type OAuth2Scheme = { flows?: { authorizationCode?: { scopes?: Record<string, string> } } };
+  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, OAuth2Scheme | undefined> | undefined)?.oauth2;
   const names = Object.keys(scheme?.flows?.authorizationCode?.scopes ?? { openid: "" }).filter((s) => s !== "openid");
   const picked = names.filter((_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0);
   return ["openid", ...picked].join(" ");

@@ -117,7 +117,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const response = input.exchange.response;
     if (!response) return undefined;
     if (documentedResponseKey(input.model, response.status) !== undefined) return "";
-    const documented = Object.keys(input.model.op.operation.responses ?? {}).join(", ");
+    const documented = Object.keys((input.model.op.operation.responses ?? {}) as Record<string, unknown>).join(", ");
     return `status ${response.status} is not documented (documented: ${documented})`;
   },
 
@@ -141,7 +141,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const content = resolveAt(api, pointer).content ?? {};
     const actual = contentTypeOf(response);
     const mediaType = Object.keys(content).find((d) => actual !== undefined && mediaTypeMatches(d, actual));
-    if (!mediaType || !content[mediaType].schema) return undefined;
+    if (!mediaType || !content[mediaType]?.schema) return undefined;
     const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
     let body: unknown = response.text;
     if (mediaType.includes("json")) {
@@ -154,7 +154,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
     // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an
     // assumption broken inside the success body stays a warning and the message names that branch's errors only.
-    const schema = resolveAt(api, schemaPointer) as { anyOf?: unknown[]; oneOf?: unknown[] };
+    const schema = resolveAt(api, schemaPointer);
     const union = schema.anyOf ? "anyOf" : schema.oneOf ? "oneOf" : undefined;
     const candidates = union ? (schema[union] ?? []).map((_, i) => `${schemaPointer}/${union}/${i}`) : [schemaPointer];
     const judged = candidates
@@ -254,7 +254,7 @@ function matchesDocumentedError(input: ResponseCheckInput, body: unknown): boole
       const pointer = `${input.model.op.pointer}/responses/${pointerSegment(key)}`;
       const content = resolveAt(api, pointer).content ?? {};
       const mediaType = Object.keys(content).find((m) => m.includes("json"));
-      return mediaType !== undefined && content[mediaType].schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
+      return mediaType !== undefined && content[mediaType]?.schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
     });
 }
 

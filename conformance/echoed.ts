@@ -22,7 +22,7 @@ function echoAliases(api: ApiName): Map<string, string> {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isObject(node)) return;
     if (isObject(node.properties)) {
-      for (const [name, schema] of Object.entries(node.properties)) if (isObject(schema) && typeof schema["x-echoes"] === "string") aliases!.set(name, schema["x-echoes"]);
+      for (const [name, schema] of Object.entries(node.properties)) if (isObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
     }
     Object.values(node).forEach(walk);
   };

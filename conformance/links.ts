@@ -109,7 +109,11 @@ export function evaluate(value: unknown, context: LinkContext): unknown {
   if (typeof value !== "string") return value;
   if (value.startsWith("$")) return evaluateExpression(value, context);
   if (!value.includes("{$")) return value;
-  return value.replace(/\{(\$[^{}]+)\}/g, (_whole, expression: string) => String(evaluateExpression(expression, context) ?? ""));
+  return value.replace(/\{(\$[^{}]+)\}/g, (_whole, expression: string) => {
+    const found = evaluateExpression(expression, context);
+    if (typeof found === "string") return found;
+    return found === undefined || found === null ? "" : JSON.stringify(found);
+  });
 }
 
 /** The pointer of a `$response.body#<pointer>` expression, or undefined. */

@@ -3,15 +3,40 @@
 // (fault-servers/contract-patch.ts) forget these on every change.
 import { type ApiName, resolvePointer, schemaValidator, type ValidationResult } from "../lib/openapi.js";
 
-type Node = ReturnType<typeof resolvePointer>;
-const nodes = new Map<string, Node>();
+/**
+ * A node of a bundle as the runner reads it (an OpenAPI object or a JSON Schema), with the members it uses typed;
+ * anything else is `unknown` until narrowed.
+ */
+export interface BundleNode {
+  [key: string]: unknown;
+  type?: string | string[];
+  name?: string;
+  in?: string;
+  required?: boolean | string[];
+  schema?: BundleNode;
+  content?: Record<string, BundleNode>;
+  headers?: Record<string, BundleNode>;
+  examples?: unknown;
+  example?: unknown;
+  default?: unknown;
+  value?: unknown;
+  properties?: Record<string, BundleNode>;
+  items?: BundleNode;
+  additionalProperties?: boolean | BundleNode;
+  oneOf?: BundleNode[];
+  anyOf?: BundleNode[];
+  $ref?: string;
+}
+
+const nodes = new Map<string, BundleNode>();
 const validators = new Map<string, ReturnType<typeof schemaValidator>>();
 
 /** resolvePointer, remembered per API and pointer. */
-export function resolveAt(api: ApiName, pointer: string): Node {
+export function resolveAt(api: ApiName, pointer: string): BundleNode {
   const key = `${api}#${pointer}`;
-  if (!nodes.has(key)) nodes.set(key, resolvePointer(api, pointer));
-  return nodes.get(key);
+  let node = nodes.get(key);
+  if (!node) nodes.set(key, (node = resolvePointer(api, pointer) as BundleNode));
+  return node;
 }
 
 /** validateAt, with the validator remembered per API and pointer. */
@@ -22,7 +47,7 @@ export function validateAt(api: ApiName, pointer: string, data: unknown): Valida
     validate = schemaValidator(api, pointer);
     validators.set(key, validate);
   }
-  const valid = validate(data) as boolean;
+  const valid = Boolean(validate(data));
   return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
 }
 

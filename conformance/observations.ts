@@ -119,9 +119,10 @@ export class ObservationLog {
     const api = model.op.api;
     const schema = resolveAt(api, pointer);
     for (const keyword of ["oneOf", "anyOf"] as const) {
-      if (!Array.isArray(schema[keyword])) continue;
-      const branch = schema[keyword].findIndex((_: unknown, index: number) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
-      if (branch >= 0 && (schema[keyword][branch].properties || schema[keyword][branch].$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
+      const branches = schema[keyword];
+      if (!Array.isArray(branches)) continue;
+      const branch = branches.findIndex((_, index) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
+      if (branch >= 0 && (branches[branch]?.properties || branches[branch]?.$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
     }
     // A bare union (the success or the error envelope) declares its fields in its branches, walked above.
     if ((schema.oneOf || schema.anyOf) && !schema.properties) return;

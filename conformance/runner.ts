@@ -94,10 +94,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }
-  let planned: PlannedOperation[] = [];
-  let error: unknown;
+  let error: Error | undefined;
   try {
-    planned = plan(session);
+    const planned = plan(session);
     // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
     // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
     const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
@@ -113,7 +112,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     // The OpenID Connect checks are one unit: the first shard runs them.
     if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await runIdentityChecks(session);
   } catch (caught) {
-    error = caught;
+    error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
     // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C.
     await cleanUp(session, tracker);
@@ -132,7 +131,7 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
     if (!item.creates) return;
     const kind = session.resources.find((k) => k.name === item.creates)!;
     const status = exchange.response?.status ?? 0;
-    if (status >= 200 && status < 300) tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId, exchange);
+    if (status >= 200 && status < 300) tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
   };
 
   const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));

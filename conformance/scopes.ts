@@ -48,7 +48,7 @@ export async function scopeEnforcement(session: Session, tracker: ResourceTracke
     session.check(model, exchange, "any", requestCase.label);
     const response = exchange.response;
     if (!response) continue; // not_a_server_error reports it
-    if (kind && isSuccess(model.op.api, response)) tracker.created(kind, resourceId(response.json, kind.id), operationId, exchange);
+    if (kind && isSuccess(model.op.api, response)) tracker.created(kind, resourceId(response.json, kind.id), operationId);
     let problem = "";
     if (missing.length === 0) {
       if (isRefusal(model.op.api, response)) problem = `a key that holds ${scopes.join(", ")} was refused ${operationId} with status ${response.status}`;

@@ -22,7 +22,7 @@ export class ResourceTracker {
   readonly resources: TrackedResource[] = [];
   private readonly kinds = new Map<TrackedResource, ResourceKind>();
 
-  created(kind: ResourceKind, id: string | number | undefined, createdBy: string, _exchange?: Exchange): TrackedResource {
+  created(kind: ResourceKind, id: string | number | undefined, createdBy: string): TrackedResource {
     const existing = this.resources.find((r) => r.kind === kind.name && id !== undefined && r.id === id);
     if (existing) return existing;
     const resource: TrackedResource = { kind: kind.name, id, createdBy, state: "created" };
@@ -172,7 +172,7 @@ async function createForSequence(session: Session, tracker: ResourceTracker, kin
     for (const check of checks) session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
     return undefined;
   }
-  tracker.created(kind, id, kind.create, created);
+  tracker.created(kind, id, kind.create);
   echoed(session, kind, create.body, created, `the ${kind.create} response`);
   return { create, created, id };
 }
@@ -237,11 +237,11 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
     session.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
     return;
   }
-  tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create, first);
+  tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
   echoed(session, kind, create.body, first, `the ${kind.create} response`);
   const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
   const secondId = resourceId(second.response?.json, kind.id);
-  if (succeeded(session, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create, second);
+  if (succeeded(session, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create);
   const same = succeeded(session, second) && canonical(first.response?.json) === canonical(second.response?.json);
   const message = !succeeded(session, second)
     ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
@@ -252,7 +252,7 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
 }
 
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
