@@ -1,7 +1,8 @@
 // What the runner must know about each API beyond the schemas: how a request is authenticated (and how to send it
 // with no or wrong credentials), which request values come from the credentials instead of the generator, which
-// POSTs only read, and the resources the stateful sequences create, find, change and delete. Everything that the
-// bundles do say (operations, schemas, security schemes, x-rate-limit) is read from them, not repeated here.
+// POSTs only read, and the resources the stateful sequences follow where the bundle's Link Objects cannot describe
+// them. Everything that the bundles do say (operations, schemas, security schemes, x-rate-limit, Link Objects) is
+// read from them, not repeated here.
 import { hmacSha256Signer } from "../clients/signer.js";
 import { memoryNonceSource, type NonceSource } from "../clients/nonce.js";
 import { type ApiName, loadBundle } from "../lib/openapi.js";
@@ -51,15 +52,21 @@ export interface PreparedRequest {
 /** valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key). */
 export type AuthMode = "valid" | "none" | "wrong" | "read-only";
 
-/** A resource the stateful sequences create and follow; operation ids refer to the API's bundle. */
+/**
+ * A resource the stateful sequences create and follow; operation ids refer to the API's bundle. Most are derived
+ * from the bundle's Link Objects (conformance/links.ts); a profile lists only those the links cannot describe.
+ */
 export interface ResourceKind {
   name: string;
   create: string;
-  /** The new resource's id in the creation response. */
-  idOf: (body: any) => string | number | undefined;
-  list?: { operationId: string; items: (body: any) => any[] | undefined; pageParameter?: { in: "query" | "body"; name: string }; idOfItem: (item: any) => unknown };
+  /** JSON pointer (RFC 6901) of the new resource's id in the creation response; its parent is the resource. */
+  id: string;
+  /** The list that shows the resource: where its rows are (`items`) and the id in a row (`itemId`), both pointers. */
+  list?: { operationId: string; items: string; itemId: string; pageParameter?: { in: "query" | "body"; name: string } };
   update?: { operationId: string; pathParameter: string };
   delete?: { operationId: string; pathParameter: string };
+  /** A read of the one resource by its id. */
+  read?: { operationId: string; pathParameter: string };
   /** Why it cannot be deleted, when the contract has no delete operation. */
   undeletable?: string;
 }
@@ -122,34 +129,12 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
       assignLinkToCampaign: "it needs a short link, which the contract gives no way to create, so it would change one of yours",
     },
     noPositiveAcceptance: () => undefined,
-    resources: [
-      {
-        name: "domain",
-        create: "addDomain",
-        idOf: (body) => body?.id,
-        list: { operationId: "listDomains", items: (body) => body?.data?.domains, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
-        update: { operationId: "updateDomain", pathParameter: "id" },
-        delete: { operationId: "deleteDomain", pathParameter: "id" },
-      },
-      {
-        name: "campaign",
-        create: "addCampaign",
-        idOf: (body) => body?.id,
-        list: { operationId: "listCampaigns", items: (body) => body?.data?.campaigns, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
-        update: { operationId: "updateCampaign", pathParameter: "id" },
-        delete: { operationId: "deleteCampaign", pathParameter: "id" },
-      },
-      {
-        name: "channel",
-        create: "addChannel",
-        idOf: (body) => body?.id,
-        list: { operationId: "listChannels", items: (body) => body?.data?.channels, pageParameter: { in: "query", name: "page" }, idOfItem: (item) => item?.id },
-        undeletable: "the contract has no operation to delete a channel",
-      },
-    ],
+    // domain, campaign and channel come from the Link Objects of links.yaml (addDomain → updateDomain, ...).
+    resources: [],
     bind() {},
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       bearer(request, context.credentials.token, mode);
+      return Promise.resolve();
     },
   },
   catalog: {
@@ -158,15 +143,17 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     readOnly: {},
     explicitOnly: {},
     noPositiveAcceptance: () => undefined,
-    resources: [{ name: "product", create: "createProduct", idOf: (body) => body?.id, undeletable: "the contract has no operation to delete a product" }],
+    // No operation takes a product id, so no Link Object can name the id of a new product: kept here.
+    resources: [{ name: "product", create: "createProduct", id: "/id", undeletable: "the contract has no operation to delete a product" }],
     bind(_operationId, parts) {
       if ("Idempotency-Key" in parts.headers) parts.headers["Idempotency-Key"] = IDEMPOTENCY_PLACEHOLDER;
     },
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER) request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
       if (mode === "valid" && context.credentials.apiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.apiKey;
       if (mode === "read-only" && context.credentials.readApiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.readApiKey;
       if (mode === "wrong") request.headers["x-seller-api-key"] = WRONG_SECRET;
+      return Promise.resolve();
     },
   },
   pay: {
@@ -182,18 +169,20 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     },
     explicitOnly: {},
     noPositiveAcceptance: () => undefined,
+    // No operation takes an order id, so no Link Object can say where a new order's id is or where it is listed.
     resources: [
       {
         name: "order",
         create: "createOrder",
-        idOf: (body) => body?.data?.id,
-        list: { operationId: "listOrders", items: (body) => body?.data, pageParameter: { in: "body", name: "page" }, idOfItem: (item) => item?.id },
+        id: "/data/id",
+        list: { operationId: "listOrders", items: "/data", itemId: "/id", pageParameter: { in: "body", name: "page" } },
         undeletable: "the contract has no operation to delete or cancel an order",
       },
     ],
     bind(_operationId, parts, credentials) {
       const body = asObject(parts.body);
       if (!body) return;
+      // Not from a link to listShops: the signature is keyed with the secret of the shop given by --shop-id.
       if ("shop_id" in body && credentials.shopId !== undefined) body.shop_id = credentials.shopId;
       if ("nonce" in body) body.nonce = NONCE_PLACEHOLDER;
     },
@@ -247,8 +236,9 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
         }
       }
     },
-    async finalize(_operationId, request, mode, context) {
+    finalize(_operationId, request, mode, context) {
       if (context.secured) bearer(request, context.credentials.accessToken, mode);
+      return Promise.resolve();
     },
   },
 };
@@ -258,7 +248,8 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
  * cases still vary. A syntactically valid but unknown scope is refused with invalid_scope, as the contract says.
  */
 function knownScopes(generated: string): string {
-  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, any> | undefined)?.oauth2;
+  type OAuth2Scheme = { flows?: { authorizationCode?: { scopes?: Record<string, string> } } };
+  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, OAuth2Scheme | undefined> | undefined)?.oauth2;
   const names = Object.keys(scheme?.flows?.authorizationCode?.scopes ?? { openid: "" }).filter((s) => s !== "openid");
   const picked = names.filter((_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0);
   return ["openid", ...picked].join(" ");

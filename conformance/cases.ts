@@ -2,7 +2,8 @@
 // values, then random valid data, then invalid data. A case holds typed values; `prepare` turns it into HTTP.
 import fc from "fast-check";
 import { serializeBody } from "../lib/example-requests.js";
-import { type ApiName, describeErrors, type Operation, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import { type ApiName, describeErrors, type Operation, pointerSegment } from "../lib/openapi.js";
+import { type BundleNode, resolveAt, validateAt } from "./lookup.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
 import { type Location, type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
@@ -41,12 +42,12 @@ export interface OperationModel {
   body?: { mediaType: string; pointer: string; required: boolean; examples: Array<{ name: string; value: unknown }> };
 }
 
-function parameterExamples(api: ApiName, pointer: string, parameter: Record<string, any>): unknown[] {
+function parameterExamples(api: ApiName, pointer: string, parameter: BundleNode): unknown[] {
   const values: unknown[] = [];
-  for (const name of Object.keys(parameter.examples ?? {})) values.push(resolvePointer(api, `${pointer}/examples/${pointerSegment(name)}`).value);
+  for (const name of Object.keys(parameter.examples ?? {})) values.push(resolveAt(api, `${pointer}/examples/${pointerSegment(name)}`).value);
   if ("example" in parameter) values.push(parameter.example);
-  const schema = parameter.schema ? resolvePointer(api, `${pointer}/schema`) : {};
-  if (Array.isArray(schema.examples)) values.push(...schema.examples);
+  const schema: BundleNode = parameter.schema ? resolveAt(api, `${pointer}/schema`) : {};
+  if (Array.isArray(schema.examples)) values.push(...(schema.examples as unknown[]));
   if (values.length === 0 && "default" in schema) values.push(schema.default);
   return values;
 }
@@ -54,20 +55,20 @@ function parameterExamples(api: ApiName, pointer: string, parameter: Record<stri
 export function operationModel(op: Operation): OperationModel {
   const api = op.api;
   const parameters: ParameterInfo[] = [];
-  (op.operation.parameters ?? []).forEach((_: unknown, index: number) => {
+  ((op.operation.parameters ?? []) as unknown[]).forEach((_, index) => {
     const pointer = `${op.pointer}/parameters/${index}`;
-    const parameter = resolvePointer(api, pointer);
+    const parameter = resolveAt(api, pointer);
     if (parameter.in === "cookie") return;
-    parameters.push({ name: parameter.name, in: parameter.in, required: Boolean(parameter.required), pointer, examples: parameterExamples(api, pointer, parameter) });
+    parameters.push({ name: String(parameter.name), in: parameter.in as ParameterInfo["in"], required: Boolean(parameter.required), pointer, examples: parameterExamples(api, pointer, parameter) });
   });
   const model: OperationModel = { op, parameters };
   if (op.operation.requestBody) {
-    const requestBody = resolvePointer(api, `${op.pointer}/requestBody`);
+    const requestBody = resolveAt(api, `${op.pointer}/requestBody`);
     const [mediaType] = Object.keys(requestBody.content ?? {});
     if (mediaType) {
       const contentPointer = `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}`;
-      const content = resolvePointer(api, contentPointer);
-      const examples = Object.keys(content.examples ?? {}).map((name) => ({ name, value: resolvePointer(api, `${contentPointer}/examples/${pointerSegment(name)}`).value }));
+      const content = resolveAt(api, contentPointer);
+      const examples = Object.keys(content.examples ?? {}).map((name) => ({ name, value: resolveAt(api, `${contentPointer}/examples/${pointerSegment(name)}`).value }));
       model.body = { mediaType, pointer: `${contentPointer}/schema`, required: Boolean(requestBody.required), examples };
     }
   }
@@ -215,8 +216,8 @@ export function validateCase(model: OperationModel, c: RequestCase): { valid: bo
 /** A parameter value as a server reads it from text: "12" is the integer 12, "abc" stays a string. */
 function coerceText(api: ApiName, pointer: string, value: unknown): unknown {
   if (typeof value !== "string") return value;
-  const schema = resolvePointer(api, pointer);
-  const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const schema = resolveAt(api, pointer);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if ((types.includes("integer") || types.includes("number")) && value.trim() !== "" && !Number.isNaN(Number(value))) return Number(value);
   if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
   return value;
@@ -224,7 +225,7 @@ function coerceText(api: ApiName, pointer: string, value: unknown): unknown {
 
 function coerceForm(api: ApiName, pointer: string, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const schema = resolvePointer(api, pointer);
+  const schema = resolveAt(api, pointer);
   // As for the query (validateCase): a form field sent without a value counts as absent (RFC 6749 §3.1), so that
   // `client_id=` is judged the same by GET and by form POST.
   return Object.fromEntries(
@@ -245,7 +246,7 @@ export function prepare(model: OperationModel, c: RequestCase, baseUrl: string):
     for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === "object" ? JSON.stringify(item) : String(item));
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = String(value);
+  for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = typeof value === "string" ? value : JSON.stringify(value);
   const request: PreparedRequest = { method: model.op.method.toUpperCase(), url: `${baseUrl.replace(/\/$/, "")}${path}${query.size ? `?${query}` : ""}`, headers };
   if (model.body && !c.noBody) {
     headers["Content-Type"] = model.body.mediaType;

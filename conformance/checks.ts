@@ -1,6 +1,7 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
-import { type ApiName, canonicalPointer, describeErrors, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import { type ApiName, canonicalPointer, describeErrors, pointerSegment } from "../lib/openapi.js";
+import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
@@ -27,7 +28,7 @@ export const CHECKS: CheckInfo[] = [
   { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a refusal (HTTP >= 400 or the error envelope)." },
   { name: "use_after_free", apis: ["links"], writes: true, catches: "a resource that still answers (update or list) after its delete succeeded." },
   { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
-  { name: "created_values_echoed", apis: ["links"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type)." },
+  { name: "created_values_echoed", apis: ["links", "catalog", "pay"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`)." },
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
   { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused, the same request again or another operation with that nonce." },
   { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },
@@ -116,7 +117,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const response = input.exchange.response;
     if (!response) return undefined;
     if (documentedResponseKey(input.model, response.status) !== undefined) return "";
-    const documented = Object.keys(input.model.op.operation.responses ?? {}).join(", ");
+    const documented = Object.keys((input.model.op.operation.responses ?? {}) as Record<string, unknown>).join(", ");
     return `status ${response.status} is not documented (documented: ${documented})`;
   },
 
@@ -125,7 +126,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const declared = Object.keys(resolvePointer(api, pointer).content ?? {});
+    const declared = Object.keys(resolveAt(api, pointer).content ?? {});
     if (declared.length === 0 || response.text.length === 0) return undefined;
     const actual = contentTypeOf(response);
     if (!actual) return `the response has a body but no Content-Type (documented: ${declared.join(", ")})`;
@@ -137,10 +138,10 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const content = resolvePointer(api, pointer).content ?? {};
+    const content = resolveAt(api, pointer).content ?? {};
     const actual = contentTypeOf(response);
     const mediaType = Object.keys(content).find((d) => actual !== undefined && mediaTypeMatches(d, actual));
-    if (!mediaType || !content[mediaType].schema) return undefined;
+    if (!mediaType || !content[mediaType]?.schema) return undefined;
     const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
     let body: unknown = response.text;
     if (mediaType.includes("json")) {
@@ -153,7 +154,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
     // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an
     // assumption broken inside the success body stays a warning and the message names that branch's errors only.
-    const schema = resolvePointer(api, schemaPointer) as { anyOf?: unknown[]; oneOf?: unknown[] };
+    const schema = resolveAt(api, schemaPointer);
     const union = schema.anyOf ? "anyOf" : schema.oneOf ? "oneOf" : undefined;
     const candidates = union ? (schema[union] ?? []).map((_, i) => `${schemaPointer}/${union}/${i}`) : [schemaPointer];
     const judged = candidates
@@ -175,19 +176,19 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const found = documented(input);
     if (!found) return undefined;
     const { response, pointer, api } = found;
-    const headers = resolvePointer(api, pointer).headers ?? {};
+    const headers = resolveAt(api, pointer).headers ?? {};
     if (Object.keys(headers).length === 0) return undefined;
     const problems: string[] = [];
     for (const name of Object.keys(headers)) {
       const headerPointer = `${pointer}/headers/${pointerSegment(name)}`;
-      const header = resolvePointer(api, headerPointer);
+      const header = resolveAt(api, headerPointer);
       const value = response.headers[name.toLowerCase()];
       if (value === undefined) {
         if (header.required) problems.push(`required header ${name} is missing`);
         continue;
       }
       if (!header.schema) continue;
-      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolvePointer(api, `${headerPointer}/schema`), value));
+      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolveAt(api, `${headerPointer}/schema`), value));
       if (!result.valid) problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(result.errors)}`);
     }
     return problems.join("; ");
@@ -251,9 +252,9 @@ function matchesDocumentedError(input: ResponseCheckInput, body: unknown): boole
     .filter((key) => key === "default" || /^[45]/.test(key))
     .some((key) => {
       const pointer = `${input.model.op.pointer}/responses/${pointerSegment(key)}`;
-      const content = resolvePointer(api, pointer).content ?? {};
+      const content = resolveAt(api, pointer).content ?? {};
       const mediaType = Object.keys(content).find((m) => m.includes("json"));
-      return mediaType !== undefined && content[mediaType].schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
+      return mediaType !== undefined && content[mediaType]?.schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
     });
 }
 
@@ -291,9 +292,9 @@ function assumedBodyProperty(input: ResponseCheckInput): string | undefined {
   const bodyPointer = input.model.body?.pointer;
   if (!bodyPointer || input.exchange.request.body === undefined) return undefined;
   const api = input.model.op.api;
-  const schema = resolvePointer(api, bodyPointer) as { properties?: Record<string, unknown> };
+  const schema = resolveAt(api, bodyPointer) as { properties?: Record<string, unknown> };
   for (const name of Object.keys(schema.properties ?? {})) {
-    const property = resolvePointer(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
+    const property = resolveAt(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
     if (typeof property["x-assumption"] === "string") return property["x-assumption"];
   }
   return undefined;

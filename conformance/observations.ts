@@ -1,7 +1,8 @@
 // Gap discovery: what a deployment returns that the contract does not describe (fields of open objects, statuses
 // covered only by `default` or a range, headers nobody documented), matched to the `x-undocumented` entries they shed
 // light on. Observations are facts for whoever maintains the contract; they never fail a run.
-import { loadBundle, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
+import { loadBundle, pointerSegment } from "../lib/openapi.js";
+import { resolveAt, validateAt } from "./lookup.js";
 import type { OperationModel } from "./cases.js";
 import { documentedResponseKey } from "./checks.js";
 import type { Exchange } from "./transport.js";
@@ -39,10 +40,19 @@ function undocumentedAt(node: unknown): string[] {
   return Array.isArray(entries) ? entries.filter((e): e is string => typeof e === "string") : [];
 }
 
-/** Entries on the way from the document to the response, most specific first, filtered by shared words. */
+const related = new Map<string, string[]>();
+
+/** Entries on the way from the document to the response, most specific first, filtered by shared words (remembered). */
 function relatedEntries(model: OperationModel, responsePointer: string | undefined, subject: string): string[] {
+  const key = `${model.op.api} ${model.op.operationId} ${responsePointer ?? ""} ${subject}`;
+  let entries = related.get(key);
+  if (!entries) related.set(key, (entries = findRelatedEntries(model, responsePointer, subject)));
+  return entries;
+}
+
+function findRelatedEntries(model: OperationModel, responsePointer: string | undefined, subject: string): string[] {
   const api = model.op.api;
-  const scopes = [responsePointer ? resolvePointer(api, responsePointer) : undefined, model.op.operation, loadBundle(api).info];
+  const scopes = [responsePointer ? resolveAt(api, responsePointer) : undefined, model.op.operation, loadBundle(api).info];
   const wanted = words(subject);
   const found: string[] = [];
   for (const scope of scopes) for (const entry of undocumentedAt(scope)) if ([...words(entry)].some((w) => wanted.has(w)) && !found.includes(entry)) found.push(entry);
@@ -78,7 +88,7 @@ export class ObservationLog {
     const key = documentedResponseKey(model, response.status);
     if (key === undefined) return; // status_code_conformance reports it
     const responsePointer = `${model.op.pointer}/responses/${pointerSegment(key)}`;
-    const documented = resolvePointer(api, responsePointer);
+    const documented = resolveAt(api, responsePointer);
 
     if (key !== String(response.status)) {
       const about = response.status >= 400 ? "error" : "success";
@@ -107,11 +117,12 @@ export class ObservationLog {
   private walk(model: OperationModel, pointer: string, value: unknown, path: string, depth: number): void {
     if (depth > 8 || value === null || typeof value !== "object") return;
     const api = model.op.api;
-    const schema = resolvePointer(api, pointer);
+    const schema = resolveAt(api, pointer);
     for (const keyword of ["oneOf", "anyOf"] as const) {
-      if (!Array.isArray(schema[keyword])) continue;
-      const branch = schema[keyword].findIndex((_: unknown, index: number) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
-      if (branch >= 0 && (schema[keyword][branch].properties || schema[keyword][branch].$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
+      const branches = schema[keyword];
+      if (!Array.isArray(branches)) continue;
+      const branch = branches.findIndex((_, index) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
+      if (branch >= 0 && (branches[branch]?.properties || branches[branch]?.$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
     }
     // A bare union (the success or the error envelope) declares its fields in its branches, walked above.
     if ((schema.oneOf || schema.anyOf) && !schema.properties) return;

@@ -14,6 +14,8 @@ import { operationMutations } from "./mutations.js";
 import { buildReport, type RunReport } from "./report.js";
 import { type RunOptions, Session } from "./session.js";
 import { cleanUp, markAsOurs, ResourceTracker, runStatefulSequences } from "./stateful.js";
+import { linkedValues } from "./link-values.js";
+import { resourceId } from "./links.js";
 import type { Exchange } from "./transport.js";
 
 export type { RunOptions } from "./session.js";
@@ -45,7 +47,8 @@ function plan(session: Session): PlannedOperation[] {
   const profile = session.profile;
   const all = listOperations(api);
   for (const id of named) if (!all.some((op) => op.operationId === id)) throw new UsageError(`${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`);
-  const statefulOnly = new Set(profile.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean));
+  const statefulOnly = new Set(session.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean));
+  const linked = new Set(session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to));
   const planned: PlannedOperation[] = [];
   for (const op of all) {
     const id = op.operationId;
@@ -67,7 +70,15 @@ function plan(session: Session): PlannedOperation[] {
       continue;
     }
     if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences
-    const kind = profile.resources.find((k) => k.create === id);
+    // A write on one resource acts only on what a Link Object names (the run's own resources): a generated id could
+    // be someone else's. Without a link it cannot run, and that is no pass.
+    if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {
+      const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
+      skip(reason);
+      session.cannotRun("positive_data_acceptance", reason);
+      continue;
+    }
+    const kind = session.resources.find((k) => k.create === id);
     planned.push({ model: session.model(id), creates: kind?.name, undeletable: Boolean(kind?.undeletable) });
   }
   return planned;
@@ -83,10 +94,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }
-  let planned: PlannedOperation[] = [];
-  let error: unknown;
+  let error: Error | undefined;
   try {
-    planned = plan(session);
+    const planned = plan(session);
     // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
     // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
     const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
@@ -102,7 +112,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     // The OpenID Connect checks are one unit: the first shard runs them.
     if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await runIdentityChecks(session);
   } catch (caught) {
-    error = caught;
+    error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
     // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C.
     await cleanUp(session, tracker);
@@ -119,9 +129,9 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   const progress = (phase: string) => session.options.onProgress?.({ type: "operation", operationId, phase });
   const afterSend = (exchange: Exchange) => {
     if (!item.creates) return;
-    const kind = profile.resources.find((k) => k.name === item.creates)!;
+    const kind = session.resources.find((k) => k.name === item.creates)!;
     const status = exchange.response?.status ?? 0;
-    if (status >= 200 && status < 300) tracker.created(kind, kind.idOf(exchange.response?.json), operationId, exchange);
+    if (status >= 200 && status < 300) tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
   };
 
   const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));
@@ -134,11 +144,18 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   };
   // What cannot be deleted is created at most --max-writes times in the whole run (and listed as left behind).
   const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
-  if (budget > 0) {
+  // Values from the deployment (Link Objects). A write without them is not sent (its example's ids are made up); a
+  // read falls back to generated values, which the contract allows to find nothing.
+  const fromLinks = budget > 0 ? await linkedValues(session, operationId) : undefined;
+  if (fromLinks?.missing && !session.isRead(operationId)) {
+    session.skippedOperations.set(operationId, `valid data not sent: ${fromLinks.missing}`);
+    session.cannotRun("positive_data_acceptance", fromLinks.missing);
+  } else if (fromLinks) {
     progress("valid data");
     const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(budget / 2)));
     const fixed = [...examples, ...boundaries].slice(0, budget);
-    const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, unique, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
+    const prepareValid = (c: RequestCase) => fromLinks.apply(unique(c));
+    const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, prepareValid, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
     if (item.undeletable) session.writesLeft -= sent;
   } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: --max-writes ${session.options.maxWrites ?? DEFAULT_MAX_WRITES} creations the run cannot delete were already made`);
 

@@ -3,6 +3,8 @@
 // taken to hold the read scopes (`…:read`) and none of the others. A read must be answered; a write must be refused
 // with 403 and a body that names each missing scope. Writes are tried only with --allow-writes, since a provider that
 // ignores scopes would create something.
+import { linkedValues } from "./link-values.js";
+import { resourceId } from "./links.js";
 import { loadBundle } from "../lib/openapi.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { isRefusal, isSuccess } from "./contract-words.js";
@@ -35,16 +37,18 @@ export async function scopeEnforcement(session: Session, tracker: ResourceTracke
     if (scopes.length === 0) continue;
     const missing = scopes.filter((scope) => !/:read$/.test(scope));
     if (missing.length > 0 && !allowWrites) continue;
-    const kind = session.profile.resources.find((k) => k.create === operationId);
+    const kind = session.resources.find((k) => k.create === operationId);
     const [example] = exampleCases(model, session.profile, credentials);
     if (!example) continue;
-    const requestCase: RequestCase = { ...(kind ? markAsOurs(example, session) : example), label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})` };
+    // The deployment's own values (a real category), so that a refusal can only be about the key.
+    const fromLinks = await linkedValues(session, operationId);
+    const requestCase: RequestCase = { ...fromLinks.apply(kind ? markAsOurs(example, session) : example), label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})` };
     session.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
     const exchange = await session.send(model, requestCase, "read-only");
     session.check(model, exchange, "any", requestCase.label);
     const response = exchange.response;
     if (!response) continue; // not_a_server_error reports it
-    if (kind && isSuccess(model.op.api, response)) tracker.created(kind, kind.idOf(response.json), operationId, exchange);
+    if (kind && isSuccess(model.op.api, response)) tracker.created(kind, resourceId(response.json, kind.id), operationId);
     let problem = "";
     if (missing.length === 0) {
       if (isRefusal(model.op.api, response)) problem = `a key that holds ${scopes.join(", ")} was refused ${operationId} with status ${response.status}`;

@@ -38,9 +38,14 @@ export function basicCredentials(clientId: string, clientSecret: string): string
   return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map((pair) => Buffer.from(pair, "utf8").toString("base64"));
 }
 
+type SecretEntry = { value: string; placeholder: string; env?: string };
+
 export class Secrets {
-  /** [a form of a secret, placeholder, environment variable (for reproductions; raw forms only)] */
-  private readonly entries: Array<{ value: string; placeholder: string; env?: string }> = [];
+  /** A form of a secret → its placeholder and environment variable (for reproductions; raw forms only). */
+  private readonly byValue = new Map<string, SecretEntry>();
+  /** Longest first, so a secret (or form) that contains another is replaced whole; rebuilt after an `add`. */
+  private sorted: SecretEntry[] | undefined;
+  private pattern: RegExp | undefined;
 
   constructor(credentials: Credentials) {
     for (const key of SECRET_CREDENTIALS) {
@@ -54,22 +59,24 @@ export class Secrets {
     for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.add(value, `<sign-in ${field}>`);
   }
 
+  private get entries(): SecretEntry[] {
+    return (this.sorted ??= [...this.byValue.values()].sort((a, b) => b.value.length - a.value.length));
+  }
+
   /** Adds a secret in every form it can take; `env` names the variable a reproduction reads it from. */
   add(value: string, placeholder: string, env?: string): void {
     // Very short values would blank out ordinary text; a real secret is never that short.
-    if (value.length < 4 || this.entries.some((e) => e.value === value)) return;
-    for (const form of secretForms(value)) {
-      if (this.entries.some((e) => e.value === form)) continue;
-      this.entries.push({ value: form, placeholder, env });
-    }
-    // Longest first, so a secret (or form) that contains another is replaced whole.
-    this.entries.sort((a, b) => b.value.length - a.value.length);
+    if (value.length < 4 || this.byValue.has(value)) return;
+    for (const form of secretForms(value)) if (!this.byValue.has(form)) this.byValue.set(form, { value: form, placeholder, env });
+    // Pay signs every request: the sorted list and the pattern are rebuilt when next needed, not on every add.
+    this.sorted = undefined;
+    this.pattern = undefined;
   }
 
   redact(text: string): string {
-    let result = text;
-    for (const entry of this.entries) result = result.split(entry.value).join(entry.placeholder);
-    return result;
+    if (this.byValue.size === 0) return text;
+    this.pattern ??= new RegExp(this.entries.map((entry) => entry.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+    return text.replace(this.pattern, (found) => this.byValue.get(found)!.placeholder);
   }
 
   /** `text` as a double-quoted shell word in which every secret with a variable is `${VAR}` and others are redacted. */

@@ -2,7 +2,8 @@
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
 import { findOperation, listOperations, loadBundle, type ApiName } from "../lib/openapi.js";
-import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest } from "./apis.js";
+import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest, type ResourceKind } from "./apis.js";
+import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
 import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
@@ -102,6 +103,11 @@ export class Session {
   readonly rateLimited: boolean;
   /** Valid creations of undeletable resources the run may still make (--max-writes). */
   writesLeft: number;
+  /** The contract's Link Objects, and the resources the stateful sequences follow (from the links, then the profile's). */
+  readonly links: ContractLink[];
+  readonly resources: ResourceKind[];
+  /** An operation called once for the values its links give (conformance/link-values.ts) → its exchange. */
+  readonly linkSources = new Map<string, Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>>();
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
@@ -109,6 +115,8 @@ export class Session {
     this.profile = PROFILES[options.api];
     this.writesLeft = options.maxWrites ?? 5;
     this.secrets = new Secrets(options.credentials);
+    this.links = readLinks(loadBundle(options.api));
+    this.resources = [...linkedResources(loadBundle(options.api), (id) => this.isRead(id)), ...this.profile.resources];
     const declared = loadBundle(options.api).info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
@@ -138,6 +146,11 @@ export class Session {
   /** Whether this run's shard owns an operation (by its path). */
   owns(operationId: string): boolean {
     return this.ownsPath(findOperation(this.options.api, operationId).path);
+  }
+
+  /** Reads: GET, HEAD, OPTIONS, and the POSTs the profile names as reads. */
+  isRead(operationId: string): boolean {
+    return ["get", "head", "options"].includes(findOperation(this.options.api, operationId).method) || operationId in this.profile.readOnly;
   }
 
   get aborted(): boolean {

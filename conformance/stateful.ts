@@ -5,6 +5,9 @@ import { exampleCases, type RequestCase } from "./cases.js";
 import { envelopeError, isSuccess } from "./contract-words.js";
 import { type Session } from "./session.js";
 import type { Exchange } from "./transport.js";
+import { echoed } from "./echoed.js";
+import { linkedValues } from "./link-values.js";
+import { pointerValue, resourceId } from "./links.js";
 
 export interface TrackedResource {
   kind: string;
@@ -19,7 +22,7 @@ export class ResourceTracker {
   readonly resources: TrackedResource[] = [];
   private readonly kinds = new Map<TrackedResource, ResourceKind>();
 
-  created(kind: ResourceKind, id: string | number | undefined, createdBy: string, _exchange?: Exchange): TrackedResource {
+  created(kind: ResourceKind, id: string | number | undefined, createdBy: string): TrackedResource {
     const existing = this.resources.find((r) => r.kind === kind.name && id !== undefined && r.id === id);
     if (existing) return existing;
     const resource: TrackedResource = { kind: kind.name, id, createdBy, state: "created" };
@@ -82,7 +85,7 @@ export async function runStatefulSequences(session: Session, tracker: ResourceTr
   const selected = (operationId: string) => (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
   if (api === "pay" && checks.has("nonce_replay") && selected("getBalance")) await nonceReplay(session);
   if (!allowWrites) return;
-  for (const kind of session.profile.resources) {
+  for (const kind of session.resources) {
     if (session.aborted) return;
     if (!selected(kind.create)) continue;
     if (api === "catalog") await idempotentCreation(session, tracker, kind);
@@ -106,9 +109,13 @@ export function markAsOurs(requestCase: RequestCase, session: Session): RequestC
   return { ...requestCase, body: copy };
 }
 
-function creationCase(session: Session, kind: ResourceKind): RequestCase | undefined {
+/** The first example, marked as ours, with the values the links give it from the deployment (or why there are none). */
+async function creationCase(session: Session, kind: ResourceKind): Promise<RequestCase | string | undefined> {
   const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
-  return base && { ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` };
+  if (!base) return undefined;
+  const values = await linkedValues(session, kind.create);
+  if (values.missing) return values.missing;
+  return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });
 }
 
 let tagCounter = 0;
@@ -137,9 +144,9 @@ async function findInList(session: Session, kind: ResourceKind, id: unknown): Pr
     if (list.pageParameter?.in === "query") requestCase.query[list.pageParameter.name] = page;
     else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object") (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
     last = await sendStep(session, list.operationId, requestCase);
-    const items = list.items(last.response?.json);
+    const items = pointerValue(last.response?.json, list.items, false);
     if (!succeeded(session, last) || !Array.isArray(items)) return { found: false, last };
-    const item = items.find((candidate) => String(list.idOfItem(candidate)) === String(id));
+    const item: unknown = items.find((candidate) => String(resourceId(candidate, list.itemId)) === String(id));
     if (item !== undefined) return { found: true, last, item };
     if (items.length === 0 || !list.pageParameter) break;
     const maxpage = (last.response?.json as { data?: { maxpage?: unknown } })?.data?.maxpage;
@@ -153,30 +160,37 @@ function withId(session: Session, operationId: string, parameter: string, id: st
   return base && { ...structuredClone(base), path: { ...base.path, [parameter]: id }, label };
 }
 
-/** create → listed → update → delete → not listed and no longer updatable. */
-async function resourceLifecycle(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
-  const create = creationCase(session, kind);
-  if (!create) return;
+/** Sends the first example of a creation with the links' values; says why the sequence's checks cannot run otherwise. */
+async function createForSequence(session: Session, tracker: ResourceTracker, kind: ResourceKind, checks: string[]): Promise<{ create: RequestCase; created: Exchange; id: string | number } | undefined> {
+  const create = await creationCase(session, kind);
+  if (create === undefined) return undefined;
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: `${kind.name} sequence` });
-  const created = await sendStep(session, kind.create, create);
-  const id = kind.idOf(created.response?.json);
-  if (!succeeded(session, created) || id === undefined) {
-    const reason = `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${succeeded(session, created) ? "no id in the response" : outcomeOf(session, created)})`;
-    if (kind.list) session.cannotRun("ensure_resource_availability", reason);
-    if (kind.delete) session.cannotRun("use_after_free", reason);
-    return;
+  const created = typeof create === "string" ? undefined : await sendStep(session, kind.create, create);
+  const id = created && resourceId(created.response?.json, kind.id);
+  if (typeof create === "string" || !created || !succeeded(session, created) || id === undefined) {
+    const why = typeof create === "string" ? create : !created ? "not sent" : succeeded(session, created) ? `no id at ${kind.id} in the response` : outcomeOf(session, created);
+    for (const check of checks) session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
+    return undefined;
   }
-  tracker.created(kind, id, kind.create, created);
+  tracker.created(kind, id, kind.create);
+  echoed(session, kind, create.body, created, `the ${kind.create} response`);
+  return { create, created, id };
+}
 
-  echoed(session, kind.create, create.body, created.response?.json, `the ${kind.create} response`, created);
+/** create → listed → read → update → delete → not listed and no longer updatable. */
+async function resourceLifecycle(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
+  const checks = [...(kind.list ? ["ensure_resource_availability"] : []), ...(kind.delete ? ["use_after_free"] : []), "created_values_echoed"];
+  const made = await createForSequence(session, tracker, kind, checks);
+  if (!made) return;
+  const { create, created, id } = made;
   if (kind.list) {
     const { found, last, item } = await findInList(session, kind, id);
     session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
-    if (found && last) echoed(session, kind.list.operationId, create.body, item, `${kind.list.operationId}`, last);
+    if (found && last) echoed(session, kind, create.body, last, kind.list.operationId, item);
   }
-  if (kind.update) {
-    const update = withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the new ${kind.name} ${id} (sequence)`);
-    if (update) await sendStep(session, kind.update.operationId, update);
+  for (const step of [kind.read, kind.update]) {
+    const request = step && withId(session, step.operationId, step.pathParameter, id, `${step === kind.read ? "read" : "update"} the new ${kind.name} ${id} (sequence)`);
+    if (step && request) await sendStep(session, step.operationId, request);
   }
   if (!kind.delete || session.aborted) return;
   const deleteCase = withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the new ${kind.name} ${id} (sequence)`);
@@ -188,15 +202,16 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
+  await afterDeletion(session, kind, id);
+}
 
-  // use_after_free: the deleted resource must neither answer an update nor stay in the list.
-  const probe = kind.update
-    ? withId(session, kind.update.operationId, kind.update.pathParameter, id, `update the deleted ${kind.name} ${id}`)
-    : withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the deleted ${kind.name} ${id} again`);
-  const probeOperation = kind.update?.operationId ?? kind.delete.operationId;
+/** use_after_free: the deleted resource must neither answer an update (or a second delete) nor stay in the list. */
+async function afterDeletion(session: Session, kind: ResourceKind, id: string | number): Promise<void> {
+  const step = kind.update ?? kind.delete!;
+  const probe = withId(session, step.operationId, step.pathParameter, id, kind.update ? `update the deleted ${kind.name} ${id}` : `delete the deleted ${kind.name} ${id} again`);
   if (probe) {
-    const after = await sendStep(session, probeOperation, probe, "any");
-    session.record("use_after_free", probeOperation, succeeded(session, after) ? `the ${kind.name} ${id} was deleted but ${probeOperation} still answered ${after.response!.status}` : "", after, probe.label);
+    const after = await sendStep(session, step.operationId, probe, "any");
+    session.record("use_after_free", step.operationId, succeeded(session, after) ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}` : "", after, probe.label);
   }
   if (kind.list) {
     const { found, last } = await findInList(session, kind, id);
@@ -204,40 +219,29 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   }
 }
 
-/**
- * created_values_echoed: what the run created comes back as sent. A field is echoed when the creation request and
- * the answer (the creation response, or the item in the list) carry it under the same name with the same JSON
- * type; a field the answer renames or retypes (a campaign's name under `domain`, an amount sent as a number and
- * read back as a decimal string) is not compared.
- */
-function echoed(session: Session, operationId: string, sent: unknown, answer: unknown, where: string, exchange: Exchange): void {
-  if (!sent || typeof sent !== "object" || !answer || typeof answer !== "object") return;
-  const differences: string[] = [];
-  let compared = 0;
-  for (const [name, value] of Object.entries(sent as Record<string, unknown>)) {
-    const back = (answer as Record<string, unknown>)[name];
-    if (value === null || typeof value === "object" || back === undefined || typeof back !== typeof value) continue;
-    compared += 1;
-    if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${JSON.stringify(back)}`);
-  }
-  if (compared > 0) session.record("created_values_echoed", operationId, differences.join("; "), exchange, `compare what was created with ${where}`);
-}
-
 /** The same creation twice with one Idempotency-Key must return the same product and create only one. */
 async function idempotentCreation(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
-  const create = creationCase(session, kind);
-  if (!create) return;
+  const create = await creationCase(session, kind);
+  if (create === undefined) return;
+  if (typeof create === "string") {
+    for (const check of ["idempotency", "created_values_echoed"]) session.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
+    return;
+  }
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
   const key = globalThis.crypto.randomUUID();
   create.headers["Idempotency-Key"] = key;
   const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
   if (!succeeded(session, first)) {
-    session.cannotRun("idempotency", `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)}), so a repeat proves nothing`);
+    const why = `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)})`;
+    session.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
+    session.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
     return;
   }
-  tracker.created(kind, kind.idOf(first.response?.json) ?? `Idempotency-Key ${key}`, kind.create, first);
+  tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
+  echoed(session, kind, create.body, first, `the ${kind.create} response`);
   const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
-  if (succeeded(session, second) && kind.idOf(second.response?.json) !== undefined) tracker.created(kind, kind.idOf(second.response?.json), kind.create, second);
+  const secondId = resourceId(second.response?.json, kind.id);
+  if (succeeded(session, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create);
   const same = succeeded(session, second) && canonical(first.response?.json) === canonical(second.response?.json);
   const message = !succeeded(session, second)
     ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
@@ -248,7 +252,7 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
 }
 
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */

@@ -34,8 +34,12 @@ export class RequestBudget {
 
   /** Marks the request of `slot` as answered now. */
   release(slot: { at: number }): void {
+    // Answered slots stay in order of their answers, ahead of those still in flight: move this one just before the
+    // first in-flight slot (no sort of the whole window on every request).
+    this.slots.splice(this.slots.indexOf(slot), 1);
     slot.at = this.now();
-    this.slots.sort((a, b) => a.at - b.at);
+    const inFlight = this.slots.findIndex((other) => other.at === Number.POSITIVE_INFINITY);
+    this.slots.splice(inFlight === -1 ? this.slots.length : inFlight, 0, slot);
   }
 }
 
@@ -114,10 +118,12 @@ export class Transport {
   private async sendNow(request: PreparedRequest): Promise<Exchange> {
     const started = Date.now();
     let exchange: Exchange;
+    // One timer per request, cleared when the body is in (AbortSignal.timeout would leave each one pending for the
+    // whole timeout, thousands of them in a fast run).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
     try {
-      const response = await this.limiter.schedule(() =>
-        fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual", signal: AbortSignal.timeout(this.options.timeoutMs) }),
-      );
+      const response = await this.limiter.schedule(() => fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual", signal: controller.signal }));
       this.requestCount += 1;
       const text = (await response.text()).slice(0, MAX_BODY);
       const headers: Record<string, string> = {};
@@ -135,6 +141,8 @@ export class Transport {
       this.requestCount += 1;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       exchange = { request, error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: Date.now() - started, receivedAt: Date.now() };
+    } finally {
+      clearTimeout(timer);
     }
     this.options.onExchange?.(exchange);
     return exchange;

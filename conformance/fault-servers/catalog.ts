@@ -3,7 +3,7 @@
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const CATALOG_FAULTS = ["idempotency-ignored"] as const;
+export const CATALOG_FAULTS = ["idempotency-ignored", "title-trimmed"] as const;
 export type CatalogFault = (typeof CATALOG_FAULTS)[number];
 
 export interface CatalogServer extends RunningServer {
@@ -39,7 +39,7 @@ export async function startCatalogServer(options: { apiKey: string; readApiKey?:
         if (body.variants.some((v) => v.prices.some((p) => p.amount < 0 || p.amount > 1e12))) return { status: 422, body: { error: "amount out of range" } };
         const product = {
           id: `prod_${nextId++}`,
-          title: body.title,
+          title: options.fault === "title-trimmed" ? body.title.slice(0, 8) : body.title,
           status: body.status,
           variants: body.variants.map((variant) => ({ title: variant.title, prices: variant.prices.map((price) => ({ amount: price.amount.toFixed(2), currency_code: price.currency_code })) })),
         };

@@ -2,6 +2,7 @@
 // `x-provider-refuses` and `x-error-envelope` on small, explicit changes to the loaded bundle, whatever the specs
 // carry today. Each patch sets (or, with `value: undefined`, removes) one key of the node at `pointer` as written.
 import { type ApiName, loadBundle, valueAt } from "../../lib/openapi.js";
+import { forgetLookups } from "../lookup.js";
 
 export interface ContractPatch {
   api: ApiName;
@@ -27,7 +28,11 @@ export function patchContract(patches: ContractPatch[]): () => void {
       else delete node[patch.key];
     });
   }
-  return () => undo.forEach((restore) => restore());
+  forgetLookups();
+  return () => {
+    undo.forEach((restore) => restore());
+    forgetLookups();
+  };
 }
 
 /** The contract words of the conventions (BRIEF), as the specs will carry them. */

@@ -4,7 +4,7 @@ import { hmacSha256Signer } from "../../clients/signer.js";
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const PAY_FAULTS = ["nonce-not-checked", "order-not-listed"] as const;
+export const PAY_FAULTS = ["nonce-not-checked", "order-not-listed", "payment-id-not-order-id"] as const;
 export type PayFault = (typeof PAY_FAULTS)[number];
 
 export interface PayServer extends RunningServer {
@@ -20,7 +20,7 @@ function timestamp(date: Date): string {
 export async function startPayServer(options: { shopId: string; secret: string; fault?: PayFault; port?: number }): Promise<PayServer> {
   const sign = hmacSha256Signer(options.secret);
   const usedNonces = new Set<number>();
-  const orders: Array<Record<string, unknown>> = exampleOf("pay", "listOrders").data;
+  const orders = (exampleOf("pay", "listOrders") as { data: Array<Record<string, unknown>> }).data;
   const hidden = new Set<unknown>();
   let nextId = 920_000;
   const error = (status: number, desc: string): Reply => ({ status, body: { type: "error", desc } });
@@ -32,7 +32,7 @@ export async function startPayServer(options: { shopId: string; secret: string; 
     if (request.headers.authorization !== signature) return error(401, "Invalid signature");
     secretsSeen.add(signature.replace(/^Bearer /, ""));
     if (call.invalid) return error(400, call.invalid);
-    const body = call.body as Record<string, any>;
+    const body = call.body as { shop_id?: unknown; nonce: number; page?: number; amount?: unknown; payment_system?: number; order_id?: string; fields?: { email?: string } };
     if (body.shop_id !== options.shopId) return error(404, "Shop not found");
     if (options.fault !== "nonce-not-checked") {
       if (usedNonces.has(body.nonce)) return error(409, "Nonce must be unique for each request");
@@ -41,9 +41,9 @@ export async function startPayServer(options: { shopId: string; secret: string; 
     const success = (data: unknown): Reply => ({ status: 200, body: { type: "success", desc: "", data } });
     switch (call.operationId) {
       case "listShops":
-        return success(exampleOf("pay", "listShops").data);
+        return success((exampleOf("pay", "listShops") as { data: unknown }).data);
       case "getBalance":
-        return success(exampleOf("pay", "getBalance").data);
+        return success((exampleOf("pay", "getBalance") as { data: unknown }).data);
       case "listOrders": {
         const page = body.page ?? 1;
         return success(orders.filter((order) => !hidden.has(order.id)).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE));
@@ -63,7 +63,7 @@ export async function startPayServer(options: { shopId: string; secret: string; 
           fee: "0.00000000",
           email: body.fields?.email ?? "",
           test_order: 1,
-          payment_id: body.order_id ?? String(id),
+          payment_id: options.fault === "payment-id-not-order-id" ? `P-${id}` : (body.order_id ?? String(id)),
         });
         if (options.fault === "order-not-listed") hidden.add(id);
         return success({ id, url: `https://pay.example.com/order/${id}` });

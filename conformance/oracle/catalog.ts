@@ -50,6 +50,8 @@ export async function startOracleCatalogServer(options: OracleCatalogOptions): P
     const body = json;
     const text = (name: string) => typeof body?.[name] === "string";
     if (!body || !["title", "delivery_type", "category_id", "status"].every(text) || !Array.isArray(body.variants)) return { status: 400, body: { error: "title, delivery_type, category_id, status and variants are required" } };
+    // A product belongs to one of the shop's categories (the seed: category_id is a category identifier).
+    if (!categories.some((category) => category.id === body.category_id)) return { status: 422, body: { error: `category_id: unknown category ${String(body.category_id)}` } };
     if (options.fault === "thumbnail-required" && !text("thumbnail")) return { status: 422, body: { error: "thumbnail is required" } };
     const variants: Array<{ title: unknown; prices: Array<{ amount: string; currency_code: string }> }> = [];
     for (const variant of body.variants as Array<Record<string, unknown>>) {

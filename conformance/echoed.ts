@@ -1,0 +1,55 @@
+// created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
+import type { ResourceKind } from "./apis.js";
+import { loadBundle, type ApiName } from "../lib/openapi.js";
+import { pointerValue } from "./links.js";
+import type { Session } from "./session.js";
+import type { Exchange } from "./transport.js";
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
+
+const aliasesByApi = new Map<ApiName, Map<string, string>>();
+
+/**
+ * Response properties that show a request property under another name, from the contract's `x-echoes: <request
+ * property>` (pay's order list shows createOrder's `order_id` as `payment_id`): response name → request name.
+ */
+function echoAliases(api: ApiName): Map<string, string> {
+  let aliases = aliasesByApi.get(api);
+  if (aliases) return aliases;
+  aliases = new Map();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isObject(node)) return;
+    if (isObject(node.properties)) {
+      for (const [name, schema] of Object.entries(node.properties)) if (isObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
+    }
+    Object.values(node).forEach(walk);
+  };
+  walk(loadBundle(api));
+  aliasesByApi.set(api, aliases);
+  return aliases;
+}
+
+/**
+ * A request field is echoed when the answer carries it under the same name, or under a name whose schema says
+ * `x-echoes: <field>`, with the same JSON type; a field the answer renames without saying so or retypes (a
+ * campaign's name under `domain`, an amount sent as a number and read back as a decimal string) is not compared.
+ * The answer in a creation response is the object around the new id (`data` for pay's createOrder).
+ */
+export function echoed(session: Session, kind: ResourceKind, sent: unknown, exchange: Exchange, where: string, listed?: unknown): void {
+  const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
+  if (!isObject(sent) || !isObject(answer)) return;
+  const aliases = echoAliases(session.options.api);
+  const differences: string[] = [];
+  let compared = 0;
+  for (const [shown, back] of Object.entries(answer)) {
+    const name = sent[shown] !== undefined ? shown : aliases.get(shown);
+    const value = name === undefined ? undefined : sent[name];
+    if (value === undefined || value === null || typeof value === "object" || typeof back !== typeof value) continue;
+    compared += 1;
+    if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`);
+  }
+  const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
+  if (compared > 0) session.record("created_values_echoed", operationId, differences.join("; "), exchange, `compare what was created with ${where}`);
+}
