@@ -2,10 +2,10 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
 import { describeBody, type ThrowingClient, throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
-import { RateLimiter, type RateLimiterOptions } from "./rate-limit.js";
+import { RateLimiter, type RateLimiterOptions } from "../lib/rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
-export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "./rate-limit.js";
+export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "../lib/rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */

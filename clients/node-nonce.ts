@@ -1,9 +1,9 @@
 // Nonces shared by several Node processes that use one pay shop: the last value lives in a file, updated under a
 // lock. Node-only (node:fs), so it has its own entry point: @platform/contracts/pay/node-nonce.
 import { open, readFile, rm, stat, writeFile, rename } from "node:fs/promises";
-import { clockNonce, type NonceSource } from "./nonce.js";
+import { clockNonce, type NonceSource } from "../lib/nonce.js";
 
-export type { NonceSource } from "./nonce.js";
+export type { NonceSource } from "../lib/nonce.js";
 
 export interface FileNonceSourceOptions {
   /** A lock older than this is taken to be left behind by a crashed process. */

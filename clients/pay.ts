@@ -3,13 +3,13 @@
 import createClient from "openapi-fetch";
 import type { components, paths as ContractPaths } from "../generated/types/pay.js";
 import { describeBody, type ThrowingClient, throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
-import { memoryNonceSource, type NonceSource } from "./nonce.js";
-import { hmacSha256Signer, type RequestSigner } from "./signer.js";
+import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
+import { hmacSha256Signer, type RequestSigner } from "../lib/pay-signature.js";
 
 export type { components, operations, paths } from "../generated/types/pay.js";
 // fileNonceSource (nonces shared between processes through a file) is Node-only: @platform/contracts/pay/node-nonce.
-export { memoryNonceSource, type NonceSource } from "./nonce.js";
-export { hmacSha256Signer, type RequestSigner } from "./signer.js";
+export { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
+export { hmacSha256Signer, type RequestSigner } from "../lib/pay-signature.js";
 
 type ClientFields = "shop_id" | "nonce";
 

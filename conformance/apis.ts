@@ -2,8 +2,8 @@
 // with no or wrong credentials), which request values come from the credentials instead of the generator, which
 // POSTs only read, and the resources the stateful sequences create, find, change and delete. Everything that the
 // bundles do say (operations, schemas, security schemes, x-rate-limit) is read from them, not repeated here.
-import { hmacSha256Signer } from "../clients/signer.js";
-import { memoryNonceSource, type NonceSource } from "../clients/nonce.js";
+import { hmacSha256Signer } from "../lib/pay-signature.js";
+import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
 import { type ApiName, loadBundle } from "../lib/openapi.js";
 
 export interface Credentials {

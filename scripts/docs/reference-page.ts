@@ -5,7 +5,7 @@
 //   webhooks.md  the webhooks, if any
 //   schemas.md   every schema
 // Nothing here is written by hand: it all comes from the bundle and its readers' copy (reader-bundle.ts).
-import { hmacSha256Signer } from "../../clients/signer.js";
+import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { DEMO_CREDENTIALS, typeNamesOf } from "./code-samples.js";
 import {
   type ApiName,
@@ -268,7 +268,7 @@ function signingSection(): string[] {
     "## Signing a request: a worked example {#signing}",
     "",
     "The signature scheme is not in the provider's documents we were given (a gap); our clients' default signer " +
-      "(`clients/signer.ts`) follows the provider's public documentation: HMAC-SHA256 of the exact body bytes, keyed with the API key, " +
+      "(`lib/pay-signature.ts`) follows the provider's public documentation: HMAC-SHA256 of the exact body bytes, keyed with the API key, " +
       "hex-encoded, sent as `Authorization: Bearer <hex>`. This test vector is computed by that signer at build time and recomputed by " +
       "the docs tests with WebCrypto; the console on each operation page signs the same way in your browser.",
     "",

@@ -15,7 +15,7 @@ import { createIdentityClient, IdentityApiError } from "../../clients/identity.j
 import { createLinksClient, LinksApiError, RateLimitError, type RateLimitWait } from "../../clients/links.js";
 import { fileNonceSource } from "../../clients/node-nonce.js";
 import { createPayClient, hmacSha256Signer, PayApiError } from "../../clients/pay.js";
-import { webCryptoHmacSha256Signer } from "../../clients/signer.js";
+import { webCryptoHmacSha256Signer } from "../../lib/pay-signature.js";
 import { repoRoot } from "../support/processes.js";
 import { sendJson, startTestServer, type TestServer } from "../support/http.js";
 

@@ -1,5 +1,5 @@
 // Nonces for the pay API: integers, unique for every request and strictly increasing, also across concurrent
-// calls (one source serialises them). Sharing them between processes needs a file: clients/node-nonce.ts.
+// calls (one source serialises them). Sharing them between processes needs a file: clients/node-nonce.ts (Node only).
 
 export interface NonceSource {
   next(): Promise<number>;
