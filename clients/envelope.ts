@@ -3,11 +3,10 @@
 // types say so: their calls resolve with the success branch only (`data` is there, `error` never is).
 import type { Client, FetchResponse, MaybeOptionalInit, Middleware } from "openapi-fetch";
 
-const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
-
-type HttpMethod = Lowercase<(typeof METHODS)[number]>;
+type MethodName = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+type HttpMethod = Lowercase<MethodName>;
 type PathsWith<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: unknown } ? P : never }[keyof Paths];
-type RequiredKeys<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeys<T> = { [K in keyof T]-?: Pick<T, K> extends Required<Pick<T, K>> ? K : never }[keyof T];
 // As openapi-fetch's own: the init argument is optional when nothing in it is required.
 type InitArgument<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never ? [(Init & Record<string, unknown>)?] : [Init & Record<string, unknown>];
 
@@ -21,8 +20,8 @@ export type SuccessMethod<Paths extends OperationPaths<Paths>, M extends HttpMet
 ) => Promise<Extract<FetchResponse<NonNullable<Paths[P][M]>, Init, `${string}/${string}`>, { data: unknown }>>;
 
 /** openapi-fetch's Client whose calls throw every error and resolve with successes only. */
-export type ThrowingClient<Paths extends OperationPaths<Paths>> = Omit<Client<Paths>, (typeof METHODS)[number]> & {
-  [M in (typeof METHODS)[number]]: SuccessMethod<Paths, Lowercase<M>>;
+export type ThrowingClient<Paths extends OperationPaths<Paths>> = Omit<Client<Paths>, MethodName> & {
+  [M in MethodName]: SuccessMethod<Paths, Lowercase<M>>;
 };
 
 /** How an API signals errors; `errorMiddleware` turns it into thrown errors. */

@@ -96,7 +96,8 @@ export async function createPkcePair(): Promise<{ codeVerifier: string; codeChal
   return { codeVerifier, codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier), method: "S256" };
 }
 
-export async function createIdentityClient(options: IdentityClientOptions): Promise<IdentityClient> {
+/** openid-client's configuration from the provider's discovery document, with client_secret_post. */
+async function discover(options: IdentityClientOptions): Promise<oidc.Configuration> {
   const send = options.fetch;
   const configuration = await oidc.discovery(
     new URL(options.issuer),
@@ -109,6 +110,12 @@ export async function createIdentityClient(options: IdentityClientOptions): Prom
     },
   );
   configuration.timeout = options.timeout;
+  return configuration;
+}
+
+export async function createIdentityClient(options: IdentityClientOptions): Promise<IdentityClient> {
+  const send = options.fetch;
+  const configuration = await discover(options);
   const metadata = configuration.serverMetadata();
   if (!metadata.jwks_uri) throw new Error(`the discovery document of ${options.issuer} has no jwks_uri`);
   const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri), send ? { [joseCustomFetch]: send } : {});

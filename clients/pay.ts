@@ -125,7 +125,7 @@ export function createPayClient(options: PayClientOptions): PayClient {
     isErrorEnvelope: (body) => typeOf(body) !== undefined && typeOf(body) !== "success",
     toError: (body, response, call) => {
       const type = typeOf(body);
-      if (type !== undefined && type !== "success") return new PayApiError(response.status, String(type), descOf(body), call);
+      if (type !== undefined && type !== "success") return new PayApiError(response.status, typeof type === "string" ? type : JSON.stringify(type), descOf(body), call);
       return new PayApiError(response.status, "error", describeBody(body), call);
     },
   });

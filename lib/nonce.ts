@@ -14,9 +14,9 @@ export function clockNonce(): number {
 export function memoryNonceSource(): NonceSource {
   let last = 0;
   return {
-    async next() {
+    next() {
       last = Math.max(last + 1, clockNonce());
-      return last;
+      return Promise.resolve(last);
     },
   };
 }
