@@ -11,81 +11,81 @@ import { CLIENT_SECRET, expectNoSecrets, serve } from "./support.js";
 
 const path = (operationId: string) => findOperation("identity", operationId).path;
 
-describe("identity: id_token verification with a real key", () => {
-  const REDIRECT = "http://127.0.0.1:5173/callback";
-  let url = "";
-  let mint: (claims: Record<string, unknown>) => Promise<string>;
-  let mintWithOtherKey: (claims: Record<string, unknown>) => Promise<string>;
-  // Per code: what the authorize step would have bound to it.
-  const codes = new Map<string, { nonce: string; challenge: string }>();
-  let tamper: (claims: Record<string, unknown>) => Record<string, unknown> = (c) => c;
-  let useOtherKey = false;
-  const tokenRequests: URLSearchParams[] = [];
+const REDIRECT = "http://127.0.0.1:5173/callback";
+let url = "";
+let mint: (claims: Record<string, unknown>) => Promise<string>;
+let mintWithOtherKey: (claims: Record<string, unknown>) => Promise<string>;
+// Per code: what the authorize step would have bound to it.
+const codes = new Map<string, { nonce: string; challenge: string }>();
+let tamper: (claims: Record<string, unknown>) => Record<string, unknown> = (c) => c;
+let useOtherKey = false;
+const tokenRequests: URLSearchParams[] = [];
 
-  beforeAll(async () => {
-    const { privateKey, publicKey } = await generateKeyPair("RS256");
-    const other = await generateKeyPair("RS256");
-    const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
-    mint = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(privateKey);
-    mintWithOtherKey = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(other.privateKey);
-    url = await serve(async (request, raw, response) => {
-      const pathname = new URL(request.url!, "http://x").pathname;
-      if (pathname === path("getOpenIdConfiguration")) {
-        return sendJson(response, 200, {
-          issuer: url,
-          authorization_endpoint: `${url}${path("authorize")}`,
-          token_endpoint: `${url}${path("exchangeToken")}`,
-          userinfo_endpoint: `${url}${path("getUserInfo")}`,
-          jwks_uri: `${url}${path("getJwks")}`,
-          end_session_endpoint: `${url}${path("logout")}`,
-          response_types_supported: ["code"],
-          subject_types_supported: ["public"],
-          id_token_signing_alg_values_supported: ["RS256"],
-          code_challenge_methods_supported: ["S256"],
-          token_endpoint_auth_methods_supported: ["client_secret_post"],
-        });
-      }
-      if (pathname === path("getJwks")) return sendJson(response, 200, { keys: [jwk] });
-      if (pathname === path("getUserInfo")) {
-        // "Bearer slow" is answered late: the timeout test's provider that hangs.
-        if (request.headers.authorization === "Bearer slow") await new Promise((resolve) => setTimeout(resolve, 1500));
-        return sendJson(response, 200, { sub: "user-1", iss: url, aud: "demo-app", tg_id: 42 });
-      }
-      if (pathname === path("exchangeToken")) {
-        const form = new URLSearchParams(raw.toString());
-        tokenRequests.push(form);
-        if (form.get("client_secret") !== CLIENT_SECRET) return sendJson(response, 401, { error: "invalid_client" });
-        const now = Math.floor(Date.now() / 1000);
-        let nonce: string | undefined;
-        if (form.get("grant_type") === "authorization_code") {
-          const bound = codes.get(form.get("code") ?? "");
-          const verifier = form.get("code_verifier") ?? "";
-          if (!bound || createHash("sha256").update(verifier).digest("base64url") !== bound.challenge) {
-            return sendJson(response, 400, { error: "invalid_grant" });
-          }
-          nonce = bound.nonce;
+beforeAll(async () => {
+  const { privateKey, publicKey } = await generateKeyPair("RS256");
+  const other = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  mint = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(privateKey);
+  mintWithOtherKey = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(other.privateKey);
+  url = await serve(async (request, raw, response) => {
+    const pathname = new URL(request.url!, "http://x").pathname;
+    if (pathname === path("getOpenIdConfiguration")) {
+      return sendJson(response, 200, {
+        issuer: url,
+        authorization_endpoint: `${url}${path("authorize")}`,
+        token_endpoint: `${url}${path("exchangeToken")}`,
+        userinfo_endpoint: `${url}${path("getUserInfo")}`,
+        jwks_uri: `${url}${path("getJwks")}`,
+        end_session_endpoint: `${url}${path("logout")}`,
+        response_types_supported: ["code"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["client_secret_post"],
+      });
+    }
+    if (pathname === path("getJwks")) return sendJson(response, 200, { keys: [jwk] });
+    if (pathname === path("getUserInfo")) {
+      // "Bearer slow" is answered late: the timeout test's provider that hangs.
+      if (request.headers.authorization === "Bearer slow") await new Promise((resolve) => setTimeout(resolve, 1500));
+      return sendJson(response, 200, { sub: "user-1", iss: url, aud: "demo-app", tg_id: 42 });
+    }
+    if (pathname === path("exchangeToken")) {
+      const form = new URLSearchParams(raw.toString());
+      tokenRequests.push(form);
+      if (form.get("client_secret") !== CLIENT_SECRET) return sendJson(response, 401, { error: "invalid_client" });
+      const now = Math.floor(Date.now() / 1000);
+      let nonce: string | undefined;
+      if (form.get("grant_type") === "authorization_code") {
+        const bound = codes.get(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        if (!bound || createHash("sha256").update(verifier).digest("base64url") !== bound.challenge) {
+          return sendJson(response, 400, { error: "invalid_grant" });
         }
-        const claims = tamper({ iss: url, aud: "demo-app", sub: "user-1", iat: now, exp: now + 300, ...(nonce ? { nonce } : {}) });
-        const idToken = await (useOtherKey ? mintWithOtherKey : mint)(claims);
-        return sendJson(response, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 300, refresh_token: "rt-1", id_token: idToken, scope: "openid offline_access" });
+        nonce = bound.nonce;
       }
-      sendJson(response, 404, { error: "not_found" });
-    });
+      const claims = tamper({ iss: url, aud: "demo-app", sub: "user-1", iat: now, exp: now + 300, ...(nonce ? { nonce } : {}) });
+      const idToken = await (useOtherKey ? mintWithOtherKey : mint)(claims);
+      return sendJson(response, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 300, refresh_token: "rt-1", id_token: idToken, scope: "openid offline_access" });
+    }
+    sendJson(response, 404, { error: "not_found" });
   });
+});
 
-  afterEach(() => {
-    tamper = (c) => c;
-    useOtherKey = false;
-  });
+afterEach(() => {
+  tamper = (c) => c;
+  useOtherKey = false;
+});
 
-  async function signIn(): Promise<ReturnType<Awaited<ReturnType<typeof createIdentityClient>>["handleCallback"]>> {
-    const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
-    const request = await identity.createAuthorizationRequest(["openid", "offline_access"]);
-    const code = `code-${codes.size}`;
-    codes.set(code, { nonce: request.nonce, challenge: request.url.searchParams.get("code_challenge")! });
-    return identity.handleCallback(`${REDIRECT}?code=${code}&state=${request.state}`, request);
-  }
+async function signIn(): Promise<ReturnType<Awaited<ReturnType<typeof createIdentityClient>>["handleCallback"]>> {
+  const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
+  const request = await identity.createAuthorizationRequest(["openid", "offline_access"]);
+  const code = `code-${codes.size}`;
+  codes.set(code, { nonce: request.nonce, challenge: request.url.searchParams.get("code_challenge")! });
+  return identity.handleCallback(`${REDIRECT}?code=${code}&state=${request.state}`, request);
+}
 
+describe("identity: id_token verification with a real key", () => {
   it("completes the code exchange with PKCE and client_secret_post, verifying the id_token", async () => {
     const tokens = await signIn();
     expect(tokens.claims?.sub).toBe("user-1");
@@ -115,6 +115,9 @@ describe("identity: id_token verification with a real key", () => {
     expectNoSecrets(error);
   });
 
+});
+
+describe("identity: OAuth errors, timeout and the client secret", () => {
   it("puts the provider's OAuth error code in the message of IdentityApiError", async () => {
     const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
     const request = await identity.createAuthorizationRequest(["openid"]);

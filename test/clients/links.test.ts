@@ -5,38 +5,46 @@ import { createLinksClient, LinksApiError, RateLimitError, type RateLimitWait } 
 import { sendJson } from "../support/http.js";
 import { ACCOUNT, LINKS_KEY, serve } from "./support.js";
 
-describe("links rate limiting", () => {
-  // A fixed window of LIMIT requests per WINDOW_MS, announced in the headers, refusing anything beyond.
-  const LIMIT = 3;
-  const WINDOW_MS = 1000;
-  let windowStart = 0;
-  let count = 0;
-  let refused = 0;
-  let served = 0;
-  let url = "";
+// A fixed window of LIMIT requests per WINDOW_MS, announced in the headers, refusing anything beyond.
+const LIMIT = 3;
+const WINDOW_MS = 1000;
+let windowStart = 0;
+let count = 0;
+let refused = 0;
+let served = 0;
+let url = "";
 
-  beforeAll(async () => {
-    url = await serve((_request, _body, response) => {
-      const now = Date.now();
-      if (now >= windowStart + WINDOW_MS) {
-        windowStart = now;
-        count = 0;
-      }
-      count += 1;
-      const headers = {
-        "X-RateLimit-Limit": LIMIT,
-        "X-RateLimit-Remaining": Math.max(0, LIMIT - count),
-        "X-RateLimit-Reset": Math.ceil((windowStart + WINDOW_MS) / 1000),
-      };
-      if (count > LIMIT) {
-        refused += 1;
-        return sendJson(response, 429, { error: 1, message: "Rate limit exceeded" }, headers);
-      }
-      served += 1;
-      sendJson(response, 200, ACCOUNT, headers);
-    });
+beforeAll(async () => {
+  url = await serve((_request, _body, response) => {
+    const now = Date.now();
+    if (now >= windowStart + WINDOW_MS) {
+      windowStart = now;
+      count = 0;
+    }
+    count += 1;
+    const headers = {
+      "X-RateLimit-Limit": LIMIT,
+      "X-RateLimit-Remaining": Math.max(0, LIMIT - count),
+      "X-RateLimit-Reset": Math.ceil((windowStart + WINDOW_MS) / 1000),
+    };
+    if (count > LIMIT) {
+      refused += 1;
+      return sendJson(response, 429, { error: 1, message: "Rate limit exceeded" }, headers);
+    }
+    served += 1;
+    sendJson(response, 200, ACCOUNT, headers);
   });
+});
 
+/** A client whose window is used up: LIMIT calls made in a fresh window. */
+async function exhaustedClient(rateLimit: Parameters<typeof createLinksClient>[0]["rateLimit"]) {
+  await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+  const links = createLinksClient({ baseUrl: url, apiKey: LINKS_KEY, rateLimit });
+  for (let i = 0; i < LIMIT; i++) await links.GET("/api/account");
+  return links;
+}
+
+describe("links rate limiting", () => {
   it("the server really refuses a burst beyond the cap (raw fetch)", async () => {
     windowStart = 0;
     refused = 0;
@@ -55,14 +63,9 @@ describe("links rate limiting", () => {
     expect(refused).toBe(0);
   });
 
-  /** A client whose window is used up: LIMIT calls made in a fresh window. */
-  async function exhaustedClient(rateLimit: Parameters<typeof createLinksClient>[0]["rateLimit"]) {
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
-    const links = createLinksClient({ baseUrl: url, apiKey: LINKS_KEY, rateLimit });
-    for (let i = 0; i < LIMIT; i++) await links.GET("/api/account");
-    return links;
-  }
+});
 
+describe("links rate limiting: the caller's bounds (onRateLimit, maxWaitMs, AbortSignal)", () => {
   it("reports each wait to onRateLimit before it starts, and fails the call when it returns false", async () => {
     const waits: RateLimitWait[] = [];
     const links = await exhaustedClient({ onRateLimit: (wait) => void waits.push(wait) });

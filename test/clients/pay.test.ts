@@ -15,27 +15,27 @@ import { repoRoot } from "../support/processes.js";
 import { sendJson } from "../support/http.js";
 import { expectNoSecrets, PAY_SECRET, serve } from "./support.js";
 
-describe("pay signing and nonces", () => {
-  const received: Array<{ nonce: number; shop: unknown; process: string | undefined }> = [];
-  let badSignatures = 0;
-  let url = "";
-  beforeAll(async () => {
-    const seen = new Set<number>();
-    url = await serve((request, raw, response) => {
-      // The gateway checks the signature over the raw bytes it received and refuses a nonce it has seen.
-      const expected = `Bearer ${createHmac("sha256", PAY_SECRET).update(raw).digest("hex")}`;
-      if (request.headers.authorization !== expected) {
-        badSignatures += 1;
-        return sendJson(response, 200, { type: "error", desc: "Invalid signature", data: [] });
-      }
-      const body = JSON.parse(raw.toString()) as { nonce: number; shop_id: unknown };
-      if (seen.has(body.nonce)) return sendJson(response, 200, { type: "error", desc: "Nonce already used", data: [] });
-      seen.add(body.nonce);
-      received.push({ nonce: body.nonce, shop: body.shop_id, process: request.headers["x-process"] as string | undefined });
-      sendJson(response, 200, { type: "success", desc: "", data: { user_id: 7, balance: { USD: "10.00" } } });
-    });
+const received: Array<{ nonce: number; shop: unknown; process: string | undefined }> = [];
+let badSignatures = 0;
+let url = "";
+beforeAll(async () => {
+  const seen = new Set<number>();
+  url = await serve((request, raw, response) => {
+    // The gateway checks the signature over the raw bytes it received and refuses a nonce it has seen.
+    const expected = `Bearer ${createHmac("sha256", PAY_SECRET).update(raw).digest("hex")}`;
+    if (request.headers.authorization !== expected) {
+      badSignatures += 1;
+      return sendJson(response, 200, { type: "error", desc: "Invalid signature", data: [] });
+    }
+    const body = JSON.parse(raw.toString()) as { nonce: number; shop_id: unknown };
+    if (seen.has(body.nonce)) return sendJson(response, 200, { type: "error", desc: "Nonce already used", data: [] });
+    seen.add(body.nonce);
+    received.push({ nonce: body.nonce, shop: body.shop_id, process: request.headers["x-process"] as string | undefined });
+    sendJson(response, 200, { type: "success", desc: "", data: { user_id: 7, balance: { USD: "10.00" } } });
   });
+});
 
+describe("pay signing and nonces", () => {
   it("signs the exact bytes and gives 40 concurrent calls 40 unique nonces", async () => {
     received.length = 0;
     badSignatures = 0;
@@ -67,6 +67,9 @@ describe("pay signing and nonces", () => {
     }
   });
 
+});
+
+describe("pay signers, optional bodies, transports and refusals", () => {
   it("hands a custom signer the exact bytes that go on the wire", async () => {
     const signed: string[] = [];
     const pay = createPayClient({
