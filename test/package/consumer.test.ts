@@ -148,7 +148,8 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
     const nodeOnly = join(clientsProject, "node-only-entry.js");
     writeFileSync(nodeOnly, `export * from "@platform/contracts/pay/node-nonce";`);
     const refused = await build({ entryPoints: [nodeOnly], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" }).catch((error: Error) => error);
-    expect(String(refused)).toMatch(/pay\/node-nonce|node-nonce/);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toMatch(/pay\/node-nonce|node-nonce/);
   });
 
   it(`installs at most ${MAX_CLIENT_PACKAGES} packages and ${MAX_CLIENT_BYTES / 1024 / 1024} MB`, () => {
@@ -160,20 +161,21 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
   });
 });
 
-describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () => {
-  const bin = () => join(toolsProject, "node_modules", ".bin", "contracts");
-  const contracts = (args: string[]) => run(bin(), args, { cwd: toolsProject, timeout: 120_000 });
-  const started: RunningCommand[] = [];
-  const start = (args: string[]) => {
-    const command = spawnCommand(bin(), args, toolsProject);
-    started.push(command);
-    return command;
-  };
-  afterAll(async () => {
-    for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
-    await Promise.all(started.map((command) => command.exit));
-  });
+// The installed tools package, run from its install.
+const bin = () => join(toolsProject, "node_modules", ".bin", "contracts");
+const contracts = (args: string[]) => run(bin(), args, { cwd: toolsProject, timeout: 120_000 });
+const started: RunningCommand[] = [];
+const start = (args: string[]) => {
+  const command = spawnCommand(bin(), args, toolsProject);
+  started.push(command);
+  return command;
+};
+afterAll(async () => {
+  for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
+  await Promise.all(started.map((command) => command.exit));
+});
 
+describe("@platform/contracts-tools (what it installs)", () => {
   it("installs msw only as the application's peer and ships no test or build file", () => {
     const manifest = readManifest(join(installedIn(toolsProject, tools), "package.json"));
     expect(manifest.peerDependencies?.msw).toBe(mswRange);
@@ -185,6 +187,9 @@ describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () =
     console.log(`@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`);
   });
 
+});
+
+describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () => {
   it("prints the usage of every command", async () => {
     const { stdout } = await contracts(["--help"]);
     const commands = [...stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!);
