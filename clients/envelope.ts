@@ -50,16 +50,32 @@ function callOf(request: Request): string {
 }
 
 /**
- * A response whose body the middleware has read: the same status, headers and url, answering the body readers from
- * the text already read. `new Response(text, response)` would do too, but undici then builds and drains a stream
- * again, measured at about 50 µs a call: more than everything else the clients add (npm run bench:clients).
+ * A response whose body the middleware has read: a view of the original (status, headers, url) that answers the body
+ * readers from the text already read, and `json()` with the value already parsed. `new Response(text, response)`
+ * would do too, but undici then copies the headers and builds and drains a stream again, measured at about 50 µs a
+ * call: more than everything else the clients add (npm run bench:clients).
  */
 class ReadResponse extends Response {
+  readonly #original: Response;
   readonly #text: string;
-  constructor(text: string, from: Response) {
-    super(null, from);
+  #parsed: unknown;
+  constructor(original: Response, text: string, parsed: unknown) {
+    super(null, { status: original.status, statusText: original.statusText });
+    this.#original = original;
     this.#text = text;
-    Object.defineProperty(this, "url", { value: from.url });
+    this.#parsed = parsed;
+  }
+  override get headers(): Headers {
+    return this.#original.headers;
+  }
+  override get url(): string {
+    return this.#original.url;
+  }
+  override get redirected(): boolean {
+    return this.#original.redirected;
+  }
+  override get type(): ResponseType {
+    return this.#original.type;
   }
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
     return this.#text === "" ? null : this.#copy().body;
@@ -68,7 +84,11 @@ class ReadResponse extends Response {
     return Promise.resolve(this.#text);
   }
   override json(): Promise<unknown> {
-    return this.text().then((text) => JSON.parse(text) as unknown);
+    // The parsed value is handed out once (later calls get their own copy, as from a real response); parseBody keeps
+    // text that is not JSON as it is, and then json() must fail as a real response's would.
+    const parsed = this.#parsed;
+    this.#parsed = undefined;
+    return typeof parsed === "string" || parsed === undefined ? this.#copy().json() : Promise.resolve(parsed);
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
     return this.#copy().arrayBuffer();
@@ -83,11 +103,11 @@ class ReadResponse extends Response {
     return this.#copy().formData();
   }
   override clone(): Response {
-    return new ReadResponse(this.#text, this);
+    return new ReadResponse(this.#original, this.#text, undefined);
   }
   /** An ordinary Response with the same text, for the readers that are not worth a shortcut. */
   #copy(): Response {
-    return new Response(this.#text === "" ? null : this.#text, this);
+    return new Response(this.#text === "" ? null : this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
   }
 }
 
@@ -104,7 +124,7 @@ export function errorMiddleware(channel: ErrorChannel): Middleware {
       const body = parseBody(text);
       if (response.status >= 400 || channel.isErrorEnvelope(body)) throw channel.toError(body, response, callOf(request));
       if (!response.ok) throw new Error(`${callOf(request)} failed (HTTP ${response.status})`);
-      return new ReadResponse(text, response);
+      return new ReadResponse(response, text, body);
     },
   };
 }

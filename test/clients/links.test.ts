@@ -119,6 +119,9 @@ describe("links error envelope (openapi-fetch middleware)", () => {
     expect(response).toMatchObject({ status: 200, ok: true, url: `${url}/api/account` });
     expect(response.headers.get("X-Request-Id")).toBe("r-1");
     expect(await response.clone().json()).toEqual(ACCOUNT);
+    const again: unknown = await response.json();
+    expect(again).toEqual(ACCOUNT);
+    expect(again).not.toBe(data); // each reader gets its own value, as from an unread response
     expect(JSON.parse(new TextDecoder().decode(await response.arrayBuffer()))).toEqual(ACCOUNT);
     const refused = await links.DELETE("/api/domain/{id}/delete", { params: { path: { id: 7 } } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LinksApiError);
