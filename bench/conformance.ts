@@ -2,7 +2,7 @@
 // local catalog and pay servers (conformance/fault-servers) and, in the same run, a raw loop of the same number of
 // sequential requests to the same server; prints checks per second and the ratio of the runner's request rate to
 // the raw loop's (the cost of generation, validation and reporting per request). Run: npm run bench:conformance
-import { hmacSha256Signer } from "../clients/signer.js";
+import { hmacSha256Signer } from "../lib/pay-signature.js";
 import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentials.js";
 import { startReferenceServer } from "../conformance/fault-servers/faults.js";
 import { runConformance } from "../conformance/runner.js";

@@ -3,7 +3,7 @@
 // names the missing scope as CatalogScopeError.
 import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/catalog.js";
-import { describeBody, type ThrowingClient, throwOnErrorEnvelope } from "./envelope.js";
+import { describeBody, type ThrowingClient, throwingClient } from "./envelope.js";
 
 export type { components, operations, paths, webhooks } from "../generated/types/catalog.js";
 
@@ -100,9 +100,9 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     headers: { "x-seller-api-key": options.apiKey },
     fetch: sendWithRetries,
   });
-  return throwOnErrorEnvelope(client, (body, response, call) => {
-    if (response.status < 400) return;
-    if (response.status === 403) throw new CatalogScopeError(missingScopeOf(body), body, call);
-    throw new CatalogApiError(response.status, body, call);
+  return throwingClient(client, {
+    envelopeInSuccessBodies: false,
+    isErrorEnvelope: () => false,
+    toError: (body, response, call) => (response.status === 403 ? new CatalogScopeError(missingScopeOf(body), body, call) : new CatalogApiError(response.status, body, call)),
   });
 }

@@ -1,11 +1,11 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
-import { describeBody, type ThrowingClient, throwOnErrorEnvelope, type WithoutErrorEnvelope } from "./envelope.js";
-import { RateLimiter, type RateLimiterOptions } from "./rate-limit.js";
+import { describeBody, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
+import { RateLimiter, type RateLimiterOptions } from "../lib/rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
-export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "./rate-limit.js";
+export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "../lib/rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */
@@ -42,6 +42,12 @@ export class LinksApiError extends Error {
 /** Every call resolves with a success; errors are thrown as LinksApiError (RateLimitError for a refused wait). */
 export type LinksClient = ThrowingClient<LinksClientPaths> & { rateLimiter: RateLimiter | undefined };
 
+/** Whether the body is the error envelope: its `error` flag is there and not 0 (or "0"). */
+function isErrorEnvelope(body: unknown): boolean {
+  const error = (body as { error?: unknown } | null | undefined)?.error;
+  return error !== undefined && error !== 0 && error !== "0";
+}
+
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const { rateLimit = true } = options;
@@ -51,11 +57,13 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
     headers: { Authorization: `Bearer ${options.apiKey}` },
     fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request), request.signal) : baseFetch,
   });
-  const throwing = throwOnErrorEnvelope(client, (body, response, call) => {
-    const error = (body as { error?: unknown } | null | undefined)?.error;
-    const envelopeError = error !== undefined && error !== 0 && error !== "0";
-    if (envelopeError) throw new LinksApiError(response.status, body as LinksError, call);
-    if (response.status >= 400) throw new LinksApiError(response.status, { error: 1, message: describeBody(body) }, call);
+  const throwing = throwingClient(client, {
+    envelopeInSuccessBodies: true,
+    isErrorEnvelope,
+    toError: (body, response, call) =>
+      isErrorEnvelope(body)
+        ? new LinksApiError(response.status, body as LinksError, call)
+        : new LinksApiError(response.status, { error: 1, message: describeBody(body) }, call),
   });
   return Object.assign(throwing, { rateLimiter: limiter });
 }

@@ -1,9 +1,9 @@
 // Nonces shared by several Node processes that use one pay shop: the last value lives in a file, updated under a
 // lock. Node-only (node:fs), so it has its own entry point: @platform/contracts/pay/node-nonce.
 import { open, readFile, rm, stat, writeFile, rename } from "node:fs/promises";
-import { clockNonce, type NonceSource } from "./nonce.js";
+import { clockNonce, type NonceSource } from "../lib/nonce.js";
 
-export type { NonceSource } from "./nonce.js";
+export type { NonceSource } from "../lib/nonce.js";
 
 export interface FileNonceSourceOptions {
   /** A lock older than this is taken to be left behind by a crashed process. */
@@ -29,7 +29,7 @@ export function fileNonceSource(path: string, options: FileNonceSourceOptions = 
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
         if (age > staleLockMs) await rm(lockPath, { force: true });
-        if (Date.now() > deadline) throw new Error(`could not lock the nonce file ${path} within ${lockTimeoutMs} ms`);
+        if (Date.now() > deadline) throw new Error(`could not lock the nonce file ${path} within ${lockTimeoutMs} ms`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 5));
       }
     }

@@ -3,8 +3,8 @@
 // POSTs only read, and the resources the stateful sequences follow where the bundle's Link Objects cannot describe
 // them. Everything that the bundles do say (operations, schemas, security schemes, x-rate-limit, Link Objects) is
 // read from them, not repeated here.
-import { hmacSha256Signer } from "../clients/signer.js";
-import { memoryNonceSource, type NonceSource } from "../clients/nonce.js";
+import { hmacSha256Signer } from "../lib/pay-signature.js";
+import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
 import { type ApiName, loadBundle } from "../lib/openapi.js";
 
 export interface Credentials {

@@ -1,7 +1,7 @@
 // Sends the runner's requests one at a time, never faster than the API allows: a budget of N requests per minute
 // (from --rate-limit, else the contract's x-rate-limit) and, on top, the live X-RateLimit-* headers followed by the
 // clients' own RateLimiter. Every exchange is recorded with its timing for the reports.
-import { RateLimiter } from "../clients/rate-limit.js";
+import { RateLimiter } from "../lib/rate-limit.js";
 import type { PreparedRequest } from "./apis.js";
 
 /**

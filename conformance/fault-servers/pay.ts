@@ -1,6 +1,6 @@
 // A small payment gateway that keeps the contract (signed bodies checked with the default signer, single-use
 // nonces, orders that appear in the order list) and breaks it in exactly one way when given a fault.
-import { hmacSha256Signer } from "../../clients/signer.js";
+import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 

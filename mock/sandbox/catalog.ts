@@ -1,7 +1,7 @@
 // The seller catalog API with real state: the key's shop, its category tree, product creation with real
 // Idempotency-Key semantics, scopes enforced per key (fail-closed, from each operation's `security` in the
 // contract), and a sandbox-only sale that sends the issuance event to the seller's URL and applies the reply rules.
-import { hmacSha256Signer } from "../../clients/signer.js";
+import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { requestSchemaPointer, responseSchemaPointer, schemaValidator } from "../../lib/openapi.js";
 import type { SandboxConfig } from "./config.js";
 import { assertImplemented, checkRequest, ContractRouter, type ContractRoute, routeRequest } from "./contract.js";

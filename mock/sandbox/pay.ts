@@ -1,8 +1,8 @@
 // The payment gateway with real state: shops, paged orders, createOrder with a sandbox payment page where a
 // person (or a test) pays or cancels, and balances that move when an order is paid. Every request must be signed
-// with the default signer of clients/signer.ts and carry a nonce the shop has not used.
+// with the default signer of lib/pay-signature.ts and carry a nonce the shop has not used.
 import type { components } from "../../generated/types/pay.js";
-import { hmacSha256Signer, type RequestSigner } from "../../clients/signer.js";
+import { hmacSha256Signer, type RequestSigner } from "../../lib/pay-signature.js";
 import type { SandboxConfig } from "./config.js";
 import { assertImplemented, checkRequest, ContractRouter, routeRequest } from "./contract.js";
 import { responseExample } from "./examples.js";

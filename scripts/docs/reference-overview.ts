@@ -1,7 +1,7 @@
 // The overview page of an API's reference (docs/reference/<api>/index.md): servers, authentication, the headers on
 // every response, errors and what our client throws, the spec download, for pay a worked signing example, and the
 // list of operations.
-import { hmacSha256Signer } from "../../clients/signer.js";
+import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { DEMO_CREDENTIALS } from "./code-samples.js";
 import { type ApiName, deref, type Node, type DocOperation, type OpenApiDocument, operationHref, operationsOf, securityAnchor } from "./document.js";
 import { type FieldRow, fieldTable, inlineHtml, typeText } from "./fields.js";
@@ -188,7 +188,7 @@ function signingSection(): string[] {
     "## Signing a request: a worked example {#signing}",
     "",
     "The signature scheme is not in the provider's documents we were given (a gap); our clients' default signer " +
-      "(`clients/signer.ts`) follows the provider's public documentation: HMAC-SHA256 of the exact body bytes, keyed with the API key, " +
+      "(`lib/pay-signature.ts`) follows the provider's public documentation: HMAC-SHA256 of the exact body bytes, keyed with the API key, " +
       "hex-encoded, sent as `Authorization: Bearer <hex>`. This test vector is computed by that signer at build time and recomputed by " +
       "the docs tests with WebCrypto; the console on each operation page signs the same way in your browser.",
     "",

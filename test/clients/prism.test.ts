@@ -7,7 +7,7 @@ import { CatalogScopeError, createCatalogClient } from "../../clients/catalog.js
 import { createIdentityClient } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
-import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
+import { type ApiName, describeErrors, findOperation, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 
 const PORTS = { identity: 4200, links: 4201, catalog: 4202, pay: 4203 } as const;
@@ -143,7 +143,7 @@ describe("identity client", () => {
   it("discovers the provider and builds an authorize URL with PKCE (S256), state and nonce", async () => {
     const identity = await createIdentityClient(options);
     const request = await identity.createAuthorizationRequest(["openid", "profile", "wallets"]);
-    expect(request.url.origin + request.url.pathname).toBe(`${issuer}/login/oauth/authorize`);
+    expect(request.url.origin + request.url.pathname).toBe(`${issuer}${findOperation("identity", "authorize").path}`);
     const query = request.url.searchParams;
     expect(query.get("code_challenge_method")).toBe("S256");
     expect(query.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -171,7 +171,7 @@ describe("identity client", () => {
   it("builds the RP-initiated logout URL", async () => {
     const identity = await createIdentityClient(options);
     const logout = identity.logoutUrl({ postLogoutRedirectUri: "http://127.0.0.1:5173/", state: "bye" });
-    expect(logout.pathname).toBe("/api/logout");
+    expect(logout.pathname).toBe(findOperation("identity", "logout").path);
     expect((await toTestMock(logout.href, { redirect: "manual" })).status).toBeLessThan(400);
   });
 });

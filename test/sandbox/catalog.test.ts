@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogScopeError } from "../../clients/catalog.js";
-import { hmacSha256Signer } from "../../clients/signer.js";
+import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";

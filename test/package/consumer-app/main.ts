@@ -17,7 +17,15 @@ import payBundle from "@platform/contracts/openapi/pay.json" with { type: "json"
 import manifest from "@platform/contracts/package.json" with { type: "json" };
 
 interface Bundle {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }>>;
+  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }>>;
+}
+
+/** The path of an operation of a bundled contract, found by its operationId. */
+function operationPath(bundle: unknown, operationId: string): string {
+  const { paths } = bundle as Bundle;
+  const found = Object.entries(paths).find(([, item]) => Object.values(item).some((operation) => operation.operationId === operationId));
+  if (!found) throw new Error(`no operation ${operationId} in the bundle`);
+  return found[0];
 }
 
 const answered: string[] = [];
@@ -105,7 +113,7 @@ try {
     allowInsecureRequests: true,
   });
   const authorization = await identity.createAuthorizationRequest(["openid"]);
-  check(authorization.url.pathname === "/login/oauth/authorize", "identity builds the authorize URL from discovery");
+  check(authorization.url.pathname === operationPath(identityBundle, "authorize"), "identity builds the authorize URL from discovery");
   check(authorization.url.searchParams.get("code_challenge_method") === "S256", "identity uses PKCE S256");
 } finally {
   globalThis.fetch = realFetch;

@@ -147,6 +147,7 @@ export class RateLimiter {
         signal?.removeEventListener("abort", onAbort);
         this.waiters = this.waiters.filter((waiter) => waiter !== done);
         if (error === undefined) resolve();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the signal's own reason, as fetch rejects with it
         else reject(error);
       };
       const done = () => settle();

@@ -1,5 +1,5 @@
 // Nonces for the pay API: integers, unique for every request and strictly increasing, also across concurrent
-// calls (one source serialises them). Sharing them between processes needs a file: clients/node-nonce.ts.
+// calls (one source serialises them). Sharing them between processes needs a file: clients/node-nonce.ts (Node only).
 
 export interface NonceSource {
   next(): Promise<number>;
@@ -14,9 +14,9 @@ export function clockNonce(): number {
 export function memoryNonceSource(): NonceSource {
   let last = 0;
   return {
-    async next() {
+    next() {
       last = Math.max(last + 1, clockNonce());
-      return last;
+      return Promise.resolve(last);
     },
   };
 }
