@@ -95,15 +95,16 @@ function keyProblems(keys: unknown[]): string[] {
 
 export async function checkJwks(session: Session): Promise<unknown[] | undefined> {
   const exchange = await get(session, "getJwks", "JWKS");
-  const keys = jsonObject(exchange.response?.json)?.keys;
+  const keys: unknown = jsonObject(exchange.response?.json)?.keys;
   if (!Array.isArray(keys)) {
     session.record("jwks_shape", "getJwks", `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error})`, exchange, "JWKS");
     return undefined;
   }
-  session.record("jwks_shape", "getJwks", keyProblems(keys).join("; "), exchange, "JWKS");
-  const kids = keys.map((key) => jsonObject(key)?.kid).filter((kid): kid is string => typeof kid === "string");
+  const list: unknown[] = keys;
+  session.record("jwks_shape", "getJwks", keyProblems(list).join("; "), exchange, "JWKS");
+  const kids = list.map((key) => jsonObject(key)?.kid).filter((kid): kid is string => typeof kid === "string");
   const repeated = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
-  const unnamed = keys.length > 1 && kids.length < keys.length ? "several keys and not every one has a kid" : "";
+  const unnamed = list.length > 1 && kids.length < list.length ? "several keys and not every one has a kid" : "";
   session.record("jwks_unique_kids", "getJwks", [repeated.length ? `kid ${repeated.join(", ")} is used by more than one key` : "", unnamed].filter(Boolean).join("; "), exchange, "JWKS");
-  return keys;
+  return list;
 }
