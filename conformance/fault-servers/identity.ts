@@ -1,15 +1,20 @@
 // A deliberately small OpenID Connect provider at the contract's paths, for the conformance self-tests only. A
 // certified implementation (oidc-provider, used by the sandbox) cannot be made to break one rule at a time (accept
 // a reused code, skip PKCE), so this one spells each rule out where a fault can switch it off; the cryptography is
-// jose's. Sign-in is a plain HTML form (login and password) by default, as the runner meets it on many providers;
-// two variants change only the pages: `javascript-sign-in` builds its sign-in with JavaScript (no HTML form at all,
-// like most single-page sign-ins) and `consent-page` asks for consent afterwards on a Keycloak-style page whose one
-// form has an accept and a cancel button.
+// jose's. Requests reach the endpoints by the contract's operationIds (http.ts routes them with the bundle), and
+// the discovery document names the contract's paths. Sign-in is a plain HTML form (login and password) by default,
+// as the runner meets it on many providers; two variants change only the pages (identity-pages.ts):
+// `javascript-sign-in` builds its sign-in with JavaScript (no HTML form at all, like most single-page sign-ins) and
+// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
+import { consentPage, cookieOf, errorPage, escape, html, type IdentityVariant, readText, signInPage } from "./identity-pages.js";
+
+export type { IdentityVariant } from "./identity-pages.js";
 
 export const IDENTITY_FAULTS = [
   "discovery-status-203",
@@ -43,9 +48,6 @@ export const IDENTITY_FAULTS = [
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
-/** Variants of the correct provider that change only how the user gets through its pages. */
-export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page";
-
 const SCOPES = ["openid", "profile", "email", "wallets", "offline_access", "quests"];
 const USER = {
   sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91",
@@ -54,6 +56,8 @@ const USER = {
   wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
 };
 const SESSION_COOKIE = "fault_session";
+const KNOWN_AUTHORIZE_PARAMETERS = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age"];
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 interface PendingAuthorization {
   clientId: string;
@@ -74,102 +78,119 @@ interface IssuedCode extends PendingAuthorization {
   accessTokens: string[];
 }
 
-const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({ status, text: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>\n`, headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const cookieOf = (request: IncomingMessage, name: string) =>
-  (request.headers.cookie ?? "")
-    .split(";")
-    .map((part) => part.trim().split("="))
-    .find(([key]) => key === name)?.[1];
-
-async function readText(request: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of request) text += chunk;
-  return text;
+/** What a grant (a code or a refresh token) lets the token endpoint issue. */
+interface Grant {
+  scope: string[];
+  nonce?: string;
+  authTime: number;
+  issued?: IssuedCode;
 }
 
-export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
-  const fault = options.fault;
-  const variant = options.variant ?? "html-form";
-  const C = FAULT_SERVER_CREDENTIALS;
-  const client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI as string], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI as string] };
-  const signIn = new URLSearchParams(C.IDENTITY_SIGN_IN);
-  const { privateKey, publicKey } = await generateKeyPair("RS256");
-  const publicJwk = { ...(await exportJWK(publicKey)), kid: "fault-server-rs256", use: "sig", alg: "RS256" };
-  const pending = new Map<string, PendingAuthorization>();
-  /** Signed-in requests waiting for consent (consent-page variant). */
-  const consents = new Map<string, { request: PendingAuthorization; session: string }>();
-  const sessions = new Map<string, { authTime: number }>();
-  const codes = new Map<string, IssuedCode>();
-  const accessTokens = new Map<string, { scope: string[] }>();
-  const refreshTokens = new Map<string, { scope: string[] }>();
-  let issuer = "";
-  const secretsSeen = new Set([client.secret, signIn.get("password")!]);
+interface Client {
+  id: string;
+  secret: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+}
 
-  const claimsFor = (scope: string[], ignoreScope = false) => ({
-    sub: USER.sub,
-    ...(ignoreScope || scope.includes("profile") ? USER.profile : {}),
-    ...(ignoreScope || (scope.includes("email") && fault !== "userinfo-omits-granted-claims") ? USER.email : {}),
-    ...(ignoreScope || scope.includes("wallets") ? USER.wallets : {}),
-  });
-  const tokenError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description }, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
+const tokenError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description }, headers: NO_STORE });
+const now = () => Math.floor(Date.now() / 1000);
+
+/** The provider's state and endpoints; `fault` switches one rule off. */
+class FaultProvider {
+  issuer = "";
+  readonly pending = new Map<string, PendingAuthorization>();
+  /** Signed-in requests waiting for consent (consent-page variant). */
+  readonly consents = new Map<string, { request: PendingAuthorization; session: string }>();
+  readonly sessions = new Map<string, { authTime: number }>();
+  readonly codes = new Map<string, IssuedCode>();
+  readonly accessTokens = new Map<string, { scope: string[] }>();
+  readonly refreshTokens = new Map<string, { scope: string[] }>();
+  readonly secretsSeen: Set<string>;
+
+  constructor(
+    readonly fault: IdentityFault | undefined,
+    readonly variant: IdentityVariant,
+    readonly client: Client,
+    readonly signIn: URLSearchParams,
+    readonly privateKey: CryptoKey,
+    readonly publicJwk: JWK & { kid: string },
+  ) {
+    this.secretsSeen = new Set([client.secret, signIn.get("password")].filter((secret): secret is string => Boolean(secret)));
+  }
+
+  claimsFor(scope: string[], ignoreScope = false): Record<string, unknown> {
+    return {
+      sub: USER.sub,
+      ...(ignoreScope || scope.includes("profile") ? USER.profile : {}),
+      ...(ignoreScope || (scope.includes("email") && this.fault !== "userinfo-omits-granted-claims") ? USER.email : {}),
+      ...(ignoreScope || scope.includes("wallets") ? USER.wallets : {}),
+    };
+  }
 
   /** The redirect of an authorization response, state included (unless the fault drops it). */
-  const backTo = (request: { redirectUri: string; state?: string }, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Reply => {
+  backTo(request: { redirectUri: string; state?: string }, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Reply {
     const target = new URL(request.redirectUri);
     for (const [k, v] of Object.entries(params)) if (v) target.searchParams.set(k, v);
-    if (request.state && fault !== "state-not-echoed") target.searchParams.set("state", request.state);
+    if (request.state && this.fault !== "state-not-echoed") target.searchParams.set("state", request.state);
     return { status: 302, headers: { Location: target.href, ...headers } };
-  };
+  }
 
-  const issueCode = (request: PendingAuthorization, authTime: number, headers: Record<string, string> = {}): Reply => {
+  issueCode(request: PendingAuthorization, authTime: number, headers: Record<string, string> = {}): Reply {
     const code = randomBytes(16).toString("hex");
-    secretsSeen.add(code);
-    codes.set(code, { ...request, expiresAt: Date.now() + 60_000, used: false, authTime, accessTokens: [] });
-    return backTo(request, { code }, headers);
-  };
+    this.secretsSeen.add(code);
+    this.codes.set(code, { ...request, expiresAt: Date.now() + 60_000, used: false, authTime, accessTokens: [] });
+    return this.backTo(request, { code }, headers);
+  }
 
-  const signInPage = (id: string, problem = ""): Reply => {
-    if (variant === "javascript-sign-in") {
-      // No form in the HTML: the script builds the fields and posts them with fetch, as single-page sign-ins do.
-      return html(200, "Sign in to demo-app", `<div id="app"><noscript>This sign-in needs JavaScript.</noscript></div>
-<script>
-const app = document.getElementById("app");
-app.innerHTML = '<h1>Sign in to demo-app</h1><p id="problem" role="alert"></p>' +
-  '<div><label for="user">Username</label> <input id="user" autocomplete="username"></div>' +
-  '<div><input id="secret" type="password" placeholder="Password"></div>' +
-  '<div><button id="go" type="button">Continue</button> <button type="button" id="forgot">Forgot password?</button></div>';
-document.getElementById("go").addEventListener("click", async () => {
-  const response = await fetch("/sign-in", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ request: ${JSON.stringify(id)}, login: document.getElementById("user").value, password: document.getElementById("secret").value }) });
-  const answer = await response.json();
-  if (answer.location) window.location.href = answer.location;
-  else document.getElementById("problem").textContent = answer.problem;
-});
-</script>`);
-    }
-    return html(problem ? 401 : 200, "Sign in to demo-app", `<h1>Sign in to demo-app</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<form method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><label>Login <input name="login" autocomplete="username"></label><label>Password <input type="password" name="password"></label><button type="submit">Continue with e-mail</button></form><form method="post" action="/sign-in/cancel"><input type="hidden" name="request" value="${id}"><button type="submit">Cancel</button></form>`);
-  };
+  discovery(): Reply {
+    const { fault, issuer } = this;
+    const at = (operationId: Parameters<typeof identityOperationPath>[0]) => `${issuer}${identityOperationPath(operationId)}`;
+    return {
+      status: fault === "discovery-status-203" ? 203 : 200,
+      body: {
+        issuer: fault === "wrong-issuer" ? "https://id.example.com" : issuer,
+        authorization_endpoint: at("authorize"),
+        token_endpoint: at("exchangeToken"),
+        userinfo_endpoint: at("getUserInfo"),
+        jwks_uri: at("getJwks"),
+        end_session_endpoint: at("logout"),
+        scopes_supported: fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
+        response_types_supported: ["code"],
+        response_modes_supported: ["query"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        token_endpoint_auth_methods_supported: ["client_secret_post"],
+        ...(this.fault === "no-code-challenge-methods" ? {} : { code_challenge_methods_supported: ["S256"] }),
+      },
+    };
+  }
 
-  function authorize(url: URL, call: IncomingCall, request: IncomingMessage): Reply {
-    const q = url.searchParams;
+  async jwks(): Promise<Reply> {
+    const withoutModulus: JWK = { ...this.publicJwk };
+    delete withoutModulus.n;
+    const keys: JWK[] = [this.fault === "jwks-rsa-key-without-modulus" ? withoutModulus : this.publicJwk];
+    if (this.fault === "duplicate-kids") keys.push({ ...(await exportJWK((await generateKeyPair("RS256")).publicKey)), kid: this.publicJwk.kid, use: "sig", alg: "RS256" });
+    return { status: 200, body: { keys } };
+  }
+
+  /** The authorization request's parameters, or the refusal they earn. */
+  authorizationRequest(q: URLSearchParams, call: IncomingCall): PendingAuthorization | Reply {
+    const { client, fault } = this;
     const clientId = q.get("client_id");
     const redirectUri = q.get("redirect_uri");
-    if (clientId !== client.id) return html(400, "Sign-in error", "<h1>Sign-in error</h1><p>Unknown application (client_id).</p>");
+    if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).");
     const registered = (uri: string) => (fault === "redirect-uri-query-ignored" ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0]) : client.redirectUris.includes(uri));
-    if (!redirectUri || !registered(redirectUri)) return html(400, "Sign-in error", "<h1>Sign-in error</h1><p>The redirect_uri is not registered for this application.</p>");
+    if (!redirectUri || !registered(redirectUri)) return errorPage("Sign-in error", "The redirect_uri is not registered for this application.");
     const state = q.get("state") || undefined;
-    const refuse = (error: string, description: string) => backTo({ redirectUri, state }, { error, error_description: description });
+    const refuse = (error: string, description: string) => this.backTo({ redirectUri, state }, { error, error_description: description });
     if (q.get("response_type") !== "code") return refuse("unsupported_response_type", "Only the code flow is supported");
     // The plain-PKCE fault must get past the contract's S256-only enum to show what accepting plain looks like.
     const plainOnly = fault === "pkce-plain-accepted" && q.get("code_challenge_method") === "plain" && /code_challenge_method/.test(call.invalid ?? "");
     if (call.invalid && !plainOnly) return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
-    if (fault === "unknown-parameter-refused") {
-      const known = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age"];
-      const unknown = [...q.keys()].filter((key) => !known.includes(key));
-      if (unknown.length) return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
-    }
+    const unknown = [...q.keys()].filter((key) => !KNOWN_AUTHORIZE_PARAMETERS.includes(key));
+    if (fault === "unknown-parameter-refused" && unknown.length) return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
     const scope = (q.get("scope") ?? "").split(" ").filter(Boolean);
     if (!scope.includes("openid") || scope.some((s) => !SCOPES.includes(s))) return refuse("invalid_scope", "Unsupported scope");
     if (!q.get("nonce") && fault === "nonce-required") return refuse("invalid_request", "nonce is required");
@@ -178,135 +199,151 @@ document.getElementById("go").addEventListener("click", async () => {
     const method = challenge ? q.get("code_challenge_method") || "plain" : undefined;
     if (method && method !== "S256" && fault !== "pkce-plain-accepted") return refuse("invalid_request", "code_challenge_method must be S256");
     const maxAge = q.has("max_age") ? Number(q.get("max_age")) : undefined;
-    const details: PendingAuthorization = { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method, maxAge };
+    return { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method, maxAge };
+  }
 
-    const prompts = (q.get("prompt") ?? "").split(" ");
-    const session = sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
-    const now = Math.floor(Date.now() / 1000);
-    const fresh = session && (maxAge === undefined || fault === "max-age-ignored" || now - session.authTime <= maxAge);
+  authorize(url: URL, call: IncomingCall, request: IncomingMessage): Reply {
+    const details = this.authorizationRequest(url.searchParams, call);
+    if ("status" in details) return details;
+    const { fault } = this;
+    const prompts = (url.searchParams.get("prompt") ?? "").split(" ");
+    const session = this.sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
+    const fresh = session && (details.maxAge === undefined || fault === "max-age-ignored" || now() - session.authTime <= details.maxAge);
     const reuse = session && fresh && (!prompts.includes("login") || fault === "prompt-login-ignored");
-    if (reuse) return issueCode(details, session.authTime);
-    if (prompts.includes("none") && fault !== "prompt-none-shows-page") return refuse("login_required", "The user is not signed in");
+    if (reuse) return this.issueCode(details, session.authTime);
+    if (prompts.includes("none") && fault !== "prompt-none-shows-page") return this.backTo(details, { error: "login_required", error_description: "The user is not signed in" });
     const id = randomBytes(12).toString("hex");
-    pending.set(id, details);
-    return signInPage(id);
+    this.pending.set(id, details);
+    return signInPage(this.variant, id);
   }
 
   /** Signs the user in: a session cookie, then the consent page (consent-page variant) or the code. */
-  function signedIn(request: PendingAuthorization): Reply {
+  signedIn(request: PendingAuthorization): Reply {
     const sessionId = randomBytes(16).toString("hex");
-    const authTime = Math.floor(Date.now() / 1000);
-    sessions.set(sessionId, { authTime });
+    const authTime = now();
+    this.sessions.set(sessionId, { authTime });
     const cookie = { "Set-Cookie": `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax` };
-    if (variant !== "consent-page") return issueCode(request, authTime, cookie);
+    if (this.variant !== "consent-page") return this.issueCode(request, authTime, cookie);
     const id = randomBytes(12).toString("hex");
-    consents.set(id, { request, session: sessionId });
-    // Keycloak's consent page: one form, the accept and the cancel button side by side; cancel wins when both are sent.
-    return html(200, "Grant access to demo-app", `<h1>Grant access to demo-app</h1><p>demo-app asks for: ${request.scope.map((s) => `<code>${s}</code>`).join(" ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="submit" name="cancel" value="No"> <input type="submit" name="accept" value="Yes"></form>`, cookie);
+    this.consents.set(id, { request, session: sessionId });
+    return consentPage(id, request.scope, cookie);
   }
 
-  async function signInSubmit(request: IncomingMessage): Promise<Reply> {
+  async signInSubmit(request: IncomingMessage): Promise<Reply> {
     const text = await readText(request);
     const json = (request.headers["content-type"] ?? "").startsWith("application/json");
     const form = json ? new URLSearchParams(JSON.parse(text) as Record<string, string>) : new URLSearchParams(text);
     const id = form.get("request") ?? "";
-    const details = pending.get(id);
-    if (!details) return json ? { status: 400, body: { problem: "The sign-in request expired." } } : html(400, "Sign-in error", "<h1>Sign-in error</h1><p>The sign-in request expired.</p>");
-    if (form.get("login") !== signIn.get("login") || form.get("password") !== signIn.get("password")) {
-      return json ? { status: 401, body: { problem: "Wrong login or password." } } : signInPage(id, "Wrong login or password.");
+    const details = this.pending.get(id);
+    if (!details) return json ? { status: 400, body: { problem: "The sign-in request expired." } } : errorPage("Sign-in error", "The sign-in request expired.");
+    if (form.get("login") !== this.signIn.get("login") || form.get("password") !== this.signIn.get("password")) {
+      return json ? { status: 401, body: { problem: "Wrong login or password." } } : signInPage(this.variant, id, "Wrong login or password.");
     }
-    pending.delete(id);
-    const reply = signedIn(details);
+    this.pending.delete(id);
+    const reply = this.signedIn(details);
     // The JavaScript sign-in reads where to go from JSON; the browser gets the session cookie with it.
     return json ? { status: 200, body: { location: reply.headers?.Location }, headers: reply.headers?.["Set-Cookie"] ? { "Set-Cookie": reply.headers["Set-Cookie"] } : {} } : reply;
   }
 
-  async function consentSubmit(request: IncomingMessage): Promise<Reply> {
-    const form = new URLSearchParams(await readText(request));
-    const consent = consents.get(form.get("code") ?? "");
-    if (!consent) return html(400, "Consent error", "<h1>Consent error</h1><p>The consent request expired.</p>");
-    consents.delete(form.get("code")!);
-    if (form.has("cancel") || !form.has("accept")) return backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
-    return issueCode(consent.request, sessions.get(consent.session)!.authTime);
+  async signInCancel(request: IncomingMessage): Promise<Reply> {
+    const details = this.pending.get(new URLSearchParams(await readText(request)).get("request") ?? "");
+    return details ? this.backTo(details, { error: "access_denied", error_description: "The user cancelled the sign-in" }) : html(400, "Sign-in error", "<h1>The sign-in request expired</h1>");
   }
 
-  async function token(form: URLSearchParams): Promise<Reply> {
-    if (form.get("client_id") !== client.id || form.get("client_secret") !== client.secret) {
-      return fault === "wrong-secret-invalid-grant" ? tokenError(400, "invalid_grant", "The grant is invalid.") : tokenError(401, "invalid_client", "Client authentication failed.");
-    }
-    const grantType = form.get("grant_type");
-    let scope: string[];
-    let nonce: string | undefined;
-    let authTime = Math.floor(Date.now() / 1000);
-    let issued: IssuedCode | undefined;
-    if (grantType === "authorization_code") {
-      const code = codes.get(form.get("code") ?? "");
-      if (!code || code.expiresAt < Date.now()) return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
-      if (code.used && fault !== "code-reusable") {
-        if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) accessTokens.delete(token);
-        return tokenError(400, "invalid_grant", "The authorization code has already been used.");
-      }
-      code.used = true;
-      if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri) return tokenError(400, "invalid_grant", "The redirect_uri does not match the one used in the authorization request.");
-      if (code.challenge && fault !== "pkce-not-enforced") {
-        const verifier = form.get("code_verifier") ?? "";
-        const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
-        if (!verifier || expected !== code.challenge) return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
-      }
-      scope = code.scope;
-      nonce = code.nonce;
-      authTime = code.authTime;
-      issued = code;
-    } else if (grantType === "refresh_token") {
-      const refresh = refreshTokens.get(form.get("refresh_token") ?? "");
-      if (!refresh) return tokenError(400, "invalid_grant", "The refresh token is invalid.");
-      scope = refresh.scope;
-    } else if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
-    else return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
+  async consentSubmit(request: IncomingMessage): Promise<Reply> {
+    const form = new URLSearchParams(await readText(request));
+    const id = form.get("code") ?? "";
+    const consent = this.consents.get(id);
+    if (!consent) return errorPage("Consent error", "The consent request expired.");
+    this.consents.delete(id);
+    if (form.has("cancel") || !form.has("accept")) return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
+    return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
+  }
 
-    const accessToken = `at_${randomBytes(18).toString("base64url")}`;
-    accessTokens.set(accessToken, { scope });
-    issued?.accessTokens.push(accessToken);
-    const now = Math.floor(Date.now() / 1000);
+  /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
+  codeGrant(form: URLSearchParams): Grant | Reply {
+    const { fault } = this;
+    const code = this.codes.get(form.get("code") ?? "");
+    if (!code || code.expiresAt < Date.now()) return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
+    if (code.used && fault !== "code-reusable") {
+      if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) this.accessTokens.delete(token);
+      return tokenError(400, "invalid_grant", "The authorization code has already been used.");
+    }
+    code.used = true;
+    if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri) return tokenError(400, "invalid_grant", "The redirect_uri does not match the one used in the authorization request.");
+    if (code.challenge && fault !== "pkce-not-enforced") {
+      const verifier = form.get("code_verifier") ?? "";
+      const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+      if (!verifier || expected !== code.challenge) return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
+    }
+    return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
+  }
+
+  grantOf(form: URLSearchParams): Grant | Reply {
+    const grantType = form.get("grant_type");
+    if (grantType === "authorization_code") return this.codeGrant(form);
+    if (grantType === "refresh_token") {
+      const refresh = this.refreshTokens.get(form.get("refresh_token") ?? "");
+      return refresh ? { scope: refresh.scope, authTime: now() } : tokenError(400, "invalid_grant", "The refresh token is invalid.");
+    }
+    if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
+    return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
+  }
+
+  async idToken(grant: Grant, accessToken: string): Promise<string> {
+    const { client, fault } = this;
     const digest = createHash("sha256").update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken).digest();
-    const idToken = await new SignJWT({ ...claimsFor(scope), ...(nonce ? { nonce } : {}), auth_time: authTime, azp: client.id, at_hash: digest.subarray(0, 16).toString("base64url") })
-      .setProtectedHeader({ alg: "RS256", kid: publicJwk.kid, typ: "JWT" })
-      .setIssuer(issuer)
+    return new SignJWT({ ...this.claimsFor(grant.scope), ...(grant.nonce ? { nonce: grant.nonce } : {}), auth_time: grant.authTime, azp: client.id, at_hash: digest.subarray(0, 16).toString("base64url") })
+      .setProtectedHeader({ alg: "RS256", kid: this.publicJwk.kid, typ: "JWT" })
+      .setIssuer(this.issuer)
       .setAudience(fault === "id-token-wrong-audience" ? "another-app" : client.id)
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(privateKey);
-    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken, scope: scope.join(" ") };
-    if (scope.includes("offline_access") || fault === "refresh-without-offline-access") {
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 3600)
+      .sign(this.privateKey);
+  }
+
+  async token(form: URLSearchParams): Promise<Reply> {
+    if (form.get("client_id") !== this.client.id || form.get("client_secret") !== this.client.secret) {
+      return this.fault === "wrong-secret-invalid-grant" ? tokenError(400, "invalid_grant", "The grant is invalid.") : tokenError(401, "invalid_client", "Client authentication failed.");
+    }
+    const grant = this.grantOf(form);
+    if ("status" in grant) return grant;
+    const accessToken = `at_${randomBytes(18).toString("base64url")}`;
+    this.accessTokens.set(accessToken, { scope: grant.scope });
+    grant.issued?.accessTokens.push(accessToken);
+    const idToken = await this.idToken(grant, accessToken);
+    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken, scope: grant.scope.join(" ") };
+    if (grant.scope.includes("offline_access") || this.fault === "refresh-without-offline-access") {
       const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
-      refreshTokens.set(refreshToken, { scope });
+      this.refreshTokens.set(refreshToken, { scope: grant.scope });
       body.refresh_token = refreshToken;
     }
-    for (const value of [accessToken, idToken, body.refresh_token]) if (typeof value === "string") secretsSeen.add(value);
-    return { status: 200, body, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } };
+    for (const value of [accessToken, idToken, body.refresh_token]) if (typeof value === "string") this.secretsSeen.add(value);
+    return { status: 200, body, headers: NO_STORE };
   }
 
   /** Userinfo by GET or POST, the token in the Authorization header (RFC 6750 §2.1) or the form body (§2.2). */
-  async function userinfo(request: IncomingMessage): Promise<Reply> {
+  async userinfo(request: IncomingMessage): Promise<Reply> {
     let token = request.headers.authorization?.replace(/^Bearer /, "");
-    if (request.method === "POST" && !token && fault !== "userinfo-post-body-ignored" && (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+    if (request.method === "POST" && !token && this.fault !== "userinfo-post-body-ignored" && (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
       token = new URLSearchParams(await readText(request)).get("access_token") ?? undefined;
     }
     if (!token) return { status: 401, headers: { "WWW-Authenticate": "Bearer" } };
-    const grant = accessTokens.get(token);
+    const grant = this.accessTokens.get(token);
     if (!grant) return { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token", error_description="The access token is unknown or expired"' } };
-    return { status: 200, body: { iss: issuer, aud: client.id, ...claimsFor(grant.scope, fault === "userinfo-ignores-scope") } };
+    return { status: 200, body: { iss: this.issuer, aud: this.client.id, ...this.claimsFor(grant.scope, this.fault === "userinfo-ignores-scope") } };
   }
 
   /** RP-initiated logout: ends the session, then goes to a registered post_logout_redirect_uri with state. */
-  function logout(params: URLSearchParams, call: IncomingCall | undefined, request: IncomingMessage): Reply {
-    if (call?.invalid) return html(400, "Sign-out error", `<h1>Sign-out error</h1><p>${escape(call.invalid)}</p>`);
+  logout(params: URLSearchParams, call: IncomingCall, request: IncomingMessage): Reply {
+    const { fault } = this;
+    if (call.invalid) return html(400, "Sign-out error", `<h1>Sign-out error</h1><p>${escape(call.invalid)}</p>`);
     const target = params.get("post_logout_redirect_uri");
-    if (target && !client.postLogoutRedirectUris.includes(target) && fault !== "logout-open-redirect") {
-      return html(400, "Sign-out error", "<h1>Sign-out error</h1><p>The post_logout_redirect_uri is not registered for this application.</p>");
+    if (target && !this.client.postLogoutRedirectUris.includes(target) && fault !== "logout-open-redirect") {
+      return errorPage("Sign-out error", "The post_logout_redirect_uri is not registered for this application.");
     }
     const sessionId = cookieOf(request, SESSION_COOKIE);
-    if (sessionId && fault !== "logout-keeps-session") sessions.delete(sessionId);
+    if (sessionId && fault !== "logout-keeps-session") this.sessions.delete(sessionId);
     // The faulty logout only redirects: it neither ends the session nor clears its cookie.
     const clearCookie: Record<string, string> = fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
     if (!target) return html(200, "Signed out", "<h1>You have been signed out</h1>", clearCookie);
@@ -316,57 +353,42 @@ document.getElementById("go").addEventListener("click", async () => {
     return { status: 302, headers: { Location: location.href, ...clearCookie } };
   }
 
-  const running = await startServer(options.port ?? 0, async (request): Promise<Reply> => {
-    const url = new URL(request.url ?? "/", issuer);
+  /** Every request: the provider's own pages by path, the contract's endpoints by operationId. */
+  async handle(request: IncomingMessage): Promise<Reply> {
+    const url = new URL(request.url ?? "/", this.issuer);
     const route = `${request.method} ${url.pathname}`;
-    if (route === "POST /sign-in") return signInSubmit(request);
-    if (route === "POST /sign-in/cancel") {
-      const details = pending.get(new URLSearchParams(await readText(request)).get("request") ?? "");
-      return details ? backTo(details, { error: "access_denied", error_description: "The user cancelled the sign-in" }) : html(400, "Sign-in error", "<h1>The sign-in request expired</h1>");
-    }
-    if (route === "POST /consent") return consentSubmit(request);
-    if (url.pathname === "/api/userinfo") return userinfo(request);
+    if (route === "POST /sign-in") return this.signInSubmit(request);
+    if (route === "POST /sign-in/cancel") return this.signInCancel(request);
+    if (route === "POST /consent") return this.consentSubmit(request);
+    // Userinfo also answers POST (OpenID Connect Core §5.3.1), which the contract does not describe.
+    if (url.pathname === identityOperationPath("getUserInfo")) return this.userinfo(request);
     const call = await readCall("identity", request);
-    const form = new URLSearchParams(call?.rawBody ?? "");
-    switch (route) {
-      case "GET /.well-known/openid-configuration":
-        return {
-          status: fault === "discovery-status-203" ? 203 : 200,
-          body: {
-            issuer: fault === "wrong-issuer" ? "https://id.example.com" : issuer,
-            authorization_endpoint: `${issuer}/login/oauth/authorize`,
-            token_endpoint: `${issuer}/api/login/oauth/access_token`,
-            userinfo_endpoint: `${issuer}/api/userinfo`,
-            jwks_uri: `${issuer}/.well-known/jwks`,
-            end_session_endpoint: `${issuer}/api/logout`,
-            scopes_supported: fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
-            response_types_supported: ["code"],
-            response_modes_supported: ["query"],
-            grant_types_supported: ["authorization_code", "refresh_token"],
-            subject_types_supported: ["public"],
-            id_token_signing_alg_values_supported: ["RS256"],
-            token_endpoint_auth_methods_supported: ["client_secret_post"],
-            ...(fault === "no-code-challenge-methods" ? {} : { code_challenge_methods_supported: ["S256"] }),
-          },
-        };
-      case "GET /.well-known/jwks": {
-        const { n: _n, ...withoutModulus } = publicJwk;
-        const keys = [fault === "jwks-rsa-key-without-modulus" ? withoutModulus : publicJwk];
-        if (fault === "duplicate-kids") keys.push({ ...(await exportJWK((await generateKeyPair("RS256")).publicKey)), kid: publicJwk.kid, use: "sig", alg: "RS256" } as typeof publicJwk);
-        return { status: 200, body: { keys } };
-      }
-      case "GET /login/oauth/authorize":
-        return authorize(url, call!, request);
-      case "POST /api/login/oauth/access_token":
-        return token(form);
-      case "GET /api/logout":
-        return logout(url.searchParams, call, request);
-      case "POST /api/logout":
-        return logout(form, call, request);
+    switch (call?.operationId) {
+      case "getOpenIdConfiguration":
+        return this.discovery();
+      case "getJwks":
+        return this.jwks();
+      case "authorize":
+        return this.authorize(url, call, request);
+      case "exchangeToken":
+        return this.token(new URLSearchParams(call.rawBody));
+      case "logout":
+        return this.logout(url.searchParams, call, request);
+      case "logoutWithForm":
+        return this.logout(new URLSearchParams(call.rawBody), call, request);
       default:
         return html(404, "Not found", `<p>${escape(url.pathname)} does not exist.</p>`);
     }
-  }, secretsSeen);
-  issuer = running.url;
+  }
+}
+
+export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
+  const C = FAULT_SERVER_CREDENTIALS;
+  const client: Client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI] };
+  const { privateKey, publicKey } = await generateKeyPair("RS256");
+  const publicJwk = { ...(await exportJWK(publicKey)), kid: "fault-server-rs256", use: "sig", alg: "RS256" };
+  const provider = new FaultProvider(options.fault, options.variant ?? "html-form", client, new URLSearchParams(C.IDENTITY_SIGN_IN), privateKey, publicJwk);
+  const running = await startServer(options.port ?? 0, (request) => provider.handle(request), provider.secretsSeen);
+  provider.issuer = running.url;
   return running;
 }

@@ -192,8 +192,9 @@ export class FormDriver implements SignInDriver {
     return { failure: "got through more than 20 pages without arriving", pages };
   }
 
-  async reset(): Promise<void> {
+  reset(): Promise<void> {
     this.cookies = new Map();
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {}

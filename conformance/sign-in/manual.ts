@@ -35,11 +35,13 @@ export class ManualDriver implements SignInDriver {
     return { arrived, pages: options.interactive === false ? 0 : 1 };
   }
 
-  async reset(): Promise<void> {
+  reset(): Promise<void> {
     this.fresh = true;
+    return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.reader.close();
+    return Promise.resolve();
   }
 }

@@ -13,6 +13,7 @@ import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-f
 import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
+import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
@@ -139,9 +140,9 @@ describe("--manual", () => {
     // The "person": a browser of their own (here the form driver with its own cookies) that signs in at the URL.
     const person = new FormDriver(new Transport({ timeoutMs: 5000 }), Object.fromEntries(new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN)));
     const deadline = Date.now() + 30_000;
-    while (!/\n  (http\S+)\n/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const url = /\n  (http\S+)\n/.exec(run.stderr())![1]!;
-    expect(url).toContain("/login/oauth/authorize?");
+    while (!/\n {2}(http\S+)\n/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const url = /\n {2}(http\S+)\n/.exec(run.stderr())![1]!;
+    expect(url).toContain(`${identityOperationPath("authorize")}?`);
     const navigation = await person.navigate(url, { until: (next) => next.href.startsWith(FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI), purpose: "test" });
     run.child.stdin.write(`${navigation.arrived!.href}\n`);
     run.child.stdin.end();

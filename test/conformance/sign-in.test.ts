@@ -36,7 +36,7 @@ describe("the HTML form driver", () => {
   });
 
   it("counts a button outside the form through its form attribute (oidc-provider's logout confirmation)", () => {
-    const html = `<form method="post" action="/api/logout/confirm" id="op.logoutForm"><input type="hidden" name="xsrf" value="x1"/></form>
+    const html = `<form method="post" action="/session/end/confirm" id="op.logoutForm"><input type="hidden" name="xsrf" value="x1"/></form>
 <button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
 <button type="submit" form="op.logoutForm">Stay signed in</button>`;
     const submission = chooseSubmission(parseForms(html), {})!;

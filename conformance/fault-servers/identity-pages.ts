@@ -1,0 +1,54 @@
+// The fault provider's own pages (identity.ts): sign-in, consent and error pages. They are the provider's, not the
+// contract's: a relying party only ever reaches them through the authorization endpoint.
+import type { IncomingMessage } from "node:http";
+import type { Reply } from "./http.js";
+
+/** Variants of the correct provider that change only how the user gets through its pages. */
+export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page";
+
+export const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({ status, text: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>\n`, headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** An error page with its heading and one paragraph. */
+export const errorPage = (title: string, message: string, status = 400) => html(status, title, `<h1>${title}</h1><p>${message}</p>`);
+
+export const cookieOf = (request: IncomingMessage, name: string) =>
+  (request.headers.cookie ?? "")
+    .split(";")
+    .map((part) => part.trim().split("="))
+    .find(([key]) => key === name)?.[1];
+
+export async function readText(request: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
+
+/** No form in the HTML: the script builds the fields and posts them with fetch, as single-page sign-ins do. */
+function javascriptSignInPage(id: string): Reply {
+  return html(200, "Sign in to demo-app", `<div id="app"><noscript>This sign-in needs JavaScript.</noscript></div>
+<script>
+const app = document.getElementById("app");
+app.innerHTML = '<h1>Sign in to demo-app</h1><p id="problem" role="alert"></p>' +
+  '<div><label for="user">Username</label> <input id="user" autocomplete="username"></div>' +
+  '<div><input id="secret" type="password" placeholder="Password"></div>' +
+  '<div><button id="go" type="button">Continue</button> <button type="button" id="forgot">Forgot password?</button></div>';
+document.getElementById("go").addEventListener("click", async () => {
+  const response = await fetch("/sign-in", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ request: ${JSON.stringify(id)}, login: document.getElementById("user").value, password: document.getElementById("secret").value }) });
+  const answer = await response.json();
+  if (answer.location) window.location.href = answer.location;
+  else document.getElementById("problem").textContent = answer.problem;
+});
+</script>`);
+}
+
+export function signInPage(variant: IdentityVariant, id: string, problem = ""): Reply {
+  if (variant === "javascript-sign-in") return javascriptSignInPage(id);
+  return html(problem ? 401 : 200, "Sign in to demo-app", `<h1>Sign in to demo-app</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<form method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><label>Login <input name="login" autocomplete="username"></label><label>Password <input type="password" name="password"></label><button type="submit">Continue with e-mail</button></form><form method="post" action="/sign-in/cancel"><input type="hidden" name="request" value="${id}"><button type="submit">Cancel</button></form>`);
+}
+
+/** Keycloak's consent page: one form, the accept and the cancel button side by side; cancel wins when both are sent. */
+export function consentPage(id: string, scope: string[], headers: Record<string, string>): Reply {
+  return html(200, "Grant access to demo-app", `<h1>Grant access to demo-app</h1><p>demo-app asks for: ${scope.map((s) => `<code>${s}</code>`).join(" ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="submit" name="cancel" value="No"> <input type="submit" name="accept" value="Yes"></form>`, headers);
+}

@@ -1,0 +1,101 @@
+// Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
+import type { Session } from "../session.js";
+import type { Exchange } from "../transport.js";
+import { authorize, codeFields, endpointOf, exchangeCode, type Flow, jsonObject, shown } from "./flow.js";
+import { identitySchema } from "./paths.js";
+
+/** Scope of each claim, read from the contract's UserInfo descriptions ("Scope `profile`: ..."). */
+function claimScopes(): Map<string, string> {
+  const properties = jsonObject(jsonObject(identitySchema("UserInfo"))?.properties) ?? {};
+  const result = new Map<string, string>();
+  for (const [claim, schema] of Object.entries(properties)) {
+    const description = jsonObject(schema)?.description;
+    const scope = /^Scope `([a-z_]+)`/.exec(typeof description === "string" ? description : "")?.[1];
+    if (scope) result.set(claim, scope);
+  }
+  return result;
+}
+
+function userinfoUrl(flow: Flow): string {
+  return endpointOf(flow.session, flow.document, "userinfo_endpoint", "getUserInfo");
+}
+
+export async function readUserinfo(flow: Flow, token: string): Promise<Exchange> {
+  return flow.session.transport.send({ method: "GET", url: userinfoUrl(flow), headers: { Authorization: `Bearer ${token}` } });
+}
+
+/** What one userinfo read for a scope showed: the problems, and the granted scopes whose claims are all missing. */
+interface ScopeReading {
+  problems: string[];
+  missingScopes: string[];
+  last?: Exchange;
+}
+
+function claimProblems(claims: Record<string, unknown>, scope: string, scopesOf: Map<string, string>, reading: ScopeReading): void {
+  const granted = new Set(scope.split(" "));
+  const leaked = Object.keys(claims).filter((claim) => scopesOf.has(claim) && !granted.has(scopesOf.get(claim) ?? ""));
+  if (leaked.length) reading.problems.push(`scope "${scope}" released ${leaked.join(", ")}`);
+  for (const claim of ["sub", "iss", "aud"]) if (claims[claim] === undefined) reading.problems.push(`userinfo for scope "${scope}" lacks ${claim}`);
+  for (const grantedScope of granted) {
+    const ofScope = [...scopesOf].filter(([, s]) => s === grantedScope).map(([claim]) => claim);
+    if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined)) reading.missingScopes.push(`scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")}`);
+  }
+}
+
+async function readForScope(flow: Flow, token: string, scope: string, reading: ScopeReading): Promise<Record<string, unknown> | undefined> {
+  const { session } = flow;
+  const model = session.model("getUserInfo");
+  const exchange = await readUserinfo(flow, token);
+  session.observations.observe(model, exchange);
+  session.check(model, exchange, "valid", `userinfo for scope ${scope}`);
+  reading.last = exchange;
+  const claims = jsonObject(exchange.response?.json);
+  if (exchange.response?.status !== 200 || !claims) {
+    reading.problems.push(`userinfo for scope "${scope}" answered ${exchange.response?.status ?? exchange.error}`);
+    return undefined;
+  }
+  claimProblems(claims, scope, claimScopes(), reading);
+  return claims;
+}
+
+export async function userinfoByScope(flow: Flow, accessToken: string, grantedScope: string, idTokenSub: unknown): Promise<void> {
+  const { session } = flow;
+  const reading: ScopeReading = { problems: [], missingScopes: [] };
+  const claims = await readForScope(flow, accessToken, grantedScope, reading);
+  if (claims && idTokenSub !== undefined && claims.sub !== idTokenSub) reading.problems.push(`userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)}`);
+  session.record("granted_scope_claims", "getUserInfo", reading.missingScopes.join("; "), reading.last, `userinfo for scope ${grantedScope}`);
+  const narrow = await authorize(flow, { scope: "openid", purpose: "authorize with scope openid only" });
+  if (narrow.kind === "code") {
+    const exchange = await exchangeCode(session, codeFields(session, narrow), "exchange a code for scope openid");
+    const token = jsonObject(exchange.response?.json)?.access_token;
+    if (typeof token === "string") await readForScope(flow, token, "openid", reading);
+  }
+  session.record("userinfo_by_scope", "getUserInfo", reading.problems.join("; "), reading.last, "userinfo by scope");
+}
+
+/** GET and POST with the token in the header (RFC 6750 §2.1) and POST with it in the form body (§2.2). */
+export async function userinfoMethods(flow: Flow, accessToken: string): Promise<void> {
+  const { session } = flow;
+  const url = userinfoUrl(flow);
+  const ways: Array<[string, Parameters<Session["transport"]["send"]>[0]]> = [
+    ["GET with the Authorization header", { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } }],
+    ["POST with the Authorization header", { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } }],
+    ["POST with access_token in the form body", { method: "POST", url, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ access_token: accessToken }).toString() }],
+  ];
+  const problems: string[] = [];
+  let subject: unknown;
+  let last: Exchange | undefined;
+  for (const [what, request] of ways) {
+    const exchange = await session.transport.send(request);
+    const claims = jsonObject(exchange.response?.json);
+    if (exchange.response?.status !== 200 || !claims) {
+      problems.push(`userinfo by ${what} answered ${exchange.response?.status ?? exchange.error}`);
+      last = exchange;
+      continue;
+    }
+    last ??= exchange;
+    if (subject === undefined) subject = claims.sub;
+    else if (claims.sub !== subject) problems.push(`userinfo by ${what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`);
+  }
+  session.record("userinfo_methods", "getUserInfo", problems.join("; "), last, "userinfo by GET and POST");
+}
