@@ -1,8 +1,8 @@
 // Checking one HTTP exchange against its operation: the request's parameters (coerced first) and body, and a
 // response's status, media type and body. Shared by the sandbox, the test helpers and (next) the runner.
-import type { JsonSchema, MediaType, Reference, Response } from "./model.js";
+import type { Header, JsonSchema, MediaType, Reference, Response } from "./model.js";
 import type { OperationInfo } from "./operations.js";
-import { coerceForm, coerceParameter, rawParameter, type ParameterSource } from "./parameters.js";
+import { coerceForm, coerceParameter, coerceScalar, rawParameter, type ParameterSource } from "./parameters.js";
 import { joinPointer } from "./refs.js";
 import type { RouteMatch } from "./router.js";
 import { describeErrors, type Validators } from "./validation.js";
@@ -101,6 +101,8 @@ export function checkRequest(ctx: CheckContext, match: RouteMatch, request: Http
 
 export interface HttpResponse {
   status: number;
+  /** The response headers; when given, documented headers are checked (required ones present, values valid). */
+  headers?: { get(name: string): string | null };
   contentType: string | null | undefined;
   /** The parsed body (JSON) or its text; undefined when there is none. */
   body: unknown;
@@ -112,17 +114,36 @@ export function responseKeyFor(operation: OperationInfo, status: number): string
   return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
 }
 
-/** Problems of a response against its operation (empty when it conforms): undocumented status or media type, or body. */
+/** Problems of the documented headers of a response: required ones missing, values (coerced) not valid. */
+function headerProblems(ctx: CheckContext, documented: Response, pointer: string, headers: { get(name: string): string | null }): string[] {
+  const problems: string[] = [];
+  for (const [name, node] of Object.entries(documented.headers ?? {})) {
+    const header = ctx.deref<Header>(node);
+    const value = headers.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`required header ${name} is missing`);
+      continue;
+    }
+    if (!header.schema) continue;
+    const result = ctx.validators.validate(joinPointer(pointer, "headers", name, "schema"), coerceScalar(value, ctx.deref<JsonSchema>(header.schema)));
+    if (!result.valid) problems.push(describeErrors(result.errors, `header ${name}`));
+  }
+  return problems;
+}
+
+/** Problems of a response against its operation (empty when it conforms): status, headers, media type, body. */
 export function checkResponse(ctx: CheckContext, operation: OperationInfo, response: HttpResponse): string[] {
   const key = responseKeyFor(operation, response.status);
-  if (key === undefined) return [`status ${response.status} is not documented for ${operation.operationId}`];
+  if (key === undefined) return [`status ${response.status} is not documented`];
+  const pointer = joinPointer(operation.pointer, "responses", key);
   const documented = ctx.deref<Response>((operation.operation.responses ?? {})[key] as Response | Reference);
+  const problems = response.headers ? headerProblems(ctx, documented, pointer, response.headers) : [];
   const content = documented.content ?? {};
-  if (Object.keys(content).length === 0) return [];
+  if (Object.keys(content).length === 0) return problems;
   const mediaType = mediaTypeOf(response.contentType);
   const media = content[mediaType];
-  if (!media) return [`${operation.operationId} ${response.status}: content type ${mediaType || "none"} is not documented (${Object.keys(content).join(", ")})`];
-  if (!media.schema) return [];
-  const result = ctx.validators.validate(joinPointer(operation.pointer, "responses", key, "content", mediaType, "schema"), response.body);
-  return result.valid ? [] : [`${operation.operationId} ${response.status}: ${describeErrors(result.errors, "body")}`];
+  if (!media) return [...problems, `content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`];
+  if (!media.schema) return problems;
+  const result = ctx.validators.validate(joinPointer(pointer, "content", mediaType, "schema"), response.body);
+  return result.valid ? problems : [...problems, describeErrors(result.errors, "body")];
 }
