@@ -7,7 +7,8 @@ import { FORM_LIMIT_BYTES, sendHtml } from "./identity-pages.js";
 import { readBody } from "./read-body.js";
 
 const FORM = "application/x-www-form-urlencoded";
-type Callback = (req: IncomingMessage, res: ServerResponse) => void;
+/** oidc-provider's request handler (it answers through `res`; what it returns is not awaited). */
+type Callback = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 function formValidator(operationId: "exchangeToken" | "logoutWithForm"): ValidateFunction {
   const identity = loadContract("identity");

@@ -12,6 +12,12 @@ export const FORM_LIMIT_BYTES = 56 * 1024;
 
 type Interaction = InstanceType<Provider["Interaction"]>;
 
+/** A text parameter of the interaction's authorization request ("" when absent). */
+function param(interaction: Interaction, name: string): string {
+  const value = interaction.params[name];
+  return typeof value === "string" ? value : "";
+}
+
 /** What the pages show: the demo accounts and the clients' display names. */
 export interface SignInDirectory {
   accounts: DemoAccountConfig[];
@@ -49,9 +55,9 @@ function demoAccountsTable(directory: SignInDirectory): string {
 /** The page of an interaction: the sign-in form, or the consent step when the browser is signed in already. */
 export function renderInteraction(directory: SignInDirectory, interaction: Interaction, error?: string): string {
   const uid = interaction.uid;
-  const clientId = String(interaction.params.client_id ?? "");
+  const clientId = param(interaction, "client_id");
   const clientName = directory.clientNames.get(clientId) ?? clientId;
-  const scopes = String(interaction.params.scope ?? "").split(" ").filter(Boolean);
+  const scopes = param(interaction, "scope").split(" ").filter(Boolean);
   const asks = `<p>${escapeHtml(clientName)} asks for: ${scopes.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(" ")}</p>`;
   const cancel = `<form method="post" action="${INTERACTION_PREFIX}${uid}/abort"><button type="submit">Cancel</button></form>`;
   const problem = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "";
@@ -76,9 +82,9 @@ ${demoAccountsTable(directory)}
 }
 
 async function grantFor(provider: Provider, interaction: Interaction, accountId: string): Promise<string> {
-  const clientId = String(interaction.params.client_id);
+  const clientId = param(interaction, "client_id");
   const grant = (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
-  grant.addOIDCScope(String(interaction.params.scope ?? "openid"));
+  grant.addOIDCScope(param(interaction, "scope") || "openid");
   return grant.save();
 }
 

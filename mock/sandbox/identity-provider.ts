@@ -3,7 +3,7 @@
 // answers the contract's where they differ (sign-in form at authorize, 302 redirects, iss/aud in userinfo).
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { SandboxConfig } from "./config.js";
-import { escapeHtml, page } from "./http.js";
+import { escapeHtml, omit, page } from "./http.js";
 import { type IdentityState, stateAdapter } from "./identity-accounts.js";
 import { INTERACTION_PREFIX, renderInteraction, type SignInDirectory } from "./identity-pages.js";
 import { type IdentityRoutes } from "./identity-routes.js";
@@ -66,20 +66,19 @@ export interface ProviderSetup {
 
 /** oidc-provider's configuration for the sandbox. */
 export function providerConfiguration({ state, config, routes, directory, onChange }: ProviderSetup): Configuration {
-  const { discovery: _discovery, ...providerRoutes } = routes;
   return {
     clients: clients(config),
     clientAuthMethods: ["client_secret_post"],
     // Browser calls (userinfo, token) are allowed from the origins of the client's registered redirect_uris.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     responseTypes: ["code"],
-    routes: providerRoutes,
+    routes: omit(routes, "discovery"),
     scopes: [...SCOPES],
     claims: { openid: ["sub"], profile: ["name", "preferred_username", "picture", "tg_id", "tg_username"], email: ["email", "email_verified"], wallets: ["wallets"] },
     // The seeds let applications read the claims from the id_token too, not only from userinfo.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
-    jwks: { keys: [state.signingKey as never] },
+    jwks: { keys: [state.signingKey] },
     cookies: { keys: state.cookieKeys },
     adapter: stateAdapter(state, onChange),
     ttl: TTL,

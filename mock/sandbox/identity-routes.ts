@@ -29,9 +29,3 @@ export function identityRoutes(): IdentityRoutes {
     discovery: path("getOpenIdConfiguration"),
   };
 }
-
-/** oidc-provider's `routes` setting (without discovery, which it does not let move). */
-export function providerRoutes(): Omit<IdentityRoutes, "discovery"> {
-  const { discovery: _discovery, ...routes } = identityRoutes();
-  return routes;
-}

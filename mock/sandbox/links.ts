@@ -5,7 +5,7 @@ import type { components } from "../../generated/types/links.js";
 import { loadContract } from "../../lib/contract/index.js";
 import type { SandboxConfig } from "./config.js";
 import { responseExample } from "./examples.js";
-import { json, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
+import { json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { FixedWindowCounter, type RateLimitPolicy } from "./rate-limit.js";
 
@@ -205,7 +205,7 @@ const handlers: HandlerTable<"links", Context> = {
   deleteCampaign: ({ params, context }) => removeRow(context, context.state.campaigns, params.id, "Campaign"),
   listChannels: ({ params, context }) => {
     const { paging, rows } = page(context, context.state.channels, params);
-    return { status: 200, body: { error: "0", data: { ...paging, channels: rows.map(({ items: _items, ...channel }) => channel) } } };
+    return { status: 200, body: { error: "0", data: { ...paging, channels: rows.map((channel) => omit(channel, "items")) } } };
   },
   listChannelItems: ({ params, context }) => {
     const channel = context.state.channels.find((row) => row.id === params.id);

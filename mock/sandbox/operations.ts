@@ -83,7 +83,7 @@ export class OperationServer<A extends ApiName, Ctx> {
   /** Runs the operation's handler on checked input; the reply goes out as JSON. */
   async dispatch(checked: Extract<Routed, { ok: true }>, context: Ctx): Promise<SandboxResponse> {
     const id = checked.match.operation.operationId as OperationId<A>;
-    const run = this.handlers[id] as Handler<A, OperationId<A>, Ctx> | undefined;
+    const run = this.handlers[id];
     if (!run) throw new Error(`the ${this.api} sandbox has no handler for ${id}`);
     // The request was validated against this operation's schemas just before, so it has the generated shape.
     const reply = await run({ params: checked.params as ParamsOf<A, OperationId<A>>, body: checked.body as BodyOf<A, OperationId<A>>, context });

@@ -5,7 +5,7 @@ import type { components } from "../../generated/types/pay.js";
 import { hmacSha256Signer, type RequestSigner } from "../../clients/signer.js";
 import type { SandboxConfig } from "./config.js";
 import { responseExample } from "./examples.js";
-import { formatDateTime, json, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
+import { formatDateTime, json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { formatUnits, percentOf, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { createPaymentPage } from "./pay-page.js";
@@ -64,7 +64,7 @@ interface Context {
 
 const success = <T>(data: T) => ({ status: 200 as const, body: { type: "success" as const, desc: "", data } });
 const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
-const publicOrder = ({ shop_id: _shop, currency: _currency, cancelled: _cancelled, ...order }: StoredOrder): Schemas["Order"] => order;
+const publicOrder = (order: StoredOrder): Schemas["Order"] => omit(order, "shop_id", "currency", "cancelled");
 
 const handlers: HandlerTable<"pay", Context> = {
   listShops: ({ context: { state } }) => success({ user_id: state.user_id, shops: state.shops }),

@@ -8,7 +8,7 @@ const BASES = { links: "http://links.test", pay: "http://pay.test", identity: "h
 const RATE = { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "29", "x-ratelimit-reset": "1717232460" };
 
 function serving(status: number, body: unknown, headers: Record<string, string> = {}) {
-  return contractFetch(BASES, async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } }));
+  return contractFetch(BASES, () => Promise.resolve(new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })));
 }
 
 describe("contract fetch", () => {
@@ -35,11 +35,11 @@ describe("contract fetch", () => {
 
   it("rejects an undocumented status, a header that breaks its schema and an undocumented media type", async () => {
     const order = (status: number, body: string, headers: Record<string, string>) =>
-      contractFetch(BASES, async () => new Response(body, { status, headers }))(`${BASES.links}/api/account`);
+      contractFetch(BASES, () => Promise.resolve(new Response(body, { status, headers })))(`${BASES.links}/api/account`);
     await expect(order(200, "{}", { ...RATE, "content-type": "text/html" })).rejects.toThrow(/content type "text\/html" is not one of application\/json/);
     await expect(order(200, "{", { ...RATE, "content-type": "application/json" })).rejects.toThrow(/not JSON/);
     await expect(order(200, JSON.stringify({ error: 1, message: "x" }), { ...RATE, "x-ratelimit-remaining": "many", "content-type": "application/json" })).rejects.toThrow(/header X-RateLimit-Remaining/);
-    await expect(contractFetch(BASES, async () => new Response(null, { status: 204 }))(`${BASES.pay}/api/shops/`, { method: "POST" })).rejects.toThrow(/./);
+    await expect(contractFetch(BASES, () => Promise.resolve(new Response(null, { status: 204 })))(`${BASES.pay}/api/shops/`, { method: "POST" })).rejects.toThrow(/./);
   });
 
   it("leaves paths outside the contracts alone", async () => {

@@ -132,7 +132,9 @@ describe("identity sandbox with openid-client", () => {
     expect(response.headers.get("location")).toBeNull();
     expect(await response.text()).toMatch(/redirect_uri/);
   });
+});
 
+describe("identity sandbox: what it refuses", () => {
   it("requires PKCE, and issues no refresh token without offline_access", async () => {
     const withoutPkce = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: "openid", state: "s1" });
     const refused = await sandbox.fetch(withoutPkce, { redirect: "manual" });
@@ -197,7 +199,9 @@ describe("identity sandbox with openid-client", () => {
     const cancelled = await browser.submit(formAction(form.html, form.url, "/abort"), {});
     expect(new URL(cancelled.url).searchParams.get("error")).toBe("access_denied");
   });
+});
 
+describe("identity sandbox: sign-in methods, logout and clients", () => {
   it("logs out through RP-initiated logout back to the registered post_logout_redirect_uri", async () => {
     const flow = await signIn("openid");
     const tokens = await exchange(flow);
