@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const config = join(root, "tsconfig.build.json");
-const { include, compilerOptions } = JSON.parse(readFileSync(config, "utf8"));
+/** @type {unknown} */
+const buildConfig = JSON.parse(readFileSync(config, "utf8"));
+const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (buildConfig);
 const outDir = join(root, compilerOptions.outDir);
 const cli = join(outDir, "bin", "contracts.js");
 

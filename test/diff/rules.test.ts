@@ -139,9 +139,20 @@ const EXPECTED: Record<string, string[]> = {
     "BREAKING max-length-narrowed POST /categories : request body application/json .meta.*",
     "BREAKING type-widened POST /categories : response 200 application/json .parentName",
     "safe property-added POST /categories : response 200 application/json .slug",
-    "BREAKING type-widened POST /categories : response 200 application/json .value",
-    "safe any-of-narrowed POST /categories : response 200 application/json .value",
+    "BREAKING any-of-widened POST /categories : response 200 application/json .value",
     "safe schema-deprecated POST /categories : response 200 application/json .name",
+  ],
+  envelopes: [
+    "BREAKING any-of-widened GET /account : response 200 application/json",
+    "BREAKING any-of-widened GET /profile : response 200 application/json",
+    "safe property-added GET /account, GET /profile : response 200 application/json <anyOf Account>.email",
+    "safe one-of-widened POST /notes : request body application/json",
+    "safe any-of-narrowed POST /notes : response 200 application/json",
+    "BREAKING any-of-narrowed POST /tags : request body application/json",
+    // No branch of the new anyOf is the old schema: compared keyword by keyword, as before.
+    "BREAKING type-widened GET /status : response 200 application/json",
+    "BREAKING property-removed GET /status : response 200 application/json .up",
+    "safe any-of-narrowed GET /status : response 200 application/json",
   ],
 };
 
@@ -167,6 +178,18 @@ describe("contracts diff classifies each change of a fixture pair", () => {
       pointer: "/components/schemas/OrderCreate/properties/currency",
       message: "required property `currency` added",
     });
+  });
+
+  it("reports a body wrapped in an anyOf (the success | error envelope) as one change, at the wrapper", () => {
+    const changes = diffDocuments(fixture("envelopes", "old"), fixture("envelopes", "new")).changes;
+    expect(changes.find((c) => c.operations.includes("GET /account"))).toMatchObject({
+      rule: "any-of-widened",
+      breaking: true,
+      direction: "received",
+      message: "wrapped in anyOf with Error",
+      pointer: "/paths/~1account/get/responses/200/content/application~1json/schema",
+    });
+    expect(changes.find((c) => c.operations.includes("POST /tags"))?.message).toBe('no longer wrapped in anyOf with {"type":"integer"}');
   });
 
   it("flips the directions for a webhook: the event is received, the reply is sent", () => {
