@@ -2,7 +2,7 @@
 // printed, stopped (and its state written) on Ctrl-C or SIGTERM.
 import { parseArgs } from "node:util";
 import { parsePortAssignments, splitList, untilSignal, UsageError } from "../../lib/cli.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
 import { identityRoutes, SIGN_IN_METHODS } from "./identity.js";

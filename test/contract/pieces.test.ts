@@ -1,6 +1,6 @@
 // The pure pieces of lib/contract: JSON pointers (RFC 6901), coercion by style/explode, router specificity.
 import { describe, expect, it } from "vitest";
-import { canonicalPointer, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, type Parameter, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
+import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, type Parameter, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
 
 const identity = (schema: JsonSchema): JsonSchema => schema;
 
@@ -43,6 +43,11 @@ describe("coercion", () => {
     expect(read({ name: "ids", in: "path" })).toEqual([7, 8]);
     expect(read({ name: "x-ids", in: "header" })).toEqual([9, 10]);
     expect(rawParameter({ name: "missing", in: "query" }, ints, source)).toBeUndefined();
+  });
+
+  it("coerces form fields by the body schema's properties and keeps unknown fields as sent", () => {
+    const schema: JsonSchema = { type: "object", properties: { page: { type: "integer" }, tags: { type: "array", items: { type: "integer" } }, name: { type: "string" } } };
+    expect(coerceForm(schema, { page: "2", tags: ["1", "x"], name: "7", extra: "y" }, identity)).toEqual({ page: 2, tags: [1, "x"], name: "7", extra: "y" });
   });
 });
 

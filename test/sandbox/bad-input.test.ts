@@ -3,7 +3,7 @@
 // not document (every response of a contract path goes through the contract fetch).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listOperations } from "../../lib/openapi.js";
+import { loadContract } from "../../lib/contract/index.js";
 import { identityRoutes } from "../../mock/sandbox/identity.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
@@ -32,7 +32,7 @@ const oddSegment = fc.oneof(
 );
 
 function pathsOf(api: Api): fc.Arbitrary<string> {
-  const templates = listOperations(api).filter((op) => !op.webhook).map((op) => op.path);
+  const templates = loadContract(api).operations().filter((op) => !op.webhook).map((op) => op.path);
   return fc.tuple(fc.constantFrom(...templates), oddSegment).map(([template, segment]) => template.replace(/\{[^}]+\}/g, segment));
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { formAction, ScriptedBrowser } from "./support/browser.js";
 import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
