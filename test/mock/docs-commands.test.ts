@@ -47,7 +47,7 @@ async function run(command: string): Promise<Answer> {
     // Asynchronously: the mocks answer from this very process.
     output = (await promisify(execFile)("sh", ["-c", text], { encoding: "utf8" })).stdout;
   } catch (error) {
-    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? error}`);
+    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
   }
   const [head, ...rest] = output.split(/\r?\n\r?\n/);
   const [statusLine, ...headerLines] = head!.split(/\r?\n/);
@@ -78,8 +78,9 @@ function documentedExample(api: (typeof API_NAMES)[number], method: string, path
 }
 
 describe("the docs' Prefer commands work against the mock", () => {
-  it("finds the commands (README and getting started show them)", () => {
-    expect(commands.filter((c) => c.page === "README.md").length).toBeGreaterThanOrEqual(2);
+  it("finds the commands (README, the mock servers guide and getting started show them)", () => {
+    expect(commands.filter((c) => c.page === "README.md").length).toBeGreaterThanOrEqual(1);
+    expect(commands.filter((c) => c.page === "docs/guide/mock-servers.md").length).toBeGreaterThanOrEqual(3);
     expect(commands.filter((c) => c.page === "docs/guide/getting-started.md").length).toBeGreaterThanOrEqual(2);
   });
 
