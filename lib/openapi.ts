@@ -1,8 +1,8 @@
 // Deprecated: the round-1 entry point, kept as a thin typed re-export of lib/contract until its remaining users
 // (conformance, docs scripts, clients, tests) move over. New code imports lib/contract/index.js.
 import { type ApiName, loadBundle as loadDocument, loadContract } from "./contract/index.js";
-import type { Document, HttpMethod } from "./contract/model.js";
-import { canonicalPointer as canonicalPointerOf, joinPointer, listOperationsOf, valueAt as valueAtOf } from "./contract/index.js";
+import type { HttpMethod } from "./contract/model.js";
+import { canonicalPointer as canonicalPointerOf, HTTP_METHODS, joinPointer, pointerOf, valueAt as valueAtOf } from "./contract/index.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction, ValidationResult } from "./contract/validation.js";
 
@@ -41,7 +41,18 @@ export interface Operation {
 export { escapeSegment as pointerSegment } from "./contract/index.js";
 
 export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "api">> {
-  return listOperationsOf(doc as Document).map(({ operationId, method, path, webhook, pointer, operation }) => ({ operationId, method, path, webhook, pointer, operation }));
+  // Any document (a file given to `contracts diff` may lack operationIds), so not listOperationsOf, which requires them.
+  const result: Array<Omit<Operation, "api">> = [];
+  for (const [section, webhook] of [["paths", false], ["webhooks", true]] as const) {
+    for (const [path, item] of Object.entries(doc[section] ?? {})) {
+      for (const method of HTTP_METHODS) {
+        const operation = item[method] as { operationId?: string } | undefined;
+        if (!operation) continue;
+        result.push({ operationId: operation.operationId as string, method, path, webhook, pointer: pointerOf([section, path, method]), operation });
+      }
+    }
+  }
+  return result;
 }
 
 /** @deprecated Use `loadContract(api).document` (typed by lib/contract/model.ts). */
