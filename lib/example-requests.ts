@@ -1,6 +1,6 @@
 // Builds a valid HTTP request for an operation from the contract's own examples (parameters, request bodies) and
 // the credentials of its security schemes. Used to drive mocks and live targets with requests the contract blesses.
-import { type ApiName, loadBundle, type Operation, pointerSegment, resolvePointer } from "./openapi.js";
+import { type ApiName, type Contract, examplesOf, type JsonSchema, loadContract, type OperationInfo, type Parameter, schemaFallback, type SecurityScheme } from "./contract/index.js";
 
 export interface ExampleRequest {
   method: string;
@@ -14,74 +14,77 @@ export interface ExampleRequest {
 /** Credentials by security scheme name, e.g. `{ bearerApiKey: "demo-key" }`; values are the raw secret. */
 export type SchemeCredentials = Record<string, string>;
 
-function firstExampleValue(api: ApiName, pointer: string, node: Record<string, any>): unknown {
-  if (node.examples && typeof node.examples === "object" && !Array.isArray(node.examples)) {
-    const [name] = Object.keys(node.examples);
-    if (name !== undefined) return resolvePointer(api, `${pointer}/examples/${pointerSegment(name)}`).value;
-  }
-  if ("example" in node) return node.example;
-  const schema = node.schema ? resolvePointer(api, `${pointer}/schema`) : undefined;
-  if (schema?.examples?.length) return schema.examples[0];
-  if (schema && "default" in schema) return schema.default;
-  if (schema?.enum?.length) return schema.enum[0];
-  if (schema && "const" in schema) return schema.const;
-  return undefined;
+/** Which operation: `{ api, operationId }` (a lib/openapi.ts Operation fits). */
+export interface OperationRef {
+  api: ApiName;
+  operationId: string;
+}
+
+function operationOf(ref: OperationRef): { contract: Contract; op: OperationInfo } {
+  const contract = loadContract(ref.api);
+  const op = contract.findOperation(ref.operationId);
+  if (!op) throw new Error(`${ref.api} has no operation ${ref.operationId}`);
+  return { contract, op };
+}
+
+function parameterExample(contract: Contract, parameter: Parameter): unknown {
+  const [first] = examplesOf(parameter, contract.deref);
+  if (first) return first.value;
+  return schemaFallback(parameter.schema ? contract.deref<JsonSchema>(parameter.schema) : undefined);
+}
+
+function asText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** Applies the credentials of the operation's first security requirement to `headers`. */
-export function applySecurity(api: ApiName, op: Operation, headers: Record<string, string>, credentials: SchemeCredentials): void {
-  const requirement = (op.operation.security ?? loadBundle(api).security ?? [])[0] as Record<string, string[]> | undefined;
+export function applySecurity(api: ApiName, ref: OperationRef, headers: Record<string, string>, credentials: SchemeCredentials): void {
+  const { contract, op } = operationOf({ api, operationId: ref.operationId });
+  const requirement = (op.operation.security ?? contract.document.security ?? [])[0];
   for (const schemeName of Object.keys(requirement ?? {})) {
-    const scheme = resolvePointer(api, `/components/securitySchemes/${pointerSegment(schemeName)}`);
+    const node = contract.document.components?.securitySchemes?.[schemeName];
     const secret = credentials[schemeName];
-    if (secret === undefined) continue;
-    if (scheme.type === "apiKey" && scheme.in === "header") headers[scheme.name] = secret;
+    if (node === undefined || secret === undefined) continue;
+    const scheme = contract.deref<SecurityScheme>(node);
+    if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name) headers[scheme.name] = secret;
     else if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") headers.Authorization = `Bearer ${secret}`;
   }
 }
 
-export function exampleRequest(op: Operation, baseUrl: string, credentials: SchemeCredentials = {}): ExampleRequest {
-  const api = op.api;
+export function exampleRequest(ref: OperationRef, baseUrl: string, credentials: SchemeCredentials = {}): ExampleRequest {
+  const { contract, op } = operationOf(ref);
   let path = op.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
-  (op.operation.parameters ?? []).forEach((_: unknown, index: number) => {
-    const pointer = `${op.pointer}/parameters/${index}`;
-    const parameter = resolvePointer(api, pointer);
-    const value = firstExampleValue(api, pointer, parameter);
+  for (const { parameter } of op.parameters) {
+    const value = parameterExample(contract, parameter);
     if (value === undefined) {
-      if (parameter.required) throw new Error(`${api} ${op.operationId}: required parameter ${parameter.name} has no example`);
-      return;
+      if (parameter.required) throw new Error(`${ref.api} ${op.operationId}: required parameter ${parameter.name} has no example`);
+      continue;
     }
-    if (!parameter.required && parameter.in !== "path") return;
-    const text = String(value);
+    if (!parameter.required && parameter.in !== "path") continue;
+    const text = asText(value);
     if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
     else if (parameter.in === "query") query.set(parameter.name, text);
     else if (parameter.in === "header") headers[parameter.name] = text;
-  });
-  applySecurity(api, op, headers, credentials);
+  }
+  applySecurity(ref.api, ref, headers, credentials);
 
-  const request: ExampleRequest = { method: op.method.toUpperCase(), url: `${baseUrl}${path}${query.size ? `?${query}` : ""}`, headers };
-  if (op.operation.requestBody) {
-    const bodyPointer = `${op.pointer}/requestBody`;
-    const requestBody = resolvePointer(api, bodyPointer);
-    const [mediaType] = Object.keys(requestBody.content ?? {});
-    if (mediaType) {
-      const contentPointer = `${bodyPointer}/content/${pointerSegment(mediaType)}`;
-      const content = resolvePointer(api, contentPointer);
-      const [name] = Object.keys(content.examples ?? {});
-      const value = firstExampleValue(api, contentPointer, content);
-      headers["Content-Type"] = mediaType;
-      request.body = serializeBody(mediaType, value);
-      request.bodyExample = { mediaType, name: name ?? "(schema)", value };
-    }
+  const request: ExampleRequest = { method: op.method.toUpperCase(), url: `${baseUrl}${path}${query.size ? `?${query.toString()}` : ""}`, headers };
+  const [mediaType, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+  if (mediaType && content) {
+    const [example] = examplesOf(content, contract.deref);
+    const value = example ? example.value : schemaFallback(content.schema ? contract.deref<JsonSchema>(content.schema) : undefined);
+    headers["Content-Type"] = mediaType;
+    request.body = serializeBody(mediaType, value);
+    request.bodyExample = { mediaType, name: example && !example.name.startsWith("schema[") && example.name !== "example" ? example.name : "(schema)", value };
   }
   return request;
 }
 
 export function serializeBody(mediaType: string, value: unknown): string {
   if (mediaType === "application/x-www-form-urlencoded") {
-    return new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+    return new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
   }
   return JSON.stringify(value);
 }

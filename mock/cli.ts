@@ -3,7 +3,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePortAssignments, splitList, untilSignal, UsageError } from "../lib/cli.js";
-import { API_NAMES } from "../lib/openapi.js";
+import { API_NAMES } from "../lib/contract/index.js";
 import { fromPackageRoot } from "../lib/paths.js";
 import { MockStartError, startMocks } from "./prism.js";
 

@@ -3,7 +3,7 @@
 import { createRequire, Module } from "node:module";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
-import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { API_NAMES, type ApiName, mediaTypeOf } from "../lib/contract/index.js";
 import { bundlePath } from "../lib/paths.js";
 import { explainRefusal, type Violation } from "./refusals.js";
 
@@ -82,12 +82,13 @@ function loadPrism(): PrismPackages {
     const fromPrismCli = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json"));
     const fromPrismHttp = createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json"));
     loadEnglishFakerOnly(fromPrismHttp);
-    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker");
+    // require() is untyped; each module is read as the part of its own typings that PrismPackages names.
+    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker") as { JSONSchemaFaker: { option(name: string, value: unknown): void } };
     prismPackages = {
-      createServer: fromPrismCli("@stoplight/prism-http-server").createServer,
-      getHttpOperationsFromSpec: fromPrismCli("@stoplight/prism-http").getHttpOperationsFromSpec,
-      createLogger: fromPrismCli("@stoplight/prism-core").createLogger,
-      mock: fromPrismCli("@stoplight/prism-http/dist/mocker").default,
+      createServer: (fromPrismCli("@stoplight/prism-http-server") as Pick<PrismPackages, "createServer">).createServer,
+      getHttpOperationsFromSpec: (fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "getHttpOperationsFromSpec">).getHttpOperationsFromSpec,
+      createLogger: (fromPrismCli("@stoplight/prism-core") as Pick<PrismPackages, "createLogger">).createLogger,
+      mock: (fromPrismCli("@stoplight/prism-http/dist/mocker") as { default: PrismPackages["mock"] }).default,
       setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
     };
   }
@@ -103,7 +104,7 @@ function loadPrism(): PrismPackages {
 function loadEnglishFakerOnly(fromPrismHttp: NodeJS.Require): void {
   const main = fromPrismHttp.resolve("@faker-js/faker");
   if (fromPrismHttp.cache[main]) return;
-  const english = fromPrismHttp("@faker-js/faker/locale/en");
+  const english: unknown = fromPrismHttp("@faker-js/faker/locale/en");
   const entry = new Module(main);
   entry.filename = main;
   entry.exports = { default: english, faker: english };
@@ -127,7 +128,8 @@ function explainingMocker(api: ApiName, mock: Mocker): Mocker {
       // Prism serves a named example for a refused request only with its status (`code=422, example=...`).
       const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
       if (askedFor) return result;
-      const mediaType = String(response.headers?.["Content-type"] ?? "").split(";")[0]!.trim();
+      const contentType = response.headers?.["Content-type"];
+      const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
       response.body = explainRefusal(api, options.resource.iid, response.statusCode, mediaType, response.body, violations);
     }
     return result;

@@ -1,7 +1,6 @@
 // Puts the reason of a refusal into the API's own error body. Which field carries the message is read from the
 // contract (the documented error response and its example), not listed here, so that a changed envelope follows.
-import { findOperation, loadBundle, pointerSegment, resolvePointer, validateAt } from "../lib/openapi.js";
-import type { ApiName } from "../lib/openapi.js";
+import { type ApiName, joinPointer, type JsonSchema, loadContract, responseKeyFor } from "../lib/contract/index.js";
 
 /** One violation as Prism reports it (also in its `sl-violations` header, with `request` before the path). */
 export interface Violation {
@@ -15,11 +14,6 @@ export function describeViolations(violations: readonly Violation[]): string {
   return violations.map((v) => v.message).join("; ");
 }
 
-/** The documented response that answers `status`: the exact code, then its range (`4XX`), then `default`. */
-function documentedResponseKey(responses: Record<string, unknown>, status: number): string | undefined {
-  return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
-}
-
 /**
  * `body` (the error example Prism chose) with its message replaced by the violations, when the contract lets us
  * say where the message goes: the first string property of the example that the schema does not pin down (no
@@ -28,17 +22,15 @@ function documentedResponseKey(responses: Record<string, unknown>, status: numbe
  */
 export function explainRefusal(api: ApiName, operationId: string, status: number, mediaType: string, body: unknown, violations: readonly Violation[]): unknown {
   if (!body || typeof body !== "object" || Array.isArray(body) || !mediaType.endsWith("json")) return body;
-  const operation = findOperation(api, operationId);
-  const key = documentedResponseKey(operation.operation.responses ?? {}, status);
-  if (key === undefined) return body;
-  const schemaPointer = `${operation.pointer}/responses/${pointerSegment(key)}/content/${pointerSegment(mediaType)}/schema`;
-  let schema: { properties?: Record<string, unknown> } | undefined;
-  try {
-    schema = resolvePointer(api, schemaPointer);
-  } catch {
-    return body; // no schema for this media type
-  }
-  const statusProperty = (loadBundle(api)["x-error-envelope"] as { property?: string } | undefined)?.property;
+  const contract = loadContract(api);
+  const operation = contract.findOperation(operationId);
+  const key = operation && responseKeyFor(operation, status);
+  if (!operation || key === undefined) return body;
+  const documentedSchema = contract.response(operation, key)?.content?.[mediaType]?.schema;
+  if (!documentedSchema) return body; // no schema for this media type
+  const schemaPointer = joinPointer(operation.pointer, "responses", key, "content", mediaType, "schema");
+  const schema = contract.deref<JsonSchema>(documentedSchema);
+  const statusProperty = (contract.document["x-error-envelope"] as { property?: string } | undefined)?.property;
   const message = describeViolations(violations);
   // RFC 6749 §5.2 allows no `"` or `\\` and only printable ASCII in error_description: the plainer form fits.
   const plainMessage = message.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
@@ -46,11 +38,12 @@ export function explainRefusal(api: ApiName, operationId: string, status: number
   const candidates = Object.entries(body).sort(([, a], [, b]) => Number(isProse(b)) - Number(isProse(a)));
   for (const [name, value] of candidates) {
     if (typeof value !== "string" || name === statusProperty) continue;
-    const property = schema?.properties?.[name] ? resolvePointer(api, `${schemaPointer}/properties/${pointerSegment(name)}`) : {};
+    const declared = schema.properties?.[name];
+    const property = declared ? contract.deref<JsonSchema>(declared) : {};
     if ("const" in property || "enum" in property || "not" in property) continue;
     for (const text of [message, plainMessage]) {
       const explained = { ...body, [name]: text };
-      if (validateAt(api, schemaPointer, explained).valid) return explained;
+      if (contract.validate(schemaPointer, explained).valid) return explained;
     }
   }
   return body;

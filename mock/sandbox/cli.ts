@@ -2,10 +2,10 @@
 // printed, stopped (and its state written) on Ctrl-C or SIGTERM.
 import { parseArgs } from "node:util";
 import { parsePortAssignments, splitList, untilSignal, UsageError } from "../../lib/cli.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
-import { SIGN_IN_METHODS } from "./identity.js";
+import { identityRoutes, SIGN_IN_METHODS } from "./identity.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
 import { type RunningSandbox, SandboxStartError, startSandbox } from "./server.js";
@@ -88,7 +88,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
 
 /** The demo credentials of the config, for the start-up banner (demo values only; they are not real secrets). */
 function describeCredentials(config: SandboxConfig, issuer: string): string {
-  const lines = [`identity  issuer ${issuer} (discovery at /.well-known/openid-configuration)`];
+  const lines = [`identity  issuer ${issuer} (discovery at ${identityRoutes().discovery})`];
   for (const client of config.identity.clients) {
     lines.push(`          client ${client.client_id} / secret ${client.client_secret}, redirect_uris ${client.redirect_uris.join(" ")}, scopes ${client.scopes.join(" ")}`);
   }

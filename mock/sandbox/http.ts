@@ -66,6 +66,13 @@ ${content}
 `;
 }
 
+/** A copy of `value` without `keys` (e.g. the sandbox's own bookkeeping fields before a row goes out). */
+export function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  const copy: Partial<T> = { ...value };
+  for (const key of keys) delete copy[key];
+  return copy as Omit<T, K>;
+}
+
 /** UTC date and time in the providers' `YYYY-MM-DD HH:MM:SS` form. */
 export function formatDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");

@@ -4,10 +4,11 @@
 import type { components } from "../../generated/types/pay.js";
 import { hmacSha256Signer, type RequestSigner } from "../../lib/pay-signature.js";
 import type { SandboxConfig } from "./config.js";
-import { assertImplemented, checkRequest, ContractRouter, routeRequest } from "./contract.js";
 import { responseExample } from "./examples.js";
-import { escapeHtml, formatDateTime, html, json, page, parseForm, redirect, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
-import { formatUnits, parseUnits, percentOf, rescale, toUnits } from "./money.js";
+import { formatDateTime, json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
+import { formatUnits, percentOf, toUnits } from "./money.js";
+import { type HandlerTable, OperationServer } from "./operations.js";
+import { createPaymentPage } from "./pay-page.js";
 
 type Schemas = components["schemas"];
 
@@ -24,8 +25,8 @@ export interface PayState {
   nextOrderId: number;
 }
 
-const AMOUNT_DIGITS = 8;
-const BALANCE_DIGITS = 2;
+export const AMOUNT_DIGITS = 8;
+export const BALANCE_DIGITS = 2;
 /** How many recent nonces per shop are remembered; a nonce lower than all of them is refused as stale. */
 export const NONCE_WINDOW = 64;
 export const PAYMENT_PAGE_PREFIX = "/_sandbox/pay/";
@@ -57,54 +58,57 @@ export interface PayApiOptions {
 interface Context {
   state: PayState;
   shop: Schemas["Shop"];
-  body: any;
+  options: PayApiOptions;
+  now: () => Date;
 }
 
+const success = <T>(data: T) => ({ status: 200 as const, body: { type: "success" as const, desc: "", data } });
+const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
+const publicOrder = (order: StoredOrder): Schemas["Order"] => omit(order, "shop_id", "currency", "cancelled");
+
+const handlers: HandlerTable<"pay", Context> = {
+  listShops: ({ context: { state } }) => success({ user_id: state.user_id, shops: state.shops }),
+  getBalance: ({ context: { state } }) => success({ user_id: state.user_id, balance: state.balance }),
+  listOrders: ({ body, context: { state, shop, options } }) => {
+    const size = options.config.ordersPerPage;
+    const pageNumber = body.page ?? 1;
+    const orders = state.orders.filter((order) => order.shop_id === shop.id).sort((a, b) => b.id - a.id);
+    return success(orders.slice((pageNumber - 1) * size, pageNumber * size).map(publicOrder));
+  },
+  createOrder: ({ body, context: { state, shop, options, now } }) => {
+    const currency = body.currency ?? "";
+    const currencyId = options.config.currencies[currency];
+    if (currencyId === undefined) return fail(400, `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`);
+    if (typeof body.amount !== "number" || !(body.amount > 0) || body.amount > 1e12) return fail(400, "amount must be a number above 0 (the sandbox requires it)");
+    const amount = toUnits(body.amount, AMOUNT_DIGITS);
+    const order: StoredOrder = {
+      id: state.nextOrderId++,
+      date_created: formatDateTime(now()),
+      date_payed: null,
+      status: 0,
+      payment_system_id: body.payment_system ?? options.config.defaultPaymentSystem,
+      currency_id: currencyId,
+      amount: formatUnits(amount, AMOUNT_DIGITS),
+      fee: formatUnits(percentOf(amount, options.config.feePercent), AMOUNT_DIGITS),
+      email: typeof body.fields?.email === "string" ? body.fields.email : "",
+      test_order: 1,
+      payment_id: body.order_id ?? "",
+      shop_id: shop.id,
+      currency,
+      cancelled: false,
+    };
+    state.orders.push(order);
+    options.onChange?.();
+    return success({ id: order.id, url: `${options.baseUrl()}${PAYMENT_PAGE_PREFIX}${order.id}` });
+  },
+};
+
 export function createPayApi(state: PayState, options: PayApiOptions): SandboxApi {
-  const router = new ContractRouter("pay");
+  const server = new OperationServer("pay", handlers);
   const signers = new Map<string, RequestSigner>(options.config.keys.map((key) => [key.shop_id, hmacSha256Signer(key.api_key)]));
   const now = options.now ?? (() => new Date());
   const changed = () => options.onChange?.();
   const refuse = (status: number, desc: string, headers: Record<string, string> = {}) => json(status, { type: "error", desc }, headers);
-  const success = (data: unknown) => json(200, { type: "success", desc: "", data });
-  const publicOrder = ({ shop_id: _shop, currency: _currency, cancelled: _cancelled, ...order }: StoredOrder): Schemas["Order"] => order;
-
-  const handlers: Record<string, (context: Context) => SandboxResponse> = {
-    listShops: ({ state }) => success({ user_id: state.user_id, shops: state.shops }),
-    getBalance: ({ state }) => success({ user_id: state.user_id, balance: state.balance }),
-    listOrders: ({ state, shop, body }) => {
-      const size = options.config.ordersPerPage;
-      const pageNumber: number = body.page ?? 1;
-      const orders = state.orders.filter((order) => order.shop_id === shop.id).sort((a, b) => b.id - a.id);
-      return success(orders.slice((pageNumber - 1) * size, pageNumber * size).map(publicOrder));
-    },
-    createOrder: ({ state, shop, body }) => {
-      const currencyId = options.config.currencies[body.currency];
-      if (currencyId === undefined) return refuse(400, `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`);
-      if (typeof body.amount !== "number" || !(body.amount > 0) || body.amount > 1e12) return refuse(400, "amount must be a number above 0 (the sandbox requires it)");
-      const amount = toUnits(body.amount, AMOUNT_DIGITS);
-      const order: StoredOrder = {
-        id: state.nextOrderId++,
-        date_created: formatDateTime(now()),
-        date_payed: null,
-        status: 0,
-        payment_system_id: body.payment_system ?? options.config.defaultPaymentSystem,
-        currency_id: currencyId,
-        amount: formatUnits(amount, AMOUNT_DIGITS),
-        fee: formatUnits(percentOf(amount, options.config.feePercent), AMOUNT_DIGITS),
-        email: typeof body.fields?.email === "string" ? body.fields.email : "",
-        test_order: 1,
-        payment_id: body.order_id ?? "",
-        shop_id: shop.id,
-        currency: body.currency,
-        cancelled: false,
-      };
-      state.orders.push(order);
-      changed();
-      return success({ id: order.id, url: `${options.baseUrl()}${PAYMENT_PAGE_PREFIX}${order.id}` });
-    },
-  };
-  assertImplemented(router, Object.keys(handlers));
 
   async function signatureMatches(shopId: string, authorization: string | null, body: Uint8Array): Promise<boolean> {
     const signer = signers.get(shopId);
@@ -124,9 +128,9 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
   }
 
   async function handleApi(request: SandboxRequest): Promise<SandboxResponse> {
-    const routing = routeRequest(router, request);
+    const routing = server.route(request);
     if (!routing.ok) return refuse(routing.status, routing.message, routing.headers);
-    const checked = checkRequest(routing.match, request);
+    const checked = server.check(routing.match, request);
     if (!checked.ok) return refuse(checked.status, checked.message);
     const body = checked.body as { shop_id: string; nonce: number };
     const shop = state.shops.find((row) => String(row.id) === body.shop_id);
@@ -135,58 +139,13 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
     const nonceProblem = acceptNonce(body.shop_id, body.nonce);
     if (nonceProblem) return refuse(409, nonceProblem);
     changed();
-    return handlers[routing.match.route.op.operationId]!({ state, shop, body });
+    return server.dispatch(checked, { state, shop, options, now });
   }
 
-  function paymentPage(order: StoredOrder, status = 200): SandboxResponse {
-    const shop = state.shops.find((row) => row.id === order.shop_id);
-    const outcome = order.status === 1 ? `Paid on ${order.date_payed} (UTC).` : order.cancelled ? "The payment was cancelled." : "Waiting for payment.";
-    const actions =
-      order.status === 0 && !order.cancelled
-        ? `<form method="post" action="${PAYMENT_PAGE_PREFIX}${order.id}">
-<button type="submit" name="action" value="pay">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</button>
-<button type="submit" name="action" value="cancel">Cancel</button>
-</form>`
-        : "";
-    return html(
-      status,
-      page(
-        `Order ${order.id}`,
-        `<h1>Pay ${escapeHtml(shop?.name ?? "the shop")}</h1>
-<dl><dt>Order</dt><dd>${order.id} (${escapeHtml(order.payment_id || "no shop label")})</dd>
-<dt>Amount</dt><dd>${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</dd>
-<dt>Buyer</dt><dd>${escapeHtml(order.email || "not given")}</dd>
-<dt>Status</dt><dd id="status">${escapeHtml(outcome)}</dd></dl>
-${actions}`,
-      ),
-    );
-  }
-
-  function handlePaymentPage(request: SandboxRequest): SandboxResponse {
-    const id = request.url.pathname.slice(PAYMENT_PAGE_PREFIX.length);
-    const order = /^\d+$/.test(id) ? state.orders.find((row) => row.id === Number(id)) : undefined;
-    if (!order) return html(404, page("Unknown order", `<h1>Unknown order</h1><p>There is no order ${escapeHtml(id)}.</p>`));
-    if (request.method === "GET") return paymentPage(order);
-    if (request.method !== "POST") return html(405, page("Not allowed", "<h1>Use GET or POST</h1>"), { allow: "GET, POST" });
-    const action = parseForm(request.body).action;
-    if (order.status !== 0 || order.cancelled) return paymentPage(order, 409);
-    if (action === "pay") {
-      order.status = 1;
-      order.date_payed = formatDateTime(now());
-      const net = rescale(parseUnits(order.amount, AMOUNT_DIGITS) - parseUnits(order.fee, AMOUNT_DIGITS), AMOUNT_DIGITS, BALANCE_DIGITS);
-      const before = parseUnits(state.balance[order.currency] ?? "0.00", BALANCE_DIGITS);
-      state.balance[order.currency] = formatUnits(before + net, BALANCE_DIGITS);
-    } else if (action === "cancel") {
-      order.cancelled = true;
-    } else {
-      return html(400, page("Unknown action", `<h1>Unknown action</h1><p>Send action=pay or action=cancel.</p>`));
-    }
-    changed();
-    return redirect(`${PAYMENT_PAGE_PREFIX}${order.id}`);
-  }
+  const paymentPage = createPaymentPage(state, now, changed);
 
   return {
-    handle: async (request) => (request.url.pathname.startsWith(PAYMENT_PAGE_PREFIX) ? handlePaymentPage(request) : handleApi(request)),
+    handle: async (request) => (request.url.pathname.startsWith(PAYMENT_PAGE_PREFIX) ? paymentPage(request) : handleApi(request)),
     refuse: (status, message) => refuse(status, message),
   };
 }

@@ -21,7 +21,7 @@ export async function readState(file: string): Promise<SandboxState | undefined>
     throw new SandboxDataError(`the data file ${file} is not valid JSON (${(error as Error).message}); move it away to start from the demo data`);
   }
   if (state?.version !== STATE_VERSION) {
-    throw new SandboxDataError(`the data file ${file} has version ${String(state?.version)}, this sandbox reads version ${STATE_VERSION}; move it away to start from the demo data`);
+    throw new SandboxDataError(`the data file ${file} has version ${String(state?.version)}, this sandbox reads version ${String(STATE_VERSION)}; move it away to start from the demo data`);
   }
   return state;
 }
@@ -68,7 +68,7 @@ export function createStateWriter(file: string, state: SandboxState, options: { 
   return {
     schedule() {
       dirty = true;
-      timer ??= setTimeout(write, delayMs);
+      timer ??= setTimeout(() => void write(), delayMs);
     },
     async flush() {
       if (timer) clearTimeout(timer);

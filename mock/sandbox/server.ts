@@ -2,7 +2,7 @@
 // 4022, pay 4023 by default), seeded from the contracts' examples and the config, optionally persisted.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { createCatalogApi } from "./catalog.js";
 import { defaultConfig, type SandboxConfig } from "./config.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxRequest } from "./http.js";

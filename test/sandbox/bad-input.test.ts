@@ -3,7 +3,8 @@
 // not document (every response of a contract path goes through the contract fetch).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listOperations } from "../../lib/openapi.js";
+import { loadContract } from "../../lib/contract/index.js";
+import { identityRoutes } from "../../mock/sandbox/identity.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
 let sandbox: TestSandbox;
@@ -31,7 +32,7 @@ const oddSegment = fc.oneof(
 );
 
 function pathsOf(api: Api): fc.Arbitrary<string> {
-  const templates = listOperations(api).filter((op) => !op.webhook).map((op) => op.path);
+  const templates = loadContract(api).operations().filter((op) => !op.webhook).map((op) => op.path);
   return fc.tuple(fc.constantFrom(...templates), oddSegment).map(([template, segment]) => template.replace(/\{[^}]+\}/g, segment));
 }
 
@@ -80,7 +81,7 @@ describe.each(["links", "catalog", "pay"] as const)("%s refuses bad input in its
 });
 
 it("the identity token endpoint refuses malformed requests with an OAuth error", async () => {
-  const token = `${sandbox.urls.identity}/api/login/oauth/access_token`;
+  const token = `${sandbox.urls.identity}${identityRoutes().token}`;
   const form = (fields: Record<string, string>) => sandbox.fetch(token, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
   const unsupported = await form({ grant_type: "password", client_id: "demo-app", client_secret: "demo-app-secret" });
   expect(unsupported.status).toBe(400);
@@ -98,7 +99,7 @@ it("the identity endpoints answer random parameters and forms without a 5xx, as 
     fc.oneof(fc.constantFrom("demo-app", "demo-app-secret", "code", "openid", "openid offline_access", "S256", "plain", "authorization_code", "refresh_token", "http://127.0.0.1:5173/callback", "http://127.0.0.1:5173/", "none", "a.b.c"), fc.string({ maxLength: 20 })),
     { maxKeys: 8 },
   );
-  const paths = fc.constantFrom("/login/oauth/authorize", "/api/login/oauth/access_token", "/api/userinfo", "/api/logout", "/.well-known/jwks", "/.well-known/openid-configuration");
+  const paths = fc.constantFrom(...Object.values(identityRoutes()));
   await fc.assert(
     fc.asyncProperty(fc.constantFrom("GET", "POST"), paths, fields, fc.boolean(), async (method, path, params, bearer) => {
       const form = new URLSearchParams(params);

@@ -77,7 +77,7 @@ const product = {
 
 async function sandboxCall(path: string, init: RequestInit = {}, apiKey = "demo-seller-key") {
   const response = await fetch(`${sandbox.urls.catalog}${path}`, { ...init, headers: { "x-seller-api-key": apiKey, "content-type": "application/json", ...init.headers } });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) };
 }
 
 describe("catalog sandbox", () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { formAction, ScriptedBrowser } from "./support/browser.js";
 import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
@@ -35,7 +35,7 @@ async function stop(command: RunningCommand): Promise<void> {
   expect(await command.exit).toBe(0);
 }
 
-afterAll(async () => {
+afterAll(() => {
   for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGKILL");
 });
 
@@ -51,9 +51,9 @@ describe("contracts sandbox", () => {
 
     const checked = contractFetch(urls);
     const clients = clientsFor(urls, checked);
-    const domainId = (await clients.links().POST("/api/domain/add", { body: { domain: "https://kept.example.com" } })).data!.id;
+    const domainId = (await clients.links().POST("/api/domain/add", { body: { domain: "https://kept.example.com" } })).data.id;
     const productId = ((await clients.catalog().POST("/admin/seller-api/products", { body: { title: "Kept", delivery_type: "digital_instant", category_id: "pcat_8kq2m4x7", status: "published", variants: [] } })).data as { id: string }).id;
-    const order = (await clients.pay().POST("/api/createOrder/", { body: { currency: "RUB", amount: 100 } })).data!.data;
+    const order = (await clients.pay().POST("/api/createOrder/", { body: { currency: "RUB", amount: 100 } })).data.data;
     await fetch(order.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
 
     const identity = await createIdentityClient({ issuer: urls.identity, clientId: "demo-app", clientSecret: "demo-app-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true });
@@ -73,7 +73,7 @@ describe("contracts sandbox", () => {
     expect((await links.GET("/api/domains", { params: { query: { limit: 50 } } })).data?.data.domains.map((d) => d.id)).toContain(domainId);
     const products = await (await fetch(`${urls.catalog}/_sandbox/products`, { headers: { "x-seller-api-key": "demo-seller-key" } })).json();
     expect(products.map((p: { id: string }) => p.id)).toContain(productId);
-    const orders = (await clientsFor(urls, checked).pay().POST("/api/orders/", { body: {} })).data!.data;
+    const orders = (await clientsFor(urls, checked).pay().POST("/api/orders/", { body: {} })).data.data;
     expect(orders.find((o) => o.id === order.id)).toMatchObject({ status: 1 });
 
     // The signing key and the refresh token survived: the old id_token verifies and the refresh works.

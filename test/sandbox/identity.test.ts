@@ -6,6 +6,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
+import { identityRoutes } from "../../mock/sandbox/identity.js";
 import { formAction, hiddenFields, ScriptedBrowser } from "./support/browser.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
@@ -13,6 +14,7 @@ const CLIENT_ID = "demo-app";
 const CLIENT_SECRET = "demo-app-secret";
 const APP = "http://127.0.0.1:5173/";
 const REDIRECT_URI = `${APP}callback`;
+const ROUTES = identityRoutes();
 const ALICE = { email: "alice.novak@example.org", password: "alice-demo", sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91" };
 
 let sandbox: TestSandbox;
@@ -76,11 +78,11 @@ describe("identity sandbox with openid-client", () => {
     const metadata = config.serverMetadata();
     expect(metadata).toMatchObject({
       issuer,
-      authorization_endpoint: `${issuer}/login/oauth/authorize`,
-      token_endpoint: `${issuer}/api/login/oauth/access_token`,
-      userinfo_endpoint: `${issuer}/api/userinfo`,
-      jwks_uri: `${issuer}/.well-known/jwks`,
-      end_session_endpoint: `${issuer}/api/logout`,
+      authorization_endpoint: `${issuer}${ROUTES.authorization}`,
+      token_endpoint: `${issuer}${ROUTES.token}`,
+      userinfo_endpoint: `${issuer}${ROUTES.userinfo}`,
+      jwks_uri: `${issuer}${ROUTES.jwks}`,
+      end_session_endpoint: `${issuer}${ROUTES.end_session}`,
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],
     });
@@ -130,7 +132,9 @@ describe("identity sandbox with openid-client", () => {
     expect(response.headers.get("location")).toBeNull();
     expect(await response.text()).toMatch(/redirect_uri/);
   });
+});
 
+describe("identity sandbox: what it refuses", () => {
   it("requires PKCE, and issues no refresh token without offline_access", async () => {
     const withoutPkce = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: "openid", state: "s1" });
     const refused = await sandbox.fetch(withoutPkce, { redirect: "manual" });
@@ -169,7 +173,7 @@ describe("identity sandbox with openid-client", () => {
 
   it("checks the client secret", async () => {
     const flow = await signIn("openid");
-    const response = await sandbox.fetch(`${issuer}/api/login/oauth/access_token`, {
+    const response = await sandbox.fetch(`${issuer}${ROUTES.token}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "authorization_code", code: flow.callback.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: CLIENT_ID, client_secret: "wrong", code_verifier: flow.verifier }),
@@ -195,7 +199,9 @@ describe("identity sandbox with openid-client", () => {
     const cancelled = await browser.submit(formAction(form.html, form.url, "/abort"), {});
     expect(new URL(cancelled.url).searchParams.get("error")).toBe("access_denied");
   });
+});
 
+describe("identity sandbox: sign-in methods, logout and clients", () => {
   it("logs out through RP-initiated logout back to the registered post_logout_redirect_uri", async () => {
     const flow = await signIn("openid");
     const tokens = await exchange(flow);
@@ -212,14 +218,14 @@ describe("identity sandbox with openid-client", () => {
   it("accepts the form-POST variant of logout and refuses an unregistered post_logout_redirect_uri with a page", async () => {
     const flow = await signIn("openid");
     const tokens = await exchange(flow);
-    const logout = `${issuer}/api/logout`;
+    const logout = `${issuer}${ROUTES.end_session}`;
     const prompt = await sandbox.fetch(logout, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ id_token_hint: tokens.id_token!, client_id: CLIENT_ID, post_logout_redirect_uri: APP, state: "q7" }),
     });
     expect(prompt.status).toBe(200);
-    expect(await prompt.text()).toContain(`action="${issuer}/api/logout/confirm"`);
+    expect(await prompt.text()).toContain(`action="${issuer}${ROUTES.end_session}/confirm"`);
 
     const refused = await sandbox.fetch(`${logout}?${new URLSearchParams({ client_id: CLIENT_ID, post_logout_redirect_uri: "http://127.0.0.1:5999/" })}`, { redirect: "manual" });
     expect(refused.status).toBe(400);
@@ -228,7 +234,7 @@ describe("identity sandbox with openid-client", () => {
   });
 
   it("judges an empty client_id= the same by GET and by form POST: as omitted (RFC 6749 §3.1)", async () => {
-    const logout = `${issuer}/api/logout`;
+    const logout = `${issuer}${ROUTES.end_session}`;
     const byGet = await sandbox.fetch(`${logout}?client_id=`, { redirect: "manual" });
     const byPost = await sandbox.fetch(logout, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "client_id=" });
     expect(byGet.status).toBe(200);

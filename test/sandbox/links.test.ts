@@ -23,7 +23,7 @@ describe("links sandbox", () => {
 
   it("creates, lists, updates and deletes a domain, which is then gone", async () => {
     const created = await links.POST("/api/domain/add", { body: { domain: "https://sandbox.example.net", redirectroot: "https://example.net" } });
-    const id = created.data!.id;
+    const id = created.data.id;
     expect(id).toBeGreaterThan(102);
 
     const listed = await links.GET("/api/domains", { params: { query: { limit: 50 } } });
@@ -46,7 +46,7 @@ describe("links sandbox", () => {
     expect(plain.data).toMatchObject({ error: 0, domain: "Autumn", public: true, rotator: false });
     expect(plain.data).not.toHaveProperty("name");
 
-    const id = plain.data!.id;
+    const id = plain.data.id;
     const renamed = await links.PUT("/api/campaign/{id}/update", { params: { path: { id } }, body: { name: "Autumn 2024", slug: "autumn" } });
     expect(renamed.data).toMatchObject({ id, domain: "Autumn 2024", rotator: "https://go.example.com/r/autumn" });
 
@@ -73,7 +73,9 @@ describe("links sandbox", () => {
     expect(items.data?.data.items).toEqual([expect.objectContaining({ id: 6001, type: "bio" })]);
     await expect(links.GET("/api/channel/{id}", { params: { path: { id: 999 } } })).rejects.toThrow(/Channel 999 does not exist/);
   });
+});
 
+describe("links sandbox: CORS and keys", () => {
   it("lets a frontend on another origin call it (CORS)", async () => {
     const origin = "http://localhost:5173";
     const preflight = await fetch(`${sandbox.urls.links}/api/domain/add`, {
@@ -131,7 +133,6 @@ describe("links rate limit", () => {
     // The window is per key: another key is unaffected.
     expect((await call("expired-links-key")).headers.get("x-ratelimit-remaining")).toBe("29");
   });
-
 });
 
 describe("links rate limit, configured", () => {

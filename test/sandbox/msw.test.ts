@@ -72,13 +72,13 @@ describe("MSW handlers backed by the sandbox", () => {
 
   it("pay: an order paid on the payment page is listed with status 1", async () => {
     const pay = clients.pay();
-    const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "EUR", amount: 10 } })).data!.data;
+    const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "EUR", amount: 10 } })).data.data;
     expect(url).toBe(`${urls.pay}/_sandbox/pay/${id}`);
     const paid = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
     expect(paid.status).toBe(303);
-    const order = (await pay.POST("/api/orders/", { body: {} })).data!.data.find((o) => o.id === id);
+    const order = (await pay.POST("/api/orders/", { body: {} })).data.data.find((o) => o.id === id);
     expect(order).toMatchObject({ status: 1, date_payed: expect.any(String), amount: "10.00000000" });
-    expect((await pay.POST("/api/balance/", { body: {} })).data!.data.balance.EUR).toBe("24.90");
+    expect((await pay.POST("/api/balance/", { body: {} })).data.data.balance.EUR).toBe("24.90");
     expect(checked.checked).toBeGreaterThan(35);
   });
 });

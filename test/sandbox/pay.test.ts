@@ -39,10 +39,10 @@ describe("pay sandbox", () => {
     const created = await pay.POST("/api/createOrder/", {
       body: { currency: "RUB", amount: 1000.5, order_id: "T-1", payment_system: 4, fields: { email: "buyer@example.com" }, receipt: { items: [{ name: "Card", count: 1, price: 1000.5 }] } },
     });
-    const { id, url } = created.data!.data;
+    const { id, url } = created.data.data;
     expect(url).toBe(`${sandbox.urls.pay}/_sandbox/pay/${id}`);
 
-    const before = (await pay.POST("/api/orders/", { body: { page: 1 } })).data!.data.find((o) => o.id === id)!;
+    const before = (await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.find((o) => o.id === id)!;
     expect(before).toMatchObject({ status: 0, date_payed: null, amount: "1000.50000000", fee: "30.01500000", email: "buyer@example.com", payment_id: "T-1", test_order: 1 });
 
     const pageHtml = await (await fetch(url)).text();
@@ -52,7 +52,7 @@ describe("pay sandbox", () => {
     expect(paid.status).toBe(303);
     expect(await (await fetch(url)).text()).toMatch(/Paid on \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
 
-    const after = (await pay.POST("/api/orders/", { body: { page: 1 } })).data!.data.find((o) => o.id === id)!;
+    const after = (await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.find((o) => o.id === id)!;
     expect(after.status).toBe(1);
     expect(after.date_payed).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     // 1000.50 - 30.015 = 970.485 → 970.49 (half away from zero); 12840.50 + 970.49
@@ -63,20 +63,20 @@ describe("pay sandbox", () => {
   });
 
   it("a cancelled order stays unpaid and cannot be paid", async () => {
-    const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "USD", amount: 5 } })).data!.data;
+    const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "USD", amount: 5 } })).data.data;
     await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=cancel" });
     expect(await (await fetch(url)).text()).toContain("The payment was cancelled.");
     expect((await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" })).status).toBe(409);
-    const order = (await pay.POST("/api/orders/", { body: {} })).data!.data.find((o) => o.id === id);
+    const order = (await pay.POST("/api/orders/", { body: {} })).data.data.find((o) => o.id === id);
     expect(order).toMatchObject({ status: 0, date_payed: null });
   });
 
   it("pages the order list, newest first, and answers an empty page past the end", async () => {
-    const firstPage = (await pay.POST("/api/orders/", { body: { page: 1 } })).data!.data;
+    const firstPage = (await pay.POST("/api/orders/", { body: { page: 1 } })).data.data;
     expect(firstPage.map((o) => o.id)).toEqual([...firstPage.map((o) => o.id)].sort((a, b) => b - a));
-    expect((await pay.POST("/api/orders/", { body: { page: 99 } })).data!.data).toEqual([]);
+    expect((await pay.POST("/api/orders/", { body: { page: 99 } })).data.data).toEqual([]);
     const otherShop = clientsFor(sandbox.urls, sandbox.fetch).pay("3562", "demo-pay-key-3562");
-    expect((await otherShop.POST("/api/orders/", { body: {} })).data!.data).toEqual([]);
+    expect((await otherShop.POST("/api/orders/", { body: {} })).data.data).toEqual([]);
   });
 
   it("refuses a wrong signature, a reused nonce, a stale nonce and an unknown shop", async () => {

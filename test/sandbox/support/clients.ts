@@ -3,7 +3,7 @@
 import { createCatalogClient } from "../../../clients/catalog.js";
 import { createLinksClient } from "../../../clients/links.js";
 import { createPayClient } from "../../../clients/pay.js";
-import type { ApiName } from "../../../lib/openapi.js";
+import type { ApiName } from "../../../lib/contract/index.js";
 
 /** The generated clients of links, catalog and pay wired to a sandbox through a contract-checked fetch. */
 export function clientsFor(urls: Pick<Record<ApiName, string>, "links" | "catalog" | "pay">, checkedFetch: typeof fetch) {

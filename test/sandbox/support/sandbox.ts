@@ -1,6 +1,6 @@
 // Starts an in-process sandbox on four consecutive ports of this suite's range (4400-4499), with a fetch that
 // checks every response against the contracts.
-import { API_NAMES, type ApiName } from "../../../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../../../lib/contract/index.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../../mock/sandbox/server.js";
 import { contractFetch, type CheckedFetch } from "./contract-fetch.js";
 

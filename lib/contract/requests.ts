@@ -1,0 +1,149 @@
+// Checking one HTTP exchange against its operation: the request's parameters (coerced first) and body, and a
+// response's status, media type and body. Shared by the sandbox, the test helpers and (next) the runner.
+import type { Header, JsonSchema, MediaType, Reference, Response } from "./model.js";
+import type { OperationInfo } from "./operations.js";
+import { coerceForm, coerceParameter, coerceScalar, rawParameter, type ParameterSource } from "./parameters.js";
+import { joinPointer } from "./refs.js";
+import type { RouteMatch } from "./router.js";
+import { describeErrors, type Validators } from "./validation.js";
+
+/** The part of an HTTP request a check reads; `body` holds the exact bytes received. */
+export interface HttpRequest {
+  method: string;
+  url: URL;
+  headers: { get(name: string): string | null };
+  body: Uint8Array;
+}
+
+export type RequestCheck =
+  | { ok: true; params: Record<string, unknown>; body: unknown; mediaType: string | undefined }
+  | { ok: false; status: 400 | 415; message: string };
+
+/** What a check needs from the contract (kept narrow so the functions here stay plain). */
+export interface CheckContext {
+  validators: Validators;
+  deref: <T>(node: T | Reference) => T;
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export function mediaTypeOf(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** Parses an `application/x-www-form-urlencoded` body; repeated fields become arrays. */
+export function parseForm(body: Uint8Array | string): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(typeof body === "string" ? body : new TextDecoder().decode(body))) {
+    const previous = result[key];
+    result[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return result;
+}
+
+/** The operation's parameters read from a request, coerced to their schema types, with what is wrong with them. */
+export function readParameters(ctx: CheckContext, operation: OperationInfo, source: ParameterSource): { values: Record<string, unknown>; problems: string[] } {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const { parameter, pointer } of operation.parameters) {
+    const schema = ctx.deref<JsonSchema>(parameter.schema ?? {});
+    const raw = rawParameter(parameter, schema, source);
+    const subject = `${parameter.in} parameter ${parameter.name}`;
+    if (raw === undefined) {
+      if (parameter.required) problems.push(`${subject} is required`);
+      continue;
+    }
+    const value = coerceParameter(parameter, schema, raw, ctx.deref);
+    if (parameter.schema) {
+      const result = ctx.validators.validate(joinPointer(pointer, "schema"), value);
+      if (!result.valid) problems.push(describeErrors(result.errors, subject));
+    }
+    values[parameter.name] = value;
+  }
+  return { values, problems };
+}
+
+function parseBody(mediaType: string, body: Uint8Array, schema: JsonSchema, ctx: CheckContext): { value: unknown } | { error: string } {
+  if (mediaType === "application/x-www-form-urlencoded") return { value: coerceForm(schema, parseForm(body), ctx.deref) };
+  if (mediaType === "application/json" || mediaType.endsWith("+json")) {
+    try {
+      return { value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as unknown };
+    } catch (error) {
+      return { error: `the body is not valid JSON (${(error as Error).message})` };
+    }
+  }
+  return { value: new TextDecoder().decode(body) };
+}
+
+/** Checks a routed request: parameters, then media type and body. Returns the coerced values or why it is refused. */
+export function checkRequest(ctx: CheckContext, match: RouteMatch, request: HttpRequest): RequestCheck {
+  const { operation } = match;
+  const { values, problems } = readParameters(ctx, operation, { pathParams: match.pathParams, query: request.url.searchParams, headers: request.headers });
+  if (problems.length > 0) return { ok: false, status: 400, message: problems.join("; ") };
+  const spec = operation.requestBody;
+  if (!spec) return { ok: true, params: values, body: undefined, mediaType: undefined };
+  if (request.body.byteLength === 0) {
+    return spec.required ? { ok: false, status: 400, message: "a request body is required" } : { ok: true, params: values, body: undefined, mediaType: undefined };
+  }
+  const mediaType = mediaTypeOf(request.headers.get("content-type"));
+  const media: MediaType | undefined = spec.content[mediaType];
+  if (!media) {
+    const expected = Object.keys(spec.content).join(" or ");
+    return { ok: false, status: 415, message: `Content-Type must be ${expected}, got ${mediaType || "none"}` };
+  }
+  const parsed = parseBody(mediaType, request.body, ctx.deref<JsonSchema>(media.schema ?? {}), ctx);
+  if ("error" in parsed) return { ok: false, status: 400, message: parsed.error };
+  if (media.schema) {
+    const result = ctx.validators.validate(joinPointer(operation.pointer, "requestBody", "content", mediaType, "schema"), parsed.value);
+    if (!result.valid) return { ok: false, status: 400, message: describeErrors(result.errors, "body") };
+  }
+  return { ok: true, params: values, body: parsed.value, mediaType };
+}
+
+export interface HttpResponse {
+  status: number;
+  /** The response headers; when given, documented headers are checked (required ones present, values valid). */
+  headers?: { get(name: string): string | null };
+  contentType: string | null | undefined;
+  /** The parsed body (JSON) or its text; undefined when there is none. */
+  body: unknown;
+}
+
+/** The documented response key for a status: the exact code, else its range (`4XX`), else `default`. */
+export function responseKeyFor(operation: OperationInfo, status: number): string | undefined {
+  const responses = operation.operation.responses ?? {};
+  return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
+}
+
+/** Problems of the documented headers of a response: required ones missing, values (coerced) not valid. */
+function headerProblems(ctx: CheckContext, documented: Response, pointer: string, headers: { get(name: string): string | null }): string[] {
+  const problems: string[] = [];
+  for (const [name, node] of Object.entries(documented.headers ?? {})) {
+    const header = ctx.deref<Header>(node);
+    const value = headers.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`required header ${name} is missing`);
+      continue;
+    }
+    if (!header.schema) continue;
+    const result = ctx.validators.validate(joinPointer(pointer, "headers", name, "schema"), coerceScalar(value, ctx.deref<JsonSchema>(header.schema)));
+    if (!result.valid) problems.push(describeErrors(result.errors, `header ${name}`));
+  }
+  return problems;
+}
+
+/** Problems of a response against its operation (empty when it conforms): status, headers, media type, body. */
+export function checkResponse(ctx: CheckContext, operation: OperationInfo, response: HttpResponse): string[] {
+  const key = responseKeyFor(operation, response.status);
+  if (key === undefined) return [`status ${response.status} is not documented`];
+  const pointer = joinPointer(operation.pointer, "responses", key);
+  const documented = ctx.deref<Response>((operation.operation.responses ?? {})[key] as Response | Reference);
+  const problems = response.headers ? headerProblems(ctx, documented, pointer, response.headers) : [];
+  const content = documented.content ?? {};
+  if (Object.keys(content).length === 0) return problems;
+  const mediaType = mediaTypeOf(response.contentType);
+  const media = content[mediaType];
+  if (!media) return [...problems, `content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`];
+  if (!media.schema) return problems;
+  const result = ctx.validators.validate(joinPointer(pointer, "content", mediaType, "schema"), response.body);
+  return result.valid ? problems : [...problems, describeErrors(result.errors, "body")];
+}

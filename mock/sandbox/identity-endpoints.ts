@@ -1,0 +1,104 @@
+// The identity endpoints the sandbox checks against the contract before oidc-provider sees them: the token
+// request (TokenRequest) and both variants of logout (the form POST is handed on as the GET variant).
+import { IncomingMessage, type ServerResponse } from "node:http";
+import { describeErrors, joinPointer, loadContract, mediaTypeOf, parseForm, type ValidateFunction } from "../../lib/contract/index.js";
+import { escapeHtml, page } from "./http.js";
+import { FORM_LIMIT_BYTES, sendHtml } from "./identity-pages.js";
+import { readBody } from "./read-body.js";
+
+const FORM = "application/x-www-form-urlencoded";
+/** oidc-provider's request handler (it answers through `res`; what it returns is not awaited). */
+type Callback = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+function formValidator(operationId: "exchangeToken" | "logoutWithForm"): ValidateFunction {
+  const identity = loadContract("identity");
+  return identity.validator(joinPointer(identity.operation(operationId).pointer, "requestBody", "content", FORM, "schema"));
+}
+
+/**
+ * Parameters without the ones sent without a value, which count as omitted (RFC 6749 §3.1): `client_id=` means the
+ * same by GET and by form POST.
+ */
+function withoutEmptyValues(params: Record<string, string | string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== ""));
+}
+
+function toSearch(params: Record<string, string | string[]>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
+  return search.toString();
+}
+
+/** A fresh request carrying a body that was already read, for handing on to oidc-provider's own body parser. */
+function replayRequest(original: IncomingMessage, body: Uint8Array, target: { method?: string; url?: string } = {}): IncomingMessage {
+  const copy = new IncomingMessage(original.socket);
+  copy.method = target.method ?? original.method;
+  copy.url = target.url ?? original.url;
+  copy.httpVersion = original.httpVersion;
+  copy.headers = { ...original.headers, "content-length": String(body.byteLength) };
+  copy.rawHeaders = original.rawHeaders;
+  copy.complete = true; // otherwise ending the copy counts as an aborted request and closes the socket
+  copy.push(Buffer.from(body));
+  copy.push(null);
+  return copy;
+}
+
+/**
+ * The token request checked against the contract's TokenRequest first. Requests without client credentials
+ * go on to oidc-provider, which answers them with invalid_client (401) as RFC 6749 §5.2 says.
+ */
+export function tokenEndpoint(callback: Callback): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const tokenRequestValid = formValidator("exchangeToken");
+  return async (req, res) => {
+    const body = await readBody(req, FORM_LIMIT_BYTES);
+    const oauthError = (error: string, description: string) => {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache" });
+      res.end(JSON.stringify({ error, error_description: description.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "'") }));
+    };
+    if (body === undefined) return oauthError("invalid_request", "the request body is too large");
+    if (mediaTypeOf(req.headers["content-type"]) === FORM) {
+      const form = parseForm(body);
+      if (typeof form.grant_type === "string" && !["authorization_code", "refresh_token"].includes(form.grant_type)) {
+        return oauthError("unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
+      }
+      if (form.client_id !== undefined && form.client_secret !== undefined && !tokenRequestValid(form)) {
+        // The oneOf over both grants reports every branch; the grant_type's own branch says what is wrong.
+        const problems = (tokenRequestValid.errors ?? []).filter((error) => error.keyword !== "oneOf" && error.keyword !== "const");
+        return oauthError("invalid_request", describeErrors(problems) || "the token request is malformed");
+      }
+    }
+    callback(replayRequest(req, body), res);
+  };
+}
+
+/**
+ * Both variants of logout, checked against the contract's parameters. The form POST (RP-Initiated Logout §2) is
+ * accepted by oidc-provider only with SameSite=None cookies, which need HTTPS, so it is handed on as the GET variant.
+ */
+export function logoutEndpoints(callback: Callback, logoutPath: string) {
+  const logoutRequestValid = formValidator("logoutWithForm");
+  const refuse = (res: ServerResponse, reason: string) => sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>${reason}</p>`));
+  const target = (params: Record<string, string | string[]>) => {
+    const search = toSearch(params);
+    return `${logoutPath}${search ? `?${search}` : ""}`;
+  };
+  return {
+    async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const body = await readBody(req, FORM_LIMIT_BYTES);
+      const isForm = body !== undefined && (body.byteLength === 0 || mediaTypeOf(req.headers["content-type"]) === FORM);
+      const form = isForm ? withoutEmptyValues(parseForm(body)) : undefined;
+      if (form === undefined || !logoutRequestValid(form)) return refuse(res, `Send the logout parameters as an ${FORM} form of at most ${FORM_LIMIT_BYTES} bytes.`);
+      callback(replayRequest(req, new Uint8Array(0), { method: "GET", url: target(form) }), res);
+    },
+    get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const query = withoutEmptyValues(Object.fromEntries(new URL(req.url ?? "/", "http://sandbox").searchParams));
+      if (!logoutRequestValid(query)) {
+        refuse(res, `The logout parameters do not match the contract: ${escapeHtml(describeErrors(logoutRequestValid.errors))}.`);
+        return Promise.resolve();
+      }
+      req.url = target(query);
+      callback(req, res);
+      return Promise.resolve();
+    },
+  };
+}
