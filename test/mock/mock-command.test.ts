@@ -5,9 +5,11 @@ import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
 import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
-const BASE_PORT = 4110;
+const BASE_PORT = testPort(4110);
+const [LINKS_ALONE, PAY_ALONE, DYNAMIC, BLOCKED] = [4131, 4132, 4133, 4134].map(testPort);
 const urlOf = (api: ApiName) => `http://127.0.0.1:${BASE_PORT + API_NAMES.indexOf(api)}`;
 const CREDENTIALS: SchemeCredentials = {
   bearerApiKey: "test-links-key",
@@ -32,7 +34,7 @@ let command: RunningCommand;
 
 beforeAll(async () => {
   command = runContracts(["mock", "--base-port", String(BASE_PORT)]);
-  await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4113/);
+  await command.waitForOutput(new RegExp(`pay\\s+${urlOf("pay").replaceAll(".", "\\.")}\\b`));
 });
 
 afterAll(async () => {
@@ -166,29 +168,29 @@ describe("contracts mock", () => {
 
 describe("contracts mock, one API at a time", () => {
   it("stops on Ctrl-C (SIGINT) leaving no process behind", async () => {
-    const run = runContracts(["mock", "--api", "links", "--port", "links=4131"]);
-    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4131/);
+    const run = runContracts(["mock", "--api", "links", "--port", `links=${LINKS_ALONE}`]);
+    await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${LINKS_ALONE}\\b`));
     expect(run.stdout()).not.toMatch(/identity|catalog|pay\s/);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(0);
-    expect(await portAnswers(4131)).toBe(false);
+    expect(await portAnswers(LINKS_ALONE)).toBe(false);
   });
 
   it("reads the APIs and ports from the environment", async () => {
-    const run = runContracts(["mock"], { MOCK_APIS: "pay", MOCK_PORTS: "pay=4132" });
-    await run.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4132/);
-    const response = await fetch("http://127.0.0.1:4132/api/balance/", { method: "POST" });
+    const run = runContracts(["mock"], { MOCK_APIS: "pay", MOCK_PORTS: `pay=${PAY_ALONE}` });
+    await run.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PAY_ALONE}\\b`));
+    const response = await fetch(`http://127.0.0.1:${PAY_ALONE}/api/balance/`, { method: "POST" });
     expect(response.status).toBe(401);
     run.child.kill("SIGTERM");
     expect(await run.exit).toBe(0);
   });
 
   it("serves generated data with --dynamic", async () => {
-    const run = runContracts(["mock", "--api", "links", "--port", "links=4133", "--dynamic"]);
-    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4133/);
+    const run = runContracts(["mock", "--api", "links", "--port", `links=${DYNAMIC}`, "--dynamic"]);
+    await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${DYNAMIC}\\b`));
     const op = listOperations("links").find((o) => o.operationId === "listCampaigns")!;
     for (let i = 0; i < 5; i++) {
-      const response = await fetch("http://127.0.0.1:4133/api/campaigns", { headers: { Authorization: "Bearer k" } });
+      const response = await fetch(`http://127.0.0.1:${DYNAMIC}/api/campaigns`, { headers: { Authorization: "Bearer k" } });
       const result = validateAt("links", `${op.pointer}/responses/200/content/application~1json/schema`, await response.json());
       expect(result.valid, describeErrors(result.errors)).toBe(true);
     }
@@ -198,13 +200,13 @@ describe("contracts mock, one API at a time", () => {
 
   it("reports a port in use in one line, without a stack trace", async () => {
     const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen(4134, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => blocker.listen(BLOCKED, "127.0.0.1", resolve));
     try {
-      const run = runContracts(["mock", "--api", "catalog", "--port", "catalog=4134"]);
+      const run = runContracts(["mock", "--api", "catalog", "--port", `catalog=${BLOCKED}`]);
       expect(await run.exit).toBe(1);
       const lines = run.stderr().trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain("4134");
+      expect(lines[0]).toContain(String(BLOCKED));
     } finally {
       blocker.close();
     }

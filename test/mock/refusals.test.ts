@@ -7,8 +7,9 @@ import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
 import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
+import { testPort } from "../support/ports.js";
 
-const PORTS = { identity: 4140, links: 4141, catalog: 4142, pay: 4143 } as const;
+const PORTS = { identity: testPort(4140), links: testPort(4141), catalog: testPort(4142), pay: testPort(4143) };
 const url = (api: ApiName) => `http://127.0.0.1:${PORTS[api]}`;
 let mocks: RunningMocks;
 
