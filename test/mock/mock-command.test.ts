@@ -9,7 +9,10 @@ import { testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
 const BASE_PORT = testPort(4110);
-const [LINKS_ALONE, PAY_ALONE, DYNAMIC, BLOCKED] = [4131, 4132, 4133, 4134].map(testPort);
+const LINKS_ALONE = testPort(4131);
+const PAY_ALONE = testPort(4132);
+const DYNAMIC = testPort(4133);
+const BLOCKED = testPort(4134);
 const urlOf = (api: ApiName) => `http://127.0.0.1:${BASE_PORT + API_NAMES.indexOf(api)}`;
 const CREDENTIALS: SchemeCredentials = {
   bearerApiKey: "test-links-key",
