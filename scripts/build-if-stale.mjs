@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const config = join(root, "tsconfig.build.json");
-const { include, compilerOptions } = JSON.parse(readFileSync(config, "utf8"));
+/** @type {unknown} */
+const buildConfig = JSON.parse(readFileSync(config, "utf8"));
+const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (buildConfig);
 const outDir = join(root, compilerOptions.outDir);
 export const cli = join(outDir, "bin", "contracts.js");
 

@@ -68,7 +68,7 @@ async function reference(api: string, bundleJson: string, workDir: string): Prom
 }
 
 async function types(bundleJson: string): Promise<string> {
-  const ast = await openapiTS(JSON.parse(bundleJson), { silent: true });
+  const ast = await openapiTS(JSON.parse(bundleJson) as Parameters<typeof openapiTS>[0], { silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }
 

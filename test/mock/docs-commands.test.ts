@@ -48,7 +48,7 @@ async function run(command: string): Promise<Answer> {
     // Asynchronously: the mocks answer from this very process.
     output = (await promisify(execFile)("sh", ["-c", text], { encoding: "utf8" })).stdout;
   } catch (error) {
-    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? error}`);
+    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
   }
   const [head, ...rest] = output.split(/\r?\n\r?\n/);
   const [statusLine, ...headerLines] = head!.split(/\r?\n/);

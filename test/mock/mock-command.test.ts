@@ -59,6 +59,55 @@ function coerceHeader(schema: { type?: string }, value: string): unknown {
   return schema.type === "integer" || schema.type === "number" ? Number(value) : value;
 }
 
+/** Sends the example request of `op` and checks status, headers and body against the documented response. */
+async function expectAnsweredAsDocumented(api: ApiName, op: Operation): Promise<void> {
+  const { response, text } = await send(op);
+  const status = String(response.status);
+  expect(response.status, text).toBeLessThan(400);
+  const responses = op.operation.responses as Record<string, unknown>;
+  const key = status in responses ? status : "default";
+  expect(responses, `status ${status} is not documented`).toHaveProperty(key);
+  const responsePointer = `${op.pointer}/responses/${key}`;
+  const documented = resolvePointer(api, responsePointer);
+
+  for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
+    const value = response.headers.get(name);
+    const headerPointer = `${responsePointer}/headers/${pointerSegment(name)}`;
+    if (resolvePointer(api, headerPointer).required) expect(value, `header ${name}`).not.toBeNull();
+    if (value !== null && header) {
+      const schema = resolvePointer(api, `${headerPointer}/schema`);
+      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(schema, value));
+      expect(result.valid, `header ${name}: ${describeErrors(result.errors)}`).toBe(true);
+    }
+  }
+
+  const mediaTypes = Object.keys(documented.content ?? {});
+  if (mediaTypes.length === 0) return;
+  const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+  expect(mediaTypes).toContain(contentType);
+  if (contentType.endsWith("json")) {
+    const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
+    expect(result.valid, describeErrors(result.errors)).toBe(true);
+  } else {
+    expect(text.length).toBeGreaterThan(0);
+  }
+}
+
+/** Every documented response with a body, and each of its named examples, which `Prefer` can ask for. */
+function examplesOfResponses(api: ApiName, operations: Operation[]) {
+  return operations.flatMap((op) =>
+    Object.keys(op.operation.responses ?? {}).flatMap((status) => {
+      const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
+      return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
+        Object.keys(content.examples ?? {}).map((name) => {
+          const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
+          return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
+        }),
+      );
+    }),
+  );
+}
+
 describe("contracts mock", () => {
   it("prints one table row per API with its URL and docs", () => {
     const out = command.stdout();
@@ -69,50 +118,10 @@ describe("contracts mock", () => {
     const operations = listOperations(api).filter((op) => !op.webhook);
 
     it.each(operations.map((op) => [op.operationId, op] as const))("%s answers a valid request as the contract says", async (_id, op) => {
-      const { response, text } = await send(op);
-      const status = String(response.status);
-      expect(response.status, text).toBeLessThan(400);
-      const responses = op.operation.responses as Record<string, unknown>;
-      const key = status in responses ? status : "default";
-      expect(responses, `status ${status} is not documented`).toHaveProperty(key);
-      const responsePointer = `${op.pointer}/responses/${key}`;
-      const documented = resolvePointer(api, responsePointer);
-
-      for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
-        const value = response.headers.get(name);
-        const headerPointer = `${responsePointer}/headers/${pointerSegment(name)}`;
-        if (resolvePointer(api, headerPointer).required) expect(value, `header ${name}`).not.toBeNull();
-        if (value !== null && header) {
-          const schema = resolvePointer(api, `${headerPointer}/schema`);
-          const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(schema, value));
-          expect(result.valid, `header ${name}: ${describeErrors(result.errors)}`).toBe(true);
-        }
-      }
-
-      const mediaTypes = Object.keys(documented.content ?? {});
-      if (mediaTypes.length === 0) return;
-      const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
-      expect(mediaTypes).toContain(contentType);
-      if (contentType.endsWith("json")) {
-        const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
-        expect(result.valid, describeErrors(result.errors)).toBe(true);
-      } else {
-        expect(text.length).toBeGreaterThan(0);
-      }
+      await expectAnsweredAsDocumented(api, op);
     });
 
-    // Every documented response with a body, and each of its named examples, can be asked for with `Prefer`.
-    const documentedExamples = operations.flatMap((op) =>
-      Object.keys(op.operation.responses ?? {}).flatMap((status) => {
-        const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
-        return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
-          Object.keys(content.examples ?? {}).map((name) => {
-            const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
-            return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
-          }),
-        );
-      }),
-    );
+    const documentedExamples = examplesOfResponses(api, operations);
     it.each(documentedExamples)("%s is reachable with Prefer", async (_label, op, status, mediaType, name, value) => {
       // `default` and ranges stand for statuses the provider does not document: ask for any code they cover.
       const code = status === "default" ? "400" : status.replace(/X/g, "0");
