@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
 import { parse as parseYaml } from "yaml";
 import type { ApiName, OpenApiDocument } from "../lib/openapi.js";
 import { readerBundle } from "./docs/reader-bundle.js";
@@ -68,7 +68,7 @@ async function reference(api: string, bundleJson: string, workDir: string): Prom
 }
 
 async function types(bundleJson: string): Promise<string> {
-  const ast = await openapiTS(JSON.parse(bundleJson) as Parameters<typeof openapiTS>[0], { silent: true });
+  const ast = await openapiTS(JSON.parse(bundleJson) as OpenAPI3, { silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }
 

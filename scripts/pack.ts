@@ -151,7 +151,7 @@ export async function packPackages(root: string, destination: string): Promise<P
     // A clean build of its own, so that no stale file of the repository's dist/ is shipped.
     const build = join(work, "build");
     await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(build, "dist")], { cwd: root }).catch(
-      (error: Error & { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`, { cause: error })),
+      (error: Error & { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`)),
     );
     const packed: PackedPackage[] = [];
     const manifests = packageManifests(root);

@@ -22,7 +22,19 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: "Introduction",
     items: [
       { text: "Getting started", link: "/guide/getting-started" },
+      { text: "Architecture", link: "/guide/architecture" },
+    ],
+  },
+  {
+    text: "Using the contracts",
+    items: [
+      { text: "Mock servers", link: "/guide/mock-servers" },
+      { text: "Stateful sandbox", link: "/guide/sandbox" },
+      { text: "Clients, types and packages", link: "/guide/packages" },
+      { text: "Versioning and breaking changes", link: "/guide/versioning" },
       { text: "Conformance checking", link: "/guide/conformance" },
+      { text: "Conformance: options and checks", link: "/guide/conform-reference" },
+      { text: "About this site", link: "/guide/docs-site" },
     ],
   },
   ...apis.map(({ api, title }) => ({

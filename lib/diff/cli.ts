@@ -12,7 +12,7 @@ export const DIFF_USAGE = `contracts diff <old> <new> [--json]
   --json   print the result as JSON (rule, breaking, direction, operations, where, message, pointer)
 `;
 
-export async function runDiffCommand(argv: string[]): Promise<number> {
+export function runDiffCommand(argv: string[]): number {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

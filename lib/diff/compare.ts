@@ -2,7 +2,8 @@
 // security, servers and webhooks. Schemas are compared by schemas.ts; what breaks depends on who writes the data.
 import { listOperationsIn, pointerSegment, valueAt, type OpenApiDocument, type Operation } from "../openapi.js";
 import { ChangeCollector, type DiffResult, type Direction } from "./changes.js";
-import { child, compareSchemas, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
+import { asObject, field, isArray, isObject, keysOf, stringField, stringList } from "./json.js";
+import { child, compareSchemas, existingChild, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
 
 type DocumentOperation = Omit<Operation, "api">;
 
@@ -71,7 +72,7 @@ function compareOperation(collector: ChangeCollector, before: OpenApiDocument, a
     // Generated types (`operations[...]`) and docs anchors are keyed by operationId.
     operationChange("operation-id-changed", true, `operationId ${show(b.operationId)} became ${show(a.operationId)}`);
   }
-  if (!opBefore.value.deprecated && opAfter.value.deprecated) operationChange("operation-deprecated", false, "operation deprecated");
+  if (!field(opBefore.value, "deprecated") && field(opAfter.value, "deprecated")) operationChange("operation-deprecated", false, "operation deprecated");
 
   compareFields(ctx, { direction: requestDirection, where: "" }, "parameter", parameters(before, b), parameters(after, a));
   compareRequestBody(ctx, requestDirection, opBefore, opAfter);
@@ -89,11 +90,12 @@ function parameters(doc: OpenApiDocument, op: DocumentOperation): Map<string, Fi
   const template = [...op.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const result = new Map<string, Field>();
   for (const base of [op.pointer.slice(0, op.pointer.lastIndexOf("/")), op.pointer]) {
-    const list = valueAt(doc, `${base}/parameters`);
-    if (!Array.isArray(list)) continue;
+    const list: unknown = valueAt(doc, `${base}/parameters`);
+    if (!isArray(list)) continue;
     list.forEach((_, i) => {
       const node = resolve(doc, `${base}/parameters/${i}`);
-      const { in: location, name } = node.value as { in: string; name: string };
+      const location = stringField(node.value, "in");
+      const name = stringField(node.value, "name");
       const key = location === "path" ? `path #${template.indexOf(name)}` : `${location} ${location === "header" ? name.toLowerCase() : name}`;
       result.set(key, { ...node, label: `${location} parameter ${name}` });
     });
@@ -104,8 +106,8 @@ function parameters(doc: OpenApiDocument, op: DocumentOperation): Map<string, Fi
 /** Response headers by lower-case name; Content-Type is described by `content`, not here. */
 function responseHeaders(doc: OpenApiDocument, response: Node): Map<string, Field> {
   const result = new Map<string, Field>();
-  for (const name of Object.keys(response.value.headers ?? {})) {
-    if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...child(doc, response, "headers", name)!, label: `header ${name}` });
+  for (const name of keysOf(field(response.value, "headers"))) {
+    if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...existingChild(doc, response, "headers", name), label: `header ${name}` });
   }
   return result;
 }
@@ -124,24 +126,25 @@ function compareFields(ctx: WalkContext, site: Site, kind: "parameter" | "header
       continue;
     }
     if (!b && a) {
-      const required = a.value.required === true;
+      const required = field(a.value, "required") === true;
       report(ctx, here, required ? `required-${kind}-added` : `${kind}-added`, required && sent, `${required ? "required" : "optional"} ${a.label} added`, a.pointer);
       continue;
     }
     if (!b || !a) continue;
-    if (b.value.in === "path" && b.value.name !== a.value.name) {
+    const [nameBefore, nameAfter] = [stringField(b.value, "name"), stringField(a.value, "name")];
+    if (field(b.value, "in") === "path" && nameBefore !== nameAfter) {
       // Same URL, but typed clients pass path parameters by name.
-      report(ctx, here, "path-parameter-renamed", true, `path parameter ${b.value.name} renamed to ${a.value.name}`, a.pointer);
+      report(ctx, here, "path-parameter-renamed", true, `path parameter ${nameBefore} renamed to ${nameAfter}`, a.pointer);
     }
-    if (Boolean(b.value.required) !== Boolean(a.value.required)) {
-      const nowRequired = Boolean(a.value.required);
+    if (Boolean(field(b.value, "required")) !== Boolean(field(a.value, "required"))) {
+      const nowRequired = Boolean(field(a.value, "required"));
       report(ctx, here, `${kind}-became-${nowRequired ? "required" : "optional"}`, nowRequired ? sent : !sent, `${a.label} became ${nowRequired ? "required" : "optional"}`, a.pointer);
     }
-    const serialization = SERIALIZATION.filter((k) => b.value[k] !== a.value[k]);
+    const serialization = SERIALIZATION.filter((k) => field(b.value, k) !== field(a.value, k));
     if (serialization.length > 0) {
-      report(ctx, here, `${kind}-serialization-changed`, true, serialization.map((k) => `${k} ${show(b.value[k])} became ${show(a.value[k])}`).join("; "), a.pointer);
+      report(ctx, here, `${kind}-serialization-changed`, true, serialization.map((k) => `${k} ${show(field(b.value, k))} became ${show(field(a.value, k))}`).join("; "), a.pointer);
     }
-    if (b.value.content || a.value.content) compareContent(ctx, here, b, a);
+    if (field(b.value, "content") || field(a.value, "content")) compareContent(ctx, here, b, a);
     else {
       const schemaBefore = child(ctx.before, b, "schema");
       const schemaAfter = child(ctx.after, a, "schema");
@@ -157,12 +160,12 @@ function compareRequestBody(ctx: WalkContext, direction: Direction, opBefore: No
   const sent = direction === "sent";
   if (b && !a) report(ctx, site, "request-body-removed", true, "request body removed", b.pointer);
   if (!b && a) {
-    const required = a.value.required === true;
+    const required = field(a.value, "required") === true;
     report(ctx, site, required ? "required-request-body-added" : "request-body-added", required && sent, `${required ? "required" : "optional"} request body added`, a.pointer);
   }
   if (!b || !a) return;
-  if (Boolean(b.value.required) !== Boolean(a.value.required)) {
-    const nowRequired = Boolean(a.value.required);
+  if (Boolean(field(b.value, "required")) !== Boolean(field(a.value, "required"))) {
+    const nowRequired = Boolean(field(a.value, "required"));
     report(ctx, site, `request-body-became-${nowRequired ? "required" : "optional"}`, nowRequired ? sent : !sent, `request body became ${nowRequired ? "required" : "optional"}`, a.pointer);
   }
   compareContent(ctx, site, b, a);
@@ -170,8 +173,8 @@ function compareRequestBody(ctx: WalkContext, direction: Direction, opBefore: No
 
 /** Media types of a body (or of a parameter's `content`): one removed breaks, one added is content negotiation. */
 function compareContent(ctx: WalkContext, site: Site, before: Node, after: Node): void {
-  const beforeTypes = Object.keys(before.value.content ?? {});
-  const afterTypes = Object.keys(after.value.content ?? {});
+  const beforeTypes = keysOf(field(before.value, "content"));
+  const afterTypes = keysOf(field(after.value, "content"));
   for (const mediaType of new Set([...beforeTypes, ...afterTypes])) {
     const here: Site = { ...site, where: `${site.where} ${mediaType}` };
     if (!afterTypes.includes(mediaType)) {
@@ -192,9 +195,9 @@ function sameClass(status: string, other: string): boolean {
 }
 
 function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node, opAfter: Node): void {
-  const beforeStatuses = Object.keys(opBefore.value.responses ?? {});
-  const afterStatuses = Object.keys(opAfter.value.responses ?? {});
-  const response = (doc: OpenApiDocument, op: Node, status: string) => child(doc, op, "responses", status)!;
+  const beforeStatuses = keysOf(field(opBefore.value, "responses"));
+  const afterStatuses = keysOf(field(opAfter.value, "responses"));
+  const response = (doc: OpenApiDocument, op: Node, status: string) => existingChild(doc, op, "responses", status);
   for (const status of new Set([...beforeStatuses, ...afterStatuses])) {
     const inBefore = beforeStatuses.includes(status);
     const inAfter = afterStatuses.includes(status);
@@ -227,8 +230,14 @@ function compareResponse(ctx: WalkContext, site: Site, before: Node, after: Node
 
 type Requirement = Record<string, string[]>;
 
+/** Security requirement objects: scheme name -> scopes. */
+function requirementsOf(value: unknown): Requirement[] {
+  if (!isArray(value)) return [];
+  return value.filter(isObject).map((requirement) => Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, stringList(scopes)])));
+}
+
 function effectiveSecurity(doc: OpenApiDocument, op: Node): Requirement[] {
-  const requirements = (op.value.security ?? doc.security ?? []) as Requirement[];
+  const requirements = requirementsOf(field(op.value, "security") ?? doc.security);
   return requirements.length === 0 ? [{}] : requirements; // `[]` (or none) means no credentials
 }
 
@@ -274,23 +283,23 @@ function compareSecuritySchemes(collector: ChangeCollector, before: OpenApiDocum
       add("security-scheme-added", false, `security scheme ${name} added`, pointer);
       continue;
     }
-    const b = resolve(before, pointer).value;
-    const a = resolve(after, pointer).value;
+    const b = asObject(resolve(before, pointer).value);
+    const a = asObject(resolve(after, pointer).value);
     const fields = ["type", "in", "name", "scheme", "openIdConnectUrl"].filter((k) => b[k] !== a[k]);
-    for (const flow of new Set([...Object.keys(b.flows ?? {}), ...Object.keys(a.flows ?? {})])) {
-      const fb = b.flows?.[flow];
-      const fa = a.flows?.[flow];
-      if (!fa || !fb) {
+    for (const flow of new Set([...keysOf(b.flows), ...keysOf(a.flows)])) {
+      const fb = field(b.flows, flow);
+      const fa = field(a.flows, flow);
+      if (!isObject(fa) || !isObject(fb)) {
         if (!fa) fields.push(`flows.${flow}`);
         else add("security-flow-added", false, `security scheme ${name}: flow ${flow} added`, `${pointer}/flows/${flow}`);
         continue;
       }
       fields.push(...["authorizationUrl", "tokenUrl", "refreshUrl"].filter((k) => fb[k] !== fa[k]).map((k) => `flows.${flow}.${k}`));
-      for (const scope of Object.keys(fb.scopes ?? {})) {
-        if (!(scope in (fa.scopes ?? {}))) add("security-scope-removed", true, `security scheme ${name}: scope ${scope} removed from flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
+      for (const scope of keysOf(fb.scopes)) {
+        if (!(scope in asObject(fa.scopes))) add("security-scope-removed", true, `security scheme ${name}: scope ${scope} removed from flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
       }
-      for (const scope of Object.keys(fa.scopes ?? {})) {
-        if (!(scope in (fb.scopes ?? {}))) add("security-scope-added", false, `security scheme ${name}: scope ${scope} added to flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
+      for (const scope of keysOf(fa.scopes)) {
+        if (!(scope in asObject(fb.scopes))) add("security-scope-added", false, `security scheme ${name}: scope ${scope} added to flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
       }
     }
     if (fields.length > 0) add("security-scheme-changed", true, `security scheme ${name} changed: ${fields.join(", ")}`, pointer);
@@ -298,7 +307,7 @@ function compareSecuritySchemes(collector: ChangeCollector, before: OpenApiDocum
 }
 
 function compareServers(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument): void {
-  const urls = (doc: OpenApiDocument) => (doc.servers ?? []).map((s) => s.url);
+  const urls = (doc: OpenApiDocument) => (isArray(doc.servers) ? doc.servers.map((server) => stringField(server, "url")) : []);
   for (const [index, url] of urls(before).entries()) {
     if (!urls(after).includes(url)) collector.add({ rule: "server-removed", breaking: true, where: "", message: `server ${url} removed`, pointer: `/servers/${index}` });
   }

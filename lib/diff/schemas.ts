@@ -3,23 +3,30 @@
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
 import { canonicalPointerIn, pointerSegment, valueAt, type OpenApiDocument } from "../openapi.js";
 import { type ChangeCollector, type Direction, type Extent, extentName, isBreaking } from "./changes.js";
+import { asArray, asObject, field, isArray, isObject, type JsonObject, keysOf, stringList } from "./json.js";
 
 /** A node of a document once its `$ref`s are followed: the value and the pointer where it really lives. */
 export interface Node {
   pointer: string;
-  value: any;
+  value: unknown;
 }
 
 export function resolve(doc: OpenApiDocument, pointer: string): Node {
   const canonical = canonicalPointerIn(doc, pointer, doc.info?.title ?? "document");
-  return { pointer: canonical, value: valueAt(doc, canonical) };
+  const value: unknown = valueAt(doc, canonical);
+  return { pointer: canonical, value };
 }
 
 /** The child `key` of a resolved node, resolved; undefined when the node has no such child. */
 export function child(doc: OpenApiDocument, node: Node, ...keys: string[]): Node | undefined {
   let value = node.value;
-  for (const key of keys) value = value?.[key];
+  for (const key of keys) value = field(value, key);
   if (value === undefined) return undefined;
+  return existingChild(doc, node, ...keys);
+}
+
+/** The child `key` of a resolved node, resolved, where the caller knows it exists (throws when it does not). */
+export function existingChild(doc: OpenApiDocument, node: Node, ...keys: string[]): Node {
   return resolve(doc, `${node.pointer}/${keys.map(pointerSegment).join("/")}`);
 }
 
@@ -73,20 +80,17 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
   const visitKey = `${before.pointer}|${after.pointer}|${site.direction}`;
   if (ctx.visited.has(visitKey)) return;
   ctx.visited.add(visitKey);
-  const b = before.value;
-  const a = after.value;
   const at = after.pointer;
   const emit = (rule: string, extent: Extent, message: string, tolerantReader = false) =>
     report(ctx, site, rule, isBreaking(site.direction, extent, tolerantReader), message, at);
 
-  if (typeof b === "boolean" || typeof a === "boolean") {
-    if (b === a) return;
-    const accepts = (s: unknown) => s !== false; // `true` and any object schema accept something
-    const open = (s: unknown) => s === true || (typeof s === "object" && s !== null && Object.keys(s).length === 0);
-    const extent = { widened: open(a) && !open(b), narrowed: !accepts(a) || (open(b) && !open(a)) };
-    emit(`schema-${extentName(extent)}`, extent, `schema ${show(b)} became ${show(a)}`);
+  if (typeof before.value === "boolean" || typeof after.value === "boolean") {
+    compareBooleanSchemas(before.value, after.value, emit);
     return;
   }
+  if (compareWrapping(ctx, site, before, after)) return;
+  const b = asObject(before.value);
+  const a = asObject(after.value);
 
   compareTypes(b, a, emit);
   compareAllowedValues(b, a, emit);
@@ -126,14 +130,23 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
 
 type Emit = (rule: string, extent: Extent, message: string, tolerantReader?: boolean) => void;
 
-function typeSet(schema: any): string[] | undefined {
+/** `true` accepts everything, `false` nothing; at least one of the two schemas is such a boolean. */
+function compareBooleanSchemas(b: unknown, a: unknown, emit: Emit): void {
+  if (b === a) return;
+  const accepts = (s: unknown) => s !== false; // `true` and any object schema accept something
+  const open = (s: unknown) => s === true || (isObject(s) && Object.keys(s).length === 0);
+  const extent = { widened: open(a) && !open(b), narrowed: !accepts(a) || (open(b) && !open(a)) };
+  emit(`schema-${extentName(extent)}`, extent, `schema ${show(b)} became ${show(a)}`);
+}
+
+function typeSet(schema: JsonObject): string[] | undefined {
   if (schema.type === undefined) return undefined;
-  const types: string[] = Array.isArray(schema.type) ? [...schema.type] : [schema.type];
+  const types = stringList(isArray(schema.type) ? schema.type : [schema.type]);
   if (schema.nullable === true && !types.includes("null")) types.push("null");
   return types;
 }
 
-function compareTypes(b: any, a: any, emit: Emit): void {
+function compareTypes(b: JsonObject, a: JsonObject, emit: Emit): void {
   const before = typeSet(b);
   const after = typeSet(a);
   // undefined accepts every type; `number` includes `integer`.
@@ -146,16 +159,16 @@ function compareTypes(b: any, a: any, emit: Emit): void {
 }
 
 /** `const` and `enum` as one list of allowed values; undefined when any value is allowed. */
-function allowedValues(schema: any): unknown[] | undefined {
+function allowedValues(schema: JsonObject): readonly unknown[] | undefined {
   if ("const" in schema) return [schema.const];
-  return Array.isArray(schema.enum) ? schema.enum : undefined;
+  return isArray(schema.enum) ? schema.enum : undefined;
 }
 
-function compareAllowedValues(b: any, a: any, emit: Emit): void {
+function compareAllowedValues(b: JsonObject, a: JsonObject, emit: Emit): void {
   const before = allowedValues(b);
   const after = allowedValues(a);
   if (!before && !after) return;
-  const keys = (values: unknown[] | undefined) => new Set((values ?? []).map((v) => JSON.stringify(v)));
+  const keys = (values: readonly unknown[] | undefined) => new Set((values ?? []).map((v) => JSON.stringify(v)));
   const beforeKeys = keys(before);
   const afterKeys = keys(after);
   const added = before && after ? after.filter((v) => !beforeKeys.has(JSON.stringify(v))) : [];
@@ -169,13 +182,15 @@ function compareAllowedValues(b: any, a: any, emit: Emit): void {
   emit(`enum-${extentName(extent)}`, extent, parts.join("; "));
 }
 
-function compareBounds(b: any, a: any, emit: Emit): void {
+const isBound = (value: unknown): value is number | undefined => value === undefined || typeof value === "number";
+
+function compareBounds(b: JsonObject, a: JsonObject, emit: Emit): void {
   for (const [keywords, lower] of [[LOWER_BOUNDS, true], [UPPER_BOUNDS, false]] as const) {
     for (const keyword of keywords) {
       const before = b[keyword];
       const after = a[keyword];
       if (before === after) continue;
-      if ((before !== undefined && typeof before !== "number") || (after !== undefined && typeof after !== "number")) {
+      if (!isBound(before) || !isBound(after)) {
         emit(`${kebab(keyword)}-changed`, { widened: true, narrowed: true }, `${keyword} ${show(before)} became ${show(after)}`); // 3.0 boolean form
         continue;
       }
@@ -191,12 +206,10 @@ function compareBounds(b: any, a: any, emit: Emit): void {
 }
 
 function compareProperties(ctx: WalkContext, site: Site, before: Node, after: Node): void {
-  const b = before.value;
-  const a = after.value;
-  const beforeProps: Record<string, unknown> = b.properties ?? {};
-  const afterProps: Record<string, unknown> = a.properties ?? {};
-  const beforeRequired = new Set<string>(Array.isArray(b.required) ? b.required : []);
-  const afterRequired = new Set<string>(Array.isArray(a.required) ? a.required : []);
+  const beforeProps = asObject(field(before.value, "properties"));
+  const afterProps = asObject(field(after.value, "properties"));
+  const beforeRequired = new Set(stringList(field(before.value, "required")));
+  const afterRequired = new Set(stringList(field(after.value, "required")));
   const names = new Set([...Object.keys(beforeProps), ...Object.keys(afterProps), ...beforeRequired, ...afterRequired]);
   const sent = site.direction === "sent";
   for (const name of names) {
@@ -221,17 +234,17 @@ function compareProperties(ctx: WalkContext, site: Site, before: Node, after: No
       report(ctx, where, rule, nowRequired ? sent : !sent, `property \`${name}\` became ${nowRequired ? "required" : "optional"}`, after.pointer);
     }
     if (inBefore && inAfter) {
-      compareSchemas(ctx, where, child(ctx.before, before, "properties", name)!, child(ctx.after, after, "properties", name)!);
+      compareSchemas(ctx, where, existingChild(ctx.before, before, "properties", name), existingChild(ctx.after, after, "properties", name));
     }
   }
 }
 
 function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node, after: Node, emit: Emit): void {
   const state = (value: unknown) => (value === undefined || value === true ? "open" : value === false ? "closed" : "schema");
-  const b = state(before.value.additionalProperties);
-  const a = state(after.value.additionalProperties);
+  const b = state(field(before.value, "additionalProperties"));
+  const a = state(field(after.value, "additionalProperties"));
   if (b === "schema" && a === "schema") {
-    compareSchemas(ctx, within(site, ".*"), child(ctx.before, before, "additionalProperties")!, child(ctx.after, after, "additionalProperties")!);
+    compareSchemas(ctx, within(site, ".*"), existingChild(ctx.before, before, "additionalProperties"), existingChild(ctx.after, after, "additionalProperties"));
     return;
   }
   if (b === a) return;
@@ -242,8 +255,12 @@ function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node,
 }
 
 function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: Node, keyword: (typeof COMBINATORS)[number], emit: Emit): void {
-  const beforeList = Array.isArray(before.value[keyword]) ? (before.value[keyword] as unknown[]) : undefined;
-  const afterList = Array.isArray(after.value[keyword]) ? (after.value[keyword] as unknown[]) : undefined;
+  const list = (node: Node) => {
+    const value = field(node.value, keyword);
+    return isArray(value) ? value : undefined;
+  };
+  const beforeList = list(before);
+  const afterList = list(after);
   if (!beforeList && !afterList) return;
   // allOf: every branch must hold, so a new branch narrows. oneOf/anyOf: any branch may hold, so a new one widens.
   const branchAddedWidens = keyword !== "allOf";
@@ -252,8 +269,8 @@ function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: No
     emit(`${kebab(keyword)}-${extentName(extent)}`, extent, `${keyword} ${beforeList ? "removed" : "added"}`);
     return;
   }
-  const beforeBranches = beforeList.map((_, i) => child(ctx.before, before, keyword, String(i))!);
-  const afterBranches = afterList.map((_, i) => child(ctx.after, after, keyword, String(i))!);
+  const beforeBranches = beforeList.map((_, i) => existingChild(ctx.before, before, keyword, String(i)));
+  const afterBranches = afterList.map((_, i) => existingChild(ctx.after, after, keyword, String(i)));
   // Pair branches that are the same component first, then the rest in order.
   const pairs: Array<[Node, Node]> = [];
   const unmatchedAfter = [...afterBranches];
@@ -268,7 +285,45 @@ function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: No
   for (const [branches, added] of [[unmatchedAfter, true], [unmatchedBefore, false]] as const) {
     for (const branch of branches) {
       const widens = added === branchAddedWidens;
-      emit(`${kebab(keyword)}-${widens ? "widened" : "narrowed"}`, { widened: widens, narrowed: !widens }, `${keyword} branch ${added ? "added" : "removed"}: ${branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value)}`);
+      emit(`${kebab(keyword)}-${widens ? "widened" : "narrowed"}`, { widened: widens, narrowed: !widens }, `${keyword} branch ${added ? "added" : "removed"}: ${branchName(branch)}`);
     }
   }
+}
+
+/** A branch by its component name, or its JSON when it is written inline. */
+const branchName = (branch: Node) => (branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value));
+
+/** The `anyOf`/`oneOf` of a schema that says nothing else (annotations aside), e.g. `anyOf: [<success envelope>, Error]`. */
+function alternativesOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
+  const keywords = keysOf(schema).filter((keyword) => !ANNOTATIONS.has(keyword) && !keyword.startsWith("x-"));
+  const [keyword] = keywords;
+  return keywords.length === 1 && (keyword === "anyOf" || keyword === "oneOf") && isArray(field(schema, keyword)) ? keyword : undefined;
+}
+
+/**
+ * A schema that became one branch of an `anyOf`/`oneOf` that says nothing else (links and pay wrap each success body
+ * as `anyOf: [<success envelope>, Error]`), or the reverse, is one change: the branches added around it (or removed).
+ * The schema is then compared with its own branch, rather than every keyword of it being reported as gone.
+ * Returns false when the pair is no such wrapping.
+ */
+function compareWrapping(ctx: WalkContext, site: Site, before: Node, after: Node): boolean {
+  const hasAlternatives = (node: Node) => field(node.value, "anyOf") !== undefined || field(node.value, "oneOf") !== undefined;
+  const wrappedIn = hasAlternatives(before) ? undefined : alternativesOnly(after.value);
+  const unwrappedFrom = hasAlternatives(after) ? undefined : alternativesOnly(before.value);
+  const keyword = wrappedIn ?? unwrappedFrom;
+  if (!keyword) return false;
+  const [inner, wrapper, wrapperDoc] = wrappedIn ? [before, after, ctx.after] : [after, before, ctx.before];
+  const branches = asArray(field(wrapper.value, keyword)).map((_, i) => existingChild(wrapperDoc, wrapper, keyword, String(i)));
+  const own = branches.find((branch) => (branch.pointer === inner.pointer && inner.pointer.startsWith("/components/")) || JSON.stringify(branch.value) === JSON.stringify(inner.value));
+  if (!own) return false;
+  const others = branches.filter((branch) => branch !== own).map(branchName);
+  if (others.length > 0) {
+    // Any branch may hold, so the branches around the schema widen what is accepted (and removing them narrows it).
+    const extent = { widened: Boolean(wrappedIn), narrowed: !wrappedIn };
+    const message = `${wrappedIn ? "wrapped in" : "no longer wrapped in"} ${keyword} with ${others.join(", ")}`;
+    report(ctx, site, `${kebab(keyword)}-${extentName(extent)}`, isBreaking(site.direction, extent), message, wrapper.pointer);
+  }
+  if (wrappedIn) compareSchemas(ctx, within(site, `<${keyword} ${own.pointer.split("/").pop()}>`), before, own);
+  else compareSchemas(ctx, site, own, after);
+  return true;
 }

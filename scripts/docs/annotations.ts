@@ -98,9 +98,9 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
   const detail = (depth: number) => detailLabel(doc, `/${raw.slice(0, depth).join("/")}`, raw.slice(depth));
   if (section === undefined || section === "info") return { where: "The whole API", href: "./" };
   if ((section === "paths" || section === "webhooks") && first !== undefined && second !== undefined) {
-    const op = valueAt(doc, `/${raw.slice(0, 3).join("/")}`);
+    const operationId = valueAt(doc, `/${raw.slice(0, 3).join("/")}`)?.operationId ?? "";
     const signature = section === "webhooks" ? `webhook ${first}` : `${second.toUpperCase()} ${first}`;
-    return { where: joinLabel(`${code(op.operationId)} (${signature})`, detail(3)), href: operationHref(doc, op.operationId) };
+    return { where: joinLabel(`${code(operationId)} (${signature})`, detail(3)), href: operationHref(doc, operationId) };
   }
   if (section === "components" && first === "schemas" && second !== undefined) {
     return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./schemas#${schemaAnchor(second)}` };

@@ -27,7 +27,7 @@ export function installChromiumIfMissing(): void {
     apt(["update"]);
     apt(["install", "-y", "--no-install-recommends", "chromium"]);
   } catch (error) {
-    throw new Error(`${CHROMIUM_PATH} is missing and \`apt-get install chromium\` failed (are we root?): ${(error as Error).message}`);
+    throw new Error(`${CHROMIUM_PATH} is missing and \`apt-get install chromium\` failed (are we root?): ${(error as Error).message}`, { cause: error });
   }
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} does not exist`);
 }

@@ -4,9 +4,8 @@
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
-import { type ApiName, deref, type DocOperation, type OpenApiDocument, refName } from "./document.js";
+import { type ApiName, deref, type DocOperation, type Node, type OpenApiDocument, refName } from "./document.js";
 
-type Node = Record<string, any>;
 
 export interface CodeSample {
   /** Redoc's `x-codeSamples` fields: the language (for highlighting) and the tab's label. */
@@ -47,18 +46,18 @@ export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
   const named = (schema: Node | undefined, fallback: string): string =>
     typeof schema?.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? `components["schemas"][${q(refName(schema.$ref))}]` : fallback;
   const names: TypeNames = { responses: [] };
-  const body = op.operation.requestBody ? (deref(doc, op.operation.requestBody) as Node) : undefined;
+  const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
   if (body && bodyType) {
     const path = body.required ? `${root}["requestBody"]` : `NonNullable<${root}["requestBody"]>`;
-    names.request = named(body.content[bodyType].schema, `${path}["content"][${q(bodyType)}]`);
+    names.request = named(body.content?.[bodyType]?.schema, `${path}["content"][${q(bodyType)}]`);
   }
-  for (const [status, reference] of Object.entries((op.operation.responses ?? {}) as Record<string, Node>)) {
-    const response = deref(doc, reference) as Node;
+  for (const [status, reference] of Object.entries(op.operation.responses ?? {})) {
+    const response = deref(doc, reference);
     const type = mediaTypeName(response.content);
     if (!type) continue;
     const key = /^\d+$/.test(status) ? status : q(status);
-    names.responses.push({ status, type: named(response.content[type].schema, `${root}["responses"][${key}]["content"][${q(type)}]`) });
+    names.responses.push({ status, type: named(response.content?.[type]?.schema, `${root}["responses"][${key}]["content"][${q(type)}]`) });
   }
   return names;
 }
@@ -67,9 +66,9 @@ export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
 function exampleOf(doc: OpenApiDocument, owner: Node | undefined): unknown {
   if (!owner) return undefined;
   const named = Object.values((owner.examples ?? {}) as Record<string, Node>)[0];
-  if (named) return (deref(doc, named) as Node).value;
+  if (named) return (deref(doc, named)).value;
   if ("example" in owner) return owner.example;
-  const schema = deref(doc, owner.schema ?? {}) as Node;
+  const schema = deref(doc, owner.schema ?? {});
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if ("default" in schema) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum[0];
@@ -93,7 +92,7 @@ const LONGEST_OPTIONAL_EXAMPLE = 80;
  * the first body example.
  */
 export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestParts {
-  const parameters = ((op.operation.parameters ?? []) as Node[]).map((p) => deref(doc, p) as Node);
+  const parameters = ((op.operation.parameters ?? [])).map((p) => deref(doc, p));
   const pick = (where: string) =>
     parameters
       .filter((p) => p.in === where)
@@ -107,9 +106,9 @@ export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestP
   const pathParams = pick("path");
   let path = op.path;
   for (const [name, value] of pathParams) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-  const body = op.operation.requestBody ? (deref(doc, op.operation.requestBody) as Node) : undefined;
+  const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
-  return { path, query: pick("query"), pathParams, headers: pick("header"), bodyType, body: bodyType ? (exampleOf(doc, body!.content[bodyType]) ?? {}) : undefined };
+  return { path, query: pick("query"), pathParams, headers: pick("header"), bodyType, body: bodyType ? (exampleOf(doc, body?.content?.[bodyType]) ?? {}) : undefined };
 }
 
 function placeholder(schema: Node): unknown {
@@ -151,7 +150,8 @@ function curlSample(api: ApiName, doc: OpenApiDocument, op: DocOperation): strin
   if (request.bodyType) args.push(`-H ${shellQuote(`Content-Type: ${request.bodyType}`)}`);
   if (api === "pay" && !op.webhook) {
     // The body carries the shop and a fresh nonce, and its exact bytes are signed (HMAC-SHA256, hex).
-    const { shop_id: _shop, nonce: _nonce, ...rest } = (request.body ?? {}) as Record<string, unknown>;
+    // The example's own shop and nonce are replaced: drop them from the rest.
+    const rest = Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([key]) => key !== "shop_id" && key !== "nonce"));
     const json = JSON.stringify({ shop_id: DEMO_CREDENTIALS.pay.shopId, ...rest });
     lines.push(
       `PAY_API_KEY=${DEMO_CREDENTIALS.pay.apiKey}  # the signing secret of shop ${DEMO_CREDENTIALS.pay.shopId} in the sandbox; never sent`,

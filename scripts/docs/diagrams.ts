@@ -54,7 +54,10 @@ export async function renderMissingDiagrams(sources: string[]): Promise<void> {
             .mermaid;
           mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme });
           try {
-            return (await mermaid.render(id, source)).svg;
+            const { svg } = await mermaid.render(id, source);
+            // The SVG becomes an <img>, which must be well-formed XML; mermaid writes HTML labels (`<br>`) as HTML.
+            const element = new DOMParser().parseFromString(svg, "text/html").querySelector("svg");
+            return element ? new XMLSerializer().serializeToString(element) : { error: "mermaid returned no <svg>" };
           } catch (error) {
             return { error: String((error as Error).message ?? error) };
           }

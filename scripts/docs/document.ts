@@ -2,12 +2,60 @@
 // `$ref`s, and the anchors that the reference page gives to operations, schemas and security schemes (the quirks
 // and gaps pages link to them).
 import { readFileSync } from "node:fs";
-import { type ApiName, listOperationsIn, type OpenApiDocument, valueAt } from "../../lib/openapi.js";
+import { type ApiName, listOperationsIn, type OpenApiDocument, valueAt as lookUp } from "../../lib/openapi.js";
 import { bundlePath } from "../../lib/paths.js";
 
-export { valueAt };
 export type { ApiName, OpenApiDocument };
-export type DocOperation = ReturnType<typeof listOperationsIn>[number];
+
+/**
+ * A node of an OpenAPI document (operation, parameter, response, media type, schema, example...) as the docs
+ * generators read it: the fields they use are typed, anything else is `unknown` and must be narrowed.
+ */
+export interface Node {
+  [key: string]: unknown;
+  $ref?: string;
+  title?: string;
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  tags?: string[];
+  deprecated?: boolean;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Node[];
+  requestBody?: Node;
+  responses?: Record<string, Node>;
+  name?: string;
+  in?: string;
+  required?: boolean | string[];
+  schema?: Node;
+  content?: Record<string, Node>;
+  headers?: Record<string, Node>;
+  examples?: Record<string, Node> | unknown[];
+  example?: unknown;
+  value?: unknown;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  properties?: Record<string, Node>;
+  items?: Node;
+  additionalProperties?: Node | boolean;
+  allOf?: Node[];
+  oneOf?: Node[];
+  anyOf?: Node[];
+}
+
+/** An operation of a document, with its object as a typed node. */
+export type DocOperation = Omit<ReturnType<typeof listOperationsIn>[number], "operation"> & { operation: Node };
+
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The node at a JSON pointer of the document, or undefined when there is none. */
+export function valueAt(doc: OpenApiDocument, pointer: string): Node | undefined {
+  const value: unknown = lookUp(doc, pointer);
+  return isNode(value) ? value : undefined;
+}
 
 /** The bundle as it is on disk now (lib's loadBundle caches, and `docs:dev` must see a regenerated bundle). */
 export function readBundle(api: ApiName): OpenApiDocument {
@@ -15,7 +63,7 @@ export function readBundle(api: ApiName): OpenApiDocument {
 }
 
 export function operationsOf(doc: OpenApiDocument): DocOperation[] {
-  return listOperationsIn(doc);
+  return listOperationsIn(doc).map((op) => ({ ...op, operation: op.operation as Node }));
 }
 
 export function unescapePointerSegment(segment: string): string {
@@ -23,14 +71,19 @@ export function unescapePointerSegment(segment: string): string {
 }
 
 /** Follows local `$ref`s until a node without one. */
-export function deref(doc: OpenApiDocument, node: any): any {
+export function deref(doc: OpenApiDocument, node: Node): Node;
+export function deref(doc: OpenApiDocument, node: Node | undefined): Node | undefined;
+export function deref(doc: OpenApiDocument, node: Node | undefined): Node | undefined {
   const seen = new Set<string>();
-  while (node && typeof node === "object" && typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
-    if (seen.has(node.$ref)) throw new Error(`circular $ref ${node.$ref}`);
-    seen.add(node.$ref);
-    node = valueAt(doc, node.$ref.slice(1));
+  let current = node;
+  while (current?.$ref?.startsWith("#/")) {
+    const ref = current.$ref;
+    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
+    seen.add(ref);
+    current = valueAt(doc, ref.slice(1));
+    if (!current) throw new Error(`$ref ${ref} points to nothing`);
   }
-  return node;
+  return current;
 }
 
 /** `#/components/schemas/Order` → `Order`. */
@@ -51,7 +104,7 @@ export function reachableRefs(doc: OpenApiDocument, node: unknown, found = new S
     for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string" && value.startsWith("#/") && !found.has(value)) {
         found.add(value);
-        reachableRefs(doc, valueAt(doc, value.slice(1)), found);
+        reachableRefs(doc, lookUp(doc, value.slice(1)), found);
       } else {
         reachableRefs(doc, value, found);
       }
@@ -72,7 +125,7 @@ export function tagPage(tag: string): string {
 
 /** The page (without `.md`) that shows an operation. */
 export function operationPage(op: DocOperation): string {
-  return op.webhook ? "webhooks" : tagPage((op.operation.tags as string[] | undefined)?.[0] ?? "other");
+  return op.webhook ? "webhooks" : tagPage(op.operation.tags?.[0] ?? "other");
 }
 
 /** A link to an operation from any page of its API's reference, e.g. `./orders#createOrder`. */

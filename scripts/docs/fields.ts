@@ -2,11 +2,10 @@
 // header or property, nested objects expandable (<details>) with a link to their schema. Every cell carries its
 // column name (data-label), so that on a phone each row is shown as a card instead of cutting columns.
 import MarkdownIt from "markdown-it";
-import { deref, type OpenApiDocument, refName, schemaAnchor } from "./document.js";
+import { deref, type Node, type OpenApiDocument, refName, schemaAnchor } from "./document.js";
 import { code, prose } from "./markdown.js";
 import { noteLabel } from "./operation-notes.js";
 
-type Node = Record<string, any>;
 
 const markdown = new MarkdownIt({ html: false, linkify: false });
 
@@ -28,7 +27,7 @@ export function typeText(schema: Node | boolean | undefined): string {
   if (typeof schema.$ref === "string") return schema.$ref.startsWith("#/components/schemas/") ? `[${refName(schema.$ref)}](${schemaHref(refName(schema.$ref))})` : code(schema.$ref);
   if ("const" in schema) return code(JSON.stringify(schema.const));
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v: unknown) => code(JSON.stringify(v))).join(", ")}`;
-  const alternatives = (schema.oneOf ?? schema.anyOf) as Node[] | undefined;
+  const alternatives = (schema.oneOf ?? schema.anyOf);
   if (alternatives && alternatives.every((a) => a.$ref || a.type || "const" in a)) return alternatives.map((a) => typeText(a)).join(" or ");
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length === 0) return schema.properties ? "object" : "any";
@@ -73,14 +72,14 @@ export function nodeNotes(node: Node | undefined): string[] {
 /** The description cell of a parameter, header or property: text, constraints, examples and its notes. */
 export function describe(doc: OpenApiDocument, owner: Node, schema: Node | undefined): string {
   const parts = [inlineHtml(owner.description ?? schema?.description)];
-  const resolved = schema ? (deref(doc, schema) as Node) : undefined;
+  const resolved = schema ? (deref(doc, schema)) : undefined;
   if (resolved) {
     const constraints = CONSTRAINTS.filter(([key]) => key in resolved).map(([key, label]) => `${label} ${show(resolved[key])}`);
     if (constraints.length > 0) parts.push(inlineHtml(constraints.join("; ")));
   }
   // Parameters and headers have named examples ({name: {value}}); schemas have an array of values (below).
-  const named = owner.examples && !Array.isArray(owner.examples) ? Object.values(owner.examples as Record<string, Node>) : [];
-  const examples = "example" in owner ? [owner.example] : named.map((e) => (deref(doc, e) as Node).value);
+  const named = owner.examples && !Array.isArray(owner.examples) ? Object.values(owner.examples) : [];
+  const examples = "example" in owner ? [owner.example] : named.map((e) => (deref(doc, e)).value);
   if (examples.length === 0 && resolved && Array.isArray(resolved.examples) && !resolved.properties) examples.push(...resolved.examples.slice(0, 3));
   if (examples.length > 0) parts.push(inlineHtml(`Example: ${examples.map(show).join(", ")}`));
   const noted = new Set<Node>([owner]);
@@ -91,9 +90,9 @@ export function describe(doc: OpenApiDocument, owner: Node, schema: Node | undef
 }
 
 function formatOf(doc: OpenApiDocument, schema: Node | undefined): string {
-  const resolved = schema ? (deref(doc, schema) as Node) : undefined;
+  const resolved = schema ? (deref(doc, schema)) : undefined;
   if (!resolved) return "";
-  const format = resolved.format ?? (resolved.type === "array" ? (deref(doc, resolved.items ?? {}) as Node).format : undefined);
+  const format = resolved.format ?? (resolved.type === "array" ? (deref(doc, resolved.items ?? {})).format : undefined);
   return format ? `<code>${escapeHtml(String(format))}</code>` : "";
 }
 
@@ -125,12 +124,12 @@ export function fieldTable(doc: OpenApiDocument, rows: FieldRow[], seen: Readonl
 
 /** The fields of an object schema (allOf merged), as rows. */
 export function objectRows(doc: OpenApiDocument, schema: Node): FieldRow[] {
-  const resolved = deref(doc, schema) as Node;
-  const parts = [resolved, ...((resolved.allOf ?? []) as Node[]).map((part) => deref(doc, part) as Node)];
+  const resolved = deref(doc, schema);
+  const parts = [resolved, ...((resolved.allOf ?? [])).map((part) => deref(doc, part))];
   const rows: FieldRow[] = [];
   for (const part of parts) {
     const required = new Set((part.required ?? []) as string[]);
-    for (const [name, property] of Object.entries((part.properties ?? {}) as Record<string, Node>)) {
+    for (const [name, property] of Object.entries((part.properties ?? {}))) {
       rows.push({ name, schema: property, required: required.has(name), owner: property });
     }
   }
@@ -142,7 +141,7 @@ export function nestedFields(doc: OpenApiDocument, name: string, schema: Node | 
   if (!schema || depth >= 4) return undefined;
   let target = schema;
   let prefix = "";
-  const resolvedOuter = deref(doc, schema) as Node;
+  const resolvedOuter = deref(doc, schema);
   if (resolvedOuter.type === "array" || (Array.isArray(resolvedOuter.type) && resolvedOuter.type.includes("array"))) {
     if (!resolvedOuter.items) return undefined;
     target = resolvedOuter.items;
@@ -152,16 +151,16 @@ export function nestedFields(doc: OpenApiDocument, name: string, schema: Node | 
   if (ref && seen.has(ref)) return undefined;
   const nextSeen = new Set(seen);
   if (ref) nextSeen.add(ref);
-  const resolved = deref(doc, target) as Node;
+  const resolved = deref(doc, target);
   const link = ref?.startsWith("#/components/schemas/") ? ` (schema <a href="${schemaHref(refName(ref))}">${escapeHtml(refName(ref))}</a>)` : "";
   const rows = objectRows(doc, target);
   if (rows.length > 0) {
     return `<details class="fields-details"><summary>Fields of ${prefix}<code>${escapeHtml(name)}</code>${link}</summary>${fieldTable(doc, rows, nextSeen, depth + 1)}</details>`;
   }
-  const alternatives = ((resolved.oneOf ?? resolved.anyOf ?? []) as Node[]).filter((alternative) => objectRows(doc, alternative).length > 0);
+  const alternatives = ((resolved.oneOf ?? resolved.anyOf ?? [])).filter((alternative) => objectRows(doc, alternative).length > 0);
   if (alternatives.length === 0) return undefined;
   const variants = alternatives.map((alternative, index) => {
-    const title = typeof alternative.$ref === "string" ? refName(alternative.$ref) : (deref(doc, alternative) as Node).title ?? `variant ${index + 1}`;
+    const title = typeof alternative.$ref === "string" ? refName(alternative.$ref) : (deref(doc, alternative)).title ?? `variant ${index + 1}`;
     return `<details class="fields-details"><summary>${escapeHtml(String(title))}</summary>${fieldTable(doc, objectRows(doc, alternative), nextSeen, depth + 1)}</details>`;
   });
   return `<details class="fields-details"><summary>Fields of ${prefix}<code>${escapeHtml(name)}</code>${link}: one of ${alternatives.length}</summary>${variants.join("")}</details>`;

@@ -97,7 +97,7 @@ export function writeGeneratedPages(root = docsRoot): void {
     try {
       copyFileSync(redoc, join(redocDir, `${api}.html`));
     } catch (error) {
-      throw new Error(`${redoc} is missing: run \`npm run generate\` (${(error as Error).message})`);
+      throw new Error(`${redoc} is missing: run \`npm run generate\` (${(error as Error).message})`, { cause: error });
     }
   }
   writeIfChanged(join(root, ".vitepress", "try-it.generated.json"), `${JSON.stringify(consoles, null, 2)}\n`);

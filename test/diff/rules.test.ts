@@ -139,9 +139,20 @@ const EXPECTED: Record<string, string[]> = {
     "BREAKING max-length-narrowed POST /categories : request body application/json .meta.*",
     "BREAKING type-widened POST /categories : response 200 application/json .parentName",
     "safe property-added POST /categories : response 200 application/json .slug",
-    "BREAKING type-widened POST /categories : response 200 application/json .value",
-    "safe any-of-narrowed POST /categories : response 200 application/json .value",
+    "BREAKING any-of-widened POST /categories : response 200 application/json .value",
     "safe schema-deprecated POST /categories : response 200 application/json .name",
+  ],
+  envelopes: [
+    "BREAKING any-of-widened GET /account : response 200 application/json",
+    "BREAKING any-of-widened GET /profile : response 200 application/json",
+    "safe property-added GET /account, GET /profile : response 200 application/json <anyOf Account>.email",
+    "safe one-of-widened POST /notes : request body application/json",
+    "safe any-of-narrowed POST /notes : response 200 application/json",
+    "BREAKING any-of-narrowed POST /tags : request body application/json",
+    // No branch of the new anyOf is the old schema: compared keyword by keyword, as before.
+    "BREAKING type-widened GET /status : response 200 application/json",
+    "BREAKING property-removed GET /status : response 200 application/json .up",
+    "safe any-of-narrowed GET /status : response 200 application/json",
   ],
 };
 
@@ -169,15 +180,27 @@ describe("contracts diff classifies each change of a fixture pair", () => {
     });
   });
 
+  it("reports a body wrapped in an anyOf (the success | error envelope) as one change, at the wrapper", () => {
+    const changes = diffDocuments(fixture("envelopes", "old"), fixture("envelopes", "new")).changes;
+    expect(changes.find((c) => c.operations.includes("GET /account"))).toMatchObject({
+      rule: "any-of-widened",
+      breaking: true,
+      direction: "received",
+      message: "wrapped in anyOf with Error",
+      pointer: "/paths/~1account/get/responses/200/content/application~1json/schema",
+    });
+    expect(changes.find((c) => c.operations.includes("POST /tags"))?.message).toBe('no longer wrapped in anyOf with {"type":"integer"}');
+  });
+
   it("flips the directions for a webhook: the event is received, the reply is sent", () => {
     const changes = diffDocuments(fixture("webhooks", "old"), fixture("webhooks", "new")).changes;
     const directions = new Set(changes.filter((c) => c.direction).map((c) => `${c.where.split(" ")[0]} ${c.direction}`));
     expect(directions).toEqual(new Set(["request received", "response sent"]));
   });
 
-  it("documents every rule in the README table, and the fixtures produce every rule named there", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const table = readme.slice(readme.indexOf("### What counts as breaking"), readme.indexOf("Decisions worth knowing"));
+  it("documents every rule in the docs' table, and the fixtures produce every rule named there", () => {
+    const page = readFileSync(new URL("../../docs/guide/versioning.md", import.meta.url), "utf8");
+    const table = page.slice(page.indexOf("## What counts as breaking"), page.indexOf("Decisions worth knowing"));
     const documented = [...table.matchAll(/^\| (.*?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([^`]+)`/g)].map((id) => id[1]!));
     const patterns = documented.map((id) => new RegExp(`^${id.replace(/<[a-z]+>/g, "[a-z-]+")}$`));
     const produced = new Set(Object.keys(EXPECTED).flatMap((area) => diffDocuments(fixture(area, "old"), fixture(area, "new")).changes.map((c) => c.rule)));

@@ -8,11 +8,10 @@
 // Screenshots of the home page, a guide and a reference page go to test/docs/screenshots/.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName } from "../../lib/openapi.js";
 import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
@@ -23,11 +22,22 @@ import { renderReferencePages } from "../../scripts/docs/reference-page.js";
 import { readerBundle } from "../../scripts/docs/reader-bundle.js";
 import { repoRoot, runContracts, type RunningCommand } from "../support/processes.js";
 import { type BuiltApiPages, missingFromOperation, missingFromSite, operationSection } from "./support/coverage.js";
+import {
+  brokenLinks,
+  builtHtmlPages,
+  checkRedocPage,
+  checkSitePage,
+  type CollectedLinks,
+  freePort,
+  type PageVisit,
+  type Viewport,
+  VIEWPORTS,
+  visit as visitPage,
+} from "./support/site-browser.js";
 import { serveStatic } from "./support/static-server.js";
 
 const SCREENSHOTS = join(repoRoot, "test/docs/screenshots");
 const outDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
-const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 /** Every page the site must have, as URL paths: the hand-written pages and the generated ones. */
 const expectedPages = [
@@ -37,19 +47,11 @@ const expectedPages = [
 
 let site: Awaited<ReturnType<typeof serveStatic>>;
 let browser: Browser;
-const contexts = {} as Record<keyof typeof VIEWPORTS, BrowserContext>;
-/** Guides whose flow diagrams (OIDC code + PKCE, issuance webhook, payment flow) must be shown. */
-const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay"]);
+const contexts = {} as Record<Viewport, BrowserContext>;
+/** Guides whose diagrams (OIDC code + PKCE, issuance webhook, payment flow, the architecture) must be shown. */
+const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay", "/guide/architecture"]);
 /** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
-const links = new Map<string, { from: string; target: string }>();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const links: CollectedLinks = new Map();
 
 beforeAll(async () => {
   installChromiumIfMissing(); // the build renders the diagrams with it
@@ -69,63 +71,13 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-function builtHtmlPages(dir = outDir): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "assets" ? [] : builtHtmlPages(path);
-    return entry.name.endsWith(".html") && entry.name !== "404.html" ? [path] : [];
-  });
-}
+/** Opens a page of the built site, recording console errors, failed requests and requests leaving 127.0.0.1. */
+const visit = (path: string, viewport: Viewport = "desktop", allowedHosts: string[] = []): Promise<PageVisit> =>
+  visitPage(site.url, contexts[viewport], path, allowedHosts);
 
-interface PageVisit {
-  page: Page;
-  problems: string[];
-}
-
-/** Opens a page and records every console error, failed request and request that leaves the site's server. */
-async function visit(path: string, viewport: keyof typeof VIEWPORTS = "desktop", allowedHosts: string[] = []): Promise<PageVisit> {
-  const page = await contexts[viewport].newPage();
-  const problems: string[] = [];
-  const siteHost = new URL(site.url).host;
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if ((url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "127.0.0.1") problems.push(`left 127.0.0.1: ${request.url()}`);
-    else if ((url.protocol === "http:" || url.protocol === "https:") && url.host !== siteHost && !allowedHosts.includes(url.host)) problems.push(`unexpected server: ${request.url()}`);
-    else if (!["http:", "https:", "data:", "blob:"].includes(url.protocol)) problems.push(`unexpected request: ${request.url()}`);
-  });
-  await page.goto(`${site.url}${path}`, { waitUntil: "networkidle" });
-  return { page, problems };
-}
-
-/** Tables and code blocks of the page that are wider than the screen, or whose columns are cut (scrolled away). */
-async function tooWide(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const screen = document.documentElement.clientWidth;
-    const found: string[] = [];
-    for (const element of document.querySelectorAll<HTMLElement>(".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it")) {
-      if (element.getClientRects().length === 0) continue; // hidden (a closed <details>, another tab)
-      const box = element.getBoundingClientRect();
-      const cut = element.tagName === "TABLE" && element.scrollWidth > element.clientWidth + 1;
-      if (box.right > screen + 1 || box.left < -1 || cut) {
-        found.push(`${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`);
-      }
-    }
-    if (document.documentElement.scrollWidth > screen + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
-    return found;
-  });
-}
-
-describe("docs site", () => {
+describe("docs site pages", () => {
   it("has exactly the expected pages", () => {
-    const built = builtHtmlPages()
+    const built = builtHtmlPages(outDir)
       .map((file) => `/${relative(outDir, file)}`)
       .map((path) => (path.startsWith("/redoc/") ? path : path.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "")))
       .sort();
@@ -138,40 +90,8 @@ describe("docs site", () => {
     it.for(cases)("%s (%s) loads cleanly and fits the screen", async ([path, viewport], { expect }) => {
       const { page, problems } = await visit(path, viewport);
       try {
-        if (path.startsWith("/redoc/")) {
-          await page.getByRole("heading", { level: 1 }).first().waitFor();
-          // Redoc shows one operation at a time: open one that has notes, which must show them and its samples.
-          const api = /^\/redoc\/(\w+)\.html$/.exec(path)![1] as ApiName;
-          const doc = readBundle(api);
-          const op = operationsOf(doc).find((o) => !o.webhook && notesOf(doc, o).length > 0)!;
-          await page.goto(`${site.url}${path}#/${(op.operation.tags as string[])[0]}/${op.operationId.toLowerCase()}`, { waitUntil: "networkidle" });
-          await page.getByText("Quirks, gaps and assumptions that apply here").first().waitFor({ timeout: 10_000 });
-          expect(await page.getByText(notesOf(doc, op)[0]!.text.trim()).count(), "a note in Redoc").toBeGreaterThan(0);
-          expect(await page.getByText("curl -X").count(), "the curl sample in Redoc").toBeGreaterThan(0);
-        } else {
-          expect(await page.locator(".VPContent h1, .VPHero .name").count(), "page has a title").toBeGreaterThan(0);
-          // Diagrams are images rendered at build time; the one for the current colour scheme must be shown.
-          const diagrams = page.locator("figure.diagram img:visible");
-          if (DIAGRAM_PAGES.has(path)) expect(await diagrams.count(), "flow diagrams").toBeGreaterThan(0);
-          for (const image of await diagrams.all()) {
-            expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100), "diagram image decoded").toBe(true);
-          }
-          if (viewport === "phone") {
-            // Open every expandable part (nested fields, examples, consoles) so that all of it is measured.
-            await page.evaluate(() => document.querySelectorAll("details").forEach((details) => (details.open = true)));
-            expect(await tooWide(page), "wider than 390 px").toEqual([]);
-          }
-          if (viewport === "desktop") {
-            const hrefs = await page.evaluate(() =>
-              [...document.querySelectorAll<HTMLAnchorElement>("a[href]")].map((a) => ({ href: a.href, target: a.target })),
-            );
-            for (const { href, target } of hrefs) {
-              const url = new URL(href);
-              if (url.origin !== new URL(site.url).origin) continue;
-              if (!links.has(url.href)) links.set(url.href, { from: path, target });
-            }
-          }
-        }
+        if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
+        else await checkSitePage(page, { path, viewport, hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, links, expect });
         expect(problems).toEqual([]);
       } finally {
         await page.close();
@@ -181,50 +101,10 @@ describe("docs site", () => {
 
   it("no link of the site ends on the not-found page or misses its anchor (previous/next included)", async () => {
     expect(links.size, "links collected from the pages").toBeGreaterThan(100);
-    const pagerLinks = [...links.keys()].filter((href) => !href.includes("#"));
-    expect(pagerLinks.length).toBeGreaterThan(10);
-    const broken: string[] = [];
-    const byPath = new Map<string, Array<{ href: string; from: string; target: string }>>();
-    for (const [href, { from, target }] of links) {
-      const url = new URL(href);
-      const key = url.pathname;
-      byPath.set(key, [...(byPath.get(key) ?? []), { href, from, target }]);
-    }
+    expect([...links.keys()].filter((href) => !href.includes("#")).length).toBeGreaterThan(10);
     const start = await visit("/guide/getting-started");
     try {
-      for (const [path, entries] of byPath) {
-        if (/\.(json|html)$/.test(path) || entries.every((entry) => entry.target === "_blank")) {
-          // Files the router does not handle (specs, the Redoc pages) open as themselves.
-          const response = await fetch(`${site.url}${path}`);
-          if (response.status !== 200) broken.push(`${path} (from ${entries[0]!.from}): HTTP ${response.status}`);
-          continue;
-        }
-        // Follow the link the way a click does: through VitePress's client-side router.
-        await start.page.evaluate((href) => {
-          const a = document.createElement("a");
-          a.href = href;
-          document.querySelector(".VPContent")!.appendChild(a);
-          a.click();
-        }, path);
-        await start.page.waitForFunction((expected) => location.pathname === expected, path.replace(/\.html$/, ""), { timeout: 10_000 }).catch(() => {});
-        await start.page.waitForLoadState("networkidle");
-        if ((await start.page.locator(".NotFound").count()) > 0 || !(await start.page.locator(".VPContent h1, .VPHero .name").count())) {
-          broken.push(`${path} (from ${entries[0]!.from}): PAGE NOT FOUND`);
-          continue;
-        }
-        for (const { href, from } of entries) {
-          const hash = new URL(href).hash;
-          if (!hash) continue;
-          const id = decodeURIComponent(hash.slice(1));
-          const found = await start.page
-            .locator(`[id="${id}"]`)
-            .first()
-            .waitFor({ state: "attached", timeout: 5_000 })
-            .then(() => true, () => false);
-          if (!found) broken.push(`${href} (from ${from}): no element #${id}`);
-        }
-      }
-      expect(broken).toEqual([]);
+      expect(await brokenLinks(start.page, site.url, links)).toEqual([]);
       expect(start.problems).toEqual([]);
     } finally {
       await start.page.close();
@@ -245,52 +125,55 @@ describe("docs site", () => {
     }
   });
 
-  describe("the console of an operation against a running sandbox and mock", () => {
-    let sandbox: RunningCommand;
-    let mock: RunningCommand;
-    const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
+});
 
-    beforeAll(async () => {
-      const ports = await Promise.all(API_NAMES.map(() => freePort()));
-      sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
-      API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
-      const mockPort = await freePort();
-      mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
-      urls.mock.links = `http://127.0.0.1:${mockPort}`;
-      await sandbox.waitForOutput(new RegExp(String(ports[API_NAMES.indexOf("pay")])));
-      await mock.waitForOutput(new RegExp(String(mockPort)));
-    }, 60_000);
+describe("the console of an operation against a running sandbox and mock", () => {
+  let sandbox: RunningCommand;
+  let mock: RunningCommand;
+  const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
 
-    afterAll(async () => {
-      sandbox?.child.kill("SIGTERM");
-      mock?.child.kill("SIGTERM");
-      await Promise.all([sandbox?.exit, mock?.exit]);
-    });
+  beforeAll(async () => {
+    const ports = await Promise.all(API_NAMES.map(() => freePort()));
+    sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
+    API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
+    const mockPort = await freePort();
+    mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
+    urls.mock.links = `http://127.0.0.1:${mockPort}`;
+    await sandbox.waitForOutput(new RegExp(String(ports[API_NAMES.indexOf("pay")])));
+    await mock.waitForOutput(new RegExp(String(mockPort)));
+  }, 60_000);
 
-    it.each([
-      ["sandbox", "identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
-      ["sandbox", "links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
-      ["sandbox", "pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
-      ["sandbox", "pay", "/reference/pay/orders", "createOrder", /"url": "http/],
-      ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
-    ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
-      const base = urls[target][api];
-      const { page, problems } = await visit(path, "desktop", [new URL(base).host]);
-      try {
-        const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
-        await console.locator("summary").first().click();
-        await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
-        await console.locator("input.try-it-base").fill(base);
-        await console.locator("button.try-it-send").click();
-        await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
-        expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
-        expect(problems).toEqual([]);
-      } finally {
-        await page.close();
-      }
-    });
+  afterAll(async () => {
+    sandbox?.child.kill("SIGTERM");
+    mock?.child.kill("SIGTERM");
+    await Promise.all([sandbox?.exit, mock?.exit]);
   });
 
+  it.each([
+    ["sandbox", "identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
+    ["sandbox", "links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
+    ["sandbox", "pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
+    ["sandbox", "pay", "/reference/pay/orders", "createOrder", /"url": "http/],
+    ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
+  ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
+    const base = urls[target][api];
+    const { page, problems } = await visit(path, "desktop", [new URL(base).host]);
+    try {
+      const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
+      await console.locator("summary").first().click();
+      await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
+      await console.locator("input.try-it-base").fill(base);
+      await console.locator("button.try-it-send").click();
+      await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
+      expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("docs site interactions", () => {
   it("search ranks an operation above the schemas named after it", async () => {
     const { page, problems } = await visit("/");
     try {

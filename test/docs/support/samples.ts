@@ -1,7 +1,7 @@
-// The code samples of the hand-written docs pages: fenced blocks extracted with their page and line, so that tests
+// The code samples of the hand-written docs pages and the README: fenced blocks extracted with their page and line, so that tests
 // can compile the TypeScript ones against the real clients and check the curl ones against the contracts.
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { handWrittenPages } from "../../../scripts/docs/pages.js";
 import { repoRoot } from "../../support/processes.js";
 
@@ -30,6 +30,7 @@ export function extractSamples(page: string, markdown = readFileSync(page, "utf8
   return samples;
 }
 
+/** The samples of the hand-written docs pages and of the README, the repository's front door. */
 export function allSamples(): Sample[] {
-  return handWrittenPages().flatMap((page) => extractSamples(page));
+  return [join(repoRoot, "README.md"), ...handWrittenPages()].flatMap((page) => extractSamples(page));
 }

@@ -1,0 +1,175 @@
+// The built docs site in headless Chromium, for test/docs/site.test.ts: opening a page while recording every console
+// error, failed request and request that leaves 127.0.0.1; measuring what is wider than a phone's screen; checking
+// one page; and following every link the way a reader's click does (through VitePress's client-side router).
+import { readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import type { ExpectStatic } from "vitest";
+import type { ApiName } from "../../../lib/openapi.js";
+import { operationsOf, readBundle } from "../../../scripts/docs/document.js";
+import { notesOf } from "../../../scripts/docs/operation-notes.js";
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
+export type Viewport = keyof typeof VIEWPORTS;
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The HTML pages of a built site (not its assets, not the 404 page), as absolute paths. */
+export function builtHtmlPages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "assets" ? [] : builtHtmlPages(path);
+    return entry.name.endsWith(".html") && entry.name !== "404.html" ? [path] : [];
+  });
+}
+
+export interface PageVisit {
+  page: Page;
+  problems: string[];
+}
+
+/** Same-origin links found on the pages: href to the page it was first seen on and its target. */
+export type CollectedLinks = Map<string, { from: string; target: string }>;
+
+/** Records every console error, failed request and request that leaves the site's server. */
+function watch(page: Page, siteUrl: string, allowedHosts: string[]): string[] {
+  const problems: string[] = [];
+  const siteHost = new URL(siteUrl).host;
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    const web = url.protocol === "http:" || url.protocol === "https:";
+    if (web && url.hostname !== "127.0.0.1") problems.push(`left 127.0.0.1: ${request.url()}`);
+    else if (web && url.host !== siteHost && !allowedHosts.includes(url.host)) problems.push(`unexpected server: ${request.url()}`);
+    else if (!["http:", "https:", "data:", "blob:"].includes(url.protocol)) problems.push(`unexpected request: ${request.url()}`);
+  });
+  return problems;
+}
+
+/** Opens a page of the site in the context of a viewport, watching it. */
+export async function visit(siteUrl: string, context: BrowserContext, path: string, allowedHosts: string[] = []): Promise<PageVisit> {
+  const page = await context.newPage();
+  const problems = watch(page, siteUrl, allowedHosts);
+  await page.goto(`${siteUrl}${path}`, { waitUntil: "networkidle" });
+  return { page, problems };
+}
+
+/** Tables and code blocks of the page that are wider than the screen, or whose columns are cut (scrolled away). */
+export async function tooWide(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const screen = document.documentElement.clientWidth;
+    const found: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>(".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it")) {
+      if (element.getClientRects().length === 0) continue; // hidden (a closed <details>, another tab)
+      const box = element.getBoundingClientRect();
+      const cut = element.tagName === "TABLE" && element.scrollWidth > element.clientWidth + 1;
+      if (box.right > screen + 1 || box.left < -1 || cut) {
+        found.push(`${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`);
+      }
+    }
+    if (document.documentElement.scrollWidth > screen + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
+    return found;
+  });
+}
+
+/** Redoc shows one operation at a time: open one that has notes, which must show them and its samples. */
+export async function checkRedocPage(page: Page, siteUrl: string, path: string, expect: ExpectStatic): Promise<void> {
+  await page.getByRole("heading", { level: 1 }).first().waitFor();
+  const api = /^\/redoc\/(\w+)\.html$/.exec(path)![1] as ApiName;
+  const doc = readBundle(api);
+  const op = operationsOf(doc).find((o) => !o.webhook && notesOf(doc, o).length > 0)!;
+  await page.goto(`${siteUrl}${path}#/${op.operation.tags![0]}/${op.operationId.toLowerCase()}`, { waitUntil: "networkidle" });
+  await page.getByText("Quirks, gaps and assumptions that apply here").first().waitFor({ timeout: 10_000 });
+  expect(await page.getByText(notesOf(doc, op)[0]!.text.trim()).count(), "a note in Redoc").toBeGreaterThan(0);
+  expect(await page.getByText("curl -X").count(), "the curl sample in Redoc").toBeGreaterThan(0);
+}
+
+/** A page of the site: a title, its diagrams decoded, nothing too wide on a phone; on desktop its links collected. */
+export async function checkSitePage(
+  page: Page,
+  options: { path: string; viewport: Viewport; hasDiagrams: boolean; siteUrl: string; links: CollectedLinks; expect: ExpectStatic },
+): Promise<void> {
+  const { path, viewport, hasDiagrams, siteUrl, links, expect } = options;
+  expect(await page.locator(".VPContent h1, .VPHero .name").count(), "page has a title").toBeGreaterThan(0);
+  // Diagrams are images rendered at build time; the one for the current colour scheme must be shown.
+  const diagrams = page.locator("figure.diagram img:visible");
+  if (hasDiagrams) expect(await diagrams.count(), "diagrams").toBeGreaterThan(0);
+  for (const image of await diagrams.all()) {
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100), "diagram image decoded").toBe(true);
+  }
+  if (viewport === "phone") {
+    // Open every expandable part (nested fields, examples, consoles) so that all of it is measured.
+    await page.evaluate(() => document.querySelectorAll("details").forEach((details) => (details.open = true)));
+    expect(await tooWide(page), "wider than 390 px").toEqual([]);
+  }
+  if (viewport === "desktop") {
+    const hrefs = await page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>("a[href]")].map((a) => ({ href: a.href, target: a.target })));
+    for (const { href, target } of hrefs) {
+      const url = new URL(href);
+      if (url.origin === new URL(siteUrl).origin && !links.has(url.href)) links.set(url.href, { from: path, target });
+    }
+  }
+}
+
+/** Follows one link path through the client-side router from an open page; undefined when it lands on a page. */
+async function openThroughRouter(page: Page, path: string): Promise<string | undefined> {
+  await page.evaluate((href) => {
+    const a = document.createElement("a");
+    a.href = href;
+    document.querySelector(".VPContent")!.appendChild(a);
+    a.click();
+  }, path);
+  await page.waitForFunction((expected) => location.pathname === expected, path.replace(/\.html$/, ""), { timeout: 10_000 }).catch(() => {});
+  await page.waitForLoadState("networkidle");
+  const notFound = (await page.locator(".NotFound").count()) > 0 || !(await page.locator(".VPContent h1, .VPHero .name").count());
+  return notFound ? "PAGE NOT FOUND" : undefined;
+}
+
+/** Every collected link that ends on the not-found page, misses its anchor, or (a file) does not answer 200. */
+export async function brokenLinks(start: Page, siteUrl: string, links: CollectedLinks): Promise<string[]> {
+  const broken: string[] = [];
+  const byPath = new Map<string, Array<{ href: string; from: string; target: string }>>();
+  for (const [href, { from, target }] of links) {
+    const key = new URL(href).pathname;
+    byPath.set(key, [...(byPath.get(key) ?? []), { href, from, target }]);
+  }
+  for (const [path, entries] of byPath) {
+    if (/\.(json|html)$/.test(path) || entries.every((entry) => entry.target === "_blank")) {
+      // Files the router does not handle (specs, the Redoc pages) open as themselves.
+      const response = await fetch(`${siteUrl}${path}`);
+      if (response.status !== 200) broken.push(`${path} (from ${entries[0]!.from}): HTTP ${response.status}`);
+      continue;
+    }
+    const failure = await openThroughRouter(start, path);
+    if (failure) {
+      broken.push(`${path} (from ${entries[0]!.from}): ${failure}`);
+      continue;
+    }
+    for (const { href, from } of entries) {
+      const hash = new URL(href).hash;
+      if (!hash) continue;
+      const id = decodeURIComponent(hash.slice(1));
+      const found = await start
+        .locator(`[id="${id}"]`)
+        .first()
+        .waitFor({ state: "attached", timeout: 5_000 })
+        .then(() => true, () => false);
+      if (!found) broken.push(`${href} (from ${from}): no element #${id}`);
+    }
+  }
+  return broken;
+}
