@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { MAX_WORKERS } from "./test/support/ports.js";
 
 export default defineConfig({
   test: {
@@ -7,7 +8,11 @@ export default defineConfig({
     reporters: ["default", "./test/support/summary-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Tests start real servers on fixed loopback ports; files run one at a time so they never collide.
-    fileParallelism: false,
+    // Files run in parallel: servers started in-process listen on port 0, and the fixed ports a CLI under test
+    // needs come from test/support/ports.ts, one block per worker. vitest would start one worker on 2 cores.
+    fileParallelism: true,
+    pool: "forks",
+    maxWorkers: MAX_WORKERS,
+    minWorkers: 1,
   },
 });

@@ -3,52 +3,11 @@
 // package.json starts it with `exec`, so that npm's own child is this process: the SIGINT or SIGTERM npm passes on
 // reaches the mocks (a `sh -c` in between would die of SIGTERM and hold SIGINT back). Extra arguments go to the
 // command: `npm start -- --api links --dynamic`.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { buildIfStale, cli } from "./build-if-stale.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const config = join(root, "tsconfig.build.json");
-/** @type {unknown} */
-const buildConfig = JSON.parse(readFileSync(config, "utf8"));
-const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (buildConfig);
-const outDir = join(root, compilerOptions.outDir);
-const cli = join(outDir, "bin", "contracts.js");
-
-/** @param {string} dir @returns {Generator<string>} */
-function* sourcesUnder(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourcesUnder(path);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts")) yield path; // tsconfig.build.json excludes tests
-  }
-}
-
-/** @param {string} path */
-const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
-
-/** The first reason to compile, or undefined when every output is newer than its source and the configs. */
-function staleness() {
-  if (!existsSync(cli)) return `${relative(root, cli)} does not exist`;
-  const configChanged = Math.max(mtime(config), mtime(join(root, "tsconfig.json")));
-  if (configChanged > mtime(cli)) return "the TypeScript configuration changed";
-  for (const dir of include) {
-    if (!existsSync(join(root, dir))) continue;
-    for (const source of sourcesUnder(join(root, dir))) {
-      const output = join(outDir, relative(root, source)).replace(/\.ts$/, ".js");
-      if (mtime(source) > mtime(output)) return `${relative(root, source)} is newer than its output`;
-    }
-  }
-  return undefined;
-}
-
-const reason = staleness();
-if (reason) {
-  process.stderr.write(`contracts: compiling, since ${reason} (tsc -p tsconfig.build.json)...\n`);
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], { cwd: root, stdio: "inherit" });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-}
+const tsc = buildIfStale();
+if (tsc && tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 process.argv = [process.execPath, cli, "mock", ...process.argv.slice(2)];
 await import(pathToFileURL(cli).href);

@@ -9,8 +9,9 @@ import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
 import { type ApiName, describeErrors, findOperation, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
+import { testPort } from "../support/ports.js";
 
-const PORTS = { identity: 4200, links: 4201, catalog: 4202, pay: 4203 } as const;
+const PORTS = { identity: testPort(4200), links: testPort(4201), catalog: testPort(4202), pay: testPort(4203) };
 const url = (api: ApiName) => `http://127.0.0.1:${PORTS[api]}`;
 let mocks: RunningMocks;
 

@@ -17,6 +17,7 @@ import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
+import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-identity-"));
@@ -180,7 +181,7 @@ describe("playwright-core", () => {
 
 describe("the sandbox (contracts sandbox) with --browser", () => {
   // Its sign-in page offers five ways to sign in (five forms), then a consent page and a logout confirmation.
-  const BASE = 4680;
+  const BASE = testPort(4680);
   let sandbox: RunningCommand | undefined;
   afterAll(async () => {
     if (sandbox && sandbox.child.exitCode === null) {
@@ -191,7 +192,7 @@ describe("the sandbox (contracts sandbox) with --browser", () => {
 
   it("passes every flow check, signing in through the form of the e-mail method", async () => {
     sandbox = runContracts(["sandbox", "--base-port", String(BASE)]);
-    await sandbox.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4683/);
+    await sandbox.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${BASE + 3}\\b`));
     const env = { IDENTITY_CLIENT_ID: "demo-app", IDENTITY_CLIENT_SECRET: "demo-app-secret", IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo" };
     const { code, report, output } = await conform(`http://127.0.0.1:${BASE}`, ["--browser", "--operation", "exchangeToken"], env);
     expect(failing(report), output).toEqual([]);

@@ -11,9 +11,10 @@ import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-server
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import type { RunReport } from "../../conformance/report.js";
+import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
 
-const PORT = 4550; // 4550-4559
+const PORT = testPort(4550); // PORT to PORT + 9
 const dir = mkdtempSync(join(tmpdir(), "conform-safety-"));
 const env = { ...FAULT_SERVER_CREDENTIALS };
 let servers: RunningServer[] = [];
@@ -137,7 +138,7 @@ describe("exit codes", () => {
     [["conform", "nope", "--base-url", "http://127.0.0.1:1"], /unknown API "nope"/],
     [["conform", "links"], /--base-url is required/],
     [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
-    [["conform", "links", "--base-url", `http://127.0.0.1:${PORT + 9}`, "--token", "x-token-1234"], /cannot reach http:\/\/127\.0\.0\.1:4559: ECONNREFUSED/],
+    [["conform", "links", "--base-url", `http://127.0.0.1:${PORT + 9}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${PORT + 9}: ECONNREFUSED`)],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes <n>\/m/],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
   ])("%j → exit 2 with one line", async (args, message) => {

@@ -9,6 +9,7 @@ import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
 import type { RunReport } from "../../conformance/report.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-targets-"));
@@ -58,7 +59,7 @@ describe("against the Prism mock (read-only)", () => {
 });
 
 describe("against the sandbox (contracts sandbox)", () => {
-  const SANDBOX_BASE = 4560;
+  const SANDBOX_BASE = testPort(4560);
   const urls = { identity: `http://127.0.0.1:${SANDBOX_BASE}`, links: `http://127.0.0.1:${SANDBOX_BASE + 1}`, catalog: `http://127.0.0.1:${SANDBOX_BASE + 2}`, pay: `http://127.0.0.1:${SANDBOX_BASE + 3}` };
   // The sandbox's default demo credentials (contracts sandbox --print-config).
   const env = {
@@ -75,7 +76,7 @@ describe("against the sandbox (contracts sandbox)", () => {
   let sandbox: RunningCommand;
   beforeAll(async () => {
     sandbox = runContracts(["sandbox", "--base-port", String(SANDBOX_BASE)]);
-    await sandbox.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4563/);
+    await sandbox.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${SANDBOX_BASE + 3}\\b`));
   });
   afterAll(async () => {
     if (sandbox && sandbox.child.exitCode === null) {

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, listOperations, pointerSegment, resolvePointer } from "../../lib/openapi.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { extractSamples } from "../docs/support/samples.js";
+import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
 
-const BASE_PORT = 4150;
+const BASE_PORT = testPort(4150);
 const pages = ["README.md", ...readdirSync(join(repoRoot, "docs/guide")).filter((f) => f.endsWith(".md")).map((f) => `docs/guide/${f}`)];
 
 /** The shell commands (with `\` continuations joined) of the shell samples that choose a mock response. */

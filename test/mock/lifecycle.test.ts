@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { testPort } from "../support/ports.js";
 import { commandLine, contractsBin, isAlive, processTree, repoRoot } from "../support/processes.js";
 
 const STOP_WITHIN_MS = 3000;
@@ -30,7 +31,7 @@ const STOPS: Stop[] = [
 // alone reaches the CLI because the repository's .npmrc makes npm run scripts and bins with bash, which execs the
 // command (dash, Debian's /bin/sh, would stay between them and hold the SIGINT back until its child exits).
 const covered = (launcher: (typeof LAUNCHERS)[number], stop: Stop) => !(launcher.command === process.execPath && stop.target === "CLI");
-const cases = LAUNCHERS.flatMap((launcher) => STOPS.filter((stop) => covered(launcher, stop)).map((stop) => ({ launcher, stop }))).map((c, i) => ({ ...c, basePort: 4600 + 10 * i, label: `${c.launcher.name}: ${c.stop.signal} to the ${c.stop.target}` }));
+const cases = LAUNCHERS.flatMap((launcher) => STOPS.filter((stop) => covered(launcher, stop)).map((stop) => ({ launcher, stop }))).map((c, i) => ({ ...c, basePort: testPort(4600 + 10 * i), label: `${c.launcher.name}: ${c.stop.signal} to the ${c.stop.target}` }));
 
 let started: number[] = [];
 // npx installs the repository into its cache keyed by the checkout's path; a fresh cache per run keeps an entry

@@ -5,9 +5,14 @@ import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
 import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
-const BASE_PORT = 4110;
+const BASE_PORT = testPort(4110);
+const LINKS_ALONE = testPort(4131);
+const PAY_ALONE = testPort(4132);
+const DYNAMIC = testPort(4133);
+const BLOCKED = testPort(4134);
 const urlOf = (api: ApiName) => `http://127.0.0.1:${BASE_PORT + API_NAMES.indexOf(api)}`;
 const CREDENTIALS: SchemeCredentials = {
   bearerApiKey: "test-links-key",
@@ -32,7 +37,7 @@ let command: RunningCommand;
 
 beforeAll(async () => {
   command = runContracts(["mock", "--base-port", String(BASE_PORT)]);
-  await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4113/);
+  await command.waitForOutput(new RegExp(`pay\\s+${urlOf("pay").replaceAll(".", "\\.")}\\b`));
 });
 
 afterAll(async () => {
@@ -54,6 +59,55 @@ function coerceHeader(schema: { type?: string }, value: string): unknown {
   return schema.type === "integer" || schema.type === "number" ? Number(value) : value;
 }
 
+/** Sends the example request of `op` and checks status, headers and body against the documented response. */
+async function expectAnsweredAsDocumented(api: ApiName, op: Operation): Promise<void> {
+  const { response, text } = await send(op);
+  const status = String(response.status);
+  expect(response.status, text).toBeLessThan(400);
+  const responses = op.operation.responses as Record<string, unknown>;
+  const key = status in responses ? status : "default";
+  expect(responses, `status ${status} is not documented`).toHaveProperty(key);
+  const responsePointer = `${op.pointer}/responses/${key}`;
+  const documented = resolvePointer(api, responsePointer);
+
+  for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
+    const value = response.headers.get(name);
+    const headerPointer = `${responsePointer}/headers/${pointerSegment(name)}`;
+    if (resolvePointer(api, headerPointer).required) expect(value, `header ${name}`).not.toBeNull();
+    if (value !== null && header) {
+      const schema = resolvePointer(api, `${headerPointer}/schema`);
+      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(schema, value));
+      expect(result.valid, `header ${name}: ${describeErrors(result.errors)}`).toBe(true);
+    }
+  }
+
+  const mediaTypes = Object.keys(documented.content ?? {});
+  if (mediaTypes.length === 0) return;
+  const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+  expect(mediaTypes).toContain(contentType);
+  if (contentType.endsWith("json")) {
+    const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
+    expect(result.valid, describeErrors(result.errors)).toBe(true);
+  } else {
+    expect(text.length).toBeGreaterThan(0);
+  }
+}
+
+/** Every documented response with a body, and each of its named examples, which `Prefer` can ask for. */
+function examplesOfResponses(api: ApiName, operations: Operation[]) {
+  return operations.flatMap((op) =>
+    Object.keys(op.operation.responses ?? {}).flatMap((status) => {
+      const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
+      return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
+        Object.keys(content.examples ?? {}).map((name) => {
+          const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
+          return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
+        }),
+      );
+    }),
+  );
+}
+
 describe("contracts mock", () => {
   it("prints one table row per API with its URL and docs", () => {
     const out = command.stdout();
@@ -64,50 +118,10 @@ describe("contracts mock", () => {
     const operations = listOperations(api).filter((op) => !op.webhook);
 
     it.each(operations.map((op) => [op.operationId, op] as const))("%s answers a valid request as the contract says", async (_id, op) => {
-      const { response, text } = await send(op);
-      const status = String(response.status);
-      expect(response.status, text).toBeLessThan(400);
-      const responses = op.operation.responses as Record<string, unknown>;
-      const key = status in responses ? status : "default";
-      expect(responses, `status ${status} is not documented`).toHaveProperty(key);
-      const responsePointer = `${op.pointer}/responses/${key}`;
-      const documented = resolvePointer(api, responsePointer);
-
-      for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
-        const value = response.headers.get(name);
-        const headerPointer = `${responsePointer}/headers/${pointerSegment(name)}`;
-        if (resolvePointer(api, headerPointer).required) expect(value, `header ${name}`).not.toBeNull();
-        if (value !== null && header) {
-          const schema = resolvePointer(api, `${headerPointer}/schema`);
-          const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(schema, value));
-          expect(result.valid, `header ${name}: ${describeErrors(result.errors)}`).toBe(true);
-        }
-      }
-
-      const mediaTypes = Object.keys(documented.content ?? {});
-      if (mediaTypes.length === 0) return;
-      const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
-      expect(mediaTypes).toContain(contentType);
-      if (contentType.endsWith("json")) {
-        const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
-        expect(result.valid, describeErrors(result.errors)).toBe(true);
-      } else {
-        expect(text.length).toBeGreaterThan(0);
-      }
+      await expectAnsweredAsDocumented(api, op);
     });
 
-    // Every documented response with a body, and each of its named examples, can be asked for with `Prefer`.
-    const documentedExamples = operations.flatMap((op) =>
-      Object.keys(op.operation.responses ?? {}).flatMap((status) => {
-        const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
-        return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
-          Object.keys(content.examples ?? {}).map((name) => {
-            const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
-            return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
-          }),
-        );
-      }),
-    );
+    const documentedExamples = examplesOfResponses(api, operations);
     it.each(documentedExamples)("%s is reachable with Prefer", async (_label, op, status, mediaType, name, value) => {
       // `default` and ranges stand for statuses the provider does not document: ask for any code they cover.
       const code = status === "default" ? "400" : status.replace(/X/g, "0");
@@ -166,29 +180,29 @@ describe("contracts mock", () => {
 
 describe("contracts mock, one API at a time", () => {
   it("stops on Ctrl-C (SIGINT) leaving no process behind", async () => {
-    const run = runContracts(["mock", "--api", "links", "--port", "links=4131"]);
-    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4131/);
+    const run = runContracts(["mock", "--api", "links", "--port", `links=${LINKS_ALONE}`]);
+    await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${LINKS_ALONE}\\b`));
     expect(run.stdout()).not.toMatch(/identity|catalog|pay\s/);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(0);
-    expect(await portAnswers(4131)).toBe(false);
+    expect(await portAnswers(LINKS_ALONE)).toBe(false);
   });
 
   it("reads the APIs and ports from the environment", async () => {
-    const run = runContracts(["mock"], { MOCK_APIS: "pay", MOCK_PORTS: "pay=4132" });
-    await run.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4132/);
-    const response = await fetch("http://127.0.0.1:4132/api/balance/", { method: "POST" });
+    const run = runContracts(["mock"], { MOCK_APIS: "pay", MOCK_PORTS: `pay=${PAY_ALONE}` });
+    await run.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PAY_ALONE}\\b`));
+    const response = await fetch(`http://127.0.0.1:${PAY_ALONE}/api/balance/`, { method: "POST" });
     expect(response.status).toBe(401);
     run.child.kill("SIGTERM");
     expect(await run.exit).toBe(0);
   });
 
   it("serves generated data with --dynamic", async () => {
-    const run = runContracts(["mock", "--api", "links", "--port", "links=4133", "--dynamic"]);
-    await run.waitForOutput(/links\s+http:\/\/127\.0\.0\.1:4133/);
+    const run = runContracts(["mock", "--api", "links", "--port", `links=${DYNAMIC}`, "--dynamic"]);
+    await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${DYNAMIC}\\b`));
     const op = listOperations("links").find((o) => o.operationId === "listCampaigns")!;
     for (let i = 0; i < 5; i++) {
-      const response = await fetch("http://127.0.0.1:4133/api/campaigns", { headers: { Authorization: "Bearer k" } });
+      const response = await fetch(`http://127.0.0.1:${DYNAMIC}/api/campaigns`, { headers: { Authorization: "Bearer k" } });
       const result = validateAt("links", `${op.pointer}/responses/200/content/application~1json/schema`, await response.json());
       expect(result.valid, describeErrors(result.errors)).toBe(true);
     }
@@ -198,13 +212,13 @@ describe("contracts mock, one API at a time", () => {
 
   it("reports a port in use in one line, without a stack trace", async () => {
     const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen(4134, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => blocker.listen(BLOCKED, "127.0.0.1", resolve));
     try {
-      const run = runContracts(["mock", "--api", "catalog", "--port", "catalog=4134"]);
+      const run = runContracts(["mock", "--api", "catalog", "--port", `catalog=${BLOCKED}`]);
       expect(await run.exit).toBe(1);
       const lines = run.stderr().trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain("4134");
+      expect(lines[0]).toContain(String(BLOCKED));
     } finally {
       blocker.close();
     }

@@ -7,8 +7,9 @@ import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
 import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
+import { testPort } from "../support/ports.js";
 
-const PORTS = { identity: 4140, links: 4141, catalog: 4142, pay: 4143 } as const;
+const PORTS = { identity: testPort(4140), links: testPort(4141), catalog: testPort(4142), pay: testPort(4143) };
 const url = (api: ApiName) => `http://127.0.0.1:${PORTS[api]}`;
 let mocks: RunningMocks;
 
@@ -19,7 +20,7 @@ const recordingFetch = async (input: Request | string, init?: RequestInit) => {
   seen.push(response.clone());
   return response;
 };
-async function lastViolations(): Promise<string[]> {
+function lastViolations(): string[] {
   const response = seen.at(-1)!;
   return (JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string }>).map((v) => v.message);
 }
@@ -46,7 +47,7 @@ describe("a refused request names its violation in the client's error", () => {
     expect(error).toBeInstanceOf(LinksApiError);
     const { body, message, status } = error as LinksApiError;
     expect(status).toBe(422);
-    expect(await lastViolations()).toEqual(["Request body must have required property 'domain'"]);
+    expect(lastViolations()).toEqual(["Request body must have required property 'domain'"]);
     expect(body).toEqual({ error: 1, message: "Request body must have required property 'domain'" });
     expect(message).toContain("required property 'domain'");
   });
@@ -56,7 +57,7 @@ describe("a refused request names its violation in the client's error", () => {
     const call = links.POST("/api/domain/add", { body: {} as { domain: string }, headers: { Prefer: "code=422, example=expiredApiKey" } });
     const error = await rejection(call);
     expect(error).toMatchObject({ status: 422, body: { error: 1, message: "The API key has expired." } });
-    expect(await lastViolations()).toEqual(["Request body must have required property 'domain'"]);
+    expect(lastViolations()).toEqual(["Request body must have required property 'domain'"]);
   });
 
   it("pay: PayApiError carries the violation as desc", async () => {
@@ -65,7 +66,7 @@ describe("a refused request names its violation in the client's error", () => {
     expect(error).toBeInstanceOf(PayApiError);
     const { desc, type, message } = error as PayApiError;
     expect(type).toBe("error");
-    expect(await lastViolations()).toEqual(["Request body property page must be >= 1"]);
+    expect(lastViolations()).toEqual(["Request body property page must be >= 1"]);
     expect(desc).toBe("Request body property page must be >= 1");
     expect(message).toContain("page must be >= 1");
   });
@@ -77,8 +78,8 @@ describe("a refused request names its violation in the client's error", () => {
     expect(error).toBeInstanceOf(CatalogApiError);
     const { status, body: errorBody, message } = error as CatalogApiError;
     expect(status).toBe(422);
-    expect(await lastViolations()).toContain("Request body must have required property 'title'");
-    expect(errorBody).toEqual({ error: (await lastViolations()).join("; ") });
+    expect(lastViolations()).toContain("Request body must have required property 'title'");
+    expect(errorBody).toEqual({ error: (lastViolations()).join("; ") });
     expect(message).toContain("required property 'title'");
     const result = validateAt("catalog", responseSchemaPointer("catalog", "createProduct", "default"), errorBody);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
@@ -98,7 +99,7 @@ describe("a refused request names its violation in the client's error", () => {
     const callback = "http://127.0.0.1:5173/callback?code=example-code&state=s1";
     // A code_verifier shorter than RFC 7636's 43 characters.
     const error = await rejection(identity.handleCallback(callback, { state: "s1", nonce: "n-0S6_WzA2Mj", codeVerifier: "too-short" }));
-    const violations = await lastViolations();
+    const violations = lastViolations();
     expect(violations.join("\n")).toMatch(/code_verifier/);
     // RFC 6749 §5.2 keeps `"` out of error_description: the mock puts the violations in with single quotes.
     expect(error).toBeInstanceOf(IdentityApiError);

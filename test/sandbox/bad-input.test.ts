@@ -10,7 +10,7 @@ import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox(4450, { rateLimit: false, maxBodyBytes: 64 * 1024 });
+  sandbox = await startTestSandbox({ rateLimit: false, maxBodyBytes: 64 * 1024 });
 });
 afterAll(() => sandbox?.stop());
 

@@ -2,6 +2,7 @@
 // creation with real Idempotency-Key semantics (20 concurrent identical requests create one product), scopes
 // enforced per key, and the issuance webhook simulation against a real seller server for every kind of reply.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogScopeError } from "../../clients/catalog.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
@@ -9,12 +10,10 @@ import { defaultConfig } from "../../mock/sandbox/config.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
 
-const SELLER_PORT = 4430;
-const SELLER_URL = `http://127.0.0.1:${SELLER_PORT}`;
-
 let sandbox: TestSandbox;
 let catalog: ReturnType<ReturnType<typeof clientsFor>["catalog"]>;
 let seller: Server;
+let SELLER_URL: string;
 const received: Array<{ path: string; body: string; authorization: string | undefined }> = [];
 
 /** The seller's issuance endpoint: the path decides the reply, e.g. /issued, /declined-409, /empty. */
@@ -49,14 +48,15 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
 beforeAll(async () => {
   const config = defaultConfig();
   config.catalog.issuanceTimeoutMs = 300;
-  sandbox = await startTestSandbox(4420, { config });
+  sandbox = await startTestSandbox({ config });
   catalog = clientsFor(sandbox.urls, sandbox.fetch).catalog();
   seller = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => sellerReply(req, res, body));
   });
-  await new Promise<void>((resolve) => seller.listen(SELLER_PORT, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => seller.listen(0, "127.0.0.1", resolve));
+  SELLER_URL = `http://127.0.0.1:${(seller.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   seller?.closeAllConnections();

@@ -12,9 +12,10 @@ import { formAction, ScriptedBrowser } from "./support/browser.js";
 import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
 import { portsFrom } from "./support/sandbox.js";
+import { testPort } from "../support/ports.js";
 import { processesMatching, type RunningCommand, runContracts } from "../support/processes.js";
 
-const BASE_PORT = 4470;
+const BASE_PORT = testPort(4470);
 const PORTS = portsFrom(BASE_PORT);
 const urls = Object.fromEntries(API_NAMES.map((api) => [api, `http://127.0.0.1:${PORTS[api]}`])) as Record<(typeof API_NAMES)[number], string>;
 const directory = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
@@ -24,7 +25,7 @@ const started: RunningCommand[] = [];
 async function start(...extra: string[]): Promise<RunningCommand> {
   const command = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", dataFile, ...extra]);
   started.push(command);
-  await command.waitForOutput(/pay\s+http:\/\/127\.0\.0\.1:4473/, 30_000);
+  await command.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PORTS.pay}\\b`), 30_000);
   // The demo credentials follow the table of URLs; under load they may arrive in a later chunk.
   await command.waitForOutput(/HMAC-SHA256 of the body/, 30_000);
   return command;
@@ -99,7 +100,7 @@ describe("contracts sandbox", () => {
       const busy = runContracts(["sandbox", "--base-port", String(BASE_PORT)]);
       started.push(busy);
       expect(await busy.exit).toBe(1);
-      expect(busy.stderr()).toMatch(/port 4472 \(catalog\) is already in use/);
+      expect(busy.stderr()).toMatch(`port ${PORTS.catalog} (catalog) is already in use`);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }

@@ -22,7 +22,7 @@ let issuer: string;
 let config: oidc.Configuration;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox(4440);
+  sandbox = await startTestSandbox();
   issuer = sandbox.urls.identity;
   const checked = (url: string, options: oidc.CustomFetchOptions) => sandbox.fetch(url, options as RequestInit);
   config = await oidc.discovery(new URL(issuer), CLIENT_ID, { client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI] }, oidc.ClientSecretPost(CLIENT_SECRET), {

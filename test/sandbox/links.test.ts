@@ -10,7 +10,7 @@ let sandbox: TestSandbox;
 let links: ReturnType<ReturnType<typeof clientsFor>["links"]>;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox(4400, { rateLimit: false });
+  sandbox = await startTestSandbox({ rateLimit: false });
   links = clientsFor(sandbox.urls, sandbox.fetch).links();
 });
 afterAll(() => sandbox?.stop());
@@ -105,7 +105,7 @@ describe("links sandbox: CORS and keys", () => {
 describe("links rate limit", () => {
   let limited: TestSandbox;
   beforeAll(async () => {
-    limited = await startTestSandbox(4404);
+    limited = await startTestSandbox();
   });
   afterAll(() => limited?.stop());
 
@@ -138,7 +138,7 @@ describe("links rate limit", () => {
 describe("links rate limit, configured", () => {
   let custom: TestSandbox;
   beforeAll(async () => {
-    custom = await startTestSandbox(4408, { rateLimit: { limit: 2, windowSeconds: 1 } });
+    custom = await startTestSandbox({ rateLimit: { limit: 2, windowSeconds: 1 } });
   });
   afterAll(() => custom?.stop());
 

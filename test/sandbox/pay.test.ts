@@ -10,7 +10,7 @@ let sandbox: TestSandbox;
 let pay: ReturnType<ReturnType<typeof clientsFor>["pay"]>;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox(4410);
+  sandbox = await startTestSandbox();
   pay = clientsFor(sandbox.urls, sandbox.fetch).pay();
 });
 afterAll(() => sandbox?.stop());

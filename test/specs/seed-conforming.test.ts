@@ -9,6 +9,8 @@ type Case = [why: string, pointer: string, payload: unknown];
 
 const JSON_MEDIA = pointerSegment("application/json");
 const FORM_MEDIA = pointerSegment("application/x-www-form-urlencoded");
+/** The path of an identity operation, as specs/identity.yaml spells it. */
+const pathOf = (operationId: string) => findOperation("identity", operationId).path;
 
 /** The body schema of one response of an operation (a `default` that is a `$ref` is followed to its component). */
 function response(api: ApiName, operationId: string, status: string, media = JSON_MEDIA): string {
@@ -136,7 +138,7 @@ describe("identity: what a deployment following the seed and the standards it na
     ["'The response contains access_token ... Other response fields: not shown', with RFC 6749 §5.1 token_type and unknown fields", response("identity", "exchangeToken", "200"), { access_token: "at_1", token_type: "bearer", session_state: "s-1" }],
     ["userinfo under scope openid only: 'iss ... always', 'aud ... always', sub", response("identity", "getUserInfo", "200"), { iss: "https://id.example.net", aud: "app-1", sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91" }],
     ["userinfo wallets 'with verification' data whose structure is not shown", response("identity", "getUserInfo", "200"), { iss: "https://id.example.net", aud: "app-1", sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91", wallets: [{ chain: "ton", address: "UQB", verification: { signed: true } }] }],
-    ["'returns the standard OIDC discovery document' offering S256 only", response("identity", "getOpenIdConfiguration", "200"), { issuer: "https://id.example.net", authorization_endpoint: "https://id.example.net/login/oauth/authorize", token_endpoint: "https://id.example.net/api/login/oauth/access_token", jwks_uri: "https://id.example.net/.well-known/jwks", response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"], code_challenge_methods_supported: ["S256"] }],
+    ["'returns the standard OIDC discovery document' offering S256 only", response("identity", "getOpenIdConfiguration", "200"), { issuer: "https://id.example.net", authorization_endpoint: `https://id.example.net${pathOf("authorize")}`, token_endpoint: `https://id.example.net${pathOf("exchangeToken")}`, jwks_uri: `https://id.example.net${pathOf("getJwks")}`, response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"], code_challenge_methods_supported: ["S256"] }],
     ["'returns the signing key set', an EC key (RFC 7517)", response("identity", "getJwks", "200"), { keys: [{ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", use: "sig", kid: "ec-1" }] }],
     ["token request 'grant_type, code, client_id, client_secret, redirect_uri' with the RFC 7636 §4.5 code_verifier", request("identity", "exchangeToken", FORM_MEDIA), { grant_type: "authorization_code", code: "c1", client_id: "app-1", client_secret: "s", redirect_uri: "https://app.example.net/cb", code_verifier: "dBjftJeZ4CVP-mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7g" }],
   ]);

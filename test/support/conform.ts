@@ -24,8 +24,8 @@ export async function conformInProcess(args: string[], env: NodeJS.ProcessEnv, p
   const restore = patchContract(patches);
   const out = { stdout: "", stderr: "" };
   const original = { stdout: process.stdout.write, stderr: process.stderr.write };
-  process.stdout.write = ((chunk: string | Uint8Array) => ((out.stdout += chunk.toString()), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => ((out.stderr += chunk.toString()), true)) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string | Uint8Array) => ((out.stdout += chunk.toString()), true);
+  process.stderr.write = (chunk: string | Uint8Array) => ((out.stderr += chunk.toString()), true);
   let code: number;
   try {
     code = await runConformCommand([...args, "--json", files.json, ...(files.junit ? ["--junit", files.junit] : [])], { ...process.env, ...env });

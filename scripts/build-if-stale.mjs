@@ -1,0 +1,55 @@
+// Compiles the package (tsc -p tsconfig.build.json into dist/) only when a source is newer than its output, so that
+// `npm start` and the test run share one build and skip it when `npm install` (prepare) or an earlier run made it.
+// Plain JavaScript so that it runs before anything is compiled.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("..", import.meta.url));
+const config = join(root, "tsconfig.build.json");
+/** @type {unknown} */
+const buildConfig = JSON.parse(readFileSync(config, "utf8"));
+const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (buildConfig);
+const outDir = join(root, compilerOptions.outDir);
+export const cli = join(outDir, "bin", "contracts.js");
+
+/** @param {string} dir @returns {Generator<string>} */
+function* sourcesUnder(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourcesUnder(path);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts")) yield path; // tsconfig.build.json excludes tests
+  }
+}
+
+/** @param {string} path */
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
+
+/** The first reason to compile, or undefined when every output is newer than its source and the configs. */
+export function staleness() {
+  if (!existsSync(cli)) return `${relative(root, cli)} does not exist`;
+  const configChanged = Math.max(mtime(config), mtime(join(root, "tsconfig.json")));
+  if (configChanged > mtime(cli)) return "the TypeScript configuration changed";
+  for (const dir of include) {
+    if (!existsSync(join(root, dir))) continue;
+    for (const source of sourcesUnder(join(root, dir))) {
+      const output = join(outDir, relative(root, source)).replace(/\.ts$/, ".js");
+      if (mtime(source) > mtime(output)) return `${relative(root, source)} is newer than its output`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Compiles when stale and says why on stderr. Returns tsc's result (status, output), or undefined when the build
+ * was fresh. tsc still emits on type errors (`npm run typecheck` reports them).
+ * @param {"inherit" | "pipe"} stdio
+ * @returns {import("node:child_process").SpawnSyncReturns<string> | undefined}
+ */
+export function buildIfStale(stdio = "inherit") {
+  const reason = staleness();
+  if (!reason) return undefined;
+  process.stderr.write(`contracts: compiling, since ${reason} (tsc -p tsconfig.build.json)...\n`);
+  return spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], { cwd: root, stdio, encoding: "utf8" });
+}

@@ -1,0 +1,14 @@
+// Fixed loopback ports for tests that must name a port before a server exists (a CLI's --port/--base-port, a
+// message that quotes the port). Every file keeps its own range (4100-4999); vitest runs files in parallel in up to
+// MAX_WORKERS workers, and each worker shifts the ranges by 1000 so two files never meet on a port. Servers started
+// in-process listen on port 0 instead and report their real address.
+
+/** Most workers vitest.config.ts runs; 2 on 2 cores, where the suite is CPU-bound; the blocks stay far below the ephemeral range. */
+export const MAX_WORKERS = 2;
+
+/** `port` moved into this worker's block (VITEST_POOL_ID counts workers from 1). */
+export function testPort(port: number): number {
+  const worker = Number(process.env.VITEST_POOL_ID ?? "1");
+  if (!Number.isInteger(worker) || worker < 1 || worker > MAX_WORKERS) throw new Error(`VITEST_POOL_ID ${process.env.VITEST_POOL_ID} is outside 1-${MAX_WORKERS}`);
+  return port + 1000 * (worker - 1);
+}
