@@ -132,7 +132,7 @@ export function createSalesEndpoints(state: CatalogState, options: CatalogApiOpt
         return body ? sell(state, shop, body, options, deps) : notJson();
       }
       default:
-        return deps.refuse(404, `no sandbox endpoint ${request.method} ${request.url.pathname}; see the README section "Stateful sandbox"`);
+        return deps.refuse(404, `no sandbox endpoint ${request.method} ${request.url.pathname}; see docs/guide/sandbox.md`);
     }
   };
 }
