@@ -3,10 +3,15 @@
 // violation, an undeclared property of a closed object, a malformed body). Whether the result is really invalid is
 // decided by the contract's own validators (cases.ts), so a mutation that happens to stay valid is never sent as
 // negative data.
-import { type ApiName, pointerSegment, resolvePointer } from "../lib/openapi.js";
+import { type ApiName, escapeSegment as pointerSegment, type JsonSchema, loadContract, type Operation, type Parameter, type RequestBody } from "../lib/contract/index.js";
 import { schemaTypes } from "./schema-arbitraries.js";
 
-type Schema = Record<string, any>;
+type Schema = JsonSchema;
+
+/** The node at `pointer` of the API's bundle, `$ref`s followed; the caller states the type its position declares. */
+function nodeAt<T>(api: ApiName, pointer: string): T {
+  return loadContract(api).resolve(pointer) as T;
+}
 
 /** Where in a request a value lives. `path` is a list of keys inside the body (empty for the body itself). */
 export type Location = { in: "body"; path: string[] } | { in: "path" | "query" | "header"; name: string };
@@ -92,18 +97,18 @@ function mutationsAt(schema: Schema, location: Location, textual: boolean, requi
 
 /** Every mutation of an operation's parameters and request body, walking the body schema a few levels deep. */
 export function operationMutations(api: ApiName, opPointer: string): Mutation[] {
-  const operation = resolvePointer(api, opPointer);
+  const operation = nodeAt<Operation>(api, opPointer);
   const result: Mutation[] = [];
   (operation.parameters ?? []).forEach((_: unknown, index: number) => {
-    const parameter = resolvePointer(api, `${opPointer}/parameters/${index}`);
+    const parameter = nodeAt<Parameter>(api, `${opPointer}/parameters/${index}`);
     if (parameter.in === "cookie") return;
-    const schema = parameter.schema ? resolvePointer(api, `${opPointer}/parameters/${index}/schema`) : {};
+    const schema = parameter.schema ? nodeAt<Schema>(api, `${opPointer}/parameters/${index}/schema`) : {};
     const location: Location = { in: parameter.in, name: parameter.name };
     // A path parameter cannot be left out of the URL; every other required parameter can.
     result.push(...mutationsAt(schema, location, true, Boolean(parameter.required) && parameter.in !== "path"));
   });
   if (operation.requestBody) {
-    const requestBody = resolvePointer(api, `${opPointer}/requestBody`);
+    const requestBody = nodeAt<RequestBody>(api, `${opPointer}/requestBody`);
     const [mediaType] = Object.keys(requestBody.content ?? {});
     if (mediaType) {
       const schemaPointer = `${opPointer}/requestBody/content/${pointerSegment(mediaType)}/schema`;
@@ -117,7 +122,7 @@ export function operationMutations(api: ApiName, opPointer: string): Mutation[] 
 }
 
 function walkBody(api: ApiName, pointer: string, path: string[], textual: boolean, result: Mutation[], depth: number): void {
-  const schema: Schema = resolvePointer(api, pointer);
+  const schema = nodeAt<Schema>(api, pointer);
   const location: Location = { in: "body", path };
   if (depth > 0) {
     // `required` is handled on the parent object below.
@@ -139,20 +144,20 @@ function walkBody(api: ApiName, pointer: string, path: string[], textual: boolea
 export function mutateBody(body: unknown, path: string[], value: unknown): { body: unknown } | undefined {
   if (path.length === 0) return { body: value };
   const copy = structuredClone(body);
-  let node: any = copy;
+  let node: unknown = copy;
   for (const key of path.slice(0, -1)) {
     if (node === null || typeof node !== "object" || !(key in node)) return undefined;
-    node = node[key];
+    node = (node as Record<string, unknown>)[key];
   }
   if (node === null || typeof node !== "object") return undefined;
   const last = path[path.length - 1]!;
   if (value === REMOVE) {
     if (!(last in node)) return undefined;
     if (Array.isArray(node)) node.splice(Number(last), 1);
-    else delete node[last];
+    else delete (node as Record<string, unknown>)[last];
   } else {
     if (Array.isArray(node) && !(last in node)) return undefined;
-    node[last] = value;
+    (node as Record<string, unknown>)[last] = value;
   }
   return { body: copy };
 }

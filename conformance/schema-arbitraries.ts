@@ -8,9 +8,16 @@
 // Ajv validator the rest of the repository uses, so a keyword this converter only approximates can never make it
 // send data the contract calls invalid as if it were valid.
 import fc from "fast-check";
-import { type ApiName, pointerSegment, resolvePointer, schemaValidator } from "../lib/openapi.js";
+import { type ApiName, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
 
-type Schema = Record<string, any>;
+type Schema = JsonSchema;
+
+/** The schema at `pointer` of the API's bundle (`true`/`false` schemas as they are). */
+function schemaAt(api: ApiName, pointer: string): Schema | boolean {
+  return loadContract(api).resolve(pointer) as Schema | boolean;
+}
+
+const schemaValidator = (api: ApiName, pointer: string) => loadContract(api).validator(pointer);
 
 const MAX_ITEMS = 3;
 const MAX_STRING = 24;
@@ -76,7 +83,7 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
 
 /** An arbitrary of values for the schema at `pointer` (not yet filtered by Ajv; see `validArbitrary`). */
 function rawArbitrary(api: ApiName, pointer: string, depth: number): fc.Arbitrary<unknown> {
-  const schema: Schema | boolean = resolvePointer(api, pointer);
+  const schema = schemaAt(api, pointer);
   if (schema === true || typeof schema !== "object" || Object.keys(schema).filter((k) => !k.startsWith("x-") && k !== "description").length === 0) {
     return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
   }
@@ -139,7 +146,8 @@ function objectArbitrary(api: ApiName, pointer: string, schema: Schema, depth: n
     const values = fc.dictionary(key, rawArbitrary(api, `${pointer}/additionalProperties`, depth + 1), { maxKeys: 3, minKeys: schema.minProperties ?? 0 });
     return fc.tuple(record, values).map(([declared, more]) => ({ ...more, ...declared }));
   }
-  if (schema.minProperties) return record.filter((value) => Object.keys(value).length >= schema.minProperties);
+  const minProperties = schema.minProperties;
+  if (minProperties) return record.filter((value) => Object.keys(value).length >= minProperties);
   return record;
 }
 
@@ -151,7 +159,7 @@ export function unfilteredArbitrary(api: ApiName, pointer: string): fc.Arbitrary
 /** Values that the schema at `pointer` accepts, shrinking towards small ones; checked with Ajv. */
 export function validArbitrary(api: ApiName, pointer: string): fc.Arbitrary<unknown> {
   const validate = schemaValidator(api, pointer);
-  return rawArbitrary(api, pointer, 0).filter((value) => validate(value) as boolean);
+  return rawArbitrary(api, pointer, 0).filter((value) => validate(value));
 }
 
 /**
@@ -177,7 +185,8 @@ function sampleOne(api: ApiName, pointer: string): unknown {
 }
 
 function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] {
-  const schema: Schema = resolvePointer(api, pointer);
+  const schema = schemaAt(api, pointer);
+  if (typeof schema !== "object") return []; // `true` has no boundaries, `false` no values
   if ("const" in schema) return [schema.const];
   if (Array.isArray(schema.enum)) return [...schema.enum];
   for (const keyword of ["oneOf", "anyOf"] as const) {
