@@ -298,6 +298,21 @@ describe("the built site covers the specs", () => {
   });
 });
 
+describe("pages naming operations by operationId", () => {
+  it("the identity guide shows the paths of the operations it names by operationId, in its page and in the search index", () => {
+    const userInfo = operationsOf(readBundle("identity")).find((o) => o.operationId === "getUserInfo")!.path;
+    const guide = readFileSync(join(outDir, "guide/identity.html"), "utf8");
+    expect(readFileSync(join(repoRoot, "docs/guide/identity.md"), "utf8")).toContain("[[op:getUserInfo]]");
+    expect(guide).toContain(`http://127.0.0.1:4020${userInfo}`);
+    expect(guide).not.toContain("[[op:");
+    const searchIndex = readdirSync(join(outDir, "assets/chunks")).filter((file) => file.startsWith("@localSearchIndex"));
+    expect(searchIndex.length).toBeGreaterThan(0);
+    const indexText = searchIndex.map((file) => readFileSync(join(outDir, "assets/chunks", file), "utf8")).join("\n");
+    expect(indexText).toContain(userInfo);
+    expect(indexText).not.toContain("[[op:");
+  });
+});
+
 /** How many assumptions the reference shows at one operation of a document (the spec's own ones and a fixture's). */
 function assumptionCount(doc: ReturnType<typeof readBundle>, operationId: string): number {
   const op = operationsOf(doc).find((o) => o.operationId === operationId)!;
