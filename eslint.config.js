@@ -28,6 +28,8 @@ export default tseslint.config(
       "max-lines": ["error", { max: 400 }],
       "max-lines-per-function": ["error", { max: 80 }],
       "@typescript-eslint/no-explicit-any": "error",
+      // `_name` marks a parameter or a destructured property that is left out on purpose.
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
   {

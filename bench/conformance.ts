@@ -7,7 +7,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentia
 import { startReferenceServer } from "../conformance/fault-servers/faults.js";
 import { runConformance } from "../conformance/runner.js";
 import { CHECK_NAMES } from "../conformance/checks.js";
-import type { ApiName } from "../lib/openapi.js";
+import type { ApiName } from "../lib/contract/index.js";
 import { printTable } from "./support.js";
 
 const MAX_EXAMPLES = Number(process.env.BENCH_MAX_EXAMPLES ?? 60);

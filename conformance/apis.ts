@@ -5,7 +5,7 @@
 // read from them, not repeated here.
 import { hmacSha256Signer } from "../lib/pay-signature.js";
 import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
-import { type ApiName, loadBundle } from "../lib/openapi.js";
+import { type ApiName, loadContract } from "../lib/contract/index.js";
 
 export interface Credentials {
   token?: string;
@@ -249,7 +249,7 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
  */
 function knownScopes(generated: string): string {
   type OAuth2Scheme = { flows?: { authorizationCode?: { scopes?: Record<string, string> } } };
-  const scheme = (loadBundle("identity").components?.securitySchemes as Record<string, OAuth2Scheme | undefined> | undefined)?.oauth2;
+  const scheme = (loadContract("identity").document.components?.securitySchemes as Record<string, OAuth2Scheme | undefined> | undefined)?.oauth2;
   const names = Object.keys(scheme?.flows?.authorizationCode?.scopes ?? { openid: "" }).filter((s) => s !== "openid");
   const picked = names.filter((_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0);
   return ["openid", ...picked].join(" ");

@@ -2,8 +2,8 @@
 // values, then random valid data, then invalid data. A case holds typed values; `prepare` turns it into HTTP.
 import fc from "fast-check";
 import { serializeBody } from "../lib/example-requests.js";
-import { type ApiName, describeErrors, type Operation, pointerSegment } from "../lib/openapi.js";
-import { type BundleNode, resolveAt, validateAt } from "./lookup.js";
+import { type ApiName, describeErrors, escapeSegment as pointerSegment } from "../lib/contract/index.js";
+import { type BundleNode, resolveAt, type RunnerOperation, validateAt } from "./lookup.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
 import { type Location, type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
@@ -37,7 +37,7 @@ interface ParameterInfo {
 }
 
 export interface OperationModel {
-  op: Operation;
+  op: RunnerOperation;
   parameters: ParameterInfo[];
   body?: { mediaType: string; pointer: string; required: boolean; examples: Array<{ name: string; value: unknown }> };
 }
@@ -52,10 +52,10 @@ function parameterExamples(api: ApiName, pointer: string, parameter: BundleNode)
   return values;
 }
 
-export function operationModel(op: Operation): OperationModel {
+export function operationModel(op: RunnerOperation): OperationModel {
   const api = op.api;
   const parameters: ParameterInfo[] = [];
-  ((op.operation.parameters ?? []) as unknown[]).forEach((_, index) => {
+  (op.operation.parameters ?? []).forEach((_, index) => {
     const pointer = `${op.pointer}/parameters/${index}`;
     const parameter = resolveAt(api, pointer);
     if (parameter.in === "cookie") return;

@@ -1,6 +1,6 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
-import { type ApiName, canonicalPointer, describeErrors, pointerSegment } from "../lib/openapi.js";
+import { type ApiName, describeErrors, escapeSegment as pointerSegment, loadContract } from "../lib/contract/index.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
@@ -117,7 +117,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const response = input.exchange.response;
     if (!response) return undefined;
     if (documentedResponseKey(input.model, response.status) !== undefined) return "";
-    const documented = Object.keys((input.model.op.operation.responses ?? {}) as Record<string, unknown>).join(", ");
+    const documented = Object.keys((input.model.op.operation.responses ?? {})).join(", ");
     return `status ${response.status} is not documented (documented: ${documented})`;
   },
 
@@ -278,7 +278,7 @@ function coerceHeader(schema: { type?: string | string[] }, value: string): unkn
 
 /** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
 function schemaName(api: ApiName, pointer: string): string {
-  const canonical = canonicalPointer(api, pointer);
+  const canonical = loadContract(api).canonicalPointer(pointer);
   return canonical.startsWith("/components/schemas/") ? canonical.split("/").pop()! : "the documented schema";
 }
 

@@ -2,9 +2,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, splitList, UsageError } from "../lib/cli.js";
-import { API_NAMES, type ApiName, loadBundle } from "../lib/openapi.js";
+import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 
-const loadBundleInfo = (api: ApiName) => loadBundle(api).info as Record<string, unknown>;
+const loadBundleInfo = (api: ApiName) => loadContract(api).document.info as unknown as Record<string, unknown>;
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
@@ -290,7 +290,7 @@ async function runDeployment(file: string | undefined, shared: string[], env: No
   if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
   if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
   const config = readDeploymentConfig(file);
-  const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry!, shared, env) }));
+  const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry, shared, env) }));
   let worst = 0;
   for (const run of runs) {
     process.stderr.write(`contracts conform --config ${file}: ${run.api}\n`);

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { UsageError } from "../lib/cli.js";
-import { API_NAMES, type ApiName } from "../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV } from "./apis.js";
 
 export interface DeploymentApi {
@@ -43,7 +43,7 @@ export function readDeploymentConfig(file: string): DeploymentConfig {
     for (const key of Object.keys(e.credentials ?? {})) if (!(key in CREDENTIAL_ENV)) throw new UsageError(`the config ${file}: ${api} names an unknown credential "${key}"; expected ${Object.keys(CREDENTIAL_ENV).join(", ")}`);
     if (e.options !== undefined && (!Array.isArray(e.options) || e.options.some((o) => typeof o !== "string"))) throw new UsageError(`the config ${file}: ${api} options must be a list of strings`);
   }
-  return { apis: apis as DeploymentConfig["apis"] };
+  return { apis: apis };
 }
 
 /** A report file name per API: `{api}` in the name is replaced, otherwise `.<api>` goes before the extension. */
@@ -57,7 +57,7 @@ export function perApiFile(file: string, api: ApiName): string {
 export function apiRun(api: ApiName, entry: DeploymentApi, shared: string[], env: NodeJS.ProcessEnv): { argv: string[]; env: NodeJS.ProcessEnv } {
   const runEnv: NodeJS.ProcessEnv = { ...env };
   for (const [key, variable] of Object.entries(entry.credentials ?? {})) {
-    const value = env[variable!];
+    const value = env[variable];
     if (!value) throw new UsageError(`the config says ${api} reads ${key} from $${variable}, which is not set`);
     runEnv[CREDENTIAL_ENV[key as keyof Credentials]] = value;
   }

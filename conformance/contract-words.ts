@@ -4,7 +4,7 @@
 // `x-error-envelope` (an error signalled in the body, whatever the HTTP status). Each extension applies to the node
 // that carries it and everything below it, so a node's ancestors (in the document and along `$ref`s) are read too.
 import type { ErrorObject } from "ajv";
-import { type ApiName, loadBundle, pointerSegment, resolvePointer, valueAt } from "../lib/openapi.js";
+import { type ApiName, escapeSegment as pointerSegment, loadContract, valueAt } from "../lib/contract/index.js";
 import type { Location } from "./mutations.js";
 import type { RecordedResponse } from "./transport.js";
 
@@ -17,7 +17,7 @@ export interface ErrorEnvelope {
 
 /** The root `x-error-envelope` of an API, if its contract declares one. */
 export function errorEnvelope(api: ApiName): ErrorEnvelope | undefined {
-  const declared = (loadBundle(api) as Record<string, unknown>)["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
+  const declared = (loadContract(api).document as unknown as Record<string, unknown>)["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
   if (!declared || typeof declared.property !== "string" || !Array.isArray(declared.success)) return undefined;
   return { property: declared.property, success: declared.success };
 }
@@ -50,7 +50,7 @@ function textOf(node: unknown, word: ContractWord): string | undefined {
 
 function safeResolve(api: ApiName, pointer: string): unknown {
   try {
-    return resolvePointer(api, pointer);
+    return loadContract(api).resolve(pointer);
   } catch {
     return undefined;
   }
@@ -58,7 +58,7 @@ function safeResolve(api: ApiName, pointer: string): unknown {
 
 /** The word on the deepest node among the pointers and their prefixes (each read as written and through its `$ref`). */
 function deepest(api: ApiName, pointers: string[], word: ContractWord): string | undefined {
-  const doc = loadBundle(api);
+  const doc = loadContract(api).document;
   let found: { depth: number; text: string } | undefined;
   for (const pointer of pointers) {
     const segments = pointer.split("/");

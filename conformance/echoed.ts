@@ -1,6 +1,6 @@
 // created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
 import type { ResourceKind } from "./apis.js";
-import { loadBundle, type ApiName } from "../lib/openapi.js";
+import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { pointerValue } from "./links.js";
 import type { Session } from "./session.js";
 import type { Exchange } from "./transport.js";
@@ -26,7 +26,7 @@ function echoAliases(api: ApiName): Map<string, string> {
     }
     Object.values(node).forEach(walk);
   };
-  walk(loadBundle(api));
+  walk(loadContract(api).document);
   aliasesByApi.set(api, aliases);
   return aliases;
 }

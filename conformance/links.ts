@@ -2,7 +2,7 @@
 // of one operation's response a later request uses (a new domain's id for its update and deletion, a listed
 // category for a new product). The runner takes ids and other deployment values from here instead of a hand-kept
 // list, and derives the resources its stateful sequences follow from them (linkedResources).
-import { listOperationsIn, type OpenApiDocument } from "../lib/openapi.js";
+import { type Document, listOperationsOf } from "../lib/contract/index.js";
 import type { ResourceKind } from "./apis.js";
 
 export interface ContractLink {
@@ -28,15 +28,15 @@ export interface LinkContext {
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
-function resolveRef(doc: OpenApiDocument, node: unknown): unknown {
+function resolveRef(doc: Document, node: unknown): unknown {
   if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#")) return node;
   return resolveRef(doc, pointerValue(doc, node.$ref.slice(1), false));
 }
 
 /** Every Link Object of the document, in document order. */
-export function readLinks(doc: OpenApiDocument): ContractLink[] {
+export function readLinks(doc: Document): ContractLink[] {
   const links: ContractLink[] = [];
-  for (const op of listOperationsIn(doc)) {
+  for (const op of listOperationsOf(doc)) {
     const responses = (op.operation.responses ?? {}) as JsonObject;
     for (const [status, response] of Object.entries(responses)) {
       const declared = (resolveRef(doc, response) as JsonObject | undefined)?.links;
@@ -133,8 +133,8 @@ function splitAtItem(pointer: string): { items: string; itemField: string } | un
  * The resources the links describe: an operation that writes and whose response's id is a path parameter of
  * others (its update, its deletion, its reads), and the list whose rows are linked to the same operations.
  */
-export function linkedResources(doc: OpenApiDocument, isRead: (operationId: string) => boolean): ResourceKind[] {
-  const operations = listOperationsIn(doc);
+export function linkedResources(doc: Document, isRead: (operationId: string) => boolean): ResourceKind[] {
+  const operations = listOperationsOf(doc);
   const method = (id: string) => operations.find((op) => op.operationId === id)?.method;
   const links = readLinks(doc);
   const kinds = new Map<string, ResourceKind>();

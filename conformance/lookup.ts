@@ -1,7 +1,28 @@
-// Memoized reads of the bundles for the runner's hot path: every response asks the same pointers again, and
-// lib/openapi walks the document (following each $ref) on every call. The contract patches of the self-tests
-// (fault-servers/contract-patch.ts) forget these on every change.
-import { type ApiName, resolvePointer, schemaValidator, type ValidationResult } from "../lib/openapi.js";
+// The runner's reads of the contracts (lib/contract), memoized for its hot path: every response asks the same
+// pointers again, and a pointer is walked (following each $ref) on every call. The contract patches of the
+// self-tests (fault-servers/contract-patch.ts) forget these on every change.
+import { type ApiName, loadContract, type OperationInfo, type ValidateFunction, type ValidationResult } from "../lib/contract/index.js";
+
+/** An operation as the runner carries it: lib/contract's, with the API it belongs to. */
+export interface RunnerOperation extends OperationInfo {
+  api: ApiName;
+}
+
+const operationLists = new Map<ApiName, RunnerOperation[]>();
+
+/** Every operation of the API (paths, then webhooks). */
+export function operationsOf(api: ApiName): RunnerOperation[] {
+  let list = operationLists.get(api);
+  if (!list) operationLists.set(api, (list = loadContract(api).operations().map((op) => ({ ...op, api }))));
+  return list;
+}
+
+/** The operation with this operationId; throws when the contract has none. */
+export function operationOf(api: ApiName, operationId: string): RunnerOperation {
+  const found = operationsOf(api).find((op) => op.operationId === operationId);
+  if (!found) throw new Error(`${api} has no operation ${operationId}`);
+  return found;
+}
 
 /**
  * A node of a bundle as the runner reads it (an OpenAPI object or a JSON Schema), with the members it uses typed;
@@ -29,22 +50,22 @@ export interface BundleNode {
 }
 
 const nodes = new Map<string, BundleNode>();
-const validators = new Map<string, ReturnType<typeof schemaValidator>>();
+const validators = new Map<string, ValidateFunction>();
 
-/** resolvePointer, remembered per API and pointer. */
+/** The node at `pointer`, `$ref`s followed, remembered per API and pointer. */
 export function resolveAt(api: ApiName, pointer: string): BundleNode {
   const key = `${api}#${pointer}`;
   let node = nodes.get(key);
-  if (!node) nodes.set(key, (node = resolvePointer(api, pointer) as BundleNode));
+  if (!node) nodes.set(key, (node = loadContract(api).resolve(pointer) as BundleNode));
   return node;
 }
 
-/** validateAt, with the validator remembered per API and pointer. */
+/** Validates `data` against the schema at `pointer`, with the validator remembered per API and pointer. */
 export function validateAt(api: ApiName, pointer: string, data: unknown): ValidationResult {
   const key = `${api}#${pointer}`;
   let validate = validators.get(key);
   if (!validate) {
-    validate = schemaValidator(api, pointer);
+    validate = loadContract(api).validator(pointer);
     validators.set(key, validate);
   }
   const valid = Boolean(validate(data));
@@ -55,4 +76,5 @@ export function validateAt(api: ApiName, pointer: string, data: unknown): Valida
 export function forgetLookups(): void {
   nodes.clear();
   validators.clear();
+  operationLists.clear();
 }

@@ -1,7 +1,7 @@
 // Gap discovery: what a deployment returns that the contract does not describe (fields of open objects, statuses
 // covered only by `default` or a range, headers nobody documented), matched to the `x-undocumented` entries they shed
 // light on. Observations are facts for whoever maintains the contract; they never fail a run.
-import { loadBundle, pointerSegment } from "../lib/openapi.js";
+import { escapeSegment as pointerSegment, loadContract } from "../lib/contract/index.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { OperationModel } from "./cases.js";
 import { documentedResponseKey } from "./checks.js";
@@ -52,7 +52,7 @@ function relatedEntries(model: OperationModel, responsePointer: string | undefin
 
 function findRelatedEntries(model: OperationModel, responsePointer: string | undefined, subject: string): string[] {
   const api = model.op.api;
-  const scopes = [responsePointer ? resolveAt(api, responsePointer) : undefined, model.op.operation, loadBundle(api).info];
+  const scopes = [responsePointer ? resolveAt(api, responsePointer) : undefined, model.op.operation, loadContract(api).document.info];
   const wanted = words(subject);
   const found: string[] = [];
   for (const scope of scopes) for (const entry of undocumentedAt(scope)) if ([...words(entry)].some((w) => wanted.has(w)) && !found.includes(entry)) found.push(entry);

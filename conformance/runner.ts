@@ -3,7 +3,7 @@
 // fast-check driving generation and shrinking, runs the stateful sequences, then deletes what the run created,
 // also after a failure or Ctrl-C.
 import fc from "fast-check";
-import { listOperations } from "../lib/openapi.js";
+import { operationsOf } from "./lookup.js";
 import { UsageError } from "../lib/cli.js";
 import { CHECKS } from "./checks.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
@@ -45,7 +45,7 @@ async function ensureReachable(session: Session): Promise<void> {
 function plan(session: Session): PlannedOperation[] {
   const { api, operations: named, allowWrites } = session.options;
   const profile = session.profile;
-  const all = listOperations(api);
+  const all = operationsOf(api);
   for (const id of named) if (!all.some((op) => op.operationId === id)) throw new UsageError(`${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`);
   const statefulOnly = new Set(session.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean));
   const linked = new Set(session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to));

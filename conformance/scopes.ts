@@ -5,7 +5,7 @@
 // ignores scopes would create something.
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
-import { loadBundle } from "../lib/openapi.js";
+import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { isRefusal, isSuccess } from "./contract-words.js";
 import type { Session } from "./session.js";
@@ -14,8 +14,8 @@ import { markAsOurs, type ResourceTracker } from "./stateful.js";
 const CHECK = "scope_enforcement";
 
 /** The scopes of the operation's first security requirement that names any. */
-function requiredScopes(operation: { security?: Array<Record<string, string[]>> }, api: Parameters<typeof loadBundle>[0]): string[] {
-  const security = operation.security ?? (loadBundle(api).security as Array<Record<string, string[]>> | undefined) ?? [];
+function requiredScopes(operation: { security?: Array<Record<string, string[]>> }, api: ApiName): string[] {
+  const security = operation.security ?? (loadContract(api).document.security) ?? [];
   for (const requirement of security) {
     const scopes = Object.values(requirement).flat();
     if (scopes.length > 0) return scopes;
@@ -33,7 +33,7 @@ export async function scopeEnforcement(session: Session, tracker: ResourceTracke
   for (const operationId of operationIds) {
     if (session.aborted) return;
     const model = session.model(operationId);
-    const scopes = requiredScopes(model.op.operation as { security?: Array<Record<string, string[]>> }, model.op.api);
+    const scopes = requiredScopes(model.op.operation, model.op.api);
     if (scopes.length === 0) continue;
     const missing = scopes.filter((scope) => !/:read$/.test(scope));
     if (missing.length > 0 && !allowWrites) continue;

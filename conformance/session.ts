@@ -1,7 +1,8 @@
 // One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
-import { findOperation, listOperations, loadBundle, type ApiName } from "../lib/openapi.js";
+import { type ApiName, loadContract } from "../lib/contract/index.js";
+import { operationOf, operationsOf } from "./lookup.js";
 import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest, type ResourceKind } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
@@ -115,9 +116,9 @@ export class Session {
     this.profile = PROFILES[options.api];
     this.writesLeft = options.maxWrites ?? 5;
     this.secrets = new Secrets(options.credentials);
-    this.links = readLinks(loadBundle(options.api));
-    this.resources = [...linkedResources(loadBundle(options.api), (id) => this.isRead(id)), ...this.profile.resources];
-    const declared = loadBundle(options.api).info["x-rate-limit"] as
+    this.links = readLinks(loadContract(options.api).document);
+    this.resources = [...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)), ...this.profile.resources];
+    const declared = loadContract(options.api).document.info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
     const budget = options.rateLimit ?? (declared ? { limit: declared.limit, windowMs: declared.windowSeconds * 1000 } : undefined);
@@ -139,18 +140,18 @@ export class Session {
   ownsPath(path: string): boolean {
     const shard = this.options.shard;
     if (!shard) return true;
-    const paths = [...new Set(listOperations(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
+    const paths = [...new Set(operationsOf(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
     return paths.indexOf(path) % shard.count === shard.index - 1;
   }
 
   /** Whether this run's shard owns an operation (by its path). */
   owns(operationId: string): boolean {
-    return this.ownsPath(findOperation(this.options.api, operationId).path);
+    return this.ownsPath(operationOf(this.options.api, operationId).path);
   }
 
   /** Reads: GET, HEAD, OPTIONS, and the POSTs the profile names as reads. */
   isRead(operationId: string): boolean {
-    return ["get", "head", "options"].includes(findOperation(this.options.api, operationId).method) || operationId in this.profile.readOnly;
+    return ["get", "head", "options"].includes(operationOf(this.options.api, operationId).method) || operationId in this.profile.readOnly;
   }
 
   get aborted(): boolean {
@@ -160,14 +161,14 @@ export class Session {
   model(operationId: string): OperationModel {
     let model = this.models.get(operationId);
     if (!model) {
-      model = operationModel(findOperation(this.options.api, operationId));
+      model = operationModel(operationOf(this.options.api, operationId));
       this.models.set(operationId, model);
     }
     return model;
   }
 
   isSecured(model: OperationModel): boolean {
-    const security = (model.op.operation.security ?? loadBundle(this.options.api).security ?? []) as Array<Record<string, unknown>>;
+    const security = (model.op.operation.security ?? loadContract(this.options.api).document.security ?? []) as Array<Record<string, unknown>>;
     return security.some((requirement) => Object.keys(requirement).length > 0);
   }
 

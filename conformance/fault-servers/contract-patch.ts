@@ -1,7 +1,7 @@
 // Contract extensions added for one run in this process: the self-tests prove how the runner reads `x-assumption`,
 // `x-provider-refuses` and `x-error-envelope` on small, explicit changes to the loaded bundle, whatever the specs
 // carry today. Each patch sets (or, with `value: undefined`, removes) one key of the node at `pointer` as written.
-import { type ApiName, loadBundle, valueAt } from "../../lib/openapi.js";
+import { type ApiName, loadContract, valueAt } from "../../lib/contract/index.js";
 import { forgetLookups } from "../lookup.js";
 
 export interface ContractPatch {
@@ -17,7 +17,7 @@ export interface ContractPatch {
 export function patchContract(patches: ContractPatch[]): () => void {
   const undo: Array<() => void> = [];
   for (const patch of patches) {
-    const node = valueAt(loadBundle(patch.api), patch.pointer) as Record<string, unknown> | undefined;
+    const node = valueAt(loadContract(patch.api).document, patch.pointer) as Record<string, unknown> | undefined;
     if (!node || typeof node !== "object") throw new Error(`${patch.api}: nothing to patch at ${patch.pointer}`);
     const had = Object.hasOwn(node, patch.key);
     const before = node[patch.key];

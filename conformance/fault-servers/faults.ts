@@ -1,7 +1,7 @@
 // The fault table: each entry is one of the small servers breaking the contract in exactly one way, the check that
 // must catch it, and the smallest run that exercises it. The self-test (test/conformance/faults.test.ts) runs the
 // real CLI against every entry and asserts that exactly `check` fails.
-import type { ApiName } from "../../lib/openapi.js";
+import type { ApiName } from "../../lib/contract/index.js";
 import type { RunningServer } from "./http.js";
 import { startCatalogServer } from "./catalog.js";
 import { type IdentityFault, startIdentityServer } from "./identity.js";

@@ -1,9 +1,10 @@
 // Plumbing of the fault servers: a node:http server on loopback that finds the contract's operation for each
-// request, parses and validates it with the contract's own validators, counts requests, and hands it to a handler.
+// request (lib/contract's router), parses and validates it with the contract's own validators, counts requests, and hands it to a handler.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ApiName, listOperations } from "../../lib/openapi.js";
+import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type OperationModel, operationModel, type RequestCase, validateCase } from "../cases.js";
+import { operationOf } from "../lookup.js";
 
 export interface IncomingCall {
   operationId: string;
@@ -13,8 +14,8 @@ export interface IncomingCall {
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
   rawBody: string;
-  /** The parsed body (JSON or form), or `undefined` when it did not parse. */
-  body: any;
+  /** The parsed body when it is a JSON object or a form; `undefined` otherwise (the case is then invalid). */
+  body: Record<string, unknown> | undefined;
   /** Why the request breaks the contract, if it does. */
   invalid?: string;
 }
@@ -39,30 +40,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-interface Route {
-  model: OperationModel;
-  pattern: RegExp;
-  names: string[];
-}
+const models = new Map<string, OperationModel>();
 
-const routesByApi = new Map<ApiName, Route[]>();
-
-function routes(api: ApiName): Route[] {
-  let list = routesByApi.get(api);
-  if (!list) {
-    list = listOperations(api)
-      .filter((op) => !op.webhook)
-      .map((op) => {
-        const names: string[] = [];
-        const source = op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
-          names.push(name);
-          return "([^/]+)";
-        });
-        return { model: operationModel(op), pattern: new RegExp(`^${source}$`), names };
-      });
-    routesByApi.set(api, list);
-  }
-  return list;
+function modelOf(api: ApiName, operationId: string): OperationModel {
+  const key = `${api} ${operationId}`;
+  let model = models.get(key);
+  if (!model) models.set(key, (model = operationModel(operationOf(api, operationId))));
+  return model;
 }
 
 async function readBody(request: IncomingMessage, limit = 1024 * 1024): Promise<string> {
@@ -80,14 +64,13 @@ async function readBody(request: IncomingMessage, limit = 1024 * 1024): Promise<
 export async function readCall(api: ApiName, request: IncomingMessage): Promise<IncomingCall | undefined> {
   const url = new URL(request.url ?? "/", "http://localhost");
   const method = (request.method ?? "GET").toLowerCase();
-  for (const route of routes(api)) {
-    if (route.model.op.method !== method) continue;
-    const match = route.pattern.exec(url.pathname);
-    if (!match) continue;
-    const path = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+  const match = loadContract(api).route(method, url.pathname);
+  if (match) {
+    const route = { model: modelOf(api, match.operation.operationId) };
+    const path = match.pathParams;
     const rawBody = await readBody(request);
     const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
-    let body: any;
+    let body: unknown;
     let malformed = false;
     if (rawBody.length > 0) {
       if (contentType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(rawBody));
@@ -117,7 +100,7 @@ export async function readCall(api: ApiName, request: IncomingMessage): Promise<
       query: url.searchParams,
       headers: request.headers,
       rawBody,
-      body,
+      body: body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined,
       ...(validation.valid ? {} : { invalid: validation.reason }),
     };
   }

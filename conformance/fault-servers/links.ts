@@ -1,7 +1,7 @@
 // A small links server that keeps the contract (state, pagination, the envelope quirks, a per-window rate limit
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
 // given a fault. Used by the conformance self-tests; not the sandbox.
-import { findOperation, pointerSegment, resolvePointer } from "../../lib/openapi.js";
+import { type ApiName, examplesOf, loadContract } from "../../lib/contract/index.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 
 export const LINKS_FAULTS = [
@@ -33,22 +33,43 @@ export interface LinksServer extends RunningServer {
   busiestWindow: number;
 }
 
+/** A stored domain, campaign or channel: the contract's fields, plus whether the `created-not-listed` fault hides it. */
+type Item = Record<string, unknown> & { id: number; hidden?: boolean };
+
 interface LinksState {
-  domains: Array<Record<string, any> & { id: number; hidden?: boolean }>;
-  campaigns: Array<Record<string, any> & { id: number; hidden?: boolean }>;
-  channels: Array<Record<string, any> & { id: number; hidden?: boolean }>;
+  domains: Item[];
+  campaigns: Item[];
+  channels: Item[];
+}
+
+/** What one request may change or read: the state, the account, and the fixed lists seeded from the examples. */
+interface LinksWorld {
+  fault: LinksFault | undefined;
+  state: LinksState;
+  account: Record<string, unknown>;
+  channelItems: unknown[];
+  overlays: Item[];
+  nextId: () => number;
 }
 
 const LIMIT = 30;
 
-/** The first named example of an operation's 200 response. */
-export function exampleOf(api: "links" | "catalog" | "pay" | "identity", operationId: string, status = "200"): any {
-  const op = findOperation(api, operationId);
-  const content = resolvePointer(api, `${op.pointer}/responses/${status}/content`);
-  const [mediaType] = Object.keys(content);
-  const examples = content[mediaType!].examples;
-  const [name] = Object.keys(examples);
-  return structuredClone(resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType!)}/examples/${pointerSegment(name!)}`).value);
+/** A copy of the first named example of an operation's response (the fault servers' seed data). */
+export function exampleOf(api: ApiName, operationId: string, status = "200"): unknown {
+  const contract = loadContract(api);
+  const operation = contract.findOperation(operationId);
+  const response = operation && contract.response(operation, status);
+  const [mediaType] = Object.keys(response?.content ?? {});
+  const media = mediaType ? response?.content?.[mediaType] : undefined;
+  const [first] = media ? examplesOf(media, contract.deref) : [];
+  if (!first) throw new Error(`${api} ${operationId} has no named example for ${status}`);
+  return structuredClone(first.value);
+}
+
+/** `data.<key>` of an operation's example, the shape of every links answer. */
+function exampleData<T>(operationId: string, key?: string): T {
+  const { data } = exampleOf("links", operationId) as { data: Record<string, unknown> };
+  return (key === undefined ? data : data[key]) as T;
 }
 
 function positive(value: string | null, fallback: number): number {
@@ -59,13 +80,13 @@ function positive(value: string | null, fallback: number): number {
 export async function startLinksServer(options: LinksServerOptions): Promise<LinksServer> {
   const fault = options.fault;
   const state: LinksState = {
-    domains: exampleOf("links", "listDomains").data.domains,
-    campaigns: exampleOf("links", "listCampaigns").data.campaigns,
-    channels: exampleOf("links", "listChannels").data.channels,
+    domains: exampleData<Item[]>("listDomains", "domains"),
+    campaigns: exampleData<Item[]>("listCampaigns", "campaigns"),
+    channels: exampleData<Item[]>("listChannels", "channels"),
   };
-  const account = exampleOf("links", "getAccount").data;
-  const channelItems = exampleOf("links", "listChannelItems").data.items;
-  const overlays = exampleOf("links", "listOverlays").data.cta;
+  const account = exampleData<Record<string, unknown>>("getAccount");
+  const channelItems = exampleData<unknown[]>("listChannelItems", "items");
+  const overlays = exampleData<Item[]>("listOverlays", "cta");
   let nextId = 1000;
   const windowMs = options.rateLimit === false ? 60_000 : (options.rateLimit?.windowMs ?? 60_000);
   let window = { start: 0, count: 0 };
@@ -86,85 +107,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
     return headers;
   }
 
-  const error = (status: number, message: string): Reply => ({ status, body: { error: 1, message } });
-  const page = (call: IncomingCall, key: string, all: Array<Record<string, any>>): Reply => {
-    const visible = all.filter((item) => !item.hidden).map(({ hidden: _hidden, ...item }) => item);
-    const limit = positive(call.query.get("limit"), 10);
-    if (fault === "refuses-large-limit" && limit > 100) return error(400, "limit must be at most 100");
-    const maxpage = Math.max(1, Math.ceil(visible.length / limit));
-    const current = positive(call.query.get("page"), 1);
-    const items = visible.slice((current - 1) * limit, current * limit);
-    return { status: 200, body: { error: fault === "list-error-as-integer" ? 0 : "0", data: { result: visible.length, perpage: limit, currentpage: current, nextpage: Math.min(current + 1, maxpage), maxpage, [key]: items } } };
-  };
-  const find = (list: LinksState["domains"], id: string) => list.find((item) => String(item.id) === id);
-  const campaignSaved = (campaign: Record<string, any>) => ({ error: 0, id: campaign.id, domain: campaign.name, public: campaign.public, rotator: campaign.rotator, list: campaign.list });
-
-  function handle(call: IncomingCall): Reply {
-    const body = call.body ?? {};
-    switch (call.operationId) {
-      case "getAccount":
-        return fault === "wrong-content-type" ? { status: 200, text: JSON.stringify({ error: 0, data: account }), headers: { "Content-Type": "text/plain" } } : { status: 200, body: { error: 0, data: account } };
-      case "updateAccount":
-        if (body.email) account.email = body.email;
-        return { status: 200, body: { error: 0, message: "Account has been successfully updated." } };
-      case "listDomains":
-        return page(call, "domains", state.domains);
-      case "addDomain": {
-        const domain = { id: nextId++, domain: body.domain, redirectroot: body.redirectroot ?? body.domain, redirect404: body.redirect404 ?? body.domain, hidden: fault === "created-not-listed" };
-        state.domains.push(domain);
-        return { status: 200, body: { error: 0, id: domain.id } };
-      }
-      case "updateDomain": {
-        const domain = find(state.domains, call.path.id!);
-        if (!domain) return error(404, "The requested resource does not exist.");
-        Object.assign(domain, body);
-        return { status: 200, body: { error: 0, message: "Domain has been updated successfully." } };
-      }
-      case "deleteDomain": {
-        const domain = find(state.domains, call.path.id!);
-        if (!domain) return error(404, "The requested resource does not exist.");
-        if (fault !== "delete-keeps-resource") state.domains.splice(state.domains.indexOf(domain), 1);
-        return { status: 200, body: { error: 0, message: "Domain has been deleted successfully." } };
-      }
-      case "listOverlays":
-        return fault === "server-error" ? error(500, "internal error") : page(call, "cta", overlays);
-      case "listCampaigns":
-        return page(call, "campaigns", state.campaigns);
-      case "addCampaign": {
-        const id = nextId++;
-        const campaign = { id, name: body.name ?? "", public: body.public ?? false, rotator: body.slug ? `https://go.example.com/r/${encodeURIComponent(body.slug)}` : false, list: `https://go.example.com/u/demo/${id}`, hidden: fault === "created-not-listed" };
-        state.campaigns.push(campaign);
-        return { status: 200, body: campaignSaved(campaign) };
-      }
-      case "assignLinkToCampaign":
-        return find(state.campaigns, call.path.campaignid!) ? { status: 200, body: { error: 0, message: "Link successfully added to the campaign." } } : error(404, "The requested resource does not exist.");
-      case "updateCampaign": {
-        const campaign = find(state.campaigns, call.path.id!);
-        if (!campaign) return error(404, "The requested resource does not exist.");
-        campaign.name = body.name;
-        if (typeof body.public === "boolean") campaign.public = body.public;
-        if (typeof body.slug === "string") campaign.rotator = `https://go.example.com/r/${encodeURIComponent(body.slug)}`;
-        return { status: 200, body: campaignSaved(campaign) };
-      }
-      case "deleteCampaign": {
-        const campaign = find(state.campaigns, call.path.id!);
-        if (!campaign) return error(404, "The requested resource does not exist.");
-        if (fault !== "delete-keeps-resource") state.campaigns.splice(state.campaigns.indexOf(campaign), 1);
-        return { status: 200, body: { error: 0, message: "Campaign has been deleted successfully." } };
-      }
-      case "listChannels":
-        return page(call, "channels", state.channels);
-      case "listChannelItems":
-        return find(state.channels, call.path.id!) ? page(call, "items", call.path.id === "301" ? channelItems : []) : error(404, "The requested resource does not exist.");
-      case "addChannel": {
-        const channel = { id: nextId++, name: body.name, description: body.description ?? "", color: body.color ?? "#000000", starred: body.starred ?? false, hidden: fault === "created-not-listed" };
-        state.channels.push(channel);
-        return { status: 200, body: { error: 0, id: channel.id } };
-      }
-      default:
-        return error(404, "Unknown endpoint.");
-    }
-  }
+  const handle = linksHandler({ fault, state, account, channelItems, overlays, nextId: () => nextId++ });
 
   const running = await startServer(options.port ?? 0, async (request) => {
     const now = Date.now();
@@ -196,5 +139,89 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
     get busiestWindow() {
       return server.busiestWindow;
     },
+  };
+}
+
+const error = (status: number, message: string): Reply => ({ status, body: { error: 1, message } });
+
+/** The operations of the fake links API over its state, each broken only where `fault` says. */
+function linksHandler({ fault, state, account, channelItems, overlays, nextId }: LinksWorld): (call: IncomingCall) => Reply {
+  const page = (call: IncomingCall, key: string, all: unknown[]): Reply => {
+    const visible = (all as Item[]).filter((item) => !item.hidden).map(({ hidden: _hidden, ...item }) => item);
+    const limit = positive(call.query.get("limit"), 10);
+    if (fault === "refuses-large-limit" && limit > 100) return error(400, "limit must be at most 100");
+    const maxpage = Math.max(1, Math.ceil(visible.length / limit));
+    const current = positive(call.query.get("page"), 1);
+    const items = visible.slice((current - 1) * limit, current * limit);
+    return { status: 200, body: { error: fault === "list-error-as-integer" ? 0 : "0", data: { result: visible.length, perpage: limit, currentpage: current, nextpage: Math.min(current + 1, maxpage), maxpage, [key]: items } } };
+  };
+  const find = (list: Item[], id: string) => list.find((item) => String(item.id) === id);
+  const campaignSaved = (campaign: Item) => ({ error: 0, id: campaign.id, domain: campaign.name, public: campaign.public, rotator: campaign.rotator, list: campaign.list });
+
+  return function handle(call: IncomingCall): Reply {
+    const body = (call.body ?? {});
+    switch (call.operationId) {
+      case "getAccount":
+        return fault === "wrong-content-type" ? { status: 200, text: JSON.stringify({ error: 0, data: account }), headers: { "Content-Type": "text/plain" } } : { status: 200, body: { error: 0, data: account } };
+      case "updateAccount":
+        if (body.email) account.email = body.email;
+        return { status: 200, body: { error: 0, message: "Account has been successfully updated." } };
+      case "listDomains":
+        return page(call, "domains", state.domains);
+      case "addDomain": {
+        const domain = { id: nextId(), domain: body.domain, redirectroot: body.redirectroot ?? body.domain, redirect404: body.redirect404 ?? body.domain, hidden: fault === "created-not-listed" };
+        state.domains.push(domain);
+        return { status: 200, body: { error: 0, id: domain.id } };
+      }
+      case "updateDomain": {
+        const domain = find(state.domains, call.path.id!);
+        if (!domain) return error(404, "The requested resource does not exist.");
+        Object.assign(domain, body);
+        return { status: 200, body: { error: 0, message: "Domain has been updated successfully." } };
+      }
+      case "deleteDomain": {
+        const domain = find(state.domains, call.path.id!);
+        if (!domain) return error(404, "The requested resource does not exist.");
+        if (fault !== "delete-keeps-resource") state.domains.splice(state.domains.indexOf(domain), 1);
+        return { status: 200, body: { error: 0, message: "Domain has been deleted successfully." } };
+      }
+      case "listOverlays":
+        return fault === "server-error" ? error(500, "internal error") : page(call, "cta", overlays);
+      case "listCampaigns":
+        return page(call, "campaigns", state.campaigns);
+      case "addCampaign": {
+        const id = nextId();
+        const campaign = { id, name: body.name ?? "", public: body.public ?? false, rotator: typeof body.slug === "string" && body.slug ? `https://go.example.com/r/${encodeURIComponent(body.slug)}` : false, list: `https://go.example.com/u/demo/${id}`, hidden: fault === "created-not-listed" };
+        state.campaigns.push(campaign);
+        return { status: 200, body: campaignSaved(campaign) };
+      }
+      case "assignLinkToCampaign":
+        return find(state.campaigns, call.path.campaignid!) ? { status: 200, body: { error: 0, message: "Link successfully added to the campaign." } } : error(404, "The requested resource does not exist.");
+      case "updateCampaign": {
+        const campaign = find(state.campaigns, call.path.id!);
+        if (!campaign) return error(404, "The requested resource does not exist.");
+        campaign.name = body.name;
+        if (typeof body.public === "boolean") campaign.public = body.public;
+        if (typeof body.slug === "string") campaign.rotator = `https://go.example.com/r/${encodeURIComponent(String(body.slug))}`;
+        return { status: 200, body: campaignSaved(campaign) };
+      }
+      case "deleteCampaign": {
+        const campaign = find(state.campaigns, call.path.id!);
+        if (!campaign) return error(404, "The requested resource does not exist.");
+        if (fault !== "delete-keeps-resource") state.campaigns.splice(state.campaigns.indexOf(campaign), 1);
+        return { status: 200, body: { error: 0, message: "Campaign has been deleted successfully." } };
+      }
+      case "listChannels":
+        return page(call, "channels", state.channels);
+      case "listChannelItems":
+        return find(state.channels, call.path.id!) ? page(call, "items", call.path.id === "301" ? channelItems : []) : error(404, "The requested resource does not exist.");
+      case "addChannel": {
+        const channel = { id: nextId(), name: body.name, description: body.description ?? "", color: body.color ?? "#000000", starred: body.starred ?? false, hidden: fault === "created-not-listed" };
+        state.channels.push(channel);
+        return { status: 200, body: { error: 0, id: channel.id } };
+      }
+      default:
+        return error(404, "Unknown endpoint.");
+    }
   };
 }

@@ -2,7 +2,7 @@
 //   node dist/conformance/fault-servers/serve.js links-server-error 4590
 //   node dist/conformance/fault-servers/serve.js links 4590            (the correct links server)
 // It prints the URL and the environment to pass to `contracts conform`.
-import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "./faults.js";
 
 const [name, port] = process.argv.slice(2);

@@ -1,22 +1,23 @@
 // Where the identity provider's endpoints live, read from the contract by operationId: the one place of the
-// conformance code that asks the bundle for a path (lib/contract replaces lib/openapi.ts here once it lands).
+// conformance code that asks the bundle for a path (through lib/contract).
 // Nothing else spells an endpoint path: a live provider is followed through its discovery document.
 import type { operations } from "../../generated/types/identity.js";
-import { findOperation, loadBundle } from "../../lib/openapi.js";
+import { loadContract } from "../../lib/contract/index.js";
+import { operationOf } from "../lookup.js";
 
 export type IdentityOperationId = keyof operations;
 
 /** The path template of one identity operation, e.g. the token endpoint's for `exchangeToken`. */
 export function identityOperationPath(operationId: IdentityOperationId): string {
-  return findOperation("identity", operationId).path;
+  return operationOf("identity", operationId).path;
 }
 
 /** The HTTP method (upper case) of one identity operation. */
 export function identityOperationMethod(operationId: IdentityOperationId): string {
-  return findOperation("identity", operationId).method.toUpperCase();
+  return operationOf("identity", operationId).method.toUpperCase();
 }
 
 /** The schemas of the identity bundle's components, as plain JSON values. */
 export function identitySchema(name: string): unknown {
-  return loadBundle("identity").components?.schemas?.[name];
+  return loadContract("identity").document.components?.schemas?.[name];
 }

@@ -1,7 +1,7 @@
 // Token endpoint checks: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
 import { createHash, randomBytes } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyOptions } from "jose";
-import { describeErrors, validateAt } from "../../lib/openapi.js";
+import { describeErrors, loadContract } from "../../lib/contract/index.js";
 import type { Session } from "../session.js";
 import type { Exchange } from "../transport.js";
 import { authorize, base64url, type CodeGrant, codeFields, describe, describeAuthorization, endpointOf, exchangeCode, type Flow, jsonObject, refused, shown, type TokenResponse, tokensFor } from "./flow.js";
@@ -55,7 +55,7 @@ function claimProblems(payload: JWTPayload, grant: CodeGrant): string[] {
   if (payload.nonce !== grant.nonce) problems.push(`nonce is ${shown(payload.nonce)}, not the one sent`);
   if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60) problems.push("iat is missing or in the future");
   if (typeof payload.exp !== "number") problems.push("exp is missing");
-  const schema = validateAt("identity", "/components/schemas/IdTokenClaims", payload);
+  const schema = loadContract("identity").validate("/components/schemas/IdTokenClaims", payload);
   if (!schema.valid) problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)}`);
   return problems;
 }

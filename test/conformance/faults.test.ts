@@ -8,7 +8,7 @@ import { CHECKS } from "../../conformance/checks.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, ORACLES, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import type { RunReport } from "../../conformance/report.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
 import { repoRoot, runContracts } from "../support/processes.js";
 

@@ -9,12 +9,16 @@ import { PROFILES } from "../../conformance/apis.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, operationModel, type RequestCase, validateCase, validCaseArbitrary } from "../../conformance/cases.js";
 import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../../conformance/mutations.js";
 import { jsonType, unfilteredArbitrary } from "../../conformance/schema-arbitraries.js";
-import { API_NAMES, listOperations, pointerSegment, resolvePointer, schemaValidator } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName, escapeSegment as pointerSegment, loadContract } from "../../lib/contract/index.js";
+import { operationsOf } from "../../conformance/lookup.js";
 
 const credentials = { clientId: "demo-app", redirectUri: "http://127.0.0.1:5173/callback", shopId: "3561" };
-const operations = API_NAMES.flatMap((api) => listOperations(api).filter((op) => !op.webhook).map((op) => [`${api} ${op.operationId}`, op] as const));
+const operations = API_NAMES.flatMap((api) => operationsOf(api).filter((op) => !op.webhook).map((op) => [`${api} ${op.operationId}`, op] as const));
 
 type Schema = Record<string, any>;
+
+/** The bundle's node at `pointer`, read as a schema. */
+const schemaNode = (api: ApiName, pointer: string): Schema => loadContract(api).resolve(pointer) as Schema;
 
 /** The schema a mutation's location points at, read from the bundle by hand. */
 function schemaAt(model: ReturnType<typeof operationModel>, mutation: Mutation): Schema | undefined {
@@ -22,16 +26,16 @@ function schemaAt(model: ReturnType<typeof operationModel>, mutation: Mutation):
   const location = mutation.location;
   if (location.in !== "body") {
     const parameter = model.parameters.find((p) => p.name === location.name && p.in === location.in);
-    return parameter ? resolvePointer(api, `${parameter.pointer}/schema`) : undefined;
+    return parameter ? schemaNode(api, `${parameter.pointer}/schema`) : undefined;
   }
   let pointer = model.body!.pointer;
   for (const key of location.path) {
-    const node = resolvePointer(api, pointer);
+    const node = schemaNode(api, pointer);
     if (node.properties && key in node.properties) pointer = `${pointer}/properties/${pointerSegment(key)}`;
     else if (node.items && /^\d+$/.test(key)) pointer = `${pointer}/items`;
     else return node; // an undeclared property: the object itself
   }
-  return resolvePointer(api, pointer);
+  return schemaNode(api, pointer);
 }
 
 /** The mutated value as a server reads it (text parameters and form fields are strings). */
@@ -125,7 +129,7 @@ describe.each(operations)("%s", (_name, op) => {
     if (!example) return;
     const cases = boundaryCases(model, profile, credentials, 500);
     for (const parameter of model.parameters) {
-      const schema = resolvePointer(op.api, `${parameter.pointer}/schema`);
+      const schema = schemaNode(op.api, `${parameter.pointer}/schema`);
       // Every boundary case, and the example (a boundary equal to it is the same request, sent once).
       const values = [...cases, example].map((c) => (parameter.in === "path" ? c.path : parameter.in === "query" ? c.query : c.headers)[parameter.name]);
       if (profile.bind.length && ["client_id", "redirect_uri", "shop_id", "Idempotency-Key"].includes(parameter.name)) continue; // filled from the credentials
@@ -138,7 +142,7 @@ describe.each(operations)("%s", (_name, op) => {
   it("the converter's values mostly satisfy the schema before the filter", () => {
     const pointers = [...model.parameters.map((p) => `${p.pointer}/schema`), ...(model.body ? [model.body.pointer] : [])];
     for (const pointer of pointers) {
-      const validate = schemaValidator(op.api, pointer);
+      const validate = loadContract(op.api).validator(pointer);
       const values = fc.sample(unfilteredArbitrary(op.api, pointer), { seed: 7, numRuns: 100 });
       const accepted = values.filter((v) => validate(v)).length;
       expect(accepted, `${pointer}: ${accepted} of 100 accepted`).toBeGreaterThanOrEqual(50);
@@ -152,7 +156,7 @@ describe.each(operations)("%s", (_name, op) => {
 });
 
 it("the oracle is not blind: a mutation that breaks nothing is told apart", () => {
-  const model = operationModel(listOperations("links").find((op) => op.operationId === "listDomains")!);
+  const model = operationModel(operationsOf("links").find((op) => op.operationId === "listDomains")!);
   const [example] = exampleCases(model, PROFILES.links, {});
   const fake: Mutation = { description: "query parameter limit: below the minimum 1", location: { in: "query", name: "limit" }, value: 5 };
   expect(breaksWhatItSays(model, fake, applyMutation(example!, fake)!)).toBe(false);
@@ -160,7 +164,7 @@ it("the oracle is not blind: a mutation that breaks nothing is told apart", () =
 });
 
 it("shrinks a failing case to a minimal one", () => {
-  const model = operationModel(listOperations("links").find((op) => op.operationId === "listDomains")!);
+  const model = operationModel(operationsOf("links").find((op) => op.operationId === "listDomains")!);
   // A "server" that refuses limit > 100: the smallest refused request has limit 101 and nothing else.
   const result = fc.check(fc.property(validCaseArbitrary(model, PROFILES.links, {}), (c) => !(typeof c.query.limit === "number" && c.query.limit > 100)), { seed: 3, numRuns: 200 });
   expect(result.failed).toBe(true);

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { operationModel, validateCase } from "../../conformance/cases.js";
-import { findOperation } from "../../lib/openapi.js";
+import {  } from "../../lib/contract/index.js";
+import { operationOf } from "../../conformance/lookup.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
@@ -155,8 +156,8 @@ describe("--manual", () => {
 
 describe("logout by GET and by form POST", () => {
   it("an empty client_id= is judged the same both ways: omitted (RFC 6749 §3.1)", () => {
-    const get = operationModel(findOperation("identity", "logout"));
-    const post = operationModel(findOperation("identity", "logoutWithForm"));
+    const get = operationModel(operationOf("identity", "logout"));
+    const post = operationModel(operationOf("identity", "logoutWithForm"));
     const base = { origin: "example" as const, label: "empty client_id", path: {}, headers: {} };
     const byGet = validateCase(get, { ...base, query: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
     const byPost = validateCase(post, { ...base, query: {}, body: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });

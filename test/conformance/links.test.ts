@@ -9,7 +9,8 @@ import { PROFILES } from "../../conformance/apis.js";
 import { operationModel } from "../../conformance/cases.js";
 import { startOracleCatalogServer } from "../../conformance/oracle/catalog.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
-import { API_NAMES, findOperation, loadBundle } from "../../lib/openapi.js";
+import { API_NAMES, loadContract } from "../../lib/contract/index.js";
+import { operationOf } from "../../conformance/lookup.js";
 import { conformInProcess } from "../support/conform.js";
 
 const C = FAULT_SERVER_CREDENTIALS;
@@ -19,12 +20,12 @@ afterEach(async () => {
   servers = [];
 });
 
-const isRead = (api: (typeof API_NAMES)[number]) => (id: string) => ["get", "head"].includes(findOperation(api, id).method) || id in PROFILES[api].readOnly;
+const isRead = (api: (typeof API_NAMES)[number]) => (id: string) => ["get", "head"].includes(operationOf(api, id).method) || id in PROFILES[api].readOnly;
 
 describe("the Link Objects of the specs", () => {
   it.each(API_NAMES.map((api) => [api] as const))("%s: every link names a real operation, its parameters and valid runtime expressions", (api) => {
-    for (const link of readLinks(loadBundle(api))) {
-      const target = operationModel(findOperation(api, link.to));
+    for (const link of readLinks(loadContract(api).document)) {
+      const target = operationModel(operationOf(api, link.to));
       for (const parameter of link.parameters) {
         expect(target.parameters.some((p) => p.name === parameter.name && (parameter.in === undefined || p.in === parameter.in)), `${link.name}: ${parameter.name}`).toBe(true);
         expect(isRuntimeExpression(String(parameter.value)), `${link.name}: ${String(parameter.value)}`).toBe(true);
@@ -37,7 +38,7 @@ describe("the Link Objects of the specs", () => {
   });
 
   it("links.yaml says what the runner used to be told by hand: each resource's id, update, deletion and list", () => {
-    const kinds = linkedResources(loadBundle("links"), isRead("links"));
+    const kinds = linkedResources(loadContract("links").document, isRead("links"));
     expect(kinds.map((k) => k.name)).toEqual(["domain", "campaign", "channel"]);
     expect(kinds[0]).toEqual({
       name: "domain",

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
 import type { RunReport } from "../../conformance/report.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
-import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
