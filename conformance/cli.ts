@@ -1,7 +1,7 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseApiName, splitList, UsageError } from "../lib/cli.js";
+import { parseApiName, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 
 const loadBundleInfo = (api: ApiName) => loadContract(api).document.info as unknown as Record<string, unknown>;
@@ -10,7 +10,7 @@ import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
 import { runMergeCommand } from "./merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
-import { consoleReport, failedCount, jsonReport, junitReport, verdict } from "./report.js";
+import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
 import type { ProgressEvent } from "./session.js";
@@ -116,52 +116,56 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
   return value;
 }
 
+/** The options of `contracts conform <api>` (CONFORM_USAGE explains them). */
+const CONFORM_OPTIONS = {
+  "base-url": { type: "string" },
+  token: { type: "string" },
+  "api-key": { type: "string" },
+  "read-only-api-key": { type: "string" },
+  "shop-id": { type: "string" },
+  secret: { type: "string" },
+  "client-id": { type: "string" },
+  "client-secret": { type: "string" },
+  "redirect-uri": { type: "string" },
+  "access-token": { type: "string" },
+  "sign-in": { type: "string", multiple: true },
+  browser: { type: "boolean", default: false },
+  manual: { type: "boolean", default: false },
+  "sign-in-script": { type: "string" },
+  "post-logout-redirect-uri": { type: "string" },
+  "max-examples": { type: "string" },
+  seed: { type: "string" },
+  operation: { type: "string", multiple: true },
+  check: { type: "string", multiple: true },
+  "exclude-check": { type: "string", multiple: true },
+  "allow-writes": { type: "boolean", default: false },
+  "max-writes": { type: "string" },
+  "max-response-time": { type: "string" },
+  shard: { type: "string" },
+  concurrency: { type: "string" },
+  "rate-limit": { type: "string" },
+  timeout: { type: "string" },
+  "max-shrinks": { type: "string" },
+  junit: { type: "string" },
+  json: { type: "string" },
+  "list-checks": { type: "boolean", default: false },
+  strict: { type: "boolean", default: false },
+  baseline: { type: "string" },
+  "update-baseline": { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+type ConformValues = ReturnType<typeof parseConformArgs>["values"];
+
+function parseConformArgs(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CONFORM_OPTIONS });
+}
+
 export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
   const configAt = argv.indexOf("--config");
   if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env);
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      "base-url": { type: "string" },
-      token: { type: "string" },
-      "api-key": { type: "string" },
-      "read-only-api-key": { type: "string" },
-      "shop-id": { type: "string" },
-      secret: { type: "string" },
-      "client-id": { type: "string" },
-      "client-secret": { type: "string" },
-      "redirect-uri": { type: "string" },
-      "access-token": { type: "string" },
-      "sign-in": { type: "string", multiple: true },
-      browser: { type: "boolean", default: false },
-      manual: { type: "boolean", default: false },
-      "sign-in-script": { type: "string" },
-      "post-logout-redirect-uri": { type: "string" },
-      "max-examples": { type: "string" },
-      seed: { type: "string" },
-      operation: { type: "string", multiple: true },
-      check: { type: "string", multiple: true },
-      "exclude-check": { type: "string", multiple: true },
-      "allow-writes": { type: "boolean", default: false },
-      "max-writes": { type: "string" },
-      "max-response-time": { type: "string" },
-      shard: { type: "string" },
-      concurrency: { type: "string" },
-      "rate-limit": { type: "string" },
-      timeout: { type: "string" },
-      "max-shrinks": { type: "string" },
-      junit: { type: "string" },
-      json: { type: "string" },
-      "list-checks": { type: "boolean", default: false },
-      strict: { type: "boolean", default: false },
-      baseline: { type: "string" },
-      "update-baseline": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const { values, positionals } = parseConformArgs(argv);
   if (values.help) {
     process.stdout.write(CONFORM_USAGE);
     return 0;
@@ -170,6 +174,42 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
     for (const check of CHECKS) process.stdout.write(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
     return 0;
   }
+  const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets } = runSettings(values, positionals, env);
+  const interrupt = abortOnSignals();
+  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadBundleInfo(api)["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
+  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
+  const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
+  try {
+    const report = await runConformance({
+      api,
+      baseUrl: baseUrl.replace(/\/$/, ""),
+      credentials,
+      maxExamples: positiveInteger(values["max-examples"], "--max-examples", 20),
+      seed,
+      operations: values.operation ?? [],
+      checks,
+      allowWrites: values["allow-writes"],
+      rateLimit,
+      timeoutMs: positiveInteger(values.timeout, "--timeout", 10_000),
+      maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
+      signal: interrupt.signal,
+      onProgress: progress.event,
+      identity,
+      strict: values.strict,
+      shard,
+      concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
+      maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
+      maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
+    });
+    progress.done();
+    return finishRun(api, report, values, baseline, secrets);
+  } finally {
+    interrupt.release();
+  }
+}
+
+/** The run's settings from the options and the environment, checked; a UsageError names what is wrong. */
+function runSettings(values: ConformValues, positionals: string[], env: NodeJS.ProcessEnv) {
   if (positionals.length !== 1) throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --base-url <url>");
   const api = parseApiName(positionals[0]!);
   const baseUrl = values["base-url"] ?? env.CONFORM_BASE_URL;
@@ -199,7 +239,11 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   if (values.shard !== undefined && (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))) throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
+  return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets };
+}
 
+/** The first SIGINT/SIGTERM aborts the run (which then deletes what it created); the second exits at once. */
+function abortOnSignals(): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -214,75 +258,55 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
 
-  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadBundleInfo(api)["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
-  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
-  const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
-  try {
-    const report = await runConformance({
-      api,
-      baseUrl: baseUrl.replace(/\/$/, ""),
-      credentials,
-      maxExamples: positiveInteger(values["max-examples"], "--max-examples", 20),
-      seed,
-      operations: values.operation ?? [],
-      checks,
-      allowWrites: values["allow-writes"],
-      rateLimit,
-      timeoutMs: positiveInteger(values.timeout, "--timeout", 10_000),
-      maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
-      signal: controller.signal,
-      onProgress: progress.event,
-      identity,
-      strict: values.strict,
-      shard,
-      concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
-      maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
-      maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
-    });
-    progress.done();
-    if (baseline && values.baseline) {
-      const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
-      report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran);
-    }
-    const redact = (text: string) => secrets.redact(text);
-    process.stdout.write(consoleReport(report, redact));
-    if (values.json) writeFileSync(values.json, jsonReport(report, redact));
-    if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
-    const failed = failedCount(report);
-    const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
-    const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
-    if (report.interrupted) {
-      process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
-      return 130;
-    }
-    if (values["update-baseline"] && values.baseline) {
-      const written = writeBaseline(values.baseline, report.failures);
-      process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
-      return 0;
-    }
-    const { newFailures, couldNotRun } = verdict(report);
-    for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
-    const known = report.failures.length - newFailures.length;
-    const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
-    if (newFailures.length > 0) {
-      process.stderr.write(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
-      return 1;
-    }
-    if (couldNotRun.length > 0) {
-      process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
-      return 1;
-    }
-    if (known) {
-      process.stderr.write(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
-      return 0;
-    }
-    process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
-    return 0;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+/** Applies the baseline, writes the reports and returns the exit code. */
+function finishRun(api: ApiName, report: RunReport, values: ConformValues, baseline: ReturnType<typeof readBaseline> | undefined, secrets: Secrets): number {
+  if (baseline && values.baseline) {
+    const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+    report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran);
   }
+  const redact = (text: string) => secrets.redact(text);
+  process.stdout.write(consoleReport(report, redact));
+  if (values.json) writeFileSync(values.json, jsonReport(report, redact));
+  if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
+  const failed = failedCount(report);
+  const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
+  const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
+  if (report.interrupted) {
+    process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
+    return 130;
+  }
+  if (values["update-baseline"] && values.baseline) {
+    const written = writeBaseline(values.baseline, report.failures);
+    process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
+    return 0;
+  }
+  const { newFailures, couldNotRun } = verdict(report);
+  for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
+  const known = report.failures.length - newFailures.length;
+  const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
+  if (newFailures.length > 0) {
+    process.stderr.write(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
+    return 1;
+  }
+  if (couldNotRun.length > 0) {
+    process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
+    return 1;
+  }
+  if (known) {
+    process.stderr.write(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
+    return 0;
+  }
+  process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
+  return 0;
 }
 
 /** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */

@@ -4,7 +4,7 @@
 // `x-error-envelope` (an error signalled in the body, whatever the HTTP status). Each extension applies to the node
 // that carries it and everything below it, so a node's ancestors (in the document and along `$ref`s) are read too.
 import type { ErrorObject } from "ajv";
-import { type ApiName, escapeSegment as pointerSegment, loadContract, valueAt } from "../lib/contract/index.js";
+import { type ApiName, escapeSegment as pointerSegment, type JsonSchema, loadContract, valueAt } from "../lib/contract/index.js";
 import type { Location } from "./mutations.js";
 import type { RecordedResponse } from "./transport.js";
 
@@ -79,7 +79,7 @@ function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): strin
   const trail = [schemaPointer];
   let pointer = schemaPointer;
   for (const key of keys) {
-    const node = safeResolve(api, pointer) as Record<string, any> | undefined;
+    const node = safeResolve(api, pointer) as JsonSchema | undefined;
     if (!node || typeof node !== "object") break;
     if (node.properties && key in node.properties) pointer = `${pointer}/properties/${pointerSegment(key)}`;
     else if (node.items && /^\d+$/.test(key)) pointer = `${pointer}/items`;

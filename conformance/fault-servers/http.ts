@@ -110,7 +110,8 @@ export async function readCall(api: ApiName, request: IncomingMessage): Promise<
 /** Starts a server on 127.0.0.1 (port 0 = any free port). `handle` gets every request, matched or not. */
 export async function startServer(port: number, handle: (request: IncomingMessage, response: ServerResponse) => Promise<Reply>, secretsSeen = new Set<string>()): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
-  const server = createServer(async (request, response) => {
+  // node:http does not wait for the promise a handler returns; `void` says so.
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     let reply: Reply;
     try {
@@ -128,7 +129,8 @@ export async function startServer(port: number, handle: (request: IncomingMessag
     }
     response.writeHead(reply.status, headers);
     response.end(payload);
-  });
+  };
+  const server = createServer((request, response) => void answer(request, response));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

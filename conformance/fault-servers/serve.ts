@@ -16,6 +16,6 @@ const server = fault ? await fault.start(Number(port ?? 0)) : await startReferen
 const env = Object.entries(FAULT_SERVER_CREDENTIALS).filter(([key]) => key.startsWith(api.toUpperCase()));
 process.stdout.write(`${fault ? `fault ${fault.name} (${fault.breaks}; ${fault.check} must catch it)` : `reference ${api} server`} at ${server.url}\n`);
 process.stdout.write(`${env.map(([k, v]) => `${k}='${v}'`).join(" ")} contracts conform ${api} --base-url ${server.url}${fault ? ` ${fault.args.join(" ")}` : ""}\n`);
-const stop = () => server.close().then(() => process.exit(0));
+const stop = () => void server.close().then(() => process.exit(0));
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);

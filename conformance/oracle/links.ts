@@ -4,7 +4,7 @@
 // where the seed speaks (a domain includes http or https, a channel and a campaign update need a name, integer ids,
 // the Bearer key, 30 requests per window with X-RateLimit-* on every response). `errors: "always-200"` answers every
 // error with HTTP 200 and the envelope (error 1 and a message), which the seed allows: clients check the error key.
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunningServer } from "../fault-servers/http.js";
 
@@ -43,17 +43,148 @@ async function readJson(request: IncomingMessage): Promise<{ body: Record<string
   }
 }
 
+interface OracleState {
+  domains: Item[];
+  campaigns: Item[];
+  channels: Item[];
+  items: Record<number, Item[]>;
+  nextId: number;
+}
+
+/** A request the seed's routes can answer: `METHOD /api/...` with numeric ids as `:id`, the first id, the JSON body. */
+interface LinksCall {
+  route: string;
+  id: number;
+  body: Record<string, unknown>;
+  url: URL;
+}
+
+interface OracleReply {
+  status: number;
+  body: unknown;
+}
+
+const ok = (body: unknown): OracleReply => ({ status: 200, body });
+const fail = (status: number, message: string): OracleReply => ({ status, body: { error: 1, message } });
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+const find = (list: Item[], id: number) => list.find((item) => item.id === id);
+const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
+
+function page(call: LinksCall, key: string, all: Item[]): OracleReply {
+  const perpage = integer(call.url.searchParams.get("limit"), 10);
+  const maxpage = Math.max(1, Math.ceil(all.length / perpage));
+  const currentpage = integer(call.url.searchParams.get("page"), 1);
+  return ok({ error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: all.slice((currentpage - 1) * perpage, currentpage * perpage) } });
+}
+
+/** The account, domain and overlay routes of the seed; undefined for any other route. */
+function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
+  switch (call.route) {
+    case "GET /api/account":
+      return ok({ error: 0, data: { id: 1, email: "owner@example.com", username: "owner", avatar: "https://example.com/avatar.png", status: "pro", expires: "2030-01-01 00:00:00", registered: "2024-01-01 00:00:00" } });
+    case "PUT /api/account/update":
+      return ok({ error: 0, message: "Account has been successfully updated." });
+    case "GET /api/domains":
+      return page(call, "domains", state.domains);
+    case "POST /api/domain/add": {
+      const domain = text(call.body.domain);
+      if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
+      if (state.domains.some((d) => d.domain === domain)) return fail(409, "The domain already exists.");
+      const created = { id: state.nextId++, domain, redirectroot: text(call.body.redirectroot) ?? "", redirect404: text(call.body.redirect404) ?? "" };
+      state.domains.push(created);
+      return ok({ error: 0, id: created.id });
+    }
+    case "PUT /api/domain/:id/update": {
+      const domain = find(state.domains, call.id);
+      if (!domain) return fail(404, "Domain not found.");
+      for (const key of ["redirectroot", "redirect404"]) if (text(call.body[key]) !== undefined) domain[key] = call.body[key];
+      return ok({ error: 0, message: "Domain has been updated successfully." });
+    }
+    case "DELETE /api/domain/:id/delete": {
+      const domain = find(state.domains, call.id);
+      if (!domain) return fail(404, "Domain not found.");
+      state.domains.splice(state.domains.indexOf(domain), 1);
+      return ok({ error: 0, message: "Domain has been deleted successfully." });
+    }
+    case "GET /api/overlay":
+      return page(call, "cta", [{ id: 40, type: "message", name: "Welcome", date: "2024-03-01 10:15:00" }]);
+  }
+  return undefined;
+}
+
+/** The campaign and channel routes of the seed; undefined for any other route. */
+function campaignsAndChannels(state: OracleState, call: LinksCall, options: OracleLinksOptions): OracleReply | undefined {
+  switch (call.route) {
+    case "GET /api/campaigns":
+      return page(call, "campaigns", state.campaigns);
+    case "POST /api/campaign/add": {
+      const created: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: false, list: "" };
+      created.list = `https://go.example.com/c/${created.id}`;
+      if (text(call.body.slug)) created.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
+      state.campaigns.push(created);
+      return ok(saved(created));
+    }
+    case "PUT /api/campaign/:id/update": {
+      const campaign = find(state.campaigns, call.id);
+      if (!campaign) return fail(404, "Campaign not found.");
+      if (text(call.body.name) === undefined) return fail(400, "The name is required.");
+      campaign.name = call.body.name;
+      if (typeof call.body.public === "boolean") campaign.public = call.body.public;
+      if (text(call.body.slug)) campaign.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
+      return ok(saved(campaign));
+    }
+    case "DELETE /api/campaign/:id/delete": {
+      const campaign = find(state.campaigns, call.id);
+      if (!campaign) return fail(404, "Campaign not found.");
+      state.campaigns.splice(state.campaigns.indexOf(campaign), 1);
+      return ok({ error: 0, message: "Campaign has been deleted successfully." });
+    }
+    case "POST /api/campaign/:id/assign/:id":
+      return find(state.campaigns, call.id) ? ok({ error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
+    case "GET /api/channels":
+      return page(call, "channels", state.channels);
+    case "GET /api/channel/:id":
+      return find(state.channels, call.id) ? page(call, "items", state.items[call.id] ?? []) : fail(404, "Channel not found.");
+    case "POST /api/channel/add": {
+      if (text(call.body.name) === undefined) return fail(400, "The name is required.");
+      const color = text(call.body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(call.body.color)!) ? call.body.color : "#000000";
+      const name = options.fault === "channel-name-uppercased" ? String(call.body.name).toUpperCase() : call.body.name;
+      const created = { id: state.nextId++, name, description: text(call.body.description) ?? "", color, starred: call.body.starred === true };
+      state.channels.push(created);
+      return ok({ error: 0, id: created.id });
+    }
+  }
+  return undefined;
+}
+
 export async function startOracleLinksServer(options: OracleLinksOptions): Promise<RunningServer> {
   const windowMs = options.windowMs ?? 60_000;
   const log: RunningServer["log"] = [];
-  let nextId = 500;
-  const domains: Item[] = [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }];
-  const campaigns: Item[] = [{ id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" }];
-  const channels: Item[] = [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }];
-  const items: Record<number, Item[]> = { 20: [{ type: "links", id: 30, title: "Hello", preview: "https://go.example.com/p/30", link: "https://go.example.com/30", date: "2024-03-01" }] };
+  const state: OracleState = {
+    nextId: 500,
+    domains: [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }],
+    campaigns: [{ id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" }],
+    channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],
+    items: { 20: [{ type: "links", id: 30, title: "Hello", preview: "https://go.example.com/p/30", link: "https://go.example.com/30", date: "2024-03-01" }] },
+  };
   let window = { start: 0, count: 0 };
 
-  const server = createServer(async (request, response) => {
+  const reply = async (request: IncomingMessage): Promise<OracleReply> => {
+    if (window.count > LIMIT) return fail(429, "Rate limit exceeded.");
+    if (request.headers.authorization !== `Bearer ${options.token}`) {
+      request.resume();
+      return fail(401, "A valid API key is required to use this service.");
+    }
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const method = request.method ?? "GET";
+    const { body, broken } = method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
+    if (broken) return fail(400, "The request body is not valid JSON.");
+    const parts = url.pathname.split("/").filter(Boolean); // ["api", ...]
+    const call: LinksCall = { route: `${method} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`, id: Number(parts.find((p) => /^\d+$/.test(p))), body, url };
+    return accountAndDomains(state, call) ?? campaignsAndChannels(state, call, options) ?? fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`);
+  };
+  // node:http does not wait for the promise a handler returns; `void` says so.
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     const start = Math.floor(Date.now() / windowMs) * windowMs;
     if (start !== window.start) window = { start, count: 0 };
@@ -64,104 +195,11 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       "X-RateLimit-Remaining": String(Math.max(0, LIMIT - window.count)),
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, headers);
-      response.end(JSON.stringify(body));
-    };
-    const fail = (status: number, message: string) => send(options.errors === "always-200" ? 200 : status, { error: 1, message });
-    if (window.count > LIMIT) return fail(429, "Rate limit exceeded.");
-    if (request.headers.authorization !== `Bearer ${options.token}`) {
-      request.resume();
-      return fail(401, "A valid API key is required to use this service.");
-    }
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const method = request.method ?? "GET";
-    const { body, broken } = method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
-    if (broken) return fail(400, "The request body is not valid JSON.");
-    const page = (key: string, all: Item[]) => {
-      const perpage = integer(url.searchParams.get("limit"), 10);
-      const maxpage = Math.max(1, Math.ceil(all.length / perpage));
-      const currentpage = integer(url.searchParams.get("page"), 1);
-      send(200, { error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: all.slice((currentpage - 1) * perpage, currentpage * perpage) } });
-    };
-    const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-    const parts = url.pathname.split("/").filter(Boolean); // ["api", ...]
-    const route = `${method} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`;
-    const id = Number(parts.find((p) => /^\d+$/.test(p)));
-    const find = (list: Item[]) => list.find((item) => item.id === id);
-    const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
-
-    switch (route) {
-      case "GET /api/account":
-        return send(200, { error: 0, data: { id: 1, email: "owner@example.com", username: "owner", avatar: "https://example.com/avatar.png", status: "pro", expires: "2030-01-01 00:00:00", registered: "2024-01-01 00:00:00" } });
-      case "PUT /api/account/update":
-        return send(200, { error: 0, message: "Account has been successfully updated." });
-      case "GET /api/domains":
-        return page("domains", domains);
-      case "POST /api/domain/add": {
-        const domain = text(body.domain);
-        if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
-        if (domains.some((d) => d.domain === domain)) return fail(409, "The domain already exists.");
-        const created = { id: nextId++, domain, redirectroot: text(body.redirectroot) ?? "", redirect404: text(body.redirect404) ?? "" };
-        domains.push(created);
-        return send(200, { error: 0, id: created.id });
-      }
-      case "PUT /api/domain/:id/update": {
-        const domain = find(domains);
-        if (!domain) return fail(404, "Domain not found.");
-        for (const key of ["redirectroot", "redirect404"]) if (text(body[key]) !== undefined) domain[key] = body[key];
-        return send(200, { error: 0, message: "Domain has been updated successfully." });
-      }
-      case "DELETE /api/domain/:id/delete": {
-        const domain = find(domains);
-        if (!domain) return fail(404, "Domain not found.");
-        domains.splice(domains.indexOf(domain), 1);
-        return send(200, { error: 0, message: "Domain has been deleted successfully." });
-      }
-      case "GET /api/overlay":
-        return page("cta", [{ id: 40, type: "message", name: "Welcome", date: "2024-03-01 10:15:00" }]);
-      case "GET /api/campaigns":
-        return page("campaigns", campaigns);
-      case "POST /api/campaign/add": {
-        const created: Item = { id: nextId++, name: text(body.name) ?? "", public: body.public === true, rotator: false, list: "" };
-        created.list = `https://go.example.com/c/${created.id}`;
-        if (text(body.slug)) created.rotator = `https://go.example.com/r/${encodeURIComponent(text(body.slug)!)}`;
-        campaigns.push(created);
-        return send(200, saved(created));
-      }
-      case "PUT /api/campaign/:id/update": {
-        const campaign = find(campaigns);
-        if (!campaign) return fail(404, "Campaign not found.");
-        if (text(body.name) === undefined) return fail(400, "The name is required.");
-        campaign.name = body.name;
-        if (typeof body.public === "boolean") campaign.public = body.public;
-        if (text(body.slug)) campaign.rotator = `https://go.example.com/r/${encodeURIComponent(text(body.slug)!)}`;
-        return send(200, saved(campaign));
-      }
-      case "DELETE /api/campaign/:id/delete": {
-        const campaign = find(campaigns);
-        if (!campaign) return fail(404, "Campaign not found.");
-        campaigns.splice(campaigns.indexOf(campaign), 1);
-        return send(200, { error: 0, message: "Campaign has been deleted successfully." });
-      }
-      case "POST /api/campaign/:id/assign/:id":
-        return find(campaigns) ? send(200, { error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
-      case "GET /api/channels":
-        return page("channels", channels);
-      case "GET /api/channel/:id":
-        return find(channels) ? page("items", items[id] ?? []) : fail(404, "Channel not found.");
-      case "POST /api/channel/add": {
-        if (text(body.name) === undefined) return fail(400, "The name is required.");
-        const color = text(body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(body.color)!) ? body.color : "#000000";
-        const name = options.fault === "channel-name-uppercased" ? String(body.name).toUpperCase() : body.name;
-        const created = { id: nextId++, name, description: text(body.description) ?? "", color, starred: body.starred === true };
-        channels.push(created);
-        return send(200, { error: 0, id: created.id });
-      }
-      default:
-        return fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`);
-    }
-  });
+    const { status, body } = await reply(request);
+    response.writeHead(status >= 400 && options.errors === "always-200" ? 200 : status, headers);
+    response.end(JSON.stringify(body));
+  };
+  const server = createServer((request, response) => void answer(request, response));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

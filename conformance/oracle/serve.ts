@@ -1,6 +1,6 @@
 // The little HTTP plumbing the independent servers share: a loopback node:http server that reads the whole body,
 // hands the request to a handler and writes its JSON answer. No contract file is read here.
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunningServer } from "../fault-servers/http.js";
 
@@ -21,7 +21,8 @@ export interface OracleReply {
 
 export async function serveOracle(port: number, secretsSeen: Set<string>, handle: (request: OracleRequest) => OracleReply | Promise<OracleReply>): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
-  const server = createServer(async (request, response) => {
+  // node:http does not wait for the promise a handler returns; `void` says so.
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     let text = "";
     for await (const chunk of request) text += chunk;
@@ -35,7 +36,8 @@ export async function serveOracle(port: number, secretsSeen: Set<string>, handle
     const reply = await handle({ method: request.method ?? "GET", url: new URL(request.url ?? "/", "http://localhost"), headers: request.headers, text, json });
     response.writeHead(reply.status, { "Content-Type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));
-  });
+  };
+  const server = createServer((request, response) => void answer(request, response));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
