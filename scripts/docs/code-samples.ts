@@ -133,7 +133,7 @@ function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   const url = `${base}${op.webhook ? "" : request.path}${queryString(request.query)}`;
   const lines: string[] = [];
   const args: string[] = [`curl -X ${op.method.toUpperCase()} ${shellQuote(url)}`];
-  const security = ((op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>)[0] ?? {};
+  const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
   if (!op.webhook && api === "links" && "bearerApiKey" in security) {
     lines.push(`LINKS_API_KEY=${DEMO_CREDENTIALS.links.apiKey}  # the sandbox's demo key`);
     args.push(`-H "Authorization: Bearer $LINKS_API_KEY"`);
@@ -331,7 +331,7 @@ export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]
   };
   for (const op of operations.filter((o) => !o.webhook)) {
     const request = exampleRequest(doc, op);
-    const security = ((op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>)[0] ?? {};
+    const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
     const schemes = Object.keys(security);
     const auth: TryItRequest["auth"] =
       schemes.length === 0 ? "none" : api === "links" ? "bearer-key" : api === "catalog" ? "seller-key" : api === "pay" ? "pay-signature" : "access-token";

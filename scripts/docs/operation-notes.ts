@@ -51,7 +51,7 @@ const COMPONENT_WORDS: Record<string, string> = {
 export function notesOf(doc: Document, op: DocOperation): OperationNote[] {
   const pathItemPointer = op.pointer.split("/").slice(0, 3).join("/");
   const used = reachableRefs(doc, op.operation);
-  const requirements = (op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>;
+  const requirements = (op.operation.security ?? doc.security ?? []);
   for (const requirement of requirements) for (const name of Object.keys(requirement)) used.add(`#/components/securitySchemes/${name}`);
   const pathParameters = (doc[op.webhook ? "webhooks" : "paths"] as Record<string, Record<string, unknown>>)[op.path]?.parameters;
   for (const ref of reachableRefs(doc, pathParameters ?? [])) used.add(ref);

@@ -26,7 +26,7 @@ export function operationsPage(api: ApiName, contract: Document, page: string, o
 }
 
 function securityText(doc: Document, op: DocOperation): string {
-  const requirements = (op.operation.security ?? doc.security) as Array<Record<string, string[]>> | undefined;
+  const requirements = (op.operation.security ?? doc.security);
   if (requirements === undefined) return "";
   if (requirements.length === 0 || requirements.every((r) => Object.keys(r).length === 0)) {
     return op.webhook ? "**Authentication:** no security scheme is declared for this webhook." : "**Authentication:** none (public).";

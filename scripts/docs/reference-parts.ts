@@ -1,6 +1,6 @@
 // Pieces every page of the reference uses: links to the downloads, note badges, front matter, HTML tables and the
 // callouts of a node's quirks, gaps, assumptions and other extensions.
-import { type ApiName, type Node } from "./document.js";
+import { type ApiName } from "./document.js";
 import type { Extensions } from "../../lib/contract/index.js";
 import { code, container, jsonBlock, prose } from "./markdown.js";
 import { type OperationNote } from "./operation-notes.js";
