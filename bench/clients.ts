@@ -16,7 +16,7 @@ import { createPayClient } from "../clients/pay.js";
 import type { paths as CatalogPaths } from "../generated/types/catalog.js";
 import type { paths as LinksPaths } from "../generated/types/links.js";
 import type { paths as PayPaths } from "../generated/types/pay.js";
-import { findOperation } from "../lib/openapi.js";
+import { loadContract, type OperationId } from "../lib/contract/index.js";
 import { median, printTable, timeOne } from "./support.js";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
@@ -24,7 +24,7 @@ const ROUNDS = 5;
 const TARGET = 1.2;
 
 // The identity provider's paths come from its contract (the discovery document names the rest).
-const identityPath = (operationId: string) => findOperation("identity", operationId).path;
+const identityPath = (operationId: OperationId<"identity">) => loadContract("identity").operation(operationId).path;
 const DISCOVERY = identityPath("getOpenIdConfiguration");
 const USERINFO = identityPath("getUserInfo");
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
 import { parse as parseYaml } from "yaml";
-import type { ApiName, OpenApiDocument } from "../lib/openapi.js";
+import type { ApiName, Document } from "../lib/contract/index.js";
 import { readerBundle } from "./docs/reader-bundle.js";
 
 const run = promisify(execFile);
@@ -54,7 +54,7 @@ const INLINE_REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
 async function reference(api: string, bundleJson: string, workDir: string): Promise<string> {
   const out = join(workDir, `${api}.html`);
   const readerCopy = join(workDir, `${api}.reader.json`);
-  await writeFile(readerCopy, JSON.stringify(readerBundle(api as ApiName, JSON.parse(bundleJson) as OpenApiDocument)));
+  await writeFile(readerCopy, JSON.stringify(readerBundle(api as ApiName, JSON.parse(bundleJson) as Document)));
   await run(join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", readerCopy, "--inlineBundle", "--output", out], {
     cwd: repoRoot,
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },

@@ -14,7 +14,7 @@ import { parseArgs, promisify } from "node:util";
 import semver from "semver";
 import { parse as parseYaml } from "yaml";
 import type { Change, DiffResult } from "../lib/diff/index.js";
-import { listOperationsIn } from "../lib/openapi.js";
+import { locateOperations } from "../lib/contract/index.js";
 import { checkBreakingChanges } from "./check-breaking.js";
 import { packageManifests } from "./pack.js";
 import {
@@ -61,7 +61,7 @@ export function planRelease(root: string, options: { version?: string; date?: st
   const date = options.date ?? new Date().toISOString().slice(0, 10);
   const contracts = compareWithRelease(root, release).map((change): ContractRelease => {
     const doc = change.current ?? change.released!;
-    const operations = listOperationsIn(doc);
+    const operations = locateOperations(doc);
     const counts = { operations: operations.filter((op) => !op.webhook).length, webhooks: operations.filter((op) => op.webhook).length };
     if (!change.current) return { api: change.api, from: change.released!.info.version, to: "removed", level: "breaking", ...counts };
     const current = change.current.info.version;

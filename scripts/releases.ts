@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import { diffDocuments, type DiffResult } from "../lib/diff/index.js";
-import type { OpenApiDocument } from "../lib/openapi.js";
+import type { Document } from "../lib/contract/index.js";
 
 export type Level = "breaking" | "feature" | "fix";
 const LEVELS: Level[] = ["fix", "feature", "breaking"];
@@ -66,8 +66,8 @@ export function currentBundles(root: string): Map<string, string> {
   return new Map(files.map((f) => [f.slice(0, -".json".length), join(dir, f)]));
 }
 
-export function readDocument(file: string): OpenApiDocument {
-  return JSON.parse(readFileSync(file, "utf8")) as OpenApiDocument;
+export function readDocument(file: string): Document {
+  return JSON.parse(readFileSync(file, "utf8")) as Document;
 }
 
 export function packageVersion(root: string): string {
@@ -93,8 +93,8 @@ export function changelogHasEntry(changelog: string, api: string, version: strin
 /** How one contract changed since a release. */
 export interface ContractChange {
   api: string;
-  released?: OpenApiDocument;
-  current?: OpenApiDocument;
+  released?: Document;
+  current?: Document;
   /** Absent when the contract is new or was removed. */
   diff?: DiffResult;
   /** The level of the change; undefined when the bundle is byte-for-byte the same. */

@@ -6,7 +6,7 @@ export { API_NAMES, type ApiName, isApiName, loadBundle } from "./bundle.js";
 export { Contract } from "./contract.js";
 export { examplesOf, type NamedExample, schemaFallback } from "./examples.js";
 export * from "./model.js";
-export { listOperationsOf, type OperationInfo, type ResolvedParameter } from "./operations.js";
+export { listOperationsOf, locateOperations, type OperationInfo, type OperationLocation, type ResolvedParameter } from "./operations.js";
 export { coerceForm, coerceParameter, coerceScalar, type ParameterSource, rawParameter, type SchemaResolver } from "./parameters.js";
 export { canonicalPointer, deref, escapeSegment, joinPointer, parsePointer, pointerOf, refPointer, resolveAt, unescapeSegment, valueAt } from "./refs.js";
 export { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, mediaTypeOf, parseForm, readParameters, type RequestCheck, responseKeyFor } from "./requests.js";

@@ -155,6 +155,9 @@ export interface Info extends Extensions {
   version: string;
   summary?: string;
   description?: string;
+  termsOfService?: string;
+  contact?: { name?: string; url?: string; email?: string };
+  license?: { name: string; identifier?: string; url?: string };
 }
 
 export interface Components extends Extensions {

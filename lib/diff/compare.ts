@@ -1,13 +1,11 @@
 // Compares two OpenAPI 3.x documents operation by operation: parameters, request bodies, responses, headers,
 // security, servers and webhooks. Schemas are compared by schemas.ts; what breaks depends on who writes the data.
-import { listOperationsIn, pointerSegment, valueAt, type OpenApiDocument, type Operation } from "../openapi.js";
+import { type Document, escapeSegment, locateOperations, type OperationLocation, valueAt } from "../contract/index.js";
 import { ChangeCollector, type DiffResult, type Direction } from "./changes.js";
 import { asObject, field, isArray, isObject, keysOf, stringField, stringList } from "./json.js";
 import { child, compareSchemas, existingChild, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
 
-type DocumentOperation = Omit<Operation, "api">;
-
-export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument): DiffResult {
+export function diffDocuments(before: Document, after: Document): DiffResult {
   const collector = new ChangeCollector();
   compareServers(collector, before, after);
   compareOperations(collector, before, after);
@@ -21,19 +19,19 @@ export function diffDocuments(before: OpenApiDocument, after: OpenApiDocument): 
   };
 }
 
-export function operationLabel(op: DocumentOperation): string {
+export function operationLabel(op: OperationLocation): string {
   return op.webhook ? `webhook ${op.path} (${op.method.toUpperCase()})` : `${op.method.toUpperCase()} ${op.path}`;
 }
 
 /** Operations match by method and path shape: `/shops/{id}` and `/shops/{shopId}` are the same URL. */
-function operationKey(op: DocumentOperation): string {
+function operationKey(op: OperationLocation): string {
   return `${op.webhook ? "webhook" : "path"} ${op.method} ${op.path.replace(/\{[^}]*\}/g, "{}")}`;
 }
 
-function compareOperations(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument): void {
-  const afterByKey = new Map(listOperationsIn(after).map((op) => [operationKey(op), op]));
-  const removed: DocumentOperation[] = [];
-  for (const op of listOperationsIn(before)) {
+function compareOperations(collector: ChangeCollector, before: Document, after: Document): void {
+  const afterByKey = new Map(locateOperations(after).map((op) => [operationKey(op), op]));
+  const removed: OperationLocation[] = [];
+  for (const op of locateOperations(before)) {
     const match = afterByKey.get(operationKey(op));
     if (!match) {
       removed.push(op);
@@ -58,7 +56,7 @@ function compareOperations(collector: ChangeCollector, before: OpenApiDocument, 
   }
 }
 
-function compareOperation(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument, b: DocumentOperation, a: DocumentOperation): void {
+function compareOperation(collector: ChangeCollector, before: Document, after: Document, b: OperationLocation, a: OperationLocation): void {
   const ctx: WalkContext = { before, after, collector, operation: operationLabel(a), visited: new Set() };
   const opBefore = resolve(before, b.pointer);
   const opAfter = resolve(after, a.pointer);
@@ -86,7 +84,7 @@ interface Field extends Node {
 }
 
 /** Parameters of the path item and the operation, keyed so that a renamed path parameter still matches. */
-function parameters(doc: OpenApiDocument, op: DocumentOperation): Map<string, Field> {
+function parameters(doc: Document, op: OperationLocation): Map<string, Field> {
   const template = [...op.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const result = new Map<string, Field>();
   for (const base of [op.pointer.slice(0, op.pointer.lastIndexOf("/")), op.pointer]) {
@@ -104,7 +102,7 @@ function parameters(doc: OpenApiDocument, op: DocumentOperation): Map<string, Fi
 }
 
 /** Response headers by lower-case name; Content-Type is described by `content`, not here. */
-function responseHeaders(doc: OpenApiDocument, response: Node): Map<string, Field> {
+function responseHeaders(doc: Document, response: Node): Map<string, Field> {
   const result = new Map<string, Field>();
   for (const name of keysOf(field(response.value, "headers"))) {
     if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...existingChild(doc, response, "headers", name), label: `header ${name}` });
@@ -178,12 +176,12 @@ function compareContent(ctx: WalkContext, site: Site, before: Node, after: Node)
   for (const mediaType of new Set([...beforeTypes, ...afterTypes])) {
     const here: Site = { ...site, where: `${site.where} ${mediaType}` };
     if (!afterTypes.includes(mediaType)) {
-      report(ctx, here, "media-type-removed", true, `media type ${mediaType} removed`, `${before.pointer}/content/${pointerSegment(mediaType)}`);
+      report(ctx, here, "media-type-removed", true, `media type ${mediaType} removed`, `${before.pointer}/content/${escapeSegment(mediaType)}`);
     } else if (!beforeTypes.includes(mediaType)) {
-      report(ctx, here, "media-type-added", false, `media type ${mediaType} added`, `${after.pointer}/content/${pointerSegment(mediaType)}`);
+      report(ctx, here, "media-type-added", false, `media type ${mediaType} added`, `${after.pointer}/content/${escapeSegment(mediaType)}`);
     } else {
-      const schemaBefore = child(ctx.before, before, "content", mediaType, "schema") ?? { pointer: `${before.pointer}/content/${pointerSegment(mediaType)}`, value: {} };
-      const schemaAfter = child(ctx.after, after, "content", mediaType, "schema") ?? { pointer: `${after.pointer}/content/${pointerSegment(mediaType)}`, value: {} };
+      const schemaBefore = child(ctx.before, before, "content", mediaType, "schema") ?? { pointer: `${before.pointer}/content/${escapeSegment(mediaType)}`, value: {} };
+      const schemaAfter = child(ctx.after, after, "content", mediaType, "schema") ?? { pointer: `${after.pointer}/content/${escapeSegment(mediaType)}`, value: {} };
       compareSchemas(ctx, here, schemaBefore, schemaAfter);
     }
   }
@@ -197,7 +195,7 @@ function sameClass(status: string, other: string): boolean {
 function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node, opAfter: Node): void {
   const beforeStatuses = keysOf(field(opBefore.value, "responses"));
   const afterStatuses = keysOf(field(opAfter.value, "responses"));
-  const response = (doc: OpenApiDocument, op: Node, status: string) => existingChild(doc, op, "responses", status);
+  const response = (doc: Document, op: Node, status: string) => existingChild(doc, op, "responses", status);
   for (const status of new Set([...beforeStatuses, ...afterStatuses])) {
     const inBefore = beforeStatuses.includes(status);
     const inAfter = afterStatuses.includes(status);
@@ -236,7 +234,7 @@ function requirementsOf(value: unknown): Requirement[] {
   return value.filter(isObject).map((requirement) => Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, stringList(scopes)])));
 }
 
-function effectiveSecurity(doc: OpenApiDocument, op: Node): Requirement[] {
+function effectiveSecurity(doc: Document, op: Node): Requirement[] {
   const requirements = requirementsOf(field(op.value, "security") ?? doc.security);
   return requirements.length === 0 ? [{}] : requirements; // `[]` (or none) means no credentials
 }
@@ -270,11 +268,11 @@ function compareSecurity(ctx: WalkContext, webhook: boolean, before: Requirement
   }
 }
 
-function compareSecuritySchemes(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument): void {
-  const schemes = (doc: OpenApiDocument) => Object.keys(doc.components?.securitySchemes ?? {});
+function compareSecuritySchemes(collector: ChangeCollector, before: Document, after: Document): void {
+  const schemes = (doc: Document) => Object.keys(doc.components?.securitySchemes ?? {});
   const add = (rule: string, breaking: boolean, message: string, pointer: string) => collector.add({ rule, breaking, where: "", message, pointer });
   for (const name of new Set([...schemes(before), ...schemes(after)])) {
-    const pointer = `/components/securitySchemes/${pointerSegment(name)}`;
+    const pointer = `/components/securitySchemes/${escapeSegment(name)}`;
     if (!schemes(after).includes(name)) {
       add("security-scheme-removed", true, `security scheme ${name} removed`, pointer);
       continue;
@@ -306,8 +304,8 @@ function compareSecuritySchemes(collector: ChangeCollector, before: OpenApiDocum
   }
 }
 
-function compareServers(collector: ChangeCollector, before: OpenApiDocument, after: OpenApiDocument): void {
-  const urls = (doc: OpenApiDocument) => (isArray(doc.servers) ? doc.servers.map((server) => stringField(server, "url")) : []);
+function compareServers(collector: ChangeCollector, before: Document, after: Document): void {
+  const urls = (doc: Document) => (isArray(doc.servers) ? doc.servers.map((server) => stringField(server, "url")) : []);
   for (const [index, url] of urls(before).entries()) {
     if (!urls(after).includes(url)) collector.add({ rule: "server-removed", breaking: true, where: "", message: `server ${url} removed`, pointer: `/servers/${index}` });
   }

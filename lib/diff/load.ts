@@ -2,12 +2,12 @@
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../cli.js";
-import type { OpenApiDocument } from "../openapi.js";
+import type { Document } from "../contract/index.js";
 import { field, isObject } from "./json.js";
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function loadSpecFile(file: string): OpenApiDocument {
+export function loadSpecFile(file: string): Document {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -28,7 +28,7 @@ export function loadSpecFile(file: string): OpenApiDocument {
   const external = externalRef(doc);
   if (external) throw new UsageError(`${file} refers to another file ($ref "${external}"); bundle it first: npx @redocly/cli bundle ${file} -o bundled.json`);
   // Only what every report needs is checked here; the differ narrows the other fields where it reads them (./json.ts).
-  return doc as OpenApiDocument;
+  return doc as Document;
 }
 
 function isOpenApi3(doc: unknown): doc is { openapi: string; info: unknown } {

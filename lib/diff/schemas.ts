@@ -1,7 +1,7 @@
 // Direction-aware comparison of two JSON Schemas (OpenAPI 3.1 / 2020-12, with 3.0's `nullable`). Every
 // constraint is read as "which values are accepted": a change that accepts more widens, one that accepts less
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
-import { canonicalPointerIn, pointerSegment, valueAt, type OpenApiDocument } from "../openapi.js";
+import { canonicalPointer, type Document, escapeSegment, valueAt } from "../contract/index.js";
 import { type ChangeCollector, type Direction, type Extent, extentName, isBreaking } from "./changes.js";
 import { asArray, asObject, field, isArray, isObject, type JsonObject, keysOf, stringList } from "./json.js";
 
@@ -11,14 +11,14 @@ export interface Node {
   value: unknown;
 }
 
-export function resolve(doc: OpenApiDocument, pointer: string): Node {
-  const canonical = canonicalPointerIn(doc, pointer, doc.info?.title ?? "document");
+export function resolve(doc: Document, pointer: string): Node {
+  const canonical = canonicalPointer(doc, pointer, doc.info.title);
   const value: unknown = valueAt(doc, canonical);
   return { pointer: canonical, value };
 }
 
 /** The child `key` of a resolved node, resolved; undefined when the node has no such child. */
-export function child(doc: OpenApiDocument, node: Node, ...keys: string[]): Node | undefined {
+export function child(doc: Document, node: Node, ...keys: string[]): Node | undefined {
   let value = node.value;
   for (const key of keys) value = field(value, key);
   if (value === undefined) return undefined;
@@ -26,13 +26,13 @@ export function child(doc: OpenApiDocument, node: Node, ...keys: string[]): Node
 }
 
 /** The child `key` of a resolved node, resolved, where the caller knows it exists (throws when it does not). */
-export function existingChild(doc: OpenApiDocument, node: Node, ...keys: string[]): Node {
-  return resolve(doc, `${node.pointer}/${keys.map(pointerSegment).join("/")}`);
+export function existingChild(doc: Document, node: Node, ...keys: string[]): Node {
+  return resolve(doc, `${node.pointer}/${keys.map((key) => escapeSegment(key)).join("/")}`);
 }
 
 export interface WalkContext {
-  before: OpenApiDocument;
-  after: OpenApiDocument;
+  before: Document;
+  after: Document;
   collector: ChangeCollector;
   /** The operation being walked, e.g. `POST /api/orders`. */
   operation: string;
@@ -218,13 +218,13 @@ function compareProperties(ctx: WalkContext, site: Site, before: Node, after: No
     const inAfter = name in afterProps;
     if (inBefore && !inAfter) {
       // A writer that sends it is rejected (closed schema) or no longer documented; a reader loses it.
-      report(ctx, where, "property-removed", true, `property \`${name}\` removed`, `${before.pointer}/properties/${pointerSegment(name)}`);
+      report(ctx, where, "property-removed", true, `property \`${name}\` removed`, `${before.pointer}/properties/${escapeSegment(name)}`);
       continue;
     }
     if (!inBefore && inAfter) {
       const required = afterRequired.has(name);
       const rule = required ? "required-property-added" : "property-added";
-      report(ctx, where, rule, required && sent, `${required ? "required" : "optional"} property \`${name}\` added`, `${after.pointer}/properties/${pointerSegment(name)}`);
+      report(ctx, where, rule, required && sent, `${required ? "required" : "optional"} property \`${name}\` added`, `${after.pointer}/properties/${escapeSegment(name)}`);
       continue;
     }
     if (beforeRequired.has(name) !== afterRequired.has(name)) {

@@ -5,7 +5,7 @@
 import {
   type ApiName,
   deref,
-  type OpenApiDocument,
+  type Document,
   operationHref,
   operationsOf,
   reachableRefs,
@@ -34,7 +34,7 @@ export interface Provenance {
 const PROVENANCE_KEYS = { "x-assumption": "assumption", "x-provider-refuses": "refusal" } as const;
 
 /** Every `x-assumption` and `x-provider-refuses` of the document, in document order (examples are not searched). */
-export function collectProvenance(doc: OpenApiDocument): Provenance[] {
+export function collectProvenance(doc: Document): Provenance[] {
   const found: Provenance[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
@@ -52,7 +52,7 @@ export function collectProvenance(doc: OpenApiDocument): Provenance[] {
 }
 
 /** Every quirk, gap and assumption of the document, in document order. */
-export function collectAnnotations(doc: OpenApiDocument): Annotation[] {
+export function collectAnnotations(doc: Document): Annotation[] {
   const found: Annotation[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
@@ -92,7 +92,7 @@ const COMPONENT_KINDS: Record<string, string> = {
 };
 
 /** Where an annotated node is, in words and as a link to the reference page. */
-function locate(doc: OpenApiDocument, pointer: string): Location {
+function locate(doc: Document, pointer: string): Location {
   const raw = pointer.split("/").slice(1);
   const [section, first, second] = raw.map(unescapePointerSegment);
   const detail = (depth: number) => detailLabel(doc, `/${raw.slice(0, depth).join("/")}`, raw.slice(depth));
@@ -120,7 +120,7 @@ function locate(doc: OpenApiDocument, pointer: string): Location {
 }
 
 /** The rest of a pointer in words: `responses/default/content/application~1json/schema` → "response `default`". */
-function detailLabel(doc: OpenApiDocument, base: string, raw: string[]): string {
+function detailLabel(doc: Document, base: string, raw: string[]): string {
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
     const segment = unescapePointerSegment(raw[i]!);
@@ -149,7 +149,7 @@ function joinLabel(head: string, detail: string): string {
 
 interface AnnotationPageOptions {
   api: ApiName;
-  doc: OpenApiDocument;
+  doc: Document;
 }
 
 const INTRO = {

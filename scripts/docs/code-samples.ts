@@ -4,7 +4,7 @@
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
-import { type ApiName, deref, type DocOperation, type Node, type OpenApiDocument, refName } from "./document.js";
+import { type ApiName, deref, type DocOperation, type Node, type Document, refName } from "./document.js";
 
 
 export interface CodeSample {
@@ -41,7 +41,7 @@ function mediaTypeName(content: Record<string, Node> | undefined): string | unde
   return types.find((type) => type.includes("json")) ?? types[0];
 }
 
-export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
+export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
   const root = op.webhook ? `webhooks[${q(op.path)}][${q(op.method)}]` : `operations[${q(op.operationId)}]`;
   const named = (schema: Node | undefined, fallback: string): string =>
     typeof schema?.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? `components["schemas"][${q(refName(schema.$ref))}]` : fallback;
@@ -63,7 +63,7 @@ export function typeNamesOf(doc: OpenApiDocument, op: DocOperation): TypeNames {
 }
 
 /** The first example of a parameter or media type: named examples, `example`, then the schema's. */
-function exampleOf(doc: OpenApiDocument, owner: Node | undefined): unknown {
+function exampleOf(doc: Document, owner: Node | undefined): unknown {
   if (!owner) return undefined;
   const named = Object.values((owner.examples ?? {}) as Record<string, Node>)[0];
   if (named) return (deref(doc, named)).value;
@@ -91,7 +91,7 @@ const LONGEST_OPTIONAL_EXAMPLE = 80;
  * The example request of an operation: the required parameters, the optional ones that have a short example, and
  * the first body example.
  */
-export function exampleRequest(doc: OpenApiDocument, op: DocOperation): RequestParts {
+export function exampleRequest(doc: Document, op: DocOperation): RequestParts {
   const parameters = ((op.operation.parameters ?? [])).map((p) => deref(doc, p));
   const pick = (where: string) =>
     parameters
@@ -127,13 +127,13 @@ function formBody(value: unknown): string {
   return new URLSearchParams(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
 }
 
-function curlSample(api: ApiName, doc: OpenApiDocument, op: DocOperation): string {
+function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   const request = exampleRequest(doc, op);
   const base = op.webhook ? "http://127.0.0.1:8080/your-webhook" : sandboxUrl(api);
   const url = `${base}${op.webhook ? "" : request.path}${queryString(request.query)}`;
   const lines: string[] = [];
   const args: string[] = [`curl -X ${op.method.toUpperCase()} ${shellQuote(url)}`];
-  const security = ((op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>)[0] ?? {};
+  const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
   if (!op.webhook && api === "links" && "bearerApiKey" in security) {
     lines.push(`LINKS_API_KEY=${DEMO_CREDENTIALS.links.apiKey}  # the sandbox's demo key`);
     args.push(`-H "Authorization: Bearer $LINKS_API_KEY"`);
@@ -235,7 +235,7 @@ function literal(value: unknown): string {
   return flat.length <= 60 ? flat : JSON.stringify(value, null, 2);
 }
 
-function typescriptSample(api: ApiName, doc: OpenApiDocument, op: DocOperation): string {
+function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string {
   const module = `@platform/contracts/${api}`;
   const { lines: aliases, imports, success } = typeAliases(typeNamesOf(doc, op), op.operationId);
   const typeImports = [...imports].sort().map((name) => `type ${name}`);
@@ -294,7 +294,7 @@ function typescriptSample(api: ApiName, doc: OpenApiDocument, op: DocOperation):
   ].join("\n");
 }
 
-export function codeSamplesOf(api: ApiName, doc: OpenApiDocument, op: DocOperation): CodeSample[] {
+export function codeSamplesOf(api: ApiName, doc: Document, op: DocOperation): CodeSample[] {
   return [
     { lang: "Shell", label: "curl", source: curlSample(api, doc, op) },
     { lang: "TypeScript", label: "TypeScript", source: typescriptSample(api, doc, op) },
@@ -322,7 +322,7 @@ export interface TryItApi {
 
 const text = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
-export function tryItApi(api: ApiName, doc: OpenApiDocument, operations: DocOperation[]): TryItApi {
+export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]): TryItApi {
   const local = (doc.servers ?? []).filter((server) => server.url.startsWith("http://127.0.0.1"));
   const result: TryItApi = {
     targets: local.map((server) => ({ label: /sandbox/i.test(server.description ?? "") ? "Stateful sandbox" : "Prism mock", url: server.url })),
@@ -331,7 +331,7 @@ export function tryItApi(api: ApiName, doc: OpenApiDocument, operations: DocOper
   };
   for (const op of operations.filter((o) => !o.webhook)) {
     const request = exampleRequest(doc, op);
-    const security = ((op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>)[0] ?? {};
+    const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
     const schemes = Object.keys(security);
     const auth: TryItRequest["auth"] =
       schemes.length === 0 ? "none" : api === "links" ? "bearer-key" : api === "catalog" ? "seller-key" : api === "pay" ? "pay-signature" : "access-token";

@@ -2,10 +2,10 @@
 // `$ref`s, and the anchors that the reference page gives to operations, schemas and security schemes (the quirks
 // and gaps pages link to them).
 import { readFileSync } from "node:fs";
-import { type ApiName, listOperationsIn, type OpenApiDocument, valueAt as lookUp } from "../../lib/openapi.js";
+import { type ApiName, deref as derefIn, type Document, listOperationsOf, type OperationInfo, unescapeSegment, valueAt as lookUp } from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
 
-export type { ApiName, OpenApiDocument };
+export type { ApiName, Document };
 
 /**
  * A node of an OpenAPI document (operation, parameter, response, media type, schema, example...) as the docs
@@ -46,49 +46,38 @@ export interface Node {
   anyOf?: Node[];
 }
 
-/** An operation of a document, with its object as a typed node. */
-export type DocOperation = Omit<ReturnType<typeof listOperationsIn>[number], "operation"> & { operation: Node };
+/** An operation of a bundle (lib/contract), with its object as a docs node. */
+export type DocOperation = Omit<OperationInfo, "operation"> & { operation: Node };
 
 const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The node at a JSON pointer of the document, or undefined when there is none. */
-export function valueAt(doc: OpenApiDocument, pointer: string): Node | undefined {
+export function valueAt(doc: Document, pointer: string): Node | undefined {
   const value: unknown = lookUp(doc, pointer);
   return isNode(value) ? value : undefined;
 }
 
 /** The bundle as it is on disk now (lib's loadBundle caches, and `docs:dev` must see a regenerated bundle). */
-export function readBundle(api: ApiName): OpenApiDocument {
-  return JSON.parse(readFileSync(bundlePath(api), "utf8")) as OpenApiDocument;
+export function readBundle(api: ApiName): Document {
+  return JSON.parse(readFileSync(bundlePath(api), "utf8")) as Document;
 }
 
-export function operationsOf(doc: OpenApiDocument): DocOperation[] {
-  return listOperationsIn(doc).map((op) => ({ ...op, operation: op.operation as Node }));
+export function operationsOf(doc: Document): DocOperation[] {
+  return listOperationsOf(doc, doc.info.title).map((op) => ({ ...op, operation: op.operation as Node }));
 }
 
-export function unescapePointerSegment(segment: string): string {
-  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
-}
+export { unescapeSegment as unescapePointerSegment };
 
 /** Follows local `$ref`s until a node without one. */
-export function deref(doc: OpenApiDocument, node: Node): Node;
-export function deref(doc: OpenApiDocument, node: Node | undefined): Node | undefined;
-export function deref(doc: OpenApiDocument, node: Node | undefined): Node | undefined {
-  const seen = new Set<string>();
-  let current = node;
-  while (current?.$ref?.startsWith("#/")) {
-    const ref = current.$ref;
-    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
-    seen.add(ref);
-    current = valueAt(doc, ref.slice(1));
-    if (!current) throw new Error(`$ref ${ref} points to nothing`);
-  }
-  return current;
+export function deref(doc: Document, node: Node): Node;
+export function deref(doc: Document, node: Node | undefined): Node | undefined;
+export function deref(doc: Document, node: Node | undefined): Node | undefined {
+  return node === undefined ? undefined : derefIn<Node>(doc, node, doc.info.title);
 }
 
 /** `#/components/schemas/Order` → `Order`. */
 export function refName(ref: string): string {
-  return unescapePointerSegment(ref.split("/").at(-1) ?? ref);
+  return unescapeSegment(ref.split("/").at(-1) ?? ref);
 }
 
 export const operationAnchor = (operationId: string): string => operationId;
@@ -97,7 +86,7 @@ export const securityAnchor = (name: string): string => `security-${name}`;
 export const tagAnchor = (name: string): string => `tag-${name}`;
 
 /** Every `$ref` target inside a node, following references transitively (schemas included). */
-export function reachableRefs(doc: OpenApiDocument, node: unknown, found = new Set<string>()): Set<string> {
+export function reachableRefs(doc: Document, node: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(node)) {
     for (const item of node) reachableRefs(doc, item, found);
   } else if (node && typeof node === "object") {
@@ -129,7 +118,7 @@ export function operationPage(op: DocOperation): string {
 }
 
 /** A link to an operation from any page of its API's reference, e.g. `./orders#createOrder`. */
-export function operationHref(doc: OpenApiDocument, operationId: string): string {
+export function operationHref(doc: Document, operationId: string): string {
   const op = operationsOf(doc).find((candidate) => candidate.operationId === operationId);
   if (!op) throw new Error(`no operation ${operationId}`);
   return `./${operationPage(op)}#${operationAnchor(operationId)}`;

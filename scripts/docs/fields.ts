@@ -2,7 +2,7 @@
 // header or property, nested objects expandable (<details>) with a link to their schema. Every cell carries its
 // column name (data-label), so that on a phone each row is shown as a card instead of cutting columns.
 import MarkdownIt from "markdown-it";
-import { deref, type Node, type OpenApiDocument, refName, schemaAnchor } from "./document.js";
+import { deref, type Node, type Document, refName, schemaAnchor } from "./document.js";
 import { code, prose } from "./markdown.js";
 import { noteLabel } from "./operation-notes.js";
 
@@ -70,7 +70,7 @@ export function nodeNotes(node: Node | undefined): string[] {
 }
 
 /** The description cell of a parameter, header or property: text, constraints, examples and its notes. */
-export function describe(doc: OpenApiDocument, owner: Node, schema: Node | undefined): string {
+export function describe(doc: Document, owner: Node, schema: Node | undefined): string {
   const parts = [inlineHtml(owner.description ?? schema?.description)];
   const resolved = schema ? (deref(doc, schema)) : undefined;
   if (resolved) {
@@ -89,7 +89,7 @@ export function describe(doc: OpenApiDocument, owner: Node, schema: Node | undef
   return parts.filter(Boolean).join("<br>");
 }
 
-function formatOf(doc: OpenApiDocument, schema: Node | undefined): string {
+function formatOf(doc: Document, schema: Node | undefined): string {
   const resolved = schema ? (deref(doc, schema)) : undefined;
   if (!resolved) return "";
   const format = resolved.format ?? (resolved.type === "array" ? (deref(doc, resolved.items ?? {})).format : undefined);
@@ -106,7 +106,7 @@ export interface FieldRow {
 const COLUMNS = ["Name", "Type", "Required", "Description", "Format"];
 
 /** An HTML field table; object-valued fields get an expandable row with their own fields. */
-export function fieldTable(doc: OpenApiDocument, rows: FieldRow[], seen: ReadonlySet<string> = new Set(), depth = 0): string {
+export function fieldTable(doc: Document, rows: FieldRow[], seen: ReadonlySet<string> = new Set(), depth = 0): string {
   const body = rows.map((row) => {
     const cells = [
       `<code>${escapeHtml(row.name)}</code>`,
@@ -123,7 +123,7 @@ export function fieldTable(doc: OpenApiDocument, rows: FieldRow[], seen: Readonl
 }
 
 /** The fields of an object schema (allOf merged), as rows. */
-export function objectRows(doc: OpenApiDocument, schema: Node): FieldRow[] {
+export function objectRows(doc: Document, schema: Node): FieldRow[] {
   const resolved = deref(doc, schema);
   const parts = [resolved, ...((resolved.allOf ?? [])).map((part) => deref(doc, part))];
   const rows: FieldRow[] = [];
@@ -137,7 +137,7 @@ export function objectRows(doc: OpenApiDocument, schema: Node): FieldRow[] {
 }
 
 /** The `<details>` with the fields of an object (or of an array's items, or of each alternative), if any. */
-export function nestedFields(doc: OpenApiDocument, name: string, schema: Node | undefined, seen: ReadonlySet<string>, depth: number): string | undefined {
+export function nestedFields(doc: Document, name: string, schema: Node | undefined, seen: ReadonlySet<string>, depth: number): string | undefined {
   if (!schema || depth >= 4) return undefined;
   let target = schema;
   let prefix = "";
@@ -167,7 +167,7 @@ export function nestedFields(doc: OpenApiDocument, name: string, schema: Node | 
 }
 
 /** The fields table of a request or response body schema, with its alternatives and what else it admits. */
-export function bodyFields(doc: OpenApiDocument, schema: Node | undefined): string {
+export function bodyFields(doc: Document, schema: Node | undefined): string {
   if (!schema) return "";
   const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
   const rows = objectRows(doc, schema);

@@ -3,7 +3,7 @@
 // or through other components (schemas, parameters, responses, headers, its security schemes). The reference
 // pages and the readers' copy of the bundle (Redoc) show them at the operation.
 import { type Annotation, collectAnnotations } from "./annotations.js";
-import { type DocOperation, type OpenApiDocument, reachableRefs, unescapePointerSegment } from "./document.js";
+import { type DocOperation, type Document, reachableRefs, unescapePointerSegment } from "./document.js";
 
 export interface OperationNote extends Annotation {
   /** Where it applies, in words: "response 200 › `data` › `domain`", "schema `Order` › `status`". */
@@ -48,10 +48,10 @@ const COMPONENT_WORDS: Record<string, string> = {
 };
 
 /** Every annotation that applies to the operation, in document order, each with where it sits. */
-export function notesOf(doc: OpenApiDocument, op: DocOperation): OperationNote[] {
+export function notesOf(doc: Document, op: DocOperation): OperationNote[] {
   const pathItemPointer = op.pointer.split("/").slice(0, 3).join("/");
   const used = reachableRefs(doc, op.operation);
-  const requirements = (op.operation.security ?? doc.security ?? []) as Array<Record<string, string[]>>;
+  const requirements = (op.operation.security ?? doc.security ?? []);
   for (const requirement of requirements) for (const name of Object.keys(requirement)) used.add(`#/components/securitySchemes/${name}`);
   const pathParameters = (doc[op.webhook ? "webhooks" : "paths"] as Record<string, Record<string, unknown>>)[op.path]?.parameters;
   for (const ref of reachableRefs(doc, pathParameters ?? [])) used.add(ref);

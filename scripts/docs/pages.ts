@@ -11,7 +11,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { renderAnnotationPage } from "./annotations.js";

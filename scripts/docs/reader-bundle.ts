@@ -3,10 +3,10 @@
 // description. The standalone Redoc pages (scripts/generate.ts) are built from it and the reference pages of the
 // docs site read the same samples; the contract itself (generated/openapi/) stays as it is.
 import { type CodeSample, codeSamplesOf } from "./code-samples.js";
-import { type ApiName, type OpenApiDocument, operationsOf } from "./document.js";
+import { type ApiName, type Document, operationsOf } from "./document.js";
 import { noteLabel, notesOf } from "./operation-notes.js";
 
-export function readerBundle(api: ApiName, contract: OpenApiDocument): OpenApiDocument {
+export function readerBundle(api: ApiName, contract: Document): Document {
   const doc = structuredClone(contract);
   // Samples and notes are computed on the untouched contract, then written into the copy.
   for (const [index, op] of operationsOf(contract).entries()) {

@@ -1,7 +1,7 @@
 // The pages of operations (docs/reference/<api>/<tag>.md and webhooks.md): per operation its code samples, type
 // names, parameters and fields, responses, the quirks, gaps and assumptions that apply to it, and a console.
 import { typeNamesOf } from "./code-samples.js";
-import { type ApiName, deref, type Node, type DocOperation, type OpenApiDocument, operationAnchor, operationsOf, responseAnchor, securityAnchor } from "./document.js";
+import { type ApiName, deref, type Node, type DocOperation, type Document, operationAnchor, operationsOf, responseAnchor, securityAnchor } from "./document.js";
 import { bodyFields, type FieldRow, fieldTable, nodeNotes, typeText } from "./fields.js";
 import { cell, code, container, fenced, jsonBlock, prose } from "./markdown.js";
 import { noteLabel, notesOf, type OperationNote } from "./operation-notes.js";
@@ -10,8 +10,8 @@ import { headerRows } from "./reference-overview.js";
 import { badges, squash, frontmatter, annotations, extensions } from "./reference-parts.js";
 
 /** A page of operations; `ops` come from the readers' copy (with their samples). */
-export function operationsPage(api: ApiName, contract: OpenApiDocument, page: string, ops: DocOperation[], shared: Map<string, Node>): string {
-  const info = contract.info as Node;
+export function operationsPage(api: ApiName, contract: Document, page: string, ops: DocOperation[], shared: Map<string, Node>): string {
+  const info = contract.info;
   const webhooks = page === "webhooks";
   const tag = webhooks ? undefined : ((ops[0]!.operation.tags)?.[0] ?? "other");
   const tagObject = ((contract.tags as Node[] | undefined) ?? []).find((t) => t.name === tag);
@@ -25,8 +25,8 @@ export function operationsPage(api: ApiName, contract: OpenApiDocument, page: st
   return squash(out);
 }
 
-function securityText(doc: OpenApiDocument, op: DocOperation): string {
-  const requirements = (op.operation.security ?? doc.security) as Array<Record<string, string[]>> | undefined;
+function securityText(doc: Document, op: DocOperation): string {
+  const requirements = (op.operation.security ?? doc.security);
   if (requirements === undefined) return "";
   if (requirements.length === 0 || requirements.every((r) => Object.keys(r).length === 0)) {
     return op.webhook ? "**Authentication:** no security scheme is declared for this webhook." : "**Authentication:** none (public).";
@@ -45,7 +45,7 @@ function notesBlock(notes: OperationNote[]): string {
   return container("warning", "Quirks, gaps and assumptions that apply here", items.join("\n"));
 }
 
-function operationSection(api: ApiName, contract: OpenApiDocument, op: DocOperation, shared: Map<string, Node>): string {
+function operationSection(api: ApiName, contract: Document, op: DocOperation, shared: Map<string, Node>): string {
   // The samples come from the readers' copy; the rest from the contract's operation (whose description does not
   // carry the list of notes that the copy appends for Redoc: the page shows them in a callout of its own).
   const samples = samplesOf(op.operation);
@@ -110,7 +110,7 @@ function operationSection(api: ApiName, contract: OpenApiDocument, op: DocOperat
   return squash(out);
 }
 
-function contentBlocks(doc: OpenApiDocument, content: Record<string, Node> | undefined): string[] {
+function contentBlocks(doc: Document, content: Record<string, Node> | undefined): string[] {
   const out: string[] = [];
   for (const [mediaType, media] of Object.entries(content ?? {})) {
     const schema = (media.schema ?? {});

@@ -3,7 +3,7 @@
 // list of operations.
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { DEMO_CREDENTIALS } from "./code-samples.js";
-import { type ApiName, deref, type Node, type DocOperation, type OpenApiDocument, operationHref, operationsOf, securityAnchor } from "./document.js";
+import { type ApiName, deref, type Node, type DocOperation, type Document, operationHref, operationsOf, securityAnchor } from "./document.js";
 import { type FieldRow, fieldTable, inlineHtml, typeText } from "./fields.js";
 import { cell, code, fenced, prose, table } from "./markdown.js";
 import { notesOf } from "./operation-notes.js";
@@ -25,8 +25,8 @@ const CLIENT_ERRORS: Record<ApiName, string> = {
     "whatever the HTTP status.",
 };
 
-export function overviewPage(api: ApiName, doc: OpenApiDocument): string {
-  const info: Node & { license?: { name?: string; url?: string } } = doc.info;
+export function overviewPage(api: ApiName, doc: Document): string {
+  const info = doc.info;
   const out: string[] = [
     ...frontmatter(`${info.title} reference`, ["outline: [2, 3]"]),
     // v-pre: spec text is never read as a Vue template, whatever braces it contains.
@@ -60,7 +60,7 @@ export function overviewPage(api: ApiName, doc: OpenApiDocument): string {
   return squash(out);
 }
 
-function operationsIndex(doc: OpenApiDocument): string {
+function operationsIndex(doc: Document): string {
   const rows = operationsOf(doc).map((op) => {
     const target = op.webhook ? `webhook <code>${op.path}</code>` : `<span class="http-method ${op.method}">${op.method.toUpperCase()}</span> <code>${op.path}</code>`;
     return [
@@ -73,7 +73,7 @@ function operationsIndex(doc: OpenApiDocument): string {
   return htmlTable(["Operation", "Request", "Summary", "Notes"], rows, "operations-index");
 }
 
-function serversTable(doc: OpenApiDocument): string {
+function serversTable(doc: Document): string {
   const rows = (doc.servers ?? []).map((server) => {
     const variables = Object.entries(server.variables ?? {})
       .map(([name, variable]) => `${code(`{${name}}`)} (default ${code(variable.default)}${(variable as Node).description ? `: ${cell((variable as Node).description)}` : ""})`)
@@ -83,7 +83,7 @@ function serversTable(doc: OpenApiDocument): string {
   return table(["URL", "Description"], rows);
 }
 
-function securitySection(doc: OpenApiDocument): string[] {
+function securitySection(doc: Document): string[] {
   const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Node>);
   if (schemes.length === 0) return [];
   const out = ["## Authentication {#authentication}", ""];
@@ -106,7 +106,7 @@ function securitySection(doc: OpenApiDocument): string[] {
 }
 
 /** Response headers that every response of every operation carries (links: X-RateLimit-*), explained once. */
-export function sharedResponseHeaders(doc: OpenApiDocument): Map<string, Node> {
+export function sharedResponseHeaders(doc: Document): Map<string, Node> {
   const responses = operationsOf(doc)
     .filter((op) => !op.webhook)
     .flatMap((op) => Object.values((op.operation.responses ?? {})).map((r) => deref(doc, r)));
@@ -118,11 +118,11 @@ export function sharedResponseHeaders(doc: OpenApiDocument): Map<string, Node> {
   return shared;
 }
 
-export function headerRows(doc: OpenApiDocument, headers: Array<[string, Node]>): FieldRow[] {
+export function headerRows(doc: Document, headers: Array<[string, Node]>): FieldRow[] {
   return headers.map(([name, header]) => ({ name, schema: header.schema, required: header.required === true, owner: header }));
 }
 
-function sharedHeadersSection(doc: OpenApiDocument): string[] {
+function sharedHeadersSection(doc: Document): string[] {
   const shared = sharedResponseHeaders(doc);
   if (shared.size === 0) return [];
   return [
@@ -137,7 +137,7 @@ function sharedHeadersSection(doc: OpenApiDocument): string[] {
 
 const isErrorStatus = (status: string): boolean => status === "default" || /^[45]/.test(status);
 
-function errorsSection(api: ApiName, doc: OpenApiDocument): string[] {
+function errorsSection(api: ApiName, doc: Document): string[] {
   const out = ["## Errors {#errors}", ""];
   const envelope = doc["x-error-envelope"] as { property: string; success: unknown[] } | undefined;
   if (envelope) {

@@ -5,7 +5,7 @@
 //   webhooks.md  the webhooks, if any
 //   schemas.md   every schema
 // Nothing here is written by hand: it all comes from the bundle and its readers' copy (reader-bundle.ts).
-import { type ApiName, type DocOperation, type OpenApiDocument, operationPage, operationsOf } from "./document.js";
+import { type ApiName, type DocOperation, type Document, operationPage, operationsOf } from "./document.js";
 import { readerBundle } from "./reader-bundle.js";
 import { overviewPage, sharedResponseHeaders } from "./reference-overview.js";
 import { operationsPage } from "./reference-operations.js";
@@ -15,7 +15,7 @@ export { sharedResponseHeaders } from "./reference-overview.js";
 export { redocHref, specHref } from "./reference-parts.js";
 
 /** Every reference page of the API: page name (without `.md`) to markdown. */
-export function renderReferencePages(api: ApiName, contract: OpenApiDocument): Map<string, string> {
+export function renderReferencePages(api: ApiName, contract: Document): Map<string, string> {
   const doc = readerBundle(api, contract);
   const pages = new Map<string, string>();
   pages.set("index", overviewPage(api, contract));
@@ -28,7 +28,7 @@ export function renderReferencePages(api: ApiName, contract: OpenApiDocument): M
 }
 
 /** The pages of the reference in reading order, with their titles (for the sidebar). */
-export function referencePageList(contract: OpenApiDocument): Array<{ page: string; title: string }> {
+export function referencePageList(contract: Document): Array<{ page: string; title: string }> {
   const list: Array<{ page: string; title: string }> = [];
   for (const op of operationsOf(contract)) {
     const page = operationPage(op);

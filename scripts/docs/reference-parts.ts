@@ -1,6 +1,7 @@
 // Pieces every page of the reference uses: links to the downloads, note badges, front matter, HTML tables and the
 // callouts of a node's quirks, gaps, assumptions and other extensions.
-import { type ApiName, type Node } from "./document.js";
+import { type ApiName } from "./document.js";
+import type { Extensions } from "../../lib/contract/index.js";
 import { code, container, jsonBlock, prose } from "./markdown.js";
 import { type OperationNote } from "./operation-notes.js";
 
@@ -39,7 +40,7 @@ export function htmlTable(headers: string[], rows: string[][], className: string
 }
 
 /** The quirk, gaps and assumption of one node, as callouts. */
-export function annotations(node: Node): string {
+export function annotations(node: Extensions): string {
   const parts: string[] = [];
   if (typeof node["x-quirk"] === "string") parts.push(container("warning", "Quirk", prose(node["x-quirk"])));
   const gaps = (node["x-undocumented"] ?? []) as string[];
@@ -49,7 +50,7 @@ export function annotations(node: Node): string {
 }
 
 /** Other `x-` extensions of a node (e.g. `x-rate-limit`, `x-reply-rules`), shown as they are. */
-export function extensions(node: Node): string {
+export function extensions(node: Extensions): string {
   const entries = Object.entries(node).filter(([key]) => key.startsWith("x-") && !ANNOTATION_KEYS.has(key));
   return entries.map(([key, value]) => `**${code(key)}**\n\n${jsonBlock(value)}`).join("\n\n");
 }

@@ -1,11 +1,11 @@
 // The schemas page of an API's reference (docs/reference/<api>/schemas.md): every named schema in full.
-import { type ApiName, type Node, type OpenApiDocument, schemaAnchor } from "./document.js";
+import { type ApiName, type Node, type Document, schemaAnchor } from "./document.js";
 import { bodyFields, typeText } from "./fields.js";
 import { code, container, jsonBlock, prose } from "./markdown.js";
 import { squash, frontmatter, annotations, extensions } from "./reference-parts.js";
 
-export function schemasPage(api: ApiName, doc: OpenApiDocument): string {
-  const info = doc.info as Node;
+export function schemasPage(api: ApiName, doc: Document): string {
+  const info = doc.info;
   const out: string[] = [
     ...frontmatter(`${info.title}: schemas`, ["outline: [2, 2]"]),
     ":::: v-pre",
@@ -19,7 +19,7 @@ export function schemasPage(api: ApiName, doc: OpenApiDocument): string {
   return squash(out);
 }
 
-function schemaSection(doc: OpenApiDocument, name: string, schema: Node): string {
+function schemaSection(doc: Document, name: string, schema: Node): string {
   const out = [`## ${prose(name)} {#${schemaAnchor(name)}}`, "", `**Type:** ${typeText(schema.properties && !schema.type ? { ...schema, type: "object" } : schema)}`, "", prose(schema.description), "", annotations(schema), "", extensions(schema), ""];
   const fields = bodyFields(doc, { $ref: `#/components/schemas/${name}` });
   if (fields) out.push(fields, "");

@@ -5,11 +5,11 @@ import { createHash } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient, IdentityApiError } from "../../clients/identity.js";
-import { findOperation } from "../../lib/openapi.js";
+import { loadContract, type OperationId } from "../../lib/contract/index.js";
 import { sendJson } from "../support/http.js";
 import { CLIENT_SECRET, expectNoSecrets, serve } from "./support.js";
 
-const path = (operationId: string) => findOperation("identity", operationId).path;
+const path = (operationId: OperationId<"identity">) => loadContract("identity").operation(operationId).path;
 
 const REDIRECT = "http://127.0.0.1:5173/callback";
 let url = "";

@@ -7,7 +7,7 @@ import { CatalogScopeError, createCatalogClient } from "../../clients/catalog.js
 import { createIdentityClient } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
-import { type ApiName, describeErrors, findOperation, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
+import { type ApiName, describeErrors, joinPointer, loadContract, type ValidationResult } from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { testPort } from "../support/ports.js";
 
@@ -25,10 +25,18 @@ afterAll(async () => {
 
 type Outcome = { data?: unknown; error?: unknown; response: Response };
 
+/** Validates `data` against the JSON schema of one documented response of an operation. */
+function validateResponse(api: ApiName, operationId: string, status: string, data: unknown): ValidationResult {
+  const contract = loadContract(api);
+  const operation = contract.findOperation(operationId);
+  if (!operation) throw new Error(`${api} has no operation ${operationId}`);
+  return contract.validate(joinPointer(operation.pointer, "responses", status, "content", "application/json", "schema"), data);
+}
+
 function expectConforms(api: ApiName, operationId: string, outcome: Outcome): void {
   expect(outcome.error, `${operationId}: ${JSON.stringify(outcome.error)}`).toBeUndefined();
   expect(outcome.response.status).toBe(200);
-  const result = validateAt(api, responseSchemaPointer(api, operationId, "200"), outcome.data);
+  const result = validateResponse(api, operationId, "200", outcome.data);
   expect(result.valid, describeErrors(result.errors)).toBe(true);
 }
 
@@ -93,7 +101,7 @@ describe("catalog client", () => {
     expect(outcome.error).toBeUndefined();
     expect(outcome.response.status).toBeGreaterThanOrEqual(200);
     expect(outcome.response.status).toBeLessThan(300);
-    const result = validateAt("catalog", responseSchemaPointer("catalog", "createProduct", "2XX"), outcome.data);
+    const result = validateResponse("catalog", "createProduct", "2XX", outcome.data);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
   });
 
@@ -144,7 +152,7 @@ describe("identity client", () => {
   it("discovers the provider and builds an authorize URL with PKCE (S256), state and nonce", async () => {
     const identity = await createIdentityClient(options);
     const request = await identity.createAuthorizationRequest(["openid", "profile", "wallets"]);
-    expect(request.url.origin + request.url.pathname).toBe(`${issuer}${findOperation("identity", "authorize").path}`);
+    expect(request.url.origin + request.url.pathname).toBe(`${issuer}${loadContract("identity").operation("authorize").path}`);
     const query = request.url.searchParams;
     expect(query.get("code_challenge_method")).toBe("S256");
     expect(query.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -159,7 +167,7 @@ describe("identity client", () => {
   it("reads userinfo", async () => {
     const identity = await createIdentityClient(options);
     const claims = await identity.userInfo("test-access-token", "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91");
-    const result = validateAt("identity", responseSchemaPointer("identity", "getUserInfo", "200"), claims);
+    const result = validateResponse("identity", "getUserInfo", "200", claims);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
   });
 
@@ -172,7 +180,7 @@ describe("identity client", () => {
   it("builds the RP-initiated logout URL", async () => {
     const identity = await createIdentityClient(options);
     const logout = identity.logoutUrl({ postLogoutRedirectUri: "http://127.0.0.1:5173/", state: "bye" });
-    expect(logout.pathname).toBe(findOperation("identity", "logout").path);
+    expect(logout.pathname).toBe(loadContract("identity").operation("logout").path);
     expect((await toTestMock(logout.href, { redirect: "manual" })).status).toBeLessThan(400);
   });
 });

@@ -1,6 +1,6 @@
 // The pure pieces of lib/contract: JSON pointers (RFC 6901), coercion by style/explode, router specificity.
 import { describe, expect, it } from "vitest";
-import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, type Parameter, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
+import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, locateOperations, type Parameter, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
 
 const identity = (schema: JsonSchema): JsonSchema => schema;
 
@@ -77,5 +77,14 @@ describe("router", () => {
 
   it("refuses an operation without operationId", () => {
     expect(() => listOperationsOf({ ...doc, paths: { "/x": { get: {} } } }, "t")).toThrow(/GET \/x has no operationId/);
+  });
+
+  it("locates operations of any document, with or without an operationId", () => {
+    const anyDoc: Document = { ...doc, paths: { "/x/{id}": { get: {}, post: { operationId: "postX" } } }, webhooks: { ping: { post: {} } } };
+    expect(locateOperations(anyDoc).map(({ operationId, method, path, webhook, pointer }) => ({ operationId, method, path, webhook, pointer }))).toEqual([
+      { operationId: undefined, method: "get", path: "/x/{id}", webhook: false, pointer: "/paths/~1x~1{id}/get" },
+      { operationId: "postX", method: "post", path: "/x/{id}", webhook: false, pointer: "/paths/~1x~1{id}/post" },
+      { operationId: undefined, method: "post", path: "ping", webhook: true, pointer: "/webhooks/ping/post" },
+    ]);
   });
 });

@@ -8,14 +8,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSpecFile } from "../../lib/diff/index.js";
-import type { OpenApiDocument } from "../../lib/openapi.js";
+import type { Document } from "../../lib/contract/index.js";
 import { checkBreakingChanges } from "../../scripts/check-breaking.js";
 import { applyRelease, CHANGELOG_INTRO, planRelease, setInfoVersion } from "../../scripts/release.js";
 import { bumpVersion, isBreakingBump } from "../../scripts/releases.js";
 import { repoRoot } from "../support/processes.js";
 
 const fixture = (area: string, version: "old" | "new") => loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
-const withVersion = (doc: OpenApiDocument, version: string): OpenApiDocument => ({ ...doc, info: { ...doc.info, version } });
+const withVersion = (doc: Document, version: string): Document => ({ ...doc, info: { ...doc.info, version } });
 
 const roots: string[] = [];
 afterEach(() => roots.splice(0).forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -23,8 +23,8 @@ afterEach(() => roots.splice(0).forEach((root) => rmSync(root, { recursive: true
 interface Layout {
   packageVersion: string;
   releaseVersion?: string;
-  released?: Record<string, OpenApiDocument>;
-  current: Record<string, OpenApiDocument>;
+  released?: Record<string, Document>;
+  current: Record<string, Document>;
   changelog?: string;
 }
 
@@ -33,7 +33,7 @@ function repository(layout: Layout): string {
   roots.push(root);
   writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "fixture", version: layout.packageVersion }, null, 2)}\n`);
   writeFileSync(join(root, "CHANGELOG.md"), layout.changelog ?? CHANGELOG_INTRO);
-  const write = (dir: string, docs: Record<string, OpenApiDocument>) => {
+  const write = (dir: string, docs: Record<string, Document>) => {
     mkdirSync(join(root, dir), { recursive: true });
     for (const [api, doc] of Object.entries(docs)) writeFileSync(join(root, dir, `${api}.json`), JSON.stringify(doc, null, 2));
   };
@@ -45,7 +45,7 @@ function repository(layout: Layout): string {
 const ordersBefore = fixture("request-bodies", "old"); // 1.0.0
 const ordersBreaking = fixture("request-bodies", "new"); // 2.0.0, with breaking changes
 const ordersUnbumped = withVersion(ordersBreaking, "1.0.0");
-const ordersAddition: OpenApiDocument = {
+const ordersAddition: Document = {
   ...ordersBefore,
   paths: { ...ordersBefore.paths, "/receipts": { get: { operationId: "listReceipts", responses: { "200": { description: "The receipts." } } } } },
 };

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type Change, diffDocuments, loadSpecFile } from "../../lib/diff/index.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
 
 const fixture = (area: string, version: "old" | "new") => loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);

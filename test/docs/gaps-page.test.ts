@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { collectProvenance, renderAnnotationPage } from "../../scripts/docs/annotations.js";
 import { readBundle } from "../../scripts/docs/document.js";
-import { API_NAMES } from "../../lib/openapi.js";
+import { API_NAMES } from "../../lib/contract/index.js";
 
 /** The table rows of one `## heading` section of a page. */
 function sectionRows(page: string, heading: string): string[] {

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { API_NAMES, type ApiName, describeErrors, listOperations, loadBundle, requestSchemaPointer, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName, describeErrors, joinPointer, loadBundle, loadContract } from "../../lib/contract/index.js";
 import { operationsOf } from "../../scripts/docs/document.js";
 import { readerBundle, samplesOf } from "../../scripts/docs/reader-bundle.js";
 import { contractsBin, repoRoot } from "../support/processes.js";
@@ -147,13 +147,6 @@ function apiOfPort(port: string): ApiName | undefined {
   return match ? API_NAMES[Number(match[1])] : undefined;
 }
 
-function matchOperation(api: ApiName, method: string, pathname: string) {
-  return listOperations(api).find((op) => {
-    if (op.webhook || op.method.toUpperCase() !== method) return false;
-    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    return pattern.test(pathname);
-  });
-}
 
 describe("docs code samples", () => {
   it("the guides have TypeScript and curl samples for every API", () => {
@@ -165,7 +158,7 @@ describe("docs code samples", () => {
   });
 
   it("every operation has a generated curl and TypeScript sample", () => {
-    const operations = API_NAMES.flatMap((api) => listOperations(api).map((op) => `docs/reference/${api}/${op.operationId}`));
+    const operations = API_NAMES.flatMap((api) => loadContract(api).operations().map((op) => `docs/reference/${api}/${op.operationId}`));
     expect(new Set(generatedSamples.filter((s) => s.language === "ts").map((s) => s.page))).toEqual(new Set(operations));
     expect(new Set(generatedSamples.filter((s) => s.language === "sh" && /^curl /m.test(s.code)).map((s) => s.page))).toEqual(new Set(operations));
   });
@@ -200,18 +193,19 @@ describe("docs shell samples", () => {
 
   it.each(commands.map((c) => [`${c.sample.page}:${c.sample.line} ${c.method} ${c.url.pathname}`, c] as const))("%s matches the contract", (_name, command) => {
     const api = apiOfPort(command.url.port)!;
-    const op = matchOperation(api, command.method, command.url.pathname);
+    const contract = loadContract(api);
+    const op = contract.route(command.method, command.url.pathname)?.operation;
     expect(op, `${command.text}\nis not an operation of ${api}`).toBeDefined();
-    const requirement = (op!.operation.security as Array<Record<string, string[]>> | undefined)?.[0] ?? {};
+    const requirement = op!.operation.security?.[0] ?? {};
     for (const schemeName of Object.keys(requirement)) {
-      const scheme = resolvePointer(api, `/components/securitySchemes/${schemeName}`);
+      const scheme = contract.deref(contract.document.components!.securitySchemes![schemeName]!);
       const header = scheme.type === "apiKey" ? String(scheme.name).toLowerCase() : "authorization";
       expect(command.headers.has(header), `${command.text}\nlacks the ${header} header of ${schemeName}`).toBe(true);
     }
     if (command.body !== undefined && !command.body.includes("$")) {
       const mediaType = command.headers.get("content-type") ?? "application/x-www-form-urlencoded";
       const value = mediaType.includes("json") ? JSON.parse(command.body) : Object.fromEntries(new URLSearchParams(command.body));
-      const result = validateAt(api, requestSchemaPointer(api, op!.operationId, mediaType), value);
+      const result = contract.validate(joinPointer(op!.pointer, "requestBody", "content", mediaType, "schema"), value);
       expect(result.valid, `${command.text}\n${describeErrors(result.errors)}`).toBe(true);
     }
   });
@@ -244,6 +238,6 @@ describe("docs shell samples", () => {
     expect(command).toMatchObject({ method: "PUT", body: '{"x":\n  1}' });
     expect(command!.headers.get("a")).toBe("b");
     expect(command!.url.pathname).toBe("/api/domain/7/update");
-    expect(matchOperation("links", "PUT", "/api/domain/7/update")?.operationId).toBe("updateDomain");
+    expect(loadContract("links").route("PUT", "/api/domain/7/update")?.operation.operationId).toBe("updateDomain");
   });
 });

@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_NAMES, type ApiName } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
 import { operationsOf, readBundle } from "../../scripts/docs/document.js";
 import { notesOf } from "../../scripts/docs/operation-notes.js";

@@ -20,7 +20,7 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../conformance/report.js";
-import { findOperation } from "../../lib/openapi.js";
+import { loadContract } from "../../lib/contract/index.js";
 import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
@@ -136,7 +136,7 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
     expect(JSON.parse(stdout)).toEqual({
       name: clients.name,
       version: rootManifest.version,
-      answered: ["GET /api/account", "POST /api/domain/add", "GET /admin/seller-api/me", "POST /api/balance/", `GET ${findOperation("identity", "getOpenIdConfiguration").path}`],
+      answered: ["GET /api/account", "POST /api/domain/add", "GET /admin/seller-api/me", "POST /api/balance/", `GET ${loadContract("identity").operation("getOpenIdConfiguration").path}`],
     });
   });
 

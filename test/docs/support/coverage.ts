@@ -5,7 +5,7 @@
 // page and every gap on the gaps page.
 import { collectAnnotations, collectProvenance } from "../../../scripts/docs/annotations.js";
 import { typeNamesOf } from "../../../scripts/docs/code-samples.js";
-import { type ApiName, type OpenApiDocument, operationAnchor, operationPage, operationsOf, responseAnchor, schemaAnchor } from "../../../scripts/docs/document.js";
+import { type ApiName, type Document, operationAnchor, operationPage, operationsOf, responseAnchor, schemaAnchor } from "../../../scripts/docs/document.js";
 import { notesOf } from "../../../scripts/docs/operation-notes.js";
 import { readerBundle, samplesOf } from "../../../scripts/docs/reader-bundle.js";
 
@@ -48,7 +48,7 @@ export function operationSection(html: string, operationId: string): string | un
 const BADGE_WORDS = { quirk: "quirk", gap: "gap", assumption: "assumption" } as const;
 
 /** What of one operation its page does not show, one line each. */
-export function missingFromOperation(api: ApiName, doc: OpenApiDocument, operationId: string, pageHtml: string): string[] {
+export function missingFromOperation(api: ApiName, doc: Document, operationId: string, pageHtml: string): string[] {
   const op = operationsOf(doc).find((o) => o.operationId === operationId)!;
   const section = operationSection(pageHtml, operationId);
   if (!section) return [`${operationId}: no section with the anchor #${operationAnchor(operationId)}`];
@@ -86,7 +86,7 @@ export function missingFromOperation(api: ApiName, doc: OpenApiDocument, operati
 }
 
 /** What of the document the built pages do not show, one line each (empty when everything is there). */
-export function missingFromSite(api: ApiName, doc: OpenApiDocument, pages: BuiltApiPages): string[] {
+export function missingFromSite(api: ApiName, doc: Document, pages: BuiltApiPages): string[] {
   const missing: string[] = [];
   const all = [...pages.reference.values()].join("\n");
   const text = { reference: pageText(all), quirks: pageText(pages.quirks), gaps: pageText(pages.gaps) };

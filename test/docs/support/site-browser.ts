@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { ExpectStatic } from "vitest";
-import type { ApiName } from "../../../lib/openapi.js";
+import type { ApiName } from "../../../lib/contract/index.js";
 import { operationsOf, readBundle } from "../../../scripts/docs/document.js";
 import { notesOf } from "../../../scripts/docs/operation-notes.js";
 
