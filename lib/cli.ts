@@ -1,6 +1,6 @@
 // Shared pieces of the `contracts` CLI commands.
 import { readFileSync } from "node:fs";
-import { API_NAMES, type ApiName } from "./openapi.js";
+import { API_NAMES, type ApiName } from "./contract/index.js";
 
 /** A mistake in the command line or a problem the user can fix: printed as one line, never as a stack trace. */
 export class UsageError extends Error {

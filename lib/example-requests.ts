@@ -14,7 +14,7 @@ export interface ExampleRequest {
 /** Credentials by security scheme name, e.g. `{ bearerApiKey: "demo-key" }`; values are the raw secret. */
 export type SchemeCredentials = Record<string, string>;
 
-/** Which operation: `{ api, operationId }` (a lib/openapi.ts Operation fits). */
+/** Which operation: `{ api, operationId }` (an operation of lib/contract fits). */
 export interface OperationRef {
   api: ApiName;
   operationId: string;

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_NAMES, listOperations, pointerSegment, resolvePointer } from "../../lib/openapi.js";
+import { API_NAMES, listOperations, pointerSegment, resolvePointer } from "../support/bundle-nodes.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { extractSamples } from "../docs/support/samples.js";
 import { testPort } from "../support/ports.js";

@@ -4,7 +4,7 @@
 import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
-import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
 import { testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 

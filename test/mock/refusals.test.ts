@@ -5,7 +5,7 @@ import { CatalogApiError, createCatalogClient } from "../../clients/catalog.js";
 import { createIdentityClient, IdentityApiError } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
-import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../../lib/openapi.js";
+import { type ApiName, describeErrors, responseSchemaPointer, validateAt } from "../support/bundle-nodes.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { testPort } from "../support/ports.js";
 

@@ -1,6 +1,6 @@
 // The seller catalog contract: quirks and payloads. Every wrong payload is a valid example with one change.
 import { describe, expect, it } from "vitest";
-import { findOperation, resolvePointer, responseSchemaPointer } from "../../lib/openapi.js";
+import { findOperation, resolvePointer, responseSchemaPointer } from "../support/bundle-nodes.js";
 import {
   API,
   categoriesSchema,

@@ -1,6 +1,6 @@
 // The seller catalog contract: structure and recorded gaps. Payloads are in catalog-payloads.test.ts.
 import { describe, expect, it } from "vitest";
-import { findOperation, listOperations, loadBundle, resolvePointer } from "../../lib/openapi.js";
+import { findOperation, listOperations, loadBundle, resolvePointer } from "../support/bundle-nodes.js";
 import { allUndocumented, API, expectInvalid, expectValid } from "./support/catalog.js";
 
 describe("catalog: structure", () => {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDocument, visit } from "yaml";
 import { fromPackageRoot } from "../../lib/paths.js";
-import { API_NAMES, type ApiName, describeErrors, loadBundle, pointerSegment, resolvePointer, validateAt } from "../../lib/openapi.js";
+import { API_NAMES, type ApiName, describeErrors, loadBundle, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
 
 interface ExampleCase {
   name: string;

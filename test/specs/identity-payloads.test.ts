@@ -1,7 +1,7 @@
 // Identity API (OpenID Connect provider): quirks and deliberately wrong payloads. Every wrong payload is a valid
 // example changed in exactly one way, so it fails only for the intended reason.
 import { describe, expect, it } from "vitest";
-import { findOperation, requestSchemaPointer, resolvePointer } from "../../lib/openapi.js";
+import { findOperation, requestSchemaPointer, resolvePointer } from "../support/bundle-nodes.js";
 import {
   API,
   clone,

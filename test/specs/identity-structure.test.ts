@@ -2,7 +2,7 @@
 // examples across operations. Payload checks are in identity-payloads.test.ts.
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findOperation, listOperations, resolvePointer } from "../../lib/openapi.js";
+import { findOperation, listOperations, resolvePointer } from "../support/bundle-nodes.js";
 import {
   API,
   codeGrantExample,

@@ -1,6 +1,6 @@
 // Contract tests of the links API: one-change wrong payloads that every schema must reject.
 import { describe, it } from "vitest";
-import { requestSchemaPointer, responseSchemaPointer } from "../../lib/openapi.js";
+import { requestSchemaPointer, responseSchemaPointer } from "../support/bundle-nodes.js";
 import {
   API,
   defaultSchemaPointer,

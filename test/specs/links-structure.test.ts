@@ -1,7 +1,7 @@
 // Contract tests of the links API: structural facts and the quirks' positive examples. Wrong payloads are in
 // links-payloads.test.ts.
 import { describe, expect, it } from "vitest";
-import { findOperation, listOperations, loadBundle, requestSchemaPointer, resolvePointer, responseSchemaPointer } from "../../lib/openapi.js";
+import { findOperation, listOperations, loadBundle, requestSchemaPointer, resolvePointer, responseSchemaPointer } from "../support/bundle-nodes.js";
 import {
   API,
   bodySchemaPointer,

@@ -1,7 +1,7 @@
 // The pay contract: structure, gaps, quirks' positive cases and coherent examples. Wrong payloads are in
 // pay-payloads.test.ts.
 import { describe, expect, it } from "vitest";
-import { findOperation, listOperations, loadBundle, resolvePointer } from "../../lib/openapi.js";
+import { findOperation, listOperations, loadBundle, resolvePointer } from "../support/bundle-nodes.js";
 import {
   API,
   balanceResponse,

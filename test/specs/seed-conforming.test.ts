@@ -3,7 +3,7 @@
 // must be refused. Each case quotes the seed sentence (or the standard the seed relies on) it stands for, so a
 // contract that invents a rule fails the first list and a contract that smooths a quirk away fails the second.
 import { describe, expect, it } from "vitest";
-import { type ApiName, describeErrors, findOperation, listOperations, loadBundle, pointerSegment, validateAt } from "../../lib/openapi.js";
+import { type ApiName, describeErrors, findOperation, listOperations, loadBundle, pointerSegment, validateAt } from "../support/bundle-nodes.js";
 
 type Case = [why: string, pointer: string, payload: unknown];
 

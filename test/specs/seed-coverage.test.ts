@@ -2,7 +2,7 @@
 // resource, and every "not shown" of the seeds must be in the specs. The seeds are restated here as data so that the
 // test runs without them; each row names the seed sentence it stands for.
 import { describe, expect, it } from "vitest";
-import { type ApiName, listOperations, loadBundle, resolvePointer } from "../../lib/openapi.js";
+import { type ApiName, listOperations, loadBundle, resolvePointer } from "../support/bundle-nodes.js";
 
 // The identity endpoints by the operations that serve them: their paths are spelled only in specs/identity.yaml, and
 // test/specs/identity-structure.test.ts checks them against the discovery example and the security schemes.

@@ -8,7 +8,7 @@ import {
   resolvePointer,
   responseSchemaPointer,
   validateAt,
-} from "../../../lib/openapi.js";
+} from "../../support/bundle-nodes.js";
 
 export const API = "catalog" as const;
 

@@ -8,7 +8,7 @@ import {
   resolvePointer,
   responseSchemaPointer,
   validateAt,
-} from "../../../lib/openapi.js";
+} from "../../support/bundle-nodes.js";
 
 export const API = "identity" as const;
 export const FORM = "application/x-www-form-urlencoded";

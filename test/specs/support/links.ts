@@ -1,7 +1,7 @@
 // Shared by the links spec tests: named examples (cloned), schema pointers, the one-change rejection check and
 // the operations the seed lists.
 import { expect } from "vitest";
-import { describeErrors, findOperation, loadBundle, resolvePointer, responseSchemaPointer, validateAt } from "../../../lib/openapi.js";
+import { describeErrors, findOperation, loadBundle, resolvePointer, responseSchemaPointer, validateAt } from "../../support/bundle-nodes.js";
 
 export const API = "links" as const;
 export const JSON_MEDIA = "application~1json";

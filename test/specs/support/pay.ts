@@ -1,6 +1,6 @@
 // Shared by the pay spec tests: named examples, schema pointers and the example requests and responses.
 import { expect } from "vitest";
-import { describeErrors, findOperation, requestSchemaPointer, resolvePointer, responseSchemaPointer, validateAt } from "../../../lib/openapi.js";
+import { describeErrors, findOperation, requestSchemaPointer, resolvePointer, responseSchemaPointer, validateAt } from "../../support/bundle-nodes.js";
 
 export const API = "pay" as const;
 

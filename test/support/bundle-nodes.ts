@@ -1,12 +1,12 @@
-// Deprecated: the round-1 entry point, kept as a thin typed re-export of lib/contract until its remaining users
-// (conformance, docs scripts, clients, tests) move over. New code imports lib/contract/index.js.
-import { type ApiName, loadBundle as loadDocument, loadContract } from "./contract/index.js";
-import type { HttpMethod } from "./contract/model.js";
-import { canonicalPointer as canonicalPointerOf, HTTP_METHODS, joinPointer, pointerOf, valueAt as valueAtOf } from "./contract/index.js";
+// The spec tests' loose view of a bundle: lib/contract's reads, with nodes typed `any` so that a test can poke at
+// whatever it asserts on. Production code uses lib/contract's typed model instead.
+import { type ApiName, loadBundle as loadDocument, loadContract } from "../../lib/contract/index.js";
+import type { HttpMethod } from "../../lib/contract/model.js";
+import { canonicalPointer as canonicalPointerOf, HTTP_METHODS, joinPointer, pointerOf, valueAt as valueAtOf } from "../../lib/contract/index.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import type { ValidateFunction, ValidationResult } from "./contract/validation.js";
+import type { ValidateFunction, ValidationResult } from "../../lib/contract/validation.js";
 
-export { API_NAMES, type ApiName, describeErrors, HTTP_METHODS, type HttpMethod, type ValidationResult } from "./contract/index.js";
+export { API_NAMES, type ApiName, describeErrors, HTTP_METHODS, type HttpMethod, type ValidationResult } from "../../lib/contract/index.js";
 
 /** The round-1 loosely typed document (any OpenAPI document: a bundle, a released snapshot, a file given to `contracts diff`). */
 export interface OpenApiDocument {
@@ -19,11 +19,7 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-/**
- * The round-1 untyped view of a bundle node, kept only so the not-yet-moved callers keep compiling.
- * @deprecated Use `loadContract(api).deref(node)` or the model types of lib/contract.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one legacy escape hatch, removed when the last caller moves (issue 16, round 2)
+/** A node of a bundle as a test reads it. */
 export type LegacyNode = any;
 
 export interface Operation {
@@ -38,7 +34,7 @@ export interface Operation {
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */
-export { escapeSegment as pointerSegment } from "./contract/index.js";
+export { escapeSegment as pointerSegment } from "../../lib/contract/index.js";
 
 export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "api">> {
   // Any document (a file given to `contracts diff` may lack operationIds), so not listOperationsOf, which requires them.
@@ -55,7 +51,6 @@ export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "a
   return result;
 }
 
-/** @deprecated Use `loadContract(api).document` (typed by lib/contract/model.ts). */
 export function loadBundle(api: ApiName): OpenApiDocument {
   return loadDocument(api) as unknown as OpenApiDocument;
 }
@@ -78,12 +73,10 @@ export function canonicalPointerIn(doc: unknown, pointer: string, label = "docum
   return canonicalPointerOf(doc, pointer, label);
 }
 
-/** @deprecated Use `loadContract(api).resolve(pointer)` (unknown) or `.deref(node)` (typed). */
 export function resolvePointer(api: ApiName, pointer: string): LegacyNode {
   return loadContract(api).resolve(pointer);
 }
 
-/** @deprecated Use `valueAt` of lib/contract (unknown). */
 export function valueAt(doc: unknown, pointer: string): LegacyNode {
   return valueAtOf(doc, pointer);
 }
