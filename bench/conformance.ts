@@ -28,6 +28,27 @@ async function rawLoop(api: ApiName, url: string, count: number): Promise<number
   return count / ((performance.now() - start) / 1000);
 }
 
+/** One in-process run of the runner against `url`, timed. */
+async function timedRun(api: ApiName, url: string): Promise<{ seconds: number; requests: number; checks: number; failures: number }> {
+  const start = performance.now();
+  const report = await runConformance({
+    api,
+    baseUrl: url,
+    credentials: api === "pay" ? { shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET } : { apiKey: C.CATALOG_API_KEY },
+    maxExamples: MAX_EXAMPLES,
+    seed: 1,
+    operations: [],
+    checks: new Set(CHECK_NAMES),
+    allowWrites: false,
+    rateLimit: { limit: 1_000_000, windowMs: 1000 },
+    timeoutMs: 10_000,
+    maxShrinks: 30,
+    signal: new AbortController().signal,
+  });
+  const checks = report.checks.reduce((n, c) => n + c.passed + c.failed, 0);
+  return { seconds: (performance.now() - start) / 1000, requests: report.requests, checks, failures: report.failures.length };
+}
+
 const rows: Array<Record<string, string | number>> = [];
 for (const api of ["catalog", "pay"] as const) {
   const server = await startReferenceServer(api);
@@ -35,29 +56,16 @@ for (const api of ["catalog", "pay"] as const) {
     // One request before anything is timed: Node loads its fetch implementation on first use, a cost of the
     // process, not of the runner or the loop.
     await (await fetch(server.url)).arrayBuffer();
-    const start = performance.now();
-    const report = await runConformance({
-      api,
-      baseUrl: server.url,
-      credentials: api === "pay" ? { shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET } : { apiKey: C.CATALOG_API_KEY },
-      maxExamples: MAX_EXAMPLES,
-      seed: 1,
-      operations: [],
-      checks: new Set(CHECK_NAMES),
-      allowWrites: false,
-      rateLimit: { limit: 1_000_000, windowMs: 1000 },
-      timeoutMs: 10_000,
-      maxShrinks: 30,
-      signal: new AbortController().signal,
-    });
-    const seconds = (performance.now() - start) / 1000;
-    const checks = report.checks.reduce((n, c) => n + c.passed + c.failed, 0);
-    const raw = await rawLoop(api, server.url, report.requests);
-    const runnerRate = report.requests / seconds;
-    rows.push({ api, requests: report.requests, checks, "checks/s": checks / seconds, "runner req/s": runnerRate, "raw req/s": raw, "runner/raw": runnerRate / raw, failures: report.failures.length });
+    // The first run of a process also compiles the contract's validators and warms the code up (a CLI run pays it
+    // once); the second, same seed and same requests, is the steady per-request cost the target is about.
+    const first = await timedRun(api, server.url);
+    const steady = await timedRun(api, server.url);
+    const raw = await rawLoop(api, server.url, steady.requests);
+    const rate = (run: typeof first) => run.requests / run.seconds;
+    rows.push({ api, requests: steady.requests, checks: steady.checks, "checks/s": steady.checks / steady.seconds, "runner req/s": rate(steady), "raw req/s": raw, "runner/raw": rate(steady) / raw, "first run/raw": rate(first) / raw, failures: steady.failures });
   } finally {
     await server.close();
   }
 }
 printTable(rows);
-console.log(`\nrunner/raw: the runner's requests per second as a share of a bare sequential fetch loop to the same server.`);
+console.log(`\nrunner/raw: the runner's requests per second (second run of the process) as a share of a bare sequential fetch loop to the same\nserver (target: at least 0.8); first run/raw: the same for the process's first run, which also compiles the validators.`);
