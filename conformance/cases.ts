@@ -2,7 +2,7 @@
 // values, then random valid data, then invalid data. A case holds typed values; `prepare` turns it into HTTP.
 import fc from "fast-check";
 import { serializeBody } from "../lib/example-requests.js";
-import { type ApiName, describeErrors, escapeSegment as pointerSegment } from "../lib/contract/index.js";
+import { type ApiName, coerceForm, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
 import { type BundleNode, resolveAt, type RunnerOperation, validateAt } from "./lookup.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
@@ -205,7 +205,7 @@ export function validateCase(model: OperationModel, c: RequestCase): { valid: bo
     else if (c.noBody || c.body === undefined) {
       if (model.body.required) problems.push("the body is missing");
     } else {
-      const value = model.body.mediaType === "application/x-www-form-urlencoded" ? coerceForm(api, model.body.pointer, c.body) : c.body;
+      const value = model.body.mediaType === "application/x-www-form-urlencoded" ? coerceFormBody(api, model.body.pointer, c.body) : c.body;
       const result = validateAt(api, model.body.pointer, value);
       if (!result.valid) problems.push(`body: ${describeErrors(result.errors)}`);
     }
@@ -214,26 +214,18 @@ export function validateCase(model: OperationModel, c: RequestCase): { valid: bo
 }
 
 /** A parameter value as a server reads it from text: "12" is the integer 12, "abc" stays a string. */
+/** A parameter's value as the server reads it: text turned into the schema's type by lib/contract's coercion. */
 function coerceText(api: ApiName, pointer: string, value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const schema = resolveAt(api, pointer);
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if ((types.includes("integer") || types.includes("number")) && value.trim() !== "" && !Number.isNaN(Number(value))) return Number(value);
-  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
-  return value;
+  return typeof value === "string" ? coerceScalar(value, resolveAt(api, pointer) as JsonSchema) : value;
 }
 
-function coerceForm(api: ApiName, pointer: string, body: unknown): unknown {
+function coerceFormBody(api: ApiName, pointer: string, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const schema = resolveAt(api, pointer);
   // As for the query (validateCase): a form field sent without a value counts as absent (RFC 6749 §3.1), so that
   // `client_id=` is judged the same by GET and by form POST.
-  return Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).filter(([, value]) => value !== "").map(([key, value]) => {
-      const property = schema.properties?.[key];
-      return [key, property ? coerceText(api, `${pointer}/properties/${pointerSegment(key)}`, String(value)) : String(value)];
-    }),
-  );
+  const fields = Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([, value]) => value !== "").map(([key, value]) => [key, String(value)]));
+  const contract = loadContract(api);
+  return coerceForm(resolveAt(api, pointer) as JsonSchema, fields, contract.deref);
 }
 
 /** The HTTP request of a case, before authentication. */

@@ -1,6 +1,6 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
-import { type ApiName, describeErrors, escapeSegment as pointerSegment, loadContract } from "../lib/contract/index.js";
+import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
@@ -188,7 +188,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
         continue;
       }
       if (!header.schema) continue;
-      const result = validateAt(api, `${headerPointer}/schema`, coerceHeader(resolveAt(api, `${headerPointer}/schema`), value));
+      const result = validateAt(api, `${headerPointer}/schema`, coerceScalar(value.trim(), resolveAt(api, `${headerPointer}/schema`) as JsonSchema));
       if (!result.valid) problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(result.errors)}`);
     }
     return problems.join("; ");
@@ -268,12 +268,6 @@ export function isErrorRedirect(response: RecordedResponse): boolean {
   } catch {
     return false;
   }
-}
-
-function coerceHeader(schema: { type?: string | string[] }, value: string): unknown {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if ((types.includes("integer") || types.includes("number")) && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return value;
 }
 
 /** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
