@@ -1,5 +1,6 @@
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
 // catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
+import { canonicalJson } from "../lib/canonical-json.js";
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { envelopeError, isSuccess } from "./contract-words.js";
@@ -242,17 +243,13 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
   const secondId = resourceId(second.response?.json, kind.id);
   if (succeeded(session, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create);
-  const same = succeeded(session, second) && canonical(first.response?.json) === canonical(second.response?.json);
+  const same = succeeded(session, second) && canonicalJson(first.response?.json) === canonicalJson(second.response?.json);
   const message = !succeeded(session, second)
     ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
     : same
       ? ""
       : `the repeat with the same Idempotency-Key returned another product: ${JSON.stringify(first.response?.json).slice(0, 200)} then ${JSON.stringify(second.response?.json).slice(0, 200)}`;
   session.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
-}
-
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */

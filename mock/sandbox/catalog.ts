@@ -2,6 +2,7 @@
 // Idempotency-Key semantics, scopes enforced per key (fail-closed, from each operation's `security` in the
 // contract), and a sandbox-only sale that sends the issuance event to the seller's URL and applies the reply rules.
 import type { OperationInfo } from "../../lib/contract/index.js";
+import { canonicalJson } from "../../lib/canonical-json.js";
 import { createSalesEndpoints, SANDBOX_PREFIX } from "./catalog-sales.js";
 import type { SandboxConfig } from "./config.js";
 import { json, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
@@ -85,18 +86,6 @@ interface Context {
   state: CatalogState;
   shop: CatalogShop;
   changed: () => void;
-}
-
-/** JSON with object keys sorted, so that two bodies that differ only in key order have the same fingerprint. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** The scopes the contract's `security` requires for the operation (sellerApiKey: [...]). */
