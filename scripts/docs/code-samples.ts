@@ -2,6 +2,7 @@
 // client against the local sandbox with its demo credentials, plus the names of the generated request and response
 // types. They become `x-codeSamples` of the readers' copy of each bundle (reader-bundle.ts), which the reference
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
+import { deref as derefIn, examplesOf, type JsonSchema, type MediaType, type Reference, schemaFallback } from "../../lib/contract/index.js";
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
 import { type ApiName, deref, type DocOperation, type Node, type Document, refName } from "./document.js";
@@ -62,17 +63,12 @@ export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
   return names;
 }
 
-/** The first example of a parameter or media type: named examples, `example`, then the schema's. */
+/** The first example of a parameter or media type (lib/contract's order), else its schema's default or first enum value. */
 function exampleOf(doc: Document, owner: Node | undefined): unknown {
   if (!owner) return undefined;
-  const named = Object.values((owner.examples ?? {}) as Record<string, Node>)[0];
-  if (named) return (deref(doc, named)).value;
-  if ("example" in owner) return owner.example;
-  const schema = deref(doc, owner.schema ?? {});
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  if ("default" in schema) return schema.default;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  return undefined;
+  const follow = <T>(node: T | Reference): T => derefIn<T>(doc, node, doc.info.title);
+  const [first] = examplesOf(owner as MediaType, follow);
+  return first ? first.value : schemaFallback(owner.schema ? follow<JsonSchema>(owner.schema as JsonSchema) : undefined);
 }
 
 interface RequestParts {
