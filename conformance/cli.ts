@@ -3,8 +3,6 @@ import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
-
-const loadBundleInfo = (api: ApiName) => loadContract(api).document.info as unknown as Record<string, unknown>;
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
@@ -176,7 +174,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
   }
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets } = runSettings(values, positionals, env);
   const interrupt = abortOnSignals();
-  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadBundleInfo(api)["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
+  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadContract(api).document.info["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
   const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
   try {

@@ -17,7 +17,7 @@ export interface ErrorEnvelope {
 
 /** The root `x-error-envelope` of an API, if its contract declares one. */
 export function errorEnvelope(api: ApiName): ErrorEnvelope | undefined {
-  const declared = (loadContract(api).document as unknown as Record<string, unknown>)["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
+  const declared = loadContract(api).document["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
   if (!declared || typeof declared.property !== "string" || !Array.isArray(declared.success)) return undefined;
   return { property: declared.property, success: declared.success };
 }
