@@ -1,7 +1,7 @@
 // Plumbing of the fault servers: a node:http server on loopback that finds the contract's operation for each
 // request (lib/contract's router), parses and validates it with the contract's own validators, counts requests, and hands it to a handler.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type OperationModel, operationModel, type RequestCase, validateCase } from "../cases.js";
 import { operationOf } from "../lookup.js";
@@ -131,23 +131,5 @@ export async function startServer(port: number, handle: (request: IncomingMessag
     response.end(payload);
   };
   const server = createServer((request, response) => void answer(request, response));
-  // Node's default (5 s): undici keeps a connection for the server's Keep-Alive hint minus 2 s, so a hint of 1 s would
-  // make every request open a new connection.
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  const actual = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${actual}`,
-    port: actual,
-    log,
-    secretsSeen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, port, log, secretsSeen);
 }

@@ -5,7 +5,7 @@
 // the Bearer key, 30 requests per window with X-RateLimit-* on every response). `errors: "always-200"` answers every
 // error with HTTP 200 and the envelope (error 1 and a message), which the seed allows: clients check the error key.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
 
 export interface OracleLinksOptions {
@@ -200,21 +200,5 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     response.end(JSON.stringify(body));
   };
   const server = createServer((request, response) => void answer(request, response));
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    log,
-    secretsSeen: new Set([options.token]),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, options.port ?? 0, log, new Set([options.token]));
 }

@@ -1,7 +1,7 @@
 // The little HTTP plumbing the independent servers share: a loopback node:http server that reads the whole body,
 // hands the request to a handler and writes its JSON answer. No contract file is read here.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
 
 export interface OracleRequest {
@@ -38,21 +38,5 @@ export async function serveOracle(port: number, secretsSeen: Set<string>, handle
     response.end(JSON.stringify(reply.body));
   };
   const server = createServer((request, response) => void answer(request, response));
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  const actual = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${actual}`,
-    port: actual,
-    log,
-    secretsSeen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, port, log, secretsSeen);
 }
