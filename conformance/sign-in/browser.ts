@@ -94,7 +94,8 @@ export class BrowserDriver implements SignInDriver {
       if (response instanceof Error && !this.arrived) return { failure: `the browser could not open the page: ${response.message.split("\n")[0]}`, pages };
       let lastError = "";
       for (let step = 0; step < 12; step++) {
-        await this.settle(page);
+        // Arrived already (a redirect straight to the address waited for): nothing on the page to wait for.
+        if (!this.arrived) await this.settle(page);
         if (this.arrived) return { arrived: this.arrived, pages };
         const lastPage = await last();
         if (options.interactive === false) return { failure: `the provider showed a page instead of redirecting: "${lastPage.text}"`, pages, lastPage };
