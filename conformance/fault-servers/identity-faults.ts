@@ -1,6 +1,6 @@
 // The OpenID Connect faults added with the Basic OP / Config OP level checks: each entry is the fault provider
 // (identity.ts) breaking one rule, the one check that must catch it and the smallest run that reaches it. The
-// self-test (test/conformance/identity.test.ts) runs the real CLI against every entry; the first identity faults
+// self-test (test/conformance/identity-faults.test.ts) runs the real CLI against every entry; the first identity faults
 // stay in faults.ts's table with the other APIs'.
 import type { Fault } from "./faults.js";
 import { type IdentityFault, type IdentityVariant, startIdentityServer } from "./identity.js";

@@ -16,6 +16,12 @@ export type SignInScript = (page: Page, fields: Record<string, string>) => Promi
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const SETTLE_MS = 5000;
 
+/** Resolves when `done()` holds or after `timeoutMs`, whichever comes first. */
+async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
 export function findChromium(explicit?: string): string | undefined {
   if (explicit) return explicit;
   return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) => existsSync(path));
@@ -81,6 +87,11 @@ export class BrowserDriver implements SignInDriver {
     this.until = options.until;
     this.arrived = undefined;
     const page = await this.context.newPage();
+    // A form posted back to its own address (wrong credentials shown again) navigates without changing the URL.
+    let navigations = 0;
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations += 1;
+    });
     let pages = 0;
     let scriptRan = false;
     let filledBefore = false;
@@ -99,7 +110,7 @@ export class BrowserDriver implements SignInDriver {
         if (this.arrived) return { arrived: this.arrived, pages };
         const lastPage = await last();
         if (options.interactive === false) return { failure: `the provider showed a page instead of redirecting: "${lastPage.text}"`, pages, lastPage };
-        const before = page.url();
+        const before = { url: page.url(), navigations };
         try {
           // The script gets the first page that asks for input; error and confirmation pages are the driver's.
           if (this.script && !scriptRan && (await page.locator("input:not([type=hidden]):visible, select:visible, textarea:visible").count()) > 0) {
@@ -132,7 +143,7 @@ export class BrowserDriver implements SignInDriver {
           continue;
         }
         // A sign-in may post with fetch first and navigate only when the answer is in.
-        await page.waitForURL((current) => current.href !== before, { timeout: SETTLE_MS }).catch(() => {});
+        await waitUntil(() => !!this.arrived || navigations > before.navigations || page.url() !== before.url, SETTLE_MS);
       }
       if (this.arrived) return { arrived: this.arrived, pages };
       return { failure: `got through more than 12 pages without arriving${lastError ? ` (last: ${lastError})` : ""}`, pages, lastPage: await last() };

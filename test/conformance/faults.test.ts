@@ -37,7 +37,7 @@ const failingChecks = (report: RunReport) => report.checks.filter((c) => c.faile
 
 describe("fault servers", () => {
   it("cover every check", () => {
-    // The identity faults of the OpenID Foundation-level checks run in identity.test.ts.
+    // The identity faults of the OpenID Foundation-level checks run in identity-faults.test.ts.
     expect(new Set([...FAULTS, ...IDENTITY_FAULT_CASES].map((f) => f.check))).toEqual(new Set(CHECKS.map((c) => c.name)));
   });
 

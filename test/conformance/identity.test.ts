@@ -1,16 +1,15 @@
 // The identity checks at the OpenID Foundation's Basic OP / Config OP level, proven with the real CLI
-// (dist/bin/contracts.js conform identity) against the fault provider: every new fault is caught by exactly its
-// check; the correct provider, its consent-page variant and its JavaScript-only sign-in (with --browser, and with
-// --sign-in-script) pass every check; a sign-in that cannot complete fails the run with its real cause.
+// (dist/bin/contracts.js conform identity): the correct provider, its consent-page variant and its JavaScript-only
+// sign-in (with --browser, and with --sign-in-script) pass every check; a sign-in that cannot complete fails the run
+// with its real cause. The fault providers are in identity-faults.test.ts. The CLI runs are independent (each has its
+// own provider on a free port) and mostly wait, so each group runs concurrently.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { operationModel, validateCase } from "../../conformance/cases.js";
-import {  } from "../../lib/contract/index.js";
 import { operationOf } from "../../conformance/lookup.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
@@ -18,6 +17,7 @@ import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
+import { checkOf as check, conformIdentity as conform, failingChecks as failing } from "../support/conform-identity.js";
 import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
@@ -33,39 +33,7 @@ async function start(options: Parameters<typeof startIdentityServer>[0]): Promis
   return server;
 }
 
-async function conform(baseUrl: string, args: string[], env: Record<string, string> = {}) {
-  const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", "identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", "--json", json, ...args], { ...FAULT_SERVER_CREDENTIALS, ...env });
-  const code = await run.exit;
-  const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
-  return { code, report, run, output: `${run.stdout()}\n${run.stderr()}` };
-}
-
-const failing = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
-const check = (report: RunReport, name: string) => report.checks.find((c) => c.name === name)!;
-
-describe("identity fault providers", () => {
-  it("every new identity check has a fault provider and is documented in the mapping table", () => {
-    const table = readFileSync(new URL("../../docs/guide/identity-conformance.md", import.meta.url), "utf8");
-    const covered = new Set(IDENTITY_FAULT_CASES.map((f) => f.check));
-    for (const { name } of IDENTITY_CHECKS) expect(table, name).toContain(`| \`${name}\` |`);
-    for (const name of ["sign_in", "state_echoed", "pkce_s256_only", "refresh_token_offline_access", "logout_open_redirect"]) expect(covered.has(name), name).toBe(true);
-  });
-
-  it.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
-    const server = await fault.start();
-    const { code, report, output } = await conform(server.url, fault.args);
-    expect(failing(report), output).toEqual([fault.check]);
-    expect(code).toBe(1);
-    const failure = report.failures.find((f) => f.check === fault.check)!;
-    expect(failure.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
-    // No secret the provider issued or accepted appears in the report.
-    const text = JSON.stringify(report);
-    for (const secret of server.secretsSeen) expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
-  });
-});
-
-describe("correct providers: every identity check runs and none fails", () => {
+describe.concurrent("correct providers: every identity check runs and none fails", () => {
   /** Nothing fails, and every check named ran and passed (all identity checks by default). */
   const expectAllPass = (report: RunReport, output: string, names = IDENTITY_CHECKS.map((c) => c.name)) => {
     expect(failing(report), output).toEqual([]);
@@ -110,13 +78,13 @@ describe("correct providers: every identity check runs and none fails", () => {
   }, 120_000);
 });
 
-describe("fail closed: a sign-in that cannot complete fails the run with its cause", () => {
+describe.concurrent("fail closed: a sign-in that cannot complete fails the run with its cause", () => {
   it("a JavaScript-only sign-in without --browser says to try --browser", async () => {
     const server = await start({ variant: "javascript-sign-in" });
     const { code, report, output } = await conform(server.url, ["--operation", "exchangeToken"]);
     expect(code).toBe(1);
     expect(failing(report)).toEqual(["sign_in"]);
-    expect(report.failures.find((f) => f.check === "sign_in")!.message).toMatch(/JavaScript.*--browser/);
+    expect(report.failures.find((f) => f.check === "sign_in")?.message).toMatch(/JavaScript.*--browser/);
     for (const name of FLOW_CHECKS.filter((c) => c !== "sign_in" && c !== "token_errors")) expect(check(report, name).skipped, name).toMatch(/sign_in/);
     expect(output).toMatch(/check failure/);
   });
@@ -129,7 +97,7 @@ describe("fail closed: a sign-in that cannot complete fails the run with its cau
     const { code, report } = await conform(server.url, [...args, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=not-the-password" });
     expect(code).toBe(1);
     expect(failing(report)).toEqual(["sign_in"]);
-    expect(report.failures[0]!.message).toMatch(/wrong credentials/);
+    expect(report.failures[0]?.message).toMatch(/wrong credentials/);
     expect(JSON.stringify(report)).not.toContain("not-the-password");
   }, 120_000);
 });

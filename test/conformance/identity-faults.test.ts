@@ -1,0 +1,33 @@
+// The identity fault providers, proven with the real CLI (dist/bin/contracts.js conform identity): every new fault
+// is caught by exactly its check, and no secret the provider issued or accepted reaches the report. The runs are
+// independent (each has its own provider on a free port and its own CLI process) and mostly wait (the max_age and
+// prompt=login checks let seconds pass), so they run concurrently.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
+import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
+import { conformIdentity, failingChecks } from "../support/conform-identity.js";
+
+describe("identity fault providers", () => {
+  it("every new identity check has a fault provider and is documented in the mapping table", () => {
+    const table = readFileSync(new URL("../../docs/guide/identity-conformance.md", import.meta.url), "utf8");
+    const covered = new Set(IDENTITY_FAULT_CASES.map((f) => f.check));
+    for (const { name } of IDENTITY_CHECKS) expect(table, name).toContain(`| \`${name}\` |`);
+    for (const name of ["sign_in", "state_echoed", "pkce_s256_only", "refresh_token_offline_access", "logout_open_redirect"]) expect(covered.has(name), name).toBe(true);
+  });
+
+  it.concurrent.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
+    const server = await fault.start();
+    try {
+      const { code, report, output } = await conformIdentity(server.url, fault.args);
+      expect(failingChecks(report), output).toEqual([fault.check]);
+      expect(code).toBe(1);
+      const failure = report.failures.find((f) => f.check === fault.check);
+      expect(failure?.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
+      const text = JSON.stringify(report);
+      for (const secret of server.secretsSeen) expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+});
