@@ -22,7 +22,9 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for the whole repository (tsconfig.json covers every linted file); the project service built
+      // its programs file by file and took half as long again.
+      parserOptions: { project: "./tsconfig.json", tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "max-lines": ["error", { max: 400 }],
