@@ -8,7 +8,7 @@
 //   docs/changelog.md               CHANGELOG.md
 //   docs/.vitepress/try-it.generated.json  the prefilled requests of the console (theme/TryIt.vue)
 // All of them are git-ignored: only the specs and CHANGELOG.md are the source.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { API_NAMES } from "../../lib/contract/index.js";
@@ -54,7 +54,10 @@ export function generatedPagePaths(): string[] {
   return ["/changelog", ...API_NAMES.flatMap((api) => [...referenceNavigation(api).map((entry) => entry.link), `/redoc/${api}.html`])];
 }
 
-/** Writes a file only when its content changed, so the dev server does not reload for nothing. */
+/**
+ * Writes a file only when its content changed, so the dev server does not reload for nothing and a reader running
+ * at the same time (`npm test` type-checks while the docs test builds the site) never sees a file half written.
+ */
 function writeIfChanged(path: string, content: string | Buffer): void {
   let current: Buffer | undefined;
   try {
@@ -92,10 +95,10 @@ export function writeGeneratedPages(root = docsRoot): void {
     for (const [page, markdown] of pages) writeIfChanged(join(dir, `${page}.md`), markdown);
     // A page of a tag that no longer exists must not stay on the site.
     for (const file of readdirSync(dir)) if (!pages.has(file.replace(/\.md$/, ""))) rmSync(join(dir, file), { recursive: true, force: true });
-    copyFileSync(bundlePath(api), join(specsDir, `${api}.json`));
+    writeIfChanged(join(specsDir, `${api}.json`), readFileSync(bundlePath(api)));
     const redoc = fromPackageRoot("generated", "reference", `${api}.html`);
     try {
-      copyFileSync(redoc, join(redocDir, `${api}.html`));
+      writeIfChanged(join(redocDir, `${api}.html`), readFileSync(redoc));
     } catch (error) {
       throw new Error(`${redoc} is missing: run \`npm run generate\` (${(error as Error).message})`, { cause: error });
     }
