@@ -1,6 +1,7 @@
 // The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
 // on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
 import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
@@ -163,7 +164,9 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
         const assumed = errors.map((error) => ({ error, assumption: responseErrorWord(api, candidate, error, "x-assumption") }));
         return { candidate, errors, assumed, hard: assumed.filter((a) => a.assumption === undefined).map((a) => a.error) };
       })
-      .sort((a, b) => a.hard.length - b.hard.length || a.errors.length - b.errors.length);
+      // Closest: no hard error at all; else the branch whose first hard error lies deepest (its outer shape fits:
+      // a success body with a few bad fields is not "closer" to the error envelope for having more of them).
+      .sort((a, b) => Number(a.hard.length > 0) - Number(b.hard.length > 0) || shallowestError(b.hard) - shallowestError(a.hard) || a.hard.length - b.hard.length || a.errors.length - b.errors.length);
     const closest = judged[0]!;
     const message = (errors: typeof result.errors) => `the body does not match ${schemaName(api, closest.candidate)}: ${describeErrors(errors.slice(0, 5))}`;
     if (closest.hard.length > 0 || closest.errors.length === 0) return message(closest.hard.length > 0 ? closest.hard : result.errors);
@@ -271,6 +274,11 @@ export function isErrorRedirect(response: RecordedResponse): boolean {
 }
 
 /** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
+/** Depth (JSON Pointer segments) of the shallowest error's place in the body; Infinity without errors. */
+function shallowestError(errors: readonly ErrorObject[]): number {
+  return Math.min(...errors.map((error) => (error.instancePath === "" ? 0 : error.instancePath.split("/").length - 1)));
+}
+
 function schemaName(api: ApiName, pointer: string): string {
   const canonical = loadContract(api).canonicalPointer(pointer);
   return canonical.startsWith("/components/schemas/") ? canonical.split("/").pop()! : "the documented schema";
