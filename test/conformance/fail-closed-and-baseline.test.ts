@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { BaselineFile } from "../../conformance/baseline.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
@@ -16,10 +16,9 @@ import { runContracts } from "../support/processes.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };
 const dir = mkdtempSync(join(tmpdir(), "conform-closed-"));
-let servers: RunningServer[] = [];
-afterEach(async () => {
+const servers: RunningServer[] = [];
+afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
-  servers = [];
 });
 
 async function started<T extends RunningServer>(server: Promise<T>): Promise<T> {
@@ -35,7 +34,8 @@ async function conform(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promis
   return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-describe("fail closed", () => {
+// Each run has its own server and CLI process, so they go concurrently.
+describe.concurrent("fail closed", () => {
   it("a prerequisite that fails (the first signed request is refused) fails nonce_replay with the reason", async () => {
     const server = await started(startPayServer({ shopId: env.PAY_SHOP_ID, secret: "another-secret-than-the-runner-has" }));
     const { code, report, stderr, stdout } = await conform(["pay", "--base-url", server.url, "--operation", "getBalance", "--check", "nonce_replay"]);

@@ -4,10 +4,9 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
@@ -38,12 +37,6 @@ function basics(id: string, secret: string): string[] {
   return [`${id}:${secret}`, `${form(id)}:${form(secret)}`].map((pair) => Buffer.from(pair).toString("base64"));
 }
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
 const cases = [
   ["links", () => startLinksServer({ token: secrets.LINKS_TOKEN, fault: "wrong-content-type", rateLimit: { windowMs: 1000 } }), ["--operation", "getAccount"]],
   ["catalog", () => startCatalogServer({ apiKey: secrets.CATALOG_API_KEY, readApiKey: secrets.CATALOG_READ_API_KEY, fault: "idempotency-ignored" }), ["--operation", "createProduct", "--allow-writes"]],
@@ -52,21 +45,25 @@ const cases = [
 ] as const;
 
 describe("secrets with ~ ! ' ( ) + / = and a space", () => {
-  it.each(cases)("%s: no form of any secret in the console, the JSON or the JUnit report", async (api, start, args) => {
+  // Each run has its own server and CLI process, so the four go concurrently.
+  it.concurrent.each(cases)("%s: no form of any secret in the console, the JSON or the JUnit report", async (api, start, args) => {
     const server = await start();
-    servers.push(server);
-    const json = join(dir, `${api}.json`);
-    const junit = join(dir, `${api}.xml`);
-    const run = runContracts(["conform", api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--seed", "4", "--json", json, "--junit", junit, ...args], env);
-    expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
-    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
-    const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
-    const leaks = [...secretValues.flatMap(forms), ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET), "alice-demo-password"];
-    for (const [where, text] of Object.entries(outputs)) {
-      for (const leak of leaks) expect(text.includes(leak), `${where} shows ${JSON.stringify(leak.slice(0, 12))}…`).toBe(false);
+    try {
+      const json = join(dir, `${api}.json`);
+      const junit = join(dir, `${api}.xml`);
+      const run = runContracts(["conform", api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--seed", "4", "--json", json, "--junit", junit, ...args], env);
+      expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
+      const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+      const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
+      const leaks = [...secretValues.flatMap(forms), ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET), "alice-demo-password"];
+      for (const [where, text] of Object.entries(outputs)) {
+        for (const leak of leaks) expect(text.includes(leak), `${where} shows ${JSON.stringify(leak.slice(0, 12))}…`).toBe(false);
+      }
+      // The reproductions read the secret from its variable.
+      const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "" }[api];
+      expect(outputs.stdout).toContain(variable);
+    } finally {
+      await server.close();
     }
-    // The reproductions read the secret from its variable.
-    const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "" }[api];
-    expect(outputs.stdout).toContain(variable);
   });
 });

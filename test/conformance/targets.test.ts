@@ -23,7 +23,8 @@ async function conform(api: ApiName, baseUrl: string, args: string[], env: NodeJ
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
-describe("against the Prism mock (read-only)", () => {
+// The runs of each group go concurrently: one API each, against its own server.
+describe.concurrent("against the Prism mock (read-only)", () => {
   const PRISM_BASE = 4540;
   let mocks: RunningMocks;
   beforeAll(async () => {
@@ -58,7 +59,7 @@ describe("against the Prism mock (read-only)", () => {
   });
 });
 
-describe("against the sandbox (contracts sandbox)", () => {
+describe.concurrent("against the sandbox (contracts sandbox)", () => {
   const SANDBOX_BASE = testPort(4560);
   const urls = { identity: `http://127.0.0.1:${SANDBOX_BASE}`, links: `http://127.0.0.1:${SANDBOX_BASE + 1}`, catalog: `http://127.0.0.1:${SANDBOX_BASE + 2}`, pay: `http://127.0.0.1:${SANDBOX_BASE + 3}` };
   // The sandbox's default demo credentials (contracts sandbox --print-config).
