@@ -24,7 +24,12 @@ async function conform(args: string[]): Promise<{ code: number | string; report:
   const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const run = runContracts(["conform", ...args, "--seed", "7", "--rate-limit", "1000/s", "--json", json], { ...FAULT_SERVER_CREDENTIALS });
   const code = await run.exit;
-  const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+  let report: RunReport;
+  try {
+    report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+  } catch (error) {
+    throw new Error(`no report (exit ${code}): ${(error as Error).message}\n${run.stdout()}\n${run.stderr()}`, { cause: error });
+  }
   return { code, report, stdout: run.stdout(), stderr: run.stderr() };
 }
 
