@@ -1,7 +1,8 @@
 // Sends the runner's requests one at a time, never faster than the API allows: a budget of N requests per minute
 // (from --rate-limit, else the contract's x-rate-limit) and, on top, the live X-RateLimit-* headers followed by the
 // clients' own RateLimiter. Every exchange is recorded with its timing for the reports.
-import { RateLimiter } from "../lib/rate-limit.js";
+import { type Dispatcher, request as undiciRequest } from "undici";
+import { type HeaderReader, RateLimiter } from "../lib/rate-limit.js";
 import type { PreparedRequest } from "./apis.js";
 
 /**
@@ -92,6 +93,19 @@ export interface TransportOptions {
 
 const MAX_BODY = 64 * 1024;
 
+/** undici's response headers (lower-case names; a repeated header as an array) as the exchange records them. */
+function headersOf(raw: Dispatcher.ResponseData["headers"]): HeaderReader & { single: Record<string, string>; setCookies: string[] } {
+  const single: Record<string, string> = {};
+  let setCookies: string[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (name === "set-cookie") setCookies = Array.isArray(value) ? value : [value];
+    // As fetch's Headers show them: repeated values joined, except Set-Cookie, which is never joined.
+    single[name] = Array.isArray(value) ? (name === "set-cookie" ? value[value.length - 1]! : value.join(", ")) : value;
+  }
+  return { single, setCookies, get: (name) => single[name.toLowerCase()] ?? null };
+}
+
 export class Transport {
   private readonly limiter: RateLimiter;
   requestCount = 0;
@@ -123,11 +137,13 @@ export class Transport {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
     try {
-      const response = await this.limiter.schedule(() => fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual", signal: controller.signal }));
+      const response = await this.limiter.schedule(async () => {
+        const answer = await undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal: controller.signal });
+        return { answer, headers: headersOf(answer.headers) };
+      });
       this.requestCount += 1;
-      const text = (await response.text()).slice(0, MAX_BODY);
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+      const text = (await response.answer.body.text()).slice(0, MAX_BODY);
+      const headers = response.headers.single;
       let json: unknown;
       let isJson = false;
       try {
@@ -136,11 +152,13 @@ export class Transport {
       } catch {
         // not JSON; the checks decide whether that matters
       }
-      exchange = { request, response: { status: response.status, headers, text, json, isJson, setCookies: response.headers.getSetCookie() }, durationMs: Date.now() - started, receivedAt: Date.now() };
+      exchange = { request, response: { status: response.answer.statusCode, headers, text, json, isJson, setCookies: response.headers.setCookies }, durationMs: Date.now() - started, receivedAt: Date.now() };
     } catch (error) {
       this.requestCount += 1;
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      exchange = { request, error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: Date.now() - started, receivedAt: Date.now() };
+      // undici names a network failure by its code (ECONNREFUSED) on the error itself or on its cause.
+      const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+      const code = typeof failure.code === "string" ? failure.code : undefined;
+      exchange = { request, error: code ?? failure.cause?.code ?? failure.cause?.message ?? failure.message ?? String(error), durationMs: Date.now() - started, receivedAt: Date.now() };
     } finally {
       clearTimeout(timer);
     }

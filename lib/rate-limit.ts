@@ -3,6 +3,11 @@
 // for X-RateLimit-Reset when the window is used up. How long a call may wait is the caller's choice: `maxWaitMs`,
 // an AbortSignal per call, and `onRateLimit`, told of every wait before it starts (like octokit's throttling plugin).
 
+/** What the limiter reads of a response: its headers by name (a fetch Response's Headers, or the runner's own view). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 export interface RateLimitHeaderNames {
   limit: string;
   remaining: string;
@@ -79,7 +84,7 @@ export class RateLimiter {
    * Runs `send` when the window allows it, and learns the window from the response headers. Rejects with the
    * signal's reason when `signal` aborts while waiting, and with RateLimitError when a wait is refused.
    */
-  async schedule(send: () => Promise<Response>, signal?: AbortSignal): Promise<Response> {
+  async schedule<T extends { headers: HeaderReader }>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(signal);
     try {
       const response = await send();
@@ -123,7 +128,7 @@ export class RateLimiter {
     this.inFlight += 1;
   }
 
-  private observe(headers: Headers): void {
+  private observe(headers: HeaderReader): void {
     const limit = integerHeader(headers, this.headers.limit);
     const remaining = integerHeader(headers, this.headers.remaining);
     const reset = integerHeader(headers, this.headers.reset);
@@ -165,7 +170,7 @@ export class RateLimiter {
   }
 }
 
-function integerHeader(headers: Headers, name: string): number | undefined {
+function integerHeader(headers: HeaderReader, name: string): number | undefined {
   const value = headers.get(name);
   if (value === null || !/^\s*\d+\s*$/.test(value)) return undefined;
   return Number(value);
