@@ -3,8 +3,9 @@
 // MAX_WORKERS workers, and each worker shifts the ranges by 1000 so two files never meet on a port. Servers started
 // in-process listen on port 0 instead and report their real address.
 
-/** Most workers vitest.config.ts runs; 2 on 2 cores, where the suite is CPU-bound; the blocks stay far below the ephemeral range. */
-export const MAX_WORKERS = 2;
+/** Most workers vitest.config.ts runs: 3 on 2 cores, because many files spend much of their time waiting (sign-in
+ * flows, page loads, processes starting); the blocks stay far below the ephemeral range. */
+export const MAX_WORKERS = 3;
 
 /** `port` moved into this worker's block (VITEST_POOL_ID counts workers from 1). */
 export function testPort(port: number): number {
