@@ -28,10 +28,15 @@ export function patchContract(patches: ContractPatch[]): () => void {
       else delete node[patch.key];
     });
   }
-  forgetLookups();
+  // Validators compiled from the bundle before (or during) the patch would judge by the other document.
+  const forgetCompiled = () => {
+    forgetLookups();
+    for (const api of new Set(patches.map((patch) => patch.api))) loadContract(api).validators.forget();
+  };
+  forgetCompiled();
   return () => {
     undo.forEach((restore) => restore());
-    forgetLookups();
+    forgetCompiled();
   };
 }
 

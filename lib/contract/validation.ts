@@ -63,6 +63,12 @@ export class Validators {
     return validate;
   }
 
+  /** Drops every compiled validator, so that the next use compiles the document as it is now (after a change in place). */
+  forget(): void {
+    this.ajvInstance = undefined;
+    this.compiled.clear();
+  }
+
   /** Validates `data` against the schema at `pointer`; never throws on invalid data. */
   validate(pointer: string, data: unknown): ValidationResult {
     const validate = this.at(pointer);
