@@ -143,16 +143,44 @@ export function importProblems(stage: string, manifest: PackageManifest): string
   return problems;
 }
 
+/**
+ * Compiled files under `dist` that no source of tsconfig.build.json produces (a deleted or renamed module's output,
+ * which tsc leaves behind, or the output of an older configuration): `x.js` and `x.d.ts` come from `x.ts` under one
+ * of its `include` folders; a JSON module is copied from the same path.
+ */
+export function orphanOutputs(root: string, dist: string): string[] {
+  const { include } = JSON.parse(readFileSync(join(root, "tsconfig.build.json"), "utf8")) as { include: string[] };
+  const compiledFrom = (file: string) => {
+    if (file.endsWith(".json")) return existsSync(join(root, file));
+    const source = file.replace(/(\.d\.ts|\.js)$/, ".ts");
+    return source !== file && include.some((dir) => source.startsWith(`${dir}/`)) && existsSync(join(root, source));
+  };
+  return listFiles(dist).filter((file) => !compiledFrom(file));
+}
+
+export interface PackOptions {
+  /**
+   * A dist/ compiled from the current sources with tsconfig.build.json (the tests pass the checkout's, which their
+   * global setup keeps fresh) instead of a clean build of its own; refused when it holds a file no source produces.
+   */
+  compiled?: string;
+}
+
 /** Builds, checks and packs both packages into `destination`. */
-export async function packPackages(root: string, destination: string): Promise<PackedPackage[]> {
+export async function packPackages(root: string, destination: string, options: PackOptions = {}): Promise<PackedPackage[]> {
   mkdirSync(destination, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "contracts-pack-"));
   try {
-    // A clean build of its own, so that no stale file of the repository's dist/ is shipped.
-    const build = join(work, "build");
-    await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(build, "dist")], { cwd: root }).catch(
-      (error: Error & { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`)),
-    );
+    // A clean build of its own by default, so that no stale file of the repository's dist/ is shipped.
+    const dist = options.compiled ?? join(work, "build", "dist");
+    if (options.compiled) {
+      const orphans = orphanOutputs(root, options.compiled);
+      if (orphans.length > 0) throw new Error(`${options.compiled} holds files no source produces (run a clean build): ${orphans.join(", ")}`);
+    } else {
+      await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", dist], { cwd: root }).catch(
+        (error: Error & { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`)),
+      );
+    }
     const packed: PackedPackage[] = [];
     const manifests = packageManifests(root);
     if (manifests.length !== PACKAGE_DIRS.length) throw new Error(`expected ${PACKAGE_DIRS.map((dir) => `packages/${dir}/package.json`).join(" and ")}`);
@@ -161,7 +189,7 @@ export async function packPackages(root: string, destination: string): Promise<P
       const stage = join(work, dir);
       mkdirSync(stage);
       for (const path of manifest.files) {
-        const source = path.startsWith("dist/") ? join(build, path) : join(root, path);
+        const source = path === "dist" || path.startsWith("dist/") ? join(dist, path.slice("dist".length)) : join(root, path);
         if (!existsSync(source)) throw new Error(`packages/${dir}/package.json lists ${path}, which does not exist`);
         cpSync(source, join(stage, path), { recursive: true });
       }

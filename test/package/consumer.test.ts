@@ -21,6 +21,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../conformance/report.js";
 import { loadContract } from "../../lib/contract/index.js";
+import { staleness } from "../../scripts/build-if-stale.mjs";
 import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
@@ -50,18 +51,26 @@ const clientsProject = join(scratch, "app");
 const toolsProject = join(scratch, "dev-tools");
 const installedIn = (dir: string, pkg: PackedPackage) => join(dir, "node_modules", ...pkg.name.split("/"));
 
+// The installs run side by side, and each part of the file waits for its own: the clients' checks (a tsc of the
+// consumer among them) run while the tools install is still unpacking.
+let clientsInstalled: Promise<unknown>;
+let toolsInstalled: Promise<unknown>;
+
 beforeAll(async () => {
-  const packed = await packPackages(repoRoot, join(scratch, "tarballs"));
+  // The checkout's dist/, which the global setup compiled from the current sources (npm run pack compiles its own).
+  const stale = staleness();
+  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
+  const packed = await packPackages(repoRoot, join(scratch, "tarballs"), { compiled: join(repoRoot, "dist") });
   clients = packed.find((p) => p.name === "@platform/contracts")!;
   tools = packed.find((p) => p.name === "@platform/contracts-tools")!;
   project("app");
   for (const file of ["main.ts", "tsconfig.json"]) copyFileSync(join(consumerApp, file), join(clientsProject, file));
   project("dev-tools");
-  await Promise.all([
-    run("npm", [...INSTALL, clients.tarball], { cwd: clientsProject, timeout: 280_000 }),
-    // msw is the application's own: a peer dependency of the tools.
-    run("npm", [...INSTALL, tools.tarball, `msw@${mswRange}`], { cwd: toolsProject, timeout: 280_000 }),
-  ]);
+  clientsInstalled = run("npm", [...INSTALL, clients.tarball], { cwd: clientsProject, timeout: 280_000 });
+  // msw is the application's own: a peer dependency of the tools.
+  toolsInstalled = run("npm", [...INSTALL, tools.tarball, `msw@${mswRange}`], { cwd: toolsProject, timeout: 280_000 });
+  // Each is awaited by the part that needs it; a failure must not count as unhandled meanwhile.
+  for (const install of [clientsInstalled, toolsInstalled]) install.catch(() => undefined);
 }, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -104,6 +113,8 @@ function measureTree(nodeModules: string): { packages: string[]; bytes: number }
 }
 
 describe("@platform/contracts (types, clients, bundled contracts)", () => {
+  beforeAll(() => clientsInstalled, 300_000);
+
   it("contains only the clients, the generated types and the bundled contracts", () => {
     // The clients and the three helpers of lib/ they share with the tools (signature, nonces, rate limiter).
     const allowed = [/^dist\/clients\/[a-z-]+\.(js|d\.ts)$/, /^dist\/lib\/(pay-signature|nonce|rate-limit)\.(js|d\.ts)$/, /^dist\/generated\/types\/[a-z]+\.(js|d\.ts)$/, /^generated\/openapi\/[a-z]+\.json$/];
@@ -176,6 +187,8 @@ afterAll(async () => {
 });
 
 describe("@platform/contracts-tools (what it installs)", () => {
+  beforeAll(() => toolsInstalled, 300_000);
+
   it("installs msw only as the application's peer and ships no test or build file", () => {
     const manifest = readManifest(join(installedIn(toolsProject, tools), "package.json"));
     expect(manifest.peerDependencies?.msw).toBe(mswRange);
@@ -189,15 +202,16 @@ describe("@platform/contracts-tools (what it installs)", () => {
 
 });
 
-describe("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () => {
+// Independent commands on ports the system hands out: they run side by side.
+describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handlers)", () => {
+  beforeAll(() => toolsInstalled, 300_000);
+
   it("prints the usage of every command", async () => {
     const { stdout } = await contracts(["--help"]);
     const commands = [...stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!);
     expect(commands).toEqual(["mock", "sandbox", "conform", "diff"]);
-    for (const command of commands) {
-      const help = await contracts([command, "--help"]);
-      expect(help.stdout, command).toMatch(new RegExp(`contracts ${command}`));
-    }
+    const helps = await Promise.all(commands.map((command) => contracts([command, "--help"])));
+    helps.forEach((help, i) => expect(help.stdout, commands[i]).toMatch(new RegExp(`contracts ${commands[i]}`)));
   });
 
   it("contracts mock serves the contract's examples with Prism", async () => {

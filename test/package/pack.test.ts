@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { importProblems, manifestProblems, type PackageManifest, packageManifests } from "../../scripts/pack.js";
+import { importProblems, manifestProblems, orphanOutputs, type PackageManifest, packageManifests } from "../../scripts/pack.js";
 import { repoRoot } from "../support/processes.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contracts-pack-check-"));
@@ -63,5 +63,23 @@ describe("npm run pack refuses a package", () => {
 
   it("and accepts the repository's own manifests", () => {
     for (const { dir, manifest: real } of packageManifests(repoRoot)) expect(manifestProblems(repoRoot, real), dir).toEqual([]);
+  });
+});
+
+describe("npm run pack, given a compiled dist/ instead of building its own", () => {
+  it("refuses a file no source produces (a deleted module's output, or an older configuration's)", () => {
+    const root = stage("compiled", {
+      "tsconfig.build.json": JSON.stringify({ include: ["clients", "lib"] }),
+      "clients/links.ts": "export {};\n",
+      "generated/openapi/links.json": "{}",
+      "test/links.test.ts": "export {};\n",
+      "dist/clients/links.js": "export {};\n",
+      "dist/clients/links.d.ts": "export {};\n",
+      "dist/generated/openapi/links.json": "{}",
+      "dist/clients/removed.js": "export {};\n",
+      "dist/lib/removed.d.ts": "export {};\n",
+      "dist/test/links.test.js": "export {};\n",
+    });
+    expect(orphanOutputs(root, join(root, "dist")).sort()).toEqual(["clients/removed.js", "lib/removed.d.ts", "test/links.test.js"]);
   });
 });
