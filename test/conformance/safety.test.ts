@@ -1,12 +1,12 @@
 // What makes the runner safe to point at production: it never exceeds the rate limit (the server's headers and the
 // contract's budget), it deletes what it created also when interrupted, no secret reaches any output, and every
-// way of failing to start is one line with exit code 2.
+// way of failing to start is one line with exit code 2. The tests run side by side, each with servers of its own.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
@@ -14,14 +14,15 @@ import type { RunReport } from "../../conformance/report.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
 
-const PORT = testPort(4550); // PORT to PORT + 9
+const UNUSED_PORT = testPort(4559); // nothing listens there
 const dir = mkdtempSync(join(tmpdir(), "conform-safety-"));
 const env = { ...FAULT_SERVER_CREDENTIALS };
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+
+/** `server`, closed when the test that started it ends. */
+function closedAfter<T extends RunningServer>(server: T, { onTestFinished }: TestContext): T {
+  onTestFinished(() => server.close());
+  return server;
+}
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -42,10 +43,10 @@ function busiest(server: RunningServer, windowMs: number): number {
   return most;
 }
 
-describe("rate limits", () => {
-  it("follows the server's X-RateLimit-* headers: 30 per window, never refused", async () => {
-    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT, rateLimit: { windowMs: 1000 } });
-    servers.push(server);
+describe.concurrent("rate limits", () => {
+  it("follows the server's X-RateLimit-* headers: 30 per window, never refused", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
     const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "6", "--rate-limit", "1000/s", "--seed", "3"], env);
     expect(await run.exit, run.stderr()).toBe(0);
     expect(server.log.length).toBeGreaterThan(60); // enough requests that the runner had to wait for new windows
@@ -53,18 +54,18 @@ describe("rate limits", () => {
     expect(server.refused).toBe(0);
   });
 
-  it("keeps to --rate-limit in any sliding window", async () => {
-    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 1, rateLimit: { windowMs: 1000 } });
-    servers.push(server);
+  it("keeps to --rate-limit in any sliding window", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
     const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "listDomains", "--max-examples", "12", "--rate-limit", "10/s"], env);
     expect(await run.exit, run.stderr()).toBe(0);
     expect(server.log.length).toBeGreaterThan(20);
     expect(busiest(server, 1000)).toBeLessThanOrEqual(10);
   });
 
-  it("keeps to the contract's 30 requests per minute when no --rate-limit is given", async () => {
-    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 2, rateLimit: { windowMs: 1000 } });
-    servers.push(server);
+  it("keeps to the contract's 30 requests per minute when no --rate-limit is given", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
     const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "10"], env);
     await until(() => server.log.length >= 30);
     await new Promise((r) => setTimeout(r, 1500));
@@ -75,10 +76,10 @@ describe("rate limits", () => {
   });
 });
 
-describe("cleanup", () => {
-  it("deletes everything it created when interrupted with Ctrl-C, and lists it in the report", async () => {
-    const server = await startLinksServer({ token: env.LINKS_TOKEN, port: PORT + 3, rateLimit: { windowMs: 1000 } });
-    servers.push(server);
+describe.concurrent("cleanup", () => {
+  it("deletes everything it created when interrupted with Ctrl-C, and lists it in the report", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
     const seeded = { domains: server.state.domains.length, campaigns: server.state.campaigns.length, channels: server.state.channels.length };
     const json = join(dir, "interrupted.json");
     const run = runContracts(["conform", "links", "--base-url", server.url, "--allow-writes", "--max-examples", "40", "--rate-limit", "1000/s", "--operation", "addDomain", "--operation", "addCampaign", "--json", json], env);
@@ -96,11 +97,11 @@ describe("cleanup", () => {
   });
 });
 
-describe("secrets", () => {
-  it.each(["links-wrong-content-type", "catalog-idempotency-ignored", "pay-nonce-not-checked", "identity-code-reusable"])("no output of a failing run against %s shows a secret", async (name) => {
+describe.concurrent("secrets", () => {
+  it.for(["links-wrong-content-type", "catalog-idempotency-ignored", "pay-nonce-not-checked", "identity-code-reusable"])("no output of a failing run against %s shows a secret", async (name, context) => {
+    const { expect } = context;
     const fault = FAULTS.find((f) => f.name === name)!;
-    const server = await fault.start(PORT + 5);
-    servers.push(server);
+    const server = closedAfter(await fault.start(), context);
     const json = join(dir, `${name}.json`);
     const junit = join(dir, `${name}.xml`);
     const run = runContracts(["conform", fault.api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--json", json, "--junit", junit, ...fault.args], env);
@@ -116,10 +117,10 @@ describe("secrets", () => {
     if (fault.api !== "identity") expect(outputs.stdout).toContain(variable);
   });
 
-  it("the pay reproduction re-signs the body with $PAY_SECRET and a fresh nonce, and the server accepts it", async () => {
+  it("the pay reproduction re-signs the body with $PAY_SECRET and a fresh nonce, and the server accepts it", async (context) => {
+    const { expect } = context;
     const fault = FAULTS.find((f) => f.name === "pay-order-not-listed")!;
-    const server = await fault.start(PORT + 6);
-    servers.push(server);
+    const server = closedAfter(await fault.start(), context);
     const json = join(dir, "pay.json");
     const run = runContracts(["conform", "pay", "--base-url", server.url, "--max-examples", "2", "--json", json, ...fault.args], env);
     expect(await run.exit).toBe(1);
@@ -132,16 +133,16 @@ describe("secrets", () => {
   });
 });
 
-describe("exit codes", () => {
-  it.each([
+describe.concurrent("exit codes", () => {
+  it.for<[string[], RegExp]>([
     [["conform"], /expected exactly one API/],
     [["conform", "nope", "--base-url", "http://127.0.0.1:1"], /unknown API "nope"/],
     [["conform", "links"], /--base-url is required/],
     [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
-    [["conform", "links", "--base-url", `http://127.0.0.1:${PORT + 9}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${PORT + 9}: ECONNREFUSED`)],
+    [["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`)],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes <n>\/m/],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
-  ])("%j → exit 2 with one line", async (args, message) => {
+  ])("%j → exit 2 with one line", async ([args, message], { expect }) => {
     const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });
     expect(await run.exit).toBe(2);
     expect(run.stderr()).toMatch(message);
