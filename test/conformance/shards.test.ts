@@ -1,9 +1,11 @@
 // --shard i/n splits the work deterministically (whole paths per shard) and `contracts conform merge` joins the
-// shards' reports: the union of the shards is the whole run, check by check and operation by operation.
+// shards' reports: the union of the shards is the whole run, check by check and operation by operation. Every run
+// has a reference server of its own (the same seeded state, a rate-limit window of its own), so that runs go side by
+// side.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import type { RunReport } from "../../conformance/report.js";
@@ -19,6 +21,13 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A links reference server closed when the test ends. */
+async function linksServer({ onTestFinished }: TestContext): Promise<RunningServer> {
+  const fresh = await startReferenceServer("links");
+  onTestFinished(() => fresh.close());
+  return fresh;
+}
+
 async function run(args: string[], json: string): Promise<{ code: number | string; report: RunReport; stderr: string }> {
   const command = runContracts(args, env);
   const code = await command.exit;
@@ -28,17 +37,21 @@ async function run(args: string[], json: string): Promise<{ code: number | strin
 /** check → operation → passed/failed, without the checks that ran nowhere. */
 const tallies = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
 
-describe("--shard and merge", () => {
-  it("the union of three shards is the whole run, and merge joins their reports", async () => {
-    const common = ["conform", "links", "--base-url", server.url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes"];
-    const whole = await run([...common, "--json", join(dir, "whole.json")], join(dir, "whole.json"));
+describe.sequential("--shard and merge", () => {
+  it("the union of three shards is the whole run, and merge joins their reports", async (context) => {
+    const runOwnServer = async (more: string[], json: string) => {
+      const { url } = await linksServer(context);
+      return run(["conform", "links", "--base-url", url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes", ...more, "--json", json], json);
+    };
+    const [whole, shards] = await Promise.all([
+      runOwnServer([], join(dir, "whole.json")),
+      Promise.all([1, 2, 3].map((index) => runOwnServer(["--shard", `${index}/3`], join(dir, `shard-${index}.json`)))),
+    ]);
     expect(whole.code, whole.stderr).toBe(0);
     const parts: RunReport[] = [];
-    for (const index of [1, 2, 3]) {
-      const file = join(dir, `shard-${index}.json`);
-      const part = await run([...common, "--shard", `${index}/3`, "--json", file], file);
+    for (const [i, part] of shards.entries()) {
       expect(part.code, part.stderr).toBe(0);
-      expect(part.report.shard).toBe(`${index}/3`);
+      expect(part.report.shard).toBe(`${i + 1}/3`);
       parts.push(part.report);
     }
     // The shards split the work: each did a part (a sequence may list what another shard's paths hold).
@@ -70,20 +83,21 @@ describe("--shard and merge", () => {
   });
 });
 
-describe("--config: a whole deployment in one command", () => {
-  it("runs every API of the file with credentials from the variables it names, one report per API", async () => {
+describe.concurrent("--config: a whole deployment in one command", () => {
+  it("runs every API of the file with credentials from the variables it names, one report per API", async (context) => {
     const { startOracleCatalogServer } = await import("../../conformance/oracle/catalog.js");
     const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
     const { writeFileSync, existsSync } = await import("node:fs");
     const catalog = await startOracleCatalogServer({ apiKey: "prod-catalog-key-1", readApiKey: "prod-catalog-read-2" });
     const pay = await startOraclePayServer({ shopId: "77", secret: "prod-pay-secret-3", fault: "nonce-per-endpoint" });
+    const links = await linksServer(context);
     try {
       const config = join(dir, "deployment.yaml");
       writeFileSync(
         config,
         [
           "apis:",
-          `  links: { baseUrl: "${server.url}", credentials: { token: PROD_LINKS }, rateLimit: 1000/s }`,
+          `  links: { baseUrl: "${links.url}", credentials: { token: PROD_LINKS }, rateLimit: 1000/s }`,
           `  catalog: { baseUrl: "${catalog.url}", credentials: { apiKey: PROD_CATALOG, readApiKey: PROD_CATALOG_READ } }`,
           `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance] }`,
         ].join("\n"),
@@ -110,7 +124,7 @@ describe("--config: a whole deployment in one command", () => {
   });
 });
 
-describe("--concurrency", () => {
+describe.concurrent("--concurrency", () => {
   it("runs operations in parallel with the same results as one at a time; never for an API with a rate limit", async () => {
     const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
     const pay = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET });
