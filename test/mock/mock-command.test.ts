@@ -114,7 +114,8 @@ describe("contracts mock", () => {
     for (const api of API_NAMES) expect(out).toMatch(new RegExp(`${api}\\s+${urlOf(api).replaceAll(".", "\\.")}\\s+file://\\S+/${api}\\.html`));
   });
 
-  describe.each(API_NAMES)("%s", (api) => {
+  // The requests of one API go side by side (the mocks serve them concurrently, as they would a frontend's).
+  describe.concurrent.each(API_NAMES)("%s", (api) => {
     const operations = listOperations(api).filter((op) => !op.webhook);
 
     it.each(operations.map((op) => [op.operationId, op] as const))("%s answers a valid request as the contract says", async (_id, op) => {
@@ -178,7 +179,8 @@ describe("contracts mock", () => {
   });
 });
 
-describe("contracts mock, one API at a time", () => {
+// Each on ports of its own: they start side by side.
+describe.concurrent("contracts mock, one API at a time", () => {
   it("stops on Ctrl-C (SIGINT) leaving no process behind", async () => {
     const run = runContracts(["mock", "--api", "links", "--port", `links=${LINKS_ALONE}`]);
     await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${LINKS_ALONE}\\b`));
