@@ -273,12 +273,12 @@ export function isErrorRedirect(response: RecordedResponse): boolean {
   }
 }
 
-/** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
 /** Depth (JSON Pointer segments) of the shallowest error's place in the body; Infinity without errors. */
 function shallowestError(errors: readonly ErrorObject[]): number {
   return Math.min(...errors.map((error) => (error.instancePath === "" ? 0 : error.instancePath.split("/").length - 1)));
 }
 
+/** The component name of a schema (`Error`, `DomainListResponse`) for messages. */
 function schemaName(api: ApiName, pointer: string): string {
   const canonical = loadContract(api).canonicalPointer(pointer);
   return canonical.startsWith("/components/schemas/") ? canonical.split("/").pop()! : "the documented schema";
