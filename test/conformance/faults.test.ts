@@ -1,18 +1,16 @@
 // Runs the real `contracts conform` against every fault server and asserts that exactly the check meant to catch
 // the fault fails (exit code 1), and against a correct server of each API that nothing fails (exit code 0).
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks.js";
 import { type Fault, FAULT_SERVER_CREDENTIALS, FAULTS, ORACLES, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
-import type { RunReport } from "../../conformance/report.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
-import { repoRoot, runContracts } from "../support/processes.js";
+import { conformWithCli, failingChecks } from "../support/conform-cli.js";
+import { repoRoot } from "../support/processes.js";
 
-const dir = mkdtempSync(join(tmpdir(), "conform-faults-"));
 const servers: Array<{ close(): Promise<void> }> = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -20,25 +18,12 @@ afterAll(async () => {
 
 // The servers announce 30 requests per one-second window; the contract's 30 per minute would make the links runs
 // take minutes, so the budget is raised here and the runner follows the servers' X-RateLimit-* headers alone.
-async function conform(args: string[]): Promise<{ code: number | string; report: RunReport; stdout: string; stderr: string }> {
-  const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", ...args, "--seed", "7", "--rate-limit", "1000/s", "--json", json], { ...FAULT_SERVER_CREDENTIALS });
-  const code = await run.exit;
-  let report: RunReport;
-  try {
-    report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
-  } catch (error) {
-    throw new Error(`no report (exit ${code}): ${(error as Error).message}\n${run.stdout()}\n${run.stderr()}`, { cause: error });
-  }
-  return { code, report, stdout: run.stdout(), stderr: run.stderr() };
-}
+const conform = (args: string[]) => conformWithCli([...args, "--seed", "7", "--rate-limit", "1000/s"]);
 
 // Random valid products carry negative prices, which the contract allows (PriceCreate.amount has no minimum, its
 // range "is not shown") but every catalog server here refuses, as a provider counting money in minor units would:
 // a contract gap, reported. Correct catalog runs therefore create only the sequences' example products.
 const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", "0"] : []);
-
-const failingChecks = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
 
 describe("fault servers", () => {
   it("cover every check", () => {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
-import { conformIdentity, failingChecks } from "../support/conform-identity.js";
+import { conformIdentity, failingChecks } from "../support/conform-cli.js";
 
 describe("identity fault providers", () => {
   it("every new identity check has a fault provider and is documented in the mapping table", () => {

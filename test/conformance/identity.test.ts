@@ -17,7 +17,7 @@ import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
-import { checkOf as check, conformIdentity as conform, failingChecks as failing } from "../support/conform-identity.js";
+import { checkOf as check, conformIdentity as conform, failingChecks as failing } from "../support/conform-cli.js";
 import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 

@@ -1,0 +1,49 @@
+// Runs the real CLI (`contracts conform ...`) as a child process and reads back its JSON report; shared by the
+// self-tests that prove the checks on fault servers (test/conformance/faults.test.ts, identity*.test.ts).
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunReport } from "../../conformance/report.js";
+import { type RunningCommand, runContracts } from "./processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-cli-"));
+
+export interface CliRun {
+  code: number | string;
+  report: RunReport;
+  run: RunningCommand;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together, for assertion messages. */
+  output: string;
+}
+
+/** `contracts conform <args> --json <file>` with the fault servers' credentials (and `env`); a run without a report fails with the CLI's own output. */
+export async function conformWithCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", ...args, "--json", json], { ...FAULT_SERVER_CREDENTIALS, ...env });
+  const code = await run.exit;
+  let report: RunReport;
+  try {
+    report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+  } catch (error) {
+    throw new Error(`no report (exit ${code}): ${(error as Error).message}\n${run.stdout()}\n${run.stderr()}`, { cause: error });
+  }
+  return { code, report, run, stdout: run.stdout(), stderr: run.stderr(), output: `${run.stdout()}\n${run.stderr()}` };
+}
+
+/** `contracts conform identity` against `baseUrl`, seed 7, two cases per operation. */
+export function conformIdentity(baseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return conformWithCli(["identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", ...args], env);
+}
+
+/** Names of the checks with at least one failure. */
+export const failingChecks = (report: RunReport) => report.checks.filter((c) => c.failed > 0).map((c) => c.name);
+
+/** One check's tally; fails the test when the report does not list it. */
+export function checkOf(report: RunReport, name: string): RunReport["checks"][number] {
+  const found = report.checks.find((c) => c.name === name);
+  if (!found) throw new Error(`the report lists no check ${name}`);
+  return found;
+}
