@@ -1,13 +1,24 @@
 // Compiles the package before the tests, so that tests run the same `contracts` binary a user gets; skipped when
 // dist/ is newer than every source (after `npm install`, whose prepare script builds, or an earlier run).
 // Type errors do not stop the emit (and `npm run typecheck` reports them); only a failure to emit stops the tests.
-import { existsSync } from "node:fs";
+// Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
+// that no file finds it missing and no worker is blocked by apt-get for a minute.
+// Also gives the run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
 import { buildIfStale, cli } from "../../scripts/build-if-stale.mjs";
+import { installChromiumIfMissing } from "../../scripts/docs/chromium.js";
 
-export default function setup(): void {
+export default function setup(project: TestProject): () => void {
   const result = buildIfStale("pipe");
   if (result && result.status !== 0) {
     process.stderr.write(`tsc reported type errors (see \`npm run typecheck\`):\n${result.stdout.split("\n").slice(0, 10).join("\n")}\n`);
   }
   if (result?.error || !existsSync(cli)) throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
+  installChromiumIfMissing();
+  const docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
+  project.provide("docsSiteDir", docsSiteDir);
+  return () => rmSync(docsSiteDir, { recursive: true, force: true });
 }
