@@ -1,5 +1,5 @@
 // Hand-written pages name endpoints as `[[op:<operationId>]]`; the path comes from the bundles (issue 16). The built
-// page and the search index are checked in site.test.ts; here the substitution itself and every page's tokens.
+// page and the search index are checked in site-content.test.ts; here the substitution itself and every page's tokens.
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 // The generated reference pages, without a browser: what each overview explains once (the headers on every response,
 // the error envelope), and that the extensions other branches of the contracts add (x-error-envelope, x-assumption)
-// reach the pages. test/docs/site.test.ts checks the built site in Chromium.
+// reach the pages. test/docs/site-*.test.ts check the built site, in Chromium and page by page.
 import { describe, expect, it } from "vitest";
 import { operationsOf, readBundle } from "../../scripts/docs/document.js";
 import { renderReferencePages, sharedResponseHeaders } from "../../scripts/docs/reference-page.js";

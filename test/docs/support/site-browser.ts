@@ -1,4 +1,4 @@
-// The built docs site in headless Chromium, for test/docs/site.test.ts: opening a page while recording every console
+// The built docs site in headless Chromium, for test/docs/site-*.test.ts: opening a page while recording every console
 // error, failed request and request that leaves 127.0.0.1; measuring what is wider than a phone's screen; checking
 // one page; and following every link the way a reader's click does (through VitePress's client-side router).
 import { readdirSync } from "node:fs";
@@ -139,37 +139,43 @@ async function openThroughRouter(page: Page, path: string): Promise<string | und
   return notFound ? "PAGE NOT FOUND" : undefined;
 }
 
-/** Every collected link that ends on the not-found page, misses its anchor, or (a file) does not answer 200. */
-export async function brokenLinks(start: Page, siteUrl: string, links: CollectedLinks): Promise<string[]> {
+/** Every collected link that ends on the not-found page, misses its anchor, or (a file) does not answer 200. The
+ * paths are shared out among the open pages, each following its share through the router. */
+export async function brokenLinks(starts: Page[], siteUrl: string, links: CollectedLinks): Promise<string[]> {
   const broken: string[] = [];
   const byPath = new Map<string, Array<{ href: string; from: string; target: string }>>();
   for (const [href, { from, target }] of links) {
     const key = new URL(href).pathname;
     byPath.set(key, [...(byPath.get(key) ?? []), { href, from, target }]);
   }
-  for (const [path, entries] of byPath) {
-    if (/\.(json|html)$/.test(path) || entries.every((entry) => entry.target === "_blank")) {
-      // Files the router does not handle (specs, the Redoc pages) open as themselves.
-      const response = await fetch(`${siteUrl}${path}`);
-      if (response.status !== 200) broken.push(`${path} (from ${entries[0]!.from}): HTTP ${response.status}`);
-      continue;
+  const queue = [...byPath];
+  const follow = async (start: Page) => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [path, entries] = next;
+      if (/\.(json|html)$/.test(path) || entries.every((entry) => entry.target === "_blank")) {
+        // Files the router does not handle (specs, the Redoc pages) open as themselves.
+        const response = await fetch(`${siteUrl}${path}`);
+        if (response.status !== 200) broken.push(`${path} (from ${entries[0]!.from}): HTTP ${response.status}`);
+        continue;
+      }
+      const failure = await openThroughRouter(start, path);
+      if (failure) {
+        broken.push(`${path} (from ${entries[0]!.from}): ${failure}`);
+        continue;
+      }
+      for (const { href, from } of entries) {
+        const hash = new URL(href).hash;
+        if (!hash) continue;
+        const id = decodeURIComponent(hash.slice(1));
+        const found = await start
+          .locator(`[id="${id}"]`)
+          .first()
+          .waitFor({ state: "attached", timeout: 5_000 })
+          .then(() => true, () => false);
+        if (!found) broken.push(`${href} (from ${from}): no element #${id}`);
+      }
     }
-    const failure = await openThroughRouter(start, path);
-    if (failure) {
-      broken.push(`${path} (from ${entries[0]!.from}): ${failure}`);
-      continue;
-    }
-    for (const { href, from } of entries) {
-      const hash = new URL(href).hash;
-      if (!hash) continue;
-      const id = decodeURIComponent(hash.slice(1));
-      const found = await start
-        .locator(`[id="${id}"]`)
-        .first()
-        .waitFor({ state: "attached", timeout: 5_000 })
-        .then(() => true, () => false);
-      if (!found) broken.push(`${href} (from ${from}): no element #${id}`);
-    }
-  }
-  return broken;
+  };
+  await Promise.all(starts.map(follow));
+  return broken.sort();
 }

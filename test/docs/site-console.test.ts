@@ -1,0 +1,112 @@
+// The interactive parts of the built docs site (test/docs/support/built-site.ts) in headless Chromium: the console
+// of an operation sends its call to a running sandbox or mock (`contracts sandbox` / `contracts mock` on free ports)
+// and shows the 200 response; search ranks operations above schemas; the copy-link button copies the operation's
+// stable address. Screenshots of the home page, a guide and a reference page go to test/docs/screenshots/.
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
+import { repoRoot, runContracts, type RunningCommand } from "../support/processes.js";
+import { useBuiltSite } from "./support/built-site.js";
+import { freePort } from "./support/site-browser.js";
+
+const SCREENSHOTS = join(repoRoot, "test/docs/screenshots");
+const site = useBuiltSite();
+
+describe("the console of an operation against a running sandbox and mock", () => {
+  let sandbox: RunningCommand;
+  let mock: RunningCommand;
+  const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
+
+  beforeAll(async () => {
+    const ports = await Promise.all(API_NAMES.map(() => freePort()));
+    sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
+    API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
+    const mockPort = await freePort();
+    mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
+    urls.mock.links = `http://127.0.0.1:${mockPort}`;
+    await sandbox.waitForOutput(new RegExp(String(ports[API_NAMES.indexOf("pay")])));
+    await mock.waitForOutput(new RegExp(String(mockPort)));
+  }, 60_000);
+
+  afterAll(async () => {
+    sandbox?.child.kill("SIGTERM");
+    mock?.child.kill("SIGTERM");
+    await Promise.all([sandbox?.exit, mock?.exit]);
+  });
+
+  it.each([
+    ["sandbox", "identity", "/reference/identity/discovery", "getOpenIdConfiguration", /"issuer"/],
+    ["sandbox", "links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
+    ["sandbox", "pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
+    ["sandbox", "pay", "/reference/pay/orders", "createOrder", /"url": "http/],
+    ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
+  ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
+    const base = urls[target][api];
+    const { page, problems } = await site.visit(path, "desktop", [new URL(base).host]);
+    try {
+      const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
+      await console.locator("summary").first().click();
+      await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
+      await console.locator("input.try-it-base").fill(base);
+      await console.locator("button.try-it-send").click();
+      await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
+      expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("docs site interactions", () => {
+  it("search ranks an operation above the schemas named after it", async () => {
+    const { page, problems } = await site.visit("/");
+    try {
+      await page.locator(".DocSearch-Button, .VPNavBarSearchButton").first().click();
+      for (const [query, expected] of [
+        ["createOrder", "/reference/pay/orders#createOrder"],
+        ["addCampaign", "/reference/links/campaigns#addCampaign"],
+        ["date_payed", "/reference/pay/"],
+      ] as const) {
+        await page.locator("#localsearch-input").fill(query);
+        const first = page.locator(".VPLocalSearchBox .results a").first();
+        await expect.poll(async () => (await first.getAttribute("href").catch(() => "")) ?? "", { timeout: 10_000 }).toContain(expected);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("the copy-link button copies the operation's stable address", async () => {
+    await site.contexts.desktop.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.url });
+    const { page, problems } = await site.visit("/reference/pay/orders");
+    try {
+      await page.locator('button.copy-link[data-anchor="createOrder"]').click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`${site.url}/reference/pay/orders#createOrder`);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("saves screenshots of the home page, a guide and a reference page", async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const [name, path, viewport] of [
+      ["home", "/", "desktop"],
+      ["guide-pay", "/guide/pay#the-payment-flow", "desktop"],
+      ["reference-links", "/reference/links/campaigns#addCampaign", "desktop"],
+      ["reference-pay-phone", "/reference/pay/orders#createOrder", "phone"],
+    ] as const) {
+      const { page } = await site.visit(path, viewport);
+      try {
+        await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+      } finally {
+        await page.close();
+      }
+    }
+    expect(readdirSync(SCREENSHOTS).sort()).toEqual(expect.arrayContaining(["guide-pay.png", "home.png", "reference-links.png", "reference-pay-phone.png"]));
+  });
+});
+

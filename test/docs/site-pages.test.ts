@@ -1,0 +1,66 @@
+// The built docs site (test/docs/support/built-site.ts) in headless Chromium at desktop size: exactly the expected
+// pages, each loading cleanly (no console error, no failed request, no request leaving 127.0.0.1, diagrams shown,
+// Redoc pages showing notes and samples), and every link of the site (previous/next included) followed the way a
+// reader's click follows it: none may end on the not-found page or miss its anchor. The phone size is
+// site-phone.test.ts; the consoles, search and copy links are site-console.test.ts; the pages' content against the
+// specs is site-content.test.ts.
+import { relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DIAGRAM_PAGES, expectedPages, useBuiltSite } from "./support/built-site.js";
+import { brokenLinks, builtHtmlPages, checkRedocPage, checkSitePage, type CollectedLinks } from "./support/site-browser.js";
+
+const site = useBuiltSite();
+/** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
+const links: CollectedLinks = new Map();
+
+describe("docs site pages", () => {
+  it("has exactly the expected pages", () => {
+    const built = builtHtmlPages(site.outDir)
+      .map((file) => `/${relative(site.outDir, file)}`)
+      .map((path) => (path.startsWith("/redoc/") ? path : path.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "")))
+      .sort();
+    expect(built).toEqual(expectedPages());
+  });
+
+  describe.concurrent("every page in Chromium", () => {
+    // Concurrent tests must use the `expect` of their own context.
+    it.for(expectedPages())("%s (desktop) loads cleanly", async (path, { expect }) => {
+      const { page, problems } = await site.visit(path, "desktop");
+      try {
+        if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
+        else await checkSitePage(page, { path, viewport: "desktop", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, links, expect });
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+
+  it("no link of the site ends on the not-found page or misses its anchor (previous/next included)", async () => {
+    expect(links.size, "links collected from the pages").toBeGreaterThan(100);
+    expect([...links.keys()].filter((href) => !href.includes("#")).length).toBeGreaterThan(10);
+    // Four readers follow a share of the links each: the router's navigations mostly wait for the page to settle.
+    const starts = await Promise.all([1, 2, 3, 4].map(() => site.visit("/guide/getting-started")));
+    try {
+      expect(await brokenLinks(starts.map((start) => start.page), site.url, links)).toEqual([]);
+      expect(starts.flatMap((start) => start.problems)).toEqual([]);
+    } finally {
+      await Promise.all(starts.map((start) => start.page.close()));
+    }
+  }, 300_000);
+
+  it("the previous/next links of the reference pages lead to reference pages", async () => {
+    const { page, problems } = await site.visit("/reference/pay/gaps");
+    try {
+      const next = page.locator("a.pager-link.next");
+      await next.click();
+      await page.waitForLoadState("networkidle");
+      expect(await page.locator(".NotFound").count()).toBe(0);
+      expect(new URL(page.url()).pathname).toBe("/changelog");
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+

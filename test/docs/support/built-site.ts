@@ -1,0 +1,113 @@
+// The docs site as the docs tests see it: built once per test run with VitePress, served on 127.0.0.1 and opened in
+// headless Chromium at desktop and phone sizes. The test files that need it run in parallel workers; the first to
+// ask builds the site into the run's directory (test/support/global-setup.ts provides it), the others wait for it.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
+import { launchChromium } from "../../../scripts/docs/chromium.js";
+import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
+import { repoRoot } from "../../support/processes.js";
+import { freePort, type PageVisit, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
+import { serveStatic } from "./static-server.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** An empty directory of this test run for the built docs site; removed when the run ends. */
+    docsSiteDir: string;
+  }
+}
+
+const BUILD_TIMEOUT_MS = 600_000;
+
+/** The directory of the built site: built here, or by another test file of this run. */
+export async function builtSite(): Promise<string> {
+  const runDir = inject("docsSiteDir");
+  const outDir = join(runDir, "site");
+  const done = join(runDir, "built");
+  const failed = join(runDir, "failed");
+  let builder = true;
+  try {
+    mkdirSync(join(runDir, "building")); // atomic: exactly one file of the run builds
+  } catch {
+    builder = false;
+  }
+  if (builder) {
+    try {
+      await promisify(execFile)(process.execPath, [join(repoRoot, "node_modules/vitepress/bin/vitepress.js"), "build", "docs", "--outDir", outDir], {
+        cwd: repoRoot,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      writeFileSync(done, "");
+    } catch (error) {
+      writeFileSync(failed, String(error));
+      throw error;
+    }
+    return outDir;
+  }
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  while (!existsSync(done)) {
+    if (existsSync(failed)) throw new Error(`the docs site build of another test file failed:\n${readFileSync(failed, "utf8")}`);
+    if (Date.now() > deadline) throw new Error(`the docs site was not built within ${BUILD_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return outDir;
+}
+
+export interface OpenSite {
+  outDir: string;
+  url: string;
+  browser: Browser;
+  contexts: Record<Viewport, BrowserContext>;
+  /** Opens a page of the built site, recording console errors, failed requests and requests leaving 127.0.0.1. */
+  visit(path: string, viewport?: Viewport, allowedHosts?: string[]): Promise<PageVisit>;
+  close(): Promise<void>;
+}
+
+/** The built site on a static server of its own and a Chromium with a desktop and a phone context. */
+export async function openBuiltSite(): Promise<OpenSite> {
+  const outDir = await builtSite();
+  const site = await serveStatic(outDir, await freePort());
+  const browser = await launchChromium();
+  const contexts = {
+    desktop: await browser.newContext({ viewport: VIEWPORTS.desktop }),
+    phone: await browser.newContext({ viewport: VIEWPORTS.phone, isMobile: true, hasTouch: true }),
+  };
+  return {
+    outDir,
+    url: site.url,
+    browser,
+    contexts,
+    visit: (path, viewport = "desktop", allowedHosts = []) => visit(site.url, contexts[viewport], path, allowedHosts),
+    async close() {
+      await browser.close();
+      await site.close();
+    },
+  };
+}
+
+/** The built site for the tests of one file: filled in before they run (building it, or waiting for the build of
+ * another file), closed after them. */
+export function useBuiltSite(): OpenSite {
+  const site = {} as OpenSite;
+  beforeAll(async () => {
+    Object.assign(site, await openBuiltSite());
+  }, 600_000);
+  afterAll(async () => {
+    await site.close?.();
+  });
+  return site;
+}
+
+/** Guides whose diagrams (OIDC code + PKCE, issuance webhook, payment flow, the architecture) must be shown. */
+export const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay", "/guide/architecture"]);
+
+/** Every page the site must have, as URL paths: the hand-written pages and the generated ones. */
+export function expectedPages(): string[] {
+  return [
+    ...handWrittenPages().map((file) => `/${relative(join(repoRoot, "docs"), file).replace(/(^|\/)index\.md$/, "$1").replace(/\.md$/, "")}`),
+    ...generatedPagePaths(),
+  ].sort();
+}
