@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./test/support/long-files-first.js";
 import { MAX_WORKERS } from "./test/support/ports.js";
 
 export default defineConfig({
@@ -14,5 +15,6 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: MAX_WORKERS,
     minWorkers: 1,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

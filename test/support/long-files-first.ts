@@ -1,0 +1,33 @@
+// Starts the test files that take longest first, so that the short ones fill the cores around them. Vitest orders by
+// the durations of the previous run, but a fresh clone (CI) has none and vitest then starts the largest files
+// first, which left the docs site and sign-in files to the end of the run.
+import { existsSync } from "node:fs";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** The longest files (wall time on 2 cores), longest first; the docs site files wait for one build, so they lead. */
+const LONG_FILES = [
+  "test/docs/site-pages.test.ts",
+  "test/conformance/identity.test.ts",
+  "test/package/consumer.test.ts",
+  "test/docs/site-phone.test.ts",
+  "test/docs/site-console.test.ts",
+  "test/conformance/faults.test.ts",
+  "test/conformance/identity-faults.test.ts",
+  "test/mock/lifecycle.test.ts",
+  "test/docs/samples.test.ts",
+  "test/conformance/verdicts.test.ts",
+];
+
+const missing = LONG_FILES.filter((file) => !existsSync(new URL(`../../${file}`, import.meta.url)));
+if (missing.length > 0) throw new Error(`test/support/long-files-first.ts lists files that do not exist: ${missing.join(", ")}`);
+
+export default class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONG_FILES.findIndex((name) => file.moduleId.endsWith(name));
+      return index === -1 ? LONG_FILES.length : index;
+    };
+    // Array.prototype.sort is stable: the other files keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
