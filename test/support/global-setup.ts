@@ -3,7 +3,7 @@
 // Type errors do not stop the emit (and `npm run typecheck` reports them); only a failure to emit stops the tests.
 // Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
 // that no file finds it missing and no worker is blocked by apt-get for a minute.
-// Also gives the run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
+// Also gives each run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,13 @@ export default function setup(project: TestProject): () => void {
   }
   if (result?.error || !existsSync(cli)) throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
   installChromiumIfMissing();
-  const docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
+  // A new directory for every run, reruns in watch mode included, so that edited docs are built again.
+  let docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
   project.provide("docsSiteDir", docsSiteDir);
+  project.onTestsRerun(() => {
+    rmSync(docsSiteDir, { recursive: true, force: true });
+    docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
+    project.provide("docsSiteDir", docsSiteDir);
+  });
   return () => rmSync(docsSiteDir, { recursive: true, force: true });
 }
