@@ -63,4 +63,3 @@ describe("docs site pages", () => {
     }
   });
 });
-

@@ -13,7 +13,7 @@ describe.concurrent("every page in Chromium at phone size", () => {
     const { page, problems } = await site.visit(path, "phone");
     try {
       if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
-      else await checkSitePage(page, { path, viewport: "phone", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, links: new Map(), expect });
+      else await checkSitePage(page, { path, viewport: "phone", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, expect });
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { launchChromium } from "../../../scripts/docs/chromium.js";
 import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
@@ -59,7 +59,6 @@ export async function builtSite(): Promise<string> {
 export interface OpenSite {
   outDir: string;
   url: string;
-  browser: Browser;
   contexts: Record<Viewport, BrowserContext>;
   /** Opens a page of the built site, recording console errors, failed requests and requests leaving 127.0.0.1. */
   visit(path: string, viewport?: Viewport, allowedHosts?: string[]): Promise<PageVisit>;
@@ -67,7 +66,7 @@ export interface OpenSite {
 }
 
 /** The built site on a static server of its own and a Chromium with a desktop and a phone context. */
-export async function openBuiltSite(): Promise<OpenSite> {
+async function openBuiltSite(): Promise<OpenSite> {
   const outDir = await builtSite();
   const site = await serveStatic(outDir, await freePort());
   const browser = await launchChromium();
@@ -78,7 +77,6 @@ export async function openBuiltSite(): Promise<OpenSite> {
   return {
     outDir,
     url: site.url,
-    browser,
     contexts,
     visit: (path, viewport = "desktop", allowedHosts = []) => visit(site.url, contexts[viewport], path, allowedHosts),
     async close() {
