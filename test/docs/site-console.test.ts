@@ -109,4 +109,3 @@ describe("docs site interactions", () => {
     expect(readdirSync(SCREENSHOTS).sort()).toEqual(expect.arrayContaining(["guide-pay.png", "home.png", "reference-links.png", "reference-pay-phone.png"]));
   });
 });
-

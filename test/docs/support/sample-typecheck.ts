@@ -12,7 +12,7 @@ import { repoRoot } from "../../support/processes.js";
 import type { Sample } from "./samples.js";
 
 /** Diagnostics of the samples, each as `<page>:<line>: <message>`; empty when they all type-check. */
-export function typeCheck(blocks: Sample[]): string[] {
+function typeCheck(blocks: Sample[]): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   if (!config) throw new Error("cannot read tsconfig.json");
   const options: ts.CompilerOptions = {
