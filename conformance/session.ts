@@ -289,7 +289,8 @@ export class Session {
         body: redact(exchange.response.text.slice(0, 4000)),
       };
     }
-    if (exchange?.error) record.error = exchange.error;
+    // A transport or browser error can quote the whole URL, and with it a token the provider issued in this run.
+    if (exchange?.error) record.error = redact(exchange.error);
     return record;
   }
 }
