@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { UsageError } from "../../lib/cli.js";
 import { buttonScore, type FieldInfo, matchField } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
@@ -36,6 +36,7 @@ export async function loadSignInScript(file: string): Promise<SignInScript> {
 export class BrowserDriver implements SignInDriver {
   readonly name = "browser" as const;
   private context!: BrowserContext;
+  private page: Page | undefined;
   private until: ((url: URL) => boolean) | undefined;
   private arrived: URL | undefined;
 
@@ -78,6 +79,29 @@ export class BrowserDriver implements SignInDriver {
     });
   }
 
+  /**
+   * The one tab of the session, as a person signs in again in the same tab: a new tab for every sign-in would start
+   * a new renderer process each time, about a third of the CPU of a --browser run.
+   */
+  private async tab(): Promise<Page> {
+    if (!this.page || this.page.isClosed()) this.page = await this.context.newPage();
+    return this.page;
+  }
+
+  /**
+   * Takes the tab off the provider's page, so that none of its scripts runs on while the checks go on. The browser's
+   * error page for the address waited for (nothing listens there) can cut the first try short; the next try waits
+   * for it. A tab that still cannot get to about:blank is given up, and the next sign-in opens a new one.
+   */
+  private async leave(page: Page): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await page.goto("about:blank").then(() => true, () => false)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    this.page = undefined;
+    void page.close().catch(() => {});
+  }
+
   private async settle(page: Page): Promise<void> {
     await page.waitForLoadState("load", { timeout: SETTLE_MS }).catch(() => {});
     await page.waitForLoadState("networkidle", { timeout: SETTLE_MS }).catch(() => {});
@@ -86,12 +110,13 @@ export class BrowserDriver implements SignInDriver {
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
     this.until = options.until;
     this.arrived = undefined;
-    const page = await this.context.newPage();
+    const page = await this.tab();
     // A form posted back to its own address (wrong credentials shown again) navigates without changing the URL.
     let navigations = 0;
-    page.on("framenavigated", (frame) => {
+    const counted = (frame: Frame) => {
       if (frame === page.mainFrame()) navigations += 1;
-    });
+    };
+    page.on("framenavigated", counted);
     let pages = 0;
     let scriptRan = false;
     let filledBefore = false;
@@ -149,7 +174,8 @@ export class BrowserDriver implements SignInDriver {
       return { failure: `got through more than 12 pages without arriving${lastError ? ` (last: ${lastError})` : ""}`, pages, lastPage: await last() };
     } finally {
       this.until = undefined;
-      await page.close().catch(() => {});
+      page.off("framenavigated", counted);
+      await this.leave(page);
     }
   }
 
@@ -229,6 +255,7 @@ export class BrowserDriver implements SignInDriver {
 
   async reset(): Promise<void> {
     await this.context.close();
+    this.page = undefined;
     await this.newContext();
   }
 
