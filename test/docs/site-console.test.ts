@@ -43,7 +43,7 @@ describe("the console of an operation against a running sandbox and mock", () =>
     ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
   ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
     const base = urls[target][api];
-    const { page, problems } = await site.visit(path, "desktop", [new URL(base).host]);
+    const { page, problems, end } = await site.visit(path, "desktop", [new URL(base).host]);
     try {
       const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
       await console.locator("summary").first().click();
@@ -54,14 +54,14 @@ describe("the console of an operation against a running sandbox and mock", () =>
       expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
+      await end();
     }
   });
 });
 
 describe("docs site interactions", () => {
   it("search ranks an operation above the schemas named after it", async () => {
-    const { page, problems } = await site.visit("/");
+    const { page, problems, end } = await site.visit("/");
     try {
       await page.locator(".DocSearch-Button, .VPNavBarSearchButton").first().click();
       for (const [query, expected] of [
@@ -75,19 +75,19 @@ describe("docs site interactions", () => {
       }
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
+      await end();
     }
   });
 
   it("the copy-link button copies the operation's stable address", async () => {
     await site.contexts.desktop.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.url });
-    const { page, problems } = await site.visit("/reference/pay/orders");
+    const { page, problems, end } = await site.visit("/reference/pay/orders");
     try {
       await page.locator('button.copy-link[data-anchor="createOrder"]').click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`${site.url}/reference/pay/orders#createOrder`);
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
+      await end();
     }
   });
 
@@ -99,11 +99,11 @@ describe("docs site interactions", () => {
       ["reference-links", "/reference/links/campaigns#addCampaign", "desktop"],
       ["reference-pay-phone", "/reference/pay/orders#createOrder", "phone"],
     ] as const) {
-      const { page } = await site.visit(path, viewport);
+      const { page, end } = await site.visit(path, viewport);
       try {
         await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
       } finally {
-        await page.close();
+        await end();
       }
     }
     expect(readdirSync(SCREENSHOTS).sort()).toEqual(expect.arrayContaining(["guide-pay.png", "home.png", "reference-links.png", "reference-pay-phone.png"]));

@@ -25,13 +25,13 @@ describe("docs site pages", () => {
   describe.concurrent("every page in Chromium", () => {
     // Concurrent tests must use the `expect` of their own context.
     it.for(expectedPages())("%s (desktop) loads cleanly", async (path, { expect }) => {
-      const { page, problems } = await site.visit(path, "desktop");
+      const { page, problems, end } = await site.visit(path, "desktop");
       try {
         if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
         else await checkSitePage(page, { path, viewport: "desktop", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, links, expect });
         expect(problems).toEqual([]);
       } finally {
-        await page.close();
+        await end();
       }
     });
   });
@@ -45,12 +45,12 @@ describe("docs site pages", () => {
       expect(await brokenLinks(starts.map((start) => start.page), site.url, links)).toEqual([]);
       expect(starts.flatMap((start) => start.problems)).toEqual([]);
     } finally {
-      await Promise.all(starts.map((start) => start.page.close()));
+      await Promise.all(starts.map((start) => start.end()));
     }
   }, 300_000);
 
   it("the previous/next links of the reference pages lead to reference pages", async () => {
-    const { page, problems } = await site.visit("/reference/pay/gaps");
+    const { page, problems, end } = await site.visit("/reference/pay/gaps");
     try {
       const next = page.locator("a.pager-link.next");
       await next.click();
@@ -59,7 +59,7 @@ describe("docs site pages", () => {
       expect(new URL(page.url()).pathname).toBe("/changelog");
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
+      await end();
     }
   });
 });

@@ -10,13 +10,13 @@ const site = useBuiltSite();
 describe.concurrent("every page in Chromium at phone size", () => {
   // Concurrent tests must use the `expect` of their own context.
   it.for(expectedPages())("%s (phone) loads cleanly and fits the screen", async (path, { expect }) => {
-    const { page, problems } = await site.visit(path, "phone");
+    const { page, problems, end } = await site.visit(path, "phone");
     try {
       if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
       else await checkSitePage(page, { path, viewport: "phone", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, expect });
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
+      await end();
     }
   });
 });

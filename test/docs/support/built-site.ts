@@ -10,7 +10,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { launchChromium } from "../../../scripts/docs/chromium.js";
 import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
 import { repoRoot } from "../../support/processes.js";
-import { freePort, type PageVisit, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
+import { freePort, type PageVisit, Tabs, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
 import { serveStatic } from "./static-server.js";
 
 declare module "vitest" {
@@ -60,7 +60,8 @@ export interface OpenSite {
   outDir: string;
   url: string;
   contexts: Record<Viewport, BrowserContext>;
-  /** Opens a page of the built site, recording console errors, failed requests and requests leaving 127.0.0.1. */
+  /** Opens a page of the built site in a reused tab, recording console errors, failed requests and requests leaving
+   * 127.0.0.1; `end()` the visit when done with it. */
   visit(path: string, viewport?: Viewport, allowedHosts?: string[]): Promise<PageVisit>;
   close(): Promise<void>;
 }
@@ -74,11 +75,12 @@ async function openBuiltSite(): Promise<OpenSite> {
     desktop: await browser.newContext({ viewport: VIEWPORTS.desktop }),
     phone: await browser.newContext({ viewport: VIEWPORTS.phone, isMobile: true, hasTouch: true }),
   };
+  const tabs = { desktop: new Tabs(contexts.desktop), phone: new Tabs(contexts.phone) };
   return {
     outDir,
     url: site.url,
     contexts,
-    visit: (path, viewport = "desktop", allowedHosts = []) => visit(site.url, contexts[viewport], path, allowedHosts),
+    visit: (path, viewport = "desktop", allowedHosts = []) => visit(site.url, tabs[viewport], path, allowedHosts),
     async close() {
       await browser.close();
       await site.close();

@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
 import type { ExpectStatic } from "vitest";
 import type { ApiName } from "../../../lib/contract/index.js";
 import { operationsOf, readBundle } from "../../../scripts/docs/document.js";
@@ -33,39 +33,76 @@ export function builtHtmlPages(dir: string): string[] {
 export interface PageVisit {
   page: Page;
   problems: string[];
+  /** Ends the visit: the tab stops being watched and goes back to its context's idle tabs. */
+  end(): Promise<void>;
 }
 
 /** Same-origin links found on the pages: href to the page it was first seen on and its target. */
 export type CollectedLinks = Map<string, { from: string; target: string }>;
 
-/** Records every console error, failed request and request that leaves the site's server. */
-function watch(page: Page, siteUrl: string, allowedHosts: string[]): string[] {
+/**
+ * The tabs of one browser context, reused from visit to visit. A new tab starts a new renderer process, which
+ * compiles the site's scripts again: about half of the CPU a visit costs. A returned tab is sent to about:blank,
+ * so the next visit loads its page from scratch as a new tab would.
+ */
+export class Tabs {
+  private readonly idle: Page[] = [];
+  constructor(readonly context: BrowserContext) {}
+
+  async take(): Promise<Page> {
+    return this.idle.pop() ?? (await this.context.newPage());
+  }
+
+  async give(page: Page): Promise<void> {
+    const blank = await page.goto("about:blank").then(() => true, () => false);
+    if (blank) this.idle.push(page);
+    else await page.close().catch(() => {});
+  }
+}
+
+/** Records every console error, failed request and request that leaves the site's server, until `stop()`. */
+function watch(page: Page, siteUrl: string, allowedHosts: string[]): { problems: string[]; stop(): void } {
   const problems: string[] = [];
   const siteHost = new URL(siteUrl).host;
-  page.on("console", (message) => {
+  const onConsole = (message: ConsoleMessage) => {
     if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
-  page.on("response", (response) => {
+  };
+  const onPageError = (error: Error) => problems.push(`uncaught: ${error.message}`);
+  const onRequestFailed = (request: Request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`);
+  const onResponse = (response: Response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.on("request", (request) => {
+  };
+  const onRequest = (request: Request) => {
     const url = new URL(request.url());
     const web = url.protocol === "http:" || url.protocol === "https:";
     if (web && url.hostname !== "127.0.0.1") problems.push(`left 127.0.0.1: ${request.url()}`);
     else if (web && url.host !== siteHost && !allowedHosts.includes(url.host)) problems.push(`unexpected server: ${request.url()}`);
     else if (!["http:", "https:", "data:", "blob:"].includes(url.protocol)) problems.push(`unexpected request: ${request.url()}`);
-  });
-  return problems;
+  };
+  page.on("console", onConsole).on("pageerror", onPageError).on("requestfailed", onRequestFailed).on("response", onResponse).on("request", onRequest);
+  return {
+    problems,
+    stop() {
+      page.off("console", onConsole).off("pageerror", onPageError).off("requestfailed", onRequestFailed).off("response", onResponse).off("request", onRequest);
+    },
+  };
 }
 
-/** Opens a page of the site in the context of a viewport, watching it. */
-export async function visit(siteUrl: string, context: BrowserContext, path: string, allowedHosts: string[] = []): Promise<PageVisit> {
-  const page = await context.newPage();
-  const problems = watch(page, siteUrl, allowedHosts);
-  await page.goto(`${siteUrl}${path}`, { waitUntil: "networkidle" });
-  return { page, problems };
+/** Opens a page of the site in a tab of a viewport's context, watching it. */
+export async function visit(siteUrl: string, tabs: Tabs, path: string, allowedHosts: string[] = []): Promise<PageVisit> {
+  const page = await tabs.take();
+  const { problems, stop } = watch(page, siteUrl, allowedHosts);
+  const end = async () => {
+    stop();
+    await tabs.give(page);
+  };
+  try {
+    await page.goto(`${siteUrl}${path}`, { waitUntil: "networkidle" });
+  } catch (error) {
+    await end();
+    throw error;
+  }
+  return { page, problems, end };
 }
 
 /** Tables and code blocks of the page that are wider than the screen, or whose columns are cut (scrolled away). */
