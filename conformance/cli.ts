@@ -195,6 +195,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       identity,
       strict: values.strict,
       shard,
+      secrets,
       concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
       maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),

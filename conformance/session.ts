@@ -41,6 +41,9 @@ export interface RunOptions {
   concurrency?: number;
   /** Only this part of the work (--shard i/n): the paths whose position among the API's sorted paths is i-1 mod n. */
   shard?: { index: number; count: number };
+  /** The secrets of the run, given when the caller redacts its own output with them (the CLI's reports): the run adds
+   * the tokens the provider issues to it. Default: a new set with the credentials. */
+  secrets?: Secrets;
 }
 
 export type ProgressEvent =
@@ -115,7 +118,7 @@ export class Session {
   constructor(readonly options: RunOptions) {
     this.profile = PROFILES[options.api];
     this.writesLeft = options.maxWrites ?? 5;
-    this.secrets = new Secrets(options.credentials);
+    this.secrets = options.secrets ?? new Secrets(options.credentials);
     this.links = readLinks(loadContract(options.api).document);
     this.resources = [...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)), ...this.profile.resources];
     const declared = loadContract(options.api).document.info["x-rate-limit"] as

@@ -10,6 +10,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/creden
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import { Secrets } from "../../conformance/secrets.js";
 import { type RunOptions, Session } from "../../conformance/session.js";
 import { runContracts } from "../support/processes.js";
 
@@ -70,17 +71,25 @@ describe("secrets with ~ ! ' ( ) + / = and a space", () => {
 });
 
 describe("a token the provider issued during the run", () => {
+  const credentials = { clientId: env.IDENTITY_CLIENT_ID, clientSecret: secrets.IDENTITY_CLIENT_SECRET };
+  const options: RunOptions = { api: "identity", baseUrl: "http://127.0.0.1:9", credentials, maxExamples: 1, seed: 1, operations: [], checks: new Set(["logout_post_redirect"]), allowWrites: false, timeoutMs: 1000, maxShrinks: 0, signal: new AbortController().signal };
+  const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+  const url = `http://127.0.0.1:9/end-session?id_token_hint=${idToken}&state=abc`;
+
   it("is redacted in the error of a failure, which can quote the whole URL (a browser's navigation error does)", () => {
-    const credentials = { clientId: env.IDENTITY_CLIENT_ID, clientSecret: secrets.IDENTITY_CLIENT_SECRET };
-    const options: RunOptions = { api: "identity", baseUrl: "http://127.0.0.1:9", credentials, maxExamples: 1, seed: 1, operations: [], checks: new Set(["logout_post_redirect"]), allowWrites: false, timeoutMs: 1000, maxShrinks: 0, signal: new AbortController().signal };
     const session = new Session(options);
-    const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
     session.secrets.add(idToken, "<id_token>");
-    const url = `http://127.0.0.1:9/end-session?id_token_hint=${idToken}&state=abc`;
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
     session.record("logout_post_redirect", "logout", `logout did not complete: ${error}`, { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 }, "logout");
     const record = JSON.stringify([...session.failures.values()]);
     expect(record).toContain("<id_token>");
     expect(record).not.toContain(idToken);
+  });
+
+  it("is redacted by the secrets the caller writes its reports with (the CLI passes its own to the run)", () => {
+    const callers = new Secrets(credentials);
+    const session = new Session({ ...options, secrets: callers });
+    session.secrets.add(idToken, "<id_token>");
+    expect(callers.redact(`GET ${url}`)).toBe("GET http://127.0.0.1:9/end-session?id_token_hint=<id_token>&state=abc");
   });
 });
