@@ -11,7 +11,7 @@ import { apiRun, readDeploymentConfig } from "./config.js";
 import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
-import type { ProgressEvent } from "./session.js";
+import { DEFAULT_MAX_WRITES, type ProgressEvent } from "./session.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { parseRateLimit } from "./transport.js";
 
@@ -47,7 +47,7 @@ Options:
   --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
   --allow-writes          also create, update and delete; everything created is deleted at the end
   --max-writes <n>        with --allow-writes, at most n valid creations of resources the contract gives no way
-                          to delete (default 5); they are listed as left behind
+                          to delete (default 5), one kept for each stateful sequence; listed as left behind
   --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
                           the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
@@ -57,7 +57,8 @@ Options:
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
   --list-checks           print the checks and what each catches
   --config <file>         check a whole deployment: the file names per API the base URL, the environment
-                          variables of its credentials, its rate limit, baseline and options (see the README);
+                          variables of its credentials, its rate limit, baseline and options (YAML or JSON:
+                          apis: { links: { baseUrl: <url>, credentials: { token: <VARIABLE> } }, ... });
                           --json/--junit files get the API in their name ({api}, or .<api> before the extension)
   --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
                           --json reports with: contracts conform merge <json...> [--json f] [--junit f]
@@ -197,7 +198,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       shard,
       secrets,
       concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
-      maxWrites: positiveInteger(values["max-writes"], "--max-writes", 5),
+      maxWrites: positiveInteger(values["max-writes"], "--max-writes", DEFAULT_MAX_WRITES),
       maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });
     progress.done();

@@ -13,7 +13,7 @@ import { unsupportedMethods } from "./methods.js";
 import { operationMutations } from "./mutations.js";
 import { buildReport, type RunReport } from "./report.js";
 import { type RunOptions, Session } from "./session.js";
-import { cleanUp, markAsOurs, ResourceTracker, runStatefulSequences } from "./stateful.js";
+import { cleanUp, markAsOurs, ResourceTracker, runStatefulSequences, sequencedKinds } from "./stateful.js";
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
 import type { Exchange } from "./transport.js";
@@ -24,9 +24,6 @@ export type { RunOptions } from "./session.js";
 export class UnreachableTarget extends UsageError {}
 
 const READ_METHODS = new Set(["get", "head", "options"]);
-
-/** Valid creations the run may make of resources it cannot delete, when --max-writes does not say. */
-export const DEFAULT_MAX_WRITES = 5;
 
 interface PlannedOperation {
   model: OperationModel;
@@ -97,6 +94,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   let error: Error | undefined;
   try {
     const planned = plan(session);
+    session.keepWritesForSequences(sequencedKinds(session));
     // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
     // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
     const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
@@ -157,7 +155,7 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
     const prepareValid = (c: RequestCase) => fromLinks.apply(unique(c));
     const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, prepareValid, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
     if (item.undeletable) session.writesLeft -= sent;
-  } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: --max-writes ${session.options.maxWrites ?? DEFAULT_MAX_WRITES} creations the run cannot delete were already made`);
+  } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: the --max-writes ${session.maxWrites} creations the run cannot delete are made or kept for the stateful sequences`);
 
   if (session.aborted) return;
   const invalid = invalidCaseArbitrary(model, profile, credentials);

@@ -12,6 +12,9 @@ import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
 
+/** Valid creations the run may make of resources it cannot delete, when --max-writes does not say. */
+export const DEFAULT_MAX_WRITES = 5;
+
 export interface RunOptions {
   api: ApiName;
   baseUrl: string;
@@ -33,7 +36,7 @@ export interface RunOptions {
   identity?: IdentityRunOptions;
   /** Breaking an `x-assumption` fails instead of warning. */
   strict?: boolean;
-  /** Valid creations of resources the run cannot delete, in the whole run (default 5). */
+  /** Valid creations of resources the run cannot delete, in the whole run, the sequences' included (default 5). */
   maxWrites?: number;
   /** Every response must arrive within this many milliseconds (max_response_time). */
   maxResponseTimeMs?: number;
@@ -105,8 +108,12 @@ export class Session {
   readonly skippedOperations = new Map<string, string>();
   /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
   readonly rateLimited: boolean;
-  /** Valid creations of undeletable resources the run may still make (--max-writes). */
+  /** --max-writes: valid creations of resources the run cannot delete, in the whole run. */
+  readonly maxWrites: number;
+  /** Of those, the ones the valid-data phases may still make: the rest are made, or kept for the sequences. */
   writesLeft: number;
+  /** Kinds whose stateful sequence has one creation kept for it (keepWritesForSequences). */
+  private readonly writesKept = new Set<string>();
   /** The contract's Link Objects, and the resources the stateful sequences follow (from the links, then the profile's). */
   readonly links: ContractLink[];
   readonly resources: ResourceKind[];
@@ -117,7 +124,8 @@ export class Session {
 
   constructor(readonly options: RunOptions) {
     this.profile = PROFILES[options.api];
-    this.writesLeft = options.maxWrites ?? 5;
+    this.maxWrites = options.maxWrites ?? DEFAULT_MAX_WRITES;
+    this.writesLeft = this.maxWrites;
     this.secrets = options.secrets ?? new Secrets(options.credentials);
     this.links = readLinks(loadContract(options.api).document);
     this.resources = [...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)), ...this.profile.resources];
@@ -145,6 +153,23 @@ export class Session {
     if (!shard) return true;
     const paths = [...new Set(operationsOf(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
     return paths.indexOf(path) % shard.count === shard.index - 1;
+  }
+
+  /**
+   * Keeps one creation of --max-writes, while any are left, for the sequence of each kind the run cannot delete: the
+   * sequences run after the valid-data phases, which would otherwise spend them all.
+   */
+  keepWritesForSequences(kinds: ResourceKind[]): void {
+    for (const kind of kinds) {
+      if (!kind.undeletable || this.writesLeft === 0) continue;
+      this.writesLeft -= 1;
+      this.writesKept.add(kind.name);
+    }
+  }
+
+  /** Whether a stateful sequence may create a resource of this kind: always when the run can delete it. */
+  sequenceMayCreate(kind: ResourceKind): boolean {
+    return !kind.undeletable || this.writesKept.has(kind.name);
   }
 
   /** Whether this run's shard owns an operation (by its path). */

@@ -82,16 +82,23 @@ async function deleteResource(session: Session, kind: ResourceKind, id: string |
 
 /** Runs every sequence that applies to this API and to the operations selected. */
 export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
-  const { api, allowWrites, checks, operations } = session.options;
-  const selected = (operationId: string) => (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
-  if (api === "pay" && checks.has("nonce_replay") && selected("getBalance")) await nonceReplay(session);
-  if (!allowWrites) return;
-  for (const kind of session.resources) {
+  const { api, checks } = session.options;
+  if (api === "pay" && checks.has("nonce_replay") && selected(session, "getBalance")) await nonceReplay(session);
+  for (const kind of sequencedKinds(session)) {
     if (session.aborted) return;
-    if (!selected(kind.create)) continue;
     if (api === "catalog") await idempotentCreation(session, tracker, kind);
     else await resourceLifecycle(session, tracker, kind);
   }
+}
+
+const selected = (session: Session, operationId: string) => {
+  const { operations } = session.options;
+  return (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
+};
+
+/** The resource kinds whose sequence this run follows: with --allow-writes, each whose creation it selected. */
+export function sequencedKinds(session: Session): ResourceKind[] {
+  return session.options.allowWrites ? session.resources.filter((kind) => selected(session, kind.create)) : [];
 }
 
 /**
@@ -114,6 +121,7 @@ export function markAsOurs(requestCase: RequestCase, session: Session): RequestC
 async function creationCase(session: Session, kind: ResourceKind): Promise<RequestCase | string | undefined> {
   const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
   if (!base) return undefined;
+  if (!session.sequenceMayCreate(kind)) return `--max-writes ${session.maxWrites} leaves no creation for this sequence (${kind.undeletable})`;
   const values = await linkedValues(session, kind.create);
   if (values.missing) return values.missing;
   return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });

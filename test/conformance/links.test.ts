@@ -92,7 +92,7 @@ describe("the links drive the runs", () => {
   });
 
   it("catalog: the new product goes into a category read from the deployment; without the links the example's made-up one is refused", async () => {
-    const args = ["catalog", "--operation", "createProduct", "--allow-writes", "--max-examples", "3", "--max-writes", "0", "--seed", "3"];
+    const args = ["catalog", "--operation", "createProduct", "--allow-writes", "--max-examples", "3", "--max-writes", "1", "--seed", "3"];
     const server = await startOracleCatalogServer({ apiKey: C.CATALOG_API_KEY, readApiKey: C.CATALOG_READ_API_KEY });
     servers.push(server);
     const ok = await conformInProcess([...args, "--base-url", server.url], { ...C });

@@ -9,7 +9,9 @@ import { promisify } from "node:util";
 import { describe, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
+import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import type { RunReport } from "../../conformance/report.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
@@ -94,6 +96,40 @@ describe.concurrent("cleanup", () => {
     expect(report.resources.length).toBeGreaterThanOrEqual(3);
     expect(report.resources.every((r) => r.state === "deleted")).toBe(true);
     expect(run.stdout()).toMatch(/Resources created by this run:\n {2}✓ deleted {2}domain \d+/);
+  });
+});
+
+describe.concurrent("writes the run cannot undo", () => {
+  const run = async (args: string[], name: string) => {
+    const json = join(dir, `${name}.json`);
+    const cli = runContracts(["conform", ...args, "--allow-writes", "--rate-limit", "1000/s", "--seed", "3", "--json", json], env);
+    return { code: await cli.exit, output: cli.stdout() + cli.stderr(), report: JSON.parse(readFileSync(json, "utf8")) as RunReport };
+  };
+
+  it("--max-writes bounds every valid creation of a product, the idempotency sequence's included", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startCatalogServer({ apiKey: env.CATALOG_API_KEY, readApiKey: env.CATALOG_READ_API_KEY }), context);
+    const two = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "2"], "max-writes-2");
+    expect(two.code, two.output).toBe(0);
+    expect(server.products.size).toBe(2); // one valid case, one kept for the sequence
+    expect(two.report.resources.map((r) => r.state)).toEqual(["left behind", "left behind"]);
+    expect(two.report.checks.find((c) => c.name === "idempotency")).toMatchObject({ passed: 1, failed: 0 });
+
+    const none = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "0"], "max-writes-0");
+    expect(none.code, none.output).toBe(1); // fail closed: the sequence's checks apply but could not run
+    expect(server.products.size).toBe(2);
+    expect(none.report.resources).toEqual([]);
+    expect(none.report.checks.find((c) => c.name === "idempotency")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
+  });
+
+  it("--max-writes 0 creates no pay order, and says which checks could not run", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }), context);
+    const seeded = server.orders.length;
+    const none = await run(["pay", "--base-url", server.url, "--max-examples", "3", "--max-writes", "0"], "pay-max-writes-0");
+    expect(none.code, none.output).toBe(1);
+    expect(server.orders.length).toBe(seeded);
+    expect(none.report.checks.find((c) => c.name === "created_values_echoed")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
   });
 });
 
