@@ -155,9 +155,12 @@ function truncate(text: string, max: number): string {
 /** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
 export function consoleReport(report: RunReport, redact: (text: string) => string): string {
   const out: string[] = [];
-  const width = Math.max(...report.checks.map((c) => c.name.length));
+  // The checks of the other APIs are one line, not one each (the JSON and JUnit reports list them all).
+  const elsewhere = `does not apply to ${report.api}`;
+  const shown = report.checks.filter((c) => c.skipped !== elsewhere);
+  const width = Math.max(...shown.map((c) => c.name.length));
   out.push("", `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`);
-  for (const check of report.checks) {
+  for (const check of shown) {
     const allKnown = check.failed > 0 && report.failures.filter((f) => f.check === check.name).every((f) => f.known);
     const state = check.couldNotRun
       ? `COULD NOT RUN: ${check.couldNotRun}`
@@ -168,6 +171,8 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
           : `passed ${check.passed}`;
     out.push(`  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`);
   }
+  const otherApis = report.checks.length - shown.length;
+  if (otherApis > 0) out.push(`  - ${otherApis} checks of other APIs do not apply to ${report.api} (contracts conform --list-checks)`);
   const operations = new Map<string, { passed: number; failed: number }>();
   for (const check of report.checks) {
     for (const [operationId, tally] of Object.entries(check.operations)) {

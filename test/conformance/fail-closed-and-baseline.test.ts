@@ -103,6 +103,11 @@ describe("--baseline", () => {
     expect(known.report.failures.map((f) => [f.check, f.known])).toEqual([["positive_data_acceptance", true]]);
     expect(known.stdout).toMatch(/~ positive_data_acceptance +known failures \(baseline\)/);
     expect(known.stderr).toMatch(/no new failures on links .*1 known failure\(s\) from the baseline/);
+    // The console gives the checks of the other APIs one line; the JSON report still lists each.
+    const elsewhere = known.report.checks.filter((c) => c.skipped === "does not apply to links").length;
+    expect(elsewhere).toBeGreaterThan(20);
+    expect(known.stdout).toContain(`\n  - ${elsewhere} checks of other APIs do not apply to links (contracts conform --list-checks)\n`);
+    expect(known.stdout).not.toMatch(/skipped: does not apply/);
 
     // A new regression on another operation: caught.
     const regressed = await links("wrong-content-type");
