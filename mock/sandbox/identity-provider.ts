@@ -82,7 +82,15 @@ export function providerConfiguration({ state, config, routes, directory, onChan
     cookies: { keys: state.cookieKeys },
     adapter: stateAdapter(state, onChange),
     ttl: TTL,
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: logoutPages(directory) },
+    // oidc-provider also enables pushed authorization requests (RFC 9126), DPoP (RFC 9449) and resource indicators
+    // (RFC 8707) by default; the contract has none of them, so a client built against the sandbox must not find them.
+    features: {
+      devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      resourceIndicators: { enabled: false },
+      rpInitiatedLogout: logoutPages(directory),
+    },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
     findAccount(_ctx, sub) {
       const account = config.accounts.find((candidate) => candidate.claims.sub === sub);

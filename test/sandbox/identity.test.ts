@@ -6,6 +6,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
+import { loadContract } from "../../lib/contract/index.js";
 import { identityRoutes } from "../../mock/sandbox/identity.js";
 import { formAction, hiddenFields, ScriptedBrowser } from "./support/browser.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
@@ -88,6 +89,15 @@ describe("identity sandbox with openid-client", () => {
     });
     expect(metadata.id_token_signing_alg_values_supported).toContain("RS256");
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["openid", "profile", "email", "wallets", "offline_access", "quests"]));
+  });
+
+  it("advertises no endpoint or feature the contract lacks (oidc-provider's default PAR and DPoP are off)", async () => {
+    const metadata = (await (await fetch(`${issuer}${ROUTES.discovery}`)).json()) as Record<string, unknown>;
+    const contractPaths = new Set(loadContract("identity").operations().map((operation) => operation.path));
+    const endpoints = Object.entries(metadata).filter(([field]) => field.endsWith("_endpoint") || field === "jwks_uri");
+    expect(endpoints.length).toBeGreaterThanOrEqual(5);
+    for (const [field, url] of endpoints) expect(contractPaths.has(new URL(String(url)).pathname), `${field}: ${String(url)}`).toBe(true);
+    expect(Object.keys(metadata).filter((field) => /dpop|pushed_authorization/.test(field))).toEqual([]);
   });
 
   it("completes code + PKCE through the HTML form, exchanges, reads userinfo, refreshes and verifies the id_token", async () => {
