@@ -169,9 +169,11 @@ export class Transport {
 
 /** Parses `--rate-limit 30/m` (also `/s`, `/h`). */
 export function parseRateLimit(text: string): { limit: number; windowMs: number } | undefined {
-  const match = /^(\d+)\s*\/\s*(s|m|h)$/.exec(text.trim());
+  // "30/m", and as people write it: "30/min", "30 / minute" (the seeds say "30 requests/min").
+  const match = /^(\d+)\s*\/\s*(?:(s)(?:ec|econd)?|(m)(?:in|inute)?|(h)(?:r|our)?)$/i.exec(text.trim());
   if (!match) return undefined;
   const limit = Number(match[1]);
   if (limit < 1) return undefined;
-  return { limit, windowMs: { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as "s" | "m" | "h"] };
+  const windowMs = match[2] ? 1000 : match[3] ? 60_000 : 3_600_000;
+  return { limit, windowMs };
 }

@@ -6,13 +6,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, it, type TestContext } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import type { RunReport } from "../../conformance/report.js";
+import { parseRateLimit } from "../../conformance/transport.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
 
@@ -75,6 +76,23 @@ describe.concurrent("rate limits", () => {
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);
     expect(run.stderr()).toMatch(/interrupted after 30 requests/);
+  });
+});
+
+describe("--rate-limit", () => {
+  it.each<[string, { limit: number; windowMs: number } | undefined]>([
+    ["30/m", { limit: 30, windowMs: 60_000 }],
+    ["30/min", { limit: 30, windowMs: 60_000 }],
+    ["30 / minute", { limit: 30, windowMs: 60_000 }],
+    ["5/s", { limit: 5, windowMs: 1000 }],
+    ["5/sec", { limit: 5, windowMs: 1000 }],
+    ["900/hour", { limit: 900, windowMs: 3_600_000 }],
+    ["0/m", undefined],
+    ["30/day", undefined],
+    ["30/mins", undefined],
+    ["fast", undefined],
+  ])("reads %j", (text, expected) => {
+    expect(parseRateLimit(text)).toEqual(expected);
   });
 });
 
