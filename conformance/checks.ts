@@ -1,5 +1,6 @@
-// The named checks. Each entry says what it catches; the README's table is this list. The response checks below run
-// on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in identity-checks.ts.
+// The named checks. Each entry says what it catches; the table of docs/guide/conform-reference.md is this list. The
+// response checks below run on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in
+// identity-checks.ts.
 import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { resolveAt, validateAt } from "./lookup.js";

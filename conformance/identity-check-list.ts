@@ -1,5 +1,6 @@
 // The OpenID Connect provider checks (identity only), in the order they run. docs/guide/identity-conformance.md maps
-// each to the OpenID Foundation test modules it corresponds to; the README's table lists them with the others.
+// each to the OpenID Foundation test modules it corresponds to; docs/guide/conform-reference.md lists them with the
+// others.
 import type { CheckInfo } from "./checks.js";
 
 const identity = (name: string, catches: string): CheckInfo => ({ name, apis: ["identity"], catches });

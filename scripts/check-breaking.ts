@@ -88,7 +88,7 @@ function main(): void {
   if (!result.passed) {
     console.error(
       "\ncheck-breaking: unannounced breaking change. Either make the change backward compatible, or announce it:" +
-        " `npm run release` bumps the versions, writes CHANGELOG.md and snapshots the bundles (README: Versioning and breaking changes).",
+        " `npm run release` bumps the versions, writes CHANGELOG.md and snapshots the bundles (docs/guide/versioning.md).",
     );
     process.exitCode = 1;
   }

@@ -47,7 +47,7 @@ export interface ReleasePlan {
 export const CHANGELOG_INTRO = `# Changelog
 
 Every release of this package and of each contract in it, newest first. Versions follow semver with npm's caret
-rule (README, "Versioning and breaking changes"): a breaking change bumps the leftmost non-zero number.
+rule (docs/guide/versioning.md): a breaking change bumps the leftmost non-zero number.
 \`npm run release\` writes each release's entries from \`contracts diff\`.
 
 ## Unreleased

@@ -8,7 +8,7 @@
 export type Direction = "sent" | "received";
 
 export interface Change {
-  /** Stable rule id, e.g. `required-property-added` (README "Versioning and breaking changes" lists them all). */
+  /** Stable rule id, e.g. `required-property-added` (docs/guide/versioning.md lists them all). */
   rule: string;
   breaking: boolean;
   /** Absent for changes that are not about a message (operations, security, servers). */
