@@ -68,9 +68,15 @@ export class OperationServer<A extends ApiName, Ctx> {
     const match = this.contract.route(request.method, request.url.pathname);
     if (match) return { ok: true, match };
     const allowed = this.contract.allowedMethods(request.url.pathname).map((method) => method.toUpperCase());
-    if (allowed.length === 0) return { ok: false, status: 404, message: `no ${this.api} endpoint at ${request.url.pathname}`, headers: {} };
+    if (allowed.length === 0) return { ok: false, status: 404, message: `no ${this.api} endpoint at ${request.url.pathname}${this.slashHint(request.url.pathname)}`, headers: {} };
     const allow = allowed.join(", ");
     return { ok: false, status: 405, message: `${request.method} is not allowed on ${request.url.pathname}; use ${allow}`, headers: { allow } };
+  }
+
+  /** Pay's paths end with a slash and links' do not: a path that differs only there gets the contract's spelling. */
+  private slashHint(pathname: string): string {
+    const other = pathname.endsWith("/") ? pathname.slice(0, -1) : `${pathname}/`;
+    return other && this.contract.allowedMethods(other).length > 0 ? ` (the contract's path is ${other})` : "";
   }
 
   /** Parameters and body checked against the operation (coerced to their schema types). */

@@ -80,6 +80,19 @@ describe.each(["links", "catalog", "pay"] as const)("%s refuses bad input in its
   });
 });
 
+it("a path that differs from the contract's only by its trailing slash is refused with the contract's spelling", async () => {
+  const shops = loadContract("pay").operation("listShops").path; // pay's paths end with a slash
+  const domains = loadContract("links").operation("listDomains").path; // links' do not
+  expect(shops.endsWith("/") && !domains.endsWith("/")).toBe(true);
+  const pay = await send("pay", "POST", shops.slice(0, -1), "application/json", "{}");
+  expect(pay.status).toBe(404);
+  expect(JSON.parse(pay.text)).toEqual({ type: "error", desc: `no pay endpoint at ${shops.slice(0, -1)} (the contract's path is ${shops})` });
+  const links = await send("links", "GET", `${domains}/`, undefined, "");
+  expect(links.status).toBe(404);
+  expect(JSON.parse(links.text)).toMatchObject({ error: 1, message: `no links endpoint at ${domains}/ (the contract's path is ${domains})` });
+  expect(JSON.parse((await send("links", "GET", "/api/nothing", undefined, "")).text).message).toBe("no links endpoint at /api/nothing");
+});
+
 it("the identity token endpoint refuses malformed requests with an OAuth error", async () => {
   const token = `${sandbox.urls.identity}${identityRoutes().token}`;
   const form = (fields: Record<string, string>) => sandbox.fetch(token, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
