@@ -30,14 +30,15 @@ export function mediaTypeOf(contentType: string | null | undefined): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-/** Parses an `application/x-www-form-urlencoded` body; repeated fields become arrays. */
+/** Parses an `application/x-www-form-urlencoded` body; repeated fields become arrays. Every field is an own
+ * property: one named `__proto__` or `constructor` is a field like any other. */
 export function parseForm(body: Uint8Array | string): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
+  const fields = new Map<string, string | string[]>();
   for (const [key, value] of new URLSearchParams(typeof body === "string" ? body : new TextDecoder().decode(body))) {
-    const previous = result[key];
-    result[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+    const previous = fields.get(key);
+    fields.set(key, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]);
   }
-  return result;
+  return Object.fromEntries(fields);
 }
 
 /** The operation's parameters read from a request, coerced to their schema types, with what is wrong with them. */

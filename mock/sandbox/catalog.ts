@@ -8,6 +8,7 @@ import type { SandboxConfig } from "./config.js";
 import { json, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { formatUnits, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
+import { ownValue, setOwnValue } from "./records.js";
 
 export type StoredProduct = {
   id: string;
@@ -109,7 +110,7 @@ const handlers: HandlerTable<"catalog", Context> = {
   createProduct: ({ params, body, context: { shop, state, changed } }) => {
     const key = params["Idempotency-Key"];
     const fingerprint = canonicalJson(body);
-    const earlier = shop.idempotency[key];
+    const earlier = ownValue(shop.idempotency, key);
     if (earlier) {
       if (earlier.fingerprint !== fingerprint) return unprocessable(`Idempotency-Key ${key} was already used with a different request body; use a new key for a new product`);
       const product = shop.products.find((row) => row.id === earlier.product_id);
@@ -135,7 +136,7 @@ const handlers: HandlerTable<"catalog", Context> = {
       created_at: new Date().toISOString(),
     };
     shop.products.push(product);
-    shop.idempotency[key] = { fingerprint, status: 201, product_id: product.id };
+    setOwnValue(shop.idempotency, key, { fingerprint, status: 201, product_id: product.id });
     changed();
     return { status: 201, body: product };
   },

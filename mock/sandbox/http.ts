@@ -78,17 +78,3 @@ export function formatDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
-/** Parses an `application/x-www-form-urlencoded` body; repeated fields become arrays. */
-export function parseForm(body: Uint8Array): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(new TextDecoder().decode(body))) {
-    const previous = result[key];
-    result[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
-  }
-  return result;
-}
-
-/** The media type of a Content-Type header, lower-cased, without parameters. */
-export function mediaTypeOf(contentType: string | null): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}

@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import { findAccountByLogin, loginsOf, SIGN_IN_METHODS } from "./identity-accounts.js";
 import type { DemoAccountConfig } from "./config.js";
-import { escapeHtml, page, parseForm } from "./http.js";
+import { parseForm } from "../../lib/contract/index.js";
+import { escapeHtml, page } from "./http.js";
 import { readBody } from "./read-body.js";
 
 export const INTERACTION_PREFIX = "/interaction/";

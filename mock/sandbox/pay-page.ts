@@ -1,6 +1,7 @@
 // The sandbox's payment page (outside the contract): where a person, or a test, pays or cancels an order created
 // with createOrder; paying moves the shop's balance by the amount less the fee.
-import { escapeHtml, formatDateTime, html, page, parseForm, redirect, type SandboxRequest, type SandboxResponse } from "./http.js";
+import { parseForm } from "../../lib/contract/index.js";
+import { escapeHtml, formatDateTime, html, page, redirect, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { formatUnits, parseUnits, rescale } from "./money.js";
 import { AMOUNT_DIGITS, BALANCE_DIGITS, PAYMENT_PAGE_PREFIX, type PayState, type StoredOrder } from "./pay.js";
 

@@ -9,6 +9,7 @@ import { formatDateTime, json, omit, type SandboxApi, type SandboxRequest, type 
 import { formatUnits, percentOf, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { createPaymentPage } from "./pay-page.js";
+import { ownValue } from "./records.js";
 
 type Schemas = components["schemas"];
 
@@ -77,10 +78,11 @@ const handlers: HandlerTable<"pay", Context> = {
   },
   createOrder: ({ body, context: { state, shop, options, now } }) => {
     const currency = body.currency ?? "";
-    const currencyId = options.config.currencies[currency];
+    const currencyId = ownValue(options.config.currencies, currency);
     if (currencyId === undefined) return fail(400, `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`);
-    if (typeof body.amount !== "number" || !(body.amount > 0) || body.amount > 1e12) return fail(400, "amount must be a number above 0 (the sandbox requires it)");
-    const amount = toUnits(body.amount, AMOUNT_DIGITS);
+    const amount = typeof body.amount === "number" && body.amount > 0 && body.amount <= 1e12 ? toUnits(body.amount, AMOUNT_DIGITS) : 0n;
+    // An amount that rounds to 0 in the gateway's 8 decimals would be an order of nothing.
+    if (amount <= 0n) return fail(400, `amount must be a number of at least 0.${"0".repeat(AMOUNT_DIGITS - 1)}1 and at most 1e12 (the sandbox requires it)`);
     const order: StoredOrder = {
       id: state.nextOrderId++,
       date_created: formatDateTime(now()),

@@ -1,6 +1,6 @@
 // The pure pieces of lib/contract: JSON pointers (RFC 6901), coercion by style/explode, router specificity.
 import { describe, expect, it } from "vitest";
-import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, locateOperations, type Parameter, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
+import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, locateOperations, type Parameter, parseForm, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
 
 const identity = (schema: JsonSchema): JsonSchema => schema;
 
@@ -48,6 +48,14 @@ describe("coercion", () => {
   it("coerces form fields by the body schema's properties and keeps unknown fields as sent", () => {
     const schema: JsonSchema = { type: "object", properties: { page: { type: "integer" }, tags: { type: "array", items: { type: "integer" } }, name: { type: "string" } } };
     expect(coerceForm(schema, { page: "2", tags: ["1", "x"], name: "7", extra: "y" }, identity)).toEqual({ page: 2, tags: [1, "x"], name: "7", extra: "y" });
+  });
+});
+
+describe("forms", () => {
+  it("parses every field as an own property, repeated ones as arrays, __proto__ and constructor included", () => {
+    const form = parseForm("__proto__=x&constructor=y&scope=openid&scope=email");
+    expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
+    expect(Object.entries(form)).toEqual([["__proto__", "x"], ["constructor", "y"], ["scope", ["openid", "email"]]]);
   });
 });
 

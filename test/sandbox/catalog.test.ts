@@ -197,3 +197,17 @@ describe("issuance webhook simulation", () => {
     expect(sandbox.fetch.checked).toBeGreaterThan(20);
   });
 });
+
+describe("catalog sandbox: client-chosen keys", () => {
+  it("an Idempotency-Key named after an Object.prototype member is a key like any other", async () => {
+    for (const key of ["constructor", "__proto__", "hasOwnProperty"]) {
+      const body = { ...product, title: `Keyed ${key}` };
+      const first = await catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body });
+      expect(first.response.status).toBe(201);
+      expect(first.response.headers.get("idempotent-replayed")).toBeNull();
+      const again = await catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body });
+      expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+      expect((again.data as { id: string }).id).toBe((first.data as { id: string }).id);
+    }
+  });
+});

@@ -26,6 +26,21 @@ async function signedPost(path: string, body: Record<string, unknown>, signWith 
   return { status: response.status, body: (await response.json()) as { type: string; desc: string; data?: any } };
 }
 
+describe("pay sandbox: values it refuses", () => {
+  it("refuses a currency named after an Object.prototype member and an amount that rounds to 0; the order list stays valid", async () => {
+    const create = (body: { currency: string; amount: number }) => pay.POST("/api/createOrder/", { body });
+    for (const currency of ["constructor", "__proto__", "toString"]) {
+      await expect(create({ currency, amount: 5 })).rejects.toMatchObject({ name: "PayApiError", status: 400, desc: expect.stringMatching(/^currency must be one of RUB/) });
+    }
+    for (const amount of [1e-9, 5e-324]) {
+      await expect(create({ currency: "RUB", amount })).rejects.toMatchObject({ name: "PayApiError", status: 400, desc: expect.stringMatching(/^amount must be/) });
+    }
+    expect((await create({ currency: "RUB", amount: 1e-8 })).data.data.id).toBeGreaterThan(0); // the gateway's smallest unit
+    // Every order in the list has its currency_id (sandbox.fetch checks the list against the contract too).
+    expect((await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.every((order) => typeof order.currency_id === "number")).toBe(true);
+  });
+});
+
 describe("pay sandbox", () => {
   it("lists the shops and balances of the contract's examples", async () => {
     const shops = await pay.POST("/api/shops/", { body: {} });
