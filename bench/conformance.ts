@@ -80,7 +80,7 @@ async function timedRun(api: ApiName, url: string): Promise<{ seconds: number; r
     operations: [],
     checks: new Set(CHECK_NAMES),
     allowWrites: false,
-    rateLimit: { limit: 1_000_000, windowMs: 1000 },
+    rateLimit: { limit: 1_000_000, windowSeconds: 1 },
     timeoutMs: 10_000,
     maxShrinks: 30,
     signal: new AbortController().signal,

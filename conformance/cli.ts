@@ -1,7 +1,7 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
 import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseApiName, UsageError } from "../lib/cli.js";
+import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
@@ -13,7 +13,6 @@ import { runConformance } from "./runner.js";
 import { Secrets } from "./secrets.js";
 import { DEFAULT_MAX_WRITES, type ProgressEvent } from "./session.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
-import { parseRateLimit } from "./transport.js";
 
 export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
   Send generated requests (examples, boundary values, random valid and invalid data) to a deployment and check
@@ -48,8 +47,8 @@ Options:
   --allow-writes          also create, update and delete; everything created is deleted at the end
   --max-writes <n>        with --allow-writes, at most n valid creations of resources the contract gives no way
                           to delete (default 5), one kept for each stateful sequence; listed as left behind
-  --rate-limit <n>/m      at most n requests per minute (default: the contract's x-rate-limit, if any);
-                          the live X-RateLimit-* headers are always followed too
+  --rate-limit <rate>     at most this many requests: 30 (per minute), 30/min, 5/s, 900/h (default: the
+                          contract's x-rate-limit, if any); the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)
   --concurrency <n>       operations in parallel (default 1); an API whose contract declares a rate limit
                           (links) always runs one request at a time
@@ -230,8 +229,8 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   const checks = new Set(values.check?.length ? values.check : CHECK_NAMES);
   for (const name of values["exclude-check"] ?? []) checks.delete(name);
   const identity = identityOptionsFrom(values, env);
-  const rateLimit = values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]);
-  if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes <n>/m (or /s, /h), got "${values["rate-limit"]}"`);
+  const rateLimit = values["rate-limit"] === undefined ? undefined : parseRequestRate(values["rate-limit"]);
+  if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), got "${values["rate-limit"]}"`);
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
   if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;

@@ -26,7 +26,7 @@ export interface RunOptions {
   checks: ReadonlySet<string>;
   allowWrites: boolean;
   /** From --rate-limit; the contract's x-rate-limit otherwise. */
-  rateLimit?: { limit: number; windowMs: number };
+  rateLimit?: { limit: number; windowSeconds: number };
   timeoutMs: number;
   /** Upper bound of requests spent shrinking one failure. */
   maxShrinks: number;
@@ -132,10 +132,10 @@ export class Session {
     const declared = loadContract(options.api).document.info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
-    const budget = options.rateLimit ?? (declared ? { limit: declared.limit, windowMs: declared.windowSeconds * 1000 } : undefined);
+    const budget = options.rateLimit ?? declared;
     this.rateLimited = declared !== undefined;
     this.transport = new Transport({
-      budget: budget ? new RequestBudget(budget.limit, budget.windowMs) : undefined,
+      budget: budget ? new RequestBudget(budget.limit, budget.windowSeconds * 1000) : undefined,
       rateLimitHeaders: declared?.headers,
       timeoutMs: options.timeoutMs,
       signal: options.signal,

@@ -166,14 +166,3 @@ export class Transport {
     return exchange;
   }
 }
-
-/** Parses `--rate-limit 30/m` (also `/s`, `/h`). */
-export function parseRateLimit(text: string): { limit: number; windowMs: number } | undefined {
-  // "30/m", and as people write it: "30/min", "30 / minute" (the seeds say "30 requests/min").
-  const match = /^(\d+)\s*\/\s*(?:(s)(?:ec|econd)?|(m)(?:in|inute)?|(h)(?:r|our)?)$/i.exec(text.trim());
-  if (!match) return undefined;
-  const limit = Number(match[1]);
-  if (limit < 1) return undefined;
-  const windowMs = match[2] ? 1000 : match[3] ? 60_000 : 3_600_000;
-  return { limit, windowMs };
-}

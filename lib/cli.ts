@@ -100,3 +100,13 @@ export function parsePortAssignments(basePort: string | undefined, pairs: readon
   }
   return ports;
 }
+
+/** A request rate as people write it: "30" (per minute), "30/m", "30/min", "30 / minute", "5/s", "900/hour". */
+export function parseRequestRate(text: string): { limit: number; windowSeconds: number } | undefined {
+  const match = /^(\d+)\s*(?:\/\s*(?:(s)(?:ec|econd)?|(m)(?:in|inute)?|(h)(?:r|our)?))?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const limit = Number(match[1]);
+  if (limit < 1) return undefined;
+  const windowSeconds = match[2] ? 1 : match[4] ? 3600 : 60;
+  return { limit, windowSeconds };
+}

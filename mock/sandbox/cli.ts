@@ -1,16 +1,17 @@
 // `contracts sandbox`: the stateful sandbox of all four APIs in one process, with its URLs and demo credentials
 // printed, stopped (and its state written) on Ctrl-C or SIGTERM.
 import { parseArgs } from "node:util";
-import { parsePortAssignments, splitList, untilSignal, UsageError } from "../../lib/cli.js";
+import { parsePortAssignments, parseRequestRate, splitList, untilSignal, UsageError } from "../../lib/cli.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
-import { identityRoutes, SIGN_IN_METHODS } from "./identity.js";
+import { SIGN_IN_METHODS } from "./identity-accounts.js";
+import { identityRoutes } from "./identity-routes.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
-import { type RunningSandbox, SandboxStartError, startSandbox } from "./server.js";
+import type { RunningSandbox } from "./server.js";
 
-export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <n>|off]
+export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
   Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
   URLs and demo credentials.
   --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
@@ -18,16 +19,17 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --base-port <n>        identity on n, links n+1, catalog n+2, pay n+3 (env SANDBOX_BASE_PORT; default 4020)
   --data <file>          keep the state in this JSON file across restarts (env SANDBOX_DATA; default: in memory)
   --config <file>        clients, demo accounts and keys (env SANDBOX_CONFIG; default: --print-config)
-  --rate-limit <n>|off   links requests per minute and key (default ${contractRateLimit().limit}, the contract's)
+  --rate-limit <rate>    links requests per key: 100 (per minute), 100/min, 5/s, or off (default: the contract's,
+                         ${contractRateLimit().limit} per ${contractRateLimit().windowSeconds} s)
   --print-config         print the default config as JSON and exit
 `;
 
 function parseRateLimit(text: string | undefined): RateLimitPolicy | false | undefined {
   if (text === undefined) return undefined;
   if (text === "off") return false;
-  const limit = Number(text);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--rate-limit takes a whole number of requests per minute or "off", got "${text}"`);
-  return { limit, windowSeconds: 60 };
+  const rate = parseRequestRate(text);
+  if (!rate) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), or "off", got "${text}"`);
+  return rate;
 }
 
 export async function runSandboxCommand(argv: string[]): Promise<number> {
@@ -62,6 +64,8 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   }
   const ports = parsePortAssignments(values["base-port"] ?? process.env.SANDBOX_BASE_PORT, values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS));
   const dataFile = values.data ?? process.env.SANDBOX_DATA;
+  // Loaded only now: oidc-provider prints a runtime warning on import, which --help and --print-config need not show.
+  const { SandboxStartError, startSandbox } = await import("./server.js");
   let running: RunningSandbox;
   try {
     running = await startSandbox({

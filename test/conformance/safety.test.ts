@@ -13,7 +13,7 @@ import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import type { RunReport } from "../../conformance/report.js";
-import { parseRateLimit } from "../../conformance/transport.js";
+import { parseRequestRate } from "../../lib/cli.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
 
@@ -79,20 +79,24 @@ describe.concurrent("rate limits", () => {
   });
 });
 
-describe("--rate-limit", () => {
-  it.each<[string, { limit: number; windowMs: number } | undefined]>([
-    ["30/m", { limit: 30, windowMs: 60_000 }],
-    ["30/min", { limit: 30, windowMs: 60_000 }],
-    ["30 / minute", { limit: 30, windowMs: 60_000 }],
-    ["5/s", { limit: 5, windowMs: 1000 }],
-    ["5/sec", { limit: 5, windowMs: 1000 }],
-    ["900/hour", { limit: 900, windowMs: 3_600_000 }],
+describe("--rate-limit (conform and sandbox)", () => {
+  it.each<[string, { limit: number; windowSeconds: number } | undefined]>([
+    ["30", { limit: 30, windowSeconds: 60 }],
+    ["30/m", { limit: 30, windowSeconds: 60 }],
+    ["30/min", { limit: 30, windowSeconds: 60 }],
+    ["30 / minute", { limit: 30, windowSeconds: 60 }],
+    ["5/s", { limit: 5, windowSeconds: 1 }],
+    ["5/sec", { limit: 5, windowSeconds: 1 }],
+    ["900/hour", { limit: 900, windowSeconds: 3600 }],
     ["0/m", undefined],
+    ["0", undefined],
+    ["30/", undefined],
     ["30/day", undefined],
     ["30/mins", undefined],
+    ["1.5", undefined],
     ["fast", undefined],
   ])("reads %j", (text, expected) => {
-    expect(parseRateLimit(text)).toEqual(expected);
+    expect(parseRequestRate(text)).toEqual(expected);
   });
 });
 
@@ -194,7 +198,7 @@ describe.concurrent("exit codes", () => {
     [["conform", "links"], /--base-url is required/],
     [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
     [["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`)],
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes <n>\/m/],
+    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes a number of requests per minute \(30, 30\/min\), per second or hour/],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
   ])("%j → exit 2 with one line", async ([args, message], { expect }) => {
     const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });

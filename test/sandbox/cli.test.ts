@@ -107,6 +107,6 @@ describe("contracts sandbox", () => {
     const usage = runContracts(["sandbox", "--rate-limit", "lots"]);
     started.push(usage);
     expect(await usage.exit).toBe(2);
-    expect(usage.stderr()).toMatch(/--rate-limit takes a whole number/);
+    expect(usage.stderr()).toMatch(/--rate-limit takes a number of requests per minute \(30, 30\/min\)/);
   });
 });
