@@ -3,6 +3,7 @@
 // names the missing scope as CatalogScopeError.
 import createClient from "openapi-fetch";
 import type { paths as ContractPaths } from "../generated/types/catalog.js";
+import { checkHeaderCredential } from "./credentials.js";
 import { describeBody, type ThrowingClient, throwingClient } from "./envelope.js";
 
 export type { components, operations, paths, webhooks } from "../generated/types/catalog.js";
@@ -25,15 +26,17 @@ export interface CatalogClientOptions {
   baseUrl: string;
   apiKey: string;
   /** How often a write is retried after a network error or a 5xx, with the same Idempotency-Key (default 2). */
-  retries?: number;
-  retryDelayMs?: number;
-  fetch?: (request: Request) => Promise<Response>;
+  retries?: number | undefined;
+  retryDelayMs?: number | undefined;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Makes Idempotency-Keys; defaults to random UUIDs. */
-  idempotencyKey?: () => string;
+  idempotencyKey?: (() => string) | undefined;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const SCOPE_PATTERN = /\b[a-z][a-z_]*:(?:read|write|[a-z_]+)\b/;
+// Scopes as the seeds name them (products:read, products:write); other names are not shown. Anything looser reads
+// a CDN page's `display:none` or an `ip:blocked` as a scope.
+const SCOPE_PATTERN = /\b[a-z][a-z_]*:(?:read|write)\b/;
 
 /** A response with an error status (4xx, or 5xx after the retries). `body` is the parsed JSON body, or its text. */
 export class CatalogApiError extends Error {
@@ -56,7 +59,8 @@ export class CatalogScopeError extends CatalogApiError {
     body: unknown,
     operation: string,
   ) {
-    super(403, body, operation, `${operation} was refused (HTTP 403): the API key lacks the scope ${missingScope ?? "(not named in the response)"}`);
+    const reason = missingScope ? `the API key lacks the scope ${missingScope}` : `the response names no missing scope: ${errorMessageOf(body)}`;
+    super(403, body, operation, `${operation} was refused (HTTP 403): ${reason}`);
   }
 }
 
@@ -71,10 +75,27 @@ function errorMessageOf(body: unknown): string {
   return typeof error === "string" ? error : describeBody(body);
 }
 
+/** Waits before a retry; an aborted call stops waiting (and is not retried) with its signal's reason. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", abort, { once: true });
+  });
+}
+
 /** Every call resolves with a success; errors are thrown as CatalogApiError (CatalogScopeError for a 403). */
 export type CatalogClient = ThrowingClient<CatalogClientPaths>;
 
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
+  checkHeaderCredential("apiKey", options.apiKey);
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 200;
@@ -89,9 +110,9 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
         const response = await baseFetch(request.clone());
         if (response.status < 500 || attempt >= retries) return response;
       } catch (error) {
-        if (attempt >= retries) throw error;
+        if (attempt >= retries || request.signal.aborted) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** attempt));
+      await delay(retryDelayMs * 2 ** attempt, request.signal);
     }
   }
 
@@ -101,8 +122,6 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     fetch: sendWithRetries,
   });
   return throwingClient(client, {
-    envelopeInSuccessBodies: false,
-    isErrorEnvelope: () => false,
     toError: (body, response, call) => (response.status === 403 ? new CatalogScopeError(missingScopeOf(body), body, call) : new CatalogApiError(response.status, body, call)),
   });
 }

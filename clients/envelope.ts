@@ -7,17 +7,19 @@ type MethodName = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATC
 type HttpMethod = Lowercase<MethodName>;
 type PathsWith<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: unknown } ? P : never }[keyof Paths];
 type RequiredKeys<T> = { [K in keyof T]-?: Pick<T, K> extends Required<Pick<T, K>> ? K : never }[keyof T];
-// As openapi-fetch's own: the init argument is optional when nothing in it is required.
-type InitArgument<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never ? [(Init & Record<string, unknown>)?] : [Init & Record<string, unknown>];
+// As openapi-fetch's own, the init argument is optional when nothing in it is required; unlike openapi-fetch's, it is
+// the operation's init type itself, not a type inferred from the argument nor one with an index signature, so that
+// TypeScript checks the object literal for excess properties: a misspelt field is a type error.
+type InitArgument<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never ? [Init?] : [Init];
 
 /** Paths as openapi-typescript generates them: an object of operations (or never) per method, for every path. */
 export type OperationPaths<Paths> = { [P in keyof Paths]: { [M in HttpMethod]?: object } };
 
-/** One method of a ThrowingClient: openapi-fetch's, resolving with the success branch only. */
-export type SuccessMethod<Paths extends OperationPaths<Paths>, M extends HttpMethod> = <P extends PathsWith<Paths, M>, Init extends MaybeOptionalInit<Paths[P], M>>(
+/** One method of a ThrowingClient: openapi-fetch's, resolving with the (JSON) success branch only. */
+export type SuccessMethod<Paths extends OperationPaths<Paths>, M extends HttpMethod> = <P extends PathsWith<Paths, M>>(
   url: P,
-  ...init: InitArgument<Init>
-) => Promise<Extract<FetchResponse<NonNullable<Paths[P][M]>, Init, `${string}/${string}`>, { data: unknown }>>;
+  ...init: InitArgument<MaybeOptionalInit<Paths[P], M>>
+) => Promise<Extract<FetchResponse<NonNullable<Paths[P][M]>, MaybeOptionalInit<Paths[P], M>, `${string}/${string}`>, { data: unknown }>>;
 
 /** openapi-fetch's Client whose calls throw every error and resolve with successes only. */
 export type ThrowingClient<Paths extends OperationPaths<Paths>> = Omit<Client<Paths>, MethodName> & {
@@ -26,11 +28,13 @@ export type ThrowingClient<Paths extends OperationPaths<Paths>> = Omit<Client<Pa
 
 /** How an API signals errors; `errorMiddleware` turns it into thrown errors. */
 export interface ErrorChannel {
-  /** Whether a 2xx body may be an error envelope, so that every body must be read (links, pay; not catalog). */
-  envelopeInSuccessBodies: boolean;
-  /** Whether a body whose HTTP status is not an error is the API's error envelope. */
-  isErrorEnvelope(body: unknown): boolean;
-  /** The API's own error for an error envelope or an HTTP error status; `call` is `METHOD /path`. */
+  /**
+   * For an API that signals errors in 2xx bodies too (links, pay): whether a 2xx body is the success envelope. Every
+   * other 2xx body (the error envelope, a body without the envelope's flag, text, nothing) is thrown: fail closed.
+   * Without it (catalog), any 2xx is a success and its body is left unread.
+   */
+  isSuccessBody?: (body: unknown) => boolean;
+  /** The API's own error for an HTTP error status or a 2xx body that is not a success; `call` is `METHOD /path`. */
   toError(body: unknown, response: Response, call: string): Error;
 }
 
@@ -119,10 +123,10 @@ class ReadResponse extends Response {
 export function errorMiddleware(channel: ErrorChannel): Middleware {
   return {
     async onResponse({ request, response }) {
-      if (response.ok && !channel.envelopeInSuccessBodies) return undefined;
+      if (response.ok && !channel.isSuccessBody) return undefined;
       const text = await response.text();
       const body = parseBody(text);
-      if (response.status >= 400 || channel.isErrorEnvelope(body)) throw channel.toError(body, response, callOf(request));
+      if (response.status >= 400 || (response.ok && !channel.isSuccessBody?.(body))) throw channel.toError(body, response, callOf(request));
       if (!response.ok) throw new Error(`${callOf(request)} failed (HTTP ${response.status})`);
       return new ReadResponse(response, text, body);
     },

@@ -18,14 +18,14 @@ export interface IdentityClientOptions {
   clientSecret: string;
   redirectUri: string;
   /** Plain-HTTP providers are refused unless this is set (local mocks and sandboxes). */
-  allowInsecureRequests?: boolean;
+  allowInsecureRequests?: boolean | undefined;
   /**
    * Seconds each request after discovery may take; none by default, as with fetch and the other clients. (openid-client's
    * own default of 30 s arms an AbortSignal.timeout for every call, measured at about a fifth of a local userinfo call.)
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Sends every request of the client (discovery, token, userinfo, JWKS); defaults to the global fetch. */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
 }
 
 /** What to keep (server-side, e.g. in the session) between the redirect to the provider and the callback. */
@@ -57,7 +57,7 @@ export interface IdentityClient {
   userInfo(accessToken: string, expectedSubject: string): Promise<UserInfo>;
   /** Verifies an id_token against the provider's JWKS (signature, iss, aud, exp and, if given, nonce). */
   verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims>;
-  logoutUrl(parameters?: { idTokenHint?: string; postLogoutRedirectUri?: string; state?: string }): URL;
+  logoutUrl(parameters?: { idTokenHint?: string | undefined; postLogoutRedirectUri?: string | undefined; state?: string | undefined }): URL;
 }
 
 /**

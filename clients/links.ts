@@ -1,6 +1,7 @@
 // Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
+import { checkHeaderCredential } from "./credentials.js";
 import { describeBody, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
 import { RateLimiter, type RateLimiterOptions } from "../lib/rate-limit.js";
 
@@ -15,8 +16,8 @@ export interface LinksClientOptions {
    * Follow the X-RateLimit-* headers and wait instead of exceeding the cap (default true). Pass options to bound the
    * wait (`maxWaitMs`) or to be told of each wait (`onRateLimit`); a call's `signal` also aborts its wait.
    */
-  rateLimit?: boolean | RateLimiter | RateLimiterOptions;
-  fetch?: (request: Request) => Promise<Response>;
+  rateLimit?: boolean | RateLimiter | RateLimiterOptions | undefined;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
 }
 
 export type LinksError = components["schemas"]["Error"];
@@ -25,8 +26,8 @@ export type LinksError = components["schemas"]["Error"];
 export type LinksClientPaths = WithoutErrorEnvelope<paths, LinksError>;
 
 /**
- * A response whose envelope says `error: 1` (anything but 0), whatever its HTTP status, or an HTTP error status
- * without an envelope (then `body.message` describes what came back). The message is the server's.
+ * A response whose envelope says `error: 1` (anything but 0), whatever its HTTP status; or an HTTP error status, or a
+ * 2xx body, that is not the envelope (then `body.message` describes what came back). The message is the server's.
  */
 export class LinksApiError extends Error {
   override readonly name = "LinksApiError";
@@ -42,13 +43,25 @@ export class LinksApiError extends Error {
 /** Every call resolves with a success; errors are thrown as LinksApiError (RateLimitError for a refused wait). */
 export type LinksClient = ThrowingClient<LinksClientPaths> & { rateLimiter: RateLimiter | undefined };
 
-/** Whether the body is the error envelope: its `error` flag is there and not 0 (or "0"). */
-function isErrorEnvelope(body: unknown): boolean {
+/** Whether the body is the success envelope: `error` is 0 (the string "0" in lists, a quirk of the contract). */
+function isSuccessBody(body: unknown): boolean {
   const error = (body as { error?: unknown } | null | undefined)?.error;
-  return error !== undefined && error !== 0 && error !== "0";
+  return error === 0 || error === "0";
+}
+
+/** Whether the body is the error envelope: an `error` flag that is not 0 and the server's message. */
+function isErrorEnvelope(body: unknown): body is LinksError {
+  const envelope = body as { error?: unknown; message?: unknown } | null | undefined;
+  return envelope?.error !== undefined && !isSuccessBody(body) && typeof envelope.message === "string";
+}
+
+/** The message of a LinksApiError for a body that is not the error envelope (a proxy's page, a changed API). */
+function notTheEnvelope(body: unknown, response: Response): string {
+  return response.ok ? `not the links envelope (no error flag 0): ${describeBody(body)}` : describeBody(body);
 }
 
 export function createLinksClient(options: LinksClientOptions): LinksClient {
+  checkHeaderCredential("apiKey", options.apiKey);
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const { rateLimit = true } = options;
   const limiter = rateLimit === false ? undefined : rateLimit instanceof RateLimiter ? rateLimit : new RateLimiter(rateLimit === true ? {} : rateLimit);
@@ -58,12 +71,9 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
     fetch: limiter ? (request) => limiter.schedule(() => baseFetch(request), request.signal) : baseFetch,
   });
   const throwing = throwingClient(client, {
-    envelopeInSuccessBodies: true,
-    isErrorEnvelope,
+    isSuccessBody,
     toError: (body, response, call) =>
-      isErrorEnvelope(body)
-        ? new LinksApiError(response.status, body as LinksError, call)
-        : new LinksApiError(response.status, { error: 1, message: describeBody(body) }, call),
+      new LinksApiError(response.status, isErrorEnvelope(body) ? body : { error: 1, message: notTheEnvelope(body, response) }, call),
   });
   return Object.assign(throwing, { rateLimiter: limiter });
 }

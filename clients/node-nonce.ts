@@ -7,8 +7,8 @@ export type { NonceSource } from "../lib/nonce.js";
 
 export interface FileNonceSourceOptions {
   /** A lock older than this is taken to be left behind by a crashed process. */
-  staleLockMs?: number;
-  lockTimeoutMs?: number;
+  staleLockMs?: number | undefined;
+  lockTimeoutMs?: number | undefined;
 }
 
 /** Strictly increasing nonces shared by every process that uses the same file. */

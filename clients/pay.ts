@@ -17,9 +17,10 @@ type ClientFields = "shop_id" | "nonce";
 /** The contract's paths without the failure envelope in success bodies, which the client throws as PayApiError. */
 type SuccessPaths = WithoutErrorEnvelope<ContractPaths, components["schemas"]["Error"]>;
 
-type ClientBody<O> = O extends { requestBody: { content: { "application/json": infer B } } }
-  ? { content: { "application/json": Omit<B, ClientFields> } }
-  : never;
+// A body left with no field of its own is `Record<string, never>`, not `{}`, which would take any object.
+type OwnFields<B> = [Exclude<keyof B, ClientFields>] extends [never] ? Record<string, never> : Omit<B, ClientFields>;
+
+type ClientBody<O> = O extends { requestBody: { content: { "application/json": infer B } } } ? { content: { "application/json": OwnFields<B> } } : never;
 
 /**
  * The contract's paths, without shop_id and nonce in the bodies: the client adds them. An operation whose body has
@@ -41,12 +42,12 @@ export interface PayClientOptions {
   baseUrl: string;
   shopId: string;
   /** The signing secret. Used by the default signer only; never sent. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Computes the Authorization header from the exact body bytes; defaults to hmacSha256Signer(apiKey). */
-  signer?: RequestSigner;
+  signer?: RequestSigner | undefined;
   /** Where nonces come from; use fileNonceSource(path) when several processes share a shop. */
-  nonces?: NonceSource;
-  fetch?: (request: Request) => Promise<Response>;
+  nonces?: NonceSource | undefined;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
 }
 
 interface Envelope {
@@ -55,7 +56,7 @@ interface Envelope {
   data?: unknown;
 }
 
-/** The gateway answered with a `type` other than `success`, or with an HTTP error status. */
+/** The gateway answered with a `type` other than `success`, without the envelope, or with an HTTP error status. */
 export class PayApiError extends Error {
   override readonly name = "PayApiError";
   constructor(
@@ -89,10 +90,21 @@ class PayRequest extends Request {
     this.signedInit = signed ? (init as RequestInit & { body: string }) : undefined;
     this.callerSignal = init.signal;
   }
+
+  // openapi-fetch takes a middleware's result only if it is an instance of the client's Request class, and a
+  // caller's own middleware may return `new Request(request, ...)` (openapi-fetch's documented pattern): take it.
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Request;
+  }
+}
+
+/** Whether the pay client built this request (hasInstance above takes any Request). */
+function isPayRequest(request: Request): request is PayRequest {
+  return Object.getPrototypeOf(request) === PayRequest.prototype;
 }
 
 function sendSigned(request: Request): Promise<Response> {
-  return request instanceof PayRequest && request.signedInit ? fetch(request.url, request.signedInit) : fetch(request);
+  return isPayRequest(request) && request.signedInit ? fetch(request.url, request.signedInit) : fetch(request);
 }
 
 /** Adds shop_id and a fresh nonce to the caller's fields and signs the exact bytes sent (openapi-fetch middleware). */
@@ -100,7 +112,7 @@ function signingMiddleware(shopId: string, nonces: NonceSource, signer: RequestS
   const encoder = new TextEncoder();
   return {
     async onRequest({ request }) {
-      if (!(request instanceof PayRequest) || request.signedInit) throw new TypeError("a pay request must be built by the pay client (its Request and body serializer)");
+      if (!isPayRequest(request) || request.signedInit) throw new TypeError("a pay request must be built by the pay client (its Request and body serializer)");
       const body = JSON.stringify({ ...request.fields, shop_id: shopId, nonce: await nonces.next() });
       const headers = request.headers;
       headers.set("Content-Type", "application/json");
@@ -121,12 +133,12 @@ export function createPayClient(options: PayClientOptions): PayClient {
   });
   client.use(signingMiddleware(options.shopId, options.nonces ?? memoryNonceSource(), signer));
   return throwingClient(client, {
-    envelopeInSuccessBodies: true,
-    isErrorEnvelope: (body) => typeOf(body) !== undefined && typeOf(body) !== "success",
+    isSuccessBody: (body) => typeOf(body) === "success",
     toError: (body, response, call) => {
       const type = typeOf(body);
       if (type !== undefined && type !== "success") return new PayApiError(response.status, typeof type === "string" ? type : JSON.stringify(type), descOf(body), call);
-      return new PayApiError(response.status, "error", describeBody(body), call);
+      const what = response.ok ? `not the pay envelope (no type "success"): ${describeBody(body)}` : describeBody(body);
+      return new PayApiError(response.status, "error", what, call);
     },
   });
 }

@@ -10,13 +10,16 @@ export function clockNonce(): number {
   return Date.now() * 1000;
 }
 
-/** Strictly increasing nonces within this process. */
+// One counter for the whole process (or browser tab): two clients of one shop made in the same millisecond would
+// otherwise both start from the clock and send the same nonce.
+let lastInProcess = 0;
+
+/** Strictly increasing nonces within this process, shared by every source it makes. */
 export function memoryNonceSource(): NonceSource {
-  let last = 0;
   return {
     next() {
-      last = Math.max(last + 1, clockNonce());
-      return Promise.resolve(last);
+      lastInProcess = Math.max(lastInProcess + 1, clockNonce());
+      return Promise.resolve(lastInProcess);
     },
   };
 }

@@ -31,14 +31,14 @@ export interface RateLimitWait {
 }
 
 export interface RateLimiterOptions {
-  headers?: RateLimitHeaderNames;
+  headers?: RateLimitHeaderNames | undefined;
   /** Extra wait after the announced reset, for clock skew between us and the server. */
-  resetMarginMs?: number;
+  resetMarginMs?: number | undefined;
   /** The longest one call may wait for a reset; a call that would wait longer fails at once with RateLimitError (default: no bound). */
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** Called before every wait for a reset; return `false` to fail the call with RateLimitError instead of waiting. */
-  onRateLimit?: (wait: RateLimitWait) => boolean | void;
-  now?: () => number;
+  onRateLimit?: ((wait: RateLimitWait) => boolean | void) | undefined;
+  now?: (() => number) | undefined;
 }
 
 /** A call that was not sent because the rate-limit window is used up and waiting was refused (maxWaitMs, onRateLimit). */

@@ -23,6 +23,20 @@ describe("catalog errors", () => {
   });
 });
 
+describe.concurrent("catalog 403s that do not name a scope", () => {
+  it.each([
+    ["a CDN's HTML page", "text/html", '<div style="display:none">Access denied</div>', /names no missing scope: <div style="display:none">Access denied/],
+    ["a refusal of the address", "application/json", '{"detail":"ip:blocked by policy"}', /names no missing scope: \{"detail":"ip:blocked by policy"\}/],
+    ["a revoked key", "application/json", '{"error":"API key revoked"}', /names no missing scope: API key revoked$/],
+  ])("%s: no missing scope guessed, and the server's words kept", async (_name, contentType, text, message) => {
+    const url = await serve((_request, _body, response) => void response.writeHead(403, { "Content-Type": contentType }).end(text));
+    const error = await createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY }).GET("/admin/seller-api/me").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogScopeError);
+    expect((error as CatalogScopeError).missingScope).toBeUndefined();
+    expect((error as CatalogScopeError).message).toMatch(message);
+  });
+});
+
 describe("catalog idempotency", () => {
   const attempts: Array<{ key: string | undefined; apiKey: string | undefined }> = [];
   let url = "";
@@ -65,6 +79,19 @@ describe("catalog idempotency", () => {
     const { response } = await catalog.POST("/admin/seller-api/products", { body, params: { header: { "Idempotency-Key": "drop-order-77" } } });
     expect(response.status).toBe(200);
     expect(attempts.map((a) => a.key)).toEqual(["drop-order-77", "drop-order-77"]);
+  });
+
+  it("stops retrying a write when the caller aborts it, with the signal's reason", async () => {
+    attempts.length = 0;
+    let sends = 0;
+    const countingFetch = (request: Request) => ((sends += 1), fetch(request));
+    const catalog = createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY, retryDelayMs: 5000, fetch: countingFetch });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("the user left the page")), 300);
+    const error = await catalog.POST("/admin/seller-api/products", { body, signal: controller.signal }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("the user left the page");
+    expect(attempts).toHaveLength(1); // the 503
+    expect(sends).toBe(1); // and no retry of an aborted call, which would fail at once with the same reason
   });
 
   it("does not add a key to reads, and names the missing scope of a 403", async () => {

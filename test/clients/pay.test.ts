@@ -47,6 +47,14 @@ describe("pay signing and nonces", () => {
     expect(received.every((r) => r.shop === "1042")).toBe(true);
   });
 
+  it("keeps nonces unique across two clients of one process (one counter per process)", async () => {
+    received.length = 0;
+    const clients = [0, 1].map(() => createPayClient({ baseUrl: url, shopId: "1042", apiKey: PAY_SECRET }));
+    const calls = Array.from({ length: 20 }, () => clients.map((pay) => pay.POST("/api/balance/"))).flat();
+    await Promise.all(calls);
+    expect(new Set(received.map((r) => r.nonce)).size).toBe(40);
+  });
+
   it("keeps nonces unique and increasing across two processes sharing a nonce file", async () => {
     received.length = 0;
     const nonceFile = join(mkdtempSync(join(tmpdir(), "pay-nonce-")), "nonce");
@@ -124,6 +132,15 @@ describe("pay signers, optional bodies, transports and refusals", () => {
     expect(data?.type).toBe("success");
     expect(JSON.parse(sent[0]!)).toEqual({ page: 3, shop_id: "1042", nonce: received[0]!.nonce });
     expect(seenByMiddleware).toEqual([`Bearer ${createHmac("sha256", PAY_SECRET).update(sent[0]!).digest("hex")}`]);
+  });
+
+  it("takes a caller's middleware that returns a new Request (openapi-fetch's pattern), sent as it returned it", async () => {
+    const pay = createPayClient({ baseUrl: url, shopId: "1042", apiKey: PAY_SECRET });
+    pay.use({ onRequest: ({ request }) => new Request(request, { headers: { ...Object.fromEntries(request.headers), "X-Process": "traced" } }) });
+    received.length = 0;
+    const { data } = await pay.POST("/api/orders/", { body: { page: 2 } });
+    expect(data.type).toBe("success"); // the signature still holds: the body went out as signed
+    expect(received).toEqual([expect.objectContaining({ shop: "1042", process: "traced" })]);
   });
 
   it("surfaces a refused request as PayApiError without the secret", async () => {

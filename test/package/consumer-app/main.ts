@@ -88,6 +88,9 @@ export function typeChecks(links: ReturnType<typeof createLinksClient>, pay: Ret
 }
 
 const links = createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: false, fetch: examplesFetch(linksBundle) });
+// Under exactOptionalPropertyTypes, an option may be passed a value that is possibly undefined (the docs do so).
+const sharedLimiter = createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: false, fetch: examplesFetch(linksBundle) }).rateLimiter;
+check(createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: sharedLimiter }).rateLimiter !== undefined, "links takes rateLimit: undefined (the default: a limiter of its own)");
 const account = await links.GET("/api/account");
 check(account.response.status === 200 && account.data !== undefined, "links GET /api/account returns data");
 const domain = await links.POST("/api/domain/add", { body: { domain: "https://go.example" } });
@@ -115,6 +118,8 @@ try {
   const authorization = await identity.createAuthorizationRequest(["openid"]);
   check(authorization.url.pathname === operationPath(identityBundle, "authorize"), "identity builds the authorize URL from discovery");
   check(authorization.url.searchParams.get("code_challenge_method") === "S256", "identity uses PKCE S256");
+  const idToken: string | undefined = undefined;
+  check(identity.logoutUrl({ idTokenHint: idToken }).pathname === operationPath(identityBundle, "logout"), "identity builds the logout URL from discovery");
 } finally {
   globalThis.fetch = realFetch;
 }
