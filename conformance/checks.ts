@@ -5,7 +5,7 @@ import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSeg
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
-import { envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
+import { closedResponseAssumption, envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -162,7 +162,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const judged = candidates
       .map((candidate) => {
         const errors = candidate === schemaPointer ? result.errors : validateAt(api, candidate, body).errors;
-        const assumed = errors.map((error) => ({ error, assumption: responseErrorWord(api, candidate, error, "x-assumption") }));
+        const assumed = errors.map((error) => ({ error, assumption: responseErrorWord(api, candidate, error, "x-assumption") ?? closedResponseAssumption(error) }));
         return { candidate, errors, assumed, hard: assumed.filter((a) => a.assumption === undefined).map((a) => a.error) };
       })
       // Closest: no hard error at all; else the branch whose first hard error lies deepest (its outer shape fits:

@@ -74,6 +74,20 @@ function deepest(api: ApiName, pointers: string[], word: ContractWord): string |
   return found?.text;
 }
 
+/**
+ * Why a field beyond a closed response schema is a warning, not a failure: the seeds list a response's fields, and
+ * none promises that there are no others (providers add fields without a new version). Closing the schema is our
+ * reading (specs/README.md, "Open or closed"), which keeps our clients, mocks and sandbox honest; a provider that
+ * sends one more field still keeps its word.
+ */
+export const CLOSED_RESPONSE_ASSUMPTION =
+  "The seeds list this response's fields without promising there are no others; the closed schema (no additional properties) is our reading, not the provider's word.";
+
+/** The assumption an error of a response body breaks by its kind alone: a field beyond a closed schema. */
+export function closedResponseAssumption(error: ErrorObject): string | undefined {
+  return error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties" ? CLOSED_RESPONSE_ASSUMPTION : undefined;
+}
+
 /** Follows instance keys from a schema into its properties, items or additionalProperties; the pointers passed. */
 function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): string[] {
   const trail = [schemaPointer];

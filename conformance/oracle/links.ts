@@ -2,7 +2,8 @@
 // document): no contract file, no schema validator of this repository. It is lenient where the seed is silent (a
 // campaign add without a body, an unknown property on channel add, empty redirect fields read back as "") and strict
 // where the seed speaks (a domain includes http or https, a channel and a campaign update need a name, integer ids,
-// the Bearer key, 30 requests per window with X-RateLimit-* on every response). `errors: "always-200"` answers every
+// the Bearer key, 30 requests per window with X-RateLimit-* on every response). Its bodies carry a field or two the seed
+// does not show, as a provider's do. `errors: "always-200"` answers every
 // error with HTTP 200 and the envelope (error 1 and a message), which the seed allows: clients check the error key.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "../fault-servers/loopback.js";
@@ -65,7 +66,9 @@ interface OracleReply {
 }
 
 const ok = (body: unknown): OracleReply => ({ status: 200, body });
-const fail = (status: number, message: string): OracleReply => ({ status, body: { error: 1, message } });
+// Fields the seed does not list, as providers add them: a machine-readable code beside the message, the account's
+// language. The seed lists the fields it shows; it does not promise there are no others.
+const fail = (status: number, message: string): OracleReply => ({ status, body: { error: 1, message, code: status } });
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const find = (list: Item[], id: number) => list.find((item) => item.id === id);
 const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
@@ -81,7 +84,7 @@ function page(call: LinksCall, key: string, all: Item[]): OracleReply {
 function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/account":
-      return ok({ error: 0, data: { id: 1, email: "owner@example.com", username: "owner", avatar: "https://example.com/avatar.png", status: "pro", expires: "2030-01-01 00:00:00", registered: "2024-01-01 00:00:00" } });
+      return ok({ error: 0, data: { id: 1, email: "owner@example.com", username: "owner", avatar: "https://example.com/avatar.png", status: "pro", expires: "2030-01-01 00:00:00", registered: "2024-01-01 00:00:00", language: "en" } });
     case "PUT /api/account/update":
       return ok({ error: 0, message: "Account has been successfully updated." });
     case "GET /api/domains":
