@@ -49,7 +49,14 @@ function handlerFor(api: SandboxApi, baseUrl: string): HttpHandler {
     const body = new Uint8Array(await request.arrayBuffer());
     const sandboxRequest = { method: request.method, url: new URL(request.url), headers: request.headers, body };
     if (body.byteLength > DEFAULT_MAX_BODY_BYTES) return toResponse(api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, { ...sandboxRequest, body: new Uint8Array(0) }));
-    return toResponse(await api.handle(sandboxRequest));
+    try {
+      return toResponse(await api.handle(sandboxRequest));
+    } catch (error) {
+      // As the node adapter does: a 500 in the API's envelope, the details in the log. MSW's own answer to a
+      // handler that throws is a 500 carrying the stack trace, which the application under test would see.
+      console.error("sandbox:", error);
+      return toResponse(api.refuse(500, "the sandbox failed on this request; see the console"));
+    }
   });
 }
 

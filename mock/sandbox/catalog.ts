@@ -6,7 +6,7 @@ import { canonicalJson } from "../../lib/canonical-json.js";
 import { createSalesEndpoints, SANDBOX_PREFIX } from "./catalog-sales.js";
 import type { SandboxConfig } from "./config.js";
 import { json, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
-import { formatUnits, toUnits } from "./money.js";
+import { formatUnits, fractionDigits, MAX_AMOUNT, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { ownValue, setOwnValue } from "./records.js";
 
@@ -97,11 +97,14 @@ function requiredScopes(operation: OperationInfo): string[] {
 export const shopView = (shop: CatalogShop) => ({ id: shop.id, name: shop.name, payout_verified: shop.payout_verified });
 
 const unprocessable = (error: string) => ({ status: 422, body: { error } });
+/** Prices are two-decimal strings in responses (the contract's Price). */
+const PRICE_DIGITS = 2;
 
-/** The refusal of a price the sandbox cannot count in minor units, if any. */
+/** The refusal of a price the sandbox cannot count in minor units, if any (the same range as pay's amounts). */
 function priceProblem(variants: Array<{ prices: Array<{ amount: number }> }>): string | undefined {
-  const bad = variants.flatMap((variant) => variant.prices).find((price) => price.amount < 0 || Math.abs(price.amount * 100 - Math.round(price.amount * 100)) > 1e-6);
-  return bad && `amount ${bad.amount} must be 0 or more with at most two decimals (money is counted in minor units)`;
+  const fits = (amount: number) => amount >= 0 && amount <= MAX_AMOUNT && fractionDigits(amount) <= PRICE_DIGITS;
+  const bad = variants.flatMap((variant) => variant.prices).find((price) => !fits(price.amount));
+  return bad && `amount ${bad.amount} must be a number from 0 to 1e12 with at most two decimals (the sandbox requires it; money is counted in minor units)`;
 }
 
 const handlers: HandlerTable<"catalog", Context> = {
@@ -131,7 +134,7 @@ const handlers: HandlerTable<"catalog", Context> = {
       variants: body.variants.map((variant, index) => ({
         id: `var_${number}_${index + 1}`,
         title: variant.title,
-        prices: variant.prices.map((price) => ({ amount: formatUnits(toUnits(price.amount, 2), 2), currency_code: price.currency_code })),
+        prices: variant.prices.map((price) => ({ amount: formatUnits(toUnits(price.amount, PRICE_DIGITS), PRICE_DIGITS), currency_code: price.currency_code })),
       })),
       created_at: new Date().toISOString(),
     };

@@ -83,6 +83,8 @@ export class OperationServer<A extends ApiName, Ctx> {
   check(match: RouteMatch, request: SandboxRequest): Routed {
     const checked = this.contract.checkRequest(match, request);
     if (!checked.ok) return { ...checked, headers: {} };
+    const overflow = nonFiniteAt({ ...checked.params, body: checked.body });
+    if (overflow) return { ok: false, status: 400, message: `${overflow} is a number too large to represent (it reads as Infinity)`, headers: {} };
     return { ok: true, match, params: checked.params, body: checked.body };
   }
 
@@ -96,4 +98,19 @@ export class OperationServer<A extends ApiName, Ctx> {
     const { status, body, headers } = reply as { status: number; body: unknown; headers?: Record<string, string> };
     return json(status, body, headers);
   }
+}
+
+/**
+ * Where a checked request holds a number that is not finite, e.g. "body/nonce". JSON.parse reads 1e400 as Infinity,
+ * which JSON Schema's number and integer accept but no handler can count with, and which JSON writes back as null
+ * (a nonce stored as Infinity comes back from the data file as null). Walked with a stack: bodies may nest deeply.
+ */
+function nonFiniteAt(values: Record<string, unknown>): string | undefined {
+  const pending: Array<[string, unknown]> = Object.entries(values);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [path, value] = next;
+    if (typeof value === "number" && !Number.isFinite(value)) return path;
+    if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) pending.push([`${path}/${key}`, item]);
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { hmacSha256Signer, type RequestSigner } from "../../lib/pay-signature.js
 import type { SandboxConfig } from "./config.js";
 import { responseExample } from "./examples.js";
 import { formatDateTime, json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
-import { formatUnits, percentOf, toUnits } from "./money.js";
+import { formatUnits, MAX_AMOUNT, percentOf, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { createPaymentPage } from "./pay-page.js";
 import { ownValue } from "./records.js";
@@ -80,7 +80,7 @@ const handlers: HandlerTable<"pay", Context> = {
     const currency = body.currency ?? "";
     const currencyId = ownValue(options.config.currencies, currency);
     if (currencyId === undefined) return fail(400, `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`);
-    const amount = typeof body.amount === "number" && body.amount > 0 && body.amount <= 1e12 ? toUnits(body.amount, AMOUNT_DIGITS) : 0n;
+    const amount = typeof body.amount === "number" && body.amount > 0 && body.amount <= MAX_AMOUNT ? toUnits(body.amount, AMOUNT_DIGITS) : 0n;
     // An amount that rounds to 0 in the gateway's 8 decimals would be an order of nothing.
     if (amount <= 0n) return fail(400, `amount must be a number of at least 0.${"0".repeat(AMOUNT_DIGITS - 1)}1 and at most 1e12 (the sandbox requires it)`);
     const order: StoredOrder = {

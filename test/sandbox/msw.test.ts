@@ -3,7 +3,8 @@
 // against the contracts.
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { canonicalJson } from "../../lib/canonical-json.js";
 import { createSandboxHandlers, type MswSandboxState, seedSandboxState } from "../../mock/msw.js";
 import { contractFetch } from "./support/contract-fetch.js";
 import { clientsFor } from "./support/clients.js";
@@ -80,5 +81,37 @@ describe("MSW handlers backed by the sandbox", () => {
     expect(order).toMatchObject({ status: 1, date_payed: expect.any(String), amount: "10.00000000" });
     expect((await pay.POST("/api/balance/", { body: {} })).data.data.balance.EUR).toBe("24.90");
     expect(checked.checked).toBeGreaterThan(35);
+  });
+});
+
+describe("MSW handlers: failures", () => {
+  const body = { title: "Edge", delivery_type: "digital_instant", category_id: "pcat_8kq2m4x7", status: "published", variants: [{ title: "one", prices: [{ amount: 1e21, currency_code: "usd" }] }] };
+  const post = (url: string, key: string, text: string) =>
+    fetch(`${url}/admin/seller-api/products`, { method: "POST", headers: { "x-seller-api-key": "demo-seller-key", "idempotency-key": key, "content-type": "application/json" }, body: text });
+
+  it("refuses a price of 1e21 in the catalog envelope", async () => {
+    const refused = await post(urls.catalog, "msw-huge", JSON.stringify(body));
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ error: expect.stringMatching(/^amount 1e\+21 must be a number from 0 to 1e12/) });
+  });
+
+  it("answers a handler that fails with a 500 in the API's envelope, without a stack trace", async () => {
+    // A state that cannot be right: the key's product is gone, so the replay throws inside the handler.
+    const broken = seedSandboxState();
+    const priced = { ...body, variants: [{ title: "one", prices: [{ amount: 1, currency_code: "usd" }] }] };
+    broken.catalog.shops[0]!.idempotency.lost = { fingerprint: canonicalJson(priced), status: 201, product_id: "prod_gone" };
+    const url = "http://broken-catalog.sandbox.test";
+    server.use(...createSandboxHandlers({ baseUrls: { links: "http://unused-links.test", catalog: url, pay: "http://unused-pay.test" }, state: broken }));
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const failed = await post(url, "lost", JSON.stringify(priced));
+      expect(failed.status).toBe(500);
+      const text = await failed.text();
+      expect(JSON.parse(text)).toEqual({ error: "the sandbox failed on this request; see the console" });
+      expect(text).not.toMatch(/stack|at /);
+      expect(log).toHaveBeenCalledWith("sandbox:", expect.objectContaining({ message: "the sandbox lost product prod_gone" }));
+    } finally {
+      log.mockRestore();
+    }
   });
 });
