@@ -1,5 +1,6 @@
 // The identity endpoints the sandbox checks against the contract before oidc-provider sees them: the token
-// request (TokenRequest) and both variants of logout (the form POST is handed on as the GET variant).
+// request (TokenRequest, client_secret_post only) and both variants of logout (the form POST is handed on as the GET
+// variant).
 import { IncomingMessage, type ServerResponse } from "node:http";
 import { describeErrors, joinPointer, loadContract, mediaTypeOf, parseForm, type ValidateFunction } from "../../lib/contract/index.js";
 import { escapeHtml, page } from "./http.js";
@@ -43,19 +44,38 @@ function replayRequest(original: IncomingMessage, body: Uint8Array, target: { me
   return copy;
 }
 
+/** An OAuth error response (RFC 6749 §5.2); the description keeps to the characters the RFC allows. */
+function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache", ...headers });
+  res.end(JSON.stringify({ error, error_description: description.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "'") }));
+}
+
+/**
+ * The client authentication the contract has not: HTTP Basic (client_secret_basic) or any other Authorization
+ * header. oidc-provider accepts Basic for every client_secret_post client, but discovery and the contract offer
+ * client_secret_post only, so a client that works against the sandbox must send client_id and client_secret in the
+ * body. RFC 6749 §5.2: invalid_client, and 401 with a WWW-Authenticate of the scheme the client tried.
+ */
+function refuseAuthorizationHeader(req: IncomingMessage, res: ServerResponse, realm: string): boolean {
+  const authorization = req.headers.authorization;
+  if (authorization === undefined) return false;
+  const scheme = /^[!#$%&'*+.^_`|~\w-]+/.exec(authorization)?.[0] ?? "Basic";
+  const description = "client authentication by the Authorization header is not supported: send client_id and client_secret in the form body (client_secret_post)";
+  sendOAuthError(res, 401, "invalid_client", description, { "www-authenticate": `${scheme} realm="${realm}", error="invalid_client"` });
+  return true;
+}
+
 /**
  * The token request checked against the contract's TokenRequest first. Requests without client credentials
  * go on to oidc-provider, which answers them with invalid_client (401) as RFC 6749 §5.2 says.
  */
-export function tokenEndpoint(callback: Callback): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function tokenEndpoint(callback: Callback, issuer: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tokenRequestValid = formValidator("exchangeToken");
   return async (req, res) => {
     const body = await readBody(req, FORM_LIMIT_BYTES);
-    const oauthError = (error: string, description: string) => {
-      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache" });
-      res.end(JSON.stringify({ error, error_description: description.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "'") }));
-    };
+    const oauthError = (error: string, description: string) => sendOAuthError(res, 400, error, description);
     if (body === undefined) return oauthError("invalid_request", "the request body is too large");
+    if (refuseAuthorizationHeader(req, res, issuer)) return;
     if (mediaTypeOf(req.headers["content-type"]) === FORM) {
       const form = parseForm(body);
       if (typeof form.grant_type === "string" && !["authorization_code", "refresh_token"].includes(form.grant_type)) {

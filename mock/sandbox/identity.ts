@@ -40,7 +40,7 @@ export function createIdentitySandbox(state: IdentityState, options: IdentityPro
   };
   const provider = createProvider(issuer, { state, config, routes, directory, onChange: options.onChange ?? (() => {}) });
   const callback = provider.callback();
-  const token = tokenEndpoint(callback);
+  const token = tokenEndpoint(callback, issuer);
   const logout = logoutEndpoints(callback, routes.end_session);
 
   const route = (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -192,6 +192,19 @@ describe("identity sandbox: what it refuses", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_client" });
   });
 
+  it("refuses client authentication by HTTP Basic: discovery and the contract offer client_secret_post only", async () => {
+    const flow = await signIn("openid");
+    const fields = { grant_type: "authorization_code", code: flow.callback.searchParams.get("code")!, redirect_uri: REDIRECT_URI, code_verifier: flow.verifier };
+    const basic = `Basic ${btoa(`${CLIENT_ID}:${CLIENT_SECRET}`)}`;
+    const viaBasic = await sandbox.fetch(`${issuer}${ROUTES.token}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic }, body: new URLSearchParams(fields) });
+    expect(viaBasic.status).toBe(401);
+    expect(viaBasic.headers.get("www-authenticate")).toMatch(/^Basic realm=.*error="invalid_client"/);
+    expect(await viaBasic.json()).toEqual({ error: "invalid_client", error_description: expect.stringContaining("client_secret_post") });
+    // The code was not spent on the refused request: the same exchange with the credentials in the body works.
+    const tokens = await exchange(flow);
+    expect(tokens.access_token).toBeTruthy();
+  });
+
   it("offers the seeds' sign-in methods: messenger and wallet sign in the demo account, a wrong password does not", async () => {
     const viaMessenger = await exchange(await signIn("openid profile", { method: "messenger", login: "alice_novak" }));
     expect(viaMessenger.claims()?.sub).toBe(ALICE.sub);
