@@ -17,7 +17,8 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
   --port <api>=<port>    port of one API; repeatable (env SANDBOX_PORTS="links=5021,pay=5023")
   --base-port <n>        identity on n, links n+1, catalog n+2, pay n+3 (env SANDBOX_BASE_PORT; default 4020)
-  --data <file>          keep the state in this JSON file across restarts (env SANDBOX_DATA; default: in memory)
+  --data <file>          keep the state in this JSON file across restarts; its directory must exist (env
+                         SANDBOX_DATA; default: in memory)
   --config <file>        clients, demo accounts and keys (env SANDBOX_CONFIG; default: --print-config)
   --rate-limit <rate>    links requests per key: 100 (per minute), 100/min, 5/s, or off (default: the contract's,
                          ${contractRateLimit().limit} per ${contractRateLimit().windowSeconds} s)

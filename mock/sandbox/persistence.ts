@@ -1,6 +1,7 @@
 // `--data <file>`: the state is read at start-up and written after every change, atomically (a temporary file in
 // the same directory, flushed to disk, then renamed over the old one), so a crash never leaves a broken file.
 import { open, readFile, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { type SandboxState, STATE_VERSION } from "./state.js";
 
 export class SandboxDataError extends Error {}
@@ -41,6 +42,12 @@ export async function writeStateAtomically(file: string, state: SandboxState): P
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+/** Why the data file cannot be written, in one line that says what to do. */
+export function cannotWrite(file: string, error: Error): string {
+  const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? `the directory ${dirname(file)} does not exist; create it first` : error.message;
+  return `cannot write the data file ${file}: ${reason}`;
 }
 
 export interface StateWriter {

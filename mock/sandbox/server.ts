@@ -9,7 +9,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type Sa
 import { createIdentitySandbox } from "./identity.js";
 import { createLinksApi } from "./links.js";
 import { createPayApi } from "./pay.js";
-import { createStateWriter, readState, type StateWriter } from "./persistence.js";
+import { cannotWrite, createStateWriter, readState, type StateWriter, writeStateAtomically } from "./persistence.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
 import { readBody } from "./read-body.js";
 import { type SandboxState, seedState } from "./state.js";
@@ -121,13 +121,11 @@ async function listen(server: Server, host: string, port: number, api: ApiName):
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const config = options.config ?? defaultConfig();
-  const saved = options.dataFile ? await readState(options.dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message))) : undefined;
+  const { dataFile } = options;
+  const saved = dataFile ? await readState(dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message))) : undefined;
   const state = saved ?? (await seedState(config));
-  const writer: StateWriter | undefined = options.dataFile
-    ? createStateWriter(options.dataFile, state, { onError: (error) => console.error(`sandbox: cannot write ${options.dataFile}: ${error.message}`) })
-    : undefined;
+  const writer: StateWriter | undefined = dataFile ? createStateWriter(dataFile, state, { onError: (error) => console.error(`sandbox: ${cannotWrite(dataFile, error)}`) }) : undefined;
   const onChange = () => writer?.schedule();
-  if (writer && !saved) onChange();
 
   // Listen first (ports may be 0), then build the APIs, which need their own public addresses.
   const listeners = new Map<ApiName, RequestListener>();
@@ -140,6 +138,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const port = await listen(server, host, options.ports?.[api] ?? DEFAULT_SANDBOX_PORTS[api], api);
       urls[api] = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     }
+    // Written once before the sandbox says it keeps its state there: a file that cannot be written (a missing
+    // directory, no permission) would otherwise only log an error at every change and keep nothing.
+    if (dataFile) await writeStateAtomically(dataFile, state).catch((error: Error) => Promise.reject(new SandboxStartError(cannotWrite(dataFile, error))));
   } catch (error) {
     await Promise.all([...servers.values()].map((server) => new Promise((resolve) => server.close(resolve))));
     throw error;

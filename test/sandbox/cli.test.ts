@@ -1,7 +1,7 @@
 // The real `contracts sandbox` command: it prints the URLs and demo credentials, keeps its state in --data across
-// a restart (links, catalog, pay, and identity's signing key and refresh tokens), refuses a broken data file and
-// a port in use with one clear line, and leaves no process behind.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// a restart (links, catalog, pay, and identity's signing key and refresh tokens), refuses a broken data file, one in a
+// missing directory and a port in use with one clear line, and leaves no process behind.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,7 +85,7 @@ describe("contracts sandbox", () => {
     expect(processesMatching(`sandbox --base-port ${BASE_PORT}`)).toEqual([]);
   });
 
-  it("refuses a broken data file and a port in use with one clear line", async () => {
+  it("refuses a broken data file, a data file it cannot write and a port in use with one clear line", async () => {
     const broken = join(directory, "broken.json");
     writeFileSync(broken, '{"version": 1, "links": ');
     const bad = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", broken]);
@@ -93,6 +93,15 @@ describe("contracts sandbox", () => {
     expect(await bad.exit).toBe(1);
     expect(bad.stderr()).toMatch(/^contracts: the data file .*broken\.json is not valid JSON/m);
     expect(readFileSync(broken, "utf8")).toBe('{"version": 1, "links": '); // left as it was
+
+    // A data file in a directory that does not exist: refused at start, not after every change.
+    const nowhere = join(directory, "missing", "state.json");
+    const homeless = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", nowhere]);
+    started.push(homeless);
+    expect(await homeless.exit).toBe(1);
+    expect(homeless.stderr()).toMatch(`contracts: cannot write the data file ${nowhere}: the directory ${join(directory, "missing")} does not exist; create it first`);
+    expect(homeless.stdout()).not.toMatch(/state kept in/);
+    expect(existsSync(join(directory, "missing"))).toBe(false);
 
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(PORTS.catalog, "127.0.0.1", resolve));
