@@ -16,6 +16,8 @@ import type { RateLimitPolicy } from "./sandbox/rate-limit.js";
 
 export type { SandboxConfig } from "./sandbox/config.js";
 
+type MswApi = "links" | "catalog" | "pay";
+
 /** The state behind the handlers; pass your own to inspect it or to share it between handler sets. */
 export interface MswSandboxState {
   links: LinksState;
@@ -24,8 +26,12 @@ export interface MswSandboxState {
 }
 
 export interface SandboxHandlersOptions {
-  /** Where the APIs are "served"; defaults to the sandbox's own addresses (http://127.0.0.1:4021-4023). */
-  baseUrls?: Partial<Record<"links" | "catalog" | "pay", string>>;
+  /**
+   * Where the APIs are "served"; defaults to the sandbox's own addresses (http://127.0.0.1:4021-4023). A base URL
+   * may end in a path, such as a dev proxy's prefix (http://localhost:5173/api/pay): the handlers answer below it,
+   * the API sees the path after it. In a browser a bare path (/api/pay) is resolved against the page's address.
+   */
+  baseUrls?: Partial<Record<MswApi, string>>;
   config?: SandboxConfig;
   state?: MswSandboxState;
   /**
@@ -44,10 +50,30 @@ function toResponse(response: SandboxResponse): Response {
   return new HttpResponse(response.body === "" ? null : response.body, { status: response.status, headers: response.headers });
 }
 
-function handlerFor(api: SandboxApi, baseUrl: string): HttpHandler {
-  return http.all(`${baseUrl.replace(/\/$/, "")}/*`, async ({ request }) => {
+/** Where one API's handler answers: `base` is the origin and `prefix` (a path, "" or without a trailing slash). */
+interface Base {
+  base: string;
+  prefix: string;
+}
+
+/** A base URL as its origin and path prefix; refused at creation unless it is http(s) without query or fragment. */
+function parseBaseUrl(api: MswApi, text: string): Base {
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  const url = URL.canParse(text, page) ? new URL(text, page) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new TypeError(`baseUrls.${api} must be an http(s) URL without query or fragment, optionally ending in a path prefix (http://localhost:5173/api/${api}; in a browser also /api/${api}), got "${text}"`);
+  }
+  const prefix = url.pathname.replace(/\/+$/, "");
+  return { base: `${url.origin}${prefix}`, prefix };
+}
+
+function handlerFor(api: SandboxApi, { base, prefix }: Base): HttpHandler {
+  return http.all(`${base}/*`, async ({ request }) => {
     const body = new Uint8Array(await request.arrayBuffer());
-    const sandboxRequest = { method: request.method, url: new URL(request.url), headers: request.headers, body };
+    // The API sees the path below the base URL, as the sandbox server sees it below its address.
+    const url = new URL(request.url);
+    url.pathname = url.pathname.slice(prefix.length) || "/";
+    const sandboxRequest = { method: request.method, url, headers: request.headers, body };
     if (body.byteLength > DEFAULT_MAX_BODY_BYTES) return toResponse(api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, { ...sandboxRequest, body: new Uint8Array(0) }));
     try {
       return toResponse(await api.handle(sandboxRequest));
@@ -64,10 +90,10 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): Htt
   const config = options.config ?? defaultConfig();
   const rateLimit = options.rateLimit === true ? contractRateLimit() : (options.rateLimit ?? false);
   const state = options.state ?? seedSandboxState(config);
-  const base = (api: "links" | "catalog" | "pay") => options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`;
+  const [links, catalog, pay] = (["links", "catalog", "pay"] as const).map((api) => parseBaseUrl(api, options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`)) as [Base, Base, Base];
   return [
-    handlerFor(createLinksApi(state.links, { config: config.links, rateLimit }), base("links")),
-    handlerFor(createCatalogApi(state.catalog, { config: config.catalog }), base("catalog")),
-    handlerFor(createPayApi(state.pay, { config: config.pay, baseUrl: () => base("pay") }), base("pay")),
+    handlerFor(createLinksApi(state.links, { config: config.links, rateLimit }), links),
+    handlerFor(createCatalogApi(state.catalog, { config: config.catalog }), catalog),
+    handlerFor(createPayApi(state.pay, { config: config.pay, baseUrl: () => pay.base }), pay),
   ];
 }

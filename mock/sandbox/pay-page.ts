@@ -1,5 +1,6 @@
 // The sandbox's payment page (outside the contract): where a person, or a test, pays or cancels an order created
-// with createOrder; paying moves the shop's balance by the amount less the fee.
+// with createOrder; paying moves the shop's balance by the amount less the fee. Its links are relative (./<id>),
+// so the page also works below a path prefix (MSW handlers at a dev proxy's /api/pay).
 import { parseForm } from "../../lib/contract/index.js";
 import { escapeHtml, formatDateTime, html, page, redirect, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { formatUnits, parseUnits, rescale } from "./money.js";
@@ -10,7 +11,7 @@ function orderPage(state: PayState, order: StoredOrder, status = 200): SandboxRe
   const outcome = order.status === 1 ? `Paid on ${order.date_payed} (UTC).` : order.cancelled ? "The payment was cancelled." : "Waiting for payment.";
   const actions =
     order.status === 0 && !order.cancelled
-      ? `<form method="post" action="${PAYMENT_PAGE_PREFIX}${order.id}">
+      ? `<form method="post" action="./${order.id}">
 <button type="submit" name="action" value="pay">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</button>
 <button type="submit" name="action" value="cancel">Cancel</button>
 </form>`
@@ -51,6 +52,6 @@ export function createPaymentPage(state: PayState, now: () => Date, changed: () 
       return html(400, page("Unknown action", `<h1>Unknown action</h1><p>Send action=pay or action=cancel.</p>`));
     }
     changed();
-    return redirect(`${PAYMENT_PAGE_PREFIX}${order.id}`);
+    return redirect(`./${order.id}`);
   };
 }

@@ -115,3 +115,34 @@ describe("MSW handlers: failures", () => {
     }
   });
 });
+
+describe("MSW handlers below a path prefix (a dev proxy's /api/pay)", () => {
+  const prefixed = { links: "http://dev.sandbox.test/api/links", catalog: "http://dev.sandbox.test/api/catalog/", pay: "https://pay.sandbox.test/gateway" };
+
+  it("answer below the prefix, with payment links and the payment page's form below it too", async () => {
+    server.use(...createSandboxHandlers({ baseUrls: prefixed }));
+    const own = clientsFor(prefixed, (input, init) => fetch(input, init));
+    expect((await own.links().GET("/api/account")).data?.data).toMatchObject({ id: expect.any(Number) });
+    expect((await own.catalog().GET("/admin/seller-api/me")).data).toMatchObject({ payout_verified: true });
+    const { id, url } = (await own.pay().POST("/api/createOrder/", { body: { currency: "USD", amount: 7 } })).data.data;
+    expect(url).toBe(`${prefixed.pay}/_sandbox/pay/${id}`);
+
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const action = new URL(/<form method="post" action="([^"]+)"/.exec(await page.text())![1]!, url).href;
+    expect(action).toBe(url);
+    const paid = await fetch(action, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
+    expect(paid.status).toBe(303);
+    expect(new URL(paid.headers.get("location")!, action).href).toBe(url);
+    expect((await own.pay().POST("/api/orders/", { body: {} })).data.data.find((order) => order.id === id)).toMatchObject({ status: 1 });
+
+    const missing = await fetch(`${prefixed.pay}/api/nothing/`, { method: "POST", body: "{}" });
+    expect(await missing.json()).toEqual({ type: "error", desc: "no pay endpoint at /api/nothing/" });
+  });
+
+  it("refuse at creation a base URL they could not serve", () => {
+    for (const pay of ["/api/pay", "ftp://pay.sandbox.test/", "https://pay.sandbox.test/gateway?shop=1", "pay.sandbox.test"]) {
+      expect(() => createSandboxHandlers({ baseUrls: { pay } }), pay).toThrow(`baseUrls.pay must be an http(s) URL without query or fragment, optionally ending in a path prefix`);
+    }
+  });
+});
