@@ -3,7 +3,7 @@
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { joinPointer, loadContract } from "../../lib/contract/index.js";
 import type { CatalogApiOptions, CatalogShop, CatalogState, Sale } from "./catalog.js";
-import { json, type SandboxRequest, type SandboxResponse } from "./http.js";
+import { DEFAULT_MAX_BODY_BYTES, json, type SandboxRequest, type SandboxResponse } from "./http.js";
 
 export const SANDBOX_PREFIX = "/_sandbox/";
 
@@ -52,6 +52,28 @@ function readJson(request: SandboxRequest): JsonObject | undefined {
   return undefined;
 }
 
+/** The first bytes of a reply as text, up to `limit`; `overrun` when there was more (the rest is never read). */
+async function readCapped(reply: Response, limit: number): Promise<{ text: string; overrun: boolean }> {
+  if (Number(reply.headers.get("content-length") ?? 0) > limit) {
+    await reply.body?.cancel();
+    return { text: "", overrun: true };
+  }
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (const reader = reply.body?.getReader(); reader; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return { text, overrun: true };
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return { text: text + decoder.decode(), overrun: false };
+}
+
 /** Sends the signed issuance event of a sale and records what the seller's reply means. */
 async function deliver(sale: Sale, event: JsonObject, shop: CatalogShop & { issuance_url: string }, options: CatalogApiOptions): Promise<void> {
   const secret = options.config.shops.find((row) => row.id === shop.id)?.issuance_secret ?? "";
@@ -65,9 +87,11 @@ async function deliver(sale: Sale, event: JsonObject, shop: CatalogShop & { issu
       signal: AbortSignal.timeout(options.config.issuanceTimeoutMs),
       redirect: "manual",
     });
-    const text = await reply.text();
+    // Capped like request bodies: a seller's reply is echoed in the sale and kept in the state (and its data file).
+    const { text, overrun } = await readCapped(reply, DEFAULT_MAX_BODY_BYTES);
     sale.reply = { http_status: reply.status, body: text.slice(0, 2000) };
-    Object.assign(sale, classifyReply(reply.status, text));
+    if (overrun) sale.reason = `the reply is larger than ${DEFAULT_MAX_BODY_BYTES} bytes, so it was not read; the buyer is refunded`;
+    else Object.assign(sale, classifyReply(reply.status, text));
   } catch (error) {
     sale.reason = `no reply from ${shop.issuance_url}: ${(error as Error).message}`;
   }

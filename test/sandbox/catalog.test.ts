@@ -37,6 +37,13 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
       return reply(200, "<html>oops</html>");
     case "/server-error":
       return reply(500, JSON.stringify({ items: ["never counted"] }));
+    case "/huge": // valid JSON with items, over the 1 MiB cap
+      return reply(200, JSON.stringify({ items: ["x".repeat(2 * 1024 * 1024)] }));
+    case "/huge-chunked": // the same without a Content-Length: the cap is counted while reading
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"items":["');
+      for (let i = 0; i < 32; i++) res.write("x".repeat(64 * 1024));
+      return void res.end('"]}');
     case "/slow":
       setTimeout(() => reply(200, JSON.stringify({ items: ["too late"] })), 2000);
       return;
@@ -187,6 +194,13 @@ describe("issuance webhook simulation", () => {
     ["/slow", { outcome: "failed", refunded: true, reply: { http_status: null, body: "" } }],
   ])("a reply from %s counts as %o", async (path, expected) => {
     expect(await sellVia(path)).toMatchObject(expected);
+  });
+
+  it.each(["/huge", "/huge-chunked"])("a reply from %s over 1 MiB is a failed delivery, neither echoed nor kept", async (path) => {
+    const sale = await sellVia(path);
+    expect(sale).toMatchObject({ outcome: "failed", refunded: true, reply: { http_status: 200 }, reason: expect.stringContaining("larger than 1048576 bytes") });
+    expect(sale.items).toBeUndefined();
+    expect(JSON.stringify(sale).length).toBeLessThan(5000);
   });
 
   it("lists every sale of the shop and refuses products not issued on the fly", async () => {
