@@ -3,10 +3,9 @@
 import { parseArgs } from "node:util";
 import { parsePortAssignments, parseRequestRate, splitList, untilSignal, UsageError } from "../../lib/cli.js";
 import { API_NAMES } from "../../lib/contract/index.js";
+import { describeCredentials } from "./banner.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
-import { SIGN_IN_METHODS } from "./identity-accounts.js";
-import { identityRoutes } from "./identity-routes.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
 import type { RunningSandbox } from "./server.js";
@@ -52,9 +51,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     process.stdout.write(SANDBOX_USAGE);
     return 0;
   }
+  const configFile = values.config ?? process.env.SANDBOX_CONFIG;
   let config: SandboxConfig;
   try {
-    config = loadConfig(values.config ?? process.env.SANDBOX_CONFIG);
+    config = loadConfig(configFile);
   } catch (error) {
     if (error instanceof SandboxConfigError) throw new UsageError(error.message);
     throw error;
@@ -83,30 +83,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   const storage = dataFile ? `state kept in ${dataFile} (${running.restored ? "restored" : "new, seeded with the demo data"})` : "state in memory";
   console.log(`Stateful sandbox, ${storage}. Ctrl-C to stop.\n`);
   for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
-  console.log(`\n${describeCredentials(config, running.urls.identity)}`);
+  console.log(`\n${describeCredentials(config, running.urls.identity, configFile)}`);
 
   const signal = await untilSignal();
   console.error(`\n${signal}: stopping the sandbox...`);
   await running.stop();
   return 0;
-}
-
-/** The demo credentials of the config, for the start-up banner (demo values only; they are not real secrets). */
-function describeCredentials(config: SandboxConfig, issuer: string): string {
-  const lines = [`identity  issuer ${issuer} (discovery at ${identityRoutes().discovery})`];
-  for (const client of config.identity.clients) {
-    lines.push(`          client ${client.client_id} / secret ${client.client_secret}, redirect_uris ${client.redirect_uris.join(" ")}, scopes ${client.scopes.join(" ")}`);
-  }
-  lines.push(`          sign-in methods: ${SIGN_IN_METHODS.map((method) => method.id).join(", ")}; demo accounts:`);
-  for (const account of config.identity.accounts) {
-    const claims = account.claims;
-    const extra = [claims.tg_username && `messenger ${claims.tg_username}`, claims.wallets?.length && `wallet ${claims.wallets[0]!.address}`].filter(Boolean).join(", ");
-    lines.push(`            ${claims.email ?? claims.sub} / ${account.password}${extra ? ` (or ${extra})` : ""}`);
-  }
-  lines.push(`links     Authorization: Bearer ${config.links.keys.map((key) => (key.expired ? `${key.api_key} (expired)` : key.api_key)).join(", ")}`);
-  lines.push(`catalog   x-seller-api-key: ${config.catalog.keys.map((key) => `${key.api_key} (${key.shop}: ${key.scopes.join(" ")})`).join(", ")}`);
-  lines.push(`          sandbox-only: PATCH /_sandbox/shop {"issuance_url"}, POST /_sandbox/sales {"product_id"}, GET /_sandbox/sales, GET /_sandbox/products`);
-  lines.push(`pay       shop_id / signing key: ${config.pay.keys.map((key) => `${key.shop_id} / ${key.api_key}`).join(", ")} (HMAC-SHA256 of the body, Authorization: Bearer <hex>)`);
-  lines.push(`          createOrder returns a payment page at /_sandbox/pay/<id> with Pay and Cancel buttons`);
-  return lines.join("\n");
 }

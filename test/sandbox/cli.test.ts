@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
 import { API_NAMES } from "../../lib/contract/index.js";
+import { defaultConfig } from "../../mock/sandbox/config.js";
 import { formAction, ScriptedBrowser } from "./support/browser.js";
 import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
@@ -27,7 +28,7 @@ async function start(...extra: string[]): Promise<RunningCommand> {
   started.push(command);
   await command.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PORTS.pay}\\b`), 30_000);
   // The demo credentials follow the table of URLs; under load they may arrive in a later chunk.
-  await command.waitForOutput(/HMAC-SHA256 of the body/, 30_000);
+  await command.waitForOutput(/createOrder returns a payment page/, 30_000);
   return command;
 }
 
@@ -49,6 +50,7 @@ describe("contracts sandbox", () => {
     expect(out).toMatch(/client demo-app \/ secret demo-app-secret/);
     expect(out).toMatch(/alice\.novak@example\.org \/ alice-demo/);
     expect(out).toMatch(/Bearer demo-links-key/);
+    expect(out).toMatch(/issuance events signed with: shop_northwind demo-issuance-secret, shop_gear demo-gear-issuance-secret/);
 
     const checked = contractFetch(urls);
     const clients = clientsFor(urls, checked);
@@ -117,5 +119,29 @@ describe("contracts sandbox", () => {
     started.push(usage);
     expect(await usage.exit).toBe(2);
     expect(usage.stderr()).toMatch(/--rate-limit takes a number of requests per minute \(30, 30\/min\)/);
+  });
+});
+
+describe("contracts sandbox: the start-up banner", () => {
+  it("prints the built-in demo secrets, but where a --config file's own secrets are, never the secrets", async () => {
+    const config = defaultConfig();
+    config.identity.clients[0]!.client_secret = "own-client-secret-4f9a";
+    config.identity.accounts[0]!.password = "own-password-77c1";
+    config.links.keys[0]!.api_key = "own-links-key-e2d8";
+    config.catalog.keys[0]!.api_key = "own-seller-key-51b0";
+    config.catalog.shops[0]!.issuance_secret = "own-issuance-secret-9d3e";
+    config.pay.keys[0]!.api_key = "own-pay-key-a6f2"; // the second pay key stays the demo one
+    const configFile = join(directory, "own.json");
+    writeFileSync(configFile, JSON.stringify(config));
+    const command = await start("--config", configFile);
+    const out = command.stdout();
+    expect(out).not.toMatch(/own-/);
+    expect(out).toContain(`client demo-app / secret <identity.clients[0].client_secret from ${configFile}>`);
+    expect(out).toContain(`alice.novak@example.org / <identity.accounts[0].password from ${configFile}>`);
+    expect(out).toContain(`Bearer <links.keys[0].api_key from ${configFile}>, expired-links-key (expired)`);
+    expect(out).toContain(`x-seller-api-key: <catalog.keys[0].api_key from ${configFile}> (shop_northwind`);
+    expect(out).toContain(`shop_northwind <catalog.shops[0].issuance_secret from ${configFile}>, shop_gear demo-gear-issuance-secret`);
+    expect(out).toContain(`3561 / <pay.keys[0].api_key from ${configFile}>, 3562 / demo-pay-key-3562`);
+    await stop(command);
   });
 });
