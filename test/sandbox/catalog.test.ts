@@ -153,6 +153,16 @@ describe("catalog sandbox", () => {
     });
     expect(noKey.status).toBe(400);
     expect(await noKey.json()).toEqual({ error: "header parameter Idempotency-Key is required" });
+    // Sent but empty (curl -H 'Idempotency-Key;'): the contract's minLength 1, twice, so no repeat replays it.
+    for (let i = 0; i < 2; i++) {
+      const emptyKey = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/products`, {
+        method: "POST",
+        headers: { "x-seller-api-key": "demo-seller-key", "idempotency-key": "", "content-type": "application/json" },
+        body: JSON.stringify(product),
+      });
+      expect(emptyKey.status).toBe(400);
+      expect(await emptyKey.json()).toEqual({ error: "header parameter Idempotency-Key must NOT have fewer than 1 characters" });
+    }
     const badPrice = catalog.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] } });
     await expect(badPrice).rejects.toMatchObject({ status: 400, body: { error: expect.stringContaining("currency_code must match pattern") } });
   });
