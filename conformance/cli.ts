@@ -45,8 +45,9 @@ Options:
   --operation <id>        only this operationId; repeatable
   --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
   --allow-writes          also create, update and delete; everything created is deleted at the end
-  --max-writes <n>        with --allow-writes, at most n valid creations of resources the contract gives no way
-                          to delete (default 5), one kept for each stateful sequence; listed as left behind
+  --max-writes <n>        with --allow-writes, at most n creations of resources the contract gives no way to
+                          delete (default 5), also from invalid data or no credentials a lenient server accepts;
+                          one kept for each stateful sequence; listed as left behind
   --rate-limit <rate>     at most this many requests: 30 (per minute), 30/min, 5/s, 900/h (default: the
                           contract's x-rate-limit, if any); the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { operationsOf } from "./lookup.js";
 import { UsageError } from "../lib/cli.js";
 import { CHECKS } from "./checks.js";
+import { isSuccess } from "./contract-words.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
 import { runIdentityChecks } from "./identity-checks.js";
 import { scopeEnforcement } from "./scopes.js";
@@ -119,20 +120,51 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   return buildReport(session, tracker, { startedAt, finishedAt: new Date(), interrupted: session.aborted });
 }
 
+/** What the phases of one operation share: its model, its first examples, and how its sends are counted. */
+interface OperationRun {
+  session: Session;
+  item: PlannedOperation;
+  examples: RequestCase[];
+  progress: (phase: string) => void;
+  /** Records a creation; for what cannot be deleted, also takes it from --max-writes. */
+  afterSend: (exchange: Exchange) => void;
+  /** Notes in the report that requests of a kind were not sent for lack of --max-writes. */
+  notSent: (what: string) => void;
+}
+
 async function runOperation(session: Session, tracker: ResourceTracker, item: PlannedOperation): Promise<void> {
   const { model } = item;
-  const { credentials, maxExamples } = session.options;
-  const profile = session.profile;
   const operationId = model.op.operationId;
-  const progress = (phase: string) => session.options.onProgress?.({ type: "operation", operationId, phase });
-  const afterSend = (exchange: Exchange) => {
-    if (!item.creates) return;
-    const kind = session.resources.find((k) => k.name === item.creates)!;
-    const status = exchange.response?.status ?? 0;
-    if (status >= 200 && status < 300) tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
+  const kind = item.creates ? session.resources.find((k) => k.name === item.creates) : undefined;
+  const run: OperationRun = {
+    session,
+    item,
+    examples: exampleCases(model, session.profile, session.options.credentials).map((c) => (item.creates ? markAsOurs(c, session) : c)),
+    progress: (phase) => session.options.onProgress?.({ type: "operation", operationId, phase }),
+    afterSend: (exchange) => {
+      // A 200 carrying the error envelope (links, pay) created nothing: no phantom "left behind" without an id.
+      if (!kind || !isSuccess(model.op.api, exchange.response)) return;
+      tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
+      if (item.undeletable) session.writesLeft -= 1;
+    },
+    notSent: (what) => {
+      const earlier = session.skippedOperations.get(operationId);
+      const why = `the --max-writes ${session.maxWrites} creations the run cannot delete are made or kept for the stateful sequences`;
+      session.skippedOperations.set(operationId, earlier ? `${earlier}; ${what} not sent` : `${what} not sent: ${why}`);
+    },
   };
+  // A lenient server may also create from invalid data: what it cannot delete goes first, while the budget has room
+  // for it, and a correct server's refusals leave the budget to the valid data.
+  const phases = item.undeletable ? [invalidData, validData, credentialProbes] : [validData, invalidData, credentialProbes];
+  for (const phase of phases) if (!session.aborted) await phase(run);
+}
 
-  const examples = exampleCases(model, profile, credentials).map((c) => (item.creates ? markAsOurs(c, session) : c));
+/** Valid requests (examples, boundaries, then generated ones); what cannot be deleted at most --max-writes times. */
+async function validData({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
+  const { model } = item;
+  const operationId = model.op.operationId;
+  const { credentials, maxExamples } = session.options;
+  const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
   // Every valid creation gets identifying values of its own (a fresh domain, name, slug), so that no valid request
   // is refused because of a resource this run created before (two boundary cases adding the same domain: 409).
   const unique = (c: RequestCase): RequestCase => {
@@ -140,8 +172,6 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
     const tagged = markAsOurs(c, session);
     return validateCase(model, tagged).valid ? tagged : c;
   };
-  // What cannot be deleted is created at most --max-writes times in the whole run (and listed as left behind).
-  const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
   // Values from the deployment (Link Objects). A write without them is not sent (its example's ids are made up); a
   // read falls back to generated values, which the contract allows to find nothing.
   const fromLinks = budget > 0 ? await linkedValues(session, operationId) : undefined;
@@ -150,32 +180,45 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
     session.cannotRun("positive_data_acceptance", fromLinks.missing);
   } else if (fromLinks) {
     progress("valid data");
-    const boundaries = boundaryCases(model, profile, credentials, Math.max(1, Math.floor(budget / 2)));
+    const boundaries = boundaryCases(model, session.profile, credentials, Math.max(1, Math.floor(budget / 2)));
     const fixed = [...examples, ...boundaries].slice(0, budget);
     const prepareValid = (c: RequestCase) => fromLinks.apply(unique(c));
-    const sent = await propertyPhase(session, model, "valid", validCaseArbitrary(model, profile, credentials), fixed, afterSend, prepareValid, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
-    if (item.undeletable) session.writesLeft -= sent;
-  } else if (item.undeletable) session.skippedOperations.set(operationId, `valid data not sent: the --max-writes ${session.maxWrites} creations the run cannot delete are made or kept for the stateful sequences`);
+    const count = (exchange: Exchange) => {
+      afterSend(exchange);
+      // A valid creation counts against --max-writes even when refused: the refusal may have come after it was stored.
+      if (item.undeletable && !isSuccess(model.op.api, exchange.response)) session.writesLeft -= 1;
+    };
+    await propertyPhase(session, model, "valid", validCaseArbitrary(model, session.profile, credentials), fixed, count, prepareValid, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
+  } else if (item.undeletable) notSent("valid data");
+}
 
-  if (session.aborted) return;
-  const invalid = invalidCaseArbitrary(model, profile, credentials);
-  if (invalid && examples[0] && session.options.checks.has("negative_data_rejection")) {
-    progress("invalid data");
-    // Every kind of mutation on the first example first, so that each kind is tried even with few examples.
-    const base = examples[0];
-    const systematic = operationMutations(model.op.api, model.op.pointer)
-      .map((mutation) => applyMutation(base, mutation))
-      .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
-    await propertyPhase(session, model, "invalid", invalid, spread(systematic, Math.ceil(maxExamples / 2)), afterSend);
-  }
+/** Invalid requests (every kind of mutation of the first example, then generated ones), which should be refused. */
+async function invalidData({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
+  const { model } = item;
+  const { credentials, maxExamples } = session.options;
+  const invalid = invalidCaseArbitrary(model, session.profile, credentials);
+  if (!invalid || !examples[0] || !session.options.checks.has("negative_data_rejection")) return;
+  if (item.undeletable && session.writesLeft <= 0) return notSent("invalid data");
+  progress("invalid data");
+  // Every kind of mutation on the first example first, so that each kind is tried even with few examples.
+  const base = examples[0];
+  const systematic = operationMutations(model.op.api, model.op.pointer)
+    .map((mutation) => applyMutation(base, mutation))
+    .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
+  const bounds = item.undeletable ? { shrinks: 0, stop: () => session.writesLeft <= 0 } : {};
+  await propertyPhase(session, model, "invalid", invalid, spread(systematic, Math.ceil(maxExamples / 2)), afterSend, undefined, bounds);
+}
 
-  if (session.aborted || !session.isSecured(model) || !examples[0] || !session.options.checks.has("ignored_auth")) return;
+/** The first example without credentials and with wrong ones, which should be refused. */
+async function credentialProbes({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
+  if (!session.isSecured(item.model) || !examples[0] || !session.options.checks.has("ignored_auth")) return;
   progress("credentials");
   for (const [mode, label] of [["none", "no credentials"], ["wrong", "wrong credentials"]] as const) {
     if (session.aborted) return;
-    const exchange = await session.send(model, examples[0], mode);
+    if (item.undeletable && session.writesLeft <= 0) return notSent(`a request with ${label}`);
+    const exchange = await session.send(item.model, examples[0], mode);
     afterSend(exchange);
-    session.check(model, exchange, "unauthenticated", label);
+    session.check(item.model, exchange, "unauthenticated", label);
   }
 }
 
@@ -198,7 +241,7 @@ async function propertyPhase(
   fixed: RequestCase[],
   afterSend: (exchange: Exchange) => void,
   beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
-  bounds: { limit?: number; shrinks?: number } = {},
+  bounds: { limit?: number; shrinks?: number; stop?: () => boolean } = {},
 ): Promise<number> {
   const { seed } = session.options;
   const maxExamples = bounds.limit ?? session.options.maxExamples;
@@ -207,14 +250,15 @@ async function propertyPhase(
   const found = new Set<string>();
   const sent = new Set<RequestCase>();
   let consumed = 0;
-  for (let round = 0; round < 8 && !session.aborted && consumed < maxExamples; round++) {
+  const stopped = () => session.aborted || (bounds.stop?.() ?? false);
+  for (let round = 0; round < 8 && !stopped() && consumed < maxExamples; round++) {
     const examples = fixed.filter((c) => !sent.has(c));
     let target: string | undefined;
     let shrinkRequests = 0;
     let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (requestCase) => {
-        if (session.aborted) return true;
+        if (stopped()) return true;
         if (target === undefined) {
           consumed += 1;
           sent.add(requestCase);

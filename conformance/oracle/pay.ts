@@ -9,13 +9,13 @@ import { serveOracle } from "./serve.js";
 export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "answers-get", "slow-balance"] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
-export async function startOraclePayServer(options: { shopId: string; secret: string; fault?: OraclePayFault; port?: number }): Promise<RunningServer> {
+export async function startOraclePayServer(options: { shopId: string; secret: string; fault?: OraclePayFault; port?: number }): Promise<RunningServer & { orders: unknown[] }> {
   const usedNonces = new Set<string>();
   const orders: Array<Record<string, unknown>> = [];
   let nextId = 700_001;
   const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
   const secretsSeen = new Set([options.secret]);
-  return serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
+  const running = await serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
     const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
     if (options.fault === "answers-get" && method === "GET") return { status: 200, body: { type: "success", desc: "", data: { user_id: 18452, balance: { USD: "12.50" } } } };
     if (options.fault === "slow-balance" && url.pathname === "/api/balance/") await new Promise((resolve) => setTimeout(resolve, 300));
@@ -64,4 +64,5 @@ export async function startOraclePayServer(options: { shopId: string; secret: st
         return fail(404, "Unknown method");
     }
   });
+  return { ...running, orders };
 }

@@ -12,6 +12,7 @@ import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import { startOraclePayServer } from "../../conformance/oracle/pay.js";
 import type { RunReport } from "../../conformance/report.js";
 import { parseRequestRate } from "../../lib/cli.js";
 import { testPort } from "../support/ports.js";
@@ -142,6 +143,18 @@ describe.concurrent("writes the run cannot undo", () => {
     expect(server.products.size).toBe(2);
     expect(none.report.resources).toEqual([]);
     expect(none.report.checks.find((c) => c.name === "idempotency")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
+  });
+
+  it("--max-writes also bounds the orders a lenient gateway creates from invalid data or without credentials", async (context) => {
+    const { expect } = context;
+    // The independent gateway accepts any body with a valid signature, shop and nonce, as a lenient provider may.
+    const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }), context);
+    const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"], "lenient-pay-max-writes-0");
+    expect(server.orders, none.output).toHaveLength(0);
+    expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(/^invalid data not sent: .*; valid data not sent/);
+    const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"], "lenient-pay-max-writes-2");
+    expect(server.orders.length, two.output).toBeLessThanOrEqual(2);
+    expect(two.report.resources.filter((r) => r.state === "left behind")).toHaveLength(server.orders.length);
   });
 
   it("--max-writes 0 creates no pay order, and says which checks could not run", async (context) => {
