@@ -1,11 +1,15 @@
-// Serves one Prism mock per API from the bundled contracts, all inside this process, through Prism's own HTTP
-// server package (what `prism mock` runs), so that one process holds every port and its end frees them all.
+// Serves one Prism mock per API from the bundled contracts, all inside this process, with Prism's own router,
+// validators and mocker (prism-http, what `prism mock` runs) behind an HTTP front that answers in each API's
+// envelope (server.ts), so that one process holds every port and its end frees them all.
+import type { Server } from "node:http";
 import { createRequire, Module } from "node:module";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
-import { API_NAMES, type ApiName, mediaTypeOf } from "../lib/contract/index.js";
+import { API_NAMES, type ApiName } from "../lib/contract/index.js";
 import { bundlePath } from "../lib/paths.js";
-import { explainRefusal, type Violation } from "./refusals.js";
+import { contractMocker } from "./mocker.js";
+import type { PrismPackages } from "./prism-types.js";
+import { createMockServer } from "./server.js";
 
 export const DEFAULT_MOCK_PORTS: Record<ApiName, number> = { identity: 4010, links: 4011, catalog: 4012, pay: 4013 };
 
@@ -44,35 +48,6 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-// The few shapes of Prism's packages this module touches (they ship no types we can import from here).
-interface PrismLogger {
-  child(bindings: object): PrismLogger;
-}
-type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
-interface MockedResponse {
-  statusCode: number;
-  headers?: Record<string, unknown>;
-  body?: unknown;
-}
-interface MockerOptions {
-  resource: { iid?: string };
-  input: { validations: Array<Violation & { severity: number }> };
-  config: { exampleKey?: string; code?: number };
-}
-type Mocker = (options: MockerOptions) => (logger: PrismLogger) => Either<Error, MockedResponse>;
-interface PrismServer {
-  listen(port: number, host: string): Promise<string>;
-  close(): Promise<void>;
-}
-interface PrismPackages {
-  createServer(operations: unknown[], options: { cors: boolean; config: object; components: { logger: PrismLogger; mock: Mocker } }): PrismServer;
-  getHttpOperationsFromSpec(document: string): Promise<unknown[]>;
-  createLogger(name: string, options: { level: string }, destination: Writable): PrismLogger;
-  mock: Mocker;
-  /** json-schema-faker, the generator behind `--dynamic`; its options are global to the process. */
-  setFakerOption(name: string, value: unknown): void;
-}
-
 let prismPackages: PrismPackages | undefined;
 
 // Prism's packages are dependencies of @stoplight/prism-cli (ours): resolve them from there, so that they are the
@@ -82,13 +57,20 @@ function loadPrism(): PrismPackages {
     const fromPrismCli = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json"));
     const fromPrismHttp = createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json"));
     loadEnglishFakerOnly(fromPrismHttp);
-    // require() is untyped; each module is read as the part of its own typings that PrismPackages names.
     const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker") as { JSONSchemaFaker: { option(name: string, value: unknown): void } };
+    const fromPrismHttpServer = createRequire(fromPrismCli.resolve("@stoplight/prism-http-server/package.json"));
+    // require() is untyped; each module is read as the part of its own typings that PrismPackages names.
+    const http = fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "createInstance" | "getHttpOperationsFromSpec">;
+    const micri = fromPrismHttpServer("micri") as { json: PrismPackages["readJson"]; text: PrismPackages["readText"] };
     prismPackages = {
-      createServer: (fromPrismCli("@stoplight/prism-http-server") as Pick<PrismPackages, "createServer">).createServer,
-      getHttpOperationsFromSpec: (fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "getHttpOperationsFromSpec">).getHttpOperationsFromSpec,
+      createInstance: http.createInstance,
+      getHttpOperationsFromSpec: http.getHttpOperationsFromSpec,
       createLogger: (fromPrismCli("@stoplight/prism-core") as Pick<PrismPackages, "createLogger">).createLogger,
       mock: (fromPrismCli("@stoplight/prism-http/dist/mocker") as { default: PrismPackages["mock"] }).default,
+      getHttpConfigFromRequest: (fromPrismCli("@stoplight/prism-http-server/dist/getHttpConfigFromRequest") as Pick<PrismPackages, "getHttpConfigFromRequest">).getHttpConfigFromRequest,
+      serialize: (fromPrismCli("@stoplight/prism-http-server/dist/serialize") as Pick<PrismPackages, "serialize">).serialize,
+      readJson: micri.json,
+      readText: micri.text,
       setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
     };
   }
@@ -112,30 +94,6 @@ function loadEnglishFakerOnly(fromPrismHttp: NodeJS.Require): void {
   fromPrismHttp.cache[main] = entry;
 }
 
-const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
-
-/**
- * Prism's mocker, except that a refused request gets the documented error body with the violations as its message
- * (Prism alone answers with the error example as written, e.g. "A valid API key is required" for a bad body).
- * An example asked for by name and status (`Prefer: code=422, example=...`) is served as written.
- */
-function explainingMocker(api: ApiName, mock: Mocker): Mocker {
-  return (options) => (logger) => {
-    const result = mock(options)(logger);
-    const violations = options.input.validations.filter((v) => v.severity === ERROR_SEVERITY);
-    if (result._tag === "Right" && violations.length > 0 && options.resource.iid) {
-      const response = result.right;
-      // Prism serves a named example for a refused request only with its status (`code=422, example=...`).
-      const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
-      if (askedFor) return result;
-      const contentType = response.headers?.["Content-type"];
-      const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
-      response.body = explainRefusal(api, options.resource.iid, response.statusCode, mediaType, response.body, violations);
-    }
-    return result;
-  };
-}
-
 /** A pino destination that prints Prism's JSON log lines as `[api] message`, with the request where Prism names it. */
 function logLines(api: ApiName, log: (line: string) => void): Writable {
   return new Writable({
@@ -154,7 +112,7 @@ function logLines(api: ApiName, log: (line: string) => void): Writable {
   });
 }
 
-async function startOne(prism: PrismPackages, api: ApiName, host: string, port: number, options: MockOptions): Promise<PrismServer> {
+async function startOne(prism: PrismPackages, api: ApiName, host: string, port: number, options: MockOptions): Promise<Server> {
   let operations: unknown[];
   try {
     operations = await prism.getHttpOperationsFromSpec(bundlePath(api));
@@ -162,29 +120,33 @@ async function startOne(prism: PrismPackages, api: ApiName, host: string, port: 
     throw new MockStartError(`Prism could not read the ${api} contract (${bundlePath(api)}): ${(error as Error).message ?? error}`);
   }
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logger = prism.createLogger("CLI", { level: options.verbose ? "info" : "silent" }, logLines(api, log));
+  const logger = prism.createLogger("CLI", { level: options.verbose ? "info" : "silent" }, logLines(api, log)).child({ name: "HTTP SERVER" });
   // The settings of `prism mock` (prism-cli's createPrismServerWithLogger) with its defaults: CORS on, requests and
   // responses validated, security checked.
-  const server = prism.createServer(operations, {
-    cors: true,
-    config: {
-      isProxy: false,
-      validateRequest: true,
-      validateResponse: true,
-      checkSecurity: true,
-      errors: false,
-      upstreamProxy: undefined,
-      mock: { dynamic: options.dynamic ?? false, ignoreExamples: false, seed: null },
-    },
-    components: { logger: logger.child({ name: "HTTP SERVER" }), mock: explainingMocker(api, prism.mock) },
+  const config = {
+    isProxy: false,
+    validateRequest: true,
+    validateResponse: true,
+    checkSecurity: true,
+    errors: false,
+    upstreamProxy: undefined,
+    mock: { dynamic: options.dynamic ?? false, ignoreExamples: false, seed: null },
+  } as const;
+  const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism.mock) });
+  const server = createMockServer({ api, prism, instance, operations, config, logger });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) => reject(new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${error.message}`)));
+    server.listen(port, host, resolve);
   });
-  try {
-    await server.listen(port, host);
-  } catch (error) {
-    // Prism rejects with the message alone, e.g. "listen EADDRINUSE: address already in use 127.0.0.1:4011".
-    throw new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${(error as Error).message ?? error}`);
-  }
   return server;
+}
+
+/** Stops listening and ends the connections that wait for another request (keep-alive), so the port is free. */
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 }
 
 export async function startMocks(options: MockOptions = {}): Promise<RunningMocks> {
@@ -206,7 +168,7 @@ export async function startMocks(options: MockOptions = {}): Promise<RunningMock
   const started = await Promise.allSettled(apis.map((api) => startOne(prism, api, host, ports[api], options)));
   const servers = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
   const stop = async () => {
-    await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+    await Promise.all(servers.map(close));
   };
   const failure = started.find((outcome) => outcome.status === "rejected");
   if (failure) {

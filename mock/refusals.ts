@@ -1,6 +1,7 @@
-// Puts the reason of a refusal into the API's own error body. Which field carries the message is read from the
-// contract (the documented error response and its example), not listed here, so that a changed envelope follows.
-import { type ApiName, joinPointer, type JsonSchema, loadContract, responseKeyFor } from "../lib/contract/index.js";
+// Puts the reason of a refusal into the API's own error body. Which body, and which field carries the message, is
+// read from the contract (the documented error responses and their examples), not listed here, so that a changed
+// envelope follows.
+import { type ApiName, type Contract, examplesOf, joinPointer, type JsonSchema, loadContract, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
 
 /** One violation as Prism reports it (also in its `sl-violations` header, with `request` before the path). */
 export interface Violation {
@@ -14,39 +15,101 @@ export function describeViolations(violations: readonly Violation[]): string {
   return violations.map((v) => v.message).join("; ");
 }
 
+/** An error body of the API with the reason of a refusal in it. */
+export interface ErrorBody {
+  mediaType: string;
+  body: Record<string, unknown>;
+}
+
+export interface RefusalOptions {
+  /** Only this media type (the one Prism negotiated for the response). */
+  mediaType?: string;
+  /** Error codes that fit the refusal, best first: an example that carries one comes before the others. */
+  codes?: readonly string[];
+  /**
+   * Whether any documented error response of the API may give the envelope when the operations given document
+   * none for the status (a request no operation matched, or a status its operation does not document).
+   */
+  anywhere?: boolean;
+}
+
+type Candidate = readonly [OperationInfo, string];
+
+const isErrorKey = (key: string) => key === "default" || /^[45]XX$/.test(key) || Number(key) >= 400;
+
+/** Where the envelope may come from, best first: `operations` for the status, the API for it, any error response. */
+function candidates(contract: Contract, operations: readonly OperationInfo[], status: number, anywhere: boolean): Candidate[] {
+  const forStatus = (op: OperationInfo): Candidate[] => {
+    const key = responseKeyFor(op, status);
+    return key === undefined ? [] : [[op, key]];
+  };
+  if (!anywhere) return operations.flatMap(forStatus);
+  const all = contract.operations().filter((op) => !op.webhook);
+  const anyError = (op: OperationInfo): Candidate[] => Object.keys(op.operation.responses ?? {}).filter(isErrorKey).map((key) => [op, key] as const);
+  return [...operations.flatMap(forStatus), ...all.flatMap(forStatus), ...all.flatMap(anyError)];
+}
+
 /**
- * `body` (the error example Prism chose) with its message replaced by the violations, when the contract lets us
- * say where the message goes: the first string property of the example that the schema does not pin down (no
- * `const`, `enum` or `not`, and not the `x-error-envelope` status property; prose before codes) and that still validates with the
- * violations in it. Anything else (no documented body, a body that is not an object) is returned unchanged.
+ * The API's error body for a refusal with this status, `message` in it: a documented example of the first
+ * candidate response (see `candidates`) whose message field can hold it. An example carrying one of
+ * `options.codes` is taken before the others. Undefined when the contract documents no such JSON body.
  */
-export function explainRefusal(api: ApiName, operationId: string, status: number, mediaType: string, body: unknown, violations: readonly Violation[]): unknown {
-  if (!body || typeof body !== "object" || Array.isArray(body) || !mediaType.endsWith("json")) return body;
+export function errorBody(api: ApiName, operations: readonly OperationInfo[], status: number, message: string, options: RefusalOptions = {}): ErrorBody | undefined {
   const contract = loadContract(api);
-  const operation = contract.findOperation(operationId);
-  const key = operation && responseKeyFor(operation, status);
-  if (!operation || key === undefined) return body;
-  const documentedSchema = contract.response(operation, key)?.content?.[mediaType]?.schema;
-  if (!documentedSchema) return body; // no schema for this media type
-  const schemaPointer = joinPointer(operation.pointer, "responses", key, "content", mediaType, "schema");
-  const schema = contract.deref<JsonSchema>(documentedSchema);
+  const seen = new Set<string>();
+  for (const [op, key] of candidates(contract, operations, status, options.anywhere ?? false)) {
+    const content = contract.response(op, key)?.content ?? {};
+    for (const [mediaType, media] of Object.entries(content)) {
+      if (!mediaType.endsWith("json") || !media.schema || (options.mediaType && options.mediaType !== mediaType)) continue;
+      const schemaPointer = joinPointer(op.pointer, "responses", key, "content", mediaType, "schema");
+      // Operations share their error responses ($ref): each documented one is tried once.
+      const where = contract.canonicalPointer(schemaPointer);
+      if (seen.has(where)) continue;
+      seen.add(where);
+      const examples = examplesOf(media, contract.deref).map((example) => example.value).filter(isRecord);
+      for (const example of byFit(examples, options.codes ?? [])) {
+        const body = withMessage(contract, schemaPointer, example, message);
+        if (body) return { mediaType, body };
+      }
+    }
+  }
+  return undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The examples that carry one of `codes` first (the earlier code first), the others after in document order. */
+function byFit(examples: Record<string, unknown>[], codes: readonly string[]): Record<string, unknown>[] {
+  const rank = (example: Record<string, unknown>) => {
+    const found = Object.values(example).map((value) => codes.indexOf(value as string)).filter((index) => index >= 0);
+    return found.length > 0 ? Math.min(...found) : codes.length;
+  };
+  return examples.map((example, index) => ({ example, index, rank: rank(example) })).sort((a, b) => a.rank - b.rank || a.index - b.index).map(({ example }) => example);
+}
+
+/**
+ * `example` with its message replaced by `message`, where the contract lets us say where the message goes: the
+ * first string property of the example that the schema does not pin down (no `const`, `enum` or `not`, and not the
+ * `x-error-envelope` status property; prose before codes) and that still validates with the message in it.
+ */
+function withMessage(contract: Contract, schemaPointer: string, example: Record<string, unknown>, message: string): Record<string, unknown> | undefined {
+  const schema = contract.deref<JsonSchema>(contract.resolve(schemaPointer) as JsonSchema);
   const statusProperty = (contract.document["x-error-envelope"] as { property?: string } | undefined)?.property;
-  const message = describeViolations(violations);
   // RFC 6749 §5.2 allows no `"` or `\\` and only printable ASCII in error_description: the plainer form fits.
   const plainMessage = message.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
   // Prose (a value with a space) is the message; a code such as OAuth's `error: invalid_grant` is not.
-  const candidates = Object.entries(body).sort(([, a], [, b]) => Number(isProse(b)) - Number(isProse(a)));
-  for (const [name, value] of candidates) {
+  const fields = Object.entries(example).sort(([, a], [, b]) => Number(isProse(b)) - Number(isProse(a)));
+  for (const [name, value] of fields) {
     if (typeof value !== "string" || name === statusProperty) continue;
     const declared = schema.properties?.[name];
     const property = declared ? contract.deref<JsonSchema>(declared) : {};
     if ("const" in property || "enum" in property || "not" in property) continue;
     for (const text of [message, plainMessage]) {
-      const explained = { ...body, [name]: text };
+      const explained = { ...example, [name]: text };
       if (contract.validate(schemaPointer, explained).valid) return explained;
     }
   }
-  return body;
+  return undefined;
 }
 
 const isProse = (value: unknown) => typeof value === "string" && /\s/.test(value.trim());
