@@ -4,7 +4,7 @@
 import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
-import { API_NAMES, type ApiName, describeErrors, listOperations, type Operation, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
+import { API_NAMES, type ApiName, describeErrors, listOperations, loadBundle, type Operation, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
 import { testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
@@ -108,6 +108,12 @@ function examplesOfResponses(api: ApiName, operations: Operation[]) {
   );
 }
 
+/** An example as the mock serves it: its URLs on the example server's origin (the first server's) moved to the mock's. */
+function onThisMock(api: ApiName, value: unknown): unknown {
+  const exampleOrigin = new URL(loadBundle(api).servers![0]!.url).origin;
+  return JSON.parse(JSON.stringify(value).replaceAll(`"${exampleOrigin}`, `"${urlOf(api)}`));
+}
+
 describe("contracts mock", () => {
   it("prints one table row per API with its URL and docs", () => {
     const out = command.stdout();
@@ -131,7 +137,7 @@ describe("contracts mock", () => {
       });
       expect(response.status).toBe(Number(code));
       expect((response.headers.get("content-type") ?? "").split(";")[0]).toBe(mediaType);
-      if (mediaType.endsWith("json")) expect(JSON.parse(text)).toEqual(value);
+      if (mediaType.endsWith("json")) expect(JSON.parse(text)).toEqual(onThisMock(api, value));
       else expect(text).toBe(value);
     });
 

@@ -86,15 +86,14 @@ describe("a refused request names its violation in the client's error", () => {
   });
 
   it("identity: the token error's error_description carries the violation", async () => {
-    // See test/clients/prism.test.ts: the example discovery document names the default mock address as issuer.
-    const issuer = "http://127.0.0.1:4010";
+    // Discovery names the mock's own address, so the client talks to this test's mock directly.
     const identity = await createIdentityClient({
-      issuer,
+      issuer: url("identity"),
       clientId: "demo-app",
       clientSecret: "test-client-secret",
       redirectUri: "http://127.0.0.1:5173/callback",
       allowInsecureRequests: true,
-      fetch: (target, init) => recordingFetch(target.replace(issuer, url("identity")), init),
+      fetch: recordingFetch,
     });
     const callback = "http://127.0.0.1:5173/callback?code=example-code&state=s1";
     // A code_verifier shorter than RFC 7636's 43 characters.
