@@ -3,17 +3,18 @@
 // become the mock's own.
 import { type ApiName, loadContract, mediaTypeOf, type OperationInfo } from "../lib/contract/index.js";
 import type { MockedResponse, Mocker, MockerOptions, PrismRequest } from "./prism-types.js";
-import { describeViolations, errorBody } from "./refusals.js";
+import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
+import { type DescribeAjvErrors, readableViolations } from "./violations.js";
 
 const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
 
-export function contractMocker(api: ApiName, mock: Mocker): Mocker {
+export function contractMocker(api: ApiName, mock: Mocker, describe: DescribeAjvErrors): Mocker {
   const contract = loadContract(api);
   return (options) => (logger) => {
     const operation = options.resource.iid === undefined ? undefined : contract.findOperation(options.resource.iid);
     const result = mock(options)(logger);
     if (!operation || result._tag === "Left") return result;
-    explainRefusal(api, operation, options, result.right);
+    explainRefusal(api, operation, options, result.right, describe);
     useOwnOrigin(api, options.input.data, result.right);
     return result;
   };
@@ -21,17 +22,18 @@ export function contractMocker(api: ApiName, mock: Mocker): Mocker {
 
 /**
  * A refused request gets the documented error body with the reason as its message (Prism alone answers with the
- * error example as written, e.g. "A valid API key is required" for a bad body). An example asked for by name and
- * status (`Prefer: code=422, example=...`) is served as written.
+ * error example as written, e.g. "A valid API key is required" for a bad body), the example whose error code fits
+ * the refusal first. An example asked for by name and status (`Prefer: code=422, example=...`) is served as written.
  */
-function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerOptions, response: MockedResponse): void {
+function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerOptions, response: MockedResponse, describe: DescribeAjvErrors): void {
   const violations = options.input.validations.filter((v) => v.severity === ERROR_SEVERITY);
   if (violations.length === 0) return;
   const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
   if (askedFor) return;
+  const readable = readableViolations(api, operation, options.input.data, violations, describe);
   const contentType = response.headers?.["Content-type"];
   const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
-  const explained = errorBody(api, [operation], response.statusCode, describeViolations(violations), { mediaType });
+  const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), { mediaType, codes: fittingCodes(readable) });
   if (explained) response.body = explained.body;
 }
 

@@ -90,6 +90,8 @@ export interface PrismPackages {
   /** micri's body readers, the ones prism-http-server reads request bodies with (their errors carry `code`). */
   readJson(request: IncomingMessage, options: { limit: string }): Promise<unknown>;
   readText(request: IncomingMessage, options: { limit: string }): Promise<string>;
+  /** prism-http's wording of Ajv errors as violations (context 0 = the request). */
+  convertAjvErrors(errors: object[], severity: number, context: number, prefix: string): PrismViolation[];
   /** json-schema-faker, the generator behind `--dynamic`; its options are global to the process. */
   setFakerOption(name: string, value: unknown): void;
 }

@@ -71,6 +71,7 @@ function loadPrism(): PrismPackages {
       serialize: (fromPrismCli("@stoplight/prism-http-server/dist/serialize") as Pick<PrismPackages, "serialize">).serialize,
       readJson: micri.json,
       readText: micri.text,
+      convertAjvErrors: (fromPrismCli("@stoplight/prism-http/dist/validator/validators/utils") as Pick<PrismPackages, "convertAjvErrors">).convertAjvErrors,
       setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
     };
   }
@@ -132,7 +133,8 @@ async function startOne(prism: PrismPackages, api: ApiName, host: string, port: 
     upstreamProxy: undefined,
     mock: { dynamic: options.dynamic ?? false, ignoreExamples: false, seed: null },
   } as const;
-  const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism.mock) });
+  const describeAjvErrors = (errors: object[]) => prism.convertAjvErrors(errors, 0, 0, "body"); // Error, in the request body
+  const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism.mock, describeAjvErrors) });
   const server = createMockServer({ api, prism, instance, operations, config, logger });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${error.message}`)));

@@ -113,3 +113,14 @@ function withMessage(contract: Contract, schemaPointer: string, example: Record<
 }
 
 const isProse = (value: unknown) => typeof value === "string" && /\s/.test(value.trim());
+
+/**
+ * The error codes that fit a refused request, best first. RFC 6749 §5.2 (and RFC 6750 §3.1) call a request that
+ * is missing a parameter or is otherwise malformed `invalid_request`, and name the code for an unsupported value
+ * after its parameter (`unsupported_grant_type`, `unsupported_response_type`): a value outside a `const` or `enum`
+ * of property `p` fits `unsupported_<p>` first. Envelopes without codes (links, pay, catalog) ignore them.
+ */
+export function fittingCodes(violations: readonly Violation[]): string[] {
+  const unsupported = violations.filter((v) => (v.code === "enum" || v.code === "const") && (v.path?.length ?? 0) > 1).map((v) => `unsupported_${v.path!.at(-1)}`);
+  return [...new Set([...unsupported, "invalid_request"])];
+}

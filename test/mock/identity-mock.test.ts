@@ -1,5 +1,5 @@
 // The identity mock as an OpenID Connect client and a curl user meet it on a port of their choosing: discovery
-// names the mock's own address.
+// names the mock's own address, and a refused token request is an RFC 6749 §5.2 error with one clear reason.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
 import { loadContract } from "../../lib/contract/index.js";
@@ -10,6 +10,7 @@ const PORT = testPort(4165);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const contract = loadContract("identity");
 const discovery = contract.operation("getOpenIdConfiguration");
+const token = contract.operation("exchangeToken");
 let mocks: RunningMocks;
 
 beforeAll(async () => {
@@ -40,5 +41,41 @@ describe("discovery names the mock's own address", () => {
     const expected = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, typeof value === "string" ? value.replace(exampleOrigin, viaLocalhost) : value]));
     expect(served).toEqual(expected);
     expect(served.issuer).toBe(viaLocalhost);
+  });
+});
+
+describe("a refused token request is an RFC 6749 §5.2 error with one clear reason", () => {
+  const post = async (body: string, contentType = "application/x-www-form-urlencoded") => {
+    const response = await fetch(`${ORIGIN}${token.path}`, { method: "POST", headers: { "Content-Type": contentType }, body });
+    return { status: response.status, body: (await response.json()) as { error: string; error_description: string } };
+  };
+  // The contract's own example of each code: the mock must answer with the one whose code fits.
+  const exampleWithCode = (code: string) => contract.responseExamples("exchangeToken", "400").find((example) => (example.value as { error: string }).error === code);
+
+  it("missing fields of the chosen grant: invalid_request naming only that grant's fields, once each", async () => {
+    expect(exampleWithCode("invalid_request")).toBeDefined();
+    const answer = await post("grant_type=authorization_code");
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("invalid_request");
+    const description = answer.body.error_description;
+    for (const field of ["code", "redirect_uri", "client_id", "client_secret"]) expect(description.split(`'${field}'`)).toHaveLength(2);
+    expect(description).not.toMatch(/refresh_token|oneOf|constant/);
+  });
+
+  it("a JSON body: invalid_request", async () => {
+    const answer = await post(JSON.stringify({ grant_type: "authorization_code" }), "application/json");
+    expect(answer).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: expect.stringContaining("application/x-www-form-urlencoded") } });
+  });
+
+  it("an unknown grant_type: unsupported_grant_type, naming the grant types there are", async () => {
+    expect(exampleWithCode("unsupported_grant_type")).toBeDefined();
+    const answer = await post("grant_type=password&username=alice&client_id=demo-app&client_secret=s");
+    expect(answer).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
+    expect(answer.body.error_description).toMatch(/grant_type must be equal to one of the allowed values: authorization_code, refresh_token$/);
+  });
+
+  it("no grant_type: invalid_request saying so", async () => {
+    const answer = await post("client_id=demo-app&client_secret=s");
+    expect(answer.body).toEqual({ error: "invalid_request", error_description: "Request body must have required property 'grant_type'" });
   });
 });
