@@ -1,21 +1,26 @@
 // Prism's mocker (the `mock` component of prism-http's createInstance), with what the contract knows added:
-// a refused request gets the API's error body with the reason in it, and the example server's URLs in an answer
-// become the mock's own.
-import { type ApiName, loadContract, mediaTypeOf, type OperationInfo } from "../lib/contract/index.js";
-import type { MockedResponse, Mocker, MockerOptions, PrismRequest } from "./prism-types.js";
+// a refused request gets the API's error body with the reason in it, an example asked for by a name the response
+// does not have is answered with the names it has, and the example server's URLs in an answer become the mock's
+// own.
+import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
+import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
 import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
 import { type DescribeAjvErrors, readableViolations } from "./violations.js";
 
 const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
 
-export function contractMocker(api: ApiName, mock: Mocker, describe: DescribeAjvErrors): Mocker {
+export function contractMocker(api: ApiName, prism: Pick<PrismPackages, "mock" | "ProblemJsonError" | "NOT_FOUND">, describe: DescribeAjvErrors): Mocker {
   const contract = loadContract(api);
   return (options) => (logger) => {
     const operation = options.resource.iid === undefined ? undefined : contract.findOperation(options.resource.iid);
-    const result = mock(options)(logger);
-    if (!operation || result._tag === "Left") return result;
-    explainRefusal(api, operation, options, result.right, describe);
-    useOwnOrigin(api, options.input.data, result.right);
+    const result = prism.mock(options)(logger);
+    if (!operation) return result;
+    const unknown = unknownExample(api, operation, options, result);
+    if (unknown) return { _tag: "Left", left: prism.ProblemJsonError.fromTemplate(prism.NOT_FOUND, unknown) };
+    if (result._tag === "Left") return result;
+    const response = result.right;
+    explainRefusal(api, operation, options, response, describe);
+    useOwnOrigin(api, options.input.data, response);
     return result;
   };
 }
@@ -35,6 +40,43 @@ function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerO
   const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
   const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), { mediaType, codes: fittingCodes(readable) });
   if (explained) response.body = explained.body;
+}
+
+/** The example names of one documented response: its bodies' and its headers'. */
+function exampleNames(api: ApiName, operation: OperationInfo, key: string): string[] {
+  const contract = loadContract(api);
+  const response = contract.response(operation, key);
+  const bodies = Object.values(response?.content ?? {}).flatMap((media) => examplesOf(media, contract.deref).map((example) => example.name));
+  const headers = Object.values(response?.headers ?? {}).flatMap((header) => Object.keys(contract.deref<Header>(header).examples ?? {}));
+  return [...new Set([...bodies, ...headers])];
+}
+
+/** The response key Prism serves for a request without a status preference: the lowest 2XX, else default, else the first. */
+function unspecifiedKey(operation: OperationInfo): string | undefined {
+  const keys = Object.keys(operation.operation.responses ?? {});
+  return keys.filter((key) => /^2(\d\d|XX)$/.test(key)).sort()[0] ?? (keys.includes("default") ? "default" : keys[0]);
+}
+
+/**
+ * Why `Prefer: example=<name>` cannot be served, when the response it would come from documents no example by that
+ * name (Prism answers a misspelt error example name with a 500 after trying the 2XX response with it, and ignores
+ * the name where a response has no body); undefined when the name exists or none was asked for.
+ */
+function unknownExample(api: ApiName, operation: OperationInfo, options: MockerOptions, result: Either<Error, MockedResponse>): string | undefined {
+  const { exampleKey, code } = options.config;
+  if (exampleKey === undefined) return undefined;
+  const refused = options.input.validations.some((v) => v.severity === ERROR_SEVERITY);
+  // A refused request gets its error example by name only with the status asked for (see explainRefusal).
+  if (refused && (result._tag === "Right" ? code !== result.right.statusCode : code === undefined)) return undefined;
+  const key = code === undefined ? unspecifiedKey(operation) : responseKeyFor(operation, code);
+  if (key === undefined) return undefined; // Prism's own answer says the status is not documented
+  const names = exampleNames(api, operation, key);
+  if (names.includes(exampleKey)) return undefined;
+  const request = `${operation.method.toUpperCase()} ${operation.path}`;
+  const has = names.length > 0 ? `its examples: ${names.join(", ")}` : "it has no named examples";
+  const elsewhere = Object.keys(operation.operation.responses ?? {}).filter((other) => other !== key && exampleNames(api, operation, other).includes(exampleKey));
+  const hint = elsewhere.length > 0 ? `; ${exampleKey} is an example of the ${elsewhere.join(", ")} response: ask for it with code=<status>, example=${exampleKey}` : "";
+  return `no example ${exampleKey} in the ${key} response of ${operation.operationId} (${request}); ${has}${hint}`;
 }
 
 /**

@@ -43,6 +43,12 @@ export interface ProblemJsonError extends Error {
   additional?: { headers?: Record<string, string> };
 }
 
+export interface ErrorTemplate {
+  type: string;
+  title: string;
+  status: number;
+}
+
 export interface MockConfig {
   dynamic: boolean;
   ignoreExamples: boolean;
@@ -92,6 +98,9 @@ export interface PrismPackages {
   readText(request: IncomingMessage, options: { limit: string }): Promise<string>;
   /** prism-http's wording of Ajv errors as violations (context 0 = the request). */
   convertAjvErrors(errors: object[], severity: number, context: number, prefix: string): PrismViolation[];
+  ProblemJsonError: { fromTemplate(template: ErrorTemplate, detail?: string, additional?: object): ProblemJsonError };
+  /** prism-http's template of the error it answers a missing example with. */
+  NOT_FOUND: ErrorTemplate;
   /** json-schema-faker, the generator behind `--dynamic`; its options are global to the process. */
   setFakerOption(name: string, value: unknown): void;
 }

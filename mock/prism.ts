@@ -60,7 +60,7 @@ function loadPrism(): PrismPackages {
     const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker") as { JSONSchemaFaker: { option(name: string, value: unknown): void } };
     const fromPrismHttpServer = createRequire(fromPrismCli.resolve("@stoplight/prism-http-server/package.json"));
     // require() is untyped; each module is read as the part of its own typings that PrismPackages names.
-    const http = fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "createInstance" | "getHttpOperationsFromSpec">;
+    const http = fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "createInstance" | "getHttpOperationsFromSpec" | "ProblemJsonError" | "NOT_FOUND">;
     const micri = fromPrismHttpServer("micri") as { json: PrismPackages["readJson"]; text: PrismPackages["readText"] };
     prismPackages = {
       createInstance: http.createInstance,
@@ -72,6 +72,8 @@ function loadPrism(): PrismPackages {
       readJson: micri.json,
       readText: micri.text,
       convertAjvErrors: (fromPrismCli("@stoplight/prism-http/dist/validator/validators/utils") as Pick<PrismPackages, "convertAjvErrors">).convertAjvErrors,
+      ProblemJsonError: http.ProblemJsonError,
+      NOT_FOUND: http.NOT_FOUND,
       setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
     };
   }
@@ -134,7 +136,7 @@ async function startOne(prism: PrismPackages, api: ApiName, host: string, port: 
     mock: { dynamic: options.dynamic ?? false, ignoreExamples: false, seed: null },
   } as const;
   const describeAjvErrors = (errors: object[]) => prism.convertAjvErrors(errors, 0, 0, "body"); // Error, in the request body
-  const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism.mock, describeAjvErrors) });
+  const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism, describeAjvErrors) });
   const server = createMockServer({ api, prism, instance, operations, config, logger });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${error.message}`)));

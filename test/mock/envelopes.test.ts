@@ -1,6 +1,6 @@
-// What Prism answers on its own (a body that is not JSON, a path or method the contract does not have) comes back
-// in the API's own error envelope, as a refusal by the contract does: the body validates against an error response
-// the contract documents, and its message says what was wrong.
+// What Prism answers on its own (a body that is not JSON, a path or method the contract does not have, a `Prefer`
+// naming an example that does not exist) comes back in the API's own error envelope, as a refusal by the contract
+// does: the body validates against an error response the contract documents, and its message says what was wrong.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { type ApiName, loadContract, type OperationInfo, responseKeyFor } from "../../lib/contract/index.js";
@@ -99,5 +99,37 @@ describe("a path or method the contract does not have gets the API's error envel
     expect(answer.headers.get("allow")).toBe("GET");
     expect(answer.body).toEqual({ error: 1, message: `no operation DELETE ${getAccount.path} in the links contract; ${getAccount.path} has GET` });
     expect(documentedError("links", 405, answer.body, [getAccount])).toBe(true);
+  });
+});
+
+describe("Prefer naming an example the response does not have", () => {
+  const getBalance = loadContract("pay").operation("getBalance");
+  const balanceRequest = { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ shop_id: "3561", nonce: 1 }) };
+  const names = (status: string) => loadContract("pay").responseExamples("getBalance", status).map((example) => example.name);
+
+  it("a misspelt error example is a 404 listing the examples of that status, not a 500", async () => {
+    const answer = await call("pay", getBalance.method, getBalance.path, { headers: { ...balanceRequest.headers, Prefer: "code=400, example=nosuch" }, body: balanceRequest.body });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ type: "error", desc: `no example nosuch in the default response of getBalance (POST ${getBalance.path}); its examples: ${names("default").join(", ")}` });
+  });
+
+  it("a misspelt 2XX example is a 404 listing the 2XX examples", async () => {
+    const answer = await call("pay", getBalance.method, getBalance.path, { headers: { ...balanceRequest.headers, Prefer: "example=nosuch" }, body: balanceRequest.body });
+    expect(answer.status).toBe(404);
+    expect(answer.body.desc).toBe(`no example nosuch in the 200 response of getBalance (POST ${getBalance.path}); its examples: ${names("200").join(", ")}`);
+  });
+
+  it("an error example asked for without its status says which status has it", async () => {
+    const [errorExample] = names("default");
+    const answer = await call("pay", getBalance.method, getBalance.path, { headers: { ...balanceRequest.headers, Prefer: `example=${errorExample}` }, body: balanceRequest.body });
+    expect(answer.status).toBe(404);
+    expect(answer.body.desc).toContain(`${errorExample} is an example of the default response: ask for it with code=<status>, example=${errorExample}`);
+  });
+
+  it("a response without a body does not ignore the name (identity userinfo 401)", async () => {
+    const getUserInfo = loadContract("identity").operation("getUserInfo");
+    const answer = await call("identity", getUserInfo.method, getUserInfo.path, { headers: { Prefer: "code=401, example=nosuch" } });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("no example nosuch in the 401 response of getUserInfo") });
   });
 });
