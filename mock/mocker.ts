@@ -1,7 +1,7 @@
 // Prism's mocker (the `mock` component of prism-http's createInstance), with what the contract knows added:
 // a refused request gets the API's error body with the reason in it, an example asked for by a name the response
-// does not have is answered with the names it has, and the example server's URLs in an answer become the mock's
-// own.
+// does not have is answered with the names it has, header examples can be asked for by name, and the example
+// server's URLs in an answer become the mock's own.
 import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
 import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
 import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
@@ -19,6 +19,8 @@ export function contractMocker(api: ApiName, prism: Pick<PrismPackages, "mock" |
     if (unknown) return { _tag: "Left", left: prism.ProblemJsonError.fromTemplate(prism.NOT_FOUND, unknown) };
     if (result._tag === "Left") return result;
     const response = result.right;
+    const key = responseKeyFor(operation, response.statusCode);
+    if (key !== undefined && options.config.exampleKey !== undefined) useHeaderExamples(api, operation, key, options.config.exampleKey, response);
     explainRefusal(api, operation, options, response, describe);
     useOwnOrigin(api, options.input.data, response);
     return result;
@@ -77,6 +79,21 @@ function unknownExample(api: ApiName, operation: OperationInfo, options: MockerO
   const elsewhere = Object.keys(operation.operation.responses ?? {}).filter((other) => other !== key && exampleNames(api, operation, other).includes(exampleKey));
   const hint = elsewhere.length > 0 ? `; ${exampleKey} is an example of the ${elsewhere.join(", ")} response: ask for it with code=<status>, example=${exampleKey}` : "";
   return `no example ${exampleKey} in the ${key} response of ${operation.operationId} (${request}); ${has}${hint}`;
+}
+
+/**
+ * Prism serves the first example of every header; a response whose header documents an example by the name asked
+ * for (`Prefer: code=401, example=invalidToken` on identity's userinfo) gets that one.
+ */
+function useHeaderExamples(api: ApiName, operation: OperationInfo, key: string, name: string, response: MockedResponse): void {
+  const contract = loadContract(api);
+  for (const [header, node] of Object.entries(contract.response(operation, key)?.headers ?? {})) {
+    const example = contract.deref<Header>(node).examples?.[name];
+    if (example === undefined) continue;
+    const value = contract.deref(example).value;
+    const served = Object.keys(response.headers ?? {}).find((served) => served.toLowerCase() === header.toLowerCase()) ?? header;
+    response.headers = { ...response.headers, [served]: value };
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 // The identity mock as an OpenID Connect client and a curl user meet it on a port of their choosing: discovery
-// names the mock's own address, and a refused token request is an RFC 6749 §5.2 error with one clear reason.
+// names the mock's own address, a refused token request is an RFC 6749 §5.2 error with one clear reason, and the
+// userinfo challenge tells a missing token from an expired one (RFC 6750 §3.1).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
 import { loadContract } from "../../lib/contract/index.js";
@@ -11,6 +12,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const contract = loadContract("identity");
 const discovery = contract.operation("getOpenIdConfiguration");
 const token = contract.operation("exchangeToken");
+const userinfo = contract.operation("getUserInfo");
 let mocks: RunningMocks;
 
 beforeAll(async () => {
@@ -77,5 +79,22 @@ describe("a refused token request is an RFC 6749 §5.2 error with one clear reas
   it("no grant_type: invalid_request saying so", async () => {
     const answer = await post("client_id=demo-app&client_secret=s");
     expect(answer.body).toEqual({ error: "invalid_request", error_description: "Request body must have required property 'grant_type'" });
+  });
+});
+
+describe("the userinfo challenge (RFC 6750 §3.1)", () => {
+  const challenge = async (headers: Record<string, string>) => {
+    const response = await fetch(`${ORIGIN}${userinfo.path}`, { headers });
+    return { status: response.status, challenge: response.headers.get("www-authenticate") };
+  };
+
+  it("a request without a token gets a bare Bearer challenge, no error code", async () => {
+    expect(await challenge({})).toEqual({ status: 401, challenge: "Bearer" });
+  });
+
+  it("the expired-token challenge is still there for Prefer", async () => {
+    const expired = await challenge({ Authorization: "Bearer test-access-token", Prefer: "code=401, example=invalidToken" });
+    expect(expired.status).toBe(401);
+    expect(expired.challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]*expired[^"]*"$/);
   });
 });
