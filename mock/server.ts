@@ -146,6 +146,8 @@ function problemRefusal(api: ApiName, method: string, pathname: string, problem:
   if (type === "NO_METHOD_MATCHED_ERROR") {
     // RFC 9110 §15.5.6: a 405 lists the methods the resource has in Allow.
     const allow = loadContract(api).allowedMethods(pathname).map((m) => m.toUpperCase()).join(", ");
+    // Prism's router and the contract's agree on paths; should they not, the 405 still names the request.
+    if (!allow) return { status, message: `no operation ${request} in the ${api} contract` };
     return { status, message: `no operation ${request} in the ${api} contract; ${pathname} has ${allow}`, headers: { Allow: allow } };
   }
   const message = problem.detail ? problem.detail : problem.message;
@@ -164,6 +166,8 @@ function refuse(api: ApiName, request: IncomingMessage, reply: ServerResponse, r
   // A wrong method takes the envelope of the operations at that path.
   const atPath = contract.allowedMethods(pathname).flatMap((m) => contract.route(m, pathname)?.operation ?? []);
   const operations: OperationInfo[] = routed ? [routed] : atPath;
+  // What the mock refuses here is a malformed request in RFC 6749 §5.2's (and RFC 6750 §3.1's) terms: an envelope
+  // with codes takes its invalid_request example.
   const found = errorBody(api, operations, refusal.status, refusal.message, { codes: ["invalid_request"], anywhere: true });
   const [contentType, text] = found
     ? [found.mediaType, JSON.stringify(found.body)]
