@@ -38,10 +38,8 @@ describe.concurrent("against the Prism mock (read-only)", () => {
   // than that cannot pass against it, so they are left out here (the sandbox test below runs every one of them):
   // - ignored_auth: Prism only checks that a credential is present, never whether it is right;
   // - nonce_replay: Prism keeps no state and does not verify pay signatures or nonces;
-  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response;
-  // - discovery_fields_and_issuer: the example discovery document names the issuer http://127.0.0.1:4010, the
-  //   default mock port, not the port this test runs Prism on.
-  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent", "discovery_fields_and_issuer"];
+  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response.
+  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent"];
   const env = { LINKS_TOKEN: "prism-links-token", CATALOG_API_KEY: "prism-catalog-key", PAY_SHOP_ID: "3561", PAY_SECRET: "prism-pay-secret" };
 
   it.each(API_NAMES.map((api) => [api] as const))("%s: no check fails", async (api) => {
