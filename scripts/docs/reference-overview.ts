@@ -9,20 +9,22 @@ import { cell, code, fenced, prose, table } from "./markdown.js";
 import { notesOf } from "./operation-notes.js";
 import { redocHref, specHref, badges, squash, frontmatter, htmlTable, annotations, extensions } from "./reference-parts.js";
 
-/** What our typed client of each API does with an error (see clients/). */
-const CLIENT_ERRORS: Record<ApiName, string> = {
+/** What our typed client of each API throws (test/docs/reference-pages.test.ts holds it to each client's error classes). */
+export const CLIENT_ERRORS: Record<ApiName, string> = {
   identity:
-    "`createIdentityClient` is built on openid-client, which throws its `ResponseBodyError` for an OAuth error body (`error`, " +
-    "`error_description`) and `WWWAuthenticateChallengeError` for a userinfo refusal; an id_token that does not verify throws jose's errors.",
+    "`createIdentityClient` (over openid-client) throws `IdentityApiError` (`code`, `description`, `status`, `operation`) for an OAuth " +
+    "error answer of the provider, token or userinfo, with the OAuth `error` code first in its message; an id_token that does not verify " +
+    "throws jose's errors.",
   links:
-    "`createLinksClient` throws `LinksApiError` (`status`, `body`, `operation`) for every envelope with `error: 1`, whatever the HTTP status; " +
-    "with the rate limiter on (the default) it waits for `X-RateLimit-Reset` instead of being refused.",
+    "`createLinksClient` throws `LinksApiError` (`status`, `body`, `operation`) for every envelope with `error: 1`, whatever the HTTP status, " +
+    "and for an error status or a 2xx body without the envelope; with the rate limiter on (the default) it waits for `X-RateLimit-Reset` " +
+    "instead of being refused.",
   catalog:
-    "`createCatalogClient` throws `CatalogScopeError` (`missingScope`, `body`, `operation`) on 403; other errors are returned as `error` " +
-    "of the openapi-fetch result. Writes are retried with the same `Idempotency-Key` after a network error or a 5xx.",
+    "`createCatalogClient` throws `CatalogApiError` (`status`, `body`, `operation`) for every error status, and its subclass " +
+    "`CatalogScopeError` (`missingScope`) on 403. Writes are retried with the same `Idempotency-Key` after a network error or a 5xx.",
   pay:
-    "`createPayClient` throws `PayApiError` (`status`, `type`, `desc`, `operation`) whenever the envelope's `type` is not `success`, " +
-    "whatever the HTTP status.",
+    "`createPayClient` throws `PayApiError` (`status`, `type`, `desc`, `operation`) whenever the envelope's `type` is not `success` " +
+    "(or missing), whatever the HTTP status.",
 };
 
 export function overviewPage(api: ApiName, doc: Document): string {

@@ -4,6 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { operationsOf, readBundle } from "../../scripts/docs/document.js";
 import { renderReferencePages, sharedResponseHeaders } from "../../scripts/docs/reference-page.js";
+import { CLIENT_ERRORS } from "../../scripts/docs/reference-overview.js";
+import * as catalog from "../../clients/catalog.js";
+import * as identity from "../../clients/identity.js";
+import * as links from "../../clients/links.js";
+import * as pay from "../../clients/pay.js";
 
 describe("generated reference pages", () => {
   it("explain the headers every links response carries once, on the overview, and not at each operation", () => {
@@ -38,5 +43,12 @@ describe("generated reference pages", () => {
       const page = op.webhook ? "webhooks" : (op.operation.tags as string[])[0]!;
       expect(pages.get(page), op.operationId).toContain(`{#${op.operationId}}`);
     }
+  });
+
+  it.each([["identity", identity], ["links", links], ["catalog", catalog], ["pay", pay]] as const)("name exactly the errors the %s client exports, in 'What the client throws'", (api, exports) => {
+    // RateLimitError is the limiter's, not an answer of the API.
+    const thrown = Object.entries(exports).filter(([name, value]) => typeof value === "function" && name.endsWith("Error") && name !== "RateLimitError").map(([name]) => name);
+    expect(thrown.length).toBeGreaterThan(0);
+    expect([...CLIENT_ERRORS[api].matchAll(/`(\w+Error)`/g)].map((m) => m[1]).sort()).toEqual(thrown.sort());
   });
 });
