@@ -54,7 +54,7 @@ async function firstSignIn(flow: Flow, run: (check: string) => boolean, skipRest
   if (first.kind !== "code") {
     const cause = first.kind === "failed" ? first.failure : `the provider answered the sign-in with ${describeAuthorization(first)}`;
     session.record("sign_in", "authorize", `could not sign in to get an authorization code: ${cause}`, first.exchange, "sign in");
-    skipRest("the sign-in did not complete, see sign_in");
+    skipRest(`the sign-in did not complete: ${cause}`);
     return false;
   }
   session.record("sign_in", "authorize", "", first.exchange, "sign in");
@@ -64,7 +64,7 @@ async function firstSignIn(flow: Flow, run: (check: string) => boolean, skipRest
   const { exchange: tokensExchange, tokens } = await tokensFor(session, first, "exchange a fresh code");
   if (!tokens) {
     session.record("code_reuse", "exchangeToken", `a fresh code with its verifier was refused: ${describe(tokensExchange)}`, tokensExchange, "exchange a fresh code");
-    skipRest("the provider refused a fresh code with its verifier, see code_reuse");
+    skipRest(`the provider refused a fresh code with its verifier: ${describe(tokensExchange)}`);
     return false;
   }
   let idTokenSub: unknown;
@@ -83,8 +83,10 @@ async function runFlows(flow: Flow): Promise<void> {
   const { session } = flow;
   const { checks } = session.options;
   const run = (check: string) => checks.has(check) && !session.aborted;
+  // Could not run, not skipped: a run whose flow checks never ran must not pass, whichever checks were selected
+  // (with sign_in excluded or not selected nothing else would fail it).
   const skipRest = (reason: string) => {
-    for (const check of FLOW_CHECKS) if (checks.has(check) && !session.tallies.has(check)) session.skippedChecks.set(check, reason);
+    for (const check of FLOW_CHECKS) if (checks.has(check) && !session.tallies.has(check)) session.cannotRun(check, reason);
   };
   const signInStarted = Math.floor(Date.now() / 1000);
   if (!(await firstSignIn(flow, run, skipRest))) return;

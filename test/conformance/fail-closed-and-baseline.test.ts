@@ -72,6 +72,18 @@ describe.concurrent("fail closed", () => {
     expect(report.checks.find((c) => c.name === "code_reuse")?.passed).toBe(0);
     expect(code).toBe(1);
   });
+
+  it.each([
+    ["--check", "code_reuse"],
+    ["--exclude-check", "sign_in"],
+  ])("a sign-in that fails makes the flow checks COULD NOT RUN with %s %s, exit 1", async (flag, name) => {
+    const server = await started(startIdentityServer());
+    const { code, report, stderr } = await conform(["identity", "--base-url", server.url, "--operation", "exchangeToken", flag, name], { IDENTITY_SIGN_IN: "login=alice&password=wrong-password" });
+    expect(report.checks.find((c) => c.name === "code_reuse")?.couldNotRun).toMatch(/^the sign-in did not complete: /);
+    expect(report.checks.filter((c) => c.passed > 0).map((c) => c.name)).not.toContain("code_reuse");
+    expect(stderr).toMatch(/could not run/);
+    expect(code).toBe(1);
+  });
 });
 
 describe("--baseline", () => {
