@@ -137,6 +137,7 @@ export class Session {
     this.transport = new Transport({
       budget: budget ? new RequestBudget(budget.limit, budget.windowSeconds * 1000) : undefined,
       rateLimitHeaders: declared?.headers,
+      ...(declared ? { rateLimitWindowMs: declared.windowSeconds * 1000 } : {}),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),

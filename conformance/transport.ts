@@ -85,6 +85,8 @@ export interface TransportOptions {
   budget?: RequestBudget;
   /** The names of the rate-limit headers to follow, from the contract (default X-RateLimit-*). */
   rateLimitHeaders?: { limit: string; remaining: string; reset: string };
+  /** The contract's window: a reset announced further ahead is not waited for longer (rate_limit_headers_consistent reports it). */
+  rateLimitWindowMs?: number;
   timeoutMs: number;
   /** Aborted on Ctrl-C: waits end at once and their requests are not sent; requests already sent finish. */
   signal?: AbortSignal;
@@ -110,7 +112,7 @@ export class Transport {
   private readonly limiter: RateLimiter;
   requestCount = 0;
   constructor(private readonly options: TransportOptions) {
-    this.limiter = new RateLimiter(options.rateLimitHeaders ? { headers: options.rateLimitHeaders } : {});
+    this.limiter = new RateLimiter({ headers: options.rateLimitHeaders, maxResetMs: options.rateLimitWindowMs });
   }
 
   /** From now on waits are not cut short by the signal (the cleanup after Ctrl-C keeps to the limits too). */
@@ -136,11 +138,14 @@ export class Transport {
     // whole timeout, thousands of them in a fast run).
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
+    let sent = false;
     try {
+      // The signal ends a wait for the server's window (Ctrl-C, SIGTERM); a request already sent finishes.
       const response = await this.limiter.schedule(async () => {
+        sent = true;
         const answer = await undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal: controller.signal });
         return { answer, headers: headersOf(answer.headers) };
-      });
+      }, this.options.signal);
       this.requestCount += 1;
       const text = (await response.answer.body.text()).slice(0, MAX_BODY);
       const headers = response.headers.single;
@@ -154,6 +159,7 @@ export class Transport {
       }
       exchange = { request, response: { status: response.answer.statusCode, headers, text, json, isJson, setCookies: response.headers.setCookies }, durationMs: Date.now() - started, receivedAt: Date.now() };
     } catch (error) {
+      if (!sent && this.options.signal?.aborted) return { request, interrupted: true, error: "interrupted before it was sent", durationMs: 0, receivedAt: Date.now() };
       this.requestCount += 1;
       // undici names a network failure by its code (ECONNREFUSED) on the error itself or on its cause.
       const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -34,6 +34,11 @@ export interface RateLimiterOptions {
   headers?: RateLimitHeaderNames | undefined;
   /** Extra wait after the announced reset, for clock skew between us and the server. */
   resetMarginMs?: number | undefined;
+  /**
+   * The furthest ahead a reset is believed (default: no bound): a server announcing a later one (a unit mix-up, a
+   * broken clock) is taken to reset after this long, e.g. the window its contract declares.
+   */
+  maxResetMs?: number | undefined;
   /** The longest one call may wait for a reset; a call that would wait longer fails at once with RateLimitError (default: no bound). */
   maxWaitMs?: number | undefined;
   /** Called before every wait for a reset; return `false` to fail the call with RateLimitError instead of waiting. */
@@ -65,6 +70,7 @@ export class RateLimiter {
   private readonly headers: RateLimitHeaderNames;
   private readonly marginMs: number;
   private readonly maxWaitMs: number;
+  private readonly maxResetMs: number;
   private readonly onRateLimit: RateLimiterOptions["onRateLimit"];
   private readonly now: () => number;
 
@@ -72,6 +78,7 @@ export class RateLimiter {
     this.headers = options.headers ?? RATE_LIMIT_HEADERS;
     this.marginMs = options.resetMarginMs ?? 250;
     this.maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+    this.maxResetMs = options.maxResetMs ?? Number.POSITIVE_INFINITY;
     this.onRateLimit = options.onRateLimit;
     this.now = options.now ?? Date.now;
   }
@@ -133,8 +140,8 @@ export class RateLimiter {
     const remaining = integerHeader(headers, this.headers.remaining);
     const reset = integerHeader(headers, this.headers.reset);
     if (limit === undefined || remaining === undefined || reset === undefined) return;
-    // The contract says Unix time; a small number is read as seconds from now, so a server that sends a delta is safe too.
-    const resetAt = reset < 1_000_000_000 ? this.now() + reset * 1000 : reset * 1000;
+    const now = this.now();
+    const resetAt = Math.min(resetAtOf(reset, now), now + this.maxResetMs);
     const othersInFlight = this.inFlight - 1;
     const serverView = Math.max(0, remaining - othersInFlight);
     const newWindow = this.resetAt === undefined || resetAt > this.resetAt;
@@ -159,7 +166,8 @@ export class RateLimiter {
       const onAbort = () => settle(signal!.reason ?? new DOMException("This operation was aborted", "AbortError"));
       this.waiters.push(done);
       signal?.addEventListener("abort", onAbort, { once: true });
-      if (ms !== undefined) timer = setTimeout(done, Math.max(0, ms));
+      // Beyond 2^31-1 ms setTimeout fires after 1 ms (a busy loop): a longer wait is taken in steps, acquire loops.
+      if (ms !== undefined) timer = setTimeout(done, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
     });
   }
 
@@ -168,6 +176,18 @@ export class RateLimiter {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * When a window resets, from the reset header. The contract says Unix time, and the seeds only "timestamp": a small
+ * number is read as seconds from now (a server that sends a delta), a number too large for seconds in this era
+ * (from 10^11, the year 5138) as Unix time in milliseconds, anything else as Unix time in seconds.
+ */
+export function resetAtOf(reset: number, now: number): number {
+  if (reset < 1_000_000_000) return now + reset * 1000;
+  return reset >= 100_000_000_000 ? reset : reset * 1000;
 }
 
 function integerHeader(headers: HeaderReader, name: string): number | undefined {

@@ -15,6 +15,8 @@ export const LINKS_FAULTS = [
   "delete-keeps-resource",
   "created-not-listed",
   "remaining-stuck",
+  "reset-in-milliseconds",
+  "reset-a-day-ahead",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -104,6 +106,9 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };
     if (fault === "no-reset-header") delete headers["X-RateLimit-Reset"];
+    // The seeds say only "timestamp": some servers send Unix milliseconds; a broken clock announces a far reset.
+    if (fault === "reset-in-milliseconds") headers["X-RateLimit-Reset"] = String(start + windowMs);
+    if (fault === "reset-a-day-ahead") headers["X-RateLimit-Reset"] = String(Math.ceil(now / 1000) + 86_400);
     return headers;
   }
 

@@ -1,0 +1,72 @@
+// The runner's waits for a server's rate-limit window end: a reset sent in Unix milliseconds is read as such (it was
+// read as seconds, a wait of millennia that setTimeout cut to 1 ms: a busy loop writing TimeoutOverflowWarning), a
+// reset far ahead is waited for one contract window at most, and SIGTERM ends any wait with the report written.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, type TestContext } from "vitest";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
+import type { RunReport } from "../../conformance/report.js";
+import { RateLimiter } from "../../lib/rate-limit.js";
+import { runContracts } from "../support/processes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conform-waits-"));
+const env = { ...FAULT_SERVER_CREDENTIALS };
+
+async function linksServer(fault: LinksFault, { onTestFinished }: TestContext) {
+  const server = await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 10_000 }, fault });
+  onTestFinished(() => server.close());
+  return server;
+}
+
+/** getAccount often enough that the 30 requests of a window are used up. */
+function conformMany(url: string, json: string, { onTestFinished }: TestContext) {
+  const run = runContracts(["conform", "links", "--base-url", url, "--operation", "getAccount", "--max-examples", "40", "--rate-limit", "1000/s", "--seed", "3", "--json", json], env);
+  onTestFinished(() => void (run.child.exitCode === null && run.child.kill("SIGKILL"))); // a run that hung
+  return run;
+}
+
+describe("RateLimiter", () => {
+  it("reads a reset in Unix milliseconds as milliseconds, and caps a reset beyond maxResetMs", async () => {
+    const now = 1_750_000_000_000;
+    const waits: number[] = [];
+    for (const [reset, maxResetMs] of [[now + 2000, undefined], [now / 1000 + 86_400, 60_000]] as const) {
+      const limiter = new RateLimiter({ now: () => now, resetMarginMs: 0, maxResetMs, onRateLimit: (wait) => (waits.push(wait.waitMs), false) });
+      const headers = { get: (name: string) => ({ "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })[name.toLowerCase()] ?? null };
+      await limiter.schedule(() => Promise.resolve({ headers }));
+      await expect(limiter.schedule(() => Promise.resolve({ headers }))).rejects.toThrow(/rate limit/);
+    }
+    expect(waits).toEqual([2000, 60_000]);
+  });
+});
+
+describe.concurrent("waits for the server's window", () => {
+  it("a reset in Unix milliseconds: the run waits for the real reset and ends", async (context) => {
+    const server = await linksServer("reset-in-milliseconds", context);
+    const json = join(dir, "ms.json");
+    const run = conformMany(server.url, json, context);
+    const code = await run.exit;
+    expect(run.stderr()).not.toContain("TimeoutOverflowWarning");
+    expect(server.log.length, run.stderr()).toBeGreaterThan(30);
+    expect(server.refused).toBe(0);
+    const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
+    // The server's reset is more than one window ahead when read as the contract's seconds: reported, not waited for.
+    expect(report.failures.map((f) => f.check)).toContain("rate_limit_headers_consistent");
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it("SIGTERM during a wait for a reset a day ahead ends the run at once, with its report", async (context) => {
+    const server = await linksServer("reset-a-day-ahead", context);
+    const json = join(dir, "term.json");
+    const run = conformMany(server.url, json, context);
+    // Remaining reached 0: the runner now waits (a contract window at most, 60 s).
+    while (server.busiestWindow < 30) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    const sentAt = Date.now();
+    run.child.kill("SIGTERM");
+    expect(await run.exit, run.stderr()).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect((JSON.parse(readFileSync(json, "utf8")) as RunReport).interrupted).toBe(true);
+  }, 60_000);
+});
