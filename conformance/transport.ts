@@ -132,17 +132,20 @@ export class Transport {
   }
 
   private async sendNow(request: PreparedRequest): Promise<Exchange> {
-    const started = Date.now();
+    let started = Date.now();
     let exchange: Exchange;
     // One timer per request, cleared when the body is in (AbortSignal.timeout would leave each one pending for the
-    // whole timeout, thousands of them in a fast run).
+    // whole timeout, thousands of them in a fast run). It starts when the request is sent: the wait for the server's
+    // window before that is the runner's own, not the server being slow.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let sent = false;
     try {
       // The signal ends a wait for the server's window (Ctrl-C, SIGTERM); a request already sent finishes.
       const response = await this.limiter.schedule(async () => {
         sent = true;
+        started = Date.now();
+        timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
         const answer = await undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal: controller.signal });
         return { answer, headers: headersOf(answer.headers) };
       }, this.options.signal);

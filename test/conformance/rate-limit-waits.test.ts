@@ -2,12 +2,15 @@
 // read as seconds, a wait of millennia that setTimeout cut to 1 ms: a busy loop writing TimeoutOverflowWarning), a
 // reset far ahead is waited for one contract window at most, and SIGTERM ends any wait with the report written.
 import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
 import type { RunReport } from "../../conformance/report.js";
+import { Transport } from "../../conformance/transport.js";
 import { RateLimiter } from "../../lib/rate-limit.js";
 import { runContracts } from "../support/processes.js";
 
@@ -38,6 +41,27 @@ describe("RateLimiter", () => {
       await expect(limiter.schedule(() => Promise.resolve({ headers }))).rejects.toThrow(/rate limit/);
     }
     expect(waits).toEqual([2000, 60_000]);
+  });
+});
+
+describe("Transport", () => {
+  it("--timeout counts from when the request is sent, not from before the wait for the server's window", async ({ onTestFinished }) => {
+    // Every answer says the window is used up (another client shares it) until the next second or the one after.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "Content-Type": "application/json", "X-RateLimit-Limit": "30", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 1) });
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => void server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const transport = new Transport({ timeoutMs: 500 });
+    expect((await transport.send({ method: "GET", url, headers: {} })).response?.status).toBe(200);
+    const started = Date.now();
+    const second = await transport.send({ method: "GET", url, headers: {} });
+    expect(Date.now() - started).toBeGreaterThan(900); // it did wait for the reset, longer than the timeout
+    expect(second.error).toBeUndefined();
+    expect(second.response?.status).toBe(200);
+    expect(second.durationMs).toBeLessThan(500);
   });
 });
 
