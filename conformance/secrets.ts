@@ -12,18 +12,23 @@ function xmlEscape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 }
 
-/**
- * Every form in which a secret can reach an output: raw, percent-encoded (encodeURIComponent and the form encoding,
- * with upper- and lower-case hex), JSON-escaped (once, and twice for a JSON body inside the JSON report) and
- * XML-escaped (the JUnit report).
- */
-export function secretForms(value: string): string[] {
+/** A secret as it can travel: raw and percent-encoded (encodeURIComponent, encodeURI, the form encoding; either hex case). */
+function encodedForms(value: string): string[] {
   const forms = new Set<string>();
-  const encoded = [value, encodeURIComponent(value), formEncode(value), encodeURI(value)];
-  for (const form of encoded) {
+  for (const form of [value, encodeURIComponent(value), formEncode(value), encodeURI(value)]) {
     forms.add(form);
     forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
   }
+  return [...forms];
+}
+
+/**
+ * Every form in which a secret can reach an output: raw, percent-encoded (encodeURIComponent and the form encoding,
+ * with upper- and lower-case hex), JSON-escaped (once, and twice for a JSON body inside the JSON report) and
+ * XML-escaped (the JUnit report). Other JSON encoders' escapes (`\/`, `\u002B`) are matched by `tolerantPattern`.
+ */
+export function secretForms(value: string): string[] {
+  const forms = new Set(encodedForms(value));
   for (const form of [...forms]) {
     const once = JSON.stringify(form).slice(1, -1);
     forms.add(once);
@@ -33,18 +38,54 @@ export function secretForms(value: string): string[] {
   return [...forms];
 }
 
+const regexEscape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `\uXXXX` for each UTF-16 unit of `char`, as a pattern: encoders differ in hex case (PHP, Python: a-f; .NET: A-F). */
+function unicodeEscapePattern(char: string, backslash: string): string {
+  let pattern = "";
+  for (let i = 0; i < char.length; i++) {
+    const hex = char.charCodeAt(i).toString(16).padStart(4, "0");
+    pattern += `${backslash}u${[...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join("")}`;
+  }
+  return pattern;
+}
+
+/**
+ * The ways one character of a secret can be written inside a JSON string: JSON encoders escape different sets (PHP's
+ * json_encode writes `/` as `\/` and non-ASCII as `\u00e9`, Go escapes `< > &`, Gson also `= '`, .NET also `+`), each
+ * once or, for a JSON body inside the JSON report, twice; and XML-escaped for the JUnit report.
+ */
+function charPattern(char: string): string {
+  if (/^[A-Za-z0-9]$/.test(char)) return char;
+  const once = new Set([char, JSON.stringify(char).slice(1, -1)]);
+  if (char === "/") once.add("\\/");
+  const literal = new Set(once);
+  for (const form of once) literal.add(JSON.stringify(form).slice(1, -1));
+  for (const form of [...literal]) literal.add(xmlEscape(form));
+  const alternatives = [...[...literal].map(regexEscape), unicodeEscapePattern(char, "\\\\"), unicodeEscapePattern(char, "\\\\\\\\")];
+  return `(?:${alternatives.join("|")})`;
+}
+
+/** A pattern that matches `form` however a JSON encoder escaped its characters. */
+export function tolerantPattern(form: string): string {
+  return [...form].map(charPattern).join("");
+}
+
 /** The HTTP Basic credentials of a client (RFC 6749 §2.3.1: each part form-encoded first, and as most clients send them, raw). */
 export function basicCredentials(clientId: string, clientSecret: string): string[] {
   return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map((pair) => Buffer.from(pair, "utf8").toString("base64"));
 }
 
 type SecretEntry = { value: string; placeholder: string; env?: string };
+/** One encoded form of a secret as a pattern that tolerates any JSON escaping of its characters. */
+type TolerantEntry = { source: string; length: number; placeholder: string; whole?: RegExp };
 
 export class Secrets {
   /** A form of a secret → its placeholder and environment variable (for reproductions; raw forms only). */
   private readonly byValue = new Map<string, SecretEntry>();
   /** Longest first, so a secret (or form) that contains another is replaced whole; rebuilt after an `add`. */
   private sorted: SecretEntry[] | undefined;
+  private readonly tolerant: TolerantEntry[] = [];
   private pattern: RegExp | undefined;
 
   constructor(credentials: Credentials) {
@@ -68,6 +109,7 @@ export class Secrets {
     // Very short values would blank out ordinary text; a real secret is never that short.
     if (value.length < 4 || this.byValue.has(value)) return;
     for (const form of secretForms(value)) if (!this.byValue.has(form)) this.byValue.set(form, { value: form, placeholder, env });
+    for (const form of encodedForms(value)) this.tolerant.push({ source: tolerantPattern(form), length: form.length, placeholder });
     // Pay signs every request: the sorted list and the pattern are rebuilt when next needed, not on every add.
     this.sorted = undefined;
     this.pattern = undefined;
@@ -75,8 +117,15 @@ export class Secrets {
 
   redact(text: string): string {
     if (this.byValue.size === 0) return text;
-    this.pattern ??= new RegExp(this.entries.map((entry) => entry.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
-    return text.replace(this.pattern, (found) => this.byValue.get(found)!.placeholder);
+    // Longest first, so that a secret containing another is replaced whole.
+    this.pattern ??= new RegExp([...this.tolerant].sort((a, b) => b.length - a.length).map((entry) => entry.source).join("|"), "g");
+    return text.replace(this.pattern, (found) => this.byValue.get(found)?.placeholder ?? this.escapedPlaceholder(found));
+  }
+
+  /** The placeholder of a secret found in an escaping no exact form has (rare: the patterns are tried one by one). */
+  private escapedPlaceholder(found: string): string {
+    for (const entry of this.tolerant) if ((entry.whole ??= new RegExp(`^(?:${entry.source})$`)).test(found)) return entry.placeholder;
+    return "<secret>";
   }
 
   /** `text` as a double-quoted shell word in which every secret with a variable is `${VAR}` and others are redacted. */

@@ -17,6 +17,7 @@ export const LINKS_FAULTS = [
   "remaining-stuck",
   "reset-in-milliseconds",
   "reset-a-day-ahead",
+  "echoes-token-escaped",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -72,6 +73,18 @@ export function exampleOf(api: ApiName, operationId: string, status = "200"): un
 function exampleData<T>(operationId: string, key?: string): T {
   const { data } = exampleOf("links", operationId) as { data: Record<string, unknown> };
   return (key === undefined ? data : data[key]) as T;
+}
+
+/** JSON as other encoders write it: `/` as PHP's `\/`, `+ = ' < > &` and non-ASCII as \uXXXX in either hex case (.NET, Gson, Go). */
+function escapedJson(value: unknown): string {
+  const escapes: Record<string, string> = { "/": "\\/", "+": "\\u002B", "=": "\\u003d", "'": "\\u0027", "<": "\\u003C", ">": "\\u003e", "&": "\\u0026" };
+  return JSON.stringify(value).replace(/[/+='<>&]|[^ -~]/g, (c) => escapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** getAccount with the caller's token in it, escaped as another encoder writes it, as text/plain (so it is reported). */
+function echoToken(call: IncomingCall, account: Record<string, unknown>): Reply {
+  const token = String(call.headers.authorization).replace(/^Bearer /, "");
+  return { status: 200, text: escapedJson({ error: 0, data: { ...account, token } }), headers: { "Content-Type": "text/plain" } };
 }
 
 function positive(value: string | null, fallback: number): number {
@@ -167,7 +180,7 @@ function linksHandler({ fault, state, account, channelItems, overlays, nextId }:
     const body = (call.body ?? {});
     switch (call.operationId) {
       case "getAccount":
-        return fault === "wrong-content-type" ? { status: 200, text: JSON.stringify({ error: 0, data: account }), headers: { "Content-Type": "text/plain" } } : { status: 200, body: { error: 0, data: account } };
+        return fault === "echoes-token-escaped" ? echoToken(call, account) : fault === "wrong-content-type" ? { status: 200, text: JSON.stringify({ error: 0, data: account }), headers: { "Content-Type": "text/plain" } } : { status: 200, body: { error: 0, data: account } };
       case "updateAccount":
         if (body.email) account.email = body.email;
         return { status: 200, body: { error: 0, message: "Account has been successfully updated." } };

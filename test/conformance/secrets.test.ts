@@ -93,3 +93,26 @@ describe("a token the provider issued during the run", () => {
     expect(callers.redact(`GET ${url}`)).toBe("GET http://127.0.0.1:9/end-session?id_token_hint=<id_token>&state=abc");
   });
 });
+
+describe("a secret the server echoes in another JSON encoder's escaping", () => {
+  it("is redacted in the console, the JSON and the JUnit report (PHP's \\/, .NET's \\u002B, Go's \\u003c)", async ({ onTestFinished }) => {
+    const token = "zq9Xw/Kp+Ty=Qm<Rb>&'Vn7Lc";
+    const server = await startLinksServer({ token, fault: "echoes-token-escaped", rateLimit: { windowMs: 1000 } });
+    onTestFinished(() => server.close());
+    const json = join(dir, "escaped.json");
+    const junit = join(dir, "escaped.xml");
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--check", "content_type_conformance", "--max-examples", "1", "--rate-limit", "1000/s", "--json", json, "--junit", junit], { ...env, LINKS_TOKEN: token });
+    expect(await run.exit, run.stderr()).toBe(1);
+    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    expect(outputs.json).toContain('\\"token\\":\\"$LINKS_TOKEN\\"'); // the body was reported, the token in it replaced
+    for (const [where, text] of Object.entries(outputs)) for (const part of ["zq9Xw", "Vn7Lc"]) expect(text, where).not.toContain(part);
+  });
+
+  it("redacts each character in any JSON escaping, once or twice, in either hex case", () => {
+    const secret = "ab/c+d=e<f>g&h'i\u00e9j";
+    const redactor = new Secrets({ token: secret });
+    const php = JSON.stringify(secret).slice(1, -1).replace(/\//g, "\\/").replace(/\u00e9/g, "\\u00e9");
+    const dotnet = JSON.stringify(secret).slice(1, -1).replace(/[+<>&'\u00e9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+    for (const written of [php, dotnet, JSON.stringify(php).slice(1, -1), JSON.stringify(dotnet).slice(1, -1)]) expect(redactor.redact(`x ${written} y`), written).toBe("x $LINKS_TOKEN y");
+  });
+});
