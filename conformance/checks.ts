@@ -147,6 +147,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
     let body: unknown = response.text;
     if (mediaType.includes("json")) {
+      if (response.tooLarge !== undefined) return `the body is larger than ${response.tooLarge / 1024 / 1024} MiB, the most the runner reads: not checked`;
       if (!response.isJson) return `the ${mediaType} body is not valid JSON: ${JSON.stringify(response.text.slice(0, 80))}`;
       body = response.json;
     }

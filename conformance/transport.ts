@@ -60,8 +60,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body as text (cut after 64 KiB). */
+  /** The body as text (the first `maxBodyBytes` when it is larger). */
   text: string;
+  /** The body was larger than this many bytes, the most the runner reads: `text` is its beginning. */
+  tooLarge?: number;
   /** The parsed JSON body, or `undefined` when the body is not JSON. */
   json: unknown;
   isJson: boolean;
@@ -88,12 +90,30 @@ export interface TransportOptions {
   /** The contract's window: a reset announced further ahead is not waited for longer (rate_limit_headers_consistent reports it). */
   rateLimitWindowMs?: number;
   timeoutMs: number;
+  /** The most of a body the runner reads (default 16 MiB). */
+  maxBodyBytes?: number;
   /** Aborted on Ctrl-C: waits end at once and their requests are not sent; requests already sent finish. */
   signal?: AbortSignal;
   onExchange?: (exchange: Exchange) => void;
 }
 
-const MAX_BODY = 64 * 1024;
+/** Generous: a page of hundreds of orders is hundreds of KiB, and a body cut short is not valid JSON. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The body up to `limit` bytes; a larger one is left unread (its connection closed) and flagged. */
+async function readBody(body: Dispatcher.ResponseData["body"], limit: number): Promise<{ text: string; tooLarge?: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      return { text: Buffer.concat(chunks).subarray(0, limit).toString("utf8"), tooLarge: limit };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString("utf8") };
+}
 
 /** undici's response headers (lower-case names; a repeated header as an array) as the exchange records them. */
 function headersOf(raw: Dispatcher.ResponseData["headers"]): HeaderReader & { single: Record<string, string>; setCookies: string[] } {
@@ -150,17 +170,21 @@ export class Transport {
         return { answer, headers: headersOf(answer.headers) };
       }, this.options.signal);
       this.requestCount += 1;
-      const text = (await response.answer.body.text()).slice(0, MAX_BODY);
+      const { text, tooLarge } = await readBody(response.answer.body, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
       const headers = response.headers.single;
       let json: unknown;
       let isJson = false;
       try {
-        json = JSON.parse(text);
-        isJson = true;
+        // A body cut at the limit is not parsed: the checks say it was too large, not that it is not JSON.
+        if (tooLarge === undefined) {
+          json = JSON.parse(text);
+          isJson = true;
+        }
       } catch {
         // not JSON; the checks decide whether that matters
       }
-      exchange = { request, response: { status: response.answer.statusCode, headers, text, json, isJson, setCookies: response.headers.setCookies }, durationMs: Date.now() - started, receivedAt: Date.now() };
+      const recorded: RecordedResponse = { status: response.answer.statusCode, headers, text, json, isJson, setCookies: response.headers.setCookies, ...(tooLarge === undefined ? {} : { tooLarge }) };
+      exchange = { request, response: recorded, durationMs: Date.now() - started, receivedAt: Date.now() };
     } catch (error) {
       if (!sent && this.options.signal?.aborted) return { request, interrupted: true, error: "interrupted before it was sent", durationMs: 0, receivedAt: Date.now() };
       this.requestCount += 1;

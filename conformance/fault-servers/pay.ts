@@ -17,7 +17,9 @@ function timestamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
-export async function startPayServer(options: { shopId: string; secret: string; fault?: PayFault; port?: number }): Promise<PayServer> {
+/** `pageSize`: orders per listOrders page (10; a real gateway may send hundreds in one body). */
+export async function startPayServer(options: { shopId: string; secret: string; fault?: PayFault; port?: number; pageSize?: number }): Promise<PayServer> {
+  const pageSize = options.pageSize ?? PAGE_SIZE;
   const sign = hmacSha256Signer(options.secret);
   const usedNonces = new Set<number>();
   const orders = (exampleOf("pay", "listOrders") as { data: Array<Record<string, unknown>> }).data;
@@ -46,7 +48,7 @@ export async function startPayServer(options: { shopId: string; secret: string; 
         return success((exampleOf("pay", "getBalance") as { data: unknown }).data);
       case "listOrders": {
         const page = body.page ?? 1;
-        return success(orders.filter((order) => !hidden.has(order.id)).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE));
+        return success(orders.filter((order) => !hidden.has(order.id)).slice((page - 1) * pageSize, page * pageSize));
       }
       case "createOrder": {
         const amount = typeof body.amount === "number" ? body.amount : 0;
