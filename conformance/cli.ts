@@ -1,5 +1,6 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
-import { existsSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
@@ -115,6 +116,21 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
   return value;
 }
 
+/** A report file the run will write: checked before the run, which could take long and then lose its report. */
+function checkWritable(file: string | undefined, flag: string): void {
+  if (file === undefined) return;
+  const directory = dirname(file);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(directory).isDirectory();
+    accessSync(directory, constants.W_OK);
+    if (existsSync(file)) accessSync(file, constants.W_OK);
+  } catch {
+    throw new UsageError(isDirectory ? `${flag} ${file}: cannot write there` : `${flag} ${file}: the directory ${directory} does not exist`);
+  }
+  if (!isDirectory) throw new UsageError(`${flag} ${file}: ${directory} is not a directory`);
+}
+
 /** The options of `contracts conform <api>` (CONFORM_USAGE explains them). */
 const CONFORM_OPTIONS = {
   "base-url": { type: "string" },
@@ -220,6 +236,8 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   } catch {
     throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
   }
+  checkWritable(values.json, "--json");
+  checkWritable(values.junit, "--junit");
   const credentials = credentialsFrom(values, env);
   for (const [key, flag] of PROFILES[api].needs) {
     if (!credentials[key]) throw new UsageError(`${api} needs ${flag} (or ${CREDENTIAL_ENV[key]})`);
