@@ -47,6 +47,10 @@ export interface PreparedRequest {
   body?: string;
   /** Signed with the real secret (pay): a reproduction must re-sign it in the shell. */
   signed?: boolean;
+  /** The body carries a single-use nonce (pay): a reproduction puts a fresh one in, or the server refuses it as used. */
+  nonce?: boolean;
+  /** Signed on purpose with this made-up key (a wrong signature, not a secret): a reproduction re-signs with it. */
+  wrongKey?: string;
 }
 
 /** valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key). */
@@ -189,6 +193,7 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     async finalize(_operationId, request, mode, context) {
       if (request.body !== undefined && request.body.includes(String(NONCE_PLACEHOLDER))) {
         request.body = request.body.replace(String(NONCE_PLACEHOLDER), String(await context.nonces.next()));
+        request.nonce = true;
       }
       if (mode === "none") return;
       const bytes = new TextEncoder().encode(request.body ?? "");
@@ -198,7 +203,7 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
       if (mode === "valid") {
         context.registerSecret(authorization.replace(/^Bearer /, ""), "<HMAC-SHA256 of the body keyed with $PAY_SECRET>");
         request.signed = true;
-      }
+      } else request.wrongKey = secret;
       request.headers.Authorization = authorization;
     },
   },

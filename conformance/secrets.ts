@@ -147,17 +147,18 @@ export class Secrets {
 }
 
 /**
- * A curl command that reproduces the request. Secrets become environment variables; a pay request is re-signed in
- * the shell from $PAY_SECRET over the exact body, with a fresh nonce (a nonce is good for one request only). `times`
- * sends the identical request more than once (a replay).
+ * A curl command that reproduces the request. Secrets become environment variables; a pay request gets a fresh
+ * nonce in the shell (a nonce is good for one request only, and the run used it), and its signature is computed
+ * there over the exact body: from $PAY_SECRET, or from the made-up key of a wrong signature. `times` sends the
+ * identical request more than once (a replay).
  */
 export function curlCommand(request: PreparedRequest, secrets: Secrets, options: { times?: number } = {}): string {
   const lines: string[] = [];
   const headers = { ...request.headers };
   let bodyWord = request.body === undefined ? undefined : secrets.shellWord(request.body);
-  const signed = request.signed && request.body !== undefined;
-  if (signed) {
-    const template = request.body!.replace(/("nonce"\s*:\s*)\d+/, "$1__NONCE__");
+  const signed = (request.signed || request.wrongKey !== undefined) && request.body !== undefined;
+  if (request.body !== undefined && (signed || request.nonce)) {
+    const template = request.body.replace(/("nonce"\s*:\s*)\d+/, "$1__NONCE__");
     lines.push(`BODY=${secrets.shellWord(template)}; BODY="\${BODY/__NONCE__/$(date +%s%6N)}"`);
     bodyWord = '"$BODY"';
   }
@@ -165,7 +166,8 @@ export function curlCommand(request: PreparedRequest, secrets: Secrets, options:
   for (const [name, value] of Object.entries(headers)) {
     if (signed && name === "Authorization") {
       // Re-signed in the shell: the signature covers the exact body bytes, which carry a fresh nonce.
-      words.push("-H", `"Authorization: Bearer $(printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$PAY_SECRET" -r | cut -d' ' -f1)"`);
+      const key = request.signed ? '"$PAY_SECRET"' : `'${request.wrongKey!.replace(/'/g, "'\\''")}'`;
+      words.push("-H", `"Authorization: Bearer $(printf '%s' "$BODY" | openssl dgst -sha256 -hmac ${key} -r | cut -d' ' -f1)"`);
     } else words.push("-H", secrets.shellWord(`${name}: ${value}`));
   }
   if (bodyWord !== undefined) words.push("--data-binary", bodyWord);

@@ -202,6 +202,22 @@ describe.concurrent("secrets", () => {
     expect(output).toMatch(/^HTTP\/1\.1 200/);
     expect(output).toContain('"type":"success"');
   });
+
+  it("a pay reproduction of a wrongly signed or unsigned request gets a fresh nonce: rerun, it shows the fault again", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "signature-not-checked" }), context);
+    const json = join(dir, "pay-ignored-auth.json");
+    const run = runContracts(["conform", "pay", "--base-url", server.url, "--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1", "--json", json], env);
+    expect(await run.exit).toBe(1);
+    const curl = (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find((f) => f.check === "ignored_auth")!.curl;
+    expect(curl).toContain("$(date +%s%6N)");
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // Without PAY_SECRET: a wrong signature needs no secret to reproduce.
+      const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: "" }, encoding: "utf8" });
+      expect(output).toMatch(/^HTTP\/1\.1 200/);
+      expect(output).not.toContain("Nonce must be unique");
+    }
+  });
 });
 
 describe.concurrent("exit codes", () => {
