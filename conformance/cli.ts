@@ -189,7 +189,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
     for (const check of CHECKS) process.stdout.write(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
     return 0;
   }
-  const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets } = runSettings(values, positionals, env);
+  const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } = runSettings(values, positionals, env);
   const interrupt = abortOnSignals();
   if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadContract(api).document.info["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
@@ -205,7 +205,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       checks,
       allowWrites: values["allow-writes"],
       rateLimit,
-      timeoutMs: positiveInteger(values.timeout, "--timeout", 10_000),
+      timeoutMs,
       maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
       signal: interrupt.signal,
       onProgress: progress.event,
@@ -251,13 +251,17 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRequestRate(values["rate-limit"]);
   if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), got "${values["rate-limit"]}"`);
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
+  // 0 would abort every request before it is answered (reported as an unreachable target); beyond 2^31-1 ms
+  // setTimeout fires at once.
+  const timeoutMs = positiveInteger(values.timeout, "--timeout", 10_000);
+  if (timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) throw new UsageError(`--timeout takes milliseconds from 1 to ${2 ** 31 - 1}, got "${values.timeout}"`);
   if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
   const shardMatch = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
   if (values.shard !== undefined && (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))) throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
-  return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets };
+  return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs };
 }
 
 /** The first SIGINT/SIGTERM aborts the run (which then deletes what it created); the second exits at once. */
