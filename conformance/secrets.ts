@@ -76,7 +76,8 @@ export function basicCredentials(clientId: string, clientSecret: string): string
   return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map((pair) => Buffer.from(pair, "utf8").toString("base64"));
 }
 
-type SecretEntry = { value: string; placeholder: string; env?: string };
+/** `bounded`: a short secret, matched only as a whole word (see `addShort`). */
+type SecretEntry = { value: string; placeholder: string; env?: string; bounded?: RegExp };
 /** One encoded form of a secret as a pattern that tolerates any JSON escaping of its characters. */
 type TolerantEntry = { source: string; length: number; placeholder: string; whole?: RegExp };
 
@@ -87,21 +88,48 @@ export class Secrets {
   private sorted: SecretEntry[] | undefined;
   private readonly tolerant: TolerantEntry[] = [];
   private pattern: RegExp | undefined;
+  /** Configured secrets shorter than 4 characters (see `addShort`). */
+  private readonly short: SecretEntry[] = [];
 
   constructor(credentials: Credentials) {
     for (const key of SECRET_CREDENTIALS) {
       const value = credentials[key];
-      if (value) this.add(value, `$${CREDENTIAL_ENV[key]}`, CREDENTIAL_ENV[key]);
+      if (value) this.addConfigured(value, `$${CREDENTIAL_ENV[key]}`, CREDENTIAL_ENV[key]);
     }
     if (credentials.clientId && credentials.clientSecret) {
       for (const basic of basicCredentials(credentials.clientId, credentials.clientSecret)) this.add(basic, "<Basic $IDENTITY_CLIENT_ID:$IDENTITY_CLIENT_SECRET>");
     }
     // A login name is not a secret (and often appears in ordinary data); passwords and one-time codes are.
-    for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.add(value, `<sign-in ${field}>`);
+    for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.addConfigured(value, `<sign-in ${field}>`);
   }
 
   private get entries(): SecretEntry[] {
-    return (this.sorted ??= [...this.byValue.values()].sort((a, b) => b.value.length - a.value.length));
+    return (this.sorted ??= [...this.byValue.values(), ...this.short].sort((a, b) => b.value.length - a.value.length));
+  }
+
+  private addConfigured(value: string, placeholder: string, env?: string): void {
+    if (value.length < 4) this.addShort(value, placeholder, env);
+    else this.add(value, placeholder, env);
+  }
+
+  /**
+   * A configured secret too short to replace in all text (a 1-character key would blank out every such letter of
+   * the reports): it is replaced where the run sent it, in the requests' headers, URLs and bodies (`redactSent`)
+   * and the reproductions, as a whole word only (`Bearer Zq9`, `token=Zq9`, not inside `xZq9y`).
+   */
+  private addShort(value: string, placeholder: string, env?: string): void {
+    for (const form of new Set(encodedForms(value))) {
+      const bounded = new RegExp(`(?<![A-Za-z0-9%])${regexEscape(form)}(?![A-Za-z0-9])`, "g");
+      this.short.push({ value: form, placeholder, env, bounded });
+    }
+    this.sorted = undefined;
+  }
+
+  /** A part of a request the run sent: every secret replaced, the short ones too (as whole words). */
+  redactSent(text: string): string {
+    let redacted = this.redact(text);
+    for (const entry of this.short) redacted = redacted.replace(entry.bounded!, () => entry.placeholder);
+    return redacted;
   }
 
   /** Adds a secret in every form it can take; `env` names the variable a reproduction reads it from. */
@@ -135,7 +163,7 @@ export class Secrets {
     for (const entry of this.entries) {
       parts = parts.flatMap((part): Part[] => {
         if (!("literal" in part)) return [part];
-        return part.literal.split(entry.value).flatMap((piece, index): Part[] => {
+        return part.literal.split(entry.bounded ?? entry.value).flatMap((piece, index): Part[] => {
           if (index === 0) return [{ literal: piece }];
           return [entry.env ? { env: entry.env } : { literal: entry.placeholder }, { literal: piece }];
         });

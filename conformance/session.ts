@@ -305,9 +305,9 @@ export class Session {
       occurrences,
       request: {
         method: request.method,
-        url: redact(request.url),
-        headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, redact(v)])),
-        ...(request.body !== undefined ? { body: redact(request.body) } : {}),
+        url: this.secrets.redactSent(request.url),
+        headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, this.secrets.redactSent(v)])),
+        ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
       },
       curl: curlCommand(request, this.secrets, { times: check === "nonce_replay" ? 2 : 1 }),
     };

@@ -116,3 +116,18 @@ describe("a secret the server echoes in another JSON encoder's escaping", () => 
     for (const written of [php, dotnet, JSON.stringify(php).slice(1, -1), JSON.stringify(dotnet).slice(1, -1)]) expect(redactor.redact(`x ${written} y`), written).toBe("x $LINKS_TOKEN y");
   });
 });
+
+describe("a configured secret shorter than 4 characters", () => {
+  it("is masked where the run sent it: request headers in the reports, and the reproduction reads its variable", async ({ onTestFinished }) => {
+    const server = await startLinksServer({ token: "Zq9", fault: "wrong-content-type", rateLimit: { windowMs: 1000 } });
+    onTestFinished(() => server.close());
+    const json = join(dir, "short.json");
+    const junit = join(dir, "short.xml");
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--rate-limit", "1000/s", "--json", json, "--junit", junit], { ...env, LINKS_TOKEN: "Zq9" });
+    expect(await run.exit, run.stderr()).toBe(1);
+    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toContain("Zq9");
+    expect(outputs.json).toContain('"Authorization": "Bearer $LINKS_TOKEN"');
+    expect(outputs.stdout).toContain('-H "Authorization: Bearer ${LINKS_TOKEN}"');
+  });
+});
