@@ -7,6 +7,7 @@ import { resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { closedResponseAssumption, envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
+import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
 export interface CheckInfo {
@@ -324,10 +325,15 @@ export class RateLimitConsistency {
   private readonly previous = new Map<string, { remaining: number; reset: number }>();
   constructor(
     private readonly config: { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } },
+    /** The contract's x-assumption on the reset's unit (Unix seconds), if it carries one. */
+    private readonly unitAssumption?: string,
   ) {}
 
-  /** The failure for this exchange, "" when consistent, `undefined` when it carries no rate-limit headers. */
-  observe(exchange: Exchange): string | undefined {
+  /**
+   * The failure for this exchange, "" when consistent, `undefined` when it carries no rate-limit headers. A reset in
+   * another unit than the assumed one is told to `unitBroken` with the assumption (a warning, not a failure).
+   */
+  observe(exchange: Exchange, unitBroken?: (message: string, assumption: string) => void): string | undefined {
     const response = exchange.response;
     if (!response) return undefined;
     const read = (name: string) => {
@@ -341,9 +347,16 @@ export class RateLimitConsistency {
     const problems: string[] = [];
     if (limit !== this.config.limit) problems.push(`${this.config.headers.limit} is ${limit}, the contract's cap is ${this.config.limit}`);
     if (remaining > limit || remaining < 0) problems.push(`${this.config.headers.remaining} ${remaining} is outside 0..${limit}`);
+    // The unit is our assumption (the seeds say "timestamp"): a reset in seconds from now or in Unix milliseconds
+    // breaks it (a warning), and the window is judged in the server's own unit.
+    const resetAt = resetAtOf(reset, exchange.receivedAt);
+    if (resetAt !== reset * 1000 && this.unitAssumption !== undefined) {
+      const unit = resetAt > reset * 1000 ? "seconds from now" : "Unix milliseconds";
+      unitBroken?.(`${this.config.headers.reset} ${reset} reads as ${unit}, not Unix seconds`, this.unitAssumption);
+    }
     const nowSeconds = exchange.receivedAt / 1000;
-    if (reset + 1 < nowSeconds) problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
-    else if (reset > nowSeconds + this.config.windowSeconds + 5) problems.push(`${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`);
+    if (resetAt / 1000 + 1 < nowSeconds) problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
+    else if (resetAt / 1000 > nowSeconds + this.config.windowSeconds + 5) problems.push(`${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`);
     const headers = exchange.request.headers;
     const key = headers.Authorization ?? headers["x-seller-api-key"] ?? "(no credentials)";
     const previous = this.previous.get(key);

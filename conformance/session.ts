@@ -142,7 +142,8 @@ export class Session {
       signal: options.signal,
       onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),
     });
-    this.rateLimitConsistency = declared && options.checks.has("rate_limit_headers_consistent") ? new RateLimitConsistency(declared) : undefined;
+    const unitAssumption = declared && (loadContract(options.api).document.components?.headers?.[declared.headers.reset] as { schema?: { "x-assumption"?: string } } | undefined)?.schema?.["x-assumption"];
+    this.rateLimitConsistency = declared && options.checks.has("rate_limit_headers_consistent") ? new RateLimitConsistency(declared, unitAssumption) : undefined;
   }
 
   /**
@@ -220,8 +221,13 @@ export class Session {
     if (probe) return exchange;
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
-      const outcome = this.rateLimitConsistency.observe(exchange);
-      if (outcome !== undefined) this.record("rate_limit_headers_consistent", model.op.operationId, outcome, exchange, "consecutive responses");
+      const operationId = model.op.operationId;
+      const unitBroken = (message: string, assumption: string) => {
+        if (this.options.strict) this.record("rate_limit_headers_consistent", operationId, `${message} (x-assumption, failing under --strict: ${assumption})`, exchange, "consecutive responses");
+        else this.warn("rate_limit_headers_consistent", operationId, message, assumption, "consecutive responses");
+      };
+      const outcome = this.rateLimitConsistency.observe(exchange, unitBroken);
+      if (outcome !== undefined) this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
     }
     return exchange;
   }

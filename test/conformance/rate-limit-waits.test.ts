@@ -75,9 +75,11 @@ describe.concurrent("waits for the server's window", () => {
     expect(server.log.length, run.stderr()).toBeGreaterThan(30);
     expect(server.refused).toBe(0);
     const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
-    // The server's reset is more than one window ahead when read as the contract's seconds: reported, not waited for.
-    expect(report.failures.map((f) => f.check)).toContain("rate_limit_headers_consistent");
-    expect(code).toBe(1);
+    // Unix seconds is the contract's assumption (the seeds say "timestamp"): another unit is a warning, and the
+    // window is judged in the server's own unit, in which it is consistent.
+    expect(report.failures.map((f) => f.check)).not.toContain("rate_limit_headers_consistent");
+    expect(report.warnings.find((w) => w.check === "rate_limit_headers_consistent")?.message).toMatch(/^X-RateLimit-Reset \d+ reads as Unix milliseconds, not Unix seconds$/);
+    expect(code, run.stdout()).toBe(0);
   }, 60_000);
 
   it("SIGTERM during a wait for a reset a day ahead ends the run at once, with its report", async (context) => {
