@@ -1,12 +1,10 @@
 // created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
 import type { ResourceKind } from "./apis.js";
-import { type ApiName, loadContract } from "../lib/contract/index.js";
+import { type ApiName, isJsonObject, loadContract } from "../lib/contract/index.js";
 import { pointerValue } from "./links.js";
 import type { Session } from "./session.js";
 import type { Exchange } from "./transport.js";
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 const aliasesByApi = new Map<ApiName, Map<string, string>>();
 
@@ -20,9 +18,9 @@ function echoAliases(api: ApiName): Map<string, string> {
   aliases = new Map();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);
-    if (!isObject(node)) return;
-    if (isObject(node.properties)) {
-      for (const [name, schema] of Object.entries(node.properties)) if (isObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
+    if (!isJsonObject(node)) return;
+    if (isJsonObject(node.properties)) {
+      for (const [name, schema] of Object.entries(node.properties)) if (isJsonObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
     }
     Object.values(node).forEach(walk);
   };
@@ -39,7 +37,7 @@ function echoAliases(api: ApiName): Map<string, string> {
  */
 export function echoed(session: Session, kind: ResourceKind, sent: unknown, exchange: Exchange, where: string, listed?: unknown): void {
   const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
-  if (!isObject(sent) || !isObject(answer)) return;
+  if (!isJsonObject(sent) || !isJsonObject(answer)) return;
   const aliases = echoAliases(session.options.api);
   const differences: string[] = [];
   let compared = 0;

@@ -2,7 +2,7 @@
 // of one operation's response a later request uses (a new domain's id for its update and deletion, a listed
 // category for a new product). The runner takes ids and other deployment values from here instead of a hand-kept
 // list, and derives the resources its stateful sequences follow from them (linkedResources).
-import { type Document, listOperationsOf } from "../lib/contract/index.js";
+import { type Document, isJsonObject, listOperationsOf } from "../lib/contract/index.js";
 import type { ResourceKind } from "./apis.js";
 
 export interface ContractLink {
@@ -26,10 +26,9 @@ export interface LinkContext {
 }
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 function resolveRef(doc: Document, node: unknown): unknown {
-  if (!isObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#")) return node;
+  if (!isJsonObject(node) || typeof node.$ref !== "string" || !node.$ref.startsWith("#")) return node;
   return resolveRef(doc, pointerValue(doc, node.$ref.slice(1), false));
 }
 
@@ -40,11 +39,11 @@ export function readLinks(doc: Document): ContractLink[] {
     const responses = (op.operation.responses ?? {}) as JsonObject;
     for (const [status, response] of Object.entries(responses)) {
       const declared = (resolveRef(doc, response) as JsonObject | undefined)?.links;
-      if (!isObject(declared)) continue;
+      if (!isJsonObject(declared)) continue;
       for (const [name, value] of Object.entries(declared)) {
         const link = resolveRef(doc, value) as JsonObject;
         if (typeof link.operationId !== "string") throw new Error(`link ${name} of ${op.operationId} names no operationId (operationRef is not supported)`);
-        const parameters = Object.entries(isObject(link.parameters) ? link.parameters : {}).map(([key, expression]) => {
+        const parameters = Object.entries(isJsonObject(link.parameters) ? link.parameters : {}).map(([key, expression]) => {
           const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
           return qualified ? { in: qualified[1], name: qualified[2]!, value: expression } : { name: key, value: expression };
         });
@@ -76,7 +75,7 @@ export function pointerValue(value: unknown, pointer: string, anyItem = true): u
       }
       return /^\d+$/.test(segment) ? walk(node[Number(segment)], index + 1) : undefined;
     }
-    return isObject(node) ? walk(node[segment], index + 1) : undefined;
+    return isJsonObject(node) ? walk(node[segment], index + 1) : undefined;
   };
   return walk(value, 0);
 }
@@ -105,7 +104,7 @@ function evaluateExpression(expression: string, context: LinkContext): unknown {
 
 /** A link value: a literal, one expression, a string with `{expression}` parts, or an object of those (requestBody). */
 export function evaluate(value: unknown, context: LinkContext): unknown {
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, context)]));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, context)]));
   if (typeof value !== "string") return value;
   if (value.startsWith("$")) return evaluateExpression(value, context);
   if (!value.includes("{$")) return value;

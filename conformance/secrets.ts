@@ -1,6 +1,7 @@
 // Keeps secrets out of every output. Every text the runner prints or writes passes through `redact`, which replaces
 // each known secret (credentials, signatures, tokens the provider issued during the run) by a placeholder; curl
 // reproductions name the environment variable instead, so they run as they are once the variables are set.
+import { escapeRegExp } from "../lib/regexp.js";
 import { type Credentials, CREDENTIAL_ENV, type PreparedRequest, SECRET_CREDENTIALS } from "./apis.js";
 
 /** `application/x-www-form-urlencoded` encoding of one value (space as `+`, `~ ! ' ( )` percent-encoded). */
@@ -38,8 +39,6 @@ export function secretForms(value: string): string[] {
   return [...forms];
 }
 
-const regexEscape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** `\uXXXX` for each UTF-16 unit of `char`, as a pattern: encoders differ in hex case (PHP, Python: a-f; .NET: A-F). */
 function unicodeEscapePattern(char: string, backslash: string): string {
   let pattern = "";
@@ -62,7 +61,7 @@ function charPattern(char: string): string {
   const literal = new Set(once);
   for (const form of once) literal.add(JSON.stringify(form).slice(1, -1));
   for (const form of [...literal]) literal.add(xmlEscape(form));
-  const alternatives = [...[...literal].map(regexEscape), unicodeEscapePattern(char, "\\\\"), unicodeEscapePattern(char, "\\\\\\\\")];
+  const alternatives = [...[...literal].map(escapeRegExp), unicodeEscapePattern(char, "\\\\"), unicodeEscapePattern(char, "\\\\\\\\")];
   return `(?:${alternatives.join("|")})`;
 }
 
@@ -119,7 +118,7 @@ export class Secrets {
    */
   private addShort(value: string, placeholder: string, env?: string): void {
     for (const form of new Set(encodedForms(value))) {
-      const bounded = new RegExp(`(?<![A-Za-z0-9%])${regexEscape(form)}(?![A-Za-z0-9])`, "g");
+      const bounded = new RegExp(`(?<![A-Za-z0-9%])${escapeRegExp(form)}(?![A-Za-z0-9])`, "g");
       this.short.push({ value: form, placeholder, env, bounded });
     }
     this.sorted = undefined;

@@ -3,6 +3,7 @@
 // does not have is answered with the names it has, header examples can be asked for by name, and the example
 // server's URLs in an answer become the mock's own.
 import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
+import { escapeRegExp } from "../lib/regexp.js";
 import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
 import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
 import { type DescribeAjvErrors, readableViolations } from "./violations.js";
@@ -108,7 +109,7 @@ function useOwnOrigin(api: ApiName, request: PrismRequest, response: MockedRespo
   if (!exampleOrigin || !host) return;
   const ownOrigin = `http://${host}`;
   if (ownOrigin === exampleOrigin) return;
-  const onExampleOrigin = new RegExp(`^${exampleOrigin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=$|[/?#])`);
+  const onExampleOrigin = new RegExp(`^${escapeRegExp(exampleOrigin)}(?=$|[/?#])`);
   const move = (value: unknown): unknown => {
     if (typeof value === "string") return value.replace(onExampleOrigin, ownOrigin);
     if (Array.isArray(value)) return value.map(move);

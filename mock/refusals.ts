@@ -1,7 +1,7 @@
 // Puts the reason of a refusal into the API's own error body. Which body, and which field carries the message, is
 // read from the contract (the documented error responses and their examples), not listed here, so that a changed
 // envelope follows.
-import { type ApiName, type Contract, examplesOf, joinPointer, type JsonSchema, loadContract, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
+import { type ApiName, type Contract, examplesOf, isJsonObject, joinPointer, type JsonSchema, loadContract, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
 
 /** One violation as Prism reports it (also in its `sl-violations` header, with `request` before the path). */
 export interface Violation {
@@ -66,7 +66,7 @@ export function errorBody(api: ApiName, operations: readonly OperationInfo[], st
       const where = contract.canonicalPointer(schemaPointer);
       if (seen.has(where)) continue;
       seen.add(where);
-      const examples = examplesOf(media, contract.deref).map((example) => example.value).filter(isRecord);
+      const examples = examplesOf(media, contract.deref).map((example) => example.value).filter(isJsonObject);
       for (const example of byFit(examples, options.codes ?? [])) {
         const body = withMessage(contract, schemaPointer, example, message);
         if (body) return { mediaType, body };
@@ -75,8 +75,6 @@ export function errorBody(api: ApiName, operations: readonly OperationInfo[], st
   }
   return undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The examples that carry one of `codes` first (the earlier code first), the others after in document order. */
 function byFit(examples: Record<string, unknown>[], codes: readonly string[]): Record<string, unknown>[] {

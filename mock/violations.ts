@@ -2,14 +2,12 @@
 // grant_type), made readable. Prism validates the body against every branch and reports all their errors plus
 // "must match exactly one schema in oneOf" (a field missing from both branches twice); the caller meant one branch,
 // the one its discriminating `const` (e.g. `grant_type`) names, so only that branch's errors explain the refusal.
-import { coerceForm, type ErrorObject, joinPointer, type JsonSchema, loadContract, mediaTypeOf, type OperationInfo, parseForm } from "../lib/contract/index.js";
+import { coerceForm, type ErrorObject, isJsonObject, joinPointer, type JsonSchema, loadContract, mediaTypeOf, type OperationInfo, parseForm } from "../lib/contract/index.js";
 import type { ApiName } from "../lib/contract/index.js";
 import type { PrismRequest, PrismViolation } from "./prism-types.js";
 
 /** Prism's own wording of Ajv errors (prism-http's convertAjvErrors), so that the messages read like its others. */
 export type DescribeAjvErrors = (errors: ErrorObject[]) => PrismViolation[];
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The properties that every branch pins to a `const` (the discriminators), with each branch's value. */
 function discriminators(branches: JsonSchema[], deref: <T>(node: T) => T): Map<string, unknown[]> {
@@ -52,14 +50,14 @@ export function readableViolations(api: ApiName, operation: OperationInfo, reque
   const pointer = joinPointer(operation.pointer, "requestBody", "content", mediaType, "schema");
   const chosen = branches.findIndex((branch) => {
     const body = bodyFor(request.body, mediaType, branch, contract.deref);
-    return isRecord(body) && [...keys].every(([name, values]) => body[name] === values[branches.indexOf(branch)]);
+    return isJsonObject(body) && [...keys].every(([name, values]) => body[name] === values[branches.indexOf(branch)]);
   });
   let errors: ErrorObject[];
   if (chosen >= 0) {
     errors = contract.validate(joinPointer(pointer, "oneOf", chosen), bodyFor(request.body, mediaType, branches[chosen]!, contract.deref)).errors;
   } else {
     const body = bodyFor(request.body, mediaType, {}, contract.deref);
-    if (!isRecord(body)) return violations;
+    if (!isJsonObject(body)) return violations;
     errors = [...keys].map(([name, values]) =>
       name in body
         ? syntheticError("enum", `/${name}`, { allowedValues: values }, "must be equal to one of the allowed values")

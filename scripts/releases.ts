@@ -11,6 +11,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { diffDocuments, type DiffResult } from "../lib/diff/index.js";
 import type { Document } from "../lib/contract/index.js";
+import { escapeRegExp } from "../lib/regexp.js";
 
 export type Level = "breaking" | "feature" | "fix";
 const LEVELS: Level[] = ["fix", "feature", "breaking"];
@@ -78,8 +79,6 @@ export function readChangelog(root: string): string {
   const file = join(root, "CHANGELOG.md");
   return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The heading that announces a version of one contract: `### links 0.2.0` (or `### links removed`). */
 export function changelogHeading(api: string, version: string): string {

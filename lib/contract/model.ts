@@ -188,3 +188,8 @@ export interface Document extends Extensions {
 export function isReference(node: unknown): node is Reference {
   return typeof node === "object" && node !== null && typeof (node as { $ref?: unknown }).$ref === "string";
 }
+
+/** A JSON object (not an array, not null): a body or example whose fields can be read by name. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
