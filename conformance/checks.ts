@@ -91,7 +91,7 @@ export interface CheckNote {
 }
 
 /** A broken `x-assumption`: a warning with the assumption's reason, or under --strict a failure. */
-function assumptionBroken(input: ResponseCheckInput, message: string, assumption: string): string {
+function assumptionBroken(input: Pick<ResponseCheckInput, "strict" | "note">, message: string, assumption: string): string {
   if (input.strict) return `${message} (x-assumption, failing under --strict: ${assumption})`;
   input.note?.({ kind: "warning", message, assumption });
   return "";
@@ -331,9 +331,9 @@ export class RateLimitConsistency {
 
   /**
    * The failure for this exchange, "" when consistent, `undefined` when it carries no rate-limit headers. A reset in
-   * another unit than the assumed one is told to `unitBroken` with the assumption (a warning, not a failure).
+   * another unit than the assumed one breaks that assumption: a warning told to `judge.note`, a failure under --strict.
    */
-  observe(exchange: Exchange, unitBroken?: (message: string, assumption: string) => void): string | undefined {
+  observe(exchange: Exchange, judge: Pick<ResponseCheckInput, "strict" | "note"> = {}): string | undefined {
     const response = exchange.response;
     if (!response) return undefined;
     const read = (name: string) => {
@@ -352,7 +352,8 @@ export class RateLimitConsistency {
     const resetAt = resetAtOf(reset, exchange.receivedAt);
     if (resetAt !== reset * 1000 && this.unitAssumption !== undefined) {
       const unit = resetAt > reset * 1000 ? "seconds from now" : "Unix milliseconds";
-      unitBroken?.(`${this.config.headers.reset} ${reset} reads as ${unit}, not Unix seconds`, this.unitAssumption);
+      const broken = assumptionBroken(judge, `${this.config.headers.reset} ${reset} reads as ${unit}, not Unix seconds`, this.unitAssumption);
+      if (broken) problems.push(broken);
     }
     const nowSeconds = exchange.receivedAt / 1000;
     if (resetAt / 1000 + 1 < nowSeconds) problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);

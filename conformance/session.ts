@@ -222,11 +222,8 @@ export class Session {
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
       const operationId = model.op.operationId;
-      const unitBroken = (message: string, assumption: string) => {
-        if (this.options.strict) this.record("rate_limit_headers_consistent", operationId, `${message} (x-assumption, failing under --strict: ${assumption})`, exchange, "consecutive responses");
-        else this.warn("rate_limit_headers_consistent", operationId, message, assumption, "consecutive responses");
-      };
-      const outcome = this.rateLimitConsistency.observe(exchange, unitBroken);
+      const note = (found: CheckNote) => this.warn("rate_limit_headers_consistent", operationId, found.message, found.assumption ?? "", "consecutive responses");
+      const outcome = this.rateLimitConsistency.observe(exchange, { strict: this.options.strict, note });
       if (outcome !== undefined) this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
     }
     return exchange;

@@ -10,8 +10,9 @@ import { describe, expect, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
 import type { RunReport } from "../../conformance/report.js";
-import { Transport } from "../../conformance/transport.js";
-import { RateLimiter } from "../../lib/rate-limit.js";
+import { type CheckNote, RateLimitConsistency } from "../../conformance/checks.js";
+import { type Exchange, Transport } from "../../conformance/transport.js";
+import { RATE_LIMIT_HEADERS, RateLimiter } from "../../lib/rate-limit.js";
 import { runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-waits-"));
@@ -41,6 +42,23 @@ describe("RateLimiter", () => {
       await expect(limiter.schedule(() => Promise.resolve({ headers }))).rejects.toThrow(/rate limit/);
     }
     expect(waits).toEqual([2000, 60_000]);
+  });
+});
+
+describe("RateLimitConsistency", () => {
+  it("judges a reset in Unix milliseconds in that unit: the contract's assumed unit broken, a warning, a failure under --strict", () => {
+    const receivedAt = 1_750_000_000_000;
+    const exchange = {
+      request: { method: "GET", url: "http://127.0.0.1:1/api/account", headers: { Authorization: "Bearer x" } },
+      response: { status: 200, headers: { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "29", "x-ratelimit-reset": String(receivedAt + 30_000) }, text: "", json: undefined, isJson: false, setCookies: [] },
+      durationMs: 1,
+      receivedAt,
+    } as Exchange;
+    const consistency = () => new RateLimitConsistency({ limit: 30, windowSeconds: 60, headers: RATE_LIMIT_HEADERS }, "Unix seconds is our reading.");
+    const notes: CheckNote[] = [];
+    expect(consistency().observe(exchange, { note: (n) => notes.push(n) })).toBe("");
+    expect(notes).toEqual([{ kind: "warning", message: `X-RateLimit-Reset ${receivedAt + 30_000} reads as Unix milliseconds, not Unix seconds`, assumption: "Unix seconds is our reading." }]);
+    expect(consistency().observe(exchange, { strict: true })).toMatch(/reads as Unix milliseconds, not Unix seconds \(x-assumption, failing under --strict: Unix seconds is our reading\.\)$/);
   });
 });
 
