@@ -146,6 +146,14 @@ export function describeBody(body: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
+/**
+ * The message for a body that is not the API's error envelope: what came back, and for a 2xx (links, pay: every
+ * success carries its flag) that the success flag is missing too.
+ */
+export function notTheEnvelope(api: string, successFlag: string, body: unknown, response: Response): string {
+  return response.ok ? `not the ${api} envelope (no ${successFlag}): ${describeBody(body)}` : describeBody(body);
+}
+
 /** `T` without the member that is exactly `E` (a success envelope that merely fits `E`'s looser shape stays). */
 type WithoutExactly<T, E> = T extends unknown ? ([T] extends [E] ? ([E] extends [T] ? never : T) : T) : never;
 

@@ -2,7 +2,7 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
 import { checkHeaderCredential } from "./credentials.js";
-import { describeBody, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
+import { notTheEnvelope, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
 import { RateLimiter, type RateLimiterOptions } from "../lib/rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
@@ -55,11 +55,6 @@ function isErrorEnvelope(body: unknown): body is LinksError {
   return envelope?.error !== undefined && !isSuccessBody(body) && typeof envelope.message === "string";
 }
 
-/** The message of a LinksApiError for a body that is not the error envelope (a proxy's page, a changed API). */
-function notTheEnvelope(body: unknown, response: Response): string {
-  return response.ok ? `not the links envelope (no error flag 0): ${describeBody(body)}` : describeBody(body);
-}
-
 export function createLinksClient(options: LinksClientOptions): LinksClient {
   checkHeaderCredential("apiKey", options.apiKey);
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
@@ -73,7 +68,7 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
   const throwing = throwingClient(client, {
     isSuccessBody,
     toError: (body, response, call) =>
-      new LinksApiError(response.status, isErrorEnvelope(body) ? body : { error: 1, message: notTheEnvelope(body, response) }, call),
+      new LinksApiError(response.status, isErrorEnvelope(body) ? body : { error: 1, message: notTheEnvelope("links", "error flag 0", body, response) }, call),
   });
   return Object.assign(throwing, { rateLimiter: limiter });
 }

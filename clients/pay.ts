@@ -3,7 +3,7 @@
 // PayApiError.
 import createClient, { type Middleware } from "openapi-fetch";
 import type { components, paths as ContractPaths } from "../generated/types/pay.js";
-import { describeBody, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
+import { notTheEnvelope, type ThrowingClient, throwingClient, type WithoutErrorEnvelope } from "./envelope.js";
 import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
 import { hmacSha256Signer, type RequestSigner } from "../lib/pay-signature.js";
 
@@ -137,8 +137,7 @@ export function createPayClient(options: PayClientOptions): PayClient {
     toError: (body, response, call) => {
       const type = typeOf(body);
       if (type !== undefined && type !== "success") return new PayApiError(response.status, typeof type === "string" ? type : JSON.stringify(type), descOf(body), call);
-      const what = response.ok ? `not the pay envelope (no type "success"): ${describeBody(body)}` : describeBody(body);
-      return new PayApiError(response.status, "error", what, call);
+      return new PayApiError(response.status, "error", notTheEnvelope("pay", 'type "success"', body, response), call);
     },
   });
 }
