@@ -2,6 +2,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const contractsBin = `${repoRoot}dist/bin/contracts.js`;
@@ -15,6 +16,13 @@ export interface RunningCommand {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
+// A command still running when its test file ends belongs to a test that failed or timed out: it is killed, so that
+// it does not burn a core for the rest of the run, or outlive it.
+const running = new Set<ChildProcessWithoutNullStreams>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export function runContracts(args: string[], env: NodeJS.ProcessEnv = {}): RunningCommand {
   return spawnCommand(process.execPath, [contractsBin, ...args], repoRoot, env);
 }
@@ -26,7 +34,13 @@ export function spawnCommand(command: string, args: string[], cwd: string, env: 
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const exit = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  running.add(child);
+  const exit = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal ?? -1);
+    }),
+  );
   return {
     child,
     stdout: () => out,

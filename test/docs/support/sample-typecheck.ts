@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { API_NAMES } from "../../../lib/contract/index.js";
-import { repoRoot } from "../../support/processes.js";
 import type { Sample } from "./samples.js";
+
+// Run as a plain node script too (below), so not from test/support/processes.ts, which registers vitest hooks.
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
 /** Diagnostics of the samples, each as `<page>:<line>: <message>`; empty when they all type-check. */
 function typeCheck(blocks: Sample[]): string[] {
