@@ -213,12 +213,13 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     readOnly: {
       exchangeToken: "generated codes and refresh tokens are unknown to the provider, so nothing is issued or changed",
       logoutWithForm: "the run has no session at the provider, so there is nothing to end",
+      getUserInfoByPost: "a UserInfo request by POST reads the claims, as by GET (OpenID Connect Core §5.3.1)",
     },
     explicitOnly: {},
     noPositiveAcceptance(operationId, credentials) {
       if (operationId === "exchangeToken") return "a valid exchange needs a fresh authorization code or refresh token; the OpenID Connect flow checks cover it";
       if (operationId === "authorize" && (credentials.clientId === undefined || credentials.redirectUri === undefined)) return "a valid authorization request needs a registered client (--client-id, --redirect-uri)";
-      if (operationId === "getUserInfo" && credentials.accessToken === undefined) return "a valid userinfo request needs --access-token";
+      if ((operationId === "getUserInfo" || operationId === "getUserInfoByPost") && credentials.accessToken === undefined) return "a valid userinfo request needs --access-token";
       return undefined;
     },
     resources: [],
@@ -231,6 +232,8 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
         if ("redirect_uri" in target && credentials.redirectUri !== undefined) target.redirect_uri = credentials.redirectUri;
       }
       if (operationId === "authorize" && typeof parts.query.scope === "string") parts.query.scope = knownScopes(parts.query.scope);
+      // The token goes in the Authorization header; one in the body too is refused (RFC 6750 §2: one way only).
+      if (operationId === "getUserInfoByPost") delete body?.access_token;
       if (operationId === "logout" || operationId === "logoutWithForm") {
         // A post-logout address must be registered and a hint must be a real id_token: neither can be generated.
         for (const target of [parts.query, body]) {

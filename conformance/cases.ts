@@ -174,14 +174,18 @@ export function applyMutation(base: RequestCase, mutation: Mutation): RequestCas
   return next;
 }
 
-/** Invalid cases: one mutation of one valid case; only cases the contract really rejects are kept. */
-export function invalidCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase> | undefined {
+/**
+ * Invalid cases: one mutation of one valid case, `undefined` where the mutation does not apply or leaves the case
+ * valid (the property skips those with fc.pre). Not a filter: a filter that never passes, as when every mutation is
+ * of a kind the requests cannot carry (an empty form field counts as absent), would generate forever.
+ */
+export function invalidCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase | undefined> | undefined {
   const mutations = operationMutations(model.op.api, model.op.pointer);
   if (mutations.length === 0) return undefined;
-  return fc
-    .tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 }))
-    .map(([base, index]) => applyMutation(base, mutations[index]!))
-    .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
+  return fc.tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 })).map(([base, index]) => {
+    const mutated = applyMutation(base, mutations[index]!);
+    return mutated !== undefined && !validateCase(model, mutated).valid ? mutated : undefined;
+  });
 }
 
 /** Validates a case against the contract's parameter and body schemas. */

@@ -91,7 +91,7 @@ export interface CheckNote {
 }
 
 /** A broken `x-assumption`: a warning with the assumption's reason, or under --strict a failure. */
-function assumptionBroken(input: Pick<ResponseCheckInput, "strict" | "note">, message: string, assumption: string): string {
+export function assumptionBroken(input: Pick<ResponseCheckInput, "strict" | "note">, message: string, assumption: string): string {
   if (input.strict) return `${message} (x-assumption, failing under --strict: ${assumption})`;
   input.note?.({ kind: "warning", message, assumption });
   return "";

@@ -25,7 +25,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   identity("unknown_parameters_ignored", "an authorization request with a parameter the provider does not know that is refused instead of ignored (OpenID Connect Core §3.1.2.1)."),
   identity("userinfo_by_scope", "userinfo that releases claims of a scope that was not granted, lacks sub, iss or aud, or disagrees with the id_token's sub."),
   identity("granted_scope_claims", "userinfo that returns no claim at all of a granted scope (profile, email, wallets) for a user who has them."),
-  identity("userinfo_methods", "userinfo that does not answer GET and POST with the access token in the Authorization header and POST with it in the form body (OpenID Connect Core §5.3.1, RFC 6750 §2.1 and §2.2), all with the same claims."),
+  identity("userinfo_methods", "userinfo that does not answer GET and POST with the access token in the Authorization header (OpenID Connect Core §5.3.1, RFC 6750 §2.1) with the same claims; refusing the token in a POST's form body (RFC 6750 §2.2, optional) breaks the contract's x-assumption, a warning unless --strict."),
   identity("prompt_none", "prompt=none that shows a page: without a session it must redirect login_required (or interaction_required, consent_required) to the redirect_uri, with a session a code."),
   identity("prompt_login", "prompt=login that signs the user in from the existing session instead of asking again, or an id_token whose auth_time does not move forward."),
   identity("max_age", "max_age that is ignored: a session older than max_age=1 must sign in again, and the id_token must carry an auth_time within max_age."),

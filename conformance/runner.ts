@@ -237,7 +237,7 @@ async function propertyPhase(
   session: Session,
   model: OperationModel,
   expectation: "valid" | "invalid",
-  arbitrary: fc.Arbitrary<RequestCase>,
+  arbitrary: fc.Arbitrary<RequestCase | undefined>,
   fixed: RequestCase[],
   afterSend: (exchange: Exchange) => void,
   beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
@@ -258,6 +258,8 @@ async function propertyPhase(
     let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (requestCase) => {
+        // No case to send (invalidCaseArbitrary): skipped; too many skips end the phase (fast-check's maxSkipsPerRun).
+        fc.pre(requestCase !== undefined);
         if (stopped()) return true;
         if (target === undefined) {
           consumed += 1;
@@ -280,7 +282,7 @@ async function propertyPhase(
       }),
       { seed: seed + round, numRuns: Math.max(examples.length, maxExamples - consumed), examples: examples.map((c) => [c] as [RequestCase]) },
     );
-    if (!result.failed || target === undefined || !last) break;
+    if (!result.failed || target === undefined || !last) break; // passed, or too many cases skipped
     if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true, where: last.where });
     found.add(target);
   }

@@ -34,7 +34,10 @@ export const IDENTITY_FAULTS = [
   "nonce-required",
   "unknown-parameter-refused",
   "userinfo-omits-granted-claims",
+  // Not a fault but a correct provider's choice: RFC 6750 §2.2 leaves the token in the form body optional, and the
+  // runner warns (test/conformance/identity-faults.test.ts).
   "userinfo-post-body-ignored",
+  "userinfo-post-refused",
   "wrong-at-hash",
   "prompt-none-shows-page",
   "prompt-login-ignored",
@@ -324,6 +327,7 @@ class FaultProvider {
 
   /** Userinfo by GET or POST, the token in the Authorization header (RFC 6750 §2.1) or the form body (§2.2). */
   async userinfo(request: IncomingMessage): Promise<Reply> {
+    if (request.method === "POST" && this.fault === "userinfo-post-refused") return { status: 405, headers: { Allow: "GET" } };
     let token = request.headers.authorization?.replace(/^Bearer /, "");
     if (request.method === "POST" && !token && this.fault !== "userinfo-post-body-ignored" && (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
       token = new URLSearchParams(await readText(request)).get("access_token") ?? undefined;

@@ -1,4 +1,5 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
+import { assumptionBroken, type CheckNote } from "../checks.js";
 import type { Session } from "../session.js";
 import type { Exchange } from "../transport.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, jsonObject, shown } from "./flow.js";
@@ -73,29 +74,62 @@ export async function userinfoByScope(flow: Flow, accessToken: string, grantedSc
   session.record("userinfo_by_scope", "getUserInfo", reading.problems.join("; "), reading.last, "userinfo by scope");
 }
 
-/** GET and POST with the token in the header (RFC 6750 §2.1) and POST with it in the form body (§2.2). */
+/** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
+function bodyTokenAssumption(): string {
+  const accessToken = jsonObject(jsonObject(jsonObject(identitySchema("UserInfoRequest"))?.properties)?.access_token);
+  const assumption = accessToken?.["x-assumption"];
+  return typeof assumption === "string" ? assumption : "RFC 6750 §2.2 leaves the token in the form body optional.";
+}
+
+interface UserinfoWay {
+  what: string;
+  operationId: "getUserInfo" | "getUserInfoByPost";
+  request: Parameters<Session["transport"]["send"]>[0];
+  /** RFC 6750 §2.2 makes this way optional: the contract marks it x-assumption, so a refusal is a warning. */
+  assumed?: true;
+}
+
+/**
+ * GET and POST with the token in the header (OpenID Connect Core §5.3.1: the provider MUST support both) and POST
+ * with it in the form body (RFC 6750 §2.2: MAY, so an x-assumption of the contract), all with the same claims.
+ */
 export async function userinfoMethods(flow: Flow, accessToken: string): Promise<void> {
   const { session } = flow;
   const url = userinfoUrl(flow);
-  const ways: Array<[string, Parameters<Session["transport"]["send"]>[0]]> = [
-    ["GET with the Authorization header", { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } }],
-    ["POST with the Authorization header", { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } }],
-    ["POST with access_token in the form body", { method: "POST", url, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ access_token: accessToken }).toString() }],
+  const ways: UserinfoWay[] = [
+    { what: "GET with the Authorization header", operationId: "getUserInfo", request: { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } } },
+    { what: "POST with the Authorization header", operationId: "getUserInfoByPost", request: { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } } },
+    {
+      what: "POST with access_token in the form body",
+      operationId: "getUserInfoByPost",
+      request: { method: "POST", url, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ access_token: accessToken }).toString() },
+      assumed: true,
+    },
   ];
   const problems: string[] = [];
   let subject: unknown;
   let last: Exchange | undefined;
-  for (const [what, request] of ways) {
-    const exchange = await session.transport.send(request);
-    const claims = jsonObject(exchange.response?.json);
-    if (exchange.response?.status !== 200 || !claims) {
-      problems.push(`userinfo by ${what} answered ${exchange.response?.status ?? exchange.error}`);
+  let failedOn: UserinfoWay["operationId"] | undefined;
+  for (const way of ways) {
+    const exchange = await session.transport.send(way.request);
+    const claims = exchange.response?.status === 200 ? jsonObject(exchange.response.json) : undefined;
+    let failure = "";
+    if (!claims) {
+      const refused = `userinfo by ${way.what} answered ${exchange.response?.status ?? exchange.error}`;
+      failure = way.assumed && exchange.response ? brokenAssumption(session, way, refused) : refused;
+    } else if (subject === undefined) subject = claims.sub;
+    else if (claims.sub !== subject) failure = `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`;
+    if (failure) {
+      problems.push(failure);
       last = exchange;
-      continue;
-    }
-    last ??= exchange;
-    if (subject === undefined) subject = claims.sub;
-    else if (claims.sub !== subject) problems.push(`userinfo by ${what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`);
+      failedOn ??= way.operationId;
+    } else last ??= exchange;
   }
-  session.record("userinfo_methods", "getUserInfo", problems.join("; "), last, "userinfo by GET and POST");
+  session.record("userinfo_methods", failedOn ?? "getUserInfoByPost", problems.join("; "), last, "userinfo by GET and POST");
+}
+
+/** A refused optional way: a warning, or under --strict a failure (the message, then). */
+function brokenAssumption(session: Session, way: UserinfoWay, problem: string): string {
+  const note = (found: CheckNote) => session.warn("userinfo_methods", way.operationId, found.message, found.assumption ?? "", `userinfo by ${way.what}`);
+  return assumptionBroken({ strict: session.options.strict, note }, problem, bodyTokenAssumption());
 }

@@ -115,7 +115,14 @@ export interface paths {
          */
         get: operations["getUserInfo"];
         put?: never;
-        post?: never;
+        /**
+         * Get the signed-in user's claims (POST)
+         * @description The UserInfo endpoint by POST, with the same answers as `GET /api/userinfo`. OpenID Connect Core §5.3.1: "The
+         *     OP MUST support the use of the HTTP GET and HTTP POST methods defined in RFC 7231 at the UserInfo Endpoint."
+         *     The access token travels as `Authorization: Bearer <ACCESS_TOKEN>` (RFC 6750 §2.1), or as `access_token` in
+         *     the form body (RFC 6750 §2.2), which a provider may support but need not; never both (RFC 6750 §2).
+         */
+        post: operations["getUserInfoByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -500,6 +507,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description The form body of a UserInfo request by POST (RFC 6750 §2.2). Empty when the access token is in the
+         *     `Authorization` header: a request must not carry the token in more than one way (RFC 6750 §2).
+         */
+        UserInfoRequest: {
+            /** @description The access token, when it is not in the `Authorization` header (RFC 6750 §2.2). */
+            access_token?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description RP-Initiated Logout 1.0 §2 request parameters (all optional). */
         LogoutRequest: {
             /** @description Recommended. An id_token previously issued to the client. */
@@ -522,6 +539,45 @@ export interface components {
         };
     };
     responses: {
+        /** @description The claims the granted scopes release. */
+        UserInfoClaims: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserInfo"];
+            };
+        };
+        /** @description Malformed request (RFC 6750 §3.1 `invalid_request`), e.g. the token sent in more than one way. */
+        UserInfoInvalidRequest: {
+            headers: {
+                /** @description Bearer challenge with `error="invalid_request"` (RFC 6750 §3). */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description No access token, or the token is expired, revoked or malformed (RFC 6750 §3.1 `invalid_token`). Without
+         *     any token the header carries no error code (RFC 6750 §3.1).
+         */
+        UserInfoUnauthorized: {
+            headers: {
+                /** @description Bearer challenge (RFC 6750 §3); `error="invalid_token"` when a token was sent, no error code when none was. */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The token lacks the `openid` scope (RFC 6750 §3.1 `insufficient_scope`). */
+        UserInfoInsufficientScope: {
+            headers: {
+                /** @description Bearer challenge with `error="insufficient_scope"` and the needed `scope` (RFC 6750 §3). */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The service's own page, either the logout confirmation (no valid post_logout_redirect_uri given) or a prompt asking the user to confirm logging out. */
         LogoutPage: {
             headers: {
@@ -771,45 +827,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The claims the granted scopes release. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserInfo"];
-                };
+            200: components["responses"]["UserInfoClaims"];
+            400: components["responses"]["UserInfoInvalidRequest"];
+            401: components["responses"]["UserInfoUnauthorized"];
+            403: components["responses"]["UserInfoInsufficientScope"];
+        };
+    };
+    getUserInfoByPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UserInfoRequest"];
             };
-            /** @description Malformed request (RFC 6750 §3.1 `invalid_request`), e.g. the token sent in more than one way. */
-            400: {
-                headers: {
-                    /** @description Bearer challenge with `error="invalid_request"` (RFC 6750 §3). */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /**
-             * @description No access token, or the token is expired, revoked or malformed (RFC 6750 §3.1 `invalid_token`). Without
-             *     any token the header carries no error code (RFC 6750 §3.1).
-             */
-            401: {
-                headers: {
-                    /** @description Bearer challenge (RFC 6750 §3); `error="invalid_token"` when a token was sent, no error code when none was. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The token lacks the `openid` scope (RFC 6750 §3.1 `insufficient_scope`). */
-            403: {
-                headers: {
-                    /** @description Bearer challenge with `error="insufficient_scope"` and the needed `scope` (RFC 6750 §3). */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+        };
+        responses: {
+            200: components["responses"]["UserInfoClaims"];
+            400: components["responses"]["UserInfoInvalidRequest"];
+            401: components["responses"]["UserInfoUnauthorized"];
+            403: components["responses"]["UserInfoInsufficientScope"];
         };
     };
     logout: {

@@ -196,6 +196,12 @@ const IDENTITY_CALLS: Record<string, string[]> = {
     "if (tokens.refreshToken) await identity.refresh(tokens.refreshToken); // the refresh_token grant",
   ],
   getUserInfo: ["declare const accessToken: string, subject: string;", "const user = await identity.userInfo(accessToken, subject);", "console.log(user.sub);"],
+  getUserInfoByPost: [
+    "declare const accessToken: string, subject: string;",
+    "// The client reads userinfo by GET; the POST returns the same claims.",
+    "const user = await identity.userInfo(accessToken, subject);",
+    "console.log(user.sub);",
+  ],
   logout: ["declare const idToken: string;", `const url = identity.logoutUrl({ idTokenHint: idToken, postLogoutRedirectUri: "http://127.0.0.1:5173/" });`, "// Redirect the browser to url.", "console.log(url.href);"],
   logoutWithForm: [
     "declare const idToken: string;",

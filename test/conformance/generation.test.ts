@@ -11,6 +11,9 @@ import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../..
 import { jsonType, unfilteredArbitrary } from "../../conformance/schema-arbitraries.js";
 import { API_NAMES, type ApiName, escapeSegment as pointerSegment, loadContract } from "../../lib/contract/index.js";
 import { operationsOf } from "../../conformance/lookup.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
+import { conformInProcess } from "../support/conform.js";
 
 const credentials = { clientId: "demo-app", redirectUri: "http://127.0.0.1:5173/callback", shopId: "3561" };
 const operations = API_NAMES.flatMap((api) => operationsOf(api).filter((op) => !op.webhook).map((op) => [`${api} ${op.operationId}`, op] as const));
@@ -105,7 +108,7 @@ describe.each(operations)("%s", (_name, op) => {
     const invalid = invalidCaseArbitrary(model, profile, credentials);
     if (!invalid) return;
     const kinds = (descriptions: string[]) => new Set(descriptions.map((d) => d.replace(/^.*?: /, "").replace(/ [^ ]*\d[^ ]*$/, "").replace(/\(.*\)$/, "").trim()));
-    const sampled = fc.sample(invalid, { seed: 3, numRuns: 300 });
+    const sampled = fc.sample(invalid, { seed: 3, numRuns: 300 }).filter((c) => c !== undefined);
     // Kinds whose place exists in valid requests (the identity profile removes what cannot be generated, such as
     // id_token_hint, so mutations of it never apply); the malformed and missing body are sent systematically.
     const bases = fc.sample(validCaseArbitrary(model, profile, credentials), { seed: 4, numRuns: 60 });
@@ -170,4 +173,18 @@ it("shrinks a failing case to a minimal one", () => {
   expect(result.failed).toBe(true);
   expect(result.counterexample![0]).toMatchObject({ query: { limit: 101 } });
   expect(Object.keys(result.counterexample![0].query)).toEqual(["limit"]);
+});
+
+it("a run ends when no mutation can make a request invalid (an empty form field counts as absent)", async () => {
+  // minLength 1 on an optional form field is the only mutation; "access_token=" is no violation, so every invalid
+  // case drawn is skipped. A filter in its place generated forever, and the run never ended.
+  const patch = { api: "identity" as const, pointer: "/components/schemas/UserInfoRequest/properties/access_token", key: "minLength", value: 1 };
+  const server = await startIdentityServer();
+  try {
+    const { code, report, stdout } = await conformInProcess(["identity", "--base-url", server.url, "--operation", "getUserInfoByPost", "--seed", "7"], { ...FAULT_SERVER_CREDENTIALS }, [patch]);
+    expect(code, stdout).toBe(0);
+    expect(report.requests).toBeGreaterThan(0);
+  } finally {
+    await server.close();
+  }
 });

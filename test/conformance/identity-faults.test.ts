@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
+import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
+import { identitySchema } from "../../conformance/identity/paths.js";
 import { conformIdentity, failingChecks } from "../support/conform-cli.js";
 
 describe("identity fault providers", () => {
@@ -26,6 +28,35 @@ describe("identity fault providers", () => {
       expect(failure?.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
       const text = JSON.stringify(report);
       for (const secret of server.secretsSeen) expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.concurrent("a provider that does not take the userinfo token in a POST's form body", () => {
+  // RFC 6750 §2.2 makes that way a MAY; the contract marks it x-assumption (UserInfoRequest.access_token).
+  const assumption = (identitySchema("UserInfoRequest") as { properties: { access_token: { "x-assumption": string } } }).properties.access_token["x-assumption"];
+
+  it("passes, with the broken assumption as a warning", async () => {
+    const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
+    try {
+      const { code, report, output } = await conformIdentity(server.url, ["--operation", "exchangeToken"]);
+      expect(failingChecks(report), output).toEqual([]);
+      expect(code, output).toBe(0);
+      expect(report.warnings).toEqual([expect.objectContaining({ check: "userinfo_methods", operationId: "getUserInfoByPost", message: "userinfo by POST with access_token in the form body answered 401", assumption })]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails userinfo_methods under --strict", async () => {
+    const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
+    try {
+      const { code, report, output } = await conformIdentity(server.url, ["--operation", "exchangeToken", "--strict"]);
+      expect(failingChecks(report), output).toEqual(["userinfo_methods"]);
+      expect(code).toBe(1);
+      expect(report.failures.find((f) => f.check === "userinfo_methods")?.operationId).toBe("getUserInfoByPost");
     } finally {
       await server.close();
     }

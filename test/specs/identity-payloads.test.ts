@@ -326,12 +326,24 @@ describe("identity: userinfo errors live in WWW-Authenticate", () => {
     ["401", "invalid_token"],
     ["403", "insufficient_scope"],
   ])("%s declares a required Bearer challenge with %s", (status, code) => {
-    const header = findOperation(API, "getUserInfo").operation.responses[status].headers["WWW-Authenticate"];
+    const header = resolvePointer(API, headerSchemaPointer("getUserInfo", status, "WWW-Authenticate").replace(/\/schema$/, ""));
     expect(header.required).toBe(true);
     const values = Object.values(header.examples).map((e: any) => e.value as string);
     expect(values.some((v) => v.includes(`error="${code}"`))).toBe(true);
     for (const value of values) expectValid(headerSchemaPointer("getUserInfo", status, "WWW-Authenticate"), value);
     expectInvalid(headerSchemaPointer("getUserInfo", status, "WWW-Authenticate"), 'Basic realm="identity"');
+  });
+
+  it("answers a POST as it answers a GET (OpenID Connect Core §5.3.1), the token in the header or the form body", () => {
+    const byGet = findOperation(API, "getUserInfo").operation.responses;
+    const byPost = findOperation(API, "getUserInfoByPost").operation.responses;
+    expect(byPost).toEqual(byGet);
+    expect(Object.values(byGet).every((response: any) => typeof response.$ref === "string")).toBe(true);
+    const body = requestSchemaPointer(API, "getUserInfoByPost", "application/x-www-form-urlencoded");
+    expectValid(body, {});
+    expectValid(body, { access_token: "SlAV32hkKG" });
+    expectInvalid(body, { access_token: ["SlAV32hkKG", "SlAV32hkKG"] });
+    expect(resolvePointer(API, `${body}/properties/access_token`)["x-assumption"]).toMatch(/RFC 6750 §2\.2/);
   });
 });
 
