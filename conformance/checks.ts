@@ -236,7 +236,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
       refusedInBody !== undefined
         ? `valid data was refused: ${refusedInBody} (status ${response.status})`
         : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
-    const assumption = assumedBodyProperty(input);
+    const assumption = assumedBodyProperty(input) ?? assumedParameter(input);
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
@@ -301,6 +301,24 @@ function assumedBodyProperty(input: ResponseCheckInput): string | undefined {
   for (const name of Object.keys(schema.properties ?? {})) {
     const property = resolveAt(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
     if (typeof property["x-assumption"] === "string") return property["x-assumption"];
+  }
+  return undefined;
+}
+
+/**
+ * The x-assumption of a query parameter the request carries with another value than its examples, on the parameter
+ * or its schema: where a parameter's range is our assumption (links' `limit` has no maximum the seed shows), a
+ * provider that refuses a value in it breaks that assumption, not its own word. An example value is not the cause.
+ */
+function assumedParameter(input: ResponseCheckInput): string | undefined {
+  const api = input.model.op.api;
+  const query = new URL(input.exchange.request.url).searchParams;
+  for (const parameter of input.model.parameters) {
+    const sent = parameter.in === "query" ? query.get(parameter.name) : null;
+    if (sent === null || parameter.examples.some((example) => String(example) === sent)) continue;
+    for (const node of [resolveAt(api, parameter.pointer), resolveAt(api, `${parameter.pointer}/schema`)] as Array<Record<string, unknown>>) {
+      if (typeof node["x-assumption"] === "string") return node["x-assumption"];
+    }
   }
   return undefined;
 }

@@ -18,6 +18,8 @@ export interface OracleLinksOptions {
   windowMs?: number;
   /** "channel-name-uppercased": a new channel's name is stored in capitals (not as sent). */
   fault?: "channel-name-uppercased";
+  /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
+  maxLimit?: number;
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -50,6 +52,7 @@ interface OracleState {
   channels: Item[];
   items: Record<number, Item[]>;
   nextId: number;
+  maxLimit: number;
 }
 
 /** A request the seed's routes can answer: `METHOD /api/...` with numeric ids as `:id`, the first id, the JSON body. */
@@ -73,8 +76,9 @@ const text = (value: unknown) => (typeof value === "string" ? value : undefined)
 const find = (list: Item[], id: number) => list.find((item) => item.id === id);
 const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
 
-function page(call: LinksCall, key: string, all: Item[]): OracleReply {
+function page(state: OracleState, call: LinksCall, key: string, all: Item[]): OracleReply {
   const perpage = integer(call.url.searchParams.get("limit"), 10);
+  if (perpage > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
   const maxpage = Math.max(1, Math.ceil(all.length / perpage));
   const currentpage = integer(call.url.searchParams.get("page"), 1);
   return ok({ error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: all.slice((currentpage - 1) * perpage, currentpage * perpage) } });
@@ -88,7 +92,7 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
     case "PUT /api/account/update":
       return ok({ error: 0, message: "Account has been successfully updated." });
     case "GET /api/domains":
-      return page(call, "domains", state.domains);
+      return page(state, call, "domains", state.domains);
     case "POST /api/domain/add": {
       const domain = text(call.body.domain);
       if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
@@ -110,7 +114,7 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
       return ok({ error: 0, message: "Domain has been deleted successfully." });
     }
     case "GET /api/overlay":
-      return page(call, "cta", [{ id: 40, type: "message", name: "Welcome", date: "2024-03-01 10:15:00" }]);
+      return page(state, call, "cta", [{ id: 40, type: "message", name: "Welcome", date: "2024-03-01 10:15:00" }]);
   }
   return undefined;
 }
@@ -119,7 +123,7 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
 function campaignsAndChannels(state: OracleState, call: LinksCall, options: OracleLinksOptions): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/campaigns":
-      return page(call, "campaigns", state.campaigns);
+      return page(state, call, "campaigns", state.campaigns);
     case "POST /api/campaign/add": {
       const created: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: false, list: "" };
       created.list = `https://go.example.com/c/${created.id}`;
@@ -145,9 +149,9 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
     case "POST /api/campaign/:id/assign/:id":
       return find(state.campaigns, call.id) ? ok({ error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
     case "GET /api/channels":
-      return page(call, "channels", state.channels);
+      return page(state, call, "channels", state.channels);
     case "GET /api/channel/:id":
-      return find(state.channels, call.id) ? page(call, "items", state.items[call.id] ?? []) : fail(404, "Channel not found.");
+      return find(state.channels, call.id) ? page(state, call, "items", state.items[call.id] ?? []) : fail(404, "Channel not found.");
     case "POST /api/channel/add": {
       if (text(call.body.name) === undefined) return fail(400, "The name is required.");
       const color = text(call.body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(call.body.color)!) ? call.body.color : "#000000";
@@ -165,6 +169,7 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
   const log: RunningServer["log"] = [];
   const state: OracleState = {
     nextId: 500,
+    maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
     domains: [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }],
     campaigns: [{ id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" }],
     channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],

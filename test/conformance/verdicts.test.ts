@@ -9,6 +9,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/creden
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
 import type { RunReport } from "../../conformance/report.js";
+import { loadContract } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };
@@ -53,8 +54,8 @@ const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
-async function oracle(errors: "http" | "always-200"): Promise<RunningServer> {
-  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000 });
+async function oracle(errors: "http" | "always-200", maxLimit?: number): Promise<RunningServer> {
+  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000, maxLimit });
   servers.push(server);
   return server;
 }
@@ -124,6 +125,27 @@ describe("an independent, seed-conforming links server", () => {
     const failure = report.failures.find((f) => f.check === "negative_data_rejection");
     expect(failure?.message).toMatch(/^invalid data was accepted with status 200 \(body .*\), though the provider refuses it: Test fixture/);
     expect(failure?.where).toMatch(/^body/);
+    expect(code).toBe(1);
+  });
+});
+
+describe("a links server that caps the page size, which the seed leaves open", () => {
+  // `limit` carries x-assumption: no maximum is shown, so a refused larger page breaks our assumption only.
+  const limitAssumption = loadContract("links").resolve("/components/parameters/limit/schema/x-assumption");
+  const listDomains = (url: string, ...more: string[]) => args(url, "--operation", "listDomains", "--max-examples", "10", ...more);
+
+  it("passes, with the refused page sizes as a warning", async () => {
+    const server = await oracle("http", 10);
+    const { code, report, stdout } = await conformInProcess(listDomains(server.url), env, ERROR_ENVELOPES);
+    expect(failing(report), stdout).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.warnings).toContainEqual(expect.objectContaining({ check: "positive_data_acceptance", operationId: "listDomains", assumption: limitAssumption }));
+  });
+
+  it("fails positive_data_acceptance under --strict", async () => {
+    const server = await oracle("http", 10);
+    const { code, report } = await conformInProcess(listDomains(server.url, "--strict"), env, ERROR_ENVELOPES);
+    expect(failing(report).join("\n")).toMatch(/positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/);
     expect(code).toBe(1);
   });
 });
