@@ -31,7 +31,7 @@ export const CHECKS: CheckInfo[] = [
   { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a refusal (HTTP >= 400 or the error envelope)." },
   { name: "use_after_free", apis: ["links"], writes: true, catches: "a resource that still answers (update or list) after its delete succeeded." },
   { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
-  { name: "created_values_echoed", apis: ["links", "catalog", "pay"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`)." },
+  { name: "created_values_echoed", apis: ["links", "catalog", "pay"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`; not those marked `x-not-echoed`)." },
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
   { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused, the same request again or another operation with that nonce." },
   { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },

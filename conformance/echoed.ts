@@ -1,6 +1,7 @@
 // created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
 import type { ResourceKind } from "./apis.js";
-import { type ApiName, isJsonObject, loadContract } from "../lib/contract/index.js";
+import { type ApiName, escapeSegment, isJsonObject, loadContract } from "../lib/contract/index.js";
+import { resolveAt } from "./lookup.js";
 import { pointerValue } from "./links.js";
 import type { Session } from "./session.js";
 import type { Exchange } from "./transport.js";
@@ -30,6 +31,19 @@ function echoAliases(api: ApiName): Map<string, string> {
 }
 
 /**
+ * Request fields the provider says it does not store as sent, from the contract's `x-not-echoed: <why>` on the
+ * creation's body property (catalog's `thumbnail`: the service keeps its own copy of the image).
+ */
+function notEchoed(session: Session, kind: ResourceKind): Set<string> {
+  const body = session.model(kind.create).body;
+  if (!body) return new Set();
+  const api = session.options.api;
+  const properties = resolveAt(api, body.pointer).properties;
+  const names = isJsonObject(properties) ? Object.keys(properties) : [];
+  return new Set(names.filter((name) => typeof resolveAt(api, `${body.pointer}/properties/${escapeSegment(name)}`)["x-not-echoed"] === "string"));
+}
+
+/**
  * A request field is echoed when the answer carries it under the same name, or under a name whose schema says
  * `x-echoes: <field>`, with the same JSON type; a field the answer renames without saying so or retypes (a
  * campaign's name under `domain`, an amount sent as a number and read back as a decimal string) is not compared.
@@ -39,11 +53,13 @@ export function echoed(session: Session, kind: ResourceKind, sent: unknown, exch
   const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
   if (!isJsonObject(sent) || !isJsonObject(answer)) return;
   const aliases = echoAliases(session.options.api);
+  const stored = notEchoed(session, kind);
   const differences: string[] = [];
   let compared = 0;
   for (const [shown, back] of Object.entries(answer)) {
     const name = sent[shown] !== undefined ? shown : aliases.get(shown);
-    const value = name === undefined ? undefined : sent[name];
+    if (name === undefined || stored.has(name)) continue;
+    const value = sent[name];
     if (value === undefined || value === null || typeof value === "object" || typeof back !== typeof value) continue;
     compared += 1;
     if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`);

@@ -1,7 +1,7 @@
 // An independent seller catalog server, written from the commerce seed alone: the key decides the shop and its
 // scopes (fail-closed: a key lacking a scope gets 403 naming it), categories carry the pcat_ prefix, a product
 // creation needs an Idempotency-Key and a repeat returns the same product, the thumbnail is optional ("when a
-// thumbnail URL is given"), prices come back as two-decimal strings. Lenient elsewhere: unknown fields are ignored.
+// thumbnail URL is given") and shown as the service's own copy, prices come back as two-decimal strings. Lenient elsewhere: unknown fields are ignored.
 // Each fault breaks one thing the seed says.
 import type { RunningServer } from "../fault-servers/http.js";
 import { serveOracle } from "./serve.js";
@@ -64,7 +64,9 @@ export async function startOracleCatalogServer(options: OracleCatalogOptions): P
       }
       variants.push({ title: variant.title, prices });
     }
-    const product = { id: `prod_${nextId++}`, title: body.title, status: body.status, category_id: body.category_id, ...(text("thumbnail") ? { thumbnail: body.thumbnail } : {}), variants };
+    const id = `prod_${nextId++}`;
+    // "The service downloads the image and keeps its own copy": the product shows the copy's address, not the one sent.
+    const product = { id, title: body.title, status: body.status, category_id: body.category_id, ...(text("thumbnail") ? { thumbnail: `https://images.catalog.invalid/${id}/cover` } : {}), variants };
     byIdempotencyKey.set(idempotencyKey, product);
     return { status: 201, body: product };
   });
