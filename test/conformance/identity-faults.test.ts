@@ -8,7 +8,9 @@ import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-f
 import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { identitySchema } from "../../conformance/identity/paths.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { conformIdentity, failingChecks } from "../support/conform-cli.js";
+import { conformInProcess } from "../support/conform.js";
 
 describe("identity fault providers", () => {
   it("every new identity check has a fault provider and is documented in the mapping table", () => {
@@ -45,6 +47,20 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
       expect(failingChecks(report), output).toEqual([]);
       expect(code, output).toBe(0);
       expect(report.warnings).toEqual([expect.objectContaining({ check: "userinfo_methods", operationId: "getUserInfoByPost", message: "userinfo by POST with access_token in the form body answered 401", assumption })]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails userinfo_methods where the contract drops the assumption", async () => {
+    const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
+    const patch = { api: "identity" as const, pointer: "/components/schemas/UserInfoRequest/properties/access_token", key: "x-assumption", value: undefined };
+    try {
+      const args = ["identity", "--base-url", server.url, "--seed", "7", "--max-examples", "2", "--operation", "exchangeToken"];
+      const { code, report, stdout } = await conformInProcess(args, { ...FAULT_SERVER_CREDENTIALS }, [patch]);
+      expect(failingChecks(report), stdout).toEqual(["userinfo_methods"]);
+      expect(report.warnings).toEqual([]);
+      expect(code).toBe(1);
     } finally {
       await server.close();
     }
