@@ -3,7 +3,7 @@
 // identity-checks.ts.
 import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { resolveAt, validateAt } from "./lookup.js";
+import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import { closedResponseAssumption, envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
@@ -296,13 +296,7 @@ function schemaName(api: ApiName, pointer: string): string {
 function assumedBodyProperty(input: ResponseCheckInput): string | undefined {
   const bodyPointer = input.model.body?.pointer;
   if (!bodyPointer || input.exchange.request.body === undefined) return undefined;
-  const api = input.model.op.api;
-  const schema = resolveAt(api, bodyPointer) as { properties?: Record<string, unknown> };
-  for (const name of Object.keys(schema.properties ?? {})) {
-    const property = resolveAt(api, `${bodyPointer}/properties/${pointerSegment(name)}`) as Record<string, unknown>;
-    if (typeof property["x-assumption"] === "string") return property["x-assumption"];
-  }
-  return undefined;
+  return propertiesWith(input.model.op.api, bodyPointer, "x-assumption").values().next().value;
 }
 
 /**

@@ -1,7 +1,7 @@
 // created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
 import type { ResourceKind } from "./apis.js";
-import { type ApiName, escapeSegment, isJsonObject, loadContract } from "../lib/contract/index.js";
-import { resolveAt } from "./lookup.js";
+import { type ApiName, isJsonObject, loadContract } from "../lib/contract/index.js";
+import { propertiesWith } from "./lookup.js";
 import { pointerValue } from "./links.js";
 import type { Session } from "./session.js";
 import type { Exchange } from "./transport.js";
@@ -36,11 +36,7 @@ function echoAliases(api: ApiName): Map<string, string> {
  */
 function notEchoed(session: Session, kind: ResourceKind): Set<string> {
   const body = session.model(kind.create).body;
-  if (!body) return new Set();
-  const api = session.options.api;
-  const properties = resolveAt(api, body.pointer).properties;
-  const names = isJsonObject(properties) ? Object.keys(properties) : [];
-  return new Set(names.filter((name) => typeof resolveAt(api, `${body.pointer}/properties/${escapeSegment(name)}`)["x-not-echoed"] === "string"));
+  return new Set(body ? propertiesWith(session.options.api, body.pointer, "x-not-echoed").keys() : []);
 }
 
 /**

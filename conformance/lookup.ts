@@ -1,7 +1,7 @@
 // The runner's reads of the contracts (lib/contract), memoized for its hot path: every response asks the same
 // pointers again, and a pointer is walked (following each $ref) on every call. The contract patches of the
 // self-tests (fault-servers/contract-patch.ts) forget these on every change.
-import { type ApiName, loadContract, type OperationInfo, type ValidateFunction, type ValidationResult } from "../lib/contract/index.js";
+import { type ApiName, escapeSegment, loadContract, type OperationInfo, type ValidateFunction, type ValidationResult } from "../lib/contract/index.js";
 
 /** An operation as the runner carries it: lib/contract's, with the API it belongs to. */
 export interface RunnerOperation extends OperationInfo {
@@ -51,6 +51,17 @@ export interface BundleNode {
 
 const nodes = new Map<string, BundleNode>();
 const validators = new Map<string, ValidateFunction>();
+
+/** The top-level properties of the body schema at `bodyPointer` that carry `word` (an `x-` extension), with its text. */
+export function propertiesWith(api: ApiName, bodyPointer: string, word: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const properties = resolveAt(api, bodyPointer).properties;
+  for (const name of Object.keys(properties ?? {})) {
+    const text = (resolveAt(api, `${bodyPointer}/properties/${escapeSegment(name)}`) as Record<string, unknown>)[word];
+    if (typeof text === "string") found.set(name, text);
+  }
+  return found;
+}
 
 /** The node at `pointer`, `$ref`s followed, remembered per API and pointer. */
 export function resolveAt(api: ApiName, pointer: string): BundleNode {

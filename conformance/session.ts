@@ -6,7 +6,7 @@ import { operationOf, operationsOf } from "./lookup.js";
 import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest, type ResourceKind } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
-import { type CheckNote, type Expectation, RateLimitConsistency, runResponseChecks } from "./checks.js";
+import { type CheckNote, type Expectation, RateLimitConsistency, type ResponseCheckInput, runResponseChecks } from "./checks.js";
 import { ObservationLog } from "./observations.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
@@ -222,8 +222,7 @@ export class Session {
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
       const operationId = model.op.operationId;
-      const note = (found: CheckNote) => this.warn("rate_limit_headers_consistent", operationId, found.message, found.assumption ?? "", "consecutive responses");
-      const outcome = this.rateLimitConsistency.observe(exchange, { strict: this.options.strict, note });
+      const outcome = this.rateLimitConsistency.observe(exchange, this.assumptionJudge("rate_limit_headers_consistent", operationId, "consecutive responses"));
       if (outcome !== undefined) this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
     }
     return exchange;
@@ -255,6 +254,11 @@ export class Session {
       if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where });
     }
     return failed;
+  }
+
+  /** How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under --strict. */
+  assumptionJudge(check: string, operationId: string, caseLabel: string): Pick<ResponseCheckInput, "strict" | "note"> {
+    return { strict: this.options.strict, note: (found: CheckNote) => this.warn(check, operationId, found.message, found.assumption ?? "", caseLabel) };
   }
 
   /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */

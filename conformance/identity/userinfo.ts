@@ -1,5 +1,6 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
-import { assumptionBroken, type CheckNote } from "../checks.js";
+import { assumptionBroken } from "../checks.js";
+import { propertiesWith } from "../lookup.js";
 import type { Session } from "../session.js";
 import type { Exchange } from "../transport.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, jsonObject, shown } from "./flow.js";
@@ -75,10 +76,9 @@ export async function userinfoByScope(flow: Flow, accessToken: string, grantedSc
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
-function bodyTokenAssumption(): string | undefined {
-  const accessToken = jsonObject(jsonObject(jsonObject(identitySchema("UserInfoRequest"))?.properties)?.access_token);
-  const assumption = accessToken?.["x-assumption"];
-  return typeof assumption === "string" ? assumption : undefined;
+function bodyTokenAssumption(session: Session): string | undefined {
+  const body = session.model("getUserInfoByPost").body;
+  return body ? propertiesWith("identity", body.pointer, "x-assumption").get("access_token") : undefined;
 }
 
 interface UserinfoWay {
@@ -130,8 +130,7 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
 
 /** A refused optional way: a warning, or under --strict a failure (the message, then); a failure if the contract drops the assumption. */
 function brokenAssumption(session: Session, way: UserinfoWay, problem: string): string {
-  const assumption = bodyTokenAssumption();
+  const assumption = bodyTokenAssumption(session);
   if (assumption === undefined) return problem;
-  const note = (found: CheckNote) => session.warn("userinfo_methods", way.operationId, found.message, found.assumption ?? "", `userinfo by ${way.what}`);
-  return assumptionBroken({ strict: session.options.strict, note }, problem, assumption);
+  return assumptionBroken(session.assumptionJudge("userinfo_methods", way.operationId, `userinfo by ${way.what}`), problem, assumption);
 }
