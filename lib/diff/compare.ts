@@ -206,7 +206,9 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
     const counterparts = (inBefore ? afterStatuses : beforeStatuses).filter((other) => sameClass(status, other) && !(inBefore ? beforeStatuses : afterStatuses).includes(other));
     for (const other of counterparts) {
       const [b, a] = inBefore ? [status, other] : [other, status];
-      compareResponse(ctx, { direction, where: `response ${a}` }, response(ctx.before, opBefore, b), response(ctx.after, opAfter, a));
+      const site: Site = { direction, where: `response ${a}` };
+      reportRangeChange(ctx, site, b, a, response(ctx.after, opAfter, a).pointer);
+      compareResponse(ctx, site, response(ctx.before, opBefore, b), response(ctx.after, opAfter, a));
     }
     if (counterparts.length > 0) continue;
     const site: Site = { direction, where: `response ${status}` };
@@ -218,6 +220,20 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
       const success = /^[123]/.test(status);
       report(ctx, site, "response-added", direction === "received" && success, `response ${status} added`, response(ctx.after, opAfter, status).pointer);
     }
+  }
+}
+
+/**
+ * A code replaced by its range (`200` -> `2XX`) lets the writer send any status of the class: a reader meets
+ * statuses it did not handle (breaking for a success it receives). The reverse binds the writer to one code (breaking
+ * for a webhook reply you send).
+ */
+function reportRangeChange(ctx: WalkContext, site: Site, before: string, after: string, pointer: string): void {
+  if (/XX$/i.test(after)) {
+    const success = /^[123]/.test(after);
+    report(ctx, site, "response-range-widened", site.direction === "received" && success, `response ${before} widened to ${after}`, pointer);
+  } else {
+    report(ctx, site, "response-range-narrowed", site.direction === "sent", `response ${before} narrowed to ${after}`, pointer);
   }
 }
 
