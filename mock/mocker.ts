@@ -2,7 +2,7 @@
 // a refused request gets the API's error body with the reason in it, an example asked for by a name the response
 // does not have is answered with the names it has, header examples can be asked for by name, and the example
 // server's URLs in an answer become the mock's own.
-import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
+import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor, successKeyOf } from "../lib/contract/index.js";
 import { escapeRegExp } from "../lib/regexp.js";
 import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
 import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
@@ -57,7 +57,7 @@ function exampleNames(api: ApiName, operation: OperationInfo, key: string): stri
 /** The response key Prism serves for a request without a status preference: the lowest 2XX, else default, else the first. */
 function unspecifiedKey(operation: OperationInfo): string | undefined {
   const keys = Object.keys(operation.operation.responses ?? {});
-  return keys.filter((key) => /^2(\d\d|XX)$/.test(key)).sort()[0] ?? (keys.includes("default") ? "default" : keys[0]);
+  return successKeyOf(operation) ?? (keys.includes("default") ? "default" : keys[0]);
 }
 
 /**

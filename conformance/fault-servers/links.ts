@@ -1,7 +1,7 @@
 // A small links server that keeps the contract (state, pagination, the envelope quirks, a per-window rate limit
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
 // given a fault. Used by the conformance self-tests; not the sandbox.
-import { type ApiName, examplesOf, loadContract } from "../../lib/contract/index.js";
+import { type ApiName, examplesOf, loadContract, successKeyOf } from "../../lib/contract/index.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 
 export const LINKS_FAULTS = [
@@ -57,15 +57,16 @@ interface LinksWorld {
 
 const LIMIT = 30;
 
-/** A copy of the first named example of an operation's response (the fault servers' seed data). */
-export function exampleOf(api: ApiName, operationId: string, status = "200"): unknown {
+/** A copy of the first named example of an operation's success response (the fault servers' seed data). */
+export function exampleOf(api: ApiName, operationId: string): unknown {
   const contract = loadContract(api);
   const operation = contract.findOperation(operationId);
-  const response = operation && contract.response(operation, status);
+  const status = operation && successKeyOf(operation);
+  const response = operation && status !== undefined ? contract.response(operation, status) : undefined;
   const [mediaType] = Object.keys(response?.content ?? {});
   const media = mediaType ? response?.content?.[mediaType] : undefined;
   const [first] = media ? examplesOf(media, contract.deref) : [];
-  if (!first) throw new Error(`${api} ${operationId} has no named example for ${status}`);
+  if (!first) throw new Error(`${api} ${operationId} has no named example for its success response`);
   return structuredClone(first.value);
 }
 

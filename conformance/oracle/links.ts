@@ -20,6 +20,8 @@ export interface OracleLinksOptions {
   fault?: "channel-name-uppercased";
   /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
   maxLimit?: number;
+  /** The HTTP status of a creation (domain, campaign, channel add): the seed shows none, so 201 is as right as 200. */
+  createdStatus?: number;
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -53,6 +55,7 @@ interface OracleState {
   items: Record<number, Item[]>;
   nextId: number;
   maxLimit: number;
+  createdStatus: number;
 }
 
 /** A request the seed's routes can answer: `METHOD /api/...` with numeric ids as `:id`, the first id, the JSON body. */
@@ -69,6 +72,7 @@ interface OracleReply {
 }
 
 const ok = (body: unknown): OracleReply => ({ status: 200, body });
+const created = (state: OracleState, body: unknown): OracleReply => ({ status: state.createdStatus, body });
 // Fields the seed does not list, as providers add them: a machine-readable code beside the message, the account's
 // language. The seed lists the fields it shows; it does not promise there are no others.
 const fail = (status: number, message: string): OracleReply => ({ status, body: { error: 1, message, code: status } });
@@ -97,9 +101,9 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
       const domain = text(call.body.domain);
       if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
       if (state.domains.some((d) => d.domain === domain)) return fail(409, "The domain already exists.");
-      const created = { id: state.nextId++, domain, redirectroot: text(call.body.redirectroot) ?? "", redirect404: text(call.body.redirect404) ?? "" };
-      state.domains.push(created);
-      return ok({ error: 0, id: created.id });
+      const domainAdded = { id: state.nextId++, domain, redirectroot: text(call.body.redirectroot) ?? "", redirect404: text(call.body.redirect404) ?? "" };
+      state.domains.push(domainAdded);
+      return created(state, { error: 0, id: domainAdded.id });
     }
     case "PUT /api/domain/:id/update": {
       const domain = find(state.domains, call.id);
@@ -125,11 +129,11 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
     case "GET /api/campaigns":
       return page(state, call, "campaigns", state.campaigns);
     case "POST /api/campaign/add": {
-      const created: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: false, list: "" };
-      created.list = `https://go.example.com/c/${created.id}`;
-      if (text(call.body.slug)) created.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
-      state.campaigns.push(created);
-      return ok(saved(created));
+      const campaign: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: false, list: "" };
+      campaign.list = `https://go.example.com/c/${campaign.id}`;
+      if (text(call.body.slug)) campaign.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
+      state.campaigns.push(campaign);
+      return created(state, saved(campaign));
     }
     case "PUT /api/campaign/:id/update": {
       const campaign = find(state.campaigns, call.id);
@@ -156,9 +160,9 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
       if (text(call.body.name) === undefined) return fail(400, "The name is required.");
       const color = text(call.body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(call.body.color)!) ? call.body.color : "#000000";
       const name = options.fault === "channel-name-uppercased" ? String(call.body.name).toUpperCase() : call.body.name;
-      const created = { id: state.nextId++, name, description: text(call.body.description) ?? "", color, starred: call.body.starred === true };
-      state.channels.push(created);
-      return ok({ error: 0, id: created.id });
+      const channel = { id: state.nextId++, name, description: text(call.body.description) ?? "", color, starred: call.body.starred === true };
+      state.channels.push(channel);
+      return created(state, { error: 0, id: channel.id });
     }
   }
   return undefined;
@@ -170,6 +174,7 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
   const state: OracleState = {
     nextId: 500,
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
+    createdStatus: options.createdStatus ?? 200,
     domains: [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }],
     campaigns: [{ id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" }],
     channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],

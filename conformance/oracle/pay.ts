@@ -9,7 +9,16 @@ import { serveOracle } from "./serve.js";
 export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "answers-get", "slow-balance"] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
-export async function startOraclePayServer(options: { shopId: string; secret: string; fault?: OraclePayFault; port?: number }): Promise<RunningServer & { orders: unknown[] }> {
+export interface OraclePayOptions {
+  shopId: string;
+  secret: string;
+  fault?: OraclePayFault;
+  port?: number;
+  /** The HTTP status of createOrder's success: the seed shows no status codes, so 201 is as right as 200. */
+  createdStatus?: number;
+}
+
+export async function startOraclePayServer(options: OraclePayOptions): Promise<RunningServer & { orders: unknown[] }> {
   const usedNonces = new Set<string>();
   const orders: Array<Record<string, unknown>> = [];
   let nextId = 700_001;
@@ -58,7 +67,7 @@ export async function startOraclePayServer(options: { shopId: string; secret: st
         };
         if (options.fault === "order-without-payment-id") delete order.payment_id;
         orders.unshift(order);
-        return success({ id, url: `https://pay.example.com/order/${id}` });
+        return { ...success({ id, url: `https://pay.example.com/order/${id}` }), status: options.createdStatus ?? 200 };
       }
       default:
         return fail(404, "Unknown method");

@@ -279,15 +279,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The shop identity. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Shop"];
-                };
-            };
             /** @description The key lacks a required scope (fail-closed); the body names the missing scope. */
             403: {
                 headers: {
@@ -295,6 +286,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description The shop identity. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shop"];
                 };
             };
             /**
@@ -320,15 +320,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Flat list of categories. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CategoryList"];
-                };
-            };
             /** @description The key lacks a required scope (fail-closed); the body names the missing scope. */
             403: {
                 headers: {
@@ -336,6 +327,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description Flat list of categories. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
                 };
             };
             /**

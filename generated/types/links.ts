@@ -718,7 +718,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The account. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -746,7 +746,7 @@ export interface operations {
         };
         responses: {
             /** @description The account was updated. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -775,7 +775,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of branded domains. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -803,7 +803,7 @@ export interface operations {
         };
         responses: {
             /** @description The domain was added; `id` identifies it. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -834,7 +834,7 @@ export interface operations {
         };
         responses: {
             /** @description The domain was updated. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -861,7 +861,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The domain was deleted. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -890,7 +890,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of overlays. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -919,7 +919,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of campaigns. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -947,7 +947,7 @@ export interface operations {
         };
         responses: {
             /** @description The campaign was created. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -976,7 +976,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The link was assigned to the campaign. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1007,7 +1007,7 @@ export interface operations {
         };
         responses: {
             /** @description The campaign was updated. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1034,7 +1034,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The campaign was deleted. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1063,7 +1063,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of channels. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1095,7 +1095,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of channel items. */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1123,7 +1123,7 @@ export interface operations {
         };
         responses: {
             /** @description The channel was created (shape inferred from the envelope table). */
-            200: {
+            "2XX": {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

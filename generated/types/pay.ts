@@ -450,7 +450,7 @@ export interface operations {
         };
         responses: {
             /** @description The user id and the shops (envelope with `type` `success`). */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -475,7 +475,7 @@ export interface operations {
         };
         responses: {
             /** @description One page of orders (envelope with `type` `success`; `data` is an array). */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -500,7 +500,7 @@ export interface operations {
         };
         responses: {
             /** @description The id of the new order and the direct payment link (envelope with `type` `success`). */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -525,7 +525,7 @@ export interface operations {
         };
         responses: {
             /** @description The user id and the balance per currency (envelope with `type` `success`). */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };

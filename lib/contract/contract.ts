@@ -5,7 +5,7 @@ import { examplesOf, type NamedExample } from "./examples.js";
 import type { Document, HttpMethod, MediaType, Reference, Response } from "./model.js";
 import { listOperationsOf, type OperationInfo } from "./operations.js";
 import type { ParameterSource } from "./parameters.js";
-import { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, readParameters, type RequestCheck } from "./requests.js";
+import { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, readParameters, type RequestCheck, successKeyOf } from "./requests.js";
 import { canonicalPointer, deref, resolveAt } from "./refs.js";
 import { type RouteMatch, Router } from "./router.js";
 import type { OperationId } from "./typed.js";
@@ -91,16 +91,21 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
     return node === undefined ? undefined : this.deref(node);
   }
 
-  /** The named examples (or example, or schema examples) of a response's media type. */
-  responseExamples(operationId: OperationId<A>, status = "200", mediaType = "application/json"): NamedExample[] {
-    const media: MediaType | undefined = this.response(this.operation(operationId), status)?.content?.[mediaType];
+  /**
+   * The named examples (or example, or schema examples) of a response's media type. `status` is a response key;
+   * without it, the operation's success response (`200`, `201`, … or `2XX`, see successKeyOf).
+   */
+  responseExamples(operationId: OperationId<A>, status?: string, mediaType = "application/json"): NamedExample[] {
+    const operation = this.operation(operationId);
+    const key = status ?? successKeyOf(operation);
+    const media: MediaType | undefined = key === undefined ? undefined : this.response(operation, key)?.content?.[mediaType];
     return media ? examplesOf(media, this.deref) : [];
   }
 
-  /** A copy of one named response example's value; throws when there is none by that name. */
-  responseExample(operationId: OperationId<A>, name: string, status = "200", mediaType = "application/json"): unknown {
+  /** A copy of one named response example's value (status as in responseExamples); throws when there is none by that name. */
+  responseExample(operationId: OperationId<A>, name: string, status?: string, mediaType = "application/json"): unknown {
     const found = this.responseExamples(operationId, status, mediaType).find((example) => example.name === name);
-    if (!found) throw new Error(`${this.api} ${operationId} ${status} ${mediaType} has no example ${name}`);
+    if (!found) throw new Error(`${this.api} ${operationId} ${status ?? "success"} ${mediaType} has no example ${name}`);
     return found.value;
   }
 

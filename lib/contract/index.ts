@@ -9,7 +9,7 @@ export * from "./model.js";
 export { listOperationsOf, locateOperations, type OperationInfo, type OperationLocation, type ResolvedParameter } from "./operations.js";
 export { coerceForm, coerceParameter, coerceScalar, type ParameterSource, rawParameter, type SchemaResolver } from "./parameters.js";
 export { canonicalPointer, deref, escapeSegment, joinPointer, parsePointer, pointerOf, refPointer, resolveAt, unescapeSegment, valueAt } from "./refs.js";
-export { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, mediaTypeOf, parseForm, readParameters, type RequestCheck, responseKeyFor } from "./requests.js";
+export { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, mediaTypeOf, parseForm, readParameters, type RequestCheck, responseKeyFor, successKeyOf } from "./requests.js";
 export { type RouteMatch, Router } from "./router.js";
 export type { ApiOperations, OperationId, OperationTypes } from "./typed.js";
 export { describeErrors, type ErrorObject, type ValidateFunction, type ValidationResult, Validators } from "./validation.js";

@@ -115,6 +115,11 @@ export function responseKeyFor(operation: OperationInfo, status: number): string
   return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
 }
 
+/** The operation's success response key: its lowest documented 2xx code, or `2XX` (which sorts after every code). */
+export function successKeyOf(operation: OperationInfo): string | undefined {
+  return Object.keys(operation.operation.responses ?? {}).filter((key) => /^2(\d\d|XX)$/.test(key)).sort()[0];
+}
+
 /** Problems of the documented headers of a response: required ones missing, values (coerced) not valid. */
 function headerProblems(ctx: CheckContext, documented: Response, pointer: string, headers: { get(name: string): string | null }): string[] {
   const problems: string[] = [];

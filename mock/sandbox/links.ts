@@ -4,7 +4,6 @@
 import type { components } from "../../generated/types/links.js";
 import { loadContract } from "../../lib/contract/index.js";
 import type { SandboxConfig } from "./config.js";
-import { responseExample } from "./examples.js";
 import { json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { FixedWindowCounter, type RateLimitPolicy } from "./rate-limit.js";
@@ -42,12 +41,13 @@ export function contractRateLimit(): RateLimitPolicy {
 
 /** The demo account with the data of the contract's examples. */
 export function seedLinks(config: SandboxConfig["links"]): LinksState {
-  const account = responseExample<Schemas["AccountResponse"]>("links", "getAccount", "demoAccount").data;
-  const domains = responseExample<Schemas["DomainListResponse"]>("links", "listDomains", "twoDomains").data.domains;
-  const overlays = responseExample<Schemas["OverlayListResponse"]>("links", "listOverlays", "twoOverlays").data.cta;
-  const campaigns = responseExample<Schemas["CampaignListResponse"]>("links", "listCampaigns", "twoCampaigns").data.campaigns;
-  const channels = responseExample<Schemas["ChannelListResponse"]>("links", "listChannels", "twoChannels").data.channels;
-  const items = responseExample<Schemas["ChannelItemListResponse"]>("links", "listChannelItems", "marketingChannelItems").data.items;
+  const examples = loadContract("links");
+  const account = (examples.responseExample("getAccount", "demoAccount") as Schemas["AccountResponse"]).data;
+  const domains = (examples.responseExample("listDomains", "twoDomains") as Schemas["DomainListResponse"]).data.domains;
+  const overlays = (examples.responseExample("listOverlays", "twoOverlays") as Schemas["OverlayListResponse"]).data.cta;
+  const campaigns = (examples.responseExample("listCampaigns", "twoCampaigns") as Schemas["CampaignListResponse"]).data.campaigns;
+  const channels = (examples.responseExample("listChannels", "twoChannels") as Schemas["ChannelListResponse"]).data.channels;
+  const items = (examples.responseExample("listChannelItems", "marketingChannelItems") as Schemas["ChannelItemListResponse"]).data.items;
   const rotatorPrefix = `${config.shortLinkBase}/r/`;
   return {
     account,

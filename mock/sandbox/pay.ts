@@ -2,9 +2,9 @@
 // person (or a test) pays or cancels, and balances that move when an order is paid. Every request must be signed
 // with the default signer of lib/pay-signature.ts and carry a nonce the shop has not used.
 import type { components } from "../../generated/types/pay.js";
+import { loadContract } from "../../lib/contract/index.js";
 import { hmacSha256Signer, type RequestSigner } from "../../lib/pay-signature.js";
 import type { SandboxConfig } from "./config.js";
-import { responseExample } from "./examples.js";
 import { formatDateTime, json, omit, type SandboxApi, type SandboxRequest, type SandboxResponse } from "./http.js";
 import { formatUnits, MAX_AMOUNT, percentOf, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
@@ -34,9 +34,10 @@ export const PAYMENT_PAGE_PREFIX = "/_sandbox/pay/";
 
 /** The account, its shops, orders and balances from the contract's examples (the orders belong to the first shop). */
 export function seedPay(config: SandboxConfig["pay"]): PayState {
-  const shops = responseExample<Schemas["ListShopsResponse"]>("pay", "listShops", "twoShops").data;
-  const orders = responseExample<Schemas["ListOrdersResponse"]>("pay", "listOrders", "paidAndUnpaidOrders").data;
-  const balance = responseExample<Schemas["GetBalanceResponse"]>("pay", "getBalance", "balances").data;
+  const examples = loadContract("pay");
+  const shops = (examples.responseExample("listShops", "twoShops") as Schemas["ListShopsResponse"]).data;
+  const orders = (examples.responseExample("listOrders", "paidAndUnpaidOrders") as Schemas["ListOrdersResponse"]).data;
+  const balance = (examples.responseExample("getBalance", "balances") as Schemas["GetBalanceResponse"]).data;
   const currencyCodes = new Map(Object.entries(config.currencies).map(([code, id]) => [id, code]));
   return {
     user_id: shops.user_id,

@@ -69,8 +69,8 @@ describe("the Link Objects of the specs", () => {
   });
 });
 
-const DELETE_LINK = { api: "links" as const, pointer: "/paths/~1api~1domain~1add/post/responses/200/links", key: "deleteTheNewDomain", value: undefined };
-const CATEGORY_LINKS = ["createAProductInAListedCategory", "createAProductInAListedParentCategory"].map((key) => ({ api: "catalog" as const, pointer: "/paths/~1admin~1seller-api~1categories/get/responses/200/links", key, value: undefined }));
+const DELETE_LINK = { api: "links" as const, pointer: "/paths/~1api~1domain~1add/post/responses/2XX/links", key: "deleteTheNewDomain", value: undefined };
+const CATEGORY_LINKS = ["createAProductInAListedCategory", "createAProductInAListedParentCategory"].map((key) => ({ api: "catalog" as const, pointer: "/paths/~1admin~1seller-api~1categories/get/responses/2XX/links", key, value: undefined }));
 
 describe("the links drive the runs", () => {
   it("links: with every link the domain is created, found, updated and deleted; without the deletion's link, deleteDomain cannot run and the run fails", async () => {

@@ -8,6 +8,7 @@ import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/contract-words.js"
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
+import { startOraclePayServer } from "../../conformance/oracle/pay.js";
 import type { RunReport } from "../../conformance/report.js";
 import { loadContract } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
@@ -39,9 +40,9 @@ const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = [...REDIRECTS_ARE_URLS, ...["re
 // assumptions the specs carry themselves.
 const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
   "/paths/~1api~1domains/get",
-  "/paths/~1api~1domains/get/responses/200",
-  "/paths/~1api~1domains/get/responses/200/content/application~1json",
-  "/paths/~1api~1domains/get/responses/200/content/application~1json/schema",
+  "/paths/~1api~1domains/get/responses/2XX",
+  "/paths/~1api~1domains/get/responses/2XX/content/application~1json",
+  "/paths/~1api~1domains/get/responses/2XX/content/application~1json/schema",
   "/components/schemas/DomainListResponse",
   "/components/schemas/DomainListResponse/properties/data",
   "/components/schemas/DomainPage",
@@ -54,8 +55,8 @@ const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
-async function oracle(errors: "http" | "always-200", maxLimit?: number): Promise<RunningServer> {
-  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000, maxLimit });
+async function oracle(errors: "http" | "always-200", more: { maxLimit?: number; createdStatus?: number } = {}): Promise<RunningServer> {
+  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000, ...more });
   servers.push(server);
   return server;
 }
@@ -135,7 +136,7 @@ describe("a links server that caps the page size, which the seed leaves open", (
   const listDomains = (url: string, ...more: string[]) => args(url, "--operation", "listDomains", "--max-examples", "10", ...more);
 
   it("passes, with the refused page sizes as a warning", async () => {
-    const server = await oracle("http", 10);
+    const server = await oracle("http", { maxLimit: 10 });
     const { code, report, stdout } = await conformInProcess(listDomains(server.url), env, ERROR_ENVELOPES);
     expect(failing(report), stdout).toEqual([]);
     expect(code).toBe(0);
@@ -143,9 +144,30 @@ describe("a links server that caps the page size, which the seed leaves open", (
   });
 
   it("fails positive_data_acceptance under --strict", async () => {
-    const server = await oracle("http", 10);
+    const server = await oracle("http", { maxLimit: 10 });
     const { code, report } = await conformInProcess(listDomains(server.url, "--strict"), env, ERROR_ENVELOPES);
     expect(failing(report).join("\n")).toMatch(/positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/);
     expect(code).toBe(1);
+  });
+});
+
+// The links and pay seeds show no HTTP status codes, so the contracts declare success as 2XX: a provider that answers
+// a creation with 201 Created keeps the seeds, and must pass.
+describe("servers that answer a creation with 201, a status the seeds leave open", () => {
+  it("links: domain, campaign and channel creations with 201 pass, status_code_conformance included", async () => {
+    const server = await oracle("http", { createdStatus: 201 });
+    const { code, report, stdout } = await conformInProcess(args(server.url, "--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "status_code_conformance")!.passed).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it("pay: createOrder answered with 201 passes", async () => {
+    const server = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, createdStatus: 201 });
+    servers.push(server);
+    const { code, report, stdout } = await conformInProcess(["pay", "--base-url", server.url, "--seed", "5", "--max-examples", "4", "--allow-writes", "--operation", "createOrder"], env, []);
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "response_schema_conformance")!.passed).toBeGreaterThan(0);
+    expect(code).toBe(0);
   });
 });

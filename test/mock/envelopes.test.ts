@@ -116,7 +116,7 @@ describe("Prefer naming an example the response does not have", () => {
   it("a misspelt 2XX example is a 404 listing the 2XX examples", async () => {
     const answer = await call("pay", getBalance.method, getBalance.path, { headers: { ...balanceRequest.headers, Prefer: "example=nosuch" }, body: balanceRequest.body });
     expect(answer.status).toBe(404);
-    expect(answer.body.desc).toBe(`no example nosuch in the 200 response of getBalance (POST ${getBalance.path}); its examples: ${names("200").join(", ")}`);
+    expect(answer.body.desc).toBe(`no example nosuch in the 2XX response of getBalance (POST ${getBalance.path}); its examples: ${names("2XX").join(", ")}`);
   });
 
   it("an error example asked for without its status says which status has it", async () => {

@@ -65,8 +65,8 @@ async function expectAnsweredAsDocumented(api: ApiName, op: Operation): Promise<
   const status = String(response.status);
   expect(response.status, text).toBeLessThan(400);
   const responses = op.operation.responses as Record<string, unknown>;
-  const key = status in responses ? status : "default";
-  expect(responses, `status ${status} is not documented`).toHaveProperty(key);
+  const key = [status, `${status[0]}XX`, "default"].find((candidate) => candidate in responses);
+  if (key === undefined) throw new Error(`status ${status} is not documented`);
   const responsePointer = `${op.pointer}/responses/${key}`;
   const documented = resolvePointer(api, responsePointer);
 
@@ -211,7 +211,7 @@ describe.concurrent("contracts mock, one API at a time", () => {
     const op = listOperations("links").find((o) => o.operationId === "listCampaigns")!;
     for (let i = 0; i < 5; i++) {
       const response = await fetch(`http://127.0.0.1:${DYNAMIC}/api/campaigns`, { headers: { Authorization: "Bearer k" } });
-      const result = validateAt("links", `${op.pointer}/responses/200/content/application~1json/schema`, await response.json());
+      const result = validateAt("links", `${op.pointer}/responses/2XX/content/application~1json/schema`, await response.json());
       expect(result.valid, describeErrors(result.errors)).toBe(true);
     }
     run.child.kill("SIGTERM");

@@ -30,13 +30,14 @@ function operationPath(bundle: unknown, operationId: string): string {
 
 const answered: string[] = [];
 
-/** Answers a request with the first example of the operation's documented 200 response. */
+/** Answers a request with the first example of the operation's documented success (200, else 2XX), with HTTP 200. */
 function examplesFetch(bundle: unknown): (request: Request) => Promise<Response> {
   const { paths } = bundle as Bundle;
   return async (request) => {
     const { pathname } = new URL(request.url);
     const match = Object.entries(paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname));
-    const examples = match?.[1][request.method.toLowerCase()]?.responses?.["200"]?.content?.["application/json"]?.examples;
+    const responses = match?.[1][request.method.toLowerCase()]?.responses;
+    const examples = (responses?.["200"] ?? responses?.["2XX"])?.content?.["application/json"]?.examples;
     const example = Object.values(examples ?? {})[0];
     if (!match || !example) return new Response("not in the contract", { status: 404 });
     answered.push(`${request.method} ${match[0]}`);
@@ -79,8 +80,8 @@ export function typeChecks(links: ReturnType<typeof createLinksClient>, pay: Ret
   type Claims = IdTokenClaims["sub"];
   const sub: Claims = "user";
   void sub;
-  type Account = LinksPaths["/api/account"]["get"]["responses"][200]["content"]["application/json"];
-  // Errors are signalled in the body: a raw 200 body may be the error envelope, which the client throws instead.
+  type Account = LinksPaths["/api/account"]["get"]["responses"]["2XX"]["content"]["application/json"];
+  // Errors are signalled in the body: a raw 2XX body may be the error envelope, which the client throws instead.
   const accountField: keyof Exclude<Account, LinksComponents["schemas"]["Error"]> = "data";
   const errorWith200: Account = { error: 1, message: "The API key has expired." };
   void accountField;
