@@ -1,7 +1,7 @@
 // The named checks. Each entry says what it catches; the table of docs/guide/conform-reference.md is this list. The
 // response checks below run on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in
 // identity-checks.ts.
-import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
+import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract, responseKeyFor } from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
@@ -43,18 +43,6 @@ export const CHECKS: CheckInfo[] = [
 
 export const CHECK_NAMES = CHECKS.map((c) => c.name);
 export type CheckName = string;
-
-/** The documented response that covers a status: the exact code, then its range (2XX), then default. */
-export function documentedResponseKey(model: OperationModel, status: number): string | undefined {
-  const responses = (model.op.operation.responses ?? {}) as Record<string, unknown>;
-  const exact = String(status);
-  if (exact in responses) return exact;
-  const range = `${exact[0]}XX`;
-  if (range in responses) return range;
-  if (range.toLowerCase() in responses) return range.toLowerCase();
-  if ("default" in responses) return "default";
-  return undefined;
-}
 
 function mediaTypeMatches(declared: string, actual: string): boolean {
   if (declared === actual || declared === "*/*") return true;
@@ -104,7 +92,7 @@ type Outcome = string | undefined;
 function documented(input: ResponseCheckInput): { response: RecordedResponse; pointer: string; api: ApiName } | undefined {
   const response = input.exchange.response;
   if (!response) return undefined;
-  const key = documentedResponseKey(input.model, response.status);
+  const key = responseKeyFor(input.model.op, response.status);
   return key === undefined ? undefined : { response, pointer: `${input.model.op.pointer}/responses/${pointerSegment(key)}`, api: input.model.op.api };
 }
 
@@ -119,7 +107,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
   status_code_conformance(input) {
     const response = input.exchange.response;
     if (!response) return undefined;
-    if (documentedResponseKey(input.model, response.status) !== undefined) return "";
+    if (responseKeyFor(input.model.op, response.status) !== undefined) return "";
     const documented = Object.keys((input.model.op.operation.responses ?? {})).join(", ");
     return `status ${response.status} is not documented (documented: ${documented})`;
   },

@@ -1,10 +1,9 @@
 // Gap discovery: what a deployment returns that the contract does not describe (fields of open objects, statuses
 // covered only by `default` or a range, headers nobody documented), matched to the `x-undocumented` entries they shed
 // light on. Observations are facts for whoever maintains the contract; they never fail a run.
-import { escapeSegment as pointerSegment, loadContract } from "../lib/contract/index.js";
+import { escapeSegment as pointerSegment, loadContract, responseKeyFor } from "../lib/contract/index.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { OperationModel } from "./cases.js";
-import { documentedResponseKey } from "./checks.js";
 import type { Exchange } from "./transport.js";
 
 export interface Observation {
@@ -85,7 +84,7 @@ export class ObservationLog {
     if (!response) return;
     const api = model.op.api;
     const operationId = model.op.operationId;
-    const key = documentedResponseKey(model, response.status);
+    const key = responseKeyFor(model.op, response.status);
     if (key === undefined) return; // status_code_conformance reports it
     const responsePointer = `${model.op.pointer}/responses/${pointerSegment(key)}`;
     const documented = resolveAt(api, responsePointer);
