@@ -43,7 +43,8 @@ Options:
   --base-url <url>        the deployment (env CONFORM_BASE_URL)
   --max-examples <n>      valid and invalid cases per operation, each (default 20)
   --seed <n>              same seed, same requests (default: random, printed)
-  --operation <id>        only this operationId; repeatable
+  --operation <id>        only this operationId; repeatable (a named update or delete brings its resource's
+                          stateful sequence: the run creates the resource it acts on)
   --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
   --allow-writes          also create, update and delete; everything created is deleted at the end
   --max-writes <n>        with --allow-writes, at most n creations of resources the contract gives no way to

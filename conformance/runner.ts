@@ -67,7 +67,7 @@ function plan(session: Session): PlannedOperation[] {
       skip("it writes; run with --allow-writes to include it");
       continue;
     }
-    if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences
+    if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences (see sequencedKinds)
     // A write on one resource acts only on what a Link Object names (the run's own resources): a generated id could
     // be someone else's. Without a link it cannot run, and that is no pass.
     if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {

@@ -96,9 +96,15 @@ const selected = (session: Session, operationId: string) => {
   return (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
 };
 
-/** The resource kinds whose sequence this run follows: with --allow-writes, each whose creation it selected. */
+/**
+ * The resource kinds whose sequence this run follows: with --allow-writes, each whose creation, update or delete it
+ * selected (a named update or delete acts on a resource of the run's own, so it brings the whole sequence), in the
+ * shard that owns the creation.
+ */
 export function sequencedKinds(session: Session): ResourceKind[] {
-  return session.options.allowWrites ? session.resources.filter((kind) => selected(session, kind.create)) : [];
+  const { allowWrites, operations } = session.options;
+  const named = (id: string | undefined) => id !== undefined && (operations.length === 0 || operations.includes(id));
+  return allowWrites ? session.resources.filter((kind) => session.owns(kind.create) && [kind.create, kind.update?.operationId, kind.delete?.operationId].some(named)) : [];
 }
 
 /**
@@ -166,7 +172,8 @@ async function findInList(session: Session, kind: ResourceKind, id: unknown): Pr
 
 function withId(session: Session, operationId: string, parameter: string, id: string | number, label: string): RequestCase | undefined {
   const base = exampleCases(session.model(operationId), session.profile, session.options.credentials)[0];
-  return base && { ...structuredClone(base), path: { ...base.path, [parameter]: id }, label };
+  // An update sends its identifying values marked as ours, like a creation: the example's may be taken (a rotator slug).
+  return base && markAsOurs({ ...structuredClone(base), path: { ...base.path, [parameter]: id }, label }, session);
 }
 
 /** Sends the first example of a creation with the links' values; says why the sequence's checks cannot run otherwise. */

@@ -79,6 +79,9 @@ const fail = (status: number, message: string): OracleReply => ({ status, body: 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const find = (list: Item[], id: number) => list.find((item) => item.id === id);
 const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
+const rotatorOf = (slug: string) => `https://go.example.com/r/${encodeURIComponent(slug)}`;
+/** Rotator slugs are addresses: one campaign each (the seed does not say so; a provider would refuse a taken one). */
+const slugTaken = (state: OracleState, slug: string, campaignId?: number) => state.campaigns.some((c) => c.id !== campaignId && c.rotator === rotatorOf(slug));
 
 function page(state: OracleState, call: LinksCall, key: string, all: Item[]): OracleReply {
   const perpage = integer(call.url.searchParams.get("limit"), 10);
@@ -129,9 +132,10 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
     case "GET /api/campaigns":
       return page(state, call, "campaigns", state.campaigns);
     case "POST /api/campaign/add": {
-      const campaign: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: false, list: "" };
+      const slug = text(call.body.slug);
+      if (slug && slugTaken(state, slug)) return fail(409, "The slug is already in use.");
+      const campaign: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: slug ? rotatorOf(slug) : false, list: "" };
       campaign.list = `https://go.example.com/c/${campaign.id}`;
-      if (text(call.body.slug)) campaign.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
       state.campaigns.push(campaign);
       return created(state, saved(campaign));
     }
@@ -139,9 +143,11 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
       const campaign = find(state.campaigns, call.id);
       if (!campaign) return fail(404, "Campaign not found.");
       if (text(call.body.name) === undefined) return fail(400, "The name is required.");
+      const slug = text(call.body.slug);
+      if (slug && slugTaken(state, slug, campaign.id)) return fail(409, "The slug is already in use.");
       campaign.name = call.body.name;
       if (typeof call.body.public === "boolean") campaign.public = call.body.public;
-      if (text(call.body.slug)) campaign.rotator = `https://go.example.com/r/${encodeURIComponent(text(call.body.slug)!)}`;
+      if (slug) campaign.rotator = rotatorOf(slug);
       return ok(saved(campaign));
     }
     case "DELETE /api/campaign/:id/delete": {
@@ -176,7 +182,11 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
     createdStatus: options.createdStatus ?? 200,
     domains: [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }],
-    campaigns: [{ id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" }],
+    // The second campaign holds the slug of the contract's examples, as an account whose owner used it would.
+    campaigns: [
+      { id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" },
+      { id: 11, name: "Spring", public: true, rotator: rotatorOf("spring-launch"), list: "https://go.example.com/c/11" },
+    ],
     channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],
     items: { 20: [{ type: "links", id: 30, title: "Hello", preview: "https://go.example.com/p/30", link: "https://go.example.com/30", date: "2024-03-01" }] },
   };

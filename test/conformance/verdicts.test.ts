@@ -130,6 +130,18 @@ describe("an independent, seed-conforming links server", () => {
   });
 });
 
+describe("a named update, on a server where the example's rotator slug is taken", () => {
+  it("runs on a campaign of the run's own, sent with a slug of its own: the example's would be refused with 409", async () => {
+    const server = await oracle("http");
+    const { code, report, stdout } = await conformInProcess(args(server.url, "--operation", "updateCampaign"), env, ERROR_ENVELOPES);
+    expect(failing(report), stdout).toEqual([]);
+    const updates = server.log.filter((request) => request.method === "PUT" && /^\/api\/campaign\/\d+\/update$/.test(request.url));
+    expect(updates.length, stdout).toBeGreaterThanOrEqual(2); // the update, and the update of the deleted campaign
+    expect(report.checks.find((c) => c.name === "use_after_free")!.passed).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+});
+
 describe("a links server that caps the page size, which the seed leaves open", () => {
   // `limit` carries x-assumption: no maximum is shown, so a refused larger page breaks our assumption only.
   const limitAssumption = loadContract("links").resolve("/components/parameters/limit/schema/x-assumption");
