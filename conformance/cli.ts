@@ -69,8 +69,9 @@ Options:
                           failures no longer seen are reported as fixed
   --update-baseline       write this run's failures to the --baseline file and exit 0
 
-Exit codes: 0 nothing failed, 1 a check failed or a check that applies could not run (exclude it with
---exclude-check), 2 usage error or unreachable target, 130 interrupted.
+Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with
+--exclude-check) or every selected check was skipped, 2 usage error (also a named operation the options keep
+from running) or unreachable target, 130 interrupted.
 `;
 
 function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
@@ -312,7 +313,7 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
     process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
     return 0;
   }
-  const { newFailures, couldNotRun } = verdict(report);
+  const { newFailures, couldNotRun, checkedNothing } = verdict(report);
   for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
   const known = report.failures.length - newFailures.length;
   const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
@@ -322,6 +323,11 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
   }
   if (couldNotRun.length > 0) {
     process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
+    return 1;
+  }
+  // A shard may hold no work of its own; the merged report is judged as a whole.
+  if (checkedNothing && report.shard === undefined) {
+    process.stderr.write(`contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`);
     return 1;
   }
   if (known) {

@@ -94,7 +94,8 @@ export function runMergeCommand(argv: string[]): number {
   process.stdout.write(consoleReport(merged, same));
   if (values.json) writeFileSync(values.json, jsonReport(merged, same));
   if (values.junit) writeFileSync(values.junit, junitReport(merged, same));
-  const { newFailures, couldNotRun } = verdict(merged);
-  process.stderr.write(`contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run\n`);
-  return newFailures.length > 0 || couldNotRun.length > 0 ? 1 : 0;
+  const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
+  const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
+  process.stderr.write(`contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`);
+  return newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing ? 1 : 0;
 }

@@ -78,9 +78,17 @@ export function failedCount(report: RunReport): number {
   return report.checks.reduce((n, c) => n + c.failed, 0);
 }
 
-/** What makes the run fail: failures not in the baseline, and checks that applied but could not run. */
-export function verdict(report: RunReport): { newFailures: FailureRecord[]; couldNotRun: CheckResult[] } {
-  return { newFailures: report.failures.filter((f) => !f.known), couldNotRun: report.checks.filter((c) => c.couldNotRun) };
+/**
+ * What makes the run fail: failures not in the baseline, checks that applied but could not run, and a run that
+ * checked nothing although a selected check applies to its API (every one was skipped: fail closed).
+ */
+export function verdict(report: RunReport): { newFailures: FailureRecord[]; couldNotRun: CheckResult[]; checkedNothing: boolean } {
+  const applies = (check: CheckResult) => CHECKS.find((info) => info.name === check.name)?.apis?.some((api) => api === report.api) ?? true;
+  return {
+    newFailures: report.failures.filter((f) => !f.known),
+    couldNotRun: report.checks.filter((c) => c.couldNotRun),
+    checkedNothing: report.checks.some(applies) && !report.checks.some((c) => c.passed + c.failed > 0),
+  };
 }
 
 export function jsonReport(report: RunReport, redact: (text: string) => string): string {

@@ -53,18 +53,23 @@ function plan(session: Session): PlannedOperation[] {
     if (named.length > 0 && !named.includes(id)) continue;
     if (!session.ownsPath(op.path)) continue; // another shard's
     const skip = (reason: string) => session.skippedOperations.set(id, reason);
+    // An operation named with --operation that the options keep from running is a mistake, not a pass.
+    const notRun = (reason: string) => {
+      if (named.includes(id)) throw new UsageError(`--operation ${id} cannot run: ${reason}`);
+      skip(reason);
+    };
     if (op.webhook) {
-      skip("a webhook is sent by the service to you, not called by the runner");
+      notRun("a webhook is sent by the service to you, not called by the runner");
       continue;
     }
     const readOnly = READ_METHODS.has(op.method) || id in profile.readOnly;
     const explicit = profile.explicitOnly[id];
     if (explicit && !(named.includes(id) && allowWrites)) {
-      skip(`runs only when named with --operation and --allow-writes: ${explicit}`);
+      notRun(`runs only when named with --operation and --allow-writes: ${explicit}`);
       continue;
     }
     if (!readOnly && !allowWrites) {
-      skip("it writes; run with --allow-writes to include it");
+      notRun("it writes; run with --allow-writes to include it");
       continue;
     }
     if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences (see sequencedKinds)

@@ -84,6 +84,24 @@ describe.concurrent("fail closed", () => {
     expect(stderr).toMatch(/could not run/);
     expect(code).toBe(1);
   });
+
+  it.each([
+    [["--operation", "addDomain"], /--operation addDomain cannot run: it writes; run with --allow-writes/],
+    [["--operation", "updateAccount"], /--operation updateAccount cannot run: runs only when named with --operation and --allow-writes/],
+  ])("an operation named with %j that the options keep from running is a usage error, not a pass", async (args, message) => {
+    const server = await started(startLinksServer({ token: env.LINKS_TOKEN }));
+    const run = runContracts(["conform", "links", "--base-url", server.url, "--rate-limit", "1000/s", ...args], env);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toMatch(message);
+  });
+
+  it("a run whose every selected check was skipped checked nothing, and fails", async () => {
+    const server = await started(startLinksServer({ token: env.LINKS_TOKEN }));
+    const { code, report, stderr } = await conform(["links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--check", "use_after_free"]);
+    expect(report.checks.find((c) => c.name === "use_after_free")?.skipped).toBe("needs --allow-writes");
+    expect(stderr).toMatch(/nothing on links was checked: every selected check was skipped/);
+    expect(code).toBe(1);
+  });
 });
 
 describe("--baseline", () => {
