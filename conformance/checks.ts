@@ -33,7 +33,7 @@ export const CHECKS: CheckInfo[] = [
   { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
   { name: "created_values_echoed", apis: ["links", "catalog", "pay"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`; not those marked `x-not-echoed`)." },
   { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
-  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused, the same request again or another operation with that nonce." },
+  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused: the same request again (a read, and with --allow-writes the order creation), or another operation with that nonce." },
   { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },
   { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
   { name: "scope_enforcement", apis: ["catalog"], catches: "with --read-only-api-key: a write that a key without its scope can call, a refusal that is not 403 or whose body does not name the missing scope, or a read that the narrower key is refused." },

@@ -159,19 +159,28 @@ export class Session {
 
   /**
    * Keeps one creation of --max-writes, while any are left, for the sequence of each kind the run cannot delete: the
-   * sequences run after the valid-data phases, which would otherwise spend them all.
+   * sequences run after the valid-data phases, which would otherwise spend them all. Pay's nonce_replay sends the
+   * order sequence's creation again, which a faulty gateway turns into one more order: one more is kept for it.
    */
   keepWritesForSequences(kinds: ResourceKind[]): void {
     for (const kind of kinds) {
-      if (!kind.undeletable || this.writesLeft === 0) continue;
-      this.writesLeft -= 1;
-      this.writesKept.add(kind.name);
+      const replayed = this.options.api === "pay" && this.options.checks.has("nonce_replay");
+      for (const use of replayed ? [kind.name, `${kind.name} replay`] : [kind.name]) {
+        if (!kind.undeletable || this.writesLeft === 0) continue;
+        this.writesLeft -= 1;
+        this.writesKept.add(use);
+      }
     }
   }
 
   /** Whether a stateful sequence may create a resource of this kind: always when the run can delete it. */
   sequenceMayCreate(kind: ResourceKind): boolean {
     return !kind.undeletable || this.writesKept.has(kind.name);
+  }
+
+  /** Whether the sequence's creation of this kind may be replayed (the replay may create one). */
+  creationMayBeReplayed(kind: ResourceKind): boolean {
+    return !kind.undeletable || this.writesKept.has(`${kind.name} replay`);
   }
 
   /** Whether this run's shard owns an operation (by its path). */

@@ -199,6 +199,7 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   const made = await createForSequence(session, tracker, kind, checks);
   if (!made) return;
   const { create, created, id } = made;
+  if (session.options.api === "pay") await replayCreation(session, tracker, kind, created);
   if (kind.list) {
     const { found, last, item } = await findInList(session, kind, id);
     session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
@@ -219,6 +220,22 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
   await afterDeletion(session, kind, id);
+}
+
+/**
+ * nonce_replay on the creation itself (pay's createOrder): the sequence's accepted request sent again unchanged must
+ * be refused. A gateway that accepts it makes a second order, so the replay goes only with a write kept for it.
+ */
+async function replayCreation(session: Session, tracker: ResourceTracker, kind: ResourceKind, created: Exchange): Promise<void> {
+  if (!session.options.checks.has("nonce_replay") || !session.creationMayBeReplayed(kind) || session.aborted) return;
+  const model = session.model(kind.create);
+  const label = `the same ${kind.create} again (same nonce and signature)`;
+  const replay = await session.transport.send({ ...created.request, headers: { ...created.request.headers } });
+  session.observations.observe(model, replay);
+  session.check(model, replay, "any", label);
+  const accepted = succeeded(session, replay);
+  if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
+  session.record("nonce_replay", kind.create, accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "", replay, label);
 }
 
 /** use_after_free: the deleted resource must neither answer an update (or a second delete) nor stay in the list. */

@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import type { RunningServer } from "../fault-servers/http.js";
 import { serveOracle } from "./serve.js";
 
-export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "answers-get", "slow-balance"] as const;
+export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "nonce-unchecked-on-create", "answers-get", "slow-balance"] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
 export interface OraclePayOptions {
@@ -36,7 +36,8 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
     if (String(json.shop_id) !== options.shopId) return fail(404, "Shop not found");
     if (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1) return fail(400, "nonce must be a positive integer");
     const nonceKey = options.fault === "nonce-per-endpoint" ? `${url.pathname} ${json.nonce}` : String(json.nonce);
-    if (usedNonces.has(nonceKey)) return fail(409, "Nonce must be unique for each request");
+    const nonceChecked = !(options.fault === "nonce-unchecked-on-create" && url.pathname === "/api/createOrder/");
+    if (nonceChecked && usedNonces.has(nonceKey)) return fail(409, "Nonce must be unique for each request");
     usedNonces.add(nonceKey);
     const success = (data: unknown) => ({ status: 200, body: { type: "success", desc: "", data } });
     switch (url.pathname) {
