@@ -163,8 +163,8 @@ export class Session {
    * order sequence's creation again, which a faulty gateway turns into one more order: one more is kept for it.
    */
   keepWritesForSequences(kinds: ResourceKind[]): void {
+    const replayed = this.options.api === "pay" && this.options.checks.has("nonce_replay");
     for (const kind of kinds) {
-      const replayed = this.options.api === "pay" && this.options.checks.has("nonce_replay");
       for (const use of replayed ? [kind.name, `${kind.name} replay`] : [kind.name]) {
         if (!kind.undeletable || this.writesLeft === 0) continue;
         this.writesLeft -= 1;

@@ -41,13 +41,13 @@ export function contractRateLimit(): RateLimitPolicy {
 
 /** The demo account with the data of the contract's examples. */
 export function seedLinks(config: SandboxConfig["links"]): LinksState {
-  const examples = loadContract("links");
-  const account = (examples.responseExample("getAccount", "demoAccount") as Schemas["AccountResponse"]).data;
-  const domains = (examples.responseExample("listDomains", "twoDomains") as Schemas["DomainListResponse"]).data.domains;
-  const overlays = (examples.responseExample("listOverlays", "twoOverlays") as Schemas["OverlayListResponse"]).data.cta;
-  const campaigns = (examples.responseExample("listCampaigns", "twoCampaigns") as Schemas["CampaignListResponse"]).data.campaigns;
-  const channels = (examples.responseExample("listChannels", "twoChannels") as Schemas["ChannelListResponse"]).data.channels;
-  const items = (examples.responseExample("listChannelItems", "marketingChannelItems") as Schemas["ChannelItemListResponse"]).data.items;
+  const contract = loadContract("links");
+  const account = (contract.responseExample("getAccount", "demoAccount") as Schemas["AccountResponse"]).data;
+  const domains = (contract.responseExample("listDomains", "twoDomains") as Schemas["DomainListResponse"]).data.domains;
+  const overlays = (contract.responseExample("listOverlays", "twoOverlays") as Schemas["OverlayListResponse"]).data.cta;
+  const campaigns = (contract.responseExample("listCampaigns", "twoCampaigns") as Schemas["CampaignListResponse"]).data.campaigns;
+  const channels = (contract.responseExample("listChannels", "twoChannels") as Schemas["ChannelListResponse"]).data.channels;
+  const items = (contract.responseExample("listChannelItems", "marketingChannelItems") as Schemas["ChannelItemListResponse"]).data.items;
   const rotatorPrefix = `${config.shortLinkBase}/r/`;
   return {
     account,

@@ -34,10 +34,10 @@ export const PAYMENT_PAGE_PREFIX = "/_sandbox/pay/";
 
 /** The account, its shops, orders and balances from the contract's examples (the orders belong to the first shop). */
 export function seedPay(config: SandboxConfig["pay"]): PayState {
-  const examples = loadContract("pay");
-  const shops = (examples.responseExample("listShops", "twoShops") as Schemas["ListShopsResponse"]).data;
-  const orders = (examples.responseExample("listOrders", "paidAndUnpaidOrders") as Schemas["ListOrdersResponse"]).data;
-  const balance = (examples.responseExample("getBalance", "balances") as Schemas["GetBalanceResponse"]).data;
+  const contract = loadContract("pay");
+  const shops = (contract.responseExample("listShops", "twoShops") as Schemas["ListShopsResponse"]).data;
+  const orders = (contract.responseExample("listOrders", "paidAndUnpaidOrders") as Schemas["ListOrdersResponse"]).data;
+  const balance = (contract.responseExample("getBalance", "balances") as Schemas["GetBalanceResponse"]).data;
   const currencyCodes = new Map(Object.entries(config.currencies).map(([code, id]) => [id, code]));
   return {
     user_id: shops.user_id,
