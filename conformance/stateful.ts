@@ -2,7 +2,7 @@
 // catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
 import { canonicalJson } from "../lib/canonical-json.js";
 import type { ResourceKind } from "./apis.js";
-import { exampleCases, type RequestCase } from "./cases.js";
+import { exampleCases, type OperationModel, type RequestCase } from "./cases.js";
 import { envelopeError, isSuccess } from "./contract-words.js";
 import { type Session } from "./session.js";
 import type { Exchange } from "./transport.js";
@@ -230,9 +230,7 @@ async function replayCreation(session: Session, tracker: ResourceTracker, kind: 
   if (!session.options.checks.has("nonce_replay") || !session.creationMayBeReplayed(kind) || session.aborted) return;
   const model = session.model(kind.create);
   const label = `the same ${kind.create} again (same nonce and signature)`;
-  const replay = await session.transport.send({ ...created.request, headers: { ...created.request.headers } });
-  session.observations.observe(model, replay);
-  session.check(model, replay, "any", label);
+  const replay = await sendAgain(session, model, created, label);
   const accepted = succeeded(session, replay);
   if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
   session.record("nonce_replay", kind.create, accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "", replay, label);
@@ -284,6 +282,14 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   session.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
 }
 
+/** Sends a request again byte for byte (same nonce, same signature), and checks the answer like any other. */
+async function sendAgain(session: Session, model: OperationModel, sent: Exchange, label: string): Promise<Exchange> {
+  const replay = await session.transport.send({ ...sent.request, headers: { ...sent.request.headers } });
+  session.observations.observe(model, replay);
+  session.check(model, replay, "any", label);
+  return replay;
+}
+
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
 async function nonceReplay(session: Session): Promise<void> {
   const model = session.model("getBalance");
@@ -297,10 +303,9 @@ async function nonceReplay(session: Session): Promise<void> {
     session.cannotRun("nonce_replay", `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`);
     return;
   }
-  const replay = await session.transport.send({ ...first.request, headers: { ...first.request.headers } });
-  session.observations.observe(model, replay);
-  session.check(model, replay, "any", "the same request again (same nonce and signature)");
-  session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, "the same request again (same nonce and signature)");
+  const again = "the same request again (same nonce and signature)";
+  const replay = await sendAgain(session, model, first, again);
+  session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, again);
 
   // A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce.
   const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;

@@ -1,7 +1,7 @@
 // A small links server that keeps the contract (state, pagination, the envelope quirks, a per-window rate limit
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
 // given a fault. Used by the conformance self-tests; not the sandbox.
-import { type ApiName, examplesOf, loadContract, successKeyOf } from "../../lib/contract/index.js";
+import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 
 export const LINKS_FAULTS = [
@@ -58,20 +58,14 @@ interface LinksWorld {
 const LIMIT = 30;
 
 /** A copy of the first named example of an operation's success response (the fault servers' seed data). */
-export function exampleOf(api: ApiName, operationId: string): unknown {
-  const contract = loadContract(api);
-  const operation = contract.findOperation(operationId);
-  const status = operation && successKeyOf(operation);
-  const response = operation && status !== undefined ? contract.response(operation, status) : undefined;
-  const [mediaType] = Object.keys(response?.content ?? {});
-  const media = mediaType ? response?.content?.[mediaType] : undefined;
-  const [first] = media ? examplesOf(media, contract.deref) : [];
+export function exampleOf<A extends ApiName>(api: A, operationId: OperationId<A>): unknown {
+  const [first] = loadContract(api).responseExamples(operationId);
   if (!first) throw new Error(`${api} ${operationId} has no named example for its success response`);
-  return structuredClone(first.value);
+  return first.value;
 }
 
 /** `data.<key>` of an operation's example, the shape of every links answer. */
-function exampleData<T>(operationId: string, key?: string): T {
+function exampleData<T>(operationId: OperationId<"links">, key?: string): T {
   const { data } = exampleOf("links", operationId) as { data: Record<string, unknown> };
   return (key === undefined ? data : data[key]) as T;
 }
