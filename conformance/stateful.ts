@@ -8,7 +8,8 @@ import { type Session } from "./session.js";
 import type { Exchange } from "./transport.js";
 import { echoed } from "./echoed.js";
 import { linkedValues } from "./link-values.js";
-import { pointerValue, resourceId } from "./links.js";
+import { resourceId } from "./links.js";
+import { findInList, type ListSearch } from "./list-search.js";
 
 export interface TrackedResource {
   kind: string;
@@ -139,35 +140,13 @@ function runTag(session: Session): string {
   return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }
 
+const sendToList = (session: Session) => (operationId: string, requestCase: RequestCase) => sendStep(session, operationId, requestCase);
+
 async function sendStep(session: Session, operationId: string, requestCase: RequestCase, expectation: "valid" | "any" = "valid"): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, requestCase);
   session.check(model, exchange, expectation, requestCase.label);
   return exchange;
-}
-
-/** Looks for a resource in its list, page by page (at most 20 pages). Returns the exchange that listed it, if any. */
-async function findInList(session: Session, kind: ResourceKind, id: unknown): Promise<{ found: boolean; last?: Exchange; item?: unknown }> {
-  const list = kind.list!;
-  const model = session.model(list.operationId);
-  const base = exampleCases(model, session.profile, session.options.credentials)[0];
-  if (!base) return { found: false };
-  let last: Exchange | undefined;
-  for (let page = 1; page <= 20 && !session.aborted; page++) {
-    const requestCase: RequestCase = structuredClone({ ...base, label: `list ${kind.name}s, page ${page} (sequence)` });
-    delete requestCase.query.limit;
-    if (list.pageParameter?.in === "query") requestCase.query[list.pageParameter.name] = page;
-    else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object") (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
-    last = await sendStep(session, list.operationId, requestCase);
-    const items = pointerValue(last.response?.json, list.items, false);
-    if (!succeeded(session, last) || !Array.isArray(items)) return { found: false, last };
-    const item: unknown = items.find((candidate) => String(resourceId(candidate, list.itemId)) === String(id));
-    if (item !== undefined) return { found: true, last, item };
-    if (items.length === 0 || !list.pageParameter) break;
-    const maxpage = (last.response?.json as { data?: { maxpage?: unknown } })?.data?.maxpage;
-    if (typeof maxpage === "number" && page >= maxpage) break;
-  }
-  return { found: false, last };
 }
 
 function withId(session: Session, operationId: string, parameter: string, id: string | number, label: string): RequestCase | undefined {
@@ -200,10 +179,11 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (!made) return;
   const { create, created, id } = made;
   if (session.options.api === "pay") await replayCreation(session, tracker, kind, created);
-  if (kind.list) {
-    const { found, last, item } = await findInList(session, kind, id);
-    session.record("ensure_resource_availability", kind.list.operationId, found ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, last ?? created, `find the new ${kind.name} ${id}`);
-    if (found && last) echoed(session, kind, create.body, last, kind.list.operationId, item);
+  const listed = kind.list && (await findInList(session, kind, id, sendToList(session)));
+  if (kind.list && listed) {
+    if (listed.outcome === "unknown") session.cannotRun("ensure_resource_availability", `the new ${kind.name} ${id} could not be looked for: ${listed.why}`);
+    else session.record("ensure_resource_availability", kind.list.operationId, listed.outcome === "found" ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, listed.last ?? created, `find the new ${kind.name} ${id}`);
+    if (listed.outcome === "found" && listed.last) echoed(session, kind, create.body, listed.last, kind.list.operationId, listed.item);
   }
   for (const step of [kind.read, kind.update]) {
     const request = step && withId(session, step.operationId, step.pathParameter, id, `${step === kind.read ? "read" : "update"} the new ${kind.name} ${id} (sequence)`);
@@ -219,7 +199,7 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
-  await afterDeletion(session, kind, id);
+  await afterDeletion(session, kind, id, listed || undefined);
 }
 
 /**
@@ -237,17 +217,21 @@ async function replayCreation(session: Session, tracker: ResourceTracker, kind: 
 }
 
 /** use_after_free: the deleted resource must neither answer an update (or a second delete) nor stay in the list. */
-async function afterDeletion(session: Session, kind: ResourceKind, id: string | number): Promise<void> {
+async function afterDeletion(session: Session, kind: ResourceKind, id: string | number, listed: ListSearch | undefined): Promise<void> {
   const step = kind.update ?? kind.delete!;
   const probe = withId(session, step.operationId, step.pathParameter, id, kind.update ? `update the deleted ${kind.name} ${id}` : `delete the deleted ${kind.name} ${id} again`);
   if (probe) {
     const after = await sendStep(session, step.operationId, probe, "any");
     session.record("use_after_free", step.operationId, succeeded(session, after) ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}` : "", after, probe.label);
   }
-  if (kind.list) {
-    const { found, last } = await findInList(session, kind, id);
-    session.record("use_after_free", kind.list.operationId, found ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
+  if (!kind.list) return;
+  if (listed?.outcome !== "found") {
+    session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`);
+    return;
   }
+  const { outcome, last, why } = await findInList(session, kind, id, sendToList(session), listed.page);
+  if (outcome === "unknown") session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
+  else session.record("use_after_free", kind.list.operationId, outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
 }
 
 /** The same creation twice with one Idempotency-Key must return the same product and create only one. */

@@ -16,12 +16,19 @@ export interface OracleLinksOptions {
   errors?: "http" | "always-200";
   /** Length of the rate-limit window (the seed: 1 minute). */
   windowMs?: number;
-  /** "channel-name-uppercased": a new channel's name is stored in capitals (not as sent). */
-  fault?: "channel-name-uppercased";
+  /**
+   * "channel-name-uppercased": a new channel's name is stored in capitals (not as sent). "deleted-campaign-listed": a
+   * deleted campaign is gone for its routes but stays in the campaign list.
+   */
+  fault?: "channel-name-uppercased" | "deleted-campaign-listed";
   /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
   maxLimit?: number;
   /** The HTTP status of a creation (domain, campaign, channel add): the seed shows none, so 201 is as right as 200. */
   createdStatus?: number;
+  /** An account in use: this many domains, campaigns and channels more than the few it starts with. */
+  accountSize?: number;
+  /** The order of every list: creation order, newest first, or by name (the seed shows none). */
+  listOrder?: "oldest-first" | "newest-first" | "by-name";
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -56,6 +63,9 @@ interface OracleState {
   nextId: number;
   maxLimit: number;
   createdStatus: number;
+  listOrder: NonNullable<OracleLinksOptions["listOrder"]>;
+  /** Campaigns deleted under the "deleted-campaign-listed" fault. */
+  deletedCampaigns: Set<number>;
 }
 
 /** A request the seed's routes can answer: `METHOD /api/...` with numeric ids as `:id`, the first id, the JSON body. */
@@ -78,6 +88,8 @@ const created = (state: OracleState, body: unknown): OracleReply => ({ status: s
 const fail = (status: number, message: string): OracleReply => ({ status, body: { error: 1, message, code: status } });
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const find = (list: Item[], id: number) => list.find((item) => item.id === id);
+const nameOf = (item: Item) => text(item.name) ?? text(item.domain) ?? "";
+const findCampaign = (state: OracleState, id: number) => (state.deletedCampaigns.has(id) ? undefined : find(state.campaigns, id));
 const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
 const rotatorOf = (slug: string) => `https://go.example.com/r/${encodeURIComponent(slug)}`;
 /** Rotator slugs are addresses: one campaign each (the seed does not say so; a provider would refuse a taken one). */
@@ -88,7 +100,8 @@ function page(state: OracleState, call: LinksCall, key: string, all: Item[]): Or
   if (perpage > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
   const maxpage = Math.max(1, Math.ceil(all.length / perpage));
   const currentpage = integer(call.url.searchParams.get("page"), 1);
-  return ok({ error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: all.slice((currentpage - 1) * perpage, currentpage * perpage) } });
+  const ordered = state.listOrder === "newest-first" ? [...all].reverse() : state.listOrder === "by-name" ? [...all].sort((a, b) => nameOf(a).localeCompare(nameOf(b))) : all;
+  return ok({ error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: ordered.slice((currentpage - 1) * perpage, currentpage * perpage) } });
 }
 
 /** The account, domain and overlay routes of the seed; undefined for any other route. */
@@ -140,7 +153,7 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
       return created(state, saved(campaign));
     }
     case "PUT /api/campaign/:id/update": {
-      const campaign = find(state.campaigns, call.id);
+      const campaign = findCampaign(state, call.id);
       if (!campaign) return fail(404, "Campaign not found.");
       if (text(call.body.name) === undefined) return fail(400, "The name is required.");
       const slug = text(call.body.slug);
@@ -151,13 +164,14 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
       return ok(saved(campaign));
     }
     case "DELETE /api/campaign/:id/delete": {
-      const campaign = find(state.campaigns, call.id);
+      const campaign = findCampaign(state, call.id);
       if (!campaign) return fail(404, "Campaign not found.");
-      state.campaigns.splice(state.campaigns.indexOf(campaign), 1);
+      if (options.fault === "deleted-campaign-listed") state.deletedCampaigns.add(campaign.id);
+      else state.campaigns.splice(state.campaigns.indexOf(campaign), 1);
       return ok({ error: 0, message: "Campaign has been deleted successfully." });
     }
     case "POST /api/campaign/:id/assign/:id":
-      return find(state.campaigns, call.id) ? ok({ error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
+      return findCampaign(state, call.id) ? ok({ error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
     case "GET /api/channels":
       return page(state, call, "channels", state.channels);
     case "GET /api/channel/:id":
@@ -189,7 +203,17 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     ],
     channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],
     items: { 20: [{ type: "links", id: 30, title: "Hello", preview: "https://go.example.com/p/30", link: "https://go.example.com/30", date: "2024-03-01" }] },
+    listOrder: options.listOrder ?? "oldest-first",
+    deletedCampaigns: new Set(),
   };
+  // Names from both ends of the alphabet, so that a list sorted by name has the run's own in its middle.
+  for (let n = 0; n < (options.accountSize ?? 0); n++) {
+    const id = state.nextId++;
+    const name = `${n % 2 ? "Autumn" : "Winter"} ${id}`;
+    state.domains.push({ id, domain: `https://${n % 2 ? "a" : "z"}${id}.example.com`, redirectroot: "", redirect404: "" });
+    state.campaigns.push({ id, name, public: false, rotator: false, list: `https://go.example.com/c/${id}` });
+    state.channels.push({ id, name, description: "", color: "#000000", starred: false });
+  }
   let window = { start: 0, count: 0 };
 
   const reply = async (request: IncomingMessage): Promise<OracleReply> => {

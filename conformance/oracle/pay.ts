@@ -16,6 +16,10 @@ export interface OraclePayOptions {
   port?: number;
   /** The HTTP status of createOrder's success: the seed shows no status codes, so 201 is as right as 200. */
   createdStatus?: number;
+  /** Orders the shop already has: a gateway in use lists hundreds, over many pages of 10. */
+  orderHistory?: number;
+  /** The order list's order: newest first (the default), or oldest first (the seed shows none). */
+  listOrder?: "newest-first" | "oldest-first";
 }
 
 export async function startOraclePayServer(options: OraclePayOptions): Promise<RunningServer & { orders: unknown[] }> {
@@ -23,6 +27,21 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
   const orders: Array<Record<string, unknown>> = [];
   let nextId = 700_001;
   const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
+  const newOrder = (id: number, amount: number, order: Partial<Record<string, unknown>> = {}) => ({
+    id,
+    date_created: stamp(),
+    date_payed: null,
+    status: 0,
+    payment_system_id: 1,
+    currency_id: 1,
+    amount: amount.toFixed(8),
+    fee: "0.00000000",
+    email: "",
+    test_order: 1,
+    payment_id: String(id),
+    ...order,
+  });
+  for (let n = 0; n < (options.orderHistory ?? 0); n++) orders.unshift(newOrder(nextId++, 10));
   const secretsSeen = new Set([options.secret]);
   const running = await serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
     const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
@@ -53,21 +72,14 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
         const amount = typeof json.amount === "number" ? json.amount : 0;
         if (!Number.isFinite(amount) || Math.abs(amount) > 1e12) return fail(400, "amount out of range");
         const id = nextId++;
-        const order: Record<string, unknown> = {
-          id,
-          date_created: stamp(),
-          date_payed: null,
-          status: 0,
-          payment_system_id: typeof json.payment_system === "number" ? json.payment_system : 1,
-          currency_id: 1,
-          amount: amount.toFixed(8),
-          fee: "0.00000000",
-          email: typeof (json.fields as { email?: unknown } | undefined)?.email === "string" ? (json.fields as { email: string }).email : "",
-          test_order: 1,
-          payment_id: typeof json.order_id === "string" ? json.order_id : String(id),
-        };
+        const order: Record<string, unknown> = newOrder(id, amount, {
+          ...(typeof json.payment_system === "number" ? { payment_system_id: json.payment_system } : {}),
+          ...(typeof (json.fields as { email?: unknown } | undefined)?.email === "string" ? { email: (json.fields as { email: string }).email } : {}),
+          ...(typeof json.order_id === "string" ? { payment_id: json.order_id } : {}),
+        });
         if (options.fault === "order-without-payment-id") delete order.payment_id;
-        orders.unshift(order);
+        if (options.listOrder === "oldest-first") orders.push(order);
+        else orders.unshift(order);
         return { ...success({ id, url: `https://pay.example.com/order/${id}` }), status: options.createdStatus ?? 200 };
       }
       default:
