@@ -9,6 +9,7 @@ import type { ExpectStatic } from "vitest";
 import type { ApiName } from "../../../lib/contract/index.js";
 import { operationsOf, readBundle } from "../../../scripts/docs/document.js";
 import { notesOf } from "../../../scripts/docs/operation-notes.js";
+import { WHOLE_API_NOTES } from "../../../scripts/docs/reader-bundle.js";
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 export type Viewport = keyof typeof VIEWPORTS;
@@ -128,6 +129,11 @@ export async function checkRedocPage(page: Page, siteUrl: string, path: string, 
   await page.getByRole("heading", { level: 1 }).first().waitFor();
   const api = /^\/redoc\/(\w+)\.html$/.exec(path)![1] as ApiName;
   const doc = readBundle(api);
+  // What the provider leaves undocumented for the whole API (on `info`, which Redoc does not render itself).
+  await page.getByText(WHOLE_API_NOTES).first().waitFor({ timeout: 10_000 });
+  for (const gap of doc.info["x-undocumented"] as string[]) {
+    expect(await page.getByText(gap.replaceAll("`", "").trim()).count(), `a gap of the whole API: ${gap}`).toBeGreaterThan(0);
+  }
   const op = operationsOf(doc).find((o) => !o.webhook && notesOf(doc, o).length > 0)!;
   await page.goto(`${siteUrl}${path}#/${op.operation.tags![0]}/${op.operationId.toLowerCase()}`, { waitUntil: "networkidle" });
   await page.getByText("Quirks, gaps and assumptions that apply here").first().waitFor({ timeout: 10_000 });
