@@ -66,7 +66,8 @@ Options:
                           --json reports with: contracts conform merge <json...> [--json f] [--junit f]
   --strict                a broken x-assumption fails the run instead of being a warning
   --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
-                          failures no longer seen are reported as fixed
+                          failures no longer seen are reported as fixed (those found by random data: only
+                          with the baseline's --seed)
   --update-baseline       write this run's failures to the --baseline file and exit 0
 
 Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with
@@ -295,7 +296,7 @@ function abortOnSignals(): { signal: AbortSignal; release: () => void } {
 function finishRun(api: ApiName, report: RunReport, values: ConformValues, baseline: ReturnType<typeof readBaseline> | undefined, secrets: Secrets): number {
   if (baseline && values.baseline) {
     const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
-    report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran);
+    report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
   }
   const redact = (text: string) => secrets.redact(text);
   process.stdout.write(consoleReport(report, redact));
@@ -309,7 +310,7 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
     return 130;
   }
   if (values["update-baseline"] && values.baseline) {
-    const written = writeBaseline(values.baseline, report.failures);
+    const written = writeBaseline(values.baseline, report.failures, report.seed);
     process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
     return 0;
   }

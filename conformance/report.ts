@@ -204,8 +204,12 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     report.failures.forEach((failure, index) => out.push("", `${index + 1}. ${failure.known ? "(known, in the baseline) " : ""}${describeFailure(failure)}`));
   }
   if (report.baseline) {
-    out.push("", `Baseline ${report.baseline.file}: ${report.baseline.known.length} known failure(s), ${report.baseline.fixed.length} fixed, ${report.failures.filter((f) => !f.known).length} new`);
-    for (const entry of report.baseline.fixed) out.push(`  ✓ fixed: ${entry.key}`);
+    const { file, known, fixed, unseen, seed } = report.baseline;
+    const notSeen = unseen.length > 0 ? `, ${unseen.length} not seen` : "";
+    out.push("", `Baseline ${file}: ${known.length} known failure(s), ${fixed.length} fixed${notSeen}, ${report.failures.filter((f) => !f.known).length} new`);
+    for (const entry of fixed) out.push(`  ✓ fixed: ${entry.key}`);
+    // Random data of another seed may simply not have sent a case that shows them.
+    for (const entry of unseen) out.push(`  ? not seen with seed ${report.seed}, found by random data of seed ${seed} (--seed ${seed} sends it again): ${entry.key}`);
   }
   if (report.warnings.length > 0) {
     out.push("", `Warnings (a constraint marked x-assumption was broken; not failures unless --strict; ${report.warnings.length}):`);

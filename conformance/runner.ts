@@ -272,7 +272,8 @@ async function propertyPhase(
         } else if (shrinkRequests++ >= maxShrinks) return true;
         const exchange = await session.send(model, beforeSend(requestCase));
         afterSend(exchange);
-        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined, violation: requestCase.violation });
+        const seeded = !fixed.includes(requestCase);
+        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined, violation: requestCase.violation, seeded });
         if (target === undefined) {
           const fresh = [...failed.keys()].find((check) => !found.has(check));
           if (!fresh) return true;

@@ -68,6 +68,8 @@ export interface FailureRecord {
   curl: string;
   /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
   where?: string;
+  /** Found by random data of this run's seed, not by an example, a boundary or a fixed step: another seed may not show it. */
+  seeded?: boolean;
   /** Listed in the --baseline file: reported, not failing the run. */
   known?: boolean;
   /** The baseline key: check | operation | where | normalized reason. */
@@ -241,7 +243,7 @@ export class Session {
    * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
    * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
    */
-  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean; violation?: Violation } = {}): Map<string, string> {
+  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {}): Map<string, string> {
     if (exchange.interrupted) return new Map();
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
     const operationId = model.op.operationId;
@@ -260,7 +262,7 @@ export class Session {
     const where = options.violation?.description.split(":")[0];
     for (const [check, outcome] of outcomes) {
       if (outcome) failed.set(check, outcome);
-      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where });
+      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded });
     }
     return failed;
   }
@@ -285,7 +287,7 @@ export class Session {
   }
 
   /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean; where?: string } = {}): void {
+  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean; where?: string; seeded?: boolean } = {}): void {
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
@@ -306,6 +308,8 @@ export class Session {
     const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1);
     const where = options.where ?? existing?.where;
     if (where) record.where = this.secrets.redact(where);
+    // A shrunk case keeps the origin of the case that first failed.
+    if (existing ? existing.seeded : options.seeded) record.seeded = true;
     this.failures.set(key, record);
   }
 
