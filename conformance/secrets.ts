@@ -177,20 +177,35 @@ export class Secrets {
  * A curl command that reproduces the request. Secrets become environment variables; a pay request gets a fresh
  * nonce in the shell (a nonce is good for one request only, and the run used it), and its signature is computed
  * there over the exact body: from $PAY_SECRET, or from the made-up key of a wrong signature. `times` sends the
- * identical request more than once (a replay).
+ * identical request more than once (a replay); `sentBefore` is sent first with the same fresh nonce (a nonce used on
+ * one operation, replayed on another).
  */
-export function curlCommand(request: PreparedRequest, secrets: Secrets, options: { times?: number } = {}): string {
-  const lines: string[] = [];
-  const headers = { ...request.headers };
+export function curlCommand(request: PreparedRequest, secrets: Secrets, options: { times?: number; sentBefore?: PreparedRequest } = {}): string {
+  if (!options.sentBefore) {
+    const { setup, curl } = curlLines(request, secrets, "$(date +%s%6N)");
+    const times = options.times ?? 1;
+    return [...setup, times > 1 ? `for attempt in $(seq ${times}); do ${curl}; echo; done` : curl].join("\n");
+  }
+  const lines = ["NONCE=$(date +%s%6N)"];
+  for (const each of [options.sentBefore, request]) {
+    const { setup, curl } = curlLines(each, secrets, "$NONCE");
+    lines.push(...setup, each === request ? curl : `${curl}; echo`);
+  }
+  return lines.join("\n");
+}
+
+/** The shell lines that put `nonce` (a shell expression) into the body and sign it, and the curl command. */
+function curlLines(request: PreparedRequest, secrets: Secrets, nonce: string): { setup: string[]; curl: string } {
+  const setup: string[] = [];
   let bodyWord = request.body === undefined ? undefined : secrets.shellWord(request.body);
   const signed = (request.signed || request.wrongKey !== undefined) && request.body !== undefined;
   if (request.body !== undefined && (signed || request.nonce)) {
     const template = request.body.replace(/("nonce"\s*:\s*)\d+/, "$1__NONCE__");
-    lines.push(`BODY=${secrets.shellWord(template)}; BODY="\${BODY/__NONCE__/$(date +%s%6N)}"`);
+    setup.push(`BODY=${secrets.shellWord(template)}; BODY="\${BODY/__NONCE__/${nonce}}"`);
     bodyWord = '"$BODY"';
   }
   const words = ["curl", "-sS", "-i", "-X", request.method, secrets.shellWord(request.url)];
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of Object.entries(request.headers)) {
     if (signed && name === "Authorization") {
       // Re-signed in the shell: the signature covers the exact body bytes, which carry a fresh nonce.
       const key = request.signed ? '"$PAY_SECRET"' : `'${request.wrongKey!.replace(/'/g, "'\\''")}'`;
@@ -198,7 +213,5 @@ export function curlCommand(request: PreparedRequest, secrets: Secrets, options:
     } else words.push("-H", secrets.shellWord(`${name}: ${value}`));
   }
   if (bodyWord !== undefined) words.push("--data-binary", bodyWord);
-  const times = options.times ?? 1;
-  lines.push(times > 1 ? `for attempt in $(seq ${times}); do ${words.join(" ")}; echo; done` : words.join(" "));
-  return lines.join("\n");
+  return { setup, curl: words.join(" ") };
 }

@@ -76,6 +76,18 @@ export interface FailureRecord {
   key?: string;
 }
 
+interface RecordOptions {
+  /** false while shrinking: the counts are those of the cases the run meant to send. */
+  tally?: boolean;
+  shrunk?: boolean;
+  /** Where in the request an invalid case breaks the contract, for the baseline key. */
+  where?: string;
+  /** The case came from random data of this run's seed. */
+  seeded?: boolean;
+  /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
+  sentBefore?: Exchange;
+}
+
 /** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
 export interface WarningRecord {
   check: string;
@@ -287,7 +299,7 @@ export class Session {
   }
 
   /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: { tally?: boolean; shrunk?: boolean; where?: string; seeded?: boolean } = {}): void {
+  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: RecordOptions = {}): void {
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
@@ -305,7 +317,7 @@ export class Session {
       return;
     }
     if (!existing) this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, Boolean(options.shrunk), existing?.occurrences ?? 1);
+    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, { shrunk: Boolean(options.shrunk), occurrences: existing?.occurrences ?? 1, sentBefore: options.sentBefore });
     const where = options.where ?? existing?.where;
     if (where) record.where = this.secrets.redact(where);
     // A shrunk case keeps the origin of the case that first failed.
@@ -313,7 +325,7 @@ export class Session {
     this.failures.set(key, record);
   }
 
-  private failureRecord(check: string, operationId: string, message: string, exchange: Exchange | undefined, caseLabel: string, shrunk: boolean, occurrences: number): FailureRecord {
+  private failureRecord(check: string, operationId: string, message: string, exchange: Exchange | undefined, caseLabel: string, { shrunk, occurrences, sentBefore }: { shrunk: boolean; occurrences: number; sentBefore?: Exchange }): FailureRecord {
     const redact = (text: string) => this.secrets.redact(text);
     const request = exchange?.request ?? { method: "-", url: this.options.baseUrl, headers: {} };
     const record: FailureRecord = {
@@ -329,7 +341,8 @@ export class Session {
         headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, this.secrets.redactSent(v)])),
         ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
       },
-      curl: curlCommand(request, this.secrets, { times: check === "nonce_replay" ? 2 : 1 }),
+      // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then this one.
+      curl: curlCommand(request, this.secrets, sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 }),
     };
     if (exchange?.response) {
       record.response = {

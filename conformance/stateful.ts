@@ -299,5 +299,5 @@ async function nonceReplay(session: Session): Promise<void> {
   const label = `listShops signed with the nonce ${used} that getBalance used`;
   const elsewhere = await session.send(other, { ...otherBase, body: { ...(otherBase.body as Record<string, unknown>), nonce: used }, label });
   session.check(other, elsewhere, "any", label);
-  session.record("nonce_replay", "listShops", accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "", elsewhere, label);
+  session.record("nonce_replay", "listShops", accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "", elsewhere, label, { sentBefore: first });
 }

@@ -218,6 +218,20 @@ describe.concurrent("secrets", () => {
       expect(output).not.toContain("Nonce must be unique");
     }
   });
+
+  it("the reproduction of a nonce replayed on another operation sends the first operation, then the second, with one fresh nonce", async (context) => {
+    const { expect } = context;
+    const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "nonce-per-endpoint" }), context);
+    const json = join(dir, "pay-nonce-elsewhere.json");
+    const run = runContracts(["conform", "pay", "--base-url", server.url, "--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1", "--json", json], env);
+    expect(await run.exit).toBe(1);
+    const curl = (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find((f) => f.operationId === "listShops")!.curl;
+    const sent = server.log.length;
+    const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: env.PAY_SECRET }, encoding: "utf8" });
+    // getBalance, then listShops with the nonce getBalance used: accepted, so the fault shows again (listShops twice was refused).
+    expect(server.log.slice(sent).map((request) => request.url)).toEqual(["/api/balance/", "/api/shops/"]);
+    expect([...output.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((match) => match[1])).toEqual(["200", "200"]);
+  });
 });
 
 describe.concurrent("exit codes", () => {
