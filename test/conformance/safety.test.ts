@@ -14,6 +14,7 @@ import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
 import type { RunReport } from "../../conformance/report.js";
+import type { FailureRecord } from "../../conformance/session.js";
 import { parseRequestRate } from "../../lib/cli.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
@@ -168,6 +169,22 @@ describe.concurrent("writes the run cannot undo", () => {
   });
 });
 
+/** The reproduction of the failure `which` of a failing `contracts conform pay` run against `server`. */
+async function payReproduction(server: RunningServer, args: string[], which: (failure: FailureRecord) => boolean): Promise<string> {
+  const json = join(dir, `pay-${Math.random().toString(36).slice(2)}.json`);
+  const run = runContracts(["conform", "pay", "--base-url", server.url, "--json", json, ...args], env);
+  // Not `expect`: the concurrent tests that call this each have their own.
+  const code = await run.exit;
+  if (code !== 1) throw new Error(`contracts conform pay exited ${code}, not 1:\n${run.stdout()}\n${run.stderr()}`);
+  return (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find(which)!.curl;
+}
+
+/** Runs a reproduction with bash, asynchronously (the server answering its curl runs in this process). */
+async function runReproduction(curl: string, paySecret: string): Promise<string> {
+  const { stdout } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: paySecret }, encoding: "utf8" });
+  return stdout;
+}
+
 describe.concurrent("secrets", () => {
   it.for(["links-wrong-content-type", "catalog-idempotency-ignored", "pay-nonce-not-checked", "identity-code-reusable"])("no output of a failing run against %s shows a secret", async (name, context) => {
     const { expect } = context;
@@ -192,13 +209,8 @@ describe.concurrent("secrets", () => {
     const { expect } = context;
     const fault = FAULTS.find((f) => f.name === "pay-order-not-listed")!;
     const server = closedAfter(await fault.start(), context);
-    const json = join(dir, "pay.json");
-    const run = runContracts(["conform", "pay", "--base-url", server.url, "--max-examples", "2", "--json", json, ...fault.args], env);
-    expect(await run.exit).toBe(1);
-    const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
-    const curl = report.failures[0]!.curl;
-    // Asynchronously: the server answering curl runs in this process.
-    const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: env.PAY_SECRET }, encoding: "utf8" });
+    const curl = await payReproduction(server, ["--max-examples", "2", ...fault.args], () => true);
+    const output = await runReproduction(curl, env.PAY_SECRET);
     expect(output).toMatch(/^HTTP\/1\.1 200/);
     expect(output).toContain('"type":"success"');
   });
@@ -206,14 +218,11 @@ describe.concurrent("secrets", () => {
   it("a pay reproduction of a wrongly signed or unsigned request gets a fresh nonce: rerun, it shows the fault again", async (context) => {
     const { expect } = context;
     const server = closedAfter(await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "signature-not-checked" }), context);
-    const json = join(dir, "pay-ignored-auth.json");
-    const run = runContracts(["conform", "pay", "--base-url", server.url, "--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1", "--json", json], env);
-    expect(await run.exit).toBe(1);
-    const curl = (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find((f) => f.check === "ignored_auth")!.curl;
+    const curl = await payReproduction(server, ["--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1"], (f) => f.check === "ignored_auth");
     expect(curl).toContain("$(date +%s%6N)");
     for (let attempt = 0; attempt < 2; attempt++) {
       // Without PAY_SECRET: a wrong signature needs no secret to reproduce.
-      const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: "" }, encoding: "utf8" });
+      const output = await runReproduction(curl, "");
       expect(output).toMatch(/^HTTP\/1\.1 200/);
       expect(output).not.toContain("Nonce must be unique");
     }
@@ -222,12 +231,9 @@ describe.concurrent("secrets", () => {
   it("the reproduction of a nonce replayed on another operation sends the first operation, then the second, with one fresh nonce", async (context) => {
     const { expect } = context;
     const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "nonce-per-endpoint" }), context);
-    const json = join(dir, "pay-nonce-elsewhere.json");
-    const run = runContracts(["conform", "pay", "--base-url", server.url, "--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1", "--json", json], env);
-    expect(await run.exit).toBe(1);
-    const curl = (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find((f) => f.operationId === "listShops")!.curl;
+    const curl = await payReproduction(server, ["--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1"], (f) => f.operationId === "listShops");
     const sent = server.log.length;
-    const { stdout: output } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: env.PAY_SECRET }, encoding: "utf8" });
+    const output = await runReproduction(curl, env.PAY_SECRET);
     // getBalance, then listShops with the nonce getBalance used: accepted, so the fault shows again (listShops twice was refused).
     expect(server.log.slice(sent).map((request) => request.url)).toEqual(["/api/balance/", "/api/shops/"]);
     expect([...output.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((match) => match[1])).toEqual(["200", "200"]);
