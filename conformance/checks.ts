@@ -1,6 +1,7 @@
 // The named checks. Each entry says what it catches; the table of docs/guide/conform-reference.md is this list. The
 // response checks below run on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in
 // identity-checks.ts.
+import { UsageError } from "../lib/cli.js";
 import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract, responseKeyFor } from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
@@ -42,6 +43,23 @@ export const CHECKS: CheckInfo[] = [
 ];
 
 export const CHECK_NAMES = CHECKS.map((c) => c.name);
+
+/** Whether a check applies to an API at all (`apis`), whatever the run's options. */
+export function appliesTo(check: CheckInfo, api: ApiName): boolean {
+  return check.apis === undefined || check.apis.includes(api);
+}
+
+/** The checks that --check and --exclude-check select (all by default); an unknown name is a usage error. */
+export function selectChecks(include: string[] = [], exclude: string[] = []): Set<string> {
+  for (const name of [...include, ...exclude]) {
+    if (!CHECK_NAMES.includes(name)) throw new UsageError(`unknown check "${name}"; run \`contracts conform --list-checks\``);
+  }
+  const checks = new Set(include.length > 0 ? include : CHECK_NAMES);
+  for (const name of exclude) checks.delete(name);
+  return checks;
+}
+
+export const anyApplies = (checks: ReadonlySet<string>, api: ApiName): boolean => CHECKS.some((check) => checks.has(check.name) && appliesTo(check, api));
 export type CheckName = string;
 
 function mediaTypeMatches(declared: string, actual: string): boolean {

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
-import { CHECK_NAMES, CHECKS } from "./checks.js";
+import { anyApplies, CHECKS, selectChecks } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
 import { runMergeCommand } from "./merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
@@ -72,7 +72,7 @@ Options:
 
 Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with
 --exclude-check) or every selected check was skipped, 2 usage error (also a named operation the options keep
-from running) or unreachable target, 130 interrupted.
+from running, or only checks of other APIs selected) or unreachable target, 130 interrupted.
 `;
 
 function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
@@ -245,11 +245,10 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   for (const [key, flag] of PROFILES[api].needs) {
     if (!credentials[key]) throw new UsageError(`${api} needs ${flag} (or ${CREDENTIAL_ENV[key]})`);
   }
-  for (const name of [...(values.check ?? []), ...(values["exclude-check"] ?? [])]) {
-    if (!CHECK_NAMES.includes(name)) throw new UsageError(`unknown check "${name}"; run \`contracts conform --list-checks\``);
+  const checks = selectChecks(values.check, values["exclude-check"]);
+  if (!anyApplies(checks, api)) {
+    throw new UsageError(checks.size === 0 ? "every check is excluded: nothing to run" : `none of the selected checks (${[...checks].join(", ")}) applies to ${api}; \`contracts conform --list-checks\` shows which do`);
   }
-  const checks = new Set(values.check?.length ? values.check : CHECK_NAMES);
-  for (const name of values["exclude-check"] ?? []) checks.delete(name);
   const identity = identityOptionsFrom(values, env);
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRequestRate(values["rate-limit"]);
   if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), got "${values["rate-limit"]}"`);
@@ -345,8 +344,15 @@ async function runDeployment(file: string | undefined, shared: string[], env: No
   if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
   const config = readDeploymentConfig(file);
   const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry, shared, env) }));
+  // --check shared by every API: an API to which none of them applies is left out, not run for nothing.
+  const applicable = runs.filter((run) => {
+    const { values } = parseConformArgs(run.argv);
+    return anyApplies(selectChecks(values.check, values["exclude-check"]), run.api);
+  });
+  if (applicable.length === 0) throw new UsageError(`none of the selected checks applies to an API of ${file}; \`contracts conform --list-checks\` shows which do`);
+  for (const run of runs.filter((each) => !applicable.includes(each))) process.stderr.write(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
   let worst = 0;
-  for (const run of runs) {
+  for (const run of applicable) {
     process.stderr.write(`contracts conform --config ${file}: ${run.api}\n`);
     const code = await runConformCommand(run.argv, run.env);
     if (code === 130) return 130;

@@ -1,7 +1,8 @@
 // The run's results as data (the --json file), as JUnit XML (--junit) and as the console summary. Every text goes
 // through the run's secret filter before it leaves the process.
+import type { ApiName } from "../lib/contract/index.js";
 import { type BaselineOutcome, baselineEntry } from "./baseline.js";
-import { CHECKS } from "./checks.js";
+import { appliesTo, CHECKS } from "./checks.js";
 import type { Observation } from "./observations.js";
 import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./stateful.js";
@@ -19,7 +20,7 @@ export interface CheckResult {
 }
 
 export interface RunReport {
-  api: string;
+  api: ApiName;
   baseUrl: string;
   seed: number;
   /** The part of the work this report covers (--shard i/n), or the shards a merged report joins. */
@@ -83,7 +84,7 @@ export function failedCount(report: RunReport): number {
  * checked nothing although a selected check applies to its API (every one was skipped: fail closed).
  */
 export function verdict(report: RunReport): { newFailures: FailureRecord[]; couldNotRun: CheckResult[]; checkedNothing: boolean } {
-  const applies = (check: CheckResult) => CHECKS.find((info) => info.name === check.name)?.apis?.some((api) => api === report.api) ?? true;
+  const applies = (check: CheckResult) => appliesTo(CHECKS.find((info) => info.name === check.name)!, report.api);
   return {
     newFailures: report.failures.filter((f) => !f.known),
     couldNotRun: report.checks.filter((c) => c.couldNotRun),

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { operationsOf } from "./lookup.js";
 import { UsageError } from "../lib/cli.js";
-import { CHECKS } from "./checks.js";
+import { appliesTo, CHECKS } from "./checks.js";
 import { isSuccess } from "./contract-words.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
 import { runIdentityChecks } from "./identity-checks.js";
@@ -93,7 +93,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   await ensureReachable(session);
   const tracker = new ResourceTracker();
   for (const check of CHECKS) {
-    if (check.apis && !check.apis.includes(options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
+    if (!appliesTo(check, options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }

@@ -249,6 +249,7 @@ describe.concurrent("exit codes", () => {
     [["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`)],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes a number of requests per minute \(30, 30\/min\), per second or hour/],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
+    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "nonce_replay"], /none of the selected checks \(nonce_replay\) applies to links; `contracts conform --list-checks` shows which do/],
     ...["0", "-5", "abc", "99999999999"].map((t): [string[], RegExp] => [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", `--timeout=${t}`], /--timeout (takes milliseconds|must be a whole number)/]),
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/no-such-dir/r.json"], /--json \/no-such-dir\/r\.json: the directory \/no-such-dir does not exist/],
     [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/no-such-dir/r.xml"], /--junit \/no-such-dir\/r\.xml: the directory \/no-such-dir does not exist/],

@@ -117,6 +117,16 @@ describe.concurrent("--config: a whole deployment in one command", () => {
       const missing = runContracts(["conform", "--config", config], { ...blank, ...prod, PROD_PAY: "" });
       expect(await missing.exit).toBe(2);
       expect(missing.stderr()).toMatch(/the config says pay reads secret from \$PROD_PAY, which is not set/);
+
+      // A check shared by all that applies to pay alone: links and catalog are left out, not run for nothing.
+      const payOnly = runContracts(["conform", "--config", config, "--check", "nonce_replay", "--json", join(dir, "only-{api}.json")], { ...blank, ...prod });
+      expect(await payOnly.exit).toBe(1);
+      expect(payOnly.stderr()).toMatch(/: links left out, none of the selected checks applies to it\n/);
+      expect(payOnly.stderr()).toMatch(/: catalog left out, none of the selected checks applies to it\n/);
+      expect(["links", "catalog", "pay"].map((api) => existsSync(join(dir, `only-${api}.json`)))).toEqual([false, false, true]);
+      const none = runContracts(["conform", "--config", config, "--check", "jwks_shape"], { ...blank, ...prod });
+      expect(await none.exit).toBe(2);
+      expect(none.stderr()).toMatch(/none of the selected checks applies to an API of .*deployment\.yaml/);
     } finally {
       await catalog.close();
       await pay.close();
