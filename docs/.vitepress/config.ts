@@ -9,6 +9,7 @@ import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../
 import { withOperationPaths } from "../../scripts/docs/operation-paths.js";
 import { apiTitles, handWrittenPages, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
+import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-change.js";
 
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
 writeGeneratedPages();
@@ -114,17 +115,10 @@ export default defineConfig({
           return undefined;
         },
       },
-      {
-        // `docs:dev`: a regenerated bundle (`npm run generate`) rewrites the reference pages, which VitePress reloads.
-        name: "contracts:regenerate-reference",
-        configureServer(server) {
-          const bundles = apis.map(({ api }) => bundlePath(api));
-          server.watcher.add(bundles);
-          server.watcher.on("change", (file) => {
-            if (bundles.includes(file)) writeGeneratedPages();
-          });
-        },
-      },
+      regenerateOnBundleChange(
+        apis.map(({ api }) => bundlePath(api)),
+        writeGeneratedPages,
+      ),
     ],
   },
 });
