@@ -158,15 +158,18 @@ function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   } else if (request.bodyType?.includes("json")) {
     args.push(`-d ${shellQuote(JSON.stringify(request.body))}`);
   } else if (request.bodyType) {
-    const { clientId, clientSecret } = DEMO_CREDENTIALS.identity;
-    const fields = { ...(request.body as Record<string, unknown>) };
-    // The demo client of the sandbox, rather than the example's made-up credentials.
-    if ("client_id" in fields) fields.client_id = clientId;
-    if ("client_secret" in fields) fields.client_secret = clientSecret;
-    args.push(`-d ${shellQuote(formBody(fields))}`);
+    args.push(`-d ${shellQuote(formBody(withDemoClient(request.body)))}`);
   }
   lines.push(args.join(" \\\n  "));
   return lines.join("\n");
+}
+
+/** A form body with the sandbox's demo client in place of the example's made-up client_id and client_secret. */
+function withDemoClient(body: unknown): Record<string, unknown> {
+  const fields = { ...(body as Record<string, unknown>) };
+  if ("client_id" in fields) fields.client_id = DEMO_CREDENTIALS.identity.clientId;
+  if ("client_secret" in fields) fields.client_secret = DEMO_CREDENTIALS.identity.clientSecret;
+  return fields;
 }
 
 /** What the TypeScript sample imports and how it builds the client, per API. */
@@ -342,7 +345,7 @@ export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]
       const value = api === "pay" ? Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([k]) => k !== "shop_id" && k !== "nonce")) : request.body;
       body = JSON.stringify(value, null, 2);
     } else if (request.bodyType) {
-      body = formBody(request.body);
+      body = formBody(withDemoClient(request.body));
     }
     result.operations[op.operationId] = {
       method: op.method.toUpperCase(),

@@ -1,12 +1,13 @@
 // The interactive parts of the built docs site (test/docs/support/built-site.ts) in headless Chromium: the console
 // of an operation sends its call to a running sandbox or mock (`contracts sandbox` / `contracts mock` on free ports)
-// and shows the 200 response; search ranks operations above schemas; the copy-link button copies the operation's
+// and shows the response; search ranks operations above schemas; the copy-link button copies the operation's
 // stable address. Screenshots of the home page, a guide and a reference page go to test/docs/screenshots/.
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
+import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { repoRoot, runContracts, type RunningCommand } from "../support/processes.js";
 import { useBuiltSite } from "./support/built-site.js";
 import { freePort } from "./support/site-browser.js";
@@ -14,15 +15,25 @@ import { freePort } from "./support/site-browser.js";
 const SCREENSHOTS = join(repoRoot, "test/docs/screenshots");
 const site = useBuiltSite();
 
-/** `contracts sandbox` (all four APIs) and `contracts mock --api links` on free ports, for the tests of this file. */
+/**
+ * `contracts sandbox` (all four APIs) and `contracts mock --api links` on free ports, for the tests of this file. The
+ * sandbox's demo client also registers a redirect URI on the site's origin: identity's token and userinfo endpoints
+ * answer browsers from the client's own origins only (docs:dev, on localhost:5173, is one of the default ones).
+ */
 function useRunningTargets(): { sandbox: Record<ApiName, string>; mock: Record<ApiName, string> } {
   let sandbox: RunningCommand;
   let mock: RunningCommand;
   const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
 
   beforeAll(async () => {
+    const printed = runContracts(["sandbox", "--print-config"]);
+    await printed.exit;
+    const config = JSON.parse(printed.stdout()) as { identity: { clients: Array<{ redirect_uris: string[] }> } };
+    config.identity.clients[0]!.redirect_uris.push(`${site.url}/callback`);
+    const configFile = join(mkdtempSync(join(tmpdir(), "console-sandbox-")), "config.json");
+    writeFileSync(configFile, JSON.stringify(config));
     const ports = await Promise.all(API_NAMES.map(() => freePort()));
-    sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
+    sandbox = runContracts(["sandbox", "--config", configFile, ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
     API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
     const mockPort = await freePort();
     mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
@@ -62,6 +73,25 @@ describe("the console of an operation against a running sandbox and mock", () =>
       await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
       expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
       expect(problems).toEqual([]);
+    } finally {
+      await end();
+    }
+  });
+});
+
+describe("the console of the identity token endpoint", () => {
+  it("sends the sandbox's demo client, so that the made-up code of the example is what is refused (invalid_grant)", async () => {
+    const base = urls.sandbox.identity;
+    const { page, problems, end } = await site.visit("/reference/identity/tokens", "desktop", [new URL(base).host]);
+    try {
+      const console = page.locator('details.try-it[data-operation="exchangeToken"]');
+      await console.locator("summary").first().click();
+      await console.locator("input.try-it-base").fill(base);
+      await console.locator("button.try-it-send").click();
+      await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^400\b/);
+      expect(await console.locator(".try-it-response").textContent()).toMatch(/"error": "invalid_grant"/);
+      // The refusal itself, which Chromium reports: nothing else.
+      expect(problems).toEqual([`HTTP 400: ${base}${loadContract("identity").operation("exchangeToken").path}`, "console error: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
     } finally {
       await end();
     }
