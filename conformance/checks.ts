@@ -60,7 +60,6 @@ export function selectChecks(include: string[] = [], exclude: string[] = []): Se
 }
 
 export const anyApplies = (checks: ReadonlySet<string>, api: ApiName): boolean => CHECKS.some((check) => checks.has(check.name) && appliesTo(check, api));
-export type CheckName = string;
 
 function mediaTypeMatches(declared: string, actual: string): boolean {
   if (declared === actual || declared === "*/*") return true;

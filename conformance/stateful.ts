@@ -92,10 +92,13 @@ export async function runStatefulSequences(session: Session, tracker: ResourceTr
   }
 }
 
-const selected = (session: Session, operationId: string) => {
+/** Named with --operation (every operation is, when none is named). */
+const named = (session: Session, operationId: string | undefined) => {
   const { operations } = session.options;
-  return (operations.length === 0 || operations.includes(operationId)) && session.owns(operationId);
+  return operationId !== undefined && (operations.length === 0 || operations.includes(operationId));
 };
+
+const selected = (session: Session, operationId: string) => named(session, operationId) && session.owns(operationId);
 
 /**
  * The resource kinds whose sequence this run follows: with --allow-writes, each whose creation, update or delete it
@@ -103,9 +106,8 @@ const selected = (session: Session, operationId: string) => {
  * shard that owns the creation.
  */
 export function sequencedKinds(session: Session): ResourceKind[] {
-  const { allowWrites, operations } = session.options;
-  const named = (id: string | undefined) => id !== undefined && (operations.length === 0 || operations.includes(id));
-  return allowWrites ? session.resources.filter((kind) => session.owns(kind.create) && [kind.create, kind.update?.operationId, kind.delete?.operationId].some(named)) : [];
+  const steps = (kind: ResourceKind) => [kind.create, kind.update?.operationId, kind.delete?.operationId];
+  return session.options.allowWrites ? session.resources.filter((kind) => session.owns(kind.create) && steps(kind).some((id) => named(session, id))) : [];
 }
 
 /**
@@ -179,8 +181,9 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (!made) return;
   const { create, created, id } = made;
   if (session.options.api === "pay") await replayCreation(session, tracker, kind, created);
-  const listed = kind.list && (await findInList(session, kind, id, sendToList(session)));
-  if (kind.list && listed) {
+  let listed: ListSearch | undefined;
+  if (kind.list) {
+    listed = await findInList(session, kind, id, sendToList(session));
     if (listed.outcome === "unknown") session.cannotRun("ensure_resource_availability", `the new ${kind.name} ${id} could not be looked for: ${listed.why}`);
     else session.record("ensure_resource_availability", kind.list.operationId, listed.outcome === "found" ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, listed.last ?? created, `find the new ${kind.name} ${id}`);
     if (listed.outcome === "found" && listed.last) echoed(session, kind, create.body, listed.last, kind.list.operationId, listed.item);
@@ -199,7 +202,7 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
-  await afterDeletion(session, kind, id, listed || undefined);
+  await afterDeletion(session, kind, id, listed);
 }
 
 /**

@@ -27,7 +27,7 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
   const orders: Array<Record<string, unknown>> = [];
   let nextId = 700_001;
   const stamp = () => new Date().toISOString().slice(0, 19).replace("T", " ");
-  const newOrder = (id: number, amount: number, order: Partial<Record<string, unknown>> = {}) => ({
+  const newOrder = (id: number, amount: number, order: Record<string, unknown> = {}) => ({
     id,
     date_created: stamp(),
     date_payed: null,
