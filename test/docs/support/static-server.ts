@@ -1,8 +1,10 @@
 // Serves a built VitePress site on 127.0.0.1 the way a static host does: clean URLs (`/guide/pay` → guide/pay.html),
-// directory indexes, and the site's own 404 page for anything else.
+// directory indexes, the site's own 404 page for anything else, and the hashed files under /assets/ cached for good,
+// as VitePress's deploy guide has hosts configure them. The browser then loads a page's scripts from its cache, as a
+// reader's does from the second page on, and compiles them once (a fifth of Chromium's work for a page, measured).
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
+import { extname, join, normalize, relative, sep } from "node:path";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -30,7 +32,11 @@ export async function serveStatic(root: string, port: number): Promise<{ url: st
     const file = resolveSitePath(root, request.url ?? "/");
     const status = file ? 200 : 404;
     const body = file ?? join(root, "404.html");
-    response.writeHead(status, { "content-type": CONTENT_TYPES[extname(body)] ?? "application/octet-stream" });
+    const immutable = file !== undefined && relative(root, file).startsWith(`assets${sep}`);
+    response.writeHead(status, {
+      "content-type": CONTENT_TYPES[extname(body)] ?? "application/octet-stream",
+      ...(immutable ? { "cache-control": "public, max-age=31536000, immutable" } : {}),
+    });
     createReadStream(body).pipe(response);
   });
   await new Promise<void>((resolve, reject) => {
