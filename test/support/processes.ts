@@ -27,6 +27,9 @@ export function runContracts(args: string[], env: NodeJS.ProcessEnv = {}): Runni
   return spawnCommand(process.execPath, [contractsBin, ...args], repoRoot, env);
 }
 
+/** How long after a command exits its output may still arrive before `exit` resolves without the rest. */
+const OUTPUT_DRAIN_MS = 2_000;
+
 /** Runs any command (e.g. an installed `contracts` binary) with the output collected as runContracts does. */
 export function spawnCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): RunningCommand {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
@@ -38,7 +41,13 @@ export function spawnCommand(command: string, args: string[], cwd: string, env: 
   const exit = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => {
       running.delete(child);
-      resolve(code ?? signal ?? -1);
+      // The last of the output can still be in the pipes at "exit" (a usage error's one line was seen missing); it
+      // is read by "close", which a process the command left behind holding the pipes would delay for ever.
+      const timer = setTimeout(() => resolve(code ?? signal ?? -1), OUTPUT_DRAIN_MS);
+      child.once("close", () => {
+        clearTimeout(timer);
+        resolve(code ?? signal ?? -1);
+      });
     }),
   );
   return {
@@ -49,7 +58,9 @@ export function spawnCommand(command: string, args: string[], cwd: string, env: 
     async waitForOutput(pattern, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(out)) {
-        if (child.exitCode !== null) throw new Error(`command exited (${child.exitCode}) before printing ${pattern}:\n${out}\n${err}`);
+        if (child.exitCode !== null && !pattern.test(await exit.then(() => out))) {
+          throw new Error(`command exited (${child.exitCode}) before printing ${pattern}:\n${out}\n${err}`);
+        }
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${out}\n${err}`);
         await new Promise((r) => setTimeout(r, 100));
       }
