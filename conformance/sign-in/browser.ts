@@ -3,28 +3,22 @@
 // placeholder or autocomplete token) and presses the button a person would press; --sign-in-script hands the page
 // to the user's own function first (MFA, test-mode captchas, several steps). Navigations to the addresses the
 // checks wait for are noted as the browser starts them, so nothing needs to listen at the redirect_uri.
-import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium.js";
 import { UsageError } from "../../lib/cli.js";
 import { buttonScore, type FieldInfo, matchField } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 
 export type SignInScript = (page: Page, fields: Record<string, string>) => Promise<void>;
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const SETTLE_MS = 5000;
 
 /** Resolves when `done()` holds or after `timeoutMs`, whichever comes first. */
 async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-}
-
-export function findChromium(explicit?: string): string | undefined {
-  if (explicit) return explicit;
-  return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) => existsSync(path));
 }
 
 export async function loadSignInScript(file: string): Promise<SignInScript> {

@@ -13,7 +13,7 @@ export interface IdentityRunOptions {
   signInScript?: string;
   /** --post-logout-redirect-uri: registered for the client; needed by the RP-initiated logout checks. */
   postLogoutRedirectUri?: string;
-  /** Chromium's executable for --browser (default: the first of /usr/bin/chromium, chromium-browser, google-chrome). */
+  /** Chromium's executable for --browser (default: the first lib/chromium.ts finds, Debian's headless shell first). */
   chromiumPath?: string;
 }
 

@@ -1,23 +1,20 @@
-// Headless Chromium through playwright-core, for rendering the docs' diagrams at build time and for the docs tests.
-// It is Debian's package (`playwright install` cannot download browsers here); CHROMIUM_PATH points elsewhere.
+// Headless Chromium through playwright-core, for rendering the docs' diagrams at build time and for the docs tests:
+// the one lib/chromium.ts finds (Debian's headless shell first), or CHROMIUM_PATH.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { CHROMIUM_ARGS, findChromium, HEADLESS_SHELL } from "../../lib/chromium.js";
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
-/** Installs Debian's chromium with apt-get when it is missing (test setups: CI machines start without it). */
+/**
+ * Installs Debian's chromium-headless-shell with apt-get when it is missing (test setups: CI machines start without
+ * it), so that every machine runs the tests in the same Chromium; with CHROMIUM_PATH set, only checks that it exists.
+ */
 export function installChromiumIfMissing(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
+  if (process.env.CHROMIUM_PATH) {
+    if (!existsSync(process.env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH names ${process.env.CHROMIUM_PATH}, which does not exist`);
+    return;
+  }
+  if (existsSync(HEADLESS_SHELL.path)) return;
   const apt = (args: string[]) =>
     execFileSync("apt-get", ["-o", "DPkg::Lock::Timeout=300", ...args], {
       stdio: ["ignore", "ignore", "inherit"],
@@ -25,16 +22,17 @@ export function installChromiumIfMissing(): void {
     });
   try {
     apt(["update"]);
-    apt(["install", "-y", "--no-install-recommends", "chromium"]);
+    apt(["install", "-y", "--no-install-recommends", HEADLESS_SHELL.debianPackage]);
   } catch (error) {
-    throw new Error(`${CHROMIUM_PATH} is missing and \`apt-get install chromium\` failed (are we root?): ${(error as Error).message}`, { cause: error });
+    throw new Error(`${HEADLESS_SHELL.path} is missing and \`apt-get install ${HEADLESS_SHELL.debianPackage}\` failed (are we root?): ${(error as Error).message}`, { cause: error });
   }
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium but ${CHROMIUM_PATH} does not exist`);
+  if (!existsSync(HEADLESS_SHELL.path)) throw new Error(`apt-get installed ${HEADLESS_SHELL.debianPackage} but ${HEADLESS_SHELL.path} does not exist`);
 }
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is needed at ${CHROMIUM_PATH} (install it with \`apt-get install chromium\`, or set CHROMIUM_PATH)`);
+  const executablePath = findChromium(process.env.CHROMIUM_PATH);
+  if (!executablePath || !existsSync(executablePath)) {
+    throw new Error(`Chromium is needed (install it with \`apt-get install ${HEADLESS_SHELL.debianPackage}\` or \`apt-get install chromium\`, or set CHROMIUM_PATH)`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
