@@ -7,9 +7,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "node:net";
 import { afterAll, describe, it } from "vitest";
-import { testPort } from "../support/ports.js";
+import { portAnswers, testPort } from "../support/ports.js";
 import { commandLine, contractsBin, isAlive, processTree, repoRoot } from "../support/processes.js";
 
 const STOP_WITHIN_MS = 3000;
@@ -42,17 +41,6 @@ const cases = LAUNCHERS.flatMap((launcher) => STOPS.filter((stop) => covered(lau
 const npmCache = mkdtempSync(join(tmpdir(), "lifecycle-npm-cache-"));
 const env = { ...process.env, npm_config_update_notifier: "false", npm_config_cache: npmCache, npm_config_ignore_scripts: "true" };
 afterAll(() => rmSync(npmCache, { recursive: true, force: true }));
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<number> {
   const begin = performance.now();

@@ -1,12 +1,12 @@
 // Runs the real `contracts mock` command (the four Prism mocks in one process), calls every operation of every API
 // with a valid request built from the contract's examples, checks each response against the contract, checks that
 // invalid and unauthenticated requests are refused with the violation explained, and that stopping frees the ports.
-import { connect, createServer, type Server } from "node:net";
+import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract, responseKeyFor } from "../../lib/contract/index.js";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
 import { API_NAMES, type ApiName, describeErrors, listOperations, loadBundle, type Operation, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
-import { testPort } from "../support/ports.js";
+import { portAnswers, testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
 const BASE_PORT = testPort(4110);
@@ -22,17 +22,6 @@ const CREDENTIALS: SchemeCredentials = {
   oauth2: "test-access-token",
   openIdConnect: "test-access-token",
 };
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 let command: RunningCommand;
 

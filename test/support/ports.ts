@@ -2,6 +2,7 @@
 // message that quotes the port). Every file keeps its own range (4100-4999); vitest runs files in parallel in up to
 // MAX_WORKERS workers, and each worker shifts the ranges by 1000 so two files never meet on a port. Servers started
 // in-process listen on port 0 instead and report their real address.
+import { connect } from "node:net";
 
 /** Most workers vitest.config.ts runs: 3 on 2 cores, because many files spend much of their time waiting (sign-in
  * flows, page loads, processes starting); the blocks stay far below the ephemeral range. */
@@ -12,4 +13,16 @@ export function testPort(port: number): number {
   const worker = Number(process.env.VITEST_POOL_ID ?? "1");
   if (!Number.isInteger(worker) || worker < 1 || worker > MAX_WORKERS) throw new Error(`VITEST_POOL_ID ${process.env.VITEST_POOL_ID} is outside 1-${MAX_WORKERS}`);
   return port + 1000 * (worker - 1);
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port` (a server a test started, or one that should be gone). */
+export function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
