@@ -11,6 +11,7 @@ import type { IncomingMessage } from "node:http";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
+import { faultProviderKeys } from "./identity-keys.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { consentPage, cookieOf, errorPage, escape, html, type IdentityVariant, readText, signInPage } from "./identity-pages.js";
 
@@ -389,8 +390,7 @@ class FaultProvider {
 export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
   const C = FAULT_SERVER_CREDENTIALS;
   const client: Client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI] };
-  const { privateKey, publicKey } = await generateKeyPair("RS256");
-  const publicJwk = { ...(await exportJWK(publicKey)), kid: "fault-server-rs256", use: "sig", alg: "RS256" };
+  const { privateKey, publicJwk } = await faultProviderKeys();
   const provider = new FaultProvider(options.fault, options.variant ?? "html-form", client, new URLSearchParams(C.IDENTITY_SIGN_IN), privateKey, publicJwk);
   const running = await startServer(options.port ?? 0, (request) => provider.handle(request), provider.secretsSeen);
   provider.issuer = running.url;
