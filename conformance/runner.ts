@@ -8,7 +8,6 @@ import { UsageError } from "../lib/cli.js";
 import { appliesTo, CHECKS } from "./checks.js";
 import { isSuccess } from "./contract-words.js";
 import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
-import { runIdentityChecks } from "./identity-checks.js";
 import { scopeEnforcement } from "./scopes.js";
 import { unsupportedMethods } from "./methods.js";
 import { operationMutations } from "./mutations.js";
@@ -113,8 +112,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (!session.aborted) await runStatefulSequences(session, tracker);
     if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
     if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
-    // The OpenID Connect checks are one unit: the first shard runs them.
-    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await runIdentityChecks(session);
+    // The OpenID Connect checks are one unit: the first shard runs them. Loaded only here, since their modules (the
+    // flows, the sign-in drivers, jose) are about a tenth of the start-up of a links, catalog or pay run.
+    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await (await import("./identity-checks.js")).runIdentityChecks(session);
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
