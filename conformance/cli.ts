@@ -342,7 +342,7 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
 async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
   if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
-  const config = readDeploymentConfig(file);
+  const config = await readDeploymentConfig(file);
   const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry, shared, env) }));
   // --check shared by every API: an API to which none of them applies is left out, not run for nothing.
   const applicable = runs.filter((run) => {
