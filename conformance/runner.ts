@@ -113,7 +113,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
     if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
     // The OpenID Connect checks are one unit: the first shard runs them. Loaded only here, since their modules (the
-    // flows, the sign-in drivers, jose) are about a tenth of the start-up of a links, catalog or pay run.
+    // flows, the sign-in drivers, jose) are about a quarter of the start-up of a links, catalog or pay run.
     if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await (await import("./identity-checks.js")).runIdentityChecks(session);
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
