@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one CLI of this package: `contracts <command> [options]`. Each command lives beside the code it drives.
-import { UsageError } from "../lib/cli.js";
+import { cliFailure, UsageError } from "../lib/cli.js";
 
 interface Command {
   summary: string;
@@ -48,12 +48,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const parseError = (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    if (error instanceof UsageError || parseError) {
-      console.error(`contracts: ${(error as Error).message}`);
-      process.exit(error instanceof UsageError ? error.exitCode : 2);
-    }
-    console.error(error);
-    process.exit(1);
+    const { code, text } = cliFailure(error);
+    console.error(text);
+    process.exit(code);
   },
 );

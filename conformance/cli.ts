@@ -11,8 +11,9 @@ import { runMergeCommand } from "./merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
 import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
+import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./console.js";
 import { Secrets } from "./secrets.js";
-import { DEFAULT_MAX_WRITES, type ProgressEvent } from "./session.js";
+import { DEFAULT_MAX_WRITES } from "./session.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 
 export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
@@ -179,24 +180,24 @@ function parseConformArgs(argv: string[]) {
   return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CONFORM_OPTIONS });
 }
 
-export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
+export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: ConformConsole = PROCESS_CONSOLE): Promise<number> {
+  if (argv[0] === "merge") return runMergeCommand(argv.slice(1), io);
   const configAt = argv.indexOf("--config");
-  if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env);
+  if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env, io);
   const { values, positionals } = parseConformArgs(argv);
   if (values.help) {
-    process.stdout.write(CONFORM_USAGE);
+    io.out(CONFORM_USAGE);
     return 0;
   }
   if (values["list-checks"]) {
-    for (const check of CHECKS) process.stdout.write(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
+    for (const check of CHECKS) io.out(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
     return 0;
   }
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } = runSettings(values, positionals, env);
-  const interrupt = abortOnSignals();
-  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadContract(api).document.info["x-rate-limit"]) process.stderr.write(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
+  const interrupt = abortOnSignals(io);
+  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadContract(api).document.info["x-rate-limit"]) io.err(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
-  const progress = progressPrinter(api, banner, (text) => secrets.redact(text));
+  const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
   try {
     const report = await runConformance({
       api,
@@ -221,7 +222,7 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });
     progress.done();
-    return finishRun(api, report, values, baseline, secrets);
+    return finishRun(api, report, values, baseline, secrets, io);
   } finally {
     interrupt.release();
   }
@@ -266,80 +267,55 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs };
 }
 
-/** The first SIGINT/SIGTERM aborts the run (which then deletes what it created); the second exits at once. */
-function abortOnSignals(): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupts += 1;
-    if (interrupts === 1) {
-      process.stderr.write(`\n${signal}: stopping; deleting what this run created (Ctrl-C again to abandon the cleanup)\n`);
-      controller.abort();
-    } else {
-      process.stderr.write(`${signal} again: exiting without finishing the cleanup\n`);
-      process.exit(130);
-    }
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
-}
-
 /** Applies the baseline, writes the reports and returns the exit code. */
-function finishRun(api: ApiName, report: RunReport, values: ConformValues, baseline: ReturnType<typeof readBaseline> | undefined, secrets: Secrets): number {
+function finishRun(api: ApiName, report: RunReport, values: ConformValues, baseline: ReturnType<typeof readBaseline> | undefined, secrets: Secrets, io: ConformConsole): number {
   if (baseline && values.baseline) {
     const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
     report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
   }
   const redact = (text: string) => secrets.redact(text);
-  process.stdout.write(consoleReport(report, redact));
+  io.out(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
   const failed = failedCount(report);
   const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
   const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
   if (report.interrupted) {
-    process.stderr.write(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
+    io.err(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
     return 130;
   }
   if (values["update-baseline"] && values.baseline) {
     const written = writeBaseline(values.baseline, report.failures, report.seed);
-    process.stderr.write(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
+    io.err(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
     return 0;
   }
   const { newFailures, couldNotRun, checkedNothing } = verdict(report);
-  for (const check of couldNotRun) process.stderr.write(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
+  for (const check of couldNotRun) io.err(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
   const known = report.failures.length - newFailures.length;
   const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
   if (newFailures.length > 0) {
-    process.stderr.write(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
+    io.err(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
     return 1;
   }
   if (couldNotRun.length > 0) {
-    process.stderr.write(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
+    io.err(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
     return 1;
   }
   // A shard may hold no work of its own; the merged report is judged as a whole.
   if (checkedNothing && report.shard === undefined) {
-    process.stderr.write(`contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`);
+    io.err(`contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`);
     return 1;
   }
   if (known) {
-    process.stderr.write(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
+    io.err(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
     return 0;
   }
-  process.stderr.write(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
+  io.err(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
   return 0;
 }
 
 /** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */
-async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv, io: ConformConsole): Promise<number> {
   if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
   if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
   const config = await readDeploymentConfig(file);
@@ -350,48 +326,13 @@ async function runDeployment(file: string | undefined, shared: string[], env: No
     return anyApplies(selectChecks(values.check, values["exclude-check"]), run.api);
   });
   if (applicable.length === 0) throw new UsageError(`none of the selected checks applies to an API of ${file}; \`contracts conform --list-checks\` shows which do`);
-  for (const run of runs.filter((each) => !applicable.includes(each))) process.stderr.write(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
+  for (const run of runs.filter((each) => !applicable.includes(each))) io.err(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
   let worst = 0;
   for (const run of applicable) {
-    process.stderr.write(`contracts conform --config ${file}: ${run.api}\n`);
-    const code = await runConformCommand(run.argv, run.env);
+    io.err(`contracts conform --config ${file}: ${run.api}\n`);
+    const code = await runConformCommand(run.argv, run.env, io);
     if (code === 130) return 130;
     worst = Math.max(worst, code);
   }
   return worst;
-}
-
-/** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */
-function progressPrinter(api: string, banner: string, redact: (text: string) => string): { event: (event: ProgressEvent) => void; done: () => void } {
-  const tty = Boolean(process.stderr.isTTY);
-  let current = "";
-  let started = false;
-  let requests = 0;
-  let failures = 0;
-  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s)`;
-  return {
-    event(event) {
-      // The banner waits for the first progress, so that an unreachable target is reported in one line.
-      if (!started && event.type !== "request") {
-        started = true;
-        process.stderr.write(`${banner}\n`);
-      }
-      if (event.type === "request") {
-        requests = event.count;
-        if (tty) process.stderr.write(`\r\u001b[2K${line()}`);
-        return;
-      }
-      if (event.type === "failure") {
-        failures += 1;
-        const text = redact(`  ✗ ${event.check} on ${event.operationId}: ${event.message}`);
-        process.stderr.write(tty ? `\r\u001b[2K${text}\n${line()}` : `${text}\n`);
-        return;
-      }
-      current = `${event.operationId}: ${event.phase}`;
-      process.stderr.write(tty ? `\r\u001b[2K${line()}` : `${line()}\n`);
-    },
-    done() {
-      if (tty) process.stderr.write("\n");
-    },
-  };
 }

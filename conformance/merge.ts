@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError } from "../lib/cli.js";
+import { type ConformConsole, PROCESS_CONSOLE } from "./console.js";
 import type { Observation } from "./observations.js";
 import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import type { FailureRecord, WarningRecord } from "./session.js";
@@ -74,10 +75,10 @@ export const MERGE_USAGE = `contracts conform merge <report.json>... [--json <fi
   prints it and exits 1 when it holds a failure not in the baseline or a check that could not run.
 `;
 
-export function runMergeCommand(argv: string[]): number {
+export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CONSOLE): number {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: "string" }, junit: { type: "string" }, help: { type: "boolean", short: "h", default: false } } });
   if (values.help) {
-    process.stdout.write(MERGE_USAGE);
+    io.out(MERGE_USAGE);
     return 0;
   }
   if (positionals.length === 0) throw new UsageError("contracts conform merge needs the JSON reports to join");
@@ -91,11 +92,11 @@ export function runMergeCommand(argv: string[]): number {
   const merged = mergeReports(reports);
   // The reports were redacted when they were written; nothing here adds a secret.
   const same = (text: string) => text;
-  process.stdout.write(consoleReport(merged, same));
+  io.out(consoleReport(merged, same));
   if (values.json) writeFileSync(values.json, jsonReport(merged, same));
   if (values.junit) writeFileSync(values.junit, junitReport(merged, same));
   const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
   const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
-  process.stderr.write(`contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`);
+  io.err(`contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`);
   return newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // Shared pieces of the `contracts` CLI commands.
 import { readFileSync } from "node:fs";
+import { inspect } from "node:util";
 import { API_NAMES, type ApiName } from "./contract/index.js";
 
 /** A mistake in the command line or a problem the user can fix: printed as one line, never as a stack trace. */
@@ -11,6 +12,15 @@ export class UsageError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What the CLI does with an error a command threw: a UsageError or a malformed option is the user's to fix and is
+ * printed as one line with its exit code; anything else is a bug, printed whole with exit code 1. */
+export function cliFailure(error: unknown): { code: number; text: string } {
+  if (error instanceof UsageError) return { code: error.exitCode, text: `contracts: ${error.message}` };
+  const parseError = (error as { code?: string } | undefined)?.code?.startsWith("ERR_PARSE_ARGS");
+  if (parseError) return { code: 2, text: `contracts: ${(error as Error).message}` };
+  return { code: 1, text: inspect(error) };
 }
 
 export function parseApiName(name: string): ApiName {
