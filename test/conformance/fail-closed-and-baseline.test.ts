@@ -12,7 +12,7 @@ import { startIdentityServer } from "../../conformance/fault-servers/identity.js
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
-import type { RunReport } from "../../conformance/report.js";
+import { conformInProcess } from "../support/conform.js";
 import { runContracts } from "../support/processes.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };
@@ -28,14 +28,10 @@ async function started<T extends RunningServer>(server: Promise<T>): Promise<T> 
   return running;
 }
 
-async function conform(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | string; report: RunReport; stdout: string; stderr: string }> {
-  const json = join(dir, `${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", ...args, "--rate-limit", "1000/s", "--json", json], { ...env, ...extraEnv });
-  const code = await run.exit;
-  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stdout: run.stdout(), stderr: run.stderr() };
-}
+/** `contracts conform <args>` in this process (test/support/conform.ts); the usage errors below run the CLI. */
+const conform = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => conformInProcess([...args, "--rate-limit", "1000/s"], { ...env, ...extraEnv });
 
-// Each run has its own server and CLI process, so they go concurrently.
+// Each run has its own server, so they go concurrently.
 describe.concurrent("fail closed", () => {
   it("a prerequisite that fails (the first signed request is refused) fails nonce_replay with the reason", async () => {
     const server = await started(startPayServer({ shopId: env.PAY_SHOP_ID, secret: "another-secret-than-the-runner-has" }));

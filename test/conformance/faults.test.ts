@@ -1,5 +1,5 @@
-// Runs the real `contracts conform` against every fault server and asserts that exactly the check meant to catch
-// the fault fails (exit code 1), and against a correct server of each API that nothing fails (exit code 0).
+// Runs `contracts conform` against every fault server and asserts that exactly the check meant to catch the fault
+// fails (exit code 1), and the real CLI against a correct server of each API that nothing fails (exit code 0).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -38,16 +38,15 @@ describe("fault servers", () => {
     for (const check of CHECKS) expect(page).toContain(`| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`);
   });
 
-  // Each fault has its own server on a free port and its own CLI process, so those runs go concurrently; a fault
-  // that needs contract words the specs do not carry runs in this process, on the patched bundle, one at a time.
+  // Each fault has its own server on a free port and runs `contracts conform` in this process (the correct servers
+  // below run the CLI itself), so those runs go concurrently; a fault that needs contract words the specs do not
+  // carry runs on the patched bundle, alone.
   const caught = async (fault: Fault) => {
     const server = await fault.start();
     servers.push(server);
     try {
-      const args = [fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args];
-      const { code, report, stdout, stderr } = fault.contract
-        ? await conformInProcess([...args, "--seed", "7", "--rate-limit", "1000/s"], { ...FAULT_SERVER_CREDENTIALS }, fault.contract)
-        : await conform(args);
+      const args = [fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args, "--seed", "7", "--rate-limit", "1000/s"];
+      const { code, report, stdout, stderr } = await conformInProcess(args, { ...FAULT_SERVER_CREDENTIALS }, fault.contract);
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([fault.check]);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^contracts conform: \d+ check failure\(s\) on /m);

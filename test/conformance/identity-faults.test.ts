@@ -1,7 +1,7 @@
-// The identity fault providers, proven with the real CLI (dist/bin/contracts.js conform identity): every new fault
-// is caught by exactly its check, and no secret the provider issued or accepted reaches the report. The runs are
-// independent (each has its own provider on a free port and its own CLI process) and mostly wait (the max_age and
-// prompt=login checks let seconds pass), so they run concurrently.
+// The identity fault providers, proven with `contracts conform identity` run in this process (test/support/conform.ts;
+// identity.test.ts runs the CLI itself): every new fault is caught by exactly its check, and no secret the provider
+// issued or accepted reaches the report. The runs are independent (each has its own provider on a free port) and
+// mostly wait (the max_age and prompt=login checks let seconds pass), so they run concurrently.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
@@ -9,8 +9,8 @@ import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { identitySchema } from "../../conformance/identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import { conformIdentity, failingChecks } from "../support/conform-cli.js";
-import { conformInProcess } from "../support/conform.js";
+import { failingChecks } from "../support/conform-cli.js";
+import { conformIdentityInProcess, conformInProcess } from "../support/conform.js";
 
 describe("identity fault providers", () => {
   it("every new identity check has a fault provider and is documented in the mapping table", () => {
@@ -23,7 +23,7 @@ describe("identity fault providers", () => {
   it.concurrent.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
     const server = await fault.start();
     try {
-      const { code, report, output } = await conformIdentity(server.url, fault.args);
+      const { code, report, output } = await conformIdentityInProcess(server.url, fault.args);
       expect(failingChecks(report), output).toEqual([fault.check]);
       expect(code).toBe(1);
       const failure = report.failures.find((f) => f.check === fault.check);
@@ -43,7 +43,7 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
   it("passes, with the broken assumption as a warning", async () => {
     const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
     try {
-      const { code, report, output } = await conformIdentity(server.url, ["--operation", "exchangeToken"]);
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
       expect(failingChecks(report), output).toEqual([]);
       expect(code, output).toBe(0);
       expect(report.warnings).toEqual([expect.objectContaining({ check: "userinfo_methods", operationId: "getUserInfoByPost", message: "userinfo by POST with access_token in the form body answered 401", assumption })]);
@@ -69,7 +69,7 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
   it("fails userinfo_methods under --strict", async () => {
     const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
     try {
-      const { code, report, output } = await conformIdentity(server.url, ["--operation", "exchangeToken", "--strict"]);
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken", "--strict"]);
       expect(failingChecks(report), output).toEqual(["userinfo_methods"]);
       expect(code).toBe(1);
       expect(report.failures.find((f) => f.check === "userinfo_methods")?.operationId).toBe("getUserInfoByPost");

@@ -1,6 +1,7 @@
 // What makes the runner safe to point at production: it never exceeds the rate limit (the server's headers and the
 // contract's budget), it deletes what it created also when interrupted, no secret reaches any output, and every
-// way of failing to start is one line with exit code 2. The tests run side by side, each with servers of its own.
+// way of failing to start is one line with exit code 2. The tests run side by side, each with servers of its own;
+// those about the command as a process (signals, output, exit codes) run the CLI, the others run it in this process.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import type { RunReport } from "../../conformance/report.js";
 import type { FailureRecord } from "../../conformance/session.js";
 import { parseRequestRate } from "../../lib/cli.js";
 import { testPort } from "../support/ports.js";
+import { conformInProcess } from "../support/conform.js";
 import { runContracts } from "../support/processes.js";
 
 const UNUSED_PORT = testPort(4559); // nothing listens there
@@ -124,22 +126,18 @@ describe.concurrent("cleanup", () => {
 });
 
 describe.concurrent("writes the run cannot undo", () => {
-  const run = async (args: string[], name: string) => {
-    const json = join(dir, `${name}.json`);
-    const cli = runContracts(["conform", ...args, "--allow-writes", "--rate-limit", "1000/s", "--seed", "3", "--json", json], env);
-    return { code: await cli.exit, output: cli.stdout() + cli.stderr(), report: JSON.parse(readFileSync(json, "utf8")) as RunReport };
-  };
+  const run = (args: string[]) => conformInProcess([...args, "--allow-writes", "--rate-limit", "1000/s", "--seed", "3"], env);
 
   it("--max-writes bounds every valid creation of a product, the idempotency sequence's included", async (context) => {
     const { expect } = context;
     const server = closedAfter(await startCatalogServer({ apiKey: env.CATALOG_API_KEY, readApiKey: env.CATALOG_READ_API_KEY }), context);
-    const two = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "2"], "max-writes-2");
+    const two = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "2"]);
     expect(two.code, two.output).toBe(0);
     expect(server.products.size).toBe(2); // one valid case, one kept for the sequence
     expect(two.report.resources.map((r) => r.state)).toEqual(["left behind", "left behind"]);
     expect(two.report.checks.find((c) => c.name === "idempotency")).toMatchObject({ passed: 1, failed: 0 });
 
-    const none = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "0"], "max-writes-0");
+    const none = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "0"]);
     expect(none.code, none.output).toBe(1); // fail closed: the sequence's checks apply but could not run
     expect(server.products.size).toBe(2);
     expect(none.report.resources).toEqual([]);
@@ -150,10 +148,10 @@ describe.concurrent("writes the run cannot undo", () => {
     const { expect } = context;
     // The independent gateway accepts any body with a valid signature, shop and nonce, as a lenient provider may.
     const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }), context);
-    const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"], "lenient-pay-max-writes-0");
+    const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"]);
     expect(server.orders, none.output).toHaveLength(0);
     expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(/^invalid data not sent: .*; valid data not sent/);
-    const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"], "lenient-pay-max-writes-2");
+    const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"]);
     expect(server.orders.length, two.output).toBeLessThanOrEqual(2);
     expect(two.report.resources.filter((r) => r.state === "left behind")).toHaveLength(server.orders.length);
   });
@@ -162,7 +160,7 @@ describe.concurrent("writes the run cannot undo", () => {
     const { expect } = context;
     const server = closedAfter(await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }), context);
     const seeded = server.orders.length;
-    const none = await run(["pay", "--base-url", server.url, "--max-examples", "3", "--max-writes", "0"], "pay-max-writes-0");
+    const none = await run(["pay", "--base-url", server.url, "--max-examples", "3", "--max-writes", "0"]);
     expect(none.code, none.output).toBe(1);
     expect(server.orders.length).toBe(seeded);
     expect(none.report.checks.find((c) => c.name === "created_values_echoed")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
@@ -171,12 +169,10 @@ describe.concurrent("writes the run cannot undo", () => {
 
 /** The reproduction of the failure `which` of a failing `contracts conform pay` run against `server`. */
 async function payReproduction(server: RunningServer, args: string[], which: (failure: FailureRecord) => boolean): Promise<string> {
-  const json = join(dir, `pay-${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", "pay", "--base-url", server.url, "--json", json, ...args], env);
+  const { code, report, output } = await conformInProcess(["pay", "--base-url", server.url, ...args], env);
   // Not `expect`: the concurrent tests that call this each have their own.
-  const code = await run.exit;
-  if (code !== 1) throw new Error(`contracts conform pay exited ${code}, not 1:\n${run.stdout()}\n${run.stderr()}`);
-  return (JSON.parse(readFileSync(json, "utf8")) as RunReport).failures.find(which)!.curl;
+  if (code !== 1) throw new Error(`contracts conform pay exited ${code}, not 1:\n${output}`);
+  return report.failures.find(which)!.curl;
 }
 
 /** Runs a reproduction with bash, asynchronously (the server answering its curl runs in this process). */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import type { RunReport } from "../../conformance/report.js";
+import { conformInProcess } from "../support/conform.js";
 import { runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-shards-"));
@@ -28,25 +29,21 @@ async function linksServer({ onTestFinished }: TestContext): Promise<RunningServ
   return fresh;
 }
 
-async function run(args: string[], json: string): Promise<{ code: number | string; report: RunReport; stderr: string }> {
-  const command = runContracts(args, env);
-  const code = await command.exit;
-  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, stderr: command.stderr() };
-}
+/** `contracts conform <args>` in this process (test/support/conform.ts); merge, --config and the usage errors run the CLI. */
+const run = (args: string[]) => conformInProcess(args, env);
 
 /** check → operation → passed/failed, without the checks that ran nowhere. */
 const tallies = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
 
 describe.sequential("--shard and merge", () => {
+  /** The shards' JSON reports, from the first test to the second. */
+  let shardReports: string[] = [];
   it("the union of three shards is the whole run, and merge joins their reports", async (context) => {
-    const runOwnServer = async (more: string[], json: string) => {
+    const runOwnServer = async (more: string[]) => {
       const { url } = await linksServer(context);
-      return run(["conform", "links", "--base-url", url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes", ...more, "--json", json], json);
+      return run(["links", "--base-url", url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes", ...more]);
     };
-    const [whole, shards] = await Promise.all([
-      runOwnServer([], join(dir, "whole.json")),
-      Promise.all([1, 2, 3].map((index) => runOwnServer(["--shard", `${index}/3`], join(dir, `shard-${index}.json`)))),
-    ]);
+    const [whole, shards] = await Promise.all([runOwnServer([]), Promise.all([1, 2, 3].map((index) => runOwnServer(["--shard", `${index}/3`])))]);
     expect(whole.code, whole.stderr).toBe(0);
     const parts: RunReport[] = [];
     for (const [i, part] of shards.entries()) {
@@ -61,7 +58,8 @@ describe.sequential("--shard and merge", () => {
 
     const merged = join(dir, "merged.json");
     const junit = join(dir, "merged.xml");
-    const joined = runContracts(["conform", "merge", ...[1, 2, 3].map((i) => join(dir, `shard-${i}.json`)), "--json", merged, "--junit", junit], env);
+    shardReports = shards.map((part) => part.files.json);
+    const joined = runContracts(["conform", "merge", ...shardReports, "--json", merged, "--junit", junit], env);
     expect(await joined.exit, joined.stderr()).toBe(0);
     const report = JSON.parse(readFileSync(merged, "utf8")) as RunReport;
     expect(tallies(report)).toEqual(tallies(whole.report));
@@ -71,11 +69,11 @@ describe.sequential("--shard and merge", () => {
 
   it("a merged report with a failure exits 1; --shard out of range is a usage error", async () => {
     const file = join(dir, "failing.json");
-    const failing = JSON.parse(readFileSync(join(dir, "shard-1.json"), "utf8")) as RunReport;
+    const failing = JSON.parse(readFileSync(shardReports[0]!, "utf8")) as RunReport;
     failing.failures.push({ check: "not_a_server_error", operationId: "getAccount", message: "server error 500", case: "x", shrunk: false, occurrences: 1, request: { method: "GET", url: "http://127.0.0.1/", headers: {} }, curl: "curl" });
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, JSON.stringify(failing));
-    const joined = runContracts(["conform", "merge", file, join(dir, "shard-2.json")], env);
+    const joined = runContracts(["conform", "merge", file, shardReports[1]!], env);
     expect(await joined.exit).toBe(1);
     const usage = runContracts(["conform", "links", "--base-url", server.url, "--shard", "4/3"], env);
     expect(await usage.exit).toBe(2);
@@ -139,9 +137,9 @@ describe.concurrent("--concurrency", () => {
     const { startOraclePayServer } = await import("../../conformance/oracle/pay.js");
     const pay = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET });
     try {
-      const common = ["conform", "pay", "--base-url", pay.url, "--max-examples", "4", "--seed", "12"];
-      const one = await run([...common, "--json", join(dir, "one.json")], join(dir, "one.json"));
-      const four = await run([...common, "--concurrency", "4", "--json", join(dir, "four.json")], join(dir, "four.json"));
+      const common = ["pay", "--base-url", pay.url, "--max-examples", "4", "--seed", "12"];
+      const one = await run(common);
+      const four = await run([...common, "--concurrency", "4"]);
       expect(one.code).toBe(0);
       expect(four.code).toBe(0);
       expect(tallies(four.report)).toEqual(tallies(one.report));

@@ -1,5 +1,6 @@
-// Runs the real CLI (`contracts conform ...`) as a child process and reads back its JSON report; shared by the
-// self-tests that prove the checks on fault servers (test/conformance/faults.test.ts, identity*.test.ts).
+// Runs the real CLI (`contracts conform ...`) as a child process and reads back its JSON report: the runs against
+// correct servers (test/conformance/faults.test.ts) and correct providers (identity.test.ts). The fault proofs run
+// the same command in the test's own process (conform.ts).
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
