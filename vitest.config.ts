@@ -13,8 +13,14 @@ export default defineConfig({
     // needs come from test/support/ports.ts, one block per worker (MAX_WORKERS, more than the cores: the files wait a lot).
     fileParallelism: true,
     pool: "forks",
+    // A worker runs file after file in one process: the modules the files share (the contracts and their compiled
+    // validators, the runner, Prism, playwright) load once per worker, not once per file (about 40 of 250 CPU-s).
+    // Each file still starts its own servers and closes them; no test changes state that another file reads.
+    isolate: false,
     maxWorkers: MAX_WORKERS,
-    minWorkers: 1,
+    // Not fewer: with isolate off, vitest 3.2 ends an idle-looking worker while its file is still being collected
+    // ("Terminating worker thread", vitest-dev/vitest#8133); with every worker kept, none is ended early.
+    minWorkers: MAX_WORKERS,
     sequence: { sequencer: LongFilesFirst },
   },
 });
