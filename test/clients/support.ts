@@ -1,6 +1,7 @@
 // Shared by the client behaviour tests: small local servers that enforce the rules the way a live deployment would,
 // the secrets they use, and the check that no secret leaks into an error.
-import { afterAll, expect, vi } from "vitest";
+import { expect, vi } from "vitest";
+import { afterEachFile } from "../support/file-end.js";
 import { startTestServer, type TestServer } from "../support/http.js";
 
 export const LINKS_KEY = "links-secret-key-7d1f";
@@ -12,7 +13,7 @@ const SECRETS = [LINKS_KEY, SELLER_KEY, PAY_SECRET, CLIENT_SECRET];
 export const ACCOUNT = { error: 0, data: { id: 1, email: "demo@example.com", username: "demo", avatar: "https://cdn.example.com/a.png", status: "pro", expires: "2027-01-01 00:00:00", registered: "2024-01-15 09:30:00" } };
 
 const servers: TestServer[] = [];
-afterAll(async () => Promise.all(servers.map((s) => s.close())));
+afterEachFile(() => Promise.all(servers.splice(0).map((s) => s.close())));
 
 /** Starts a local server for this test file; it is closed after the file's tests. */
 export async function serve(handler: Parameters<typeof startTestServer>[0]): Promise<string> {

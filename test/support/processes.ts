@@ -2,7 +2,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./file-end.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const contractsBin = `${repoRoot}dist/bin/contracts.js`;
@@ -19,7 +19,7 @@ export interface RunningCommand {
 // A command still running when its test file ends belongs to a test that failed or timed out: it is killed, so that
 // it does not burn a core for the rest of the run, or outlive it.
 const running = new Set<ChildProcessWithoutNullStreams>();
-afterAll(() => {
+afterEachFile(() => {
   for (const child of running) child.kill("SIGKILL");
 });
 
