@@ -34,9 +34,14 @@ export async function conformWithCli(args: string[], env: Record<string, string>
   return { code, report, run, stdout: run.stdout(), stderr: run.stderr(), output: `${run.stdout()}\n${run.stderr()}` };
 }
 
-/** `contracts conform identity` against `baseUrl`, seed 7, two cases per operation. */
+/** The arguments of the identity self-tests' runs against `baseUrl`: seed 7, two cases per operation. */
+export function identityRunArgs(baseUrl: string, args: string[]): string[] {
+  return ["identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", ...args];
+}
+
+/** `contracts conform identity` against `baseUrl` (identityRunArgs). */
 export function conformIdentity(baseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return conformWithCli(["identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", ...args], env);
+  return conformWithCli(identityRunArgs(baseUrl, args), env);
 }
 
 /** Names of the checks with at least one failure. */

@@ -12,6 +12,7 @@ import { type ContractPatch, patchContract } from "../../conformance/fault-serve
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunReport } from "../../conformance/report.js";
 import { cliFailure } from "../../lib/cli.js";
+import { identityRunArgs } from "./conform-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-in-process-"));
 
@@ -89,7 +90,7 @@ async function withPatches<T>(patches: ContractPatch[], run: () => Promise<T>): 
   }
 }
 
-/** `contracts conform identity` against `baseUrl` in this process, seed 7, two cases per operation. */
+/** `contracts conform identity` against `baseUrl` in this process (identityRunArgs), with the fault servers' credentials. */
 export function conformIdentityInProcess(baseUrl: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<InProcessRun> {
-  return conformInProcess(["identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", ...args], { ...FAULT_SERVER_CREDENTIALS, ...env });
+  return conformInProcess(identityRunArgs(baseUrl, args), { ...FAULT_SERVER_CREDENTIALS, ...env });
 }
