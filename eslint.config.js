@@ -1,6 +1,7 @@
 // @ts-check
-// `npm run lint:ts`: typescript-eslint with type information, and the size limits of the house style
-// (a file reads in one sitting, a function fits on a screen).
+// typescript-eslint with type information, and the size limits of the house style (a file reads in one sitting, a
+// function fits on a screen). `npm run check:ts` (scripts/check-typescript.ts) lints with it over the program that
+// it type-checks; editors and `npx eslint <file>` build the program of tsconfig.json from `project` below.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 

@@ -43,7 +43,7 @@ export function staleness() {
 
 /**
  * Compiles when stale and says why on stderr. Returns tsc's result (status, output), or undefined when the build
- * was fresh. tsc still emits on type errors (`npm run typecheck` reports them).
+ * was fresh. tsc still emits on type errors (`npm run check:ts` reports them).
  * @param {"inherit" | "pipe"} stdio
  * @returns {import("node:child_process").SpawnSyncReturns<string> | undefined}
  */

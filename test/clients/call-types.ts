@@ -1,4 +1,4 @@
-// Compile-time tests of the clients' calls, checked by `npm run typecheck` (tsc over test/): a misspelt or unknown
+// Compile-time tests of the clients' calls, checked by `npm run check:ts` (tsc over test/): a misspelt or unknown
 // field in a request is a type error (the contracts' request bodies are closed), as are wrong types and missing fields.
 // Each `@ts-expect-error` fails the build when the client's types accept what they should refuse.
 import type { CatalogClient } from "../../clients/catalog.js";

@@ -1,4 +1,4 @@
-// Compile-time tests of the generated types, checked by `npm run typecheck` (tsc over test/): each
+// Compile-time tests of the generated types, checked by `npm run check:ts` (tsc over test/): each
 // `@ts-expect-error` fails the build as soon as the quirk it guards is smoothed over in a spec.
 import type { paths as CatalogPaths } from "../../clients/catalog.js";
 import type { components as IdentityComponents } from "../../clients/identity.js";

@@ -1,5 +1,5 @@
 // Sandbox handlers are typed by the generated operation types. The type assertions below are checked by
-// `npm run typecheck` (an unused @ts-expect-error fails it); the runtime part checks the table lookup by operationId.
+// `npm run check:ts` (an unused @ts-expect-error fails it); the runtime part checks the table lookup by operationId.
 import { describe, expect, it } from "vitest";
 import { handler, OperationServer } from "../../mock/sandbox/operations.js";
 

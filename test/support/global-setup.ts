@@ -1,6 +1,6 @@
 // Compiles the package before the tests, so that tests run the same `contracts` binary a user gets; skipped when
 // dist/ is newer than every source (after `npm install`, whose prepare script builds, or an earlier run).
-// Type errors do not stop the emit (and `npm run typecheck` reports them); only a failure to emit stops the tests.
+// Type errors do not stop the emit (and `npm run check:ts` reports them); only a failure to emit stops the tests.
 // Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
 // that no file finds it missing and no worker is blocked by apt-get for a minute.
 // Also gives each run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
@@ -14,7 +14,7 @@ import { installChromiumIfMissing } from "../../scripts/docs/chromium.js";
 export default function setup(project: TestProject): () => void {
   const result = buildIfStale("pipe");
   if (result && result.status !== 0) {
-    process.stderr.write(`tsc reported type errors (see \`npm run typecheck\`):\n${result.stdout.split("\n").slice(0, 10).join("\n")}\n`);
+    process.stderr.write(`tsc reported type errors (see \`npm run check:ts\`):\n${result.stdout.split("\n").slice(0, 10).join("\n")}\n`);
   }
   if (result?.error || !existsSync(cli)) throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
   installChromiumIfMissing();

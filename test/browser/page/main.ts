@@ -1,6 +1,6 @@
 // The page of test/browser/clients-msw.test.ts, bundled for the browser by esbuild: the pay and links clients as an
 // integrator's frontend uses them, answered by the MSW handlers (the sandbox) through MSW's service worker. Every
-// call below is type-checked by `npm run typecheck` like any other file of the repository.
+// call below is type-checked by `npm run check:ts` like any other file of the repository.
 import { setupWorker } from "msw/browser";
 import { createLinksClient, LinksApiError } from "../../../clients/links.js";
 import { createPayClient, PayApiError } from "../../../clients/pay.js";
