@@ -35,6 +35,8 @@ async function main(): Promise<number> {
   // typescript-eslint's documented way to lint with a program built elsewhere: `programs` in place of `project`.
   const eslint = new ESLint({ cwd: root, overrideConfig: { languageOptions: { parserOptions: { project: false, programs: [program] } } } });
   const results = await eslint.lintFiles(["."]);
+  // Fail closed: a check that read no file did not run.
+  if (program.getRootFileNames().length === 0 || results.length === 0) throw new Error("check:ts read no TypeScript file: is tsconfig.json there?");
   const problems = results.reduce((sum, result) => sum + result.errorCount + result.warningCount, 0);
   const formatter = await eslint.loadFormatter("stylish");
   process.stdout.write(await formatter.format(results));
