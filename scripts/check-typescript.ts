@@ -26,6 +26,9 @@ const formatHost: ts.FormatDiagnosticsHost = {
 
 async function main(): Promise<number> {
   const { program, configErrors } = createProgram();
+  // Fail closed: a check that read no file did not run.
+  const noFiles = () => new Error(`check:ts read no TypeScript file: ${ts.formatDiagnostics(configErrors, formatHost) || "is tsconfig.json there?"}`);
+  if (program.getRootFileNames().length === 0) throw noFiles();
   const diagnostics = [...configErrors, ...ts.getPreEmitDiagnostics(program)];
   if (diagnostics.length > 0) {
     // Coloured with the source lines on a terminal, one line each otherwise, as tsc prints them.
@@ -35,8 +38,7 @@ async function main(): Promise<number> {
   // typescript-eslint's documented way to lint with a program built elsewhere: `programs` in place of `project`.
   const eslint = new ESLint({ cwd: root, overrideConfig: { languageOptions: { parserOptions: { project: false, programs: [program] } } } });
   const results = await eslint.lintFiles(["."]);
-  // Fail closed: a check that read no file did not run.
-  if (program.getRootFileNames().length === 0 || results.length === 0) throw new Error("check:ts read no TypeScript file: is tsconfig.json there?");
+  if (results.length === 0) throw noFiles();
   const problems = results.reduce((sum, result) => sum + result.errorCount + result.warningCount, 0);
   const formatter = await eslint.loadFormatter("stylish");
   process.stdout.write(await formatter.format(results));
