@@ -387,9 +387,11 @@ class FaultProvider {
   }
 }
 
-export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string } = {}): Promise<RunningServer> {
+/** `appOrigin`: the client's application is there, its redirect_uri `<appOrigin>/callback` and its post-logout address `<appOrigin>/` (by default the ones of FAULT_SERVER_CREDENTIALS). */
+export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string; appOrigin?: string } = {}): Promise<RunningServer> {
   const C = FAULT_SERVER_CREDENTIALS;
-  const client: Client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [C.IDENTITY_REDIRECT_URI], postLogoutRedirectUris: [C.IDENTITY_POST_LOGOUT_REDIRECT_URI] };
+  const [redirectUri, postLogoutRedirectUri] = options.appOrigin ? [`${options.appOrigin}/callback`, `${options.appOrigin}/`] : [C.IDENTITY_REDIRECT_URI, C.IDENTITY_POST_LOGOUT_REDIRECT_URI];
+  const client: Client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [redirectUri], postLogoutRedirectUris: [postLogoutRedirectUri] };
   const { privateKey, publicJwk } = await faultProviderKeys();
   const provider = new FaultProvider(options.fault, options.variant ?? "html-form", client, new URLSearchParams(C.IDENTITY_SIGN_IN), privateKey, publicJwk);
   const running = await startServer(options.port ?? 0, (request) => provider.handle(request), provider.secretsSeen);
