@@ -44,6 +44,15 @@ describe("docs site pages", () => {
     try {
       expect(await brokenLinks(starts.map((start) => start.page), site.url, links)).toEqual([]);
       expect(starts.flatMap((start) => start.problems)).toEqual([]);
+      // And the walk does report a path the router does not know and an anchor that is missing.
+      const planted: CollectedLinks = new Map([
+        [`${site.url}/guide/no-such-page`, { from: "/planted", target: "" }],
+        [`${site.url}/guide/getting-started#no-such-anchor`, { from: "/planted", target: "" }],
+      ]);
+      expect(await brokenLinks([starts[0]!.page], site.url, planted)).toEqual([
+        "/guide/no-such-page (from /planted): PAGE NOT FOUND",
+        `${site.url}/guide/getting-started#no-such-anchor (from /planted): no element #no-such-anchor`,
+      ]);
     } finally {
       await Promise.all(starts.map((start) => start.end()));
     }
