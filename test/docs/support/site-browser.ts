@@ -168,16 +168,31 @@ export async function checkSitePage(
   }
 }
 
-/** Follows one link path through the client-side router from an open page; undefined when it lands on a page. */
+/**
+ * Follows one link path through the client-side router from an open page; undefined when it lands on a page. The
+ * router changes the address first and renders the page after fetching it (or, for a path it does not know, after
+ * fetching its page list again), so it is done when the page shown before (marked) is gone: the page then in place
+ * is the one the link leads to, or the not-found page; a link to the page shown only moves to its anchor. (The load
+ * state says nothing here: it was reached once, at the first load, and a router navigation does not reset it.)
+ */
 async function openThroughRouter(page: Page, path: string): Promise<string | undefined> {
-  await page.evaluate((href) => {
-    const a = document.createElement("a");
-    a.href = href;
-    document.querySelector(".VPContent")!.appendChild(a);
-    a.click();
-  }, path);
-  await page.waitForFunction((expected) => location.pathname === expected, path.replace(/\.html$/, ""), { timeout: 10_000 }).catch(() => {});
-  await page.waitForLoadState("networkidle");
+  const expected = path.replace(/\.html$/, "");
+  const samePage = await page.evaluate(
+    ({ href, expected }) => {
+      for (const shown of document.querySelectorAll(".VPContent .vp-doc > *, .VPContent .VPHome")) shown.setAttribute("data-shown-before", "");
+      const a = document.createElement("a");
+      a.href = href;
+      document.querySelector(".VPContent")!.appendChild(a);
+      const from = location.pathname;
+      a.click();
+      return from === expected;
+    },
+    { href: path, expected },
+  );
+  const arrived = await page
+    .waitForFunction(({ expected, samePage }) => location.pathname === expected && (samePage || !document.querySelector("[data-shown-before]")), { expected, samePage }, { timeout: 10_000 })
+    .then(() => true, () => false);
+  if (!arrived) return `the router did not show it within 10 s (the address is ${new URL(page.url()).pathname})`;
   const notFound = (await page.locator(".NotFound").count()) > 0 || !(await page.locator(".VPContent h1, .VPHero .name").count());
   return notFound ? "PAGE NOT FOUND" : undefined;
 }
