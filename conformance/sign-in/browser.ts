@@ -68,12 +68,12 @@ export class BrowserDriver implements SignInDriver {
     // Request events fire for every hop of a redirect chain (a route handler would see only the first URL), in every
     // frame and tab of the context.
     this.context.on("request", (request) => {
-      if (request.isNavigationRequest()) this.isArrival(new URL(request.url()));
+      if (request.isNavigationRequest()) this.noteArrival(new URL(request.url()));
     });
   }
 
-  /** Whether `url` is the address waited for; the first such is noted as where the browser arrived. */
-  private isArrival(url: URL): boolean {
+  /** Notes `url` as where the browser arrived if it is the address waited for (the first such); whether it is. */
+  private noteArrival(url: URL): boolean {
     if (!this.until?.(url)) return false;
     this.arrived ??= url;
     return true;
@@ -100,7 +100,7 @@ export class BrowserDriver implements SignInDriver {
     const page = await this.context.newPage();
     const cdp = await this.context.newCDPSession(page);
     cdp.on("Fetch.requestPaused", ({ requestId, request }) => {
-      const answer = this.isArrival(new URL(request.url)) ? cdp.send("Fetch.fulfillRequest", { requestId, responseCode: 204 }) : cdp.send("Fetch.continueRequest", { requestId });
+      const answer = this.noteArrival(new URL(request.url)) ? cdp.send("Fetch.fulfillRequest", { requestId, responseCode: 204 }) : cdp.send("Fetch.continueRequest", { requestId });
       answer.catch(() => {}); // the tab was closed meanwhile
     });
     await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
@@ -108,9 +108,9 @@ export class BrowserDriver implements SignInDriver {
   }
 
   /**
-   * Takes the tab off the provider's page, so that none of its scripts runs on while the checks go on. The browser's
-   * error page for the address waited for (nothing listens there) can cut the first try short; the next try waits
-   * for it. A tab that still cannot get to about:blank is given up, and the next sign-in opens a new one.
+   * Takes the tab off the provider's page, so that none of its scripts runs on while the checks go on. A navigation
+   * the page started late (a script, a frame's error page) can cut the first try short; the next try waits for it. A
+   * tab that still cannot get to about:blank is given up, and the next sign-in opens a new one.
    */
   private async leave(page: Page): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
