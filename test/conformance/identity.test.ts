@@ -4,8 +4,6 @@
 // with its real cause. The fault providers are in identity-faults.test.ts. The CLI runs are independent (each has its
 // own provider on a free port) and mostly wait, so each group runs concurrently.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,6 +18,7 @@ import type { RunReport } from "../../conformance/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/transport.js";
 import { checkOf as check, conformIdentity as conform, failingChecks as failing } from "../support/conform-cli.js";
+import { startTestServer } from "../support/http.js";
 import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
@@ -57,20 +56,19 @@ describe.concurrent("correct providers: every identity check runs and none fails
     // The client's application listens at its redirect_uri and post-logout address: the browser must not deliver
     // the redirects there (an application would redeem the code before the checks do).
     const appRequests: string[] = [];
-    const app = createServer((request, response) => {
+    const app = await startTestServer((request, _body, response) => {
       appRequests.push(`${request.method} ${request.url}`);
       response.end("the application");
     });
-    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
     try {
-      const appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+      const appOrigin = app.url;
       const server = await start({ variant: "javascript-sign-in", appOrigin });
       const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"], { IDENTITY_REDIRECT_URI: `${appOrigin}/callback`, IDENTITY_POST_LOGOUT_REDIRECT_URI: `${appOrigin}/` });
       expectAllPass(report, output, FLOW_CHECKS);
       expect(code).toBe(0);
       expect(appRequests).toEqual([]);
     } finally {
-      await new Promise((resolve) => app.close(resolve));
+      await app.close();
     }
   }, 120_000);
 
