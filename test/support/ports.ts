@@ -9,11 +9,20 @@ import { connect } from "node:net";
  * half of the run (npm test 126 -> 112 s side by side). The blocks stay far below the ephemeral range. */
 export const MAX_WORKERS = 4;
 
+/** Shifts every block, so that test runs of two checkouts on one machine never meet on a port (TEST_PORT_OFFSET,
+ * a multiple of 4000 below 24000: the blocks must stay below the ephemeral range, which starts at 32768). */
+const CHECKOUT_OFFSET = Number(process.env.TEST_PORT_OFFSET ?? "0");
+
 /** `port` moved into this worker's block (VITEST_POOL_ID counts workers from 1). */
 export function testPort(port: number): number {
   const worker = Number(process.env.VITEST_POOL_ID ?? "1");
-  if (!Number.isInteger(worker) || worker < 1 || worker > MAX_WORKERS) throw new Error(`VITEST_POOL_ID ${process.env.VITEST_POOL_ID} is outside 1-${MAX_WORKERS}`);
-  return port + 1000 * (worker - 1);
+  if (!Number.isInteger(worker) || worker < 1 || worker > MAX_WORKERS) {
+    throw new Error(`VITEST_POOL_ID ${process.env.VITEST_POOL_ID} is outside 1-${MAX_WORKERS}`);
+  }
+  if (!Number.isInteger(CHECKOUT_OFFSET) || CHECKOUT_OFFSET < 0 || CHECKOUT_OFFSET > 24_000 || CHECKOUT_OFFSET % 4000) {
+    throw new Error(`TEST_PORT_OFFSET ${process.env.TEST_PORT_OFFSET} is not a multiple of 4000 from 0 to 24000`);
+  }
+  return port + 1000 * (worker - 1) + CHECKOUT_OFFSET;
 }
 
 /** Whether something accepts connections on 127.0.0.1:`port` (a server a test started, or one that should be gone). */
