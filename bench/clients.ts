@@ -33,7 +33,12 @@ const server = createServer((request, response) => {
   request.resume();
   request.on("end", () => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
-    const headers = { "Content-Type": "application/json", "X-RateLimit-Limit": "1000000", "X-RateLimit-Remaining": "999999", "X-RateLimit-Reset": String(Math.floor(Date.now() / 1000) + 60) };
+    const headers = {
+      "Content-Type": "application/json",
+      "X-RateLimit-Limit": "1000000",
+      "X-RateLimit-Remaining": "999999",
+      "X-RateLimit-Reset": String(Math.floor(Date.now() / 1000) + 60),
+    };
     const bodies: Record<string, unknown> = {
       [DISCOVERY]: {
         issuer: base(),
@@ -46,7 +51,18 @@ const server = createServer((request, response) => {
         id_token_signing_alg_values_supported: ["RS256"],
       },
       [USERINFO]: { sub: "user-1", iss: base(), aud: "bench-app" },
-      "/api/account": { error: 0, data: { id: 1, email: "demo@example.com", username: "demo", avatar: "https://cdn.example.com/a.png", status: "pro", expires: "2027-01-01 00:00:00", registered: "2024-01-15 09:30:00" } },
+      "/api/account": {
+        error: 0,
+        data: {
+          id: 1,
+          email: "demo@example.com",
+          username: "demo",
+          avatar: "https://cdn.example.com/a.png",
+          status: "pro",
+          expires: "2027-01-01 00:00:00",
+          registered: "2024-01-15 09:30:00",
+        },
+      },
       "/admin/seller-api/me": { payout_verified: true },
       "/api/balance/": { type: "success", desc: "", data: { user_id: 7, balance: { USD: "10.00" } } },
     };
@@ -56,10 +72,16 @@ const server = createServer((request, response) => {
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const links = createLinksClient({ baseUrl: base(), apiKey: "bench-key", });
+const links = createLinksClient({ baseUrl: base(), apiKey: "bench-key" });
 const catalog = createCatalogClient({ baseUrl: base(), apiKey: "bench-key" });
 const pay = createPayClient({ baseUrl: base(), shopId: "1", apiKey: "bench-secret" });
-const identity = await createIdentityClient({ issuer: base(), clientId: "bench-app", clientSecret: "bench-secret", redirectUri: "http://127.0.0.1/cb", allowInsecureRequests: true });
+const identity = await createIdentityClient({
+  issuer: base(),
+  clientId: "bench-app",
+  clientSecret: "bench-secret",
+  redirectUri: "http://127.0.0.1/cb",
+  allowInsecureRequests: true,
+});
 
 let lastNonce = 0;
 const nextNonce = () => (lastNonce = Math.max(lastNonce + 1, Date.now() * 1000));
@@ -70,7 +92,12 @@ const plainLinks = createClient<LinksPaths>({ baseUrl: base() });
 const plainCatalog = createClient<CatalogPaths>({ baseUrl: base() });
 const plainPay = createClient<PayPaths>({ baseUrl: base() });
 
-const cases: Array<{ api: string; raw: () => Promise<unknown>; plain?: () => Promise<unknown>; client: () => Promise<unknown> }> = [
+const cases: Array<{
+  api: string;
+  raw: () => Promise<unknown>;
+  plain?: () => Promise<unknown>;
+  client: () => Promise<unknown>;
+}> = [
   {
     api: "links GET /api/account",
     raw: () => fetch(`${base()}/api/account`, { headers: { Authorization: "Bearer bench-key" } }).then((r) => r.json()),
@@ -79,7 +106,8 @@ const cases: Array<{ api: string; raw: () => Promise<unknown>; plain?: () => Pro
   },
   {
     api: "catalog GET /me",
-    raw: () => fetch(`${base()}/admin/seller-api/me`, { headers: { "x-seller-api-key": "bench-key" } }).then((r) => r.json()),
+    raw: () =>
+      fetch(`${base()}/admin/seller-api/me`, { headers: { "x-seller-api-key": "bench-key" } }).then((r) => r.json()),
     plain: () => plainCatalog.GET("/admin/seller-api/me", { headers: { "x-seller-api-key": "bench-key" } }),
     client: () => catalog.GET("/admin/seller-api/me"),
   },
@@ -88,11 +116,18 @@ const cases: Array<{ api: string; raw: () => Promise<unknown>; plain?: () => Pro
     // A valid pay request is signed and carries a fresh nonce, so the raw baseline does that work too.
     raw: () => {
       const body = JSON.stringify({ shop_id: "1", nonce: nextNonce() });
-      return fetch(`${base()}/api/balance/`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: sign(body) }, body }).then((r) => r.json());
+      return fetch(`${base()}/api/balance/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: sign(body) },
+        body,
+      }).then((r) => r.json());
     },
     plain: () => {
       const body = JSON.stringify({ shop_id: "1", nonce: nextNonce() });
-      return plainPay.POST("/api/balance/", { headers: { Authorization: sign(body) }, body: JSON.parse(body) as { shop_id: string; nonce: number } });
+      return plainPay.POST("/api/balance/", {
+        headers: { Authorization: sign(body) },
+        body: JSON.parse(body) as { shop_id: string; nonce: number },
+      });
     },
     client: () => pay.POST("/api/balance/"),
   },

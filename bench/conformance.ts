@@ -31,7 +31,12 @@ async function recordingRequests<T>(work: () => Promise<T>): Promise<{ result: T
   // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, and called with its own `this`
   const original = Transport.prototype.send;
   Transport.prototype.send = function (this: Transport, request) {
-    sent.push({ url: request.url, method: request.method, headers: { ...request.headers }, ...(request.body !== undefined ? { body: request.body } : {}) });
+    sent.push({
+      url: request.url,
+      method: request.method,
+      headers: { ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
     return original.call(this, request);
   };
   try {
@@ -42,7 +47,11 @@ async function recordingRequests<T>(work: () => Promise<T>): Promise<{ result: T
 }
 
 /** A signed pay body again, with a fresh nonce and its signature; anything else as it was. */
-async function freshlySigned(request: SentRequest, sign: ReturnType<typeof hmacSha256Signer>, nonce: number): Promise<SentRequest> {
+async function freshlySigned(
+  request: SentRequest,
+  sign: ReturnType<typeof hmacSha256Signer>,
+  nonce: number,
+): Promise<SentRequest> {
   if (!request.body || !request.headers.authorization) return request;
   let body: unknown;
   try {
@@ -52,7 +61,11 @@ async function freshlySigned(request: SentRequest, sign: ReturnType<typeof hmacS
   }
   if (typeof body !== "object" || body === null || !("nonce" in body)) return request;
   const fresh = JSON.stringify({ ...body, nonce });
-  return { ...request, body: fresh, headers: { ...request.headers, authorization: await sign(new TextEncoder().encode(fresh)) } };
+  return {
+    ...request,
+    body: fresh,
+    headers: { ...request.headers, authorization: await sign(new TextEncoder().encode(fresh)) },
+  };
 }
 
 /** The runner's requests again, as bare sequential fetches; requests per second. */
@@ -62,14 +75,22 @@ async function rawLoop(api: ApiName, sent: SentRequest[]): Promise<number> {
   const start = performance.now();
   for (const recorded of sent) {
     const request = api === "pay" ? await freshlySigned(recorded, sign, (nonce += 1)) : recorded;
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+    });
     await response.arrayBuffer();
   }
   return sent.length / ((performance.now() - start) / 1000);
 }
 
 /** One in-process run of the runner against `url`, timed. */
-async function timedRun(api: ApiName, url: string): Promise<{ seconds: number; requests: number; checks: number; failures: number }> {
+async function timedRun(
+  api: ApiName,
+  url: string,
+): Promise<{ seconds: number; requests: number; checks: number; failures: number }> {
   const start = performance.now();
   const report = await runConformance({
     api,
@@ -86,7 +107,12 @@ async function timedRun(api: ApiName, url: string): Promise<{ seconds: number; r
     signal: new AbortController().signal,
   });
   const checks = report.checks.reduce((n, c) => n + c.passed + c.failed, 0);
-  return { seconds: (performance.now() - start) / 1000, requests: report.requests, checks, failures: report.failures.length };
+  return {
+    seconds: (performance.now() - start) / 1000,
+    requests: report.requests,
+    checks,
+    failures: report.failures.length,
+  };
 }
 
 const rows: Array<Record<string, string | number>> = [];
@@ -102,10 +128,22 @@ for (const api of ["catalog", "pay"] as const) {
     const { result: steady, sent } = await recordingRequests(() => timedRun(api, server.url));
     const raw = await rawLoop(api, sent);
     const rate = (run: typeof first) => run.requests / run.seconds;
-    rows.push({ api, requests: steady.requests, checks: steady.checks, "checks/s": steady.checks / steady.seconds, "runner req/s": rate(steady), "raw req/s": raw, "runner/raw": rate(steady) / raw, "first run/raw": rate(first) / raw, failures: steady.failures });
+    rows.push({
+      api,
+      requests: steady.requests,
+      checks: steady.checks,
+      "checks/s": steady.checks / steady.seconds,
+      "runner req/s": rate(steady),
+      "raw req/s": raw,
+      "runner/raw": rate(steady) / raw,
+      "first run/raw": rate(first) / raw,
+      failures: steady.failures,
+    });
   } finally {
     await server.close();
   }
 }
 printTable(rows);
-console.log(`\nrunner/raw: the runner's requests per second (second run of the process) as a share of bare sequential fetches of the same\nrequests to the same server (target: at least 0.8); first run/raw: the same for the process's first run, which also compiles the validators.`);
+console.log(
+  `\nrunner/raw: the runner's requests per second (second run of the process) as a share of bare sequential fetches of the same\nrequests to the same server (target: at least 0.8); first run/raw: the same for the process's first run, which also compiles the validators.`,
+);

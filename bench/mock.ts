@@ -15,11 +15,18 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const MB = 1024 * 1024;
 
 for (const port of [...MOCK_PORTS, BARE_PORT]) {
-  if (!(await portIsFree("127.0.0.1", port))) throw new Error(`port ${port} is in use; the bench needs ${BASE_PORT}-${BARE_PORT}`);
+  if (!(await portIsFree("127.0.0.1", port)))
+    throw new Error(`port ${port} is in use; the bench needs ${BASE_PORT}-${BARE_PORT}`);
 }
 
-const mock = await startProcess("npm", ["start", "--silent", "--", "--base-port", String(BASE_PORT)], MOCK_PORTS, fromPackageRoot());
-const request = (port: number) => () => fetch(`http://127.0.0.1:${port}/api/account`, { headers: { Authorization: "Bearer bench-key" } });
+const mock = await startProcess(
+  "npm",
+  ["start", "--silent", "--", "--base-port", String(BASE_PORT)],
+  MOCK_PORTS,
+  fromPackageRoot(),
+);
+const request = (port: number) => () =>
+  fetch(`http://127.0.0.1:${port}/api/account`, { headers: { Authorization: "Bearer bench-key" } });
 try {
   const sample = await request(LINKS_PORT)();
   const rateHeaders = Object.fromEntries([...sample.headers].filter(([name]) => name.startsWith("x-ratelimit-")));
@@ -35,13 +42,44 @@ try {
     const mockRps = (mock1.perSecond + mock2.perSecond) / 2;
     const bareRps = (bare1.perSecond + bare2.perSecond) / 2;
     printTable([
-      { measure: "start-up until every port answers (ms)", "npm start (4 mocks)": mock.startupMs, "bare node:http": bare.startupMs, ratio: mock.startupMs / bare.startupMs, target: "< 3000 ms" },
-      { measure: "CPU time used until then (ms)", "npm start (4 mocks)": mock.startupCpuMs, "bare node:http": bare.startupCpuMs, ratio: mock.startupCpuMs / bare.startupCpuMs, target: "" },
-      { measure: "resident memory of the tree, idle (MB)", "npm start (4 mocks)": idleRss.mock / MB, "bare node:http": idleRss.bare / MB, ratio: idleRss.mock / idleRss.bare, target: "<= 300 MB" },
-      { measure: "resident memory of the tree, after load (MB)", "npm start (4 mocks)": loadedRss.mock / MB, "bare node:http": loadedRss.bare / MB, ratio: loadedRss.mock / loadedRss.bare, target: "<= 300 MB" },
-      { measure: "links GET /api/account (req/s)", "npm start (4 mocks)": mockRps, "bare node:http": bareRps, ratio: mockRps / bareRps, target: "" },
+      {
+        measure: "start-up until every port answers (ms)",
+        "npm start (4 mocks)": mock.startupMs,
+        "bare node:http": bare.startupMs,
+        ratio: mock.startupMs / bare.startupMs,
+        target: "< 3000 ms",
+      },
+      {
+        measure: "CPU time used until then (ms)",
+        "npm start (4 mocks)": mock.startupCpuMs,
+        "bare node:http": bare.startupCpuMs,
+        ratio: mock.startupCpuMs / bare.startupCpuMs,
+        target: "",
+      },
+      {
+        measure: "resident memory of the tree, idle (MB)",
+        "npm start (4 mocks)": idleRss.mock / MB,
+        "bare node:http": idleRss.bare / MB,
+        ratio: idleRss.mock / idleRss.bare,
+        target: "<= 300 MB",
+      },
+      {
+        measure: "resident memory of the tree, after load (MB)",
+        "npm start (4 mocks)": loadedRss.mock / MB,
+        "bare node:http": loadedRss.bare / MB,
+        ratio: loadedRss.mock / loadedRss.bare,
+        target: "<= 300 MB",
+      },
+      {
+        measure: "links GET /api/account (req/s)",
+        "npm start (4 mocks)": mockRps,
+        "bare node:http": bareRps,
+        ratio: mockRps / bareRps,
+        target: "",
+      },
     ]);
-    if (mock1.failures + mock2.failures > 0) console.log(`warning: ${mock1.failures + mock2.failures} non-2xx answers from Prism`);
+    if (mock1.failures + mock2.failures > 0)
+      console.log(`warning: ${mock1.failures + mock2.failures} non-2xx answers from Prism`);
   } finally {
     await bare.stop();
   }

@@ -45,11 +45,18 @@ try {
     }
     printTable([
       { server: "bare node:http", "req/s": totals.bare, "x bare": 1, "x prism": totals.bare / totals.prism },
-      { server: "sandbox", "req/s": totals.sandbox, "x bare": totals.sandbox / totals.bare, "x prism": totals.sandbox / totals.prism },
+      {
+        server: "sandbox",
+        "req/s": totals.sandbox,
+        "x bare": totals.sandbox / totals.bare,
+        "x prism": totals.sandbox / totals.prism,
+      },
       { server: "prism mock", "req/s": totals.prism, "x bare": totals.prism / totals.bare, "x prism": 1 },
     ]);
     const ratio = totals.sandbox / totals.bare;
-    console.log(`\nlinks GET ${path}: sandbox at ${ratio.toFixed(2)}x bare node:http (target at least ${TARGET}x): ${ratio >= TARGET ? "met" : "NOT met"}`);
+    console.log(
+      `\nlinks GET ${path}: sandbox at ${ratio.toFixed(2)}x bare node:http (target at least ${TARGET}x): ${ratio >= TARGET ? "met" : "NOT met"}`,
+    );
     if (failures > 0) console.log(`warning: ${failures} non-2xx answers`);
   } finally {
     bare.server.close();

@@ -13,7 +13,11 @@ export interface LoadResult {
 }
 
 /** Sends requests from `concurrency` loops for `durationMs` and counts the answers. */
-export async function measureThroughput(send: () => Promise<Response>, durationMs = 3000, concurrency = 16): Promise<LoadResult> {
+export async function measureThroughput(
+  send: () => Promise<Response>,
+  durationMs = 3000,
+  concurrency = 16,
+): Promise<LoadResult> {
   const start = performance.now();
   const deadline = start + durationMs;
   let requests = 0;
@@ -44,7 +48,10 @@ export function median(values: number[]): number {
 }
 
 /** A bare node:http server answering every request with the same JSON body and headers: the baseline. */
-export async function startBareServer(body: unknown, headers: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+export async function startBareServer(
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ url: string; server: Server }> {
   const payload = JSON.stringify(body);
   const server = createServer((request, response) => {
     request.resume();
@@ -65,7 +72,12 @@ export interface StartedProcess {
 }
 
 /** Spawns a server process and times it until each of `ports` on 127.0.0.1 answers. */
-export async function startProcess(command: string, args: string[], ports: number[], cwd?: string): Promise<StartedProcess> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  ports: number[],
+  cwd?: string,
+): Promise<StartedProcess> {
   const start = performance.now();
   const child = spawn(command, args, { cwd, stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -78,7 +90,8 @@ export async function startProcess(command: string, args: string[], ports: numbe
     }
   };
   while (!(await Promise.all(ports.map(answers))).every(Boolean)) {
-    if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited with code ${child.exitCode} before it answered`);
+    if (child.exitCode !== null)
+      throw new Error(`${command} ${args.join(" ")} exited with code ${child.exitCode} before it answered`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const startupMs = performance.now() - start;
@@ -94,7 +107,11 @@ export async function startProcess(command: string, args: string[], ports: numbe
 }
 
 /** A bare node:http server process answering every request with the same JSON body and headers: the baseline. */
-export function startBareServerProcess(port: number, body: unknown, headers: Record<string, string> = {}): Promise<StartedProcess> {
+export function startBareServerProcess(
+  port: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<StartedProcess> {
   const payload = JSON.stringify(body);
   const script = `const h = ${JSON.stringify({ "Content-Type": "application/json", ...headers })}; const b = ${JSON.stringify(payload)};
 require("node:http").createServer((q, s) => { q.resume(); q.on("end", () => s.writeHead(200, h).end(b)); }).listen(${port}, "127.0.0.1");`;
@@ -135,7 +152,10 @@ export function treeUsage(pid: number): { rssBytes: number; cpuMs: number } {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) for (const [child, p] of processes) if (p.ppid === tree[i]) tree.push(child);
   const members = tree.flatMap((member) => processes.get(member) ?? []);
-  return { rssBytes: members.reduce((sum, p) => sum + p.rssBytes, 0), cpuMs: members.reduce((sum, p) => sum + p.cpuMs, 0) };
+  return {
+    rssBytes: members.reduce((sum, p) => sum + p.rssBytes, 0),
+    cpuMs: members.reduce((sum, p) => sum + p.cpuMs, 0),
+  };
 }
 
 export function printTable(rows: Array<Record<string, string | number>>): void {

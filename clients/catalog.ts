@@ -59,7 +59,9 @@ export class CatalogScopeError extends CatalogApiError {
     body: unknown,
     operation: string,
   ) {
-    const reason = missingScope ? `the API key lacks the scope ${missingScope}` : `the response names no missing scope: ${errorMessageOf(body)}`;
+    const reason = missingScope
+      ? `the API key lacks the scope ${missingScope}`
+      : `the response names no missing scope: ${errorMessageOf(body)}`;
     super(403, body, operation, `${operation} was refused (HTTP 403): ${reason}`);
   }
 }
@@ -122,6 +124,9 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     fetch: sendWithRetries,
   });
   return throwingClient(client, {
-    toError: (body, response, call) => (response.status === 403 ? new CatalogScopeError(missingScopeOf(body), body, call) : new CatalogApiError(response.status, body, call)),
+    toError: (body, response, call) =>
+      response.status === 403
+        ? new CatalogScopeError(missingScopeOf(body), body, call)
+        : new CatalogApiError(response.status, body, call),
   });
 }

@@ -5,5 +5,8 @@
 export function checkHeaderCredential(option: string, value: string): void {
   if (typeof value !== "string" || value.trim() === "") throw new TypeError(`${option} is empty`);
   // eslint-disable-next-line no-control-regex -- the control characters are what is being looked for
-  if (/[\0\r\n]|[^\u0000-\u00ff]/.test(value)) throw new TypeError(`${option} has a character that a header cannot carry (a line break, NUL or a non-Latin-1 character); the value is not shown`);
+  if (/[\0\r\n]|[^\u0000-\u00ff]/.test(value))
+    throw new TypeError(
+      `${option} has a character that a header cannot carry (a line break, NUL or a non-Latin-1 character); the value is not shown`,
+    );
 }

@@ -5,12 +5,16 @@ import type { Client, FetchResponse, MaybeOptionalInit, Middleware } from "opena
 
 type MethodName = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
 type HttpMethod = Lowercase<MethodName>;
-type PathsWith<Paths, M extends HttpMethod> = { [P in keyof Paths]: Paths[P] extends { [K in M]: unknown } ? P : never }[keyof Paths];
+type PathsWith<Paths, M extends HttpMethod> = {
+  [P in keyof Paths]: Paths[P] extends { [K in M]: unknown } ? P : never;
+}[keyof Paths];
 type RequiredKeys<T> = { [K in keyof T]-?: Pick<T, K> extends Required<Pick<T, K>> ? K : never }[keyof T];
 // As openapi-fetch's own, the init argument is optional when nothing in it is required; unlike openapi-fetch's, it is
 // the operation's init type itself, not a type inferred from the argument nor one with an index signature, so that
 // TypeScript checks the object literal for excess properties: a misspelt field is a type error.
-type InitArgument<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never ? [Init?] : [Init];
+type InitArgument<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never
+  ? [Init?]
+  : [Init];
 
 /** Paths as openapi-typescript generates them: an object of operations (or never) per method, for every path. */
 export type OperationPaths<Paths> = { [P in keyof Paths]: { [M in HttpMethod]?: object } };
@@ -19,7 +23,12 @@ export type OperationPaths<Paths> = { [P in keyof Paths]: { [M in HttpMethod]?: 
 export type SuccessMethod<Paths extends OperationPaths<Paths>, M extends HttpMethod> = <P extends PathsWith<Paths, M>>(
   url: P,
   ...init: InitArgument<MaybeOptionalInit<Paths[P], M>>
-) => Promise<Extract<FetchResponse<NonNullable<Paths[P][M]>, MaybeOptionalInit<Paths[P], M>, `${string}/${string}`>, { data: unknown }>>;
+) => Promise<
+  Extract<
+    FetchResponse<NonNullable<Paths[P][M]>, MaybeOptionalInit<Paths[P], M>, `${string}/${string}`>,
+    { data: unknown }
+  >
+>;
 
 /** openapi-fetch's Client whose calls throw every error and resolve with successes only. */
 export type ThrowingClient<Paths extends OperationPaths<Paths>> = Omit<Client<Paths>, MethodName> & {
@@ -111,7 +120,11 @@ class ReadResponse extends Response {
   }
   /** An ordinary Response with the same text, for the readers that are not worth a shortcut. */
   #copy(): Response {
-    return new Response(this.#text === "" ? null : this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new Response(this.#text === "" ? null : this.#text, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
   }
 }
 
@@ -126,7 +139,8 @@ export function errorMiddleware(channel: ErrorChannel): Middleware {
       if (response.ok && !channel.isSuccessBody) return undefined;
       const text = await response.text();
       const body = parseBody(text);
-      if (response.status >= 400 || (response.ok && !channel.isSuccessBody?.(body))) throw channel.toError(body, response, callOf(request));
+      if (response.status >= 400 || (response.ok && !channel.isSuccessBody?.(body)))
+        throw channel.toError(body, response, callOf(request));
       if (!response.ok) throw new Error(`${callOf(request)} failed (HTTP ${response.status})`);
       return new ReadResponse(response, text, body);
     },
@@ -134,7 +148,10 @@ export function errorMiddleware(channel: ErrorChannel): Middleware {
 }
 
 /** openapi-fetch's client, typed as what it is once `errorMiddleware` is registered: calls that resolve succeeded. */
-export function throwingClient<Paths extends OperationPaths<Paths>>(client: Client<Paths>, channel: ErrorChannel): ThrowingClient<Paths> {
+export function throwingClient<Paths extends OperationPaths<Paths>>(
+  client: Client<Paths>,
+  channel: ErrorChannel,
+): ThrowingClient<Paths> {
   client.use(errorMiddleware(channel));
   return client as unknown as ThrowingClient<Paths>;
 }
@@ -158,7 +175,11 @@ export function notTheEnvelope(api: string, successFlag: string, body: unknown, 
 type WithoutExactly<T, E> = T extends unknown ? ([T] extends [E] ? ([E] extends [T] ? never : T) : T) : never;
 
 type SuccessBodies<R, E> = {
-  [S in keyof R]: S extends "default" ? R[S] : R[S] extends { content: infer C } ? Omit<R[S], "content"> & { content: { [M in keyof C]: WithoutExactly<C[M], E> } } : R[S];
+  [S in keyof R]: S extends "default"
+    ? R[S]
+    : R[S] extends { content: infer C }
+      ? Omit<R[S], "content"> & { content: { [M in keyof C]: WithoutExactly<C[M], E> } }
+      : R[S];
 };
 
 /**
@@ -167,6 +188,8 @@ type SuccessBodies<R, E> = {
  */
 export type WithoutErrorEnvelope<Paths, E> = {
   [P in keyof Paths]: {
-    [M in keyof Paths[P]]: Paths[P][M] extends { responses: infer R } ? Omit<Paths[P][M], "responses"> & { responses: SuccessBodies<R, E> } : Paths[P][M];
+    [M in keyof Paths[P]]: Paths[P][M] extends { responses: infer R }
+      ? Omit<Paths[P][M], "responses"> & { responses: SuccessBodies<R, E> }
+      : Paths[P][M];
   };
 };

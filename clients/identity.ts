@@ -57,7 +57,11 @@ export interface IdentityClient {
   userInfo(accessToken: string, expectedSubject: string): Promise<UserInfo>;
   /** Verifies an id_token against the provider's JWKS (signature, iss, aud, exp and, if given, nonce). */
   verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims>;
-  logoutUrl(parameters?: { idTokenHint?: string | undefined; postLogoutRedirectUri?: string | undefined; state?: string | undefined }): URL;
+  logoutUrl(parameters?: {
+    idTokenHint?: string | undefined;
+    postLogoutRedirectUri?: string | undefined;
+    state?: string | undefined;
+  }): URL;
 }
 
 /**
@@ -73,7 +77,9 @@ export class IdentityApiError extends Error {
     readonly operation: string,
     cause: unknown,
   ) {
-    super(`${code}${description ? `: ${description}` : ""} (${operation}${status ? `, HTTP ${status}` : ""})`, { cause });
+    super(`${code}${description ? `: ${description}` : ""} (${operation}${status ? `, HTTP ${status}` : ""})`, {
+      cause,
+    });
   }
 }
 
@@ -81,11 +87,18 @@ export class IdentityApiError extends Error {
 function oauthError(operation: string): (error: unknown) => never {
   return (error) => {
     if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
-      throw new IdentityApiError(error.error, error.error_description, error instanceof oidc.ResponseBodyError ? error.status : undefined, operation, error);
+      throw new IdentityApiError(
+        error.error,
+        error.error_description,
+        error instanceof oidc.ResponseBodyError ? error.status : undefined,
+        operation,
+        error,
+      );
     }
     if (error instanceof oidc.WWWAuthenticateChallengeError) {
       const parameters = error.cause.find((challenge) => challenge.parameters.error)?.parameters;
-      if (parameters?.error) throw new IdentityApiError(parameters.error, parameters.error_description, error.status, operation, error);
+      if (parameters?.error)
+        throw new IdentityApiError(parameters.error, parameters.error_description, error.status, operation, error);
     }
     throw error;
   };
@@ -106,7 +119,9 @@ async function discover(options: IdentityClientOptions): Promise<oidc.Configurat
     oidc.ClientSecretPost(options.clientSecret),
     {
       ...(options.allowInsecureRequests ? { execute: [oidc.allowInsecureRequests] } : {}),
-      ...(send ? { [oidc.customFetch]: (url: string, init: oidc.CustomFetchOptions) => send(url, init as RequestInit) } : {}),
+      ...(send
+        ? { [oidc.customFetch]: (url: string, init: oidc.CustomFetchOptions) => send(url, init as RequestInit) }
+        : {}),
     },
   );
   configuration.timeout = options.timeout;
@@ -122,7 +137,8 @@ export async function createIdentityClient(options: IdentityClientOptions): Prom
 
   async function verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims> {
     const { payload } = await jwtVerify(idToken, jwks, { issuer: metadata.issuer, audience: options.clientId });
-    if (expectedNonce !== undefined && payload.nonce !== expectedNonce) throw new Error("the id_token nonce does not match the authorization request");
+    if (expectedNonce !== undefined && payload.nonce !== expectedNonce)
+      throw new Error("the id_token nonce does not match the authorization request");
     return payload as JWTPayload & IdTokenClaims;
   }
 
@@ -174,7 +190,9 @@ export async function createIdentityClient(options: IdentityClientOptions): Prom
       return toTokens(await oidc.refreshTokenGrant(configuration, refreshToken).catch(refreshError));
     },
     async userInfo(accessToken, expectedSubject) {
-      return (await oidc.fetchUserInfo(configuration, accessToken, expectedSubject).catch(userInfoError)) as unknown as UserInfo;
+      return (await oidc
+        .fetchUserInfo(configuration, accessToken, expectedSubject)
+        .catch(userInfoError)) as unknown as UserInfo;
     },
     verifyIdToken,
     logoutUrl(parameters = {}) {

@@ -6,7 +6,13 @@ import { notTheEnvelope, type ThrowingClient, throwingClient, type WithoutErrorE
 import { RateLimiter, type RateLimiterOptions } from "../lib/rate-limit.js";
 
 export type { components, operations, paths } from "../generated/types/links.js";
-export { RateLimitError, RateLimiter, type RateLimiterOptions, type RateLimitSnapshot, type RateLimitWait } from "../lib/rate-limit.js";
+export {
+  RateLimitError,
+  RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitSnapshot,
+  type RateLimitWait,
+} from "../lib/rate-limit.js";
 
 export interface LinksClientOptions {
   /** e.g. http://127.0.0.1:4011 (mock) or your deployment's {link_url}. */
@@ -59,7 +65,12 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
   checkHeaderCredential("apiKey", options.apiKey);
   const baseFetch = options.fetch ?? ((request: Request) => fetch(request));
   const { rateLimit = true } = options;
-  const limiter = rateLimit === false ? undefined : rateLimit instanceof RateLimiter ? rateLimit : new RateLimiter(rateLimit === true ? {} : rateLimit);
+  const limiter =
+    rateLimit === false
+      ? undefined
+      : rateLimit instanceof RateLimiter
+        ? rateLimit
+        : new RateLimiter(rateLimit === true ? {} : rateLimit);
   const client = createClient<LinksClientPaths>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.apiKey}` },
@@ -68,7 +79,11 @@ export function createLinksClient(options: LinksClientOptions): LinksClient {
   const throwing = throwingClient(client, {
     isSuccessBody,
     toError: (body, response, call) =>
-      new LinksApiError(response.status, isErrorEnvelope(body) ? body : { error: 1, message: notTheEnvelope("links", "error flag 0", body, response) }, call),
+      new LinksApiError(
+        response.status,
+        isErrorEnvelope(body) ? body : { error: 1, message: notTheEnvelope("links", "error flag 0", body, response) },
+        call,
+      ),
   });
   return Object.assign(throwing, { rateLimiter: limiter });
 }

@@ -27,9 +27,13 @@ export function fileNonceSource(path: string, options: FileNonceSourceOptions = 
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
+        const age = await stat(lockPath).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
         if (age > staleLockMs) await rm(lockPath, { force: true });
-        if (Date.now() > deadline) throw new Error(`could not lock the nonce file ${path} within ${lockTimeoutMs} ms`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`could not lock the nonce file ${path} within ${lockTimeoutMs} ms`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 5));
       }
     }

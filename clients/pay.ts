@@ -20,7 +20,9 @@ type SuccessPaths = WithoutErrorEnvelope<ContractPaths, components["schemas"]["E
 // A body left with no field of its own is `Record<string, never>`, not `{}`, which would take any object.
 type OwnFields<B> = [Exclude<keyof B, ClientFields>] extends [never] ? Record<string, never> : Omit<B, ClientFields>;
 
-type ClientBody<O> = O extends { requestBody: { content: { "application/json": infer B } } } ? { content: { "application/json": OwnFields<B> } } : never;
+type ClientBody<O> = O extends { requestBody: { content: { "application/json": infer B } } }
+  ? { content: { "application/json": OwnFields<B> } }
+  : never;
 
 /**
  * The contract's paths, without shop_id and nonce in the bodies: the client adds them. An operation whose body has
@@ -112,12 +114,19 @@ function signingMiddleware(shopId: string, nonces: NonceSource, signer: RequestS
   const encoder = new TextEncoder();
   return {
     async onRequest({ request }) {
-      if (!isPayRequest(request) || request.signedInit) throw new TypeError("a pay request must be built by the pay client (its Request and body serializer)");
+      if (!isPayRequest(request) || request.signedInit)
+        throw new TypeError("a pay request must be built by the pay client (its Request and body serializer)");
       const body = JSON.stringify({ ...request.fields, shop_id: shopId, nonce: await nonces.next() });
       const headers = request.headers;
       headers.set("Content-Type", "application/json");
       headers.set("Authorization", await signer(encoder.encode(body)));
-      return new PayRequest(request.url, { method: request.method, headers, body, redirect: request.redirect, signal: request.callerSignal ?? null });
+      return new PayRequest(request.url, {
+        method: request.method,
+        headers,
+        body,
+        redirect: request.redirect,
+        signal: request.callerSignal ?? null,
+      });
     },
   };
 }
@@ -136,7 +145,13 @@ export function createPayClient(options: PayClientOptions): PayClient {
     isSuccessBody: (body) => typeOf(body) === "success",
     toError: (body, response, call) => {
       const type = typeOf(body);
-      if (type !== undefined && type !== "success") return new PayApiError(response.status, typeof type === "string" ? type : JSON.stringify(type), descOf(body), call);
+      if (type !== undefined && type !== "success")
+        return new PayApiError(
+          response.status,
+          typeof type === "string" ? type : JSON.stringify(type),
+          descOf(body),
+          call,
+        );
       return new PayApiError(response.status, "error", notTheEnvelope("pay", 'type "success"', body, response), call);
     },
   });

@@ -120,7 +120,9 @@ function bearer(request: PreparedRequest, secret: string | undefined, mode: Auth
 }
 
 function asObject(body: unknown): Record<string, unknown> | undefined {
-  return body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  return body !== null && typeof body === "object" && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
 }
 
 export const PROFILES: Record<ApiName, ApiProfile> = {
@@ -129,8 +131,10 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     needs: [["token", "--token"]],
     readOnly: {},
     explicitOnly: {
-      updateAccount: "it changes the e-mail address or password of the account that owns the key, which the run cannot undo",
-      assignLinkToCampaign: "it needs a short link, which the contract gives no way to create, so it would change one of yours",
+      updateAccount:
+        "it changes the e-mail address or password of the account that owns the key, which the run cannot undo",
+      assignLinkToCampaign:
+        "it needs a short link, which the contract gives no way to create, so it would change one of yours",
     },
     noPositiveAcceptance: () => undefined,
     // domain, campaign and channel come from the Link Objects of links.yaml (addDomain → updateDomain, ...).
@@ -148,14 +152,24 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     explicitOnly: {},
     noPositiveAcceptance: () => undefined,
     // No operation takes a product id, so no Link Object can name the id of a new product: kept here.
-    resources: [{ name: "product", create: "createProduct", id: "/id", undeletable: "the contract has no operation to delete a product" }],
+    resources: [
+      {
+        name: "product",
+        create: "createProduct",
+        id: "/id",
+        undeletable: "the contract has no operation to delete a product",
+      },
+    ],
     bind(_operationId, parts) {
       if ("Idempotency-Key" in parts.headers) parts.headers["Idempotency-Key"] = IDEMPOTENCY_PLACEHOLDER;
     },
     finalize(_operationId, request, mode, context) {
-      if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER) request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
-      if (mode === "valid" && context.credentials.apiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.apiKey;
-      if (mode === "read-only" && context.credentials.readApiKey !== undefined) request.headers["x-seller-api-key"] = context.credentials.readApiKey;
+      if (request.headers["Idempotency-Key"] === IDEMPOTENCY_PLACEHOLDER)
+        request.headers["Idempotency-Key"] = globalThis.crypto.randomUUID();
+      if (mode === "valid" && context.credentials.apiKey !== undefined)
+        request.headers["x-seller-api-key"] = context.credentials.apiKey;
+      if (mode === "read-only" && context.credentials.readApiKey !== undefined)
+        request.headers["x-seller-api-key"] = context.credentials.readApiKey;
       if (mode === "wrong") request.headers["x-seller-api-key"] = WRONG_SECRET;
       return Promise.resolve();
     },
@@ -201,7 +215,10 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
       if (secret === undefined) return;
       const authorization = await hmacSha256Signer(secret)(bytes);
       if (mode === "valid") {
-        context.registerSecret(authorization.replace(/^Bearer /, ""), "<HMAC-SHA256 of the body keyed with $PAY_SECRET>");
+        context.registerSecret(
+          authorization.replace(/^Bearer /, ""),
+          "<HMAC-SHA256 of the body keyed with $PAY_SECRET>",
+        );
         request.signed = true;
       } else request.wrongKey = secret;
       request.headers.Authorization = authorization;
@@ -217,9 +234,15 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     },
     explicitOnly: {},
     noPositiveAcceptance(operationId, credentials) {
-      if (operationId === "exchangeToken") return "a valid exchange needs a fresh authorization code or refresh token; the OpenID Connect flow checks cover it";
-      if (operationId === "authorize" && (credentials.clientId === undefined || credentials.redirectUri === undefined)) return "a valid authorization request needs a registered client (--client-id, --redirect-uri)";
-      if ((operationId === "getUserInfo" || operationId === "getUserInfoByPost") && credentials.accessToken === undefined) return "a valid userinfo request needs --access-token";
+      if (operationId === "exchangeToken")
+        return "a valid exchange needs a fresh authorization code or refresh token; the OpenID Connect flow checks cover it";
+      if (operationId === "authorize" && (credentials.clientId === undefined || credentials.redirectUri === undefined))
+        return "a valid authorization request needs a registered client (--client-id, --redirect-uri)";
+      if (
+        (operationId === "getUserInfo" || operationId === "getUserInfoByPost") &&
+        credentials.accessToken === undefined
+      )
+        return "a valid userinfo request needs --access-token";
       return undefined;
     },
     resources: [],
@@ -228,10 +251,13 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
       for (const target of [parts.query, body]) {
         if (!target) continue;
         if ("client_id" in target && credentials.clientId !== undefined) target.client_id = credentials.clientId;
-        if ("client_secret" in target && credentials.clientSecret !== undefined) target.client_secret = credentials.clientSecret;
-        if ("redirect_uri" in target && credentials.redirectUri !== undefined) target.redirect_uri = credentials.redirectUri;
+        if ("client_secret" in target && credentials.clientSecret !== undefined)
+          target.client_secret = credentials.clientSecret;
+        if ("redirect_uri" in target && credentials.redirectUri !== undefined)
+          target.redirect_uri = credentials.redirectUri;
       }
-      if (operationId === "authorize" && typeof parts.query.scope === "string") parts.query.scope = knownScopes(parts.query.scope);
+      if (operationId === "authorize" && typeof parts.query.scope === "string")
+        parts.query.scope = knownScopes(parts.query.scope);
       // The token goes in the Authorization header; one in the body too is refused (RFC 6750 §2: one way only).
       if (operationId === "getUserInfoByPost") delete body?.access_token;
       if (operationId === "logout" || operationId === "logoutWithForm") {
@@ -257,9 +283,14 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
  */
 function knownScopes(generated: string): string {
   type OAuth2Scheme = { flows?: { authorizationCode?: { scopes?: Record<string, string> } } };
-  const scheme = (loadContract("identity").document.components?.securitySchemes as Record<string, OAuth2Scheme | undefined> | undefined)?.oauth2;
+  const scheme = (
+    loadContract("identity").document.components?.securitySchemes as
+      Record<string, OAuth2Scheme | undefined> | undefined
+  )?.oauth2;
   const names = Object.keys(scheme?.flows?.authorizationCode?.scopes ?? { openid: "" }).filter((s) => s !== "openid");
-  const picked = names.filter((_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0);
+  const picked = names.filter(
+    (_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0,
+  );
   return ["openid", ...picked].join(" ");
 }
 

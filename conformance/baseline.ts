@@ -49,10 +49,18 @@ export function normalizeReason(message: string): string {
     .trim();
 }
 
-export function baselineEntry(failure: Pick<FailureRecord, "check" | "operationId" | "where" | "message">): BaselineEntry {
+export function baselineEntry(
+  failure: Pick<FailureRecord, "check" | "operationId" | "where" | "message">,
+): BaselineEntry {
   const where = normalizeReason(failure.where ?? "");
   const reason = normalizeReason(failure.message);
-  return { key: [failure.check, failure.operationId, where, reason].join(" | "), check: failure.check, operationId: failure.operationId, where, reason };
+  return {
+    key: [failure.check, failure.operationId, where, reason].join(" | "),
+    check: failure.check,
+    operationId: failure.operationId,
+    where,
+    reason,
+  };
 }
 
 /** The entry as the baseline file keeps it: with whether random data found it. */
@@ -65,7 +73,9 @@ export function readBaseline(file: string): BaselineFile {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let parsed: Partial<BaselineFile>;
   try {
@@ -73,14 +83,20 @@ export function readBaseline(file: string): BaselineFile {
   } catch {
     throw new UsageError(`the baseline ${file} is not JSON; write it with --update-baseline`);
   }
-  if (!Array.isArray(parsed.failures) || parsed.failures.some((f) => typeof f?.key !== "string")) throw new UsageError(`the baseline ${file} has no "failures" list of keys; write it with --update-baseline`);
-  return { description: String(parsed.description ?? ""), ...(typeof parsed.seed === "number" ? { seed: parsed.seed } : {}), failures: parsed.failures };
+  if (!Array.isArray(parsed.failures) || parsed.failures.some((f) => typeof f?.key !== "string"))
+    throw new UsageError(`the baseline ${file} has no "failures" list of keys; write it with --update-baseline`);
+  return {
+    description: String(parsed.description ?? ""),
+    ...(typeof parsed.seed === "number" ? { seed: parsed.seed } : {}),
+    failures: parsed.failures,
+  };
 }
 
 export function writeBaseline(file: string, failures: FailureRecord[], seed: number): BaselineFile {
   const entries = new Map(failures.map(fileEntry).map((e) => [e.key, e]));
   const baseline: BaselineFile = {
-    description: "Known failures of `contracts conform`: listed failures are reported as known and do not fail the run. Rewrite with --update-baseline.",
+    description:
+      "Known failures of `contracts conform`: listed failures are reported as known and do not fail the run. Rewrite with --update-baseline.",
     seed,
     failures: [...entries.values()].sort((a, b) => a.key.localeCompare(b.key)),
   };
@@ -93,7 +109,13 @@ export function writeBaseline(file: string, failures: FailureRecord[], seed: num
  * that check on that operation: an entry whose check did not run is neither known nor fixed. An entry found by random
  * data is fixed only for a run of the baseline's seed, which sends the same data; otherwise it is unseen.
  */
-export function applyBaseline(file: string, baseline: BaselineFile, failures: FailureRecord[], ran: (check: string, operationId: string) => boolean, seed: number): BaselineOutcome {
+export function applyBaseline(
+  file: string,
+  baseline: BaselineFile,
+  failures: FailureRecord[],
+  ran: (check: string, operationId: string) => boolean,
+  seed: number,
+): BaselineOutcome {
   const keys = new Set(baseline.failures.map((f) => f.key));
   const known: string[] = [];
   const seen = new Set<string>();
@@ -107,5 +129,11 @@ export function applyBaseline(file: string, baseline: BaselineFile, failures: Fa
   }
   const notSeen = baseline.failures.filter((entry) => !seen.has(entry.key) && ran(entry.check, entry.operationId));
   const sameCases = (entry: BaselineEntry) => !entry.seeded || baseline.seed === seed;
-  return { file, known, fixed: notSeen.filter(sameCases), unseen: notSeen.filter((entry) => !sameCases(entry)), ...(baseline.seed !== undefined ? { seed: baseline.seed } : {}) };
+  return {
+    file,
+    known,
+    fixed: notSeen.filter(sameCases),
+    unseen: notSeen.filter((entry) => !sameCases(entry)),
+    ...(baseline.seed !== undefined ? { seed: baseline.seed } : {}),
+  };
 }

@@ -2,7 +2,15 @@
 // values, then random valid data, then invalid data. A case holds typed values; `prepare` turns it into HTTP.
 import fc from "fast-check";
 import { serializeBody } from "../lib/example-requests.js";
-import { type ApiName, coerceForm, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  coerceForm,
+  coerceScalar,
+  describeErrors,
+  escapeSegment as pointerSegment,
+  type JsonSchema,
+  loadContract,
+} from "../lib/contract/index.js";
 import { type BundleNode, resolveAt, type RunnerOperation, validateAt } from "./lookup.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "./apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
@@ -44,7 +52,8 @@ export interface OperationModel {
 
 function parameterExamples(api: ApiName, pointer: string, parameter: BundleNode): unknown[] {
   const values: unknown[] = [];
-  for (const name of Object.keys(parameter.examples ?? {})) values.push(resolveAt(api, `${pointer}/examples/${pointerSegment(name)}`).value);
+  for (const name of Object.keys(parameter.examples ?? {}))
+    values.push(resolveAt(api, `${pointer}/examples/${pointerSegment(name)}`).value);
   if ("example" in parameter) values.push(parameter.example);
   const schema: BundleNode = parameter.schema ? resolveAt(api, `${pointer}/schema`) : {};
   if (Array.isArray(schema.examples)) values.push(...(schema.examples as unknown[]));
@@ -59,7 +68,13 @@ export function operationModel(op: RunnerOperation): OperationModel {
     const pointer = `${op.pointer}/parameters/${index}`;
     const parameter = resolveAt(api, pointer);
     if (parameter.in === "cookie") return;
-    parameters.push({ name: String(parameter.name), in: parameter.in as ParameterInfo["in"], required: Boolean(parameter.required), pointer, examples: parameterExamples(api, pointer, parameter) });
+    parameters.push({
+      name: String(parameter.name),
+      in: parameter.in as ParameterInfo["in"],
+      required: Boolean(parameter.required),
+      pointer,
+      examples: parameterExamples(api, pointer, parameter),
+    });
   });
   const model: OperationModel = { op, parameters };
   if (op.operation.requestBody) {
@@ -68,8 +83,16 @@ export function operationModel(op: RunnerOperation): OperationModel {
     if (mediaType) {
       const contentPointer = `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}`;
       const content = resolveAt(api, contentPointer);
-      const examples = Object.keys(content.examples ?? {}).map((name) => ({ name, value: resolveAt(api, `${contentPointer}/examples/${pointerSegment(name)}`).value }));
-      model.body = { mediaType, pointer: `${contentPointer}/schema`, required: Boolean(requestBody.required), examples };
+      const examples = Object.keys(content.examples ?? {}).map((name) => ({
+        name,
+        value: resolveAt(api, `${contentPointer}/examples/${pointerSegment(name)}`).value,
+      }));
+      model.body = {
+        mediaType,
+        pointer: `${contentPointer}/schema`,
+        required: Boolean(requestBody.required),
+        examples,
+      };
     }
   }
   return model;
@@ -79,7 +102,12 @@ function targetOf(parts: RequestParts, where: "path" | "query" | "header"): Reco
   return where === "path" ? parts.path : where === "query" ? parts.query : parts.headers;
 }
 
-function bound(model: OperationModel, profile: ApiProfile, credentials: Credentials, parts: RequestParts): RequestParts {
+function bound(
+  model: OperationModel,
+  profile: ApiProfile,
+  credentials: Credentials,
+  parts: RequestParts,
+): RequestParts {
   const copy = structuredClone(parts);
   profile.bind(model.op.operationId, copy, credentials);
   return copy;
@@ -103,13 +131,22 @@ export function exampleCases(model: OperationModel, profile: ApiProfile, credent
     const bodyExample = bodyExamples.length ? bodyExamples[i % bodyExamples.length] : undefined;
     if (bodyExample) parts.body = structuredClone(bodyExample.value);
     if (!complete || (model.body?.required && !bodyExample)) continue;
-    cases.push({ ...bound(model, profile, credentials, parts), origin: "example", label: bodyExample ? `example ${bodyExample.name}` : `parameter examples #${i + 1}` });
+    cases.push({
+      ...bound(model, profile, credentials, parts),
+      origin: "example",
+      label: bodyExample ? `example ${bodyExample.name}` : `parameter examples #${i + 1}`,
+    });
   }
   return cases;
 }
 
 /** Boundary values: each parameter and the body at each of its boundaries, the other values from the first example. */
-export function boundaryCases(model: OperationModel, profile: ApiProfile, credentials: Credentials, limit: number): RequestCase[] {
+export function boundaryCases(
+  model: OperationModel,
+  profile: ApiProfile,
+  credentials: Credentials,
+  limit: number,
+): RequestCase[] {
   const [base] = exampleCases(model, profile, credentials);
   if (!base) return [];
   const api = model.op.api;
@@ -118,12 +155,20 @@ export function boundaryCases(model: OperationModel, profile: ApiProfile, creden
     for (const value of boundaryValues(api, `${parameter.pointer}/schema`, 4)) {
       const parts = structuredClone(base);
       targetOf(parts, parameter.in)[parameter.name] = value;
-      cases.push({ ...bound(model, profile, credentials, parts), origin: "boundary", label: `boundary ${parameter.in} ${parameter.name}=${JSON.stringify(value)}` });
+      cases.push({
+        ...bound(model, profile, credentials, parts),
+        origin: "boundary",
+        label: `boundary ${parameter.in} ${parameter.name}=${JSON.stringify(value)}`,
+      });
     }
   }
   if (model.body) {
     boundaryValues(api, model.body.pointer, 12).forEach((value, index) => {
-      cases.push({ ...bound(model, profile, credentials, { ...structuredClone(base), body: value }), origin: "boundary", label: `boundary body #${index + 1}` });
+      cases.push({
+        ...bound(model, profile, credentials, { ...structuredClone(base), body: value }),
+        origin: "boundary",
+        label: `boundary body #${index + 1}`,
+      });
     });
   }
   const unique = new Map(cases.map((c) => [JSON.stringify([c.path, c.query, c.headers, c.body]), c]));
@@ -131,7 +176,11 @@ export function boundaryCases(model: OperationModel, profile: ApiProfile, creden
 }
 
 /** Random valid cases; fast-check shrinks them towards small values. */
-export function validCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase> {
+export function validCaseArbitrary(
+  model: OperationModel,
+  profile: ApiProfile,
+  credentials: Credentials,
+): fc.Arbitrary<RequestCase> {
   const api = model.op.api;
   const parameterArbitraries = model.parameters.map((parameter) => {
     const value = validArbitrary(api, `${parameter.pointer}/schema`);
@@ -149,7 +198,12 @@ export function validCaseArbitrary(model: OperationModel, profile: ApiProfile, c
 }
 
 export function applyMutation(base: RequestCase, mutation: Mutation): RequestCase | undefined {
-  const next: RequestCase = { ...structuredClone(base), origin: "invalid", label: mutation.description, violation: { description: mutation.description, location: structuredClone(mutation.location) } };
+  const next: RequestCase = {
+    ...structuredClone(base),
+    origin: "invalid",
+    label: mutation.description,
+    violation: { description: mutation.description, location: structuredClone(mutation.location) },
+  };
   const location = mutation.location;
   if (location.in === "body") {
     if (mutation.raw) {
@@ -179,13 +233,19 @@ export function applyMutation(base: RequestCase, mutation: Mutation): RequestCas
  * valid (the property skips those with fc.pre). Not a filter: a filter that never passes, as when every mutation is
  * of a kind the requests cannot carry (an empty form field counts as absent), would generate forever.
  */
-export function invalidCaseArbitrary(model: OperationModel, profile: ApiProfile, credentials: Credentials): fc.Arbitrary<RequestCase | undefined> | undefined {
+export function invalidCaseArbitrary(
+  model: OperationModel,
+  profile: ApiProfile,
+  credentials: Credentials,
+): fc.Arbitrary<RequestCase | undefined> | undefined {
   const mutations = operationMutations(model.op.api, model.op.pointer);
   if (mutations.length === 0) return undefined;
-  return fc.tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 })).map(([base, index]) => {
-    const mutated = applyMutation(base, mutations[index]!);
-    return mutated !== undefined && !validateCase(model, mutated).valid ? mutated : undefined;
-  });
+  return fc
+    .tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 }))
+    .map(([base, index]) => {
+      const mutated = applyMutation(base, mutations[index]!);
+      return mutated !== undefined && !validateCase(model, mutated).valid ? mutated : undefined;
+    });
 }
 
 /** Validates a case against the contract's parameter and body schemas. */
@@ -209,7 +269,10 @@ export function validateCase(model: OperationModel, c: RequestCase): { valid: bo
     else if (c.noBody || c.body === undefined) {
       if (model.body.required) problems.push("the body is missing");
     } else {
-      const value = model.body.mediaType === "application/x-www-form-urlencoded" ? coerceFormBody(api, model.body.pointer, c.body) : c.body;
+      const value =
+        model.body.mediaType === "application/x-www-form-urlencoded"
+          ? coerceFormBody(api, model.body.pointer, c.body)
+          : c.body;
       const result = validateAt(api, model.body.pointer, value);
       if (!result.valid) problems.push(`body: ${describeErrors(result.errors)}`);
     }
@@ -227,7 +290,11 @@ function coerceFormBody(api: ApiName, pointer: string, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
   // As for the query (validateCase): a form field sent without a value counts as absent (RFC 6749 §3.1), so that
   // `client_id=` is judged the same by GET and by form POST.
-  const fields = Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([, value]) => value !== "").map(([key, value]) => [key, String(value)]));
+  const fields = Object.fromEntries(
+    Object.entries(body as Record<string, unknown>)
+      .filter(([, value]) => value !== "")
+      .map(([key, value]) => [key, String(value)]),
+  );
   const contract = loadContract(api);
   return coerceForm(resolveAt(api, pointer) as JsonSchema, fields, contract.deref);
 }
@@ -235,19 +302,29 @@ function coerceFormBody(api: ApiName, pointer: string, body: unknown): unknown {
 /** The HTTP request of a case, before authentication. */
 export function prepare(model: OperationModel, c: RequestCase, baseUrl: string): PreparedRequest {
   let path = model.op.path;
-  for (const [name, value] of Object.entries(c.path)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+  for (const [name, value] of Object.entries(c.path))
+    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(c.query)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === "object" ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(name, typeof item === "object" ? JSON.stringify(item) : String(item));
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers[name] = typeof value === "string" ? value : JSON.stringify(value);
-  const request: PreparedRequest = { method: model.op.method.toUpperCase(), url: `${baseUrl.replace(/\/$/, "")}${path}${query.size ? `?${query}` : ""}`, headers };
+  for (const [name, value] of Object.entries(c.headers))
+    if (value !== undefined) headers[name] = typeof value === "string" ? value : JSON.stringify(value);
+  const request: PreparedRequest = {
+    method: model.op.method.toUpperCase(),
+    url: `${baseUrl.replace(/\/$/, "")}${path}${query.size ? `?${query}` : ""}`,
+    headers,
+  };
   if (model.body && !c.noBody) {
     headers["Content-Type"] = model.body.mediaType;
     if (c.rawBody !== undefined) request.body = c.rawBody;
-    else if (c.body !== undefined) request.body = model.body.mediaType.includes("json") ? JSON.stringify(c.body) : serializeBody(model.body.mediaType, c.body);
+    else if (c.body !== undefined)
+      request.body = model.body.mediaType.includes("json")
+        ? JSON.stringify(c.body)
+        : serializeBody(model.body.mediaType, c.body);
   }
   return request;
 }

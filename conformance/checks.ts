@@ -1,12 +1,27 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // The named checks. Each entry says what it catches; the table of docs/guide/conform-reference.md is this list. The
 // response checks below run on every exchange; the stateful ones live in stateful.ts and the OpenID Connect ones in
 // identity-checks.ts.
 import { UsageError } from "../lib/cli.js";
-import { type ApiName, coerceScalar, describeErrors, escapeSegment as pointerSegment, type JsonSchema, loadContract, responseKeyFor } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  coerceScalar,
+  describeErrors,
+  escapeSegment as pointerSegment,
+  type JsonSchema,
+  loadContract,
+  responseKeyFor,
+} from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
-import { closedResponseAssumption, envelopeError, isRefusal, requestWord, responseErrorWord } from "./contract-words.js";
+import {
+  closedResponseAssumption,
+  envelopeError,
+  isRefusal,
+  requestWord,
+  responseErrorWord,
+} from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
 import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
@@ -22,23 +37,94 @@ export interface CheckInfo {
 }
 
 export const CHECKS: CheckInfo[] = [
-  { name: "not_a_server_error", catches: "a 5xx status or no response at all (connection reset, timeout) for any request." },
-  { name: "status_code_conformance", catches: "a status code the operation does not document (neither exactly, nor as a range such as 2XX, nor under default)." },
-  { name: "content_type_conformance", catches: "a body whose Content-Type is not one of the media types documented for that status, or a missing Content-Type." },
-  { name: "response_schema_conformance", catches: "a body that does not validate against the documented schema of its status and media type (quirks included), or JSON that does not parse." },
-  { name: "response_headers_conformance", catches: "a documented required response header that is missing (the X-RateLimit-* headers on links, Cache-Control on tokens, WWW-Authenticate on userinfo errors) or whose value breaks its schema." },
-  { name: "negative_data_rejection", catches: "a request the contract forbids (wrong type, missing required field or parameter, out-of-range value, pattern or enum violation, undeclared property, malformed body) that is not refused (HTTP >= 400, the error envelope, or an error redirect) where the contract says the provider refuses it (x-provider-refuses); elsewhere an accepted invalid request is an observation." },
-  { name: "positive_data_acceptance", catches: "a request the contract allows (examples, boundary values, random valid data) that is refused; 404 is accepted where the path names a resource that may not exist." },
-  { name: "ignored_auth", catches: "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a refusal (HTTP >= 400 or the error envelope)." },
-  { name: "use_after_free", apis: ["links"], writes: true, catches: "a resource that still answers (update or list) after its delete succeeded." },
-  { name: "ensure_resource_availability", apis: ["links", "pay"], writes: true, catches: "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list)." },
-  { name: "created_values_echoed", apis: ["links", "catalog", "pay"], writes: true, catches: "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`; not those marked `x-not-echoed`)." },
-  { name: "idempotency", apis: ["catalog"], writes: true, catches: "two product creations with the same Idempotency-Key that do not return the same product." },
-  { name: "nonce_replay", apis: ["pay"], catches: "a signed request whose nonce was already used that is not refused: the same request again (a read, and with --allow-writes the order creation), or another operation with that nonce." },
-  { name: "unsupported_method", catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused." },
+  {
+    name: "not_a_server_error",
+    catches: "a 5xx status or no response at all (connection reset, timeout) for any request.",
+  },
+  {
+    name: "status_code_conformance",
+    catches:
+      "a status code the operation does not document (neither exactly, nor as a range such as 2XX, nor under default).",
+  },
+  {
+    name: "content_type_conformance",
+    catches:
+      "a body whose Content-Type is not one of the media types documented for that status, or a missing Content-Type.",
+  },
+  {
+    name: "response_schema_conformance",
+    catches:
+      "a body that does not validate against the documented schema of its status and media type (quirks included), or JSON that does not parse.",
+  },
+  {
+    name: "response_headers_conformance",
+    catches:
+      "a documented required response header that is missing (the X-RateLimit-* headers on links, Cache-Control on tokens, WWW-Authenticate on userinfo errors) or whose value breaks its schema.",
+  },
+  {
+    name: "negative_data_rejection",
+    catches:
+      "a request the contract forbids (wrong type, missing required field or parameter, out-of-range value, pattern or enum violation, undeclared property, malformed body) that is not refused (HTTP >= 400, the error envelope, or an error redirect) where the contract says the provider refuses it (x-provider-refuses); elsewhere an accepted invalid request is an observation.",
+  },
+  {
+    name: "positive_data_acceptance",
+    catches:
+      "a request the contract allows (examples, boundary values, random valid data) that is refused; 404 is accepted where the path names a resource that may not exist.",
+  },
+  {
+    name: "ignored_auth",
+    catches:
+      "a secured operation that answers a request without credentials, or with wrong credentials (a wrong key, token or signature), with anything but a refusal (HTTP >= 400 or the error envelope).",
+  },
+  {
+    name: "use_after_free",
+    apis: ["links"],
+    writes: true,
+    catches: "a resource that still answers (update or list) after its delete succeeded.",
+  },
+  {
+    name: "ensure_resource_availability",
+    apis: ["links", "pay"],
+    writes: true,
+    catches:
+      "a resource whose creation succeeded but that does not appear where the contract lists it (links lists, the pay order list).",
+  },
+  {
+    name: "created_values_echoed",
+    apis: ["links", "catalog", "pay"],
+    writes: true,
+    catches:
+      "a created resource whose creation response or list entry shows a field with another value than was sent (fields of the same name and type, or named by the contract's `x-echoes`; not those marked `x-not-echoed`).",
+  },
+  {
+    name: "idempotency",
+    apis: ["catalog"],
+    writes: true,
+    catches: "two product creations with the same Idempotency-Key that do not return the same product.",
+  },
+  {
+    name: "nonce_replay",
+    apis: ["pay"],
+    catches:
+      "a signed request whose nonce was already used that is not refused: the same request again (a read, and with --allow-writes the order creation), or another operation with that nonce.",
+  },
+  {
+    name: "unsupported_method",
+    catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused.",
+  },
   { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
-  { name: "scope_enforcement", apis: ["catalog"], catches: "with --read-only-api-key: a write that a key without its scope can call, a refusal that is not 403 or whose body does not name the missing scope, or a read that the narrower key is refused." },
-  { name: "rate_limit_headers_consistent", apis: ["links"], catches: "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future." },
+  {
+    name: "scope_enforcement",
+    apis: ["catalog"],
+    catches:
+      "with --read-only-api-key: a write that a key without its scope can call, a refusal that is not 403 or whose body does not name the missing scope, or a read that the narrower key is refused.",
+  },
+  {
+    name: "rate_limit_headers_consistent",
+    apis: ["links"],
+    catches:
+      "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future.",
+  },
   ...IDENTITY_CHECKS,
 ];
 
@@ -52,14 +138,16 @@ export function appliesTo(check: CheckInfo, api: ApiName): boolean {
 /** The checks that --check and --exclude-check select (all by default); an unknown name is a usage error. */
 export function selectChecks(include: string[] = [], exclude: string[] = []): Set<string> {
   for (const name of [...include, ...exclude]) {
-    if (!CHECK_NAMES.includes(name)) throw new UsageError(`unknown check "${name}"; run \`contracts conform --list-checks\``);
+    if (!CHECK_NAMES.includes(name))
+      throw new UsageError(`unknown check "${name}"; run \`contracts conform --list-checks\``);
   }
   const checks = new Set(include.length > 0 ? include : CHECK_NAMES);
   for (const name of exclude) checks.delete(name);
   return checks;
 }
 
-export const anyApplies = (checks: ReadonlySet<string>, api: ApiName): boolean => CHECKS.some((check) => checks.has(check.name) && appliesTo(check, api));
+export const anyApplies = (checks: ReadonlySet<string>, api: ApiName): boolean =>
+  CHECKS.some((check) => checks.has(check.name) && appliesTo(check, api));
 
 function mediaTypeMatches(declared: string, actual: string): boolean {
   if (declared === actual || declared === "*/*") return true;
@@ -96,7 +184,11 @@ export interface CheckNote {
 }
 
 /** A broken `x-assumption`: a warning with the assumption's reason, or under --strict a failure. */
-export function assumptionBroken(input: Pick<ResponseCheckInput, "strict" | "note">, message: string, assumption: string): string {
+export function assumptionBroken(
+  input: Pick<ResponseCheckInput, "strict" | "note">,
+  message: string,
+  assumption: string,
+): string {
   if (input.strict) return `${message} (x-assumption, failing under --strict: ${assumption})`;
   input.note?.({ kind: "warning", message, assumption });
   return "";
@@ -106,11 +198,15 @@ export function assumptionBroken(input: Pick<ResponseCheckInput, "strict" | "not
 type Outcome = string | undefined;
 
 /** The response and the pointer of the documented response that covers its status, when there are both. */
-function documented(input: ResponseCheckInput): { response: RecordedResponse; pointer: string; api: ApiName } | undefined {
+function documented(
+  input: ResponseCheckInput,
+): { response: RecordedResponse; pointer: string; api: ApiName } | undefined {
   const response = input.exchange.response;
   if (!response) return undefined;
   const key = responseKeyFor(input.model.op, response.status);
-  return key === undefined ? undefined : { response, pointer: `${input.model.op.pointer}/responses/${pointerSegment(key)}`, api: input.model.op.api };
+  return key === undefined
+    ? undefined
+    : { response, pointer: `${input.model.op.pointer}/responses/${pointerSegment(key)}`, api: input.model.op.api };
 }
 
 const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = {
@@ -125,7 +221,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const response = input.exchange.response;
     if (!response) return undefined;
     if (responseKeyFor(input.model.op, response.status) !== undefined) return "";
-    const documented = Object.keys((input.model.op.operation.responses ?? {})).join(", ");
+    const documented = Object.keys(input.model.op.operation.responses ?? {}).join(", ");
     return `status ${response.status} is not documented (documented: ${documented})`;
   },
 
@@ -138,7 +234,9 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (declared.length === 0 || response.text.length === 0) return undefined;
     const actual = contentTypeOf(response);
     if (!actual) return `the response has a body but no Content-Type (documented: ${declared.join(", ")})`;
-    return declared.some((d) => mediaTypeMatches(d, actual)) ? "" : `Content-Type ${actual} is not documented for status ${response.status} (documented: ${declared.join(", ")})`;
+    return declared.some((d) => mediaTypeMatches(d, actual))
+      ? ""
+      : `Content-Type ${actual} is not documented for status ${response.status} (documented: ${declared.join(", ")})`;
   },
 
   /** The body must validate against the schema documented for its status and media type. */
@@ -153,14 +251,17 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const schemaPointer = `${pointer}/content/${pointerSegment(mediaType)}/schema`;
     let body: unknown = response.text;
     if (mediaType.includes("json")) {
-      if (response.tooLarge !== undefined) return `the body is larger than ${response.tooLarge / 1024 / 1024} MiB, the most the runner reads: not checked`;
-      if (!response.isJson) return `the ${mediaType} body is not valid JSON: ${JSON.stringify(response.text.slice(0, 80))}`;
+      if (response.tooLarge !== undefined)
+        return `the body is larger than ${response.tooLarge / 1024 / 1024} MiB, the most the runner reads: not checked`;
+      if (!response.isJson)
+        return `the ${mediaType} body is not valid JSON: ${JSON.stringify(response.text.slice(0, 80))}`;
       body = response.json;
     }
     const result = validateAt(api, schemaPointer, body);
     if (result.valid) return "";
     // An error envelope under a success status is a refusal (x-error-envelope): its body is one of the documented errors.
-    if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body)) return "";
+    if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body))
+      return "";
     // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an
     // assumption broken inside the success body stays a warning and the message names that branch's errors only.
     const schema = resolveAt(api, schemaPointer);
@@ -169,15 +270,31 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const judged = candidates
       .map((candidate) => {
         const errors = candidate === schemaPointer ? result.errors : validateAt(api, candidate, body).errors;
-        const assumed = errors.map((error) => ({ error, assumption: responseErrorWord(api, candidate, error, "x-assumption") ?? closedResponseAssumption(error) }));
-        return { candidate, errors, assumed, hard: assumed.filter((a) => a.assumption === undefined).map((a) => a.error) };
+        const assumed = errors.map((error) => ({
+          error,
+          assumption: responseErrorWord(api, candidate, error, "x-assumption") ?? closedResponseAssumption(error),
+        }));
+        return {
+          candidate,
+          errors,
+          assumed,
+          hard: assumed.filter((a) => a.assumption === undefined).map((a) => a.error),
+        };
       })
       // Closest: no hard error at all; else the branch whose first hard error lies deepest (its outer shape fits:
       // a success body with a few bad fields is not "closer" to the error envelope for having more of them).
-      .sort((a, b) => Number(a.hard.length > 0) - Number(b.hard.length > 0) || shallowestError(b.hard) - shallowestError(a.hard) || a.hard.length - b.hard.length || a.errors.length - b.errors.length);
+      .sort(
+        (a, b) =>
+          Number(a.hard.length > 0) - Number(b.hard.length > 0) ||
+          shallowestError(b.hard) - shallowestError(a.hard) ||
+          a.hard.length - b.hard.length ||
+          a.errors.length - b.errors.length,
+      );
     const closest = judged[0]!;
-    const message = (errors: typeof result.errors) => `the body does not match ${schemaName(api, closest.candidate)}: ${describeErrors(errors.slice(0, 5))}`;
-    if (closest.hard.length > 0 || closest.errors.length === 0) return message(closest.hard.length > 0 ? closest.hard : result.errors);
+    const message = (errors: typeof result.errors) =>
+      `the body does not match ${schemaName(api, closest.candidate)}: ${describeErrors(errors.slice(0, 5))}`;
+    if (closest.hard.length > 0 || closest.errors.length === 0)
+      return message(closest.hard.length > 0 ? closest.hard : result.errors);
     const reasons = [...new Set(closest.assumed.map((a) => a.assumption!))];
     return assumptionBroken(input, message(closest.errors), reasons.join(" "));
   },
@@ -199,7 +316,11 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
         continue;
       }
       if (!header.schema) continue;
-      const result = validateAt(api, `${headerPointer}/schema`, coerceScalar(value.trim(), resolveAt(api, `${headerPointer}/schema`) as JsonSchema));
+      const result = validateAt(
+        api,
+        `${headerPointer}/schema`,
+        coerceScalar(value.trim(), resolveAt(api, `${headerPointer}/schema`) as JsonSchema),
+      );
       if (!result.valid) problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(result.errors)}`);
     }
     return problems.join("; ");
@@ -217,13 +338,26 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const api = input.model.op.api;
     if (isRefusal(api, response) || isErrorRedirect(response)) return "";
     const what = input.violation?.description ?? "invalid data";
-    const promise = input.violation ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-provider-refuses") : undefined;
+    const promise = input.violation
+      ? requestWord(
+          api,
+          input.model.op.pointer,
+          input.violation.location,
+          input.model.body?.pointer,
+          "x-provider-refuses",
+        )
+      : undefined;
     if (promise === undefined) {
-      input.note?.({ kind: "observation", message: `${what}: accepted with status ${response.status}; the contract does not say the provider refuses it` });
+      input.note?.({
+        kind: "observation",
+        message: `${what}: accepted with status ${response.status}; the contract does not say the provider refuses it`,
+      });
       return undefined;
     }
     const message = `invalid data was accepted with status ${response.status} (${what}), though the provider refuses it: ${promise}`;
-    const assumption = input.violation ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-assumption") : undefined;
+    const assumption = input.violation
+      ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-assumption")
+      : undefined;
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
@@ -235,7 +369,11 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     if (response.status >= 200 && response.status < 300 && refusedInBody === undefined) return "";
     if (response.status >= 300 && response.status < 400 && !isErrorRedirect(response)) return "";
     // A path that names a resource may name one that does not exist: 404, or the envelope's error under 2xx.
-    if ((response.status === 404 || (response.status < 300 && refusedInBody !== undefined)) && input.model.op.path.includes("{")) return "";
+    if (
+      (response.status === 404 || (response.status < 300 && refusedInBody !== undefined)) &&
+      input.model.op.path.includes("{")
+    )
+      return "";
     if (response.status >= 500) return undefined;
     const message =
       refusedInBody !== undefined
@@ -265,7 +403,11 @@ function matchesDocumentedError(input: ResponseCheckInput, body: unknown): boole
       const pointer = `${input.model.op.pointer}/responses/${pointerSegment(key)}`;
       const content = resolveAt(api, pointer).content ?? {};
       const mediaType = Object.keys(content).find((m) => m.includes("json"));
-      return mediaType !== undefined && content[mediaType]?.schema !== undefined && validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid;
+      return (
+        mediaType !== undefined &&
+        content[mediaType]?.schema !== undefined &&
+        validateAt(api, `${pointer}/content/${pointerSegment(mediaType)}/schema`, body).valid
+      );
     });
 }
 
@@ -315,7 +457,9 @@ function assumedParameter(input: ResponseCheckInput): string | undefined {
   for (const parameter of input.model.parameters) {
     const sent = parameter.in === "query" ? query.get(parameter.name) : null;
     if (sent === null || parameter.examples.some((example) => String(example) === sent)) continue;
-    for (const node of [resolveAt(api, parameter.pointer), resolveAt(api, `${parameter.pointer}/schema`)] as Array<Record<string, unknown>>) {
+    for (const node of [resolveAt(api, parameter.pointer), resolveAt(api, `${parameter.pointer}/schema`)] as Array<
+      Record<string, unknown>
+    >) {
       if (typeof node["x-assumption"] === "string") return node["x-assumption"];
     }
   }
@@ -323,7 +467,11 @@ function assumedParameter(input: ResponseCheckInput): string | undefined {
 }
 
 /** Runs the selected response checks on one exchange. Returns [check, outcome] for each applicable check. */
-export function runResponseChecks(input: ResponseCheckInput, selected: ReadonlySet<string>, starting?: (check: string) => void): Array<[string, string]> {
+export function runResponseChecks(
+  input: ResponseCheckInput,
+  selected: ReadonlySet<string>,
+  starting?: (check: string) => void,
+): Array<[string, string]> {
   const results: Array<[string, string]> = [];
   for (const [name, check] of Object.entries(RESPONSE_CHECKS)) {
     if (!selected.has(name)) continue;
@@ -341,7 +489,11 @@ export function runResponseChecks(input: ResponseCheckInput, selected: ReadonlyS
 export class RateLimitConsistency {
   private readonly previous = new Map<string, { remaining: number; reset: number }>();
   constructor(
-    private readonly config: { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } },
+    private readonly config: {
+      limit: number;
+      windowSeconds: number;
+      headers: { limit: string; remaining: string; reset: string };
+    },
     /** The contract's x-assumption on the reset's unit (Unix seconds), if it carries one. */
     private readonly unitAssumption?: string,
   ) {}
@@ -362,24 +514,36 @@ export class RateLimitConsistency {
     const reset = read(this.config.headers.reset);
     if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
     const problems: string[] = [];
-    if (limit !== this.config.limit) problems.push(`${this.config.headers.limit} is ${limit}, the contract's cap is ${this.config.limit}`);
-    if (remaining > limit || remaining < 0) problems.push(`${this.config.headers.remaining} ${remaining} is outside 0..${limit}`);
+    if (limit !== this.config.limit)
+      problems.push(`${this.config.headers.limit} is ${limit}, the contract's cap is ${this.config.limit}`);
+    if (remaining > limit || remaining < 0)
+      problems.push(`${this.config.headers.remaining} ${remaining} is outside 0..${limit}`);
     // The unit is our assumption (the seeds say "timestamp"): a reset in seconds from now or in Unix milliseconds
     // breaks it (a warning), and the window is judged in the server's own unit.
     const resetAt = resetAtOf(reset, exchange.receivedAt);
     if (resetAt !== reset * 1000 && this.unitAssumption !== undefined) {
       const unit = resetAt > reset * 1000 ? "seconds from now" : "Unix milliseconds";
-      const broken = assumptionBroken(judge, `${this.config.headers.reset} ${reset} reads as ${unit}, not Unix seconds`, this.unitAssumption);
+      const broken = assumptionBroken(
+        judge,
+        `${this.config.headers.reset} ${reset} reads as ${unit}, not Unix seconds`,
+        this.unitAssumption,
+      );
       if (broken) problems.push(broken);
     }
     const nowSeconds = exchange.receivedAt / 1000;
-    if (resetAt / 1000 + 1 < nowSeconds) problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
-    else if (resetAt / 1000 > nowSeconds + this.config.windowSeconds + 5) problems.push(`${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`);
+    if (resetAt / 1000 + 1 < nowSeconds)
+      problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
+    else if (resetAt / 1000 > nowSeconds + this.config.windowSeconds + 5)
+      problems.push(
+        `${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`,
+      );
     const headers = exchange.request.headers;
     const key = headers.Authorization ?? headers["x-seller-api-key"] ?? "(no credentials)";
     const previous = this.previous.get(key);
     if (previous && previous.reset === reset && remaining >= previous.remaining) {
-      problems.push(`${this.config.headers.remaining} did not count down within one window (${previous.remaining} then ${remaining}, same reset ${reset}, same credentials)`);
+      problems.push(
+        `${this.config.headers.remaining} did not count down within one window (${previous.remaining} then ${remaining}, same reset ${reset}, same credentials)`,
+      );
     }
     this.previous.set(key, { remaining, reset });
     return problems.join("; ");

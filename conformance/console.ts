@@ -46,7 +46,12 @@ export function abortOnSignals(io: ConformConsole): { signal: AbortSignal; relea
 }
 
 /** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */
-export function progressPrinter(io: ConformConsole, api: string, banner: string, redact: (text: string) => string): { event: (event: ProgressEvent) => void; done: () => void } {
+export function progressPrinter(
+  io: ConformConsole,
+  api: string,
+  banner: string,
+  redact: (text: string) => string,
+): { event: (event: ProgressEvent) => void; done: () => void } {
   let current = "";
   let started = false;
   let requests = 0;

@@ -4,7 +4,13 @@
 // `x-error-envelope` (an error signalled in the body, whatever the HTTP status). Each extension applies to the node
 // that carries it and everything below it, so a node's ancestors (in the document and along `$ref`s) are read too.
 import type { ErrorObject } from "ajv";
-import { type ApiName, escapeSegment as pointerSegment, type JsonSchema, loadContract, valueAt } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  escapeSegment as pointerSegment,
+  type JsonSchema,
+  loadContract,
+  valueAt,
+} from "../lib/contract/index.js";
 import type { Location } from "./mutations.js";
 import type { RecordedResponse } from "./transport.js";
 
@@ -26,11 +32,14 @@ export function errorEnvelope(api: ApiName): ErrorEnvelope | undefined {
 export function envelopeError(api: ApiName, response: RecordedResponse): string | undefined {
   const envelope = errorEnvelope(api);
   const body = response.json;
-  if (!envelope || !response.isJson || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  if (!envelope || !response.isJson || body === null || typeof body !== "object" || Array.isArray(body))
+    return undefined;
   const record = body as Record<string, unknown>;
   if (!(envelope.property in record)) return undefined;
   const value = record[envelope.property];
-  return envelope.success.some((ok) => ok === value) ? undefined : `${envelope.property} ${JSON.stringify(value)} in the body`;
+  return envelope.success.some((ok) => ok === value)
+    ? undefined
+    : `${envelope.property} ${JSON.stringify(value)} in the body`;
 }
 
 /** A refusal as the contract defines it: HTTP status >= 400, or an error envelope in the body. */
@@ -40,7 +49,12 @@ export function isRefusal(api: ApiName, response: RecordedResponse): boolean {
 
 /** A success: a 2xx that the body's envelope does not turn into an error. */
 export function isSuccess(api: ApiName, response: RecordedResponse | undefined): boolean {
-  return response !== undefined && response.status >= 200 && response.status < 300 && envelopeError(api, response) === undefined;
+  return (
+    response !== undefined &&
+    response.status >= 200 &&
+    response.status < 300 &&
+    envelopeError(api, response) === undefined
+  );
 }
 
 function textOf(node: unknown, word: ContractWord): string | undefined {
@@ -85,7 +99,9 @@ export const CLOSED_RESPONSE_ASSUMPTION =
 
 /** The assumption an error of a response body breaks by its kind alone: a field beyond a closed schema. */
 export function closedResponseAssumption(error: ErrorObject): string | undefined {
-  return error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties" ? CLOSED_RESPONSE_ASSUMPTION : undefined;
+  return error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties"
+    ? CLOSED_RESPONSE_ASSUMPTION
+    : undefined;
 }
 
 /** Follows instance keys from a schema into its properties, items or additionalProperties; the pointers passed. */
@@ -97,7 +113,8 @@ function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): strin
     if (!node || typeof node !== "object") break;
     if (node.properties && key in node.properties) pointer = `${pointer}/properties/${pointerSegment(key)}`;
     else if (node.items && /^\d+$/.test(key)) pointer = `${pointer}/items`;
-    else if (node.additionalProperties && typeof node.additionalProperties === "object") pointer = `${pointer}/additionalProperties`;
+    else if (node.additionalProperties && typeof node.additionalProperties === "object")
+      pointer = `${pointer}/additionalProperties`;
     else break;
     trail.push(pointer);
   }
@@ -105,7 +122,13 @@ function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): strin
 }
 
 /** The word that applies to a place in a request (a parameter, or a body location), read from the operation down. */
-export function requestWord(api: ApiName, opPointer: string, location: Location, bodySchemaPointer: string | undefined, word: ContractWord): string | undefined {
+export function requestWord(
+  api: ApiName,
+  opPointer: string,
+  location: Location,
+  bodySchemaPointer: string | undefined,
+  word: ContractWord,
+): string | undefined {
   if (location.in === "body") {
     if (!bodySchemaPointer) return deepest(api, [opPointer], word);
     return deepest(api, schemaTrail(api, bodySchemaPointer, location.path), word);
@@ -119,12 +142,21 @@ export function requestWord(api: ApiName, opPointer: string, location: Location,
 }
 
 /** The word that applies to a schema error in a response body validated against `schemaPointer`. */
-export function responseErrorWord(api: ApiName, schemaPointer: string, error: ErrorObject, word: ContractWord): string | undefined {
-  const keys = error.instancePath.split("/").slice(1).map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+export function responseErrorWord(
+  api: ApiName,
+  schemaPointer: string,
+  error: ErrorObject,
+  word: ContractWord,
+): string | undefined {
+  const keys = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
   const pointers = schemaTrail(api, schemaPointer, keys);
   // A missing required property: the property's own node may carry the word.
   const missing = (error.params as { missingProperty?: string }).missingProperty;
-  if (error.keyword === "required" && missing !== undefined) pointers.push(...schemaTrail(api, schemaPointer, [...keys, missing]).slice(keys.length + 1));
+  if (error.keyword === "required" && missing !== undefined)
+    pointers.push(...schemaTrail(api, schemaPointer, [...keys, missing]).slice(keys.length + 1));
   if (error.schemaPath.startsWith("#/")) pointers.push(error.schemaPath.slice(1));
   return deepest(api, pointers, word);
 }

@@ -6,7 +6,6 @@ import { pointerValue } from "./links.js";
 import type { Session } from "./session.js";
 import type { Exchange } from "./transport.js";
 
-
 const aliasesByApi = new Map<ApiName, Map<string, string>>();
 
 /**
@@ -21,7 +20,8 @@ function echoAliases(api: ApiName): Map<string, string> {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isJsonObject(node)) return;
     if (isJsonObject(node.properties)) {
-      for (const [name, schema] of Object.entries(node.properties)) if (isJsonObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
+      for (const [name, schema] of Object.entries(node.properties))
+        if (isJsonObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
     }
     Object.values(node).forEach(walk);
   };
@@ -45,7 +45,14 @@ function notEchoed(session: Session, kind: ResourceKind): Set<string> {
  * campaign's name under `domain`, an amount sent as a number and read back as a decimal string) is not compared.
  * The answer in a creation response is the object around the new id (`data` for pay's createOrder).
  */
-export function echoed(session: Session, kind: ResourceKind, sent: unknown, exchange: Exchange, where: string, listed?: unknown): void {
+export function echoed(
+  session: Session,
+  kind: ResourceKind,
+  sent: unknown,
+  exchange: Exchange,
+  where: string,
+  listed?: unknown,
+): void {
   const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
   if (!isJsonObject(sent) || !isJsonObject(answer)) return;
   const aliases = echoAliases(session.options.api);
@@ -58,8 +65,18 @@ export function echoed(session: Session, kind: ResourceKind, sent: unknown, exch
     const value = sent[name];
     if (value === undefined || value === null || typeof value === "object" || typeof back !== typeof value) continue;
     compared += 1;
-    if (back !== value) differences.push(`${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`);
+    if (back !== value)
+      differences.push(
+        `${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`,
+      );
   }
   const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
-  if (compared > 0) session.record("created_values_echoed", operationId, differences.join("; "), exchange, `compare what was created with ${where}`);
+  if (compared > 0)
+    session.record(
+      "created_values_echoed",
+      operationId,
+      differences.join("; "),
+      exchange,
+      `compare what was created with ${where}`,
+    );
 }

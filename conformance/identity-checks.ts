@@ -6,31 +6,59 @@
 // live in identity/ by endpoint: discovery (and JWKS), authorization, tokens, userinfo and logout; flow.ts holds
 // the steps they share and paths.ts the one lookup of an endpoint path in the contract.
 import { FLOW_CHECKS } from "./identity-check-list.js";
-import { maxAge, nonceOptional, plainPkceRefused, promptLogin, promptNoneSignedIn, promptNoneSignedOut, redirectUriExactMatch, redirectUriMismatch, unknownParametersIgnored } from "./identity/authorization.js";
+import {
+  maxAge,
+  nonceOptional,
+  plainPkceRefused,
+  promptLogin,
+  promptNoneSignedIn,
+  promptNoneSignedOut,
+  redirectUriExactMatch,
+  redirectUriMismatch,
+  unknownParametersIgnored,
+} from "./identity/authorization.js";
 import { checkDiscovery, checkJwks, readDiscovery } from "./identity/discovery.js";
 import { authorize, describe, describeAuthorization, type Flow, tokensFor } from "./identity/flow.js";
 import { logout } from "./identity/logout.js";
-import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./identity/tokens.js";
+import {
+  checkAtHash,
+  checkIdToken,
+  codeReuse,
+  pkceEnforcement,
+  refreshTokens,
+  tokenErrors,
+} from "./identity/tokens.js";
 import { userinfoByScope, userinfoMethods } from "./identity/userinfo.js";
 import type { Session } from "./session.js";
 import { openSignInDriver } from "./sign-in/open.js";
 
 export { checkDiscovery, checkJwks, type Discovery } from "./identity/discovery.js";
 
-const CREDENTIAL_FLAGS = { clientId: "--client-id (IDENTITY_CLIENT_ID)", clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)", redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)" };
+const CREDENTIAL_FLAGS = {
+  clientId: "--client-id (IDENTITY_CLIENT_ID)",
+  clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)",
+  redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)",
+};
 
 export async function runIdentityChecks(session: Session): Promise<void> {
   const { checks, credentials, operations } = session.options;
   const selected = (...ids: string[]) => operations.length === 0 || ids.some((id) => operations.includes(id));
-  const discoveryChecks = ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"].some((c) => checks.has(c));
-  const discovery = selected("getOpenIdConfiguration", "authorize", "exchangeToken", "getUserInfo") && discoveryChecks ? await checkDiscovery(session) : undefined;
+  const discoveryChecks = ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"].some((c) =>
+    checks.has(c),
+  );
+  const discovery =
+    selected("getOpenIdConfiguration", "authorize", "exchangeToken", "getUserInfo") && discoveryChecks
+      ? await checkDiscovery(session)
+      : undefined;
   if (selected("getJwks") && (checks.has("jwks_shape") || checks.has("jwks_unique_kids"))) await checkJwks(session);
 
   const flowChecks = FLOW_CHECKS.filter((c) => checks.has(c));
-  if (!selected("authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm") || flowChecks.length === 0) return;
+  if (!selected("authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm") || flowChecks.length === 0)
+    return;
   const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
   if (missing.length) {
-    for (const check of flowChecks) session.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
+    for (const check of flowChecks)
+      session.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
     return;
   }
   if (checks.has("token_errors")) await tokenErrors(session);
@@ -38,7 +66,11 @@ export async function runIdentityChecks(session: Session): Promise<void> {
   // As an OpenID Connect client does, the flows follow the endpoints the discovery document names.
   const document = discovery?.document ?? (await readDiscovery(session));
   const identity = session.options.identity ?? { driver: "form" };
-  const driver = await openSignInDriver(identity, { transport: session.transport, signIn: credentials.signIn ?? {}, timeoutMs: session.options.timeoutMs });
+  const driver = await openSignInDriver(identity, {
+    transport: session.transport,
+    signIn: credentials.signIn ?? {},
+    timeoutMs: session.options.timeoutMs,
+  });
   try {
     await runFlows({ session, driver, document });
   } finally {
@@ -47,13 +79,26 @@ export async function runIdentityChecks(session: Session): Promise<void> {
 }
 
 /** The sign-in every flow check starts from and the checks on its tokens; false when the flows cannot go on. */
-async function firstSignIn(flow: Flow, run: (check: string) => boolean, skipRest: (reason: string) => void): Promise<boolean> {
+async function firstSignIn(
+  flow: Flow,
+  run: (check: string) => boolean,
+  skipRest: (reason: string) => void,
+): Promise<boolean> {
   const { session } = flow;
   // Fail closed: without a sign-in no flow check can run, and that is a failure of the run, not a pass.
   const first = await authorize(flow, { scope: "openid profile email", purpose: "sign in" });
   if (first.kind !== "code") {
-    const cause = first.kind === "failed" ? first.failure : `the provider answered the sign-in with ${describeAuthorization(first)}`;
-    session.record("sign_in", "authorize", `could not sign in to get an authorization code: ${cause}`, first.exchange, "sign in");
+    const cause =
+      first.kind === "failed"
+        ? first.failure
+        : `the provider answered the sign-in with ${describeAuthorization(first)}`;
+    session.record(
+      "sign_in",
+      "authorize",
+      `could not sign in to get an authorization code: ${cause}`,
+      first.exchange,
+      "sign in",
+    );
     skipRest(`the sign-in did not complete: ${cause}`);
     return false;
   }
@@ -63,17 +108,30 @@ async function firstSignIn(flow: Flow, run: (check: string) => boolean, skipRest
   // replays the code (a provider should then revoke those tokens, RFC 6749 §4.1.2).
   const { exchange: tokensExchange, tokens } = await tokensFor(session, first, "exchange a fresh code");
   if (!tokens) {
-    session.record("code_reuse", "exchangeToken", `a fresh code with its verifier was refused: ${describe(tokensExchange)}`, tokensExchange, "exchange a fresh code");
+    session.record(
+      "code_reuse",
+      "exchangeToken",
+      `a fresh code with its verifier was refused: ${describe(tokensExchange)}`,
+      tokensExchange,
+      "exchange a fresh code",
+    );
     skipRest(`the provider refused a fresh code with its verifier: ${describe(tokensExchange)}`);
     return false;
   }
   let idTokenSub: unknown;
   if (run("id_token_signature_and_claims")) idTokenSub = await checkIdToken(flow, tokens, first, tokensExchange);
   if (run("id_token_at_hash")) checkAtHash(session, tokens, tokensExchange);
-  if (run("userinfo_by_scope") || run("granted_scope_claims")) await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub);
+  if (run("userinfo_by_scope") || run("granted_scope_claims"))
+    await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub);
   if (run("userinfo_methods")) await userinfoMethods(flow, tokens.access_token);
   if (run("refresh_token_offline_access") && typeof tokens.refresh_token === "string") {
-    session.record("refresh_token_offline_access", "exchangeToken", `a refresh token was issued for scope "${first.scope}", without offline_access`, tokensExchange, "exchange a code without offline_access");
+    session.record(
+      "refresh_token_offline_access",
+      "exchangeToken",
+      `a refresh token was issued for scope "${first.scope}", without offline_access`,
+      tokensExchange,
+      "exchange a code without offline_access",
+    );
   }
   if (run("code_reuse") || run("code_reuse_revokes_tokens")) await codeReuse(flow, first, tokens, run);
   return true;
@@ -86,7 +144,8 @@ async function runFlows(flow: Flow): Promise<void> {
   // Could not run, not skipped: a run whose flow checks never ran must not pass, whichever checks were selected
   // (with sign_in excluded or not selected nothing else would fail it).
   const skipRest = (reason: string) => {
-    for (const check of FLOW_CHECKS) if (checks.has(check) && !session.tallies.has(check)) session.cannotRun(check, reason);
+    for (const check of FLOW_CHECKS)
+      if (checks.has(check) && !session.tallies.has(check)) session.cannotRun(check, reason);
   };
   const signInStarted = Math.floor(Date.now() / 1000);
   if (!(await firstSignIn(flow, run, skipRest))) return;

@@ -21,7 +21,14 @@ export interface ContractLink {
 
 /** What a runtime expression reads: the request that was sent and the response to it. */
 export interface LinkContext {
-  request: { method: string; url: string; path: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, unknown>; body?: unknown };
+  request: {
+    method: string;
+    url: string;
+    path: Record<string, unknown>;
+    query: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    body?: unknown;
+  };
   response: { status: number; headers: Record<string, string>; body: unknown };
 }
 
@@ -42,12 +49,24 @@ export function readLinks(doc: Document): ContractLink[] {
       if (!isJsonObject(declared)) continue;
       for (const [name, value] of Object.entries(declared)) {
         const link = resolveRef(doc, value) as JsonObject;
-        if (typeof link.operationId !== "string") throw new Error(`link ${name} of ${op.operationId} names no operationId (operationRef is not supported)`);
-        const parameters = Object.entries(isJsonObject(link.parameters) ? link.parameters : {}).map(([key, expression]) => {
-          const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
-          return qualified ? { in: qualified[1], name: qualified[2]!, value: expression } : { name: key, value: expression };
+        if (typeof link.operationId !== "string")
+          throw new Error(`link ${name} of ${op.operationId} names no operationId (operationRef is not supported)`);
+        const parameters = Object.entries(isJsonObject(link.parameters) ? link.parameters : {}).map(
+          ([key, expression]) => {
+            const qualified = /^(path|query|header|cookie)\.(.+)$/.exec(key);
+            return qualified
+              ? { in: qualified[1], name: qualified[2]!, value: expression }
+              : { name: key, value: expression };
+          },
+        );
+        links.push({
+          name,
+          from: String(op.operationId),
+          status,
+          to: link.operationId,
+          parameters,
+          ...(link.requestBody !== undefined ? { requestBody: link.requestBody } : {}),
         });
-        links.push({ name, from: String(op.operationId), status, to: link.operationId, parameters, ...(link.requestBody !== undefined ? { requestBody: link.requestBody } : {}) });
       }
     }
   }
@@ -61,7 +80,10 @@ export function readLinks(doc: Document): ContractLink[] {
  */
 export function pointerValue(value: unknown, pointer: string, anyItem = true): unknown {
   if (pointer === "") return value;
-  const segments = pointer.slice(1).split("/").map((s) => decodeURIComponent(s).replaceAll("~1", "/").replaceAll("~0", "~"));
+  const segments = pointer
+    .slice(1)
+    .split("/")
+    .map((s) => decodeURIComponent(s).replaceAll("~1", "/").replaceAll("~0", "~"));
   const walk = (node: unknown, index: number): unknown => {
     if (index === segments.length) return node;
     const segment = segments[index]!;
@@ -80,7 +102,8 @@ export function pointerValue(value: unknown, pointer: string, anyItem = true): u
   return walk(value, 0);
 }
 
-const EXPRESSION = /^\$(url|method|statusCode|request\.(?:path|query|header)\.[^{}#]+|response\.header\.[^{}#]+|(?:request|response)\.body(?:#[^{}]*)?)$/;
+const EXPRESSION =
+  /^\$(url|method|statusCode|request\.(?:path|query|header)\.[^{}#]+|response\.header\.[^{}#]+|(?:request|response)\.body(?:#[^{}]*)?)$/;
 
 /** Whether a string is one runtime expression (OpenAPI 3.1 §4.8.20.4). */
 export const isRuntimeExpression = (text: string): boolean => EXPRESSION.test(text);
@@ -97,14 +120,16 @@ function evaluateExpression(expression: string, context: LinkContext): unknown {
   }
   const [where, name] = rest.split(/\.(.*)/s) as [string, string];
   if (source === "response") return context.response.headers[name.toLowerCase()];
-  const bag = where === "header" ? context.request.headers : where === "path" ? context.request.path : context.request.query;
+  const bag =
+    where === "header" ? context.request.headers : where === "path" ? context.request.path : context.request.query;
   const key = where === "header" ? Object.keys(bag).find((k) => k.toLowerCase() === name.toLowerCase()) : name;
   return key === undefined ? undefined : bag[key];
 }
 
 /** A link value: a literal, one expression, a string with `{expression}` parts, or an object of those (requestBody). */
 export function evaluate(value: unknown, context: LinkContext): unknown {
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, context)]));
+  if (isJsonObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, evaluate(item, context)]));
   if (typeof value !== "string") return value;
   if (value.startsWith("$")) return evaluateExpression(value, context);
   if (!value.includes("{$")) return value;
@@ -117,7 +142,9 @@ export function evaluate(value: unknown, context: LinkContext): unknown {
 
 /** The pointer of a `$response.body#<pointer>` expression, or undefined. */
 function responsePointer(value: unknown): string | undefined {
-  return typeof value === "string" && value.startsWith("$response.body#") ? value.slice("$response.body#".length) : undefined;
+  return typeof value === "string" && value.startsWith("$response.body#")
+    ? value.slice("$response.body#".length)
+    : undefined;
 }
 
 /** Splits `/data/domains/0/id` at the item index into the list (`/data/domains`) and the item's field (`/id`). */
@@ -154,13 +181,25 @@ export function linkedResources(doc: Document, isRead: (operationId: string) => 
     const followUps = [kind.update, kind.delete, kind.read].flatMap((s) => (s ? [s.operationId] : []));
     for (const link of links) {
       if (!isRead(link.from) || !followUps.includes(link.to)) continue;
-      const list = link.parameters.map((p) => responsePointer(p.value)).flatMap((p) => (p !== undefined ? [splitAtItem(p)] : [])).find(Boolean);
+      const list = link.parameters
+        .map((p) => responsePointer(p.value))
+        .flatMap((p) => (p !== undefined ? [splitAtItem(p)] : []))
+        .find(Boolean);
       if (!list || kind.list) continue;
-      const pages = operations.find((op) => op.operationId === link.from)?.operation.parameters as Array<JsonObject> | undefined;
-      const page = (pages ?? []).map((p) => resolveRef(doc, p) as JsonObject).find((p) => p.in === "query" && p.name === "page");
-      kind.list = { operationId: link.from, items: list.items, itemId: list.itemField, ...(page ? { pageParameter: { in: "query" as const, name: "page" } } : {}) };
+      const pages = operations.find((op) => op.operationId === link.from)?.operation.parameters as
+        Array<JsonObject> | undefined;
+      const page = (pages ?? [])
+        .map((p) => resolveRef(doc, p) as JsonObject)
+        .find((p) => p.in === "query" && p.name === "page");
+      kind.list = {
+        operationId: link.from,
+        items: list.items,
+        itemId: list.itemField,
+        ...(page ? { pageParameter: { in: "query" as const, name: "page" } } : {}),
+      };
     }
-    if (!kind.delete) kind.undeletable = `the contract has no operation to delete a ${kind.name} (no Link Object from ${kind.create} names one)`;
+    if (!kind.delete)
+      kind.undeletable = `the contract has no operation to delete a ${kind.name} (no Link Object from ${kind.create} names one)`;
   }
   return [...kinds.values()];
 }

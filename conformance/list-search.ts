@@ -40,34 +40,68 @@ interface ListShape {
  * then reads that page, both ends (an update may have moved it) and the pages beside it, and calls it absent when
  * none of them lists it, so that a long list need not be read whole to show a deletion.
  */
-export async function findInList(session: Session, kind: ResourceKind, id: unknown, send: (operationId: string, requestCase: RequestCase) => Promise<Exchange>, wasOn?: number): Promise<ListSearch> {
+export async function findInList(
+  session: Session,
+  kind: ResourceKind,
+  id: unknown,
+  send: (operationId: string, requestCase: RequestCase) => Promise<Exchange>,
+  wasOn?: number,
+): Promise<ListSearch> {
   const list = kind.list!;
   const base = exampleCases(session.model(list.operationId), session.profile, session.options.credentials)[0];
   if (!base) return { outcome: "unknown", why: `${list.operationId} has no example to send` };
   const shape: ListShape = { read: new Set(), lastFull: 0 };
   let last: Exchange | undefined;
-  for (let page: number | undefined = wasOn ?? 1; page !== undefined && !session.aborted; page = nextPage(shape, wasOn)) {
+  for (
+    let page: number | undefined = wasOn ?? 1;
+    page !== undefined && !session.aborted;
+    page = nextPage(shape, wasOn)
+  ) {
     if (shape.read.size >= LIST_PAGES_READ) {
-      return { outcome: "unknown", last, why: `${list.operationId} was read for ${LIST_PAGES_READ} pages (both ends first) without finding it, and the list goes on${shape.lastPage ? ` to page ${shape.lastPage}` : ""}` };
+      return {
+        outcome: "unknown",
+        last,
+        why: `${list.operationId} was read for ${LIST_PAGES_READ} pages (both ends first) without finding it, and the list goes on${shape.lastPage ? ` to page ${shape.lastPage}` : ""}`,
+      };
     }
     last = await send(list.operationId, pageCase(base, list, page, `list ${kind.name}s, page ${page} (sequence)`));
     const items = pointerValue(last.response?.json, list.items, false);
-    if (!isSuccess(session.options.api, last.response) || !Array.isArray(items)) return { outcome: "unknown", last, why: `${list.operationId} page ${page} was not a list (HTTP ${last.response?.status ?? "no response"})` };
+    if (!isSuccess(session.options.api, last.response) || !Array.isArray(items))
+      return {
+        outcome: "unknown",
+        last,
+        why: `${list.operationId} page ${page} was not a list (HTTP ${last.response?.status ?? "no response"})`,
+      };
     shape.read.add(page);
     const item: unknown = items.find((candidate) => String(resourceId(candidate, list.itemId)) === String(id));
     if (item !== undefined) return { outcome: "found", last, item, page };
     if (!list.pageParameter) return { outcome: "absent", last };
-    learn(shape, page, items.length, (last.response?.json as { data?: { maxpage?: unknown } } | undefined)?.data?.maxpage);
+    learn(
+      shape,
+      page,
+      items.length,
+      (last.response?.json as { data?: { maxpage?: unknown } } | undefined)?.data?.maxpage,
+    );
   }
-  return { outcome: session.aborted ? "unknown" : "absent", last, ...(session.aborted ? { why: "the run was interrupted" } : {}) };
+  return {
+    outcome: session.aborted ? "unknown" : "absent",
+    last,
+    ...(session.aborted ? { why: "the run was interrupted" } : {}),
+  };
 }
 
 /** One page of the list: the example without its `limit`, on `page`. */
-function pageCase(base: RequestCase, list: NonNullable<ResourceKind["list"]>, page: number, label: string): RequestCase {
+function pageCase(
+  base: RequestCase,
+  list: NonNullable<ResourceKind["list"]>,
+  page: number,
+  label: string,
+): RequestCase {
   const requestCase: RequestCase = structuredClone({ ...base, label });
   delete requestCase.query.limit;
   if (list.pageParameter?.in === "query") requestCase.query[list.pageParameter.name] = page;
-  else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object") (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
+  else if (list.pageParameter?.in === "body" && requestCase.body && typeof requestCase.body === "object")
+    (requestCase.body as Record<string, unknown>)[list.pageParameter.name] = page;
   return requestCase;
 }
 

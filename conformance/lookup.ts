@@ -1,7 +1,14 @@
 // The runner's reads of the contracts (lib/contract), memoized for its hot path: every response asks the same
 // pointers again, and a pointer is walked (following each $ref) on every call. The contract patches of the
 // self-tests (fault-servers/contract-patch.ts) forget these on every change.
-import { type ApiName, escapeSegment, loadContract, type OperationInfo, type ValidateFunction, type ValidationResult } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  escapeSegment,
+  loadContract,
+  type OperationInfo,
+  type ValidateFunction,
+  type ValidationResult,
+} from "../lib/contract/index.js";
 
 /** An operation as the runner carries it: lib/contract's, with the API it belongs to. */
 export interface RunnerOperation extends OperationInfo {
@@ -13,7 +20,13 @@ const operationLists = new Map<ApiName, RunnerOperation[]>();
 /** Every operation of the API (paths, then webhooks). */
 export function operationsOf(api: ApiName): RunnerOperation[] {
   let list = operationLists.get(api);
-  if (!list) operationLists.set(api, (list = loadContract(api).operations().map((op) => ({ ...op, api }))));
+  if (!list)
+    operationLists.set(
+      api,
+      (list = loadContract(api)
+        .operations()
+        .map((op) => ({ ...op, api }))),
+    );
   return list;
 }
 

@@ -12,9 +12,12 @@ import type { FailureRecord, WarningRecord } from "./session.js";
 export function mergeReports(reports: RunReport[]): RunReport {
   const [first] = reports;
   if (!first) throw new UsageError("contracts conform merge needs at least one JSON report");
-  for (const report of reports) if (report.api !== first.api) throw new UsageError(`cannot merge reports of ${first.api} and ${report.api}`);
+  for (const report of reports)
+    if (report.api !== first.api) throw new UsageError(`cannot merge reports of ${first.api} and ${report.api}`);
   const checks: CheckResult[] = first.checks.map((check) => {
-    const all = reports.map((r) => r.checks.find((c) => c.name === check.name)).filter((c): c is CheckResult => c !== undefined);
+    const all = reports
+      .map((r) => r.checks.find((c) => c.name === check.name))
+      .filter((c): c is CheckResult => c !== undefined);
     const operations: CheckResult["operations"] = {};
     for (const part of all) {
       for (const [operationId, tally] of Object.entries(part.operations)) {
@@ -23,7 +26,13 @@ export function mergeReports(reports: RunReport[]): RunReport {
         sum.failed += tally.failed;
       }
     }
-    const merged: CheckResult = { name: check.name, catches: check.catches, passed: all.reduce((n, c) => n + c.passed, 0), failed: all.reduce((n, c) => n + c.failed, 0), operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))) };
+    const merged: CheckResult = {
+      name: check.name,
+      catches: check.catches,
+      passed: all.reduce((n, c) => n + c.passed, 0),
+      failed: all.reduce((n, c) => n + c.failed, 0),
+      operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))),
+    };
     const couldNotRun = all.find((c) => c.couldNotRun)?.couldNotRun;
     if (couldNotRun) merged.couldNotRun = couldNotRun;
     else if (merged.passed + merged.failed === 0 && all.every((c) => c.skipped)) merged.skipped = all[0]!.skipped;
@@ -49,15 +58,21 @@ export function mergeReports(reports: RunReport[]): RunReport {
     const existing = observations.get(key);
     if (existing) {
       existing.count += observation.count;
-      for (const operationId of observation.operations) if (!existing.operations.includes(operationId)) existing.operations.push(operationId);
+      for (const operationId of observation.operations)
+        if (!existing.operations.includes(operationId)) existing.operations.push(operationId);
     } else observations.set(key, { ...observation, operations: [...observation.operations] });
   }
-  const skippedOperations = first.skippedOperations.filter((s) => reports.every((r) => r.skippedOperations.some((o) => o.operationId === s.operationId)));
+  const skippedOperations = first.skippedOperations.filter((s) =>
+    reports.every((r) => r.skippedOperations.some((o) => o.operationId === s.operationId)),
+  );
   return {
     ...first,
     shard: reports.map((r) => r.shard ?? "whole").join(" + "),
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
-    finishedAt: reports.map((r) => r.finishedAt).sort().at(-1)!,
+    finishedAt: reports
+      .map((r) => r.finishedAt)
+      .sort()
+      .at(-1)!,
     interrupted: reports.some((r) => r.interrupted),
     requests: reports.reduce((n, r) => n + r.requests, 0),
     checks,
@@ -76,7 +91,16 @@ export const MERGE_USAGE = `contracts conform merge <report.json>... [--json <fi
 `;
 
 export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CONSOLE): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: "string" }, junit: { type: "string" }, help: { type: "boolean", short: "h", default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: "string" },
+      junit: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
   if (values.help) {
     io.out(MERGE_USAGE);
     return 0;
@@ -86,7 +110,9 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
     try {
       return JSON.parse(readFileSync(file, "utf8")) as RunReport;
     } catch (error) {
-      throw new UsageError(`cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new UsageError(
+        `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
   });
   const merged = mergeReports(reports);
@@ -97,6 +123,8 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
   if (values.junit) writeFileSync(values.junit, junitReport(merged, same));
   const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
   const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
-  io.err(`contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`);
+  io.err(
+    `contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`,
+  );
   return newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing ? 1 : 0;
 }

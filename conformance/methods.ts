@@ -17,7 +17,11 @@ export async function unsupportedMethods(session: Session, operationIds: string[
   for (const [path, ids] of byPath) {
     if (session.aborted) return;
     const documented = new Set(ids.map((id) => session.model(id).op.method.toUpperCase()));
-    const method = !documented.has("GET") ? "GET" : session.options.allowWrites && !documented.has("PATCH") ? "PATCH" : undefined;
+    const method = !documented.has("GET")
+      ? "GET"
+      : session.options.allowWrites && !documented.has("PATCH")
+        ? "PATCH"
+        : undefined;
     if (!method) continue;
     const model = session.model(ids[0]!);
     const [example] = exampleCases(model, session.profile, session.options.credentials);

@@ -3,7 +3,15 @@
 // violation, an undeclared property of a closed object, a malformed body). Whether the result is really invalid is
 // decided by the contract's own validators (cases.ts), so a mutation that happens to stay valid is never sent as
 // negative data.
-import { type ApiName, escapeSegment as pointerSegment, type JsonSchema, loadContract, type Operation, type Parameter, type RequestBody } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  escapeSegment as pointerSegment,
+  type JsonSchema,
+  loadContract,
+  type Operation,
+  type Parameter,
+  type RequestBody,
+} from "../lib/contract/index.js";
 import { schemaTypes } from "./schema-arbitraries.js";
 
 type Schema = JsonSchema;
@@ -30,7 +38,9 @@ export const REMOVE = Symbol("remove");
 export const MALFORMED_JSON = '{"unterminated": ';
 
 function describe(location: Location): string {
-  return location.in === "body" ? `body ${location.path.length ? `/${location.path.join("/")}` : "(root)"}` : `${location.in} parameter ${location.name}`;
+  return location.in === "body"
+    ? `body ${location.path.length ? `/${location.path.join("/")}` : "(root)"}`
+    : `${location.in} parameter ${location.name}`;
 }
 
 /** Values of other JSON types, and strings that do not parse as the type, for parameters sent as text. */
@@ -75,23 +85,39 @@ function mutationsAt(schema: Schema, location: Location, textual: boolean, requi
   if (types.length > 0) for (const [name, value] of wrongTypeValues(types, textual)) add(`wrong type (${name})`, value);
   const numeric = types.includes("integer") || types.includes("number");
   const asText = (n: number) => (textual ? String(n) : n);
-  if (numeric && typeof schema.minimum === "number") add(`below the minimum ${schema.minimum}`, asText(schema.minimum - 1));
-  if (numeric && typeof schema.maximum === "number") add(`above the maximum ${schema.maximum}`, asText(schema.maximum + 1));
-  if (numeric && typeof schema.exclusiveMinimum === "number") add(`not above the exclusive minimum ${schema.exclusiveMinimum}`, asText(schema.exclusiveMinimum));
-  if (numeric && typeof schema.exclusiveMaximum === "number") add(`not below the exclusive maximum ${schema.exclusiveMaximum}`, asText(schema.exclusiveMaximum));
+  if (numeric && typeof schema.minimum === "number")
+    add(`below the minimum ${schema.minimum}`, asText(schema.minimum - 1));
+  if (numeric && typeof schema.maximum === "number")
+    add(`above the maximum ${schema.maximum}`, asText(schema.maximum + 1));
+  if (numeric && typeof schema.exclusiveMinimum === "number")
+    add(`not above the exclusive minimum ${schema.exclusiveMinimum}`, asText(schema.exclusiveMinimum));
+  if (numeric && typeof schema.exclusiveMaximum === "number")
+    add(`not below the exclusive maximum ${schema.exclusiveMaximum}`, asText(schema.exclusiveMaximum));
   if (types.includes("string")) {
-    if (typeof schema.minLength === "number" && schema.minLength > 0) add(`shorter than minLength ${schema.minLength}`, "x".repeat(schema.minLength - 1));
-    if (typeof schema.maxLength === "number") add(`longer than maxLength ${schema.maxLength}`, "x".repeat(schema.maxLength + 1));
+    if (typeof schema.minLength === "number" && schema.minLength > 0)
+      add(`shorter than minLength ${schema.minLength}`, "x".repeat(schema.minLength - 1));
+    if (typeof schema.maxLength === "number")
+      add(`longer than maxLength ${schema.maxLength}`, "x".repeat(schema.maxLength + 1));
     if (typeof schema.pattern === "string") {
       const pattern = new RegExp(schema.pattern, "u");
       const bad = NOT_MATCHING.find((candidate) => !pattern.test(candidate));
       if (bad !== undefined) add(`does not match the pattern ${schema.pattern}`, bad);
     }
-    if (typeof schema.format === "string" && BAD_FORMATS[schema.format]) add(`not a valid ${schema.format}`, BAD_FORMATS[schema.format]);
+    if (typeof schema.format === "string" && BAD_FORMATS[schema.format])
+      add(`not a valid ${schema.format}`, BAD_FORMATS[schema.format]);
   }
-  if (Array.isArray(schema.enum)) add(`not one of ${JSON.stringify(schema.enum)}`, typeof schema.enum[0] === "string" || textual ? `not-${String(schema.enum[0])}` : 987654);
-  if ("const" in schema) add(`not the constant ${JSON.stringify(schema.const)}`, typeof schema.const === "string" || textual ? `not-${String(schema.const)}` : 987654);
-  if (types.includes("array") && typeof schema.minItems === "number" && schema.minItems > 0) add(`fewer than minItems ${schema.minItems}`, []);
+  if (Array.isArray(schema.enum))
+    add(
+      `not one of ${JSON.stringify(schema.enum)}`,
+      typeof schema.enum[0] === "string" || textual ? `not-${String(schema.enum[0])}` : 987654,
+    );
+  if ("const" in schema)
+    add(
+      `not the constant ${JSON.stringify(schema.const)}`,
+      typeof schema.const === "string" || textual ? `not-${String(schema.const)}` : 987654,
+    );
+  if (types.includes("array") && typeof schema.minItems === "number" && schema.minItems > 0)
+    add(`fewer than minItems ${schema.minItems}`, []);
   return result;
 }
 
@@ -113,30 +139,55 @@ export function operationMutations(api: ApiName, opPointer: string): Mutation[] 
     if (mediaType) {
       const schemaPointer = `${opPointer}/requestBody/content/${pointerSegment(mediaType)}/schema`;
       const textual = mediaType === "application/x-www-form-urlencoded";
-      if (requestBody.required) result.push({ description: "body: required but missing", location: { in: "body", path: [] }, value: REMOVE });
-      if (mediaType.includes("json")) result.push({ description: "body: malformed JSON", location: { in: "body", path: [] }, value: MALFORMED_JSON, raw: true });
+      if (requestBody.required)
+        result.push({ description: "body: required but missing", location: { in: "body", path: [] }, value: REMOVE });
+      if (mediaType.includes("json"))
+        result.push({
+          description: "body: malformed JSON",
+          location: { in: "body", path: [] },
+          value: MALFORMED_JSON,
+          raw: true,
+        });
       walkBody(api, schemaPointer, [], textual, result, 0);
     }
   }
   return result;
 }
 
-function walkBody(api: ApiName, pointer: string, path: string[], textual: boolean, result: Mutation[], depth: number): void {
+function walkBody(
+  api: ApiName,
+  pointer: string,
+  path: string[],
+  textual: boolean,
+  result: Mutation[],
+  depth: number,
+): void {
   const schema = nodeAt<Schema>(api, pointer);
   const location: Location = { in: "body", path };
   if (depth > 0) {
     // `required` is handled on the parent object below.
     result.push(...mutationsAt(schema, location, textual && depth === 1, false));
   } else if (!textual) {
-    for (const [name, value] of wrongTypeValues(schemaTypes(schema) ?? ["object"], false)) result.push({ description: `body: wrong type (${name})`, location, value });
+    for (const [name, value] of wrongTypeValues(schemaTypes(schema) ?? ["object"], false))
+      result.push({ description: `body: wrong type (${name})`, location, value });
   }
   if (depth >= 4) return;
   const required: string[] = schema.required ?? [];
-  for (const name of required) result.push({ description: `body /${[...path, name].join("/")}: required but missing`, location: { in: "body", path: [...path, name] }, value: REMOVE });
+  for (const name of required)
+    result.push({
+      description: `body /${[...path, name].join("/")}: required but missing`,
+      location: { in: "body", path: [...path, name] },
+      value: REMOVE,
+    });
   if (schema.additionalProperties === false) {
-    result.push({ description: `body ${path.length ? `/${path.join("/")}` : "(root)"}: undeclared property in a closed object`, location: { in: "body", path: [...path, "unexpected_property"] }, value: "unexpected" });
+    result.push({
+      description: `body ${path.length ? `/${path.join("/")}` : "(root)"}: undeclared property in a closed object`,
+      location: { in: "body", path: [...path, "unexpected_property"] },
+      value: "unexpected",
+    });
   }
-  for (const name of Object.keys(schema.properties ?? {})) walkBody(api, `${pointer}/properties/${pointerSegment(name)}`, [...path, name], textual, result, depth + 1);
+  for (const name of Object.keys(schema.properties ?? {}))
+    walkBody(api, `${pointer}/properties/${pointerSegment(name)}`, [...path, name], textual, result, depth + 1);
   if (schema.items && !textual) walkBody(api, `${pointer}/items`, [...path, "0"], textual, result, depth + 1);
 }
 

@@ -21,17 +21,66 @@ export interface Observation {
 
 // Transport and caching headers every HTTP server may send; they say nothing about the contract.
 const ORDINARY_HEADERS = new Set([
-  "content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding", "server", "vary", "etag",
-  "last-modified", "cache-control", "pragma", "expires", "age", "access-control-allow-origin", "access-control-allow-credentials",
-  "access-control-allow-headers", "access-control-allow-methods", "access-control-expose-headers", "x-powered-by",
-  "strict-transport-security", "x-content-type-options", "x-frame-options", "content-security-policy", "referrer-policy", "set-cookie",
-  "content-encoding", "alt-svc", "via", "x-xss-protection",
+  "content-type",
+  "content-length",
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "server",
+  "vary",
+  "etag",
+  "last-modified",
+  "cache-control",
+  "pragma",
+  "expires",
+  "age",
+  "access-control-allow-origin",
+  "access-control-allow-credentials",
+  "access-control-allow-headers",
+  "access-control-allow-methods",
+  "access-control-expose-headers",
+  "x-powered-by",
+  "strict-transport-security",
+  "x-content-type-options",
+  "x-frame-options",
+  "content-security-policy",
+  "referrer-policy",
+  "set-cookie",
+  "content-encoding",
+  "alt-svc",
+  "via",
+  "x-xss-protection",
 ]);
 
-const STOP_WORDS = new Set(["the", "of", "and", "are", "not", "shown", "is", "for", "a", "an", "x", "in", "to", "on", "each", "this", "that"]);
+const STOP_WORDS = new Set([
+  "the",
+  "of",
+  "and",
+  "are",
+  "not",
+  "shown",
+  "is",
+  "for",
+  "a",
+  "an",
+  "x",
+  "in",
+  "to",
+  "on",
+  "each",
+  "this",
+  "that",
+]);
 
 function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP_WORDS.has(w)).map((w) => w.replace(/s$/, "")));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
+      .map((w) => w.replace(/s$/, "")),
+  );
 }
 
 function undocumentedAt(node: unknown): string[] {
@@ -51,10 +100,16 @@ function relatedEntries(model: OperationModel, responsePointer: string | undefin
 
 function findRelatedEntries(model: OperationModel, responsePointer: string | undefined, subject: string): string[] {
   const api = model.op.api;
-  const scopes = [responsePointer ? resolveAt(api, responsePointer) : undefined, model.op.operation, loadContract(api).document.info];
+  const scopes = [
+    responsePointer ? resolveAt(api, responsePointer) : undefined,
+    model.op.operation,
+    loadContract(api).document.info,
+  ];
   const wanted = words(subject);
   const found: string[] = [];
-  for (const scope of scopes) for (const entry of undocumentedAt(scope)) if ([...words(entry)].some((w) => wanted.has(w)) && !found.includes(entry)) found.push(entry);
+  for (const scope of scopes)
+    for (const entry of undocumentedAt(scope))
+      if ([...words(entry)].some((w) => wanted.has(w)) && !found.includes(entry)) found.push(entry);
   return found;
 }
 
@@ -95,14 +150,21 @@ export class ObservationLog {
         kind: "undocumented-status",
         subject: String(response.status),
         detail: `status ${response.status} is documented only as ${key}`,
-        undocumented: [...undocumentedAt(documented), ...relatedEntries(model, undefined, "status codes")].filter((e, i, all) => all.indexOf(e) === i && e.toLowerCase().includes(about)),
+        undocumented: [...undocumentedAt(documented), ...relatedEntries(model, undefined, "status codes")].filter(
+          (e, i, all) => all.indexOf(e) === i && e.toLowerCase().includes(about),
+        ),
       });
     }
 
     const declaredHeaders = new Set(Object.keys(documented.headers ?? {}).map((h) => h.toLowerCase()));
     for (const name of Object.keys(response.headers)) {
       if (declaredHeaders.has(name) || ORDINARY_HEADERS.has(name)) continue;
-      this.add(operationId, { kind: "undocumented-header", subject: name, detail: `header ${name} is not documented for ${key === "default" ? "errors" : key}`, undocumented: relatedEntries(model, responsePointer, name.replace(/^x-/, "")) });
+      this.add(operationId, {
+        kind: "undocumented-header",
+        subject: name,
+        detail: `header ${name} is not documented for ${key === "default" ? "errors" : key}`,
+        undocumented: relatedEntries(model, responsePointer, name.replace(/^x-/, "")),
+      });
     }
 
     const contentType = response.headers["content-type"]?.split(";")[0]?.trim();
@@ -121,12 +183,16 @@ export class ObservationLog {
       const branches = schema[keyword];
       if (!Array.isArray(branches)) continue;
       const branch = branches.findIndex((_, index) => validateAt(api, `${pointer}/${keyword}/${index}`, value).valid);
-      if (branch >= 0 && (branches[branch]?.properties || branches[branch]?.$ref)) this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
+      if (branch >= 0 && (branches[branch]?.properties || branches[branch]?.$ref))
+        this.walk(model, `${pointer}/${keyword}/${branch}`, value, path, depth + 1);
     }
     // A bare union (the success or the error envelope) declares its fields in its branches, walked above.
     if ((schema.oneOf || schema.anyOf) && !schema.properties) return;
     if (Array.isArray(value)) {
-      if (schema.items) value.slice(0, 20).forEach((item, index) => this.walk(model, `${pointer}/items`, item, `${path}/${index}`, depth + 1));
+      if (schema.items)
+        value
+          .slice(0, 20)
+          .forEach((item, index) => this.walk(model, `${pointer}/items`, item, `${path}/${index}`, depth + 1));
       return;
     }
     const properties = schema.properties ?? {};
@@ -135,7 +201,11 @@ export class ObservationLog {
         this.walk(model, `${pointer}/properties/${pointerSegment(name)}`, child, `${path}/${name}`, depth + 1);
         continue;
       }
-      if (schema.additionalProperties === false || (schema.additionalProperties && typeof schema.additionalProperties === "object")) continue;
+      if (
+        schema.additionalProperties === false ||
+        (schema.additionalProperties && typeof schema.additionalProperties === "object")
+      )
+        continue;
       // Array positions are folded, so the same field of every item is one observation.
       this.add(model.op.operationId, {
         kind: "extra-field",

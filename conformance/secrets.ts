@@ -10,7 +10,10 @@ function formEncode(value: string): string {
 }
 
 function xmlEscape(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!,
+  );
 }
 
 /** A secret as it can travel: raw and percent-encoded (encodeURIComponent, encodeURI, the form encoding; either hex case). */
@@ -61,7 +64,11 @@ function charPattern(char: string): string {
   const literal = new Set(once);
   for (const form of once) literal.add(JSON.stringify(form).slice(1, -1));
   for (const form of [...literal]) literal.add(xmlEscape(form));
-  const alternatives = [...[...literal].map(escapeRegExp), unicodeEscapePattern(char, "\\\\"), unicodeEscapePattern(char, "\\\\\\\\")];
+  const alternatives = [
+    ...[...literal].map(escapeRegExp),
+    unicodeEscapePattern(char, "\\\\"),
+    unicodeEscapePattern(char, "\\\\\\\\"),
+  ];
   return `(?:${alternatives.join("|")})`;
 }
 
@@ -72,7 +79,9 @@ export function tolerantPattern(form: string): string {
 
 /** The HTTP Basic credentials of a client (RFC 6749 §2.3.1: each part form-encoded first, and as most clients send them, raw). */
 export function basicCredentials(clientId: string, clientSecret: string): string[] {
-  return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map((pair) => Buffer.from(pair, "utf8").toString("base64"));
+  return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map(
+    (pair) => Buffer.from(pair, "utf8").toString("base64"),
+  );
 }
 
 /** `bounded`: a short secret, matched only as a whole word (see `addShort`). */
@@ -96,10 +105,12 @@ export class Secrets {
       if (value) this.addConfigured(value, `$${CREDENTIAL_ENV[key]}`, CREDENTIAL_ENV[key]);
     }
     if (credentials.clientId && credentials.clientSecret) {
-      for (const basic of basicCredentials(credentials.clientId, credentials.clientSecret)) this.add(basic, "<Basic $IDENTITY_CLIENT_ID:$IDENTITY_CLIENT_SECRET>");
+      for (const basic of basicCredentials(credentials.clientId, credentials.clientSecret))
+        this.add(basic, "<Basic $IDENTITY_CLIENT_ID:$IDENTITY_CLIENT_SECRET>");
     }
     // A login name is not a secret (and often appears in ordinary data); passwords and one-time codes are.
-    for (const [field, value] of Object.entries(credentials.signIn ?? {})) if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.addConfigured(value, `<sign-in ${field}>`);
+    for (const [field, value] of Object.entries(credentials.signIn ?? {}))
+      if (value && /pass|secret|otp|pin|code|token/i.test(field)) this.addConfigured(value, `<sign-in ${field}>`);
   }
 
   private get entries(): SecretEntry[] {
@@ -135,8 +146,10 @@ export class Secrets {
   add(value: string, placeholder: string, env?: string): void {
     // Very short values would blank out ordinary text; a real secret is never that short.
     if (value.length < 4 || this.byValue.has(value)) return;
-    for (const form of secretForms(value)) if (!this.byValue.has(form)) this.byValue.set(form, { value: form, placeholder, env });
-    for (const form of encodedForms(value)) this.tolerant.push({ source: tolerantPattern(form), length: form.length, placeholder });
+    for (const form of secretForms(value))
+      if (!this.byValue.has(form)) this.byValue.set(form, { value: form, placeholder, env });
+    for (const form of encodedForms(value))
+      this.tolerant.push({ source: tolerantPattern(form), length: form.length, placeholder });
     // Pay signs every request: the sorted list and the pattern are rebuilt when next needed, not on every add.
     this.sorted = undefined;
     this.pattern = undefined;
@@ -145,13 +158,23 @@ export class Secrets {
   redact(text: string): string {
     if (this.byValue.size === 0) return text;
     // Longest first, so that a secret containing another is replaced whole.
-    this.pattern ??= new RegExp([...this.tolerant].sort((a, b) => b.length - a.length).map((entry) => entry.source).join("|"), "g");
-    return text.replace(this.pattern, (found) => this.byValue.get(found)?.placeholder ?? this.escapedPlaceholder(found));
+    this.pattern ??= new RegExp(
+      [...this.tolerant]
+        .sort((a, b) => b.length - a.length)
+        .map((entry) => entry.source)
+        .join("|"),
+      "g",
+    );
+    return text.replace(
+      this.pattern,
+      (found) => this.byValue.get(found)?.placeholder ?? this.escapedPlaceholder(found),
+    );
   }
 
   /** The placeholder of a secret found in an escaping no exact form has (rare: the patterns are tried one by one). */
   private escapedPlaceholder(found: string): string {
-    for (const entry of this.tolerant) if ((entry.whole ??= new RegExp(`^(?:${entry.source})$`)).test(found)) return entry.placeholder;
+    for (const entry of this.tolerant)
+      if ((entry.whole ??= new RegExp(`^(?:${entry.source})$`)).test(found)) return entry.placeholder;
     return "<secret>";
   }
 
@@ -168,7 +191,9 @@ export class Secrets {
         });
       });
     }
-    const body = parts.map((part) => ("env" in part ? `\${${part.env}}` : part.literal.replace(/(["\\$`])/g, "\\$1"))).join("");
+    const body = parts
+      .map((part) => ("env" in part ? `\${${part.env}}` : part.literal.replace(/(["\\$`])/g, "\\$1")))
+      .join("");
     return `"${body}"`;
   }
 }
@@ -180,7 +205,11 @@ export class Secrets {
  * identical request more than once (a replay); `sentBefore` is sent first with the same fresh nonce (a nonce used on
  * one operation, replayed on another).
  */
-export function curlCommand(request: PreparedRequest, secrets: Secrets, options: { times?: number; sentBefore?: PreparedRequest } = {}): string {
+export function curlCommand(
+  request: PreparedRequest,
+  secrets: Secrets,
+  options: { times?: number; sentBefore?: PreparedRequest } = {},
+): string {
   if (!options.sentBefore) {
     const { setup, curl } = curlLines(request, secrets, "$(date +%s%6N)");
     const times = options.times ?? 1;
@@ -209,7 +238,10 @@ function curlLines(request: PreparedRequest, secrets: Secrets, nonce: string): {
     if (signed && name === "Authorization") {
       // Re-signed in the shell: the signature covers the exact body bytes, which carry a fresh nonce.
       const key = request.signed ? '"$PAY_SECRET"' : `'${request.wrongKey!.replace(/'/g, "'\\''")}'`;
-      words.push("-H", `"Authorization: Bearer $(printf '%s' "$BODY" | openssl dgst -sha256 -hmac ${key} -r | cut -d' ' -f1)"`);
+      words.push(
+        "-H",
+        `"Authorization: Bearer $(printf '%s' "$BODY" | openssl dgst -sha256 -hmac ${key} -r | cut -d' ' -f1)"`,
+      );
     } else words.push("-H", secrets.shellWord(`${name}: ${value}`));
   }
   if (bodyWord !== undefined) words.push("--data-binary", bodyWord);

@@ -1,12 +1,27 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
 // every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
 // observations and the resources the run created.
 import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { operationOf, operationsOf } from "./lookup.js";
-import { type AuthMode, type Credentials, newNonceSource, PROFILES, type ApiProfile, type PreparedRequest, type ResourceKind } from "./apis.js";
+import {
+  type AuthMode,
+  type Credentials,
+  newNonceSource,
+  PROFILES,
+  type ApiProfile,
+  type PreparedRequest,
+  type ResourceKind,
+} from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
-import { type CheckNote, type Expectation, RateLimitConsistency, type ResponseCheckInput, runResponseChecks } from "./checks.js";
+import {
+  type CheckNote,
+  type Expectation,
+  RateLimitConsistency,
+  type ResponseCheckInput,
+  runResponseChecks,
+} from "./checks.js";
 import { ObservationLog } from "./observations.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
@@ -142,7 +157,10 @@ export class Session {
     this.writesLeft = this.maxWrites;
     this.secrets = options.secrets ?? new Secrets(options.credentials);
     this.links = readLinks(loadContract(options.api).document);
-    this.resources = [...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)), ...this.profile.resources];
+    this.resources = [
+      ...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)),
+      ...this.profile.resources,
+    ];
     const declared = loadContract(options.api).document.info["x-rate-limit"] as
       | { limit: number; windowSeconds: number; headers: { limit: string; remaining: string; reset: string } }
       | undefined;
@@ -156,8 +174,16 @@ export class Session {
       signal: options.signal,
       onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),
     });
-    const unitAssumption = declared && (loadContract(options.api).document.components?.headers?.[declared.headers.reset] as { schema?: { "x-assumption"?: string } } | undefined)?.schema?.["x-assumption"];
-    this.rateLimitConsistency = declared && options.checks.has("rate_limit_headers_consistent") ? new RateLimitConsistency(declared, unitAssumption) : undefined;
+    const unitAssumption =
+      declared &&
+      (
+        loadContract(options.api).document.components?.headers?.[declared.headers.reset] as
+          { schema?: { "x-assumption"?: string } } | undefined
+      )?.schema?.["x-assumption"];
+    this.rateLimitConsistency =
+      declared && options.checks.has("rate_limit_headers_consistent")
+        ? new RateLimitConsistency(declared, unitAssumption)
+        : undefined;
   }
 
   /**
@@ -167,7 +193,13 @@ export class Session {
   ownsPath(path: string): boolean {
     const shard = this.options.shard;
     if (!shard) return true;
-    const paths = [...new Set(operationsOf(this.options.api).filter((op) => !op.webhook).map((op) => op.path))].sort();
+    const paths = [
+      ...new Set(
+        operationsOf(this.options.api)
+          .filter((op) => !op.webhook)
+          .map((op) => op.path),
+      ),
+    ].sort();
     return paths.indexOf(path) % shard.count === shard.index - 1;
   }
 
@@ -204,7 +236,10 @@ export class Session {
 
   /** Reads: GET, HEAD, OPTIONS, and the POSTs the profile names as reads. */
   isRead(operationId: string): boolean {
-    return ["get", "head", "options"].includes(operationOf(this.options.api, operationId).method) || operationId in this.profile.readOnly;
+    return (
+      ["get", "head", "options"].includes(operationOf(this.options.api, operationId).method) ||
+      operationId in this.profile.readOnly
+    );
   }
 
   get aborted(): boolean {
@@ -221,12 +256,19 @@ export class Session {
   }
 
   isSecured(model: OperationModel): boolean {
-    const security = (model.op.operation.security ?? loadContract(this.options.api).document.security ?? []) as Array<Record<string, unknown>>;
+    const security = (model.op.operation.security ?? loadContract(this.options.api).document.security ?? []) as Array<
+      Record<string, unknown>
+    >;
     return security.some((requirement) => Object.keys(requirement).length > 0);
   }
 
   /** Sends one case and returns the exchange (with the request as sent). */
-  async send(model: OperationModel, requestCase: RequestCase, auth: AuthMode = "valid", probe?: (request: PreparedRequest) => void): Promise<Exchange> {
+  async send(
+    model: OperationModel,
+    requestCase: RequestCase,
+    auth: AuthMode = "valid",
+    probe?: (request: PreparedRequest) => void,
+  ): Promise<Exchange> {
     const request = prepare(model, requestCase, this.options.baseUrl);
     probe?.(request); // a request the contract does not describe (another method): no observations about it
     await this.profile.finalize(model.op.operationId, request, auth, {
@@ -239,14 +281,24 @@ export class Session {
     if (exchange.interrupted) return exchange;
     const limit = this.options.maxResponseTimeMs;
     if (limit !== undefined && exchange.response) {
-      this.record("max_response_time", model.op.operationId, exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "", exchange, requestCase.label);
+      this.record(
+        "max_response_time",
+        model.op.operationId,
+        exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "",
+        exchange,
+        requestCase.label,
+      );
     }
     if (probe) return exchange;
     this.observations.observe(model, exchange);
     if (this.rateLimitConsistency) {
       const operationId = model.op.operationId;
-      const outcome = this.rateLimitConsistency.observe(exchange, this.assumptionJudge("rate_limit_headers_consistent", operationId, "consecutive responses"));
-      if (outcome !== undefined) this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
+      const outcome = this.rateLimitConsistency.observe(
+        exchange,
+        this.assumptionJudge("rate_limit_headers_consistent", operationId, "consecutive responses"),
+      );
+      if (outcome !== undefined)
+        this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
     }
     return exchange;
   }
@@ -255,18 +307,33 @@ export class Session {
    * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
    * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
    */
-  check(model: OperationModel, exchange: Exchange, expectation: Expectation, caseLabel: string, options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {}): Map<string, string> {
+  check(
+    model: OperationModel,
+    exchange: Exchange,
+    expectation: Expectation,
+    caseLabel: string,
+    options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
+  ): Map<string, string> {
     if (exchange.interrupted) return new Map();
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
     const operationId = model.op.operationId;
     let current = "";
     const note = (found: CheckNote) => {
       if (options.tally === false) return; // shrinking repeats what was already noted
-      if (found.kind === "observation") this.observations.acceptedInvalid(operationId, this.secrets.redact(found.message));
+      if (found.kind === "observation")
+        this.observations.acceptedInvalid(operationId, this.secrets.redact(found.message));
       else this.warn(current, operationId, found.message, found.assumption ?? "", caseLabel);
     };
     const outcomes = runResponseChecks(
-      { model, exchange, expectation, positiveAcceptanceSkipped: skipPositive, violation: options.violation, strict: this.options.strict, note },
+      {
+        model,
+        exchange,
+        expectation,
+        positiveAcceptanceSkipped: skipPositive,
+        violation: options.violation,
+        strict: this.options.strict,
+        note,
+      },
       this.options.checks,
       (name) => (current = name),
     );
@@ -274,14 +341,18 @@ export class Session {
     const where = options.violation?.description.split(":")[0];
     for (const [check, outcome] of outcomes) {
       if (outcome) failed.set(check, outcome);
-      if (options.tally !== false) this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded });
+      if (options.tally !== false)
+        this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded });
     }
     return failed;
   }
 
   /** How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under --strict. */
   assumptionJudge(check: string, operationId: string, caseLabel: string): Pick<ResponseCheckInput, "strict" | "note"> {
-    return { strict: this.options.strict, note: (found: CheckNote) => this.warn(check, operationId, found.message, found.assumption ?? "", caseLabel) };
+    return {
+      strict: this.options.strict,
+      note: (found: CheckNote) => this.warn(check, operationId, found.message, found.assumption ?? "", caseLabel),
+    };
   }
 
   /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
@@ -289,7 +360,15 @@ export class Session {
     const key = `${check} ${operationId} ${assumption}`;
     const existing = this.warnings.get(key);
     if (existing) existing.occurrences += 1;
-    else this.warnings.set(key, { check, operationId, message: this.secrets.redact(message), assumption, case: this.secrets.redact(caseLabel), occurrences: 1 });
+    else
+      this.warnings.set(key, {
+        check,
+        operationId,
+        message: this.secrets.redact(message),
+        assumption,
+        case: this.secrets.redact(caseLabel),
+        occurrences: 1,
+      });
   }
 
   /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
@@ -299,7 +378,14 @@ export class Session {
   }
 
   /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(check: string, operationId: string, outcome: string, exchange: Exchange | undefined, caseLabel: string, options: RecordOptions = {}): void {
+  record(
+    check: string,
+    operationId: string,
+    outcome: string,
+    exchange: Exchange | undefined,
+    caseLabel: string,
+    options: RecordOptions = {},
+  ): void {
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
@@ -316,8 +402,13 @@ export class Session {
       if (options.tally !== false) existing.occurrences += 1;
       return;
     }
-    if (!existing) this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, { shrunk: Boolean(options.shrunk), occurrences: existing?.occurrences ?? 1, sentBefore: options.sentBefore });
+    if (!existing)
+      this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
+    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, {
+      shrunk: Boolean(options.shrunk),
+      occurrences: existing?.occurrences ?? 1,
+      sentBefore: options.sentBefore,
+    });
     const where = options.where ?? existing?.where;
     if (where) record.where = this.secrets.redact(where);
     // A shrunk case keeps the origin of the case that first failed.
@@ -325,7 +416,14 @@ export class Session {
     this.failures.set(key, record);
   }
 
-  private failureRecord(check: string, operationId: string, message: string, exchange: Exchange | undefined, caseLabel: string, { shrunk, occurrences, sentBefore }: { shrunk: boolean; occurrences: number; sentBefore?: Exchange }): FailureRecord {
+  private failureRecord(
+    check: string,
+    operationId: string,
+    message: string,
+    exchange: Exchange | undefined,
+    caseLabel: string,
+    { shrunk, occurrences, sentBefore }: { shrunk: boolean; occurrences: number; sentBefore?: Exchange },
+  ): FailureRecord {
     const redact = (text: string) => this.secrets.redact(text);
     const request = exchange?.request ?? { method: "-", url: this.options.baseUrl, headers: {} };
     const record: FailureRecord = {
@@ -342,7 +440,11 @@ export class Session {
         ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
       },
       // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then this one.
-      curl: curlCommand(request, this.secrets, sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 }),
+      curl: curlCommand(
+        request,
+        this.secrets,
+        sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 },
+      ),
     };
     if (exchange?.response) {
       record.response = {

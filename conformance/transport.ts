@@ -101,7 +101,10 @@ export interface TransportOptions {
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** The body up to `limit` bytes; a larger one is left unread (its connection closed) and flagged. */
-async function readBody(body: Dispatcher.ResponseData["body"], limit: number): Promise<{ text: string; tooLarge?: number }> {
+async function readBody(
+  body: Dispatcher.ResponseData["body"],
+  limit: number,
+): Promise<{ text: string; tooLarge?: number }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -116,7 +119,9 @@ async function readBody(body: Dispatcher.ResponseData["body"], limit: number): P
 }
 
 /** undici's response headers (lower-case names; a repeated header as an array) as the exchange records them. */
-function headersOf(raw: Dispatcher.ResponseData["headers"]): HeaderReader & { single: Record<string, string>; setCookies: string[] } {
+function headersOf(
+  raw: Dispatcher.ResponseData["headers"],
+): HeaderReader & { single: Record<string, string>; setCookies: string[] } {
   const single: Record<string, string> = {};
   let setCookies: string[] = [];
   for (const [name, value] of Object.entries(raw)) {
@@ -143,7 +148,14 @@ export class Transport {
   async send(request: PreparedRequest): Promise<Exchange> {
     const budget = this.options.budget;
     const slot = budget ? await budget.take(this.options.signal) : undefined;
-    if (budget && !slot) return { request, interrupted: true, error: "interrupted before it was sent", durationMs: 0, receivedAt: Date.now() };
+    if (budget && !slot)
+      return {
+        request,
+        interrupted: true,
+        error: "interrupted before it was sent",
+        durationMs: 0,
+        receivedAt: Date.now(),
+      };
     try {
       return await this.sendNow(request);
     } finally {
@@ -165,8 +177,16 @@ export class Transport {
       const response = await this.limiter.schedule(async () => {
         sent = true;
         started = Date.now();
-        timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), this.options.timeoutMs);
-        const answer = await undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal: controller.signal });
+        timer = setTimeout(
+          () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+          this.options.timeoutMs,
+        );
+        const answer = await undiciRequest(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: controller.signal,
+        });
         return { answer, headers: headersOf(answer.headers) };
       }, this.options.signal);
       this.requestCount += 1;
@@ -183,15 +203,35 @@ export class Transport {
       } catch {
         // not JSON; the checks decide whether that matters
       }
-      const recorded: RecordedResponse = { status: response.answer.statusCode, headers, text, json, isJson, setCookies: response.headers.setCookies, ...(tooLarge === undefined ? {} : { tooLarge }) };
+      const recorded: RecordedResponse = {
+        status: response.answer.statusCode,
+        headers,
+        text,
+        json,
+        isJson,
+        setCookies: response.headers.setCookies,
+        ...(tooLarge === undefined ? {} : { tooLarge }),
+      };
       exchange = { request, response: recorded, durationMs: Date.now() - started, receivedAt: Date.now() };
     } catch (error) {
-      if (!sent && this.options.signal?.aborted) return { request, interrupted: true, error: "interrupted before it was sent", durationMs: 0, receivedAt: Date.now() };
+      if (!sent && this.options.signal?.aborted)
+        return {
+          request,
+          interrupted: true,
+          error: "interrupted before it was sent",
+          durationMs: 0,
+          receivedAt: Date.now(),
+        };
       this.requestCount += 1;
       // undici names a network failure by its code (ECONNREFUSED) on the error itself or on its cause.
       const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
       const code = typeof failure.code === "string" ? failure.code : undefined;
-      exchange = { request, error: code ?? failure.cause?.code ?? failure.cause?.message ?? failure.message ?? String(error), durationMs: Date.now() - started, receivedAt: Date.now() };
+      exchange = {
+        request,
+        error: code ?? failure.cause?.code ?? failure.cause?.message ?? failure.message ?? String(error),
+        durationMs: Date.now() - started,
+        receivedAt: Date.now(),
+      };
     } finally {
       clearTimeout(timer);
     }

@@ -24,18 +24,23 @@ export function cliFailure(error: unknown): { code: number; text: string } {
 }
 
 export function parseApiName(name: string): ApiName {
-  if (!(API_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown API "${name}"; expected one of ${API_NAMES.join(", ")}`);
+  if (!(API_NAMES as readonly string[]).includes(name))
+    throw new UsageError(`unknown API "${name}"; expected one of ${API_NAMES.join(", ")}`);
   return name as ApiName;
 }
 
 export function parsePort(text: string, what: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`${what} must be a port number from 1 to 65535, got "${text}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`${what} must be a port number from 1 to 65535, got "${text}"`);
   return port;
 }
 
 export function splitList(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -70,7 +75,8 @@ function orphanCheck(): () => string | undefined {
   const starter = isShellRunningCommand(parent) ? parentOf(parent) : undefined;
   return () => {
     if (process.ppid !== parent) return `parent process ${parent} exited`;
-    if (starter !== undefined && parentOf(parent) !== starter) return `process ${starter}, which ran this command through sh -c, exited`;
+    if (starter !== undefined && parentOf(parent) !== starter)
+      return `process ${starter}, which ran this command through sh -c, exited`;
     return undefined;
   };
 }
@@ -97,16 +103,23 @@ function isShellRunningCommand(pid: number): boolean {
  * Ports per API from a base port (identity on n, links n+1, catalog n+2, pay n+3) and `<api>=<port>` pairs,
  * the pairs winning over the base.
  */
-export function parsePortAssignments(basePort: string | undefined, pairs: readonly string[]): Partial<Record<ApiName, number>> {
+export function parsePortAssignments(
+  basePort: string | undefined,
+  pairs: readonly string[],
+): Partial<Record<ApiName, number>> {
   const ports: Partial<Record<ApiName, number>> = {};
   if (basePort !== undefined) {
     const base = parsePort(basePort, "--base-port");
-    for (const [offset, api] of API_NAMES.entries()) ports[api] = parsePort(String(base + offset), `--base-port + ${offset}`);
+    for (const [offset, api] of API_NAMES.entries())
+      ports[api] = parsePort(String(base + offset), `--base-port + ${offset}`);
   }
   for (const pair of pairs) {
     const separator = pair.indexOf("=");
     if (separator < 0) throw new UsageError(`--port takes <api>=<port>, got "${pair}"`);
-    ports[parseApiName(pair.slice(0, separator))] = parsePort(pair.slice(separator + 1), `--port ${pair.slice(0, separator)}`);
+    ports[parseApiName(pair.slice(0, separator))] = parsePort(
+      pair.slice(separator + 1),
+      `--port ${pair.slice(0, separator)}`,
+    );
   }
   return ports;
 }

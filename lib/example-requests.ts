@@ -1,6 +1,16 @@
 // Builds a valid HTTP request for an operation from the contract's own examples (parameters, request bodies) and
 // the credentials of its security schemes. Used to drive mocks and live targets with requests the contract blesses.
-import { type ApiName, type Contract, examplesOf, type JsonSchema, loadContract, type OperationInfo, type Parameter, schemaFallback, type SecurityScheme } from "./contract/index.js";
+import {
+  type ApiName,
+  type Contract,
+  examplesOf,
+  type JsonSchema,
+  loadContract,
+  type OperationInfo,
+  type Parameter,
+  schemaFallback,
+  type SecurityScheme,
+} from "./contract/index.js";
 
 export interface ExampleRequest {
   method: string;
@@ -38,7 +48,12 @@ function asText(value: unknown): string {
 }
 
 /** Applies the credentials of the operation's first security requirement to `headers`. */
-export function applySecurity(api: ApiName, ref: OperationRef, headers: Record<string, string>, credentials: SchemeCredentials): void {
+export function applySecurity(
+  api: ApiName,
+  ref: OperationRef,
+  headers: Record<string, string>,
+  credentials: SchemeCredentials,
+): void {
   const { contract, op } = operationOf({ api, operationId: ref.operationId });
   const requirement = (op.operation.security ?? contract.document.security ?? [])[0];
   for (const schemeName of Object.keys(requirement ?? {})) {
@@ -47,11 +62,16 @@ export function applySecurity(api: ApiName, ref: OperationRef, headers: Record<s
     if (node === undefined || secret === undefined) continue;
     const scheme = contract.deref<SecurityScheme>(node);
     if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name) headers[scheme.name] = secret;
-    else if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") headers.Authorization = `Bearer ${secret}`;
+    else if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect")
+      headers.Authorization = `Bearer ${secret}`;
   }
 }
 
-export function exampleRequest(ref: OperationRef, baseUrl: string, credentials: SchemeCredentials = {}): ExampleRequest {
+export function exampleRequest(
+  ref: OperationRef,
+  baseUrl: string,
+  credentials: SchemeCredentials = {},
+): ExampleRequest {
   const { contract, op } = operationOf(ref);
   let path = op.path;
   const query = new URLSearchParams();
@@ -59,7 +79,8 @@ export function exampleRequest(ref: OperationRef, baseUrl: string, credentials: 
   for (const { parameter } of op.parameters) {
     const value = parameterExample(contract, parameter);
     if (value === undefined) {
-      if (parameter.required) throw new Error(`${ref.api} ${op.operationId}: required parameter ${parameter.name} has no example`);
+      if (parameter.required)
+        throw new Error(`${ref.api} ${op.operationId}: required parameter ${parameter.name} has no example`);
       continue;
     }
     if (!parameter.required && parameter.in !== "path") continue;
@@ -70,21 +91,33 @@ export function exampleRequest(ref: OperationRef, baseUrl: string, credentials: 
   }
   applySecurity(ref.api, ref, headers, credentials);
 
-  const request: ExampleRequest = { method: op.method.toUpperCase(), url: `${baseUrl}${path}${query.size ? `?${query.toString()}` : ""}`, headers };
+  const request: ExampleRequest = {
+    method: op.method.toUpperCase(),
+    url: `${baseUrl}${path}${query.size ? `?${query.toString()}` : ""}`,
+    headers,
+  };
   const [mediaType, content] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
   if (mediaType && content) {
     const [example] = examplesOf(content, contract.deref);
-    const value = example ? example.value : schemaFallback(content.schema ? contract.deref<JsonSchema>(content.schema) : undefined);
+    const value = example
+      ? example.value
+      : schemaFallback(content.schema ? contract.deref<JsonSchema>(content.schema) : undefined);
     headers["Content-Type"] = mediaType;
     request.body = serializeBody(mediaType, value);
-    request.bodyExample = { mediaType, name: example && !example.name.startsWith("schema[") && example.name !== "example" ? example.name : "(schema)", value };
+    request.bodyExample = {
+      mediaType,
+      name: example && !example.name.startsWith("schema[") && example.name !== "example" ? example.name : "(schema)",
+      value,
+    };
   }
   return request;
 }
 
 export function serializeBody(mediaType: string, value: unknown): string {
   if (mediaType === "application/x-www-form-urlencoded") {
-    return new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, asText(v)])).toString();
+    return new URLSearchParams(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, asText(v)]),
+    ).toString();
   }
   return JSON.stringify(value);
 }

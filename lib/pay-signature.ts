@@ -14,7 +14,9 @@ interface NodeHmac {
   createHmac(algorithm: "sha256", key: string): { update(data: Uint8Array): { digest(encoding: "hex"): string } };
 }
 
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as NodeHmac | undefined;
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
@@ -35,7 +37,13 @@ export function webCryptoHmacSha256Signer(apiKey: string): RequestSigner {
   // Importing the key is the slow part of a WebCrypto HMAC, so it happens once per signer, on first use.
   let key: Promise<CryptoKey> | undefined;
   return async (body) => {
-    key ??= globalThis.crypto.subtle.importKey("raw", new TextEncoder().encode(apiKey), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    key ??= globalThis.crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(apiKey),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     return `Bearer ${toHex(await globalThis.crypto.subtle.sign("HMAC", await key, body))}`;
   };
 }

@@ -49,8 +49,13 @@ export interface RateLimiterOptions {
 /** A call that was not sent because the rate-limit window is used up and waiting was refused (maxWaitMs, onRateLimit). */
 export class RateLimitError extends Error {
   override readonly name = "RateLimitError";
-  constructor(readonly wait: RateLimitWait, reason: string) {
-    super(`the rate limit of ${wait.limit ?? "?"} requests is used up until ${new Date(wait.resumeAt).toISOString()}: not waiting ${wait.waitMs} ms (${reason})`);
+  constructor(
+    readonly wait: RateLimitWait,
+    reason: string,
+  ) {
+    super(
+      `the rate limit of ${wait.limit ?? "?"} requests is used up until ${new Date(wait.resumeAt).toISOString()}: not waiting ${wait.waitMs} ms (${reason})`,
+    );
   }
 }
 

@@ -38,7 +38,10 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   const apiNames = values.api?.length ? values.api.flatMap((a) => splitList(a)) : splitList(process.env.MOCK_APIS);
   const apis = apiNames.length > 0 ? [...new Set(apiNames.map(parseApiName))] : [...API_NAMES];
   const host = values.host ?? process.env.MOCK_HOST ?? "127.0.0.1";
-  const ports = parsePortAssignments(values["base-port"] ?? process.env.MOCK_BASE_PORT, values.port?.length ? values.port : splitList(process.env.MOCK_PORTS));
+  const ports = parsePortAssignments(
+    values["base-port"] ?? process.env.MOCK_BASE_PORT,
+    values.port?.length ? values.port : splitList(process.env.MOCK_PORTS),
+  );
 
   // Watch from the start: a signal or the parent's end during start-up stops the command as soon as it is up.
   const stopRequested = untilSignal();
@@ -49,13 +52,19 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     if (error instanceof MockStartError) throw new UsageError(error.message, 1);
     throw error;
   }
-  const rows = running.mocks.map((m) => [m.api, m.url, pathToFileURL(fromPackageRoot("generated", "reference", `${m.api}.html`)).href]);
+  const rows = running.mocks.map((m) => [
+    m.api,
+    m.url,
+    pathToFileURL(fromPackageRoot("generated", "reference", `${m.api}.html`)).href,
+  ]);
   const widths = [0, 1].map((i) => Math.max(...[["API", "URL"][i]!.length, ...rows.map((r) => r[i]!.length)]));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c)).join("  ");
   console.log(`Prism mocks (${values.dynamic ? "dynamic data" : "static examples"}), Ctrl-C to stop:\n`);
   console.log(line(["API", "URL", "Docs"]));
   for (const row of rows) console.log(line(row));
-  console.log(`\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\`, \`Prefer: example=<name>\` (2XX examples) or \`Prefer: code=<status>, example=<name>\`.`);
+  console.log(
+    `\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\`, \`Prefer: example=<name>\` (2XX examples) or \`Prefer: code=<status>, example=<name>\`.`,
+  );
 
   const reason = await stopRequested;
   console.error(`\n${reason}: stopping the mocks...`);

@@ -2,7 +2,16 @@
 // a refused request gets the API's error body with the reason in it, an example asked for by a name the response
 // does not have is answered with the names it has, header examples can be asked for by name, and the example
 // server's URLs in an answer become the mock's own.
-import { type ApiName, examplesOf, type Header, loadContract, mediaTypeOf, type OperationInfo, responseKeyFor, successKeyOf } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  examplesOf,
+  type Header,
+  loadContract,
+  mediaTypeOf,
+  type OperationInfo,
+  responseKeyFor,
+  successKeyOf,
+} from "../lib/contract/index.js";
 import { escapeRegExp } from "../lib/regexp.js";
 import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
 import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
@@ -10,7 +19,11 @@ import { type DescribeAjvErrors, readableViolations } from "./violations.js";
 
 const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
 
-export function contractMocker(api: ApiName, prism: Pick<PrismPackages, "mock" | "ProblemJsonError" | "NOT_FOUND">, describe: DescribeAjvErrors): Mocker {
+export function contractMocker(
+  api: ApiName,
+  prism: Pick<PrismPackages, "mock" | "ProblemJsonError" | "NOT_FOUND">,
+  describe: DescribeAjvErrors,
+): Mocker {
   const contract = loadContract(api);
   return (options) => (logger) => {
     const operation = options.resource.iid === undefined ? undefined : contract.findOperation(options.resource.iid);
@@ -21,7 +34,8 @@ export function contractMocker(api: ApiName, prism: Pick<PrismPackages, "mock" |
     if (result._tag === "Left") return result;
     const response = result.right;
     const key = responseKeyFor(operation, response.statusCode);
-    if (key !== undefined && options.config.exampleKey !== undefined) useHeaderExamples(api, operation, key, options.config.exampleKey, response);
+    if (key !== undefined && options.config.exampleKey !== undefined)
+      useHeaderExamples(api, operation, key, options.config.exampleKey, response);
     explainRefusal(api, operation, options, response, describe);
     useOwnOrigin(api, options.input.data, response);
     return result;
@@ -33,7 +47,13 @@ export function contractMocker(api: ApiName, prism: Pick<PrismPackages, "mock" |
  * error example as written, e.g. "A valid API key is required" for a bad body), the example whose error code fits
  * the refusal first. An example asked for by name and status (`Prefer: code=422, example=...`) is served as written.
  */
-function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerOptions, response: MockedResponse, describe: DescribeAjvErrors): void {
+function explainRefusal(
+  api: ApiName,
+  operation: OperationInfo,
+  options: MockerOptions,
+  response: MockedResponse,
+  describe: DescribeAjvErrors,
+): void {
   const violations = options.input.validations.filter((v) => v.severity === ERROR_SEVERITY);
   if (violations.length === 0) return;
   const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
@@ -41,7 +61,10 @@ function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerO
   const readable = readableViolations(api, operation, options.input.data, violations, describe);
   const contentType = response.headers?.["Content-type"];
   const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
-  const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), { mediaType, codes: fittingCodes(readable) });
+  const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), {
+    mediaType,
+    codes: fittingCodes(readable),
+  });
   if (explained) response.body = explained.body;
 }
 
@@ -49,8 +72,12 @@ function explainRefusal(api: ApiName, operation: OperationInfo, options: MockerO
 function exampleNames(api: ApiName, operation: OperationInfo, key: string): string[] {
   const contract = loadContract(api);
   const response = contract.response(operation, key);
-  const bodies = Object.values(response?.content ?? {}).flatMap((media) => examplesOf(media, contract.deref).map((example) => example.name));
-  const headers = Object.values(response?.headers ?? {}).flatMap((header) => Object.keys(contract.deref<Header>(header).examples ?? {}));
+  const bodies = Object.values(response?.content ?? {}).flatMap((media) =>
+    examplesOf(media, contract.deref).map((example) => example.name),
+  );
+  const headers = Object.values(response?.headers ?? {}).flatMap((header) =>
+    Object.keys(contract.deref<Header>(header).examples ?? {}),
+  );
   return [...new Set([...bodies, ...headers])];
 }
 
@@ -65,7 +92,12 @@ function unspecifiedKey(operation: OperationInfo): string | undefined {
  * name (Prism answers a misspelt error example name with a 500 after trying the 2XX response with it, and ignores
  * the name where a response has no body); undefined when the name exists or none was asked for.
  */
-function unknownExample(api: ApiName, operation: OperationInfo, options: MockerOptions, result: Either<Error, MockedResponse>): string | undefined {
+function unknownExample(
+  api: ApiName,
+  operation: OperationInfo,
+  options: MockerOptions,
+  result: Either<Error, MockedResponse>,
+): string | undefined {
   const { exampleKey, code } = options.config;
   if (exampleKey === undefined) return undefined;
   const refused = options.input.validations.some((v) => v.severity === ERROR_SEVERITY);
@@ -77,8 +109,13 @@ function unknownExample(api: ApiName, operation: OperationInfo, options: MockerO
   if (names.includes(exampleKey)) return undefined;
   const request = `${operation.method.toUpperCase()} ${operation.path}`;
   const has = names.length > 0 ? `its examples: ${names.join(", ")}` : "it has no named examples";
-  const elsewhere = Object.keys(operation.operation.responses ?? {}).filter((other) => other !== key && exampleNames(api, operation, other).includes(exampleKey));
-  const hint = elsewhere.length > 0 ? `; ${exampleKey} is an example of the ${elsewhere.join(", ")} response: ask for it with code=<status>, example=${exampleKey}` : "";
+  const elsewhere = Object.keys(operation.operation.responses ?? {}).filter(
+    (other) => other !== key && exampleNames(api, operation, other).includes(exampleKey),
+  );
+  const hint =
+    elsewhere.length > 0
+      ? `; ${exampleKey} is an example of the ${elsewhere.join(", ")} response: ask for it with code=<status>, example=${exampleKey}`
+      : "";
   return `no example ${exampleKey} in the ${key} response of ${operation.operationId} (${request}); ${has}${hint}`;
 }
 
@@ -86,13 +123,20 @@ function unknownExample(api: ApiName, operation: OperationInfo, options: MockerO
  * Prism serves the first example of every header; a response whose header documents an example by the name asked
  * for (`Prefer: code=401, example=invalidToken` on identity's userinfo) gets that one.
  */
-function useHeaderExamples(api: ApiName, operation: OperationInfo, key: string, name: string, response: MockedResponse): void {
+function useHeaderExamples(
+  api: ApiName,
+  operation: OperationInfo,
+  key: string,
+  name: string,
+  response: MockedResponse,
+): void {
   const contract = loadContract(api);
   for (const [header, node] of Object.entries(contract.response(operation, key)?.headers ?? {})) {
     const example = contract.deref<Header>(node).examples?.[name];
     if (example === undefined) continue;
     const value = contract.deref(example).value;
-    const served = Object.keys(response.headers ?? {}).find((served) => served.toLowerCase() === header.toLowerCase()) ?? header;
+    const served =
+      Object.keys(response.headers ?? {}).find((served) => served.toLowerCase() === header.toLowerCase()) ?? header;
     response.headers = { ...response.headers, [served]: value };
   }
 }
@@ -113,7 +157,8 @@ function useOwnOrigin(api: ApiName, request: PrismRequest, response: MockedRespo
   const move = (value: unknown): unknown => {
     if (typeof value === "string") return value.replace(onExampleOrigin, ownOrigin);
     if (Array.isArray(value)) return value.map(move);
-    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, move(inner)]));
+    if (typeof value === "object" && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, move(inner)]));
     return value;
   };
   response.body = move(response.body);

@@ -9,7 +9,12 @@
 import { http, HttpResponse, type HttpHandler } from "msw";
 import { type CatalogState, createCatalogApi, seedCatalog } from "./sandbox/catalog.js";
 import { defaultConfig, type SandboxConfig } from "./sandbox/config.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxResponse } from "./sandbox/http.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SANDBOX_PORTS,
+  type SandboxApi,
+  type SandboxResponse,
+} from "./sandbox/http.js";
 import { contractRateLimit, createLinksApi, type LinksState, seedLinks } from "./sandbox/links.js";
 import { createPayApi, type PayState, seedPay } from "./sandbox/pay.js";
 import type { RateLimitPolicy } from "./sandbox/rate-limit.js";
@@ -47,7 +52,10 @@ export function seedSandboxState(config: SandboxConfig = defaultConfig()): MswSa
 }
 
 function toResponse(response: SandboxResponse): Response {
-  return new HttpResponse(response.body === "" ? null : response.body, { status: response.status, headers: response.headers });
+  return new HttpResponse(response.body === "" ? null : response.body, {
+    status: response.status,
+    headers: response.headers,
+  });
 }
 
 /** Where one API's handler answers: `base` is the origin and `prefix` (a path, "" or without a trailing slash). */
@@ -61,7 +69,9 @@ function parseBaseUrl(api: MswApi, text: string): Base {
   const page = (globalThis as { location?: { href?: string } }).location?.href;
   const url = URL.canParse(text, page) ? new URL(text, page) : undefined;
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new TypeError(`baseUrls.${api} must be an http(s) URL without query or fragment, optionally ending in a path prefix (http://localhost:5173/api/${api}; in a browser also /api/${api}), got "${text}"`);
+    throw new TypeError(
+      `baseUrls.${api} must be an http(s) URL without query or fragment, optionally ending in a path prefix (http://localhost:5173/api/${api}; in a browser also /api/${api}), got "${text}"`,
+    );
   }
   const prefix = url.pathname.replace(/\/+$/, "");
   return { base: `${url.origin}${prefix}`, prefix };
@@ -74,7 +84,13 @@ function handlerFor(api: SandboxApi, { base, prefix }: Base): HttpHandler {
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || "/";
     const sandboxRequest = { method: request.method, url, headers: request.headers, body };
-    if (body.byteLength > DEFAULT_MAX_BODY_BYTES) return toResponse(api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, { ...sandboxRequest, body: new Uint8Array(0) }));
+    if (body.byteLength > DEFAULT_MAX_BODY_BYTES)
+      return toResponse(
+        api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, {
+          ...sandboxRequest,
+          body: new Uint8Array(0),
+        }),
+      );
     try {
       return toResponse(await api.handle(sandboxRequest));
     } catch (error) {
@@ -90,7 +106,9 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): Htt
   const config = options.config ?? defaultConfig();
   const rateLimit = options.rateLimit === true ? contractRateLimit() : (options.rateLimit ?? false);
   const state = options.state ?? seedSandboxState(config);
-  const [links, catalog, pay] = (["links", "catalog", "pay"] as const).map((api) => parseBaseUrl(api, options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`)) as [Base, Base, Base];
+  const [links, catalog, pay] = (["links", "catalog", "pay"] as const).map((api) =>
+    parseBaseUrl(api, options.baseUrls?.[api] ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORTS[api]}`),
+  ) as [Base, Base, Base];
   return [
     handlerFor(createLinksApi(state.links, { config: config.links, rateLimit }), links),
     handlerFor(createCatalogApi(state.catalog, { config: config.catalog }), catalog),

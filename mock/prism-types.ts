@@ -81,7 +81,11 @@ export interface PrismResult {
 
 /** prism-http's createInstance: routing, validation and the mocker, without any HTTP server. */
 export interface PrismInstance {
-  request(input: PrismRequest, operations: unknown[], config: PrismConfig): () => Promise<Either<ProblemJsonError, PrismResult>>;
+  request(
+    input: PrismRequest,
+    operations: unknown[],
+    config: PrismConfig,
+  ): () => Promise<Either<ProblemJsonError, PrismResult>>;
 }
 
 export interface PrismPackages {

@@ -57,21 +57,34 @@ function loadPrism(): PrismPackages {
     const fromPrismCli = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json"));
     const fromPrismHttp = createRequire(fromPrismCli.resolve("@stoplight/prism-http/package.json"));
     loadEnglishFakerOnly(fromPrismHttp);
-    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker") as { JSONSchemaFaker: { option(name: string, value: unknown): void } };
+    const { JSONSchemaFaker } = fromPrismHttp("json-schema-faker") as {
+      JSONSchemaFaker: { option(name: string, value: unknown): void };
+    };
     const fromPrismHttpServer = createRequire(fromPrismCli.resolve("@stoplight/prism-http-server/package.json"));
     // require() is untyped; each module is read as the part of its own typings that PrismPackages names.
-    const http = fromPrismCli("@stoplight/prism-http") as Pick<PrismPackages, "createInstance" | "getHttpOperationsFromSpec" | "ProblemJsonError" | "NOT_FOUND">;
+    const http = fromPrismCli("@stoplight/prism-http") as Pick<
+      PrismPackages,
+      "createInstance" | "getHttpOperationsFromSpec" | "ProblemJsonError" | "NOT_FOUND"
+    >;
     const micri = fromPrismHttpServer("micri") as { json: PrismPackages["readJson"]; text: PrismPackages["readText"] };
     prismPackages = {
       createInstance: http.createInstance,
       getHttpOperationsFromSpec: http.getHttpOperationsFromSpec,
       createLogger: (fromPrismCli("@stoplight/prism-core") as Pick<PrismPackages, "createLogger">).createLogger,
       mock: (fromPrismCli("@stoplight/prism-http/dist/mocker") as { default: PrismPackages["mock"] }).default,
-      getHttpConfigFromRequest: (fromPrismCli("@stoplight/prism-http-server/dist/getHttpConfigFromRequest") as Pick<PrismPackages, "getHttpConfigFromRequest">).getHttpConfigFromRequest,
-      serialize: (fromPrismCli("@stoplight/prism-http-server/dist/serialize") as Pick<PrismPackages, "serialize">).serialize,
+      getHttpConfigFromRequest: (
+        fromPrismCli("@stoplight/prism-http-server/dist/getHttpConfigFromRequest") as Pick<
+          PrismPackages,
+          "getHttpConfigFromRequest"
+        >
+      ).getHttpConfigFromRequest,
+      serialize: (fromPrismCli("@stoplight/prism-http-server/dist/serialize") as Pick<PrismPackages, "serialize">)
+        .serialize,
       readJson: micri.json,
       readText: micri.text,
-      convertAjvErrors: (fromPrismCli("@stoplight/prism-http/dist/validator/validators/utils") as Pick<PrismPackages, "convertAjvErrors">).convertAjvErrors,
+      convertAjvErrors: (
+        fromPrismCli("@stoplight/prism-http/dist/validator/validators/utils") as Pick<PrismPackages, "convertAjvErrors">
+      ).convertAjvErrors,
       ProblemJsonError: http.ProblemJsonError,
       NOT_FOUND: http.NOT_FOUND,
       setFakerOption: (name, value) => JSONSchemaFaker.option(name, value),
@@ -115,15 +128,25 @@ function logLines(api: ApiName, log: (line: string) => void): Writable {
   });
 }
 
-async function startOne(prism: PrismPackages, api: ApiName, host: string, port: number, options: MockOptions): Promise<Server> {
+async function startOne(
+  prism: PrismPackages,
+  api: ApiName,
+  host: string,
+  port: number,
+  options: MockOptions,
+): Promise<Server> {
   let operations: unknown[];
   try {
     operations = await prism.getHttpOperationsFromSpec(bundlePath(api));
   } catch (error) {
-    throw new MockStartError(`Prism could not read the ${api} contract (${bundlePath(api)}): ${(error as Error).message ?? error}`);
+    throw new MockStartError(
+      `Prism could not read the ${api} contract (${bundlePath(api)}): ${(error as Error).message ?? error}`,
+    );
   }
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logger = prism.createLogger("CLI", { level: options.verbose ? "info" : "silent" }, logLines(api, log)).child({ name: "HTTP SERVER" });
+  const logger = prism
+    .createLogger("CLI", { level: options.verbose ? "info" : "silent" }, logLines(api, log))
+    .child({ name: "HTTP SERVER" });
   // The settings of `prism mock` (prism-cli's createPrismServerWithLogger) with its defaults: CORS on, requests and
   // responses validated, security checked.
   const config = {
@@ -139,7 +162,9 @@ async function startOne(prism: PrismPackages, api: ApiName, host: string, port: 
   const instance = prism.createInstance(config, { logger, mock: contractMocker(api, prism, describeAjvErrors) });
   const server = createMockServer({ api, prism, instance, operations, config, logger });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${error.message}`)));
+    server.once("error", (error) =>
+      reject(new MockStartError(`the ${api} mock could not listen on ${host}:${port}: ${error.message}`)),
+    );
     server.listen(port, host, resolve);
   });
   return server;
@@ -160,7 +185,9 @@ export async function startMocks(options: MockOptions = {}): Promise<RunningMock
 
   for (const api of apis) {
     if (!(await portIsFree(host, ports[api]))) {
-      throw new MockStartError(`port ${ports[api]} on ${host} is already in use (wanted for the ${api} mock); free it or choose another with --port ${api}=<port>`);
+      throw new MockStartError(
+        `port ${ports[api]} on ${host} is already in use (wanted for the ${api} mock); free it or choose another with --port ${api}=<port>`,
+      );
     }
   }
 

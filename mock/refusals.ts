@@ -1,7 +1,17 @@
 // Puts the reason of a refusal into the API's own error body. Which body, and which field carries the message, is
 // read from the contract (the documented error responses and their examples), not listed here, so that a changed
 // envelope follows.
-import { type ApiName, type Contract, examplesOf, isJsonObject, joinPointer, type JsonSchema, loadContract, type OperationInfo, responseKeyFor } from "../lib/contract/index.js";
+import {
+  type ApiName,
+  type Contract,
+  examplesOf,
+  isJsonObject,
+  joinPointer,
+  type JsonSchema,
+  loadContract,
+  type OperationInfo,
+  responseKeyFor,
+} from "../lib/contract/index.js";
 
 /** One violation as Prism reports it (also in its `sl-violations` header, with `request` before the path). */
 export interface Violation {
@@ -38,14 +48,22 @@ type Candidate = readonly [OperationInfo, string];
 const isErrorKey = (key: string) => key === "default" || /^[45]XX$/.test(key) || Number(key) >= 400;
 
 /** Where the envelope may come from, best first: `operations` for the status, the API for it, any error response. */
-function candidates(contract: Contract, operations: readonly OperationInfo[], status: number, anywhere: boolean): Candidate[] {
+function candidates(
+  contract: Contract,
+  operations: readonly OperationInfo[],
+  status: number,
+  anywhere: boolean,
+): Candidate[] {
   const forStatus = (op: OperationInfo): Candidate[] => {
     const key = responseKeyFor(op, status);
     return key === undefined ? [] : [[op, key]];
   };
   if (!anywhere) return operations.flatMap(forStatus);
   const all = contract.operations().filter((op) => !op.webhook);
-  const anyError = (op: OperationInfo): Candidate[] => Object.keys(op.operation.responses ?? {}).filter(isErrorKey).map((key) => [op, key] as const);
+  const anyError = (op: OperationInfo): Candidate[] =>
+    Object.keys(op.operation.responses ?? {})
+      .filter(isErrorKey)
+      .map((key) => [op, key] as const);
   return [...operations.flatMap(forStatus), ...all.flatMap(forStatus), ...all.flatMap(anyError)];
 }
 
@@ -54,19 +72,28 @@ function candidates(contract: Contract, operations: readonly OperationInfo[], st
  * candidate response (see `candidates`) whose message field can hold it. An example carrying one of
  * `options.codes` is taken before the others. Undefined when the contract documents no such JSON body.
  */
-export function errorBody(api: ApiName, operations: readonly OperationInfo[], status: number, message: string, options: RefusalOptions = {}): ErrorBody | undefined {
+export function errorBody(
+  api: ApiName,
+  operations: readonly OperationInfo[],
+  status: number,
+  message: string,
+  options: RefusalOptions = {},
+): ErrorBody | undefined {
   const contract = loadContract(api);
   const seen = new Set<string>();
   for (const [op, key] of candidates(contract, operations, status, options.anywhere ?? false)) {
     const content = contract.response(op, key)?.content ?? {};
     for (const [mediaType, media] of Object.entries(content)) {
-      if (!mediaType.endsWith("json") || !media.schema || (options.mediaType && options.mediaType !== mediaType)) continue;
+      if (!mediaType.endsWith("json") || !media.schema || (options.mediaType && options.mediaType !== mediaType))
+        continue;
       const schemaPointer = joinPointer(op.pointer, "responses", key, "content", mediaType, "schema");
       // Operations share their error responses ($ref): each documented one is tried once.
       const where = contract.canonicalPointer(schemaPointer);
       if (seen.has(where)) continue;
       seen.add(where);
-      const examples = examplesOf(media, contract.deref).map((example) => example.value).filter(isJsonObject);
+      const examples = examplesOf(media, contract.deref)
+        .map((example) => example.value)
+        .filter(isJsonObject);
       for (const example of byFit(examples, options.codes ?? [])) {
         const body = withMessage(contract, schemaPointer, example, message);
         if (body) return { mediaType, body };
@@ -79,10 +106,15 @@ export function errorBody(api: ApiName, operations: readonly OperationInfo[], st
 /** The examples that carry one of `codes` first (the earlier code first), the others after in document order. */
 function byFit(examples: Record<string, unknown>[], codes: readonly string[]): Record<string, unknown>[] {
   const rank = (example: Record<string, unknown>) => {
-    const found = Object.values(example).map((value) => codes.indexOf(value as string)).filter((index) => index >= 0);
+    const found = Object.values(example)
+      .map((value) => codes.indexOf(value as string))
+      .filter((index) => index >= 0);
     return found.length > 0 ? Math.min(...found) : codes.length;
   };
-  return examples.map((example, index) => ({ example, index, rank: rank(example) })).sort((a, b) => a.rank - b.rank || a.index - b.index).map(({ example }) => example);
+  return examples
+    .map((example, index) => ({ example, index, rank: rank(example) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ example }) => example);
 }
 
 /**
@@ -90,11 +122,19 @@ function byFit(examples: Record<string, unknown>[], codes: readonly string[]): R
  * first string property of the example that the schema does not pin down (no `const`, `enum` or `not`, and not the
  * `x-error-envelope` status property; prose before codes) and that still validates with the message in it.
  */
-function withMessage(contract: Contract, schemaPointer: string, example: Record<string, unknown>, message: string): Record<string, unknown> | undefined {
+function withMessage(
+  contract: Contract,
+  schemaPointer: string,
+  example: Record<string, unknown>,
+  message: string,
+): Record<string, unknown> | undefined {
   const schema = contract.deref<JsonSchema>(contract.resolve(schemaPointer) as JsonSchema);
   const statusProperty = (contract.document["x-error-envelope"] as { property?: string } | undefined)?.property;
   // RFC 6749 §5.2 allows no `"` or `\\` and only printable ASCII in error_description: the plainer form fits.
-  const plainMessage = message.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
+  const plainMessage = message
+    .replaceAll('"', "'")
+    .replaceAll("\\", "/")
+    .replace(/[^\x20-\x7E]/g, "?");
   // Prose (a value with a space) is the message; a code such as OAuth's `error: invalid_grant` is not.
   const fields = Object.entries(example).sort(([, a], [, b]) => Number(isProse(b)) - Number(isProse(a)));
   for (const [name, value] of fields) {
@@ -119,6 +159,8 @@ const isProse = (value: unknown) => typeof value === "string" && /\s/.test(value
  * of property `p` fits `unsupported_<p>` first. Envelopes without codes (links, pay, catalog) ignore them.
  */
 export function fittingCodes(violations: readonly Violation[]): string[] {
-  const unsupported = violations.filter((v) => (v.code === "enum" || v.code === "const") && (v.path?.length ?? 0) > 1).map((v) => `unsupported_${v.path!.at(-1)}`);
+  const unsupported = violations
+    .filter((v) => (v.code === "enum" || v.code === "const") && (v.path?.length ?? 0) > 1)
+    .map((v) => `unsupported_${v.path!.at(-1)}`);
   return [...new Set([...unsupported, "invalid_request"])];
 }

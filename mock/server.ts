@@ -5,7 +5,17 @@
 // and mocker errors as problem+json itself, with no hook for either: here they get the API's own error envelope.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type ApiName, loadContract, type OperationInfo } from "../lib/contract/index.js";
-import type { MockConfig, PrismConfig, PrismInstance, PrismLogger, PrismPackages, PrismRequest, PrismResult, PrismViolation, ProblemJsonError } from "./prism-types.js";
+import type {
+  MockConfig,
+  PrismConfig,
+  PrismInstance,
+  PrismLogger,
+  PrismPackages,
+  PrismRequest,
+  PrismResult,
+  PrismViolation,
+  ProblemJsonError,
+} from "./prism-types.js";
 import { errorBody } from "./refusals.js";
 
 const SEVERITY_NAMES = ["Error", "Warning", "Information", "Hint"]; // DiagnosticSeverity of @stoplight/types
@@ -32,7 +42,8 @@ export function createMockServer(options: MockServerOptions): Server {
   return createServer((request, reply) => {
     handle(options, request, reply).catch((error: unknown) => {
       options.logger.error({}, `Request terminated with error: ${String(error)}`);
-      if (!reply.headersSent) refuse(options.api, request, reply, { status: 500, message: (error as Error).message ?? String(error) });
+      if (!reply.headersSent)
+        refuse(options.api, request, reply, { status: 500, message: (error as Error).message ?? String(error) });
       else reply.end();
     });
   });
@@ -70,11 +81,19 @@ async function handle(options: MockServerOptions, request: IncomingMessage, repl
     const values = searchParams.getAll(name);
     query[name] = values.length === 1 ? values[0]! : values;
   }
-  const input: PrismRequest = { method, url: { path: pathname, baseUrl: searchParams.get("__server") ?? undefined, query }, headers: request.headers, body };
+  const input: PrismRequest = {
+    method,
+    url: { path: pathname, baseUrl: searchParams.get("__server") ?? undefined, query },
+    headers: request.headers,
+    body,
+  };
   logger.info({ input }, "Request received");
   const preferences = prism.getHttpConfigFromRequest(input);
   if (preferences._tag === "Left") {
-    refuse(api, request, reply, { status: preferences.left.status ?? 422, message: `the mock cannot read the Prefer header (or __code, __example, ...): ${preferences.left.detail ?? preferences.left.message}` });
+    refuse(api, request, reply, {
+      status: preferences.left.status ?? 422,
+      message: `the mock cannot read the Prefer header (or __code, __example, ...): ${preferences.left.detail ?? preferences.left.message}`,
+    });
     return;
   }
   const mock: MockConfig = { ...options.config.mock, ...withoutUndefined(preferences.right) };
@@ -90,7 +109,11 @@ async function handle(options: MockServerOptions, request: IncomingMessage, repl
 /** The body as prism-http-server reads it: none without a length, JSON for JSON media types, text otherwise. */
 function readBody(prism: PrismPackages, request: IncomingMessage): Promise<unknown> {
   const { headers } = request;
-  if (headers["content-length"] === "0" || (headers["transfer-encoding"] === undefined && headers["content-length"] === undefined)) return Promise.resolve(null);
+  if (
+    headers["content-length"] === "0" ||
+    (headers["transfer-encoding"] === undefined && headers["content-length"] === undefined)
+  )
+    return Promise.resolve(null);
   const mediaType = (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const json = mediaType === "application/json" || /^application\/[^/]+\+json$/.test(mediaType);
   return json ? prism.readJson(request, { limit: BODY_LIMIT }) : prism.readText(request, { limit: BODY_LIMIT });
@@ -98,9 +121,17 @@ function readBody(prism: PrismPackages, request: IncomingMessage): Promise<unkno
 
 /** micri's refusal of a body (not JSON, too large, ...), which carries its status and code. */
 function bodyRefusal(error: unknown): Refusal | undefined {
-  const { statusCode, code, message, originalError } = error as { statusCode?: unknown; code?: unknown; message?: string; originalError?: Error };
+  const { statusCode, code, message, originalError } = error as {
+    statusCode?: unknown;
+    code?: unknown;
+    message?: string;
+    originalError?: Error;
+  };
   if (typeof statusCode !== "number") return undefined;
-  const reason = code === "invalid_json" ? `the request body is not valid JSON (${originalError?.message ?? message})` : `the request body could not be read: ${message}`;
+  const reason =
+    code === "invalid_json"
+      ? `the request body is not valid JSON (${originalError?.message ?? message})`
+      : `the request body could not be read: ${message}`;
   return { status: statusCode, message: reason };
 }
 
@@ -109,12 +140,27 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 }
 
 /** Prism's answer, with its violations in `sl-violations` and in the log, as prism-http-server writes them. */
-function send(prism: PrismPackages, reply: ServerResponse, { output, validations }: PrismResult, logger: PrismLogger): void {
-  const located = (prefix: string) => (v: PrismViolation) => ({ location: [prefix, ...(v.path ?? [])], severity: SEVERITY_NAMES[v.severity], code: v.code, message: v.message });
+function send(
+  prism: PrismPackages,
+  reply: ServerResponse,
+  { output, validations }: PrismResult,
+  logger: PrismLogger,
+): void {
+  const located = (prefix: string) => (v: PrismViolation) => ({
+    location: [prefix, ...(v.path ?? [])],
+    severity: SEVERITY_NAMES[v.severity],
+    code: v.code,
+    message: v.message,
+  });
   const violations = [...validations.input.map(located("request")), ...validations.output.map(located("response"))];
   if (violations.length > 0) {
     const value = JSON.stringify(violations);
-    reply.setHeader("sl-violations", value.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}` : value);
+    reply.setHeader(
+      "sl-violations",
+      value.length > MAX_SAFE_HEADER_LENGTH
+        ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`
+        : value,
+    );
   }
   for (const violation of violations) {
     const line = `Violation: ${violation.location.join(".")} ${violation.message}`;
@@ -145,10 +191,17 @@ function problemRefusal(api: ApiName, method: string, pathname: string, problem:
   if (type === "NO_PATH_MATCHED_ERROR") return { status, message: `no operation ${request} in the ${api} contract` };
   if (type === "NO_METHOD_MATCHED_ERROR") {
     // RFC 9110 §15.5.6: a 405 lists the methods the resource has in Allow.
-    const allow = loadContract(api).allowedMethods(pathname).map((m) => m.toUpperCase()).join(", ");
+    const allow = loadContract(api)
+      .allowedMethods(pathname)
+      .map((m) => m.toUpperCase())
+      .join(", ");
     // Prism's router and the contract's agree on paths; should they not, the 405 still names the request.
     if (!allow) return { status, message: `no operation ${request} in the ${api} contract` };
-    return { status, message: `no operation ${request} in the ${api} contract; ${pathname} has ${allow}`, headers: { Allow: allow } };
+    return {
+      status,
+      message: `no operation ${request} in the ${api} contract; ${pathname} has ${allow}`,
+      headers: { Allow: allow },
+    };
   }
   const message = problem.detail ? problem.detail : problem.message;
   return { status, message, headers: problem.additional?.headers };
@@ -168,9 +221,26 @@ function refuse(api: ApiName, request: IncomingMessage, reply: ServerResponse, r
   const operations: OperationInfo[] = routed ? [routed] : atPath;
   // What the mock refuses here is a malformed request in RFC 6749 §5.2's (and RFC 6750 §3.1's) terms: an envelope
   // with codes takes its invalid_request example.
-  const found = errorBody(api, operations, refusal.status, refusal.message, { codes: ["invalid_request"], anywhere: true });
+  const found = errorBody(api, operations, refusal.status, refusal.message, {
+    codes: ["invalid_request"],
+    anywhere: true,
+  });
   const [contentType, text] = found
     ? [found.mediaType, JSON.stringify(found.body)]
-    : ["application/problem+json", JSON.stringify({ type: "about:blank", title: refusal.message, status: refusal.status, detail: refusal.message })];
-  reply.writeHead(refusal.status, { ...refusal.headers, "Content-Type": contentType, "Content-Length": Buffer.byteLength(text) }).end(text);
+    : [
+        "application/problem+json",
+        JSON.stringify({
+          type: "about:blank",
+          title: refusal.message,
+          status: refusal.status,
+          detail: refusal.message,
+        }),
+      ];
+  reply
+    .writeHead(refusal.status, {
+      ...refusal.headers,
+      "Content-Type": contentType,
+      "Content-Length": Buffer.byteLength(text),
+    })
+    .end(text);
 }

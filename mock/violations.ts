@@ -2,7 +2,17 @@
 // grant_type), made readable. Prism validates the body against every branch and reports all their errors plus
 // "must match exactly one schema in oneOf" (a field missing from both branches twice); the caller meant one branch,
 // the one its discriminating `const` (e.g. `grant_type`) names, so only that branch's errors explain the refusal.
-import { coerceForm, type ErrorObject, isJsonObject, joinPointer, type JsonSchema, loadContract, mediaTypeOf, type OperationInfo, parseForm } from "../lib/contract/index.js";
+import {
+  coerceForm,
+  type ErrorObject,
+  isJsonObject,
+  joinPointer,
+  type JsonSchema,
+  loadContract,
+  mediaTypeOf,
+  type OperationInfo,
+  parseForm,
+} from "../lib/contract/index.js";
 import type { ApiName } from "../lib/contract/index.js";
 import type { PrismRequest, PrismViolation } from "./prism-types.js";
 
@@ -18,18 +28,28 @@ function discriminators(branches: JsonSchema[], deref: <T>(node: T) => T): Map<s
       const property = branch.properties?.[name];
       return property ? deref<JsonSchema>(property) : undefined;
     });
-    if (values.every((property) => property !== undefined && "const" in property)) found.set(name, values.map((property) => property!.const));
+    if (values.every((property) => property !== undefined && "const" in property))
+      found.set(
+        name,
+        values.map((property) => property!.const),
+      );
   }
   return found;
 }
 
 /** The body as the branch reads it: a form's fields coerced to the branch's types, a JSON body as parsed. */
 function bodyFor(body: unknown, mediaType: string, branch: JsonSchema, deref: <T>(node: T) => T): unknown {
-  if (typeof body === "string" && mediaType === "application/x-www-form-urlencoded") return coerceForm(branch, parseForm(body), deref);
+  if (typeof body === "string" && mediaType === "application/x-www-form-urlencoded")
+    return coerceForm(branch, parseForm(body), deref);
   return body;
 }
 
-const syntheticError = (keyword: string, instancePath: string, params: Record<string, unknown>, message: string): ErrorObject => ({ keyword, instancePath, schemaPath: "", params, message });
+const syntheticError = (
+  keyword: string,
+  instancePath: string,
+  params: Record<string, unknown>,
+  message: string,
+): ErrorObject => ({ keyword, instancePath, schemaPath: "", params, message });
 
 /**
  * The violations with those of a root `oneOf` body replaced by the errors of the branch the body's discriminators
@@ -37,7 +57,13 @@ const syntheticError = (keyword: string, instancePath: string, params: Record<st
  * branches' values). Anything else (no root `oneOf`, no discriminator, a body that is not an object) is returned
  * unchanged.
  */
-export function readableViolations(api: ApiName, operation: OperationInfo, request: PrismRequest, violations: readonly PrismViolation[], describe: DescribeAjvErrors): readonly PrismViolation[] {
+export function readableViolations(
+  api: ApiName,
+  operation: OperationInfo,
+  request: PrismRequest,
+  violations: readonly PrismViolation[],
+  describe: DescribeAjvErrors,
+): readonly PrismViolation[] {
   if (!violations.some((v) => v.code === "oneOf")) return violations;
   const contract = loadContract(api);
   const mediaType = mediaTypeOf(request.headers["content-type"]);
@@ -54,7 +80,10 @@ export function readableViolations(api: ApiName, operation: OperationInfo, reque
   });
   let errors: ErrorObject[];
   if (chosen >= 0) {
-    errors = contract.validate(joinPointer(pointer, "oneOf", chosen), bodyFor(request.body, mediaType, branches[chosen]!, contract.deref)).errors;
+    errors = contract.validate(
+      joinPointer(pointer, "oneOf", chosen),
+      bodyFor(request.body, mediaType, branches[chosen]!, contract.deref),
+    ).errors;
   } else {
     const body = bodyFor(request.body, mediaType, {}, contract.deref);
     if (!isJsonObject(body)) return violations;

@@ -10,7 +10,9 @@ export const root = fileURLToPath(new URL("..", import.meta.url));
 const config = join(root, "tsconfig.build.json");
 /** @type {unknown} */
 const buildConfig = JSON.parse(readFileSync(config, "utf8"));
-const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (buildConfig);
+const { include, compilerOptions } = /** @type {{ include: string[], compilerOptions: { outDir: string } }} */ (
+  buildConfig
+);
 const outDir = join(root, compilerOptions.outDir);
 export const cli = join(outDir, "bin", "contracts.js");
 
@@ -19,7 +21,8 @@ function* sourcesUnder(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* sourcesUnder(path);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts")) yield path; // tsconfig.build.json excludes tests
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !entry.name.endsWith(".test.ts"))
+      yield path; // tsconfig.build.json excludes tests
   }
 }
 
@@ -51,5 +54,9 @@ export function buildIfStale(stdio = "inherit") {
   const reason = staleness();
   if (!reason) return undefined;
   process.stderr.write(`contracts: compiling, since ${reason} (tsc -p tsconfig.build.json)...\n`);
-  return spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], { cwd: root, stdio, encoding: "utf8" });
+  return spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], {
+    cwd: root,
+    stdio,
+    encoding: "utf8",
+  });
 }

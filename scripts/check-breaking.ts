@@ -10,7 +10,16 @@ import { parseArgs } from "node:util";
 import semver from "semver";
 import { formatReport } from "../lib/diff/index.js";
 import { packageManifests } from "./pack.js";
-import { bumpVersion, changelogHasEntry, compareWithRelease, type ContractChange, isBreakingBump, latestRelease, packageVersion, readChangelog } from "./releases.js";
+import {
+  bumpVersion,
+  changelogHasEntry,
+  compareWithRelease,
+  type ContractChange,
+  isBreakingBump,
+  latestRelease,
+  packageVersion,
+  readChangelog,
+} from "./releases.js";
 
 export interface Verdict extends ContractChange {
   /** What must be fixed before this can merge; empty when the contract passes. */
@@ -31,7 +40,10 @@ export function packageVersionProblems(root: string): string[] {
   const version = packageVersion(root);
   return packageManifests(root)
     .filter(({ manifest }) => manifest.version !== version)
-    .map(({ dir, manifest }) => `packages/${dir}/package.json (${manifest.name}) has version ${manifest.version}, not the root package.json's ${version}`);
+    .map(
+      ({ dir, manifest }) =>
+        `packages/${dir}/package.json (${manifest.name}) has version ${manifest.version}, not the root package.json's ${version}`,
+    );
 }
 
 export function checkBreakingChanges(root: string): GateResult {
@@ -44,29 +56,45 @@ export function checkBreakingChanges(root: string): GateResult {
     const { api, released, current, diff } = change;
     const problems: string[] = [];
     const announce = (version: string) => {
-      if (!changelogHasEntry(changelog, api, version)) problems.push(`CHANGELOG.md has no "### ${api} ${version}" entry announcing it`);
+      if (!changelogHasEntry(changelog, api, version))
+        problems.push(`CHANGELOG.md has no "### ${api} ${version}" entry announcing it`);
       if (!isBreakingBump(release.version, pkgVersion)) {
-        problems.push(`package.json version is ${pkgVersion}; a breaking change of a contract needs ${bumpVersion(release.version, "breaking")} or later (released: ${release.version})`);
+        problems.push(
+          `package.json version is ${pkgVersion}; a breaking change of a contract needs ${bumpVersion(release.version, "breaking")} or later (released: ${release.version})`,
+        );
       }
     };
     if (!current) {
       announce("removed");
       return { ...change, problems, summary: `${api}: removed since release ${release.version}` };
     }
-    if (!released || !diff) return { ...change, problems, summary: `${api} ${current.info.version}: new since release ${release.version}` };
+    if (!released || !diff)
+      return { ...change, problems, summary: `${api} ${current.info.version}: new since release ${release.version}` };
     const [from, to] = [released.info.version, current.info.version];
     if (!semver.valid(to)) problems.push(`info.version "${to}" of ${api} is not a semver version`);
     else if (semver.lt(to, from)) problems.push(`info.version of ${api} went back from ${from} to ${to}`);
     else if (diff.breaking > 0) {
       const announced = isBreakingBump(from, to);
-      if (!announced) problems.push(`info.version of ${api} is ${to}; a breaking change needs ${bumpVersion(from, "breaking")} or later (released: ${from})`);
+      if (!announced)
+        problems.push(
+          `info.version of ${api} is ${to}; a breaking change needs ${bumpVersion(from, "breaking")} or later (released: ${from})`,
+        );
       announce(announced ? to : bumpVersion(from, "breaking"));
     }
     const counts = `${diff.breaking} breaking, ${diff.changes.length - diff.breaking} non-breaking`;
     const state = diff.breaking > 0 && problems.length === 0 ? " (announced)" : "";
-    return { ...change, problems, summary: `${api} ${from} -> ${to}: ${counts} since release ${release.version}${state}` };
+    return {
+      ...change,
+      problems,
+      summary: `${api} ${from} -> ${to}: ${counts} since release ${release.version}${state}`,
+    };
   });
-  return { release: release.version, verdicts, packageProblems, passed: packageProblems.length === 0 && verdicts.every((v) => v.problems.length === 0) };
+  return {
+    release: release.version,
+    verdicts,
+    packageProblems,
+    passed: packageProblems.length === 0 && verdicts.every((v) => v.problems.length === 0),
+  };
 }
 
 function main(): void {

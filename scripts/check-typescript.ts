@@ -11,10 +11,17 @@ const root = fromPackageRoot();
 /** The program of tsconfig.json, as `tsc -p tsconfig.json` builds it. */
 function createProgram(): { program: ts.Program; configErrors: readonly ts.Diagnostic[] } {
   const configErrors: ts.Diagnostic[] = [];
-  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => configErrors.push(diagnostic) };
+  const host = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => configErrors.push(diagnostic),
+  };
   const config = ts.getParsedCommandLineOfConfigFile(fromPackageRoot("tsconfig.json"), {}, host);
   if (!config) return { program: ts.createProgram([], {}), configErrors };
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+  });
   return { program, configErrors: [...configErrors, ...config.errors] };
 }
 
@@ -27,16 +34,26 @@ const formatHost: ts.FormatDiagnosticsHost = {
 async function main(): Promise<number> {
   const { program, configErrors } = createProgram();
   // Fail closed: a check that read no file did not run.
-  const noFiles = () => new Error(`check:ts read no TypeScript file: ${ts.formatDiagnostics(configErrors, formatHost) || "is tsconfig.json there?"}`);
+  const noFiles = () =>
+    new Error(
+      `check:ts read no TypeScript file: ${ts.formatDiagnostics(configErrors, formatHost) || "is tsconfig.json there?"}`,
+    );
   if (program.getRootFileNames().length === 0) throw noFiles();
   const diagnostics = [...configErrors, ...ts.getPreEmitDiagnostics(program)];
   if (diagnostics.length > 0) {
     // Coloured with the source lines on a terminal, one line each otherwise, as tsc prints them.
-    process.stdout.write(process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, formatHost) : ts.formatDiagnostics(diagnostics, formatHost));
+    process.stdout.write(
+      process.stdout.isTTY
+        ? ts.formatDiagnosticsWithColorAndContext(diagnostics, formatHost)
+        : ts.formatDiagnostics(diagnostics, formatHost),
+    );
     process.stdout.write(`\ntsc: ${diagnostics.length} error${diagnostics.length === 1 ? "" : "s"}\n`);
   }
   // typescript-eslint's documented way to lint with a program built elsewhere: `programs` in place of `project`.
-  const eslint = new ESLint({ cwd: root, overrideConfig: { languageOptions: { parserOptions: { project: false, programs: [program] } } } });
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfig: { languageOptions: { parserOptions: { project: false, programs: [program] } } },
+  });
   const results = await eslint.lintFiles(["."]);
   if (results.length === 0) throw noFiles();
   const problems = results.reduce((sum, result) => sum + result.errorCount + result.warningCount, 0);

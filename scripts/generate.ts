@@ -27,7 +27,9 @@ interface RedoclyApi {
 }
 
 async function redoclyApis(): Promise<Record<string, RedoclyApi>> {
-  const config = parseYaml(await readFile(join(repoRoot, "redocly.yaml"), "utf8")) as { apis: Record<string, RedoclyApi> };
+  const config = parseYaml(await readFile(join(repoRoot, "redocly.yaml"), "utf8")) as {
+    apis: Record<string, RedoclyApi>;
+  };
   return config.apis;
 }
 
@@ -55,13 +57,20 @@ async function reference(api: string, bundleJson: string, workDir: string): Prom
   const out = join(workDir, `${api}.html`);
   const readerCopy = join(workDir, `${api}.reader.json`);
   await writeFile(readerCopy, JSON.stringify(readerBundle(api as ApiName, JSON.parse(bundleJson) as Document)));
-  await run(join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", readerCopy, "--inlineBundle", "--output", out], {
-    cwd: repoRoot,
-    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-  });
+  await run(
+    join(repoRoot, "node_modules/.bin/redocly"),
+    ["build-docs", readerCopy, "--inlineBundle", "--output", out],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+  );
   let html = await readFile(out, "utf8");
   for (const logo of REDOC_CDN_LOGOS) {
-    if (!html.includes(logo)) throw new Error(`redocly build-docs no longer references ${logo}; review the offline patch in scripts/generate.ts`);
+    if (!html.includes(logo))
+      throw new Error(
+        `redocly build-docs no longer references ${logo}; review the offline patch in scripts/generate.ts`,
+      );
     html = html.replaceAll(logo, INLINE_REDOCLY_LOGO);
   }
   return html;
@@ -83,7 +92,8 @@ export async function renderGeneratedFiles(kinds: readonly Kind[] = KINDS): Prom
         const bundled = await bundle(api, workDir);
         if (kinds.includes("openapi")) files.set(`generated/openapi/${api}.json`, bundled);
         if (kinds.includes("types")) files.set(config["x-openapi-ts"].output, await types(bundled));
-        if (kinds.includes("reference")) files.set(`generated/reference/${api}.html`, await reference(api, bundled, workDir));
+        if (kinds.includes("reference"))
+          files.set(`generated/reference/${api}.html`, await reference(api, bundled, workDir));
       }),
     );
   } finally {

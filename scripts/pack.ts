@@ -15,7 +15,17 @@
 //   browser loads, Node built-ins; what a browser loads (BROWSER_ENTRIES and everything they import) has no
 //   Node built-in at all.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,10 +78,12 @@ export function manifestProblems(root: string, manifest: PackageManifest): strin
   const rootManifest = readManifest(join(root, "package.json"));
   const tested = { ...rootManifest.devDependencies, ...rootManifest.dependencies };
   const problems: string[] = [];
-  if (manifest.version !== rootManifest.version) problems.push(`version ${manifest.version} is not the root package.json's ${rootManifest.version}`);
+  if (manifest.version !== rootManifest.version)
+    problems.push(`version ${manifest.version} is not the root package.json's ${rootManifest.version}`);
   for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies })) {
     if (tested[name] === undefined) problems.push(`depends on ${name}, which the root package.json does not install`);
-    else if (tested[name] !== range) problems.push(`depends on ${name}@${range}; the root package.json tests ${tested[name]}`);
+    else if (tested[name] !== range)
+      problems.push(`depends on ${name}@${range}; the root package.json tests ${tested[name]}`);
   }
   return problems;
 }
@@ -82,11 +94,14 @@ function listFiles(dir: string): string[] {
     .map((name) => name.split("\\").join("/"));
 }
 
-const IMPORT_PATTERN = /(?:^|[\s;})])(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT_PATTERN =
+  /(?:^|[\s;})])(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 function importsOf(file: string): string[] {
   // Comments may show imports (usage samples); tsc keeps them, so they are dropped before looking.
-  const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const text = readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
   return [...text.matchAll(IMPORT_PATTERN)].map((match) => (match[1] ?? match[2])!);
 }
 
@@ -112,8 +127,11 @@ export function importProblems(stage: string, manifest: PackageManifest): string
     const builtins: string[] = [];
     for (const specifier of importsOf(join(stage, module))) {
       if (specifier.startsWith(".")) {
-        const target = relative(stage, resolve(dirname(join(stage, module)), specifier)).split("\\").join("/");
-        if (!existsSync(join(stage, target))) problems.push(`${module} imports ${specifier}, which the package does not contain`);
+        const target = relative(stage, resolve(dirname(join(stage, module)), specifier))
+          .split("\\")
+          .join("/");
+        if (!existsSync(join(stage, target)))
+          problems.push(`${module} imports ${specifier}, which the package does not contain`);
         else locals.push(target);
       } else if (specifier.startsWith("node:")) {
         builtins.push(specifier);
@@ -136,7 +154,8 @@ export function importProblems(stage: string, manifest: PackageManifest): string
       const module = queue.pop()!;
       if (seen.has(module)) continue;
       seen.add(module);
-      for (const builtin of nodeImports.get(module) ?? []) problems.push(`${module} (loaded by ${manifest.name}/${subpath.slice(2)} in browsers) imports ${builtin}`);
+      for (const builtin of nodeImports.get(module) ?? [])
+        problems.push(`${module} (loaded by ${manifest.name}/${subpath.slice(2)} in browsers) imports ${builtin}`);
       queue.push(...(localImports.get(module) ?? []));
     }
   }
@@ -167,7 +186,11 @@ export interface PackOptions {
 }
 
 /** Builds, checks and packs both packages into `destination`. */
-export async function packPackages(root: string, destination: string, options: PackOptions = {}): Promise<PackedPackage[]> {
+export async function packPackages(
+  root: string,
+  destination: string,
+  options: PackOptions = {},
+): Promise<PackedPackage[]> {
   mkdirSync(destination, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "contracts-pack-"));
   try {
@@ -175,21 +198,36 @@ export async function packPackages(root: string, destination: string, options: P
     const dist = options.compiled ?? join(work, "build", "dist");
     if (options.compiled) {
       const orphans = orphanOutputs(root, options.compiled);
-      if (orphans.length > 0) throw new Error(`${options.compiled} holds files no source produces (run a clean build): ${orphans.join(", ")}`);
+      if (orphans.length > 0)
+        throw new Error(
+          `${options.compiled} holds files no source produces (run a clean build): ${orphans.join(", ")}`,
+        );
     } else {
-      await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", dist], { cwd: root }).catch(
-        (error: Error & { stdout?: string }) => Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`)),
+      await run(
+        process.execPath,
+        [
+          join(root, "node_modules", "typescript", "bin", "tsc"),
+          "-p",
+          join(root, "tsconfig.build.json"),
+          "--outDir",
+          dist,
+        ],
+        { cwd: root },
+      ).catch((error: Error & { stdout?: string }) =>
+        Promise.reject(new Error(`the build failed:\n${error.stdout ?? String(error)}`)),
       );
     }
     const packed: PackedPackage[] = [];
     const manifests = packageManifests(root);
-    if (manifests.length !== PACKAGE_DIRS.length) throw new Error(`expected ${PACKAGE_DIRS.map((dir) => `packages/${dir}/package.json`).join(" and ")}`);
+    if (manifests.length !== PACKAGE_DIRS.length)
+      throw new Error(`expected ${PACKAGE_DIRS.map((dir) => `packages/${dir}/package.json`).join(" and ")}`);
     for (const { dir, manifest } of manifests) {
       const problems = manifestProblems(root, manifest).map((p) => `packages/${dir}/package.json: ${p}`);
       const stage = join(work, dir);
       mkdirSync(stage);
       for (const path of manifest.files) {
-        const source = path === "dist" || path.startsWith("dist/") ? join(dist, path.slice("dist".length)) : join(root, path);
+        const source =
+          path === "dist" || path.startsWith("dist/") ? join(dist, path.slice("dist".length)) : join(root, path);
         if (!existsSync(source)) throw new Error(`packages/${dir}/package.json lists ${path}, which does not exist`);
         cpSync(source, join(stage, path), { recursive: true });
       }
@@ -198,8 +236,15 @@ export async function packPackages(root: string, destination: string, options: P
       writeFileSync(join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
       problems.push(...importProblems(stage, manifest));
       if (problems.length > 0) throw new Error(`${manifest.name} cannot be packed:\n  ${problems.join("\n  ")}`);
-      const { stdout } = await run("npm", ["pack", stage, "--json", "--pack-destination", destination], { cwd: work, maxBuffer: 64 * 1024 * 1024 });
-      const [result] = JSON.parse(stdout) as Array<{ filename: string; unpackedSize: number; files: Array<{ path: string }> }>;
+      const { stdout } = await run("npm", ["pack", stage, "--json", "--pack-destination", destination], {
+        cwd: work,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const [result] = JSON.parse(stdout) as Array<{
+        filename: string;
+        unpackedSize: number;
+        files: Array<{ path: string }>;
+      }>;
       packed.push({
         name: manifest.name,
         version: manifest.version,
@@ -222,7 +267,9 @@ async function main(): Promise<void> {
   }
   const root = fileURLToPath(new URL("..", import.meta.url));
   for (const p of await packPackages(root, resolve(destination))) {
-    console.log(`${p.name}@${p.version}: ${p.tarball} (${p.files.length} files, ${(p.unpackedSize / 1e6).toFixed(1)} MB unpacked)`);
+    console.log(
+      `${p.name}@${p.version}: ${p.tarball} (${p.files.length} files, ${(p.unpackedSize / 1e6).toFixed(1)} MB unpacked)`,
+    );
   }
 }
 

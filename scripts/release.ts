@@ -18,7 +18,15 @@ import { locateOperations } from "../lib/contract/index.js";
 import { checkBreakingChanges } from "./check-breaking.js";
 import { packageManifests } from "./pack.js";
 import {
-  bumpVersion, changelogHeading, compareWithRelease, currentBundles, higherLevel, latestRelease, type Level, packageVersion, readChangelog,
+  bumpVersion,
+  changelogHeading,
+  compareWithRelease,
+  currentBundles,
+  higherLevel,
+  latestRelease,
+  type Level,
+  packageVersion,
+  readChangelog,
 } from "./releases.js";
 
 const run = promisify(execFile);
@@ -62,13 +70,25 @@ export function planRelease(root: string, options: { version?: string; date?: st
   const contracts = compareWithRelease(root, release).map((change): ContractRelease => {
     const doc = change.current ?? change.released!;
     const operations = locateOperations(doc);
-    const counts = { operations: operations.filter((op) => !op.webhook).length, webhooks: operations.filter((op) => op.webhook).length };
-    if (!change.current) return { api: change.api, from: change.released!.info.version, to: "removed", level: "breaking", ...counts };
+    const counts = {
+      operations: operations.filter((op) => !op.webhook).length,
+      webhooks: operations.filter((op) => op.webhook).length,
+    };
+    if (!change.current)
+      return { api: change.api, from: change.released!.info.version, to: "removed", level: "breaking", ...counts };
     const current = change.current.info.version;
-    if (!change.released || !change.level) return { api: change.api, from: change.released?.info.version, to: current, level: change.level, ...counts };
+    if (!change.released || !change.level)
+      return { api: change.api, from: change.released?.info.version, to: current, level: change.level, ...counts };
     const required = bumpVersion(change.released.info.version, change.level);
     const to = semver.gte(current, required) ? current : required;
-    return { api: change.api, from: change.released.info.version, to, level: change.level, diff: change.diff, ...counts };
+    return {
+      api: change.api,
+      from: change.released.info.version,
+      to,
+      level: change.level,
+      diff: change.diff,
+      ...counts,
+    };
   });
 
   let version = packageVersion(root);
@@ -77,11 +97,18 @@ export function planRelease(root: string, options: { version?: string; date?: st
     const required = bumpVersion(release.version, level);
     version = options.version ?? (semver.gte(version, required) ? version : required);
     if (!semver.valid(version)) throw new Error(`--version "${version}" is not a semver version`);
-    if (semver.lt(version, required)) throw new Error(`version ${version} is too low: the changes since ${release.version} need ${required} or later`);
+    if (semver.lt(version, required))
+      throw new Error(`version ${version} is too low: the changes since ${release.version} need ${required} or later`);
   } else if (options.version) {
     version = options.version;
   }
-  return { from: release?.version, version, date, contracts, changelog: writeChangelog(readChangelog(root), version, date, contracts, !release) };
+  return {
+    from: release?.version,
+    version,
+    date,
+    contracts,
+    changelog: writeChangelog(readChangelog(root), version, date, contracts, !release),
+  };
 }
 
 function changeLine(change: Change): string {
@@ -100,22 +127,36 @@ function contractEntry(contract: ContractRelease, initial: boolean): string {
   const other = contract.diff.changes.filter((c) => !c.breaking);
   const parts: string[] = [];
   if (breaking.length > 0) parts.push("Breaking changes:", "", ...breaking.map(changeLine));
-  if (other.length > 0) parts.push(...(parts.length > 0 ? [""] : []), "Backward-compatible changes:", "", ...other.map(changeLine));
+  if (other.length > 0)
+    parts.push(...(parts.length > 0 ? [""] : []), "Backward-compatible changes:", "", ...other.map(changeLine));
   return parts.length > 0 ? parts.join("\n") : "Descriptions and examples only.";
 }
 
 /** CHANGELOG.md with the release's section inserted below "Unreleased", whose notes move into it. */
-export function writeChangelog(current: string, version: string, date: string, contracts: ContractRelease[], initial: boolean): string {
-  const text = current.includes("## Unreleased") ? current : `${CHANGELOG_INTRO}\n${current.replace(/^# Changelog\s*/, "")}`;
+export function writeChangelog(
+  current: string,
+  version: string,
+  date: string,
+  contracts: ContractRelease[],
+  initial: boolean,
+): string {
+  const text = current.includes("## Unreleased")
+    ? current
+    : `${CHANGELOG_INTRO}\n${current.replace(/^# Changelog\s*/, "")}`;
   const start = text.indexOf("## Unreleased");
   const bodyStart = text.indexOf("\n", start) + 1;
   const next = text.slice(bodyStart).search(/^## /m);
   const bodyEnd = next < 0 ? text.length : bodyStart + next;
-  const notes = text.slice(bodyStart, bodyEnd).replace(/<!--[\s\S]*?-->/g, "").trim();
+  const notes = text
+    .slice(bodyStart, bodyEnd)
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .trim();
 
   // Hand-written notes: a general part, then `### <heading>` parts that join the contract entry of that heading.
   const [general = "", ...sections] = notes.split(/^(?=### )/m);
-  const byHeading = new Map(sections.map((s) => [s.split("\n")[0]!.trim(), s.slice(s.indexOf("\n") + 1).trim()] as const));
+  const byHeading = new Map(
+    sections.map((s) => [s.split("\n")[0]!.trim(), s.slice(s.indexOf("\n") + 1).trim()] as const),
+  );
   const entries = contracts
     .filter((c) => initial || c.level !== undefined)
     .map((c) => {
@@ -125,18 +166,28 @@ export function writeChangelog(current: string, version: string, date: string, c
       return [heading, ...(handWritten ? [handWritten] : []), contractEntry(c, initial)].join("\n\n");
     });
   const leftover = [...byHeading].map(([heading, body]) => `${heading}\n\n${body}`);
-  const section = [`## ${version} - ${date}`, ...(general.trim() ? [general.trim()] : []), ...entries, ...leftover].join("\n\n");
+  const section = [
+    `## ${version} - ${date}`,
+    ...(general.trim() ? [general.trim()] : []),
+    ...entries,
+    ...leftover,
+  ].join("\n\n");
   const comment = CHANGELOG_INTRO.slice(CHANGELOG_INTRO.indexOf("<!--"));
   return `${text.slice(0, bodyStart)}\n${comment}\n${section}\n${bodyEnd < text.length ? `\n${text.slice(bodyEnd)}` : ""}`;
 }
 
 /** Sets info.version in the text of a YAML spec, leaving every other byte alone. */
 export function setInfoVersion(yamlText: string, version: string): string {
-  const pattern = /^(info:[ \t]*\r?\n(?:(?:[ \t]+.*)?\r?\n)*?[ \t]{2}version:[ \t]*)(["']?)[^"'\r\n#]*?\2([ \t]*(?:#.*)?)$/m;
+  const pattern =
+    /^(info:[ \t]*\r?\n(?:(?:[ \t]+.*)?\r?\n)*?[ \t]{2}version:[ \t]*)(["']?)[^"'\r\n#]*?\2([ \t]*(?:#.*)?)$/m;
   if (!pattern.test(yamlText)) throw new Error("no info.version line found");
-  const updated = yamlText.replace(pattern, (_, head: string, quote: string, tail: string) => `${head}${quote}${version}${quote}${tail}`);
+  const updated = yamlText.replace(
+    pattern,
+    (_, head: string, quote: string, tail: string) => `${head}${quote}${version}${quote}${tail}`,
+  );
   const parsed = parseYaml(updated) as { info?: { version?: unknown } };
-  if (parsed.info?.version !== version) throw new Error(`info.version is ${JSON.stringify(parsed.info?.version)} after the edit, not ${version}`);
+  if (parsed.info?.version !== version)
+    throw new Error(`info.version is ${JSON.stringify(parsed.info?.version)} after the edit, not ${version}`);
   return updated;
 }
 
@@ -150,11 +201,18 @@ export async function applyRelease(root: string, plan: ReleasePlan): Promise<voi
     if (updated !== text) writeFileSync(file, updated);
     specsChanged ||= updated !== text;
   }
-  if (packageVersion(root) !== plan.version) await run("npm", ["version", plan.version, "--no-git-tag-version"], { cwd: root });
+  if (packageVersion(root) !== plan.version)
+    await run("npm", ["version", plan.version, "--no-git-tag-version"], { cwd: root });
   for (const { file, manifest } of packageManifests(root)) {
-    if (manifest.version !== plan.version) writeFileSync(file, `${JSON.stringify({ ...manifest, version: plan.version }, null, 2)}\n`);
+    if (manifest.version !== plan.version)
+      writeFileSync(file, `${JSON.stringify({ ...manifest, version: plan.version }, null, 2)}\n`);
   }
-  if (specsChanged) await run(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "generate.ts")], { cwd: root });
+  if (specsChanged)
+    await run(
+      process.execPath,
+      [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "generate.ts")],
+      { cwd: root },
+    );
   const target = join(root, "releases", plan.version);
   mkdirSync(target, { recursive: true });
   for (const [api, file] of currentBundles(root)) copyFileSync(file, join(target, `${api}.json`));
@@ -162,11 +220,14 @@ export async function applyRelease(root: string, plan: ReleasePlan): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { version: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    options: { version: { type: "string" }, "dry-run": { type: "boolean", default: false } },
+  });
   const root = fileURLToPath(new URL("..", import.meta.url));
   const plan = planRelease(root, { version: values.version });
   console.log(`release ${plan.from ?? "(none)"} -> ${plan.version}`);
-  for (const c of plan.contracts) console.log(`  ${c.api.padEnd(10)} ${c.from ?? "(new)"} -> ${c.to}${c.level ? ` (${c.level})` : " (unchanged)"}`);
+  for (const c of plan.contracts)
+    console.log(`  ${c.api.padEnd(10)} ${c.from ?? "(new)"} -> ${c.to}${c.level ? ` (${c.level})` : " (unchanged)"}`);
   if (values["dry-run"]) {
     console.log("\n--dry-run: nothing written. The CHANGELOG.md section would be:\n");
     const section = plan.changelog.slice(plan.changelog.indexOf(`## ${plan.version} `));
@@ -175,7 +236,9 @@ async function main(): Promise<void> {
   }
   await applyRelease(root, plan);
   const gate = checkBreakingChanges(root);
-  console.log(`\nwrote specs/*.yaml info.version, package.json and packages/*/package.json, generated/, releases/${plan.version}/ and CHANGELOG.md (gate: ${gate.passed ? "passes" : "FAILS"})`);
+  console.log(
+    `\nwrote specs/*.yaml info.version, package.json and packages/*/package.json, generated/, releases/${plan.version}/ and CHANGELOG.md (gate: ${gate.passed ? "passes" : "FAILS"})`,
+  );
   console.log("Review the CHANGELOG.md section, then commit.");
 }
 

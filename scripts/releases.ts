@@ -63,7 +63,11 @@ export function latestRelease(root: string): Release | undefined {
 /** API name -> bundle file for the current bundles in generated/openapi/. */
 export function currentBundles(root: string): Map<string, string> {
   const dir = join(root, "generated", "openapi");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+    : [];
   return new Map(files.map((f) => [f.slice(0, -".json".length), join(dir, f)]));
 }
 
@@ -111,7 +115,8 @@ export function compareWithRelease(root: string, release: Release | undefined): 
     if (!released || !now) return { api, released, current: now, level: released ? "breaking" : "feature" };
     const diff = diffDocuments(released, now);
     const identical = JSON.stringify(released) === JSON.stringify(now);
-    const level: Level | undefined = diff.breaking > 0 ? "breaking" : diff.changes.length > 0 ? "feature" : identical ? undefined : "fix";
+    const level: Level | undefined =
+      diff.breaking > 0 ? "breaking" : diff.changes.length > 0 ? "feature" : identical ? undefined : "fix";
     return { api, released, current: now, diff, level };
   });
 }

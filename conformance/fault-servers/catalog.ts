@@ -10,45 +10,72 @@ export interface CatalogServer extends RunningServer {
   products: Map<string, Record<string, unknown>>;
 }
 
-export async function startCatalogServer(options: { apiKey: string; readApiKey?: string; fault?: CatalogFault; port?: number }): Promise<CatalogServer> {
+export async function startCatalogServer(options: {
+  apiKey: string;
+  readApiKey?: string;
+  fault?: CatalogFault;
+  port?: number;
+}): Promise<CatalogServer> {
   const products = new Map<string, Record<string, unknown>>();
   let nextId = 1;
-  const running = await startServer(options.port ?? 0, async (request): Promise<Reply> => {
-    // The narrower key holds products:read only; scopes are fail-closed and the 403 names the missing one.
-    if (options.readApiKey !== undefined && request.headers["x-seller-api-key"] === options.readApiKey && request.method !== "GET") {
-      request.resume();
-      return { status: 403, body: { error: "missing scope: products:write" } };
-    }
-    if (request.headers["x-seller-api-key"] !== options.apiKey && (options.readApiKey === undefined || request.headers["x-seller-api-key"] !== options.readApiKey)) {
-      request.resume();
-      return { status: 401, body: { error: "invalid API key" } };
-    }
-    const call = await readCall("catalog", request);
-    if (!call) return { status: 404, body: { error: "unknown endpoint" } };
-    if (call.invalid) return { status: 400, body: { error: call.invalid } };
-    switch (call.operationId) {
-      case "getShop":
-        return { status: 200, body: { payout_verified: true } };
-      case "listCategories":
-        return { status: 200, body: exampleOf("catalog", "listCategories") };
-      case "createProduct": {
-        const key = String(call.headers["idempotency-key"]);
-        const known = options.fault === "idempotency-ignored" ? undefined : products.get(key);
-        if (known) return { status: 200, body: known };
-        const body = call.body as { title: string; status: string; variants: Array<{ title: string; prices: Array<{ amount: number; currency_code: string }> }> };
-        if (body.variants.some((v) => v.prices.some((p) => p.amount < 0 || p.amount > 1e12))) return { status: 422, body: { error: "amount out of range" } };
-        const product = {
-          id: `prod_${nextId++}`,
-          title: options.fault === "title-trimmed" ? body.title.slice(0, 8) : body.title,
-          status: body.status,
-          variants: body.variants.map((variant) => ({ title: variant.title, prices: variant.prices.map((price) => ({ amount: price.amount.toFixed(2), currency_code: price.currency_code })) })),
-        };
-        products.set(options.fault === "idempotency-ignored" ? `${key} ${product.id}` : key, product);
-        return { status: 201, body: product };
+  const running = await startServer(
+    options.port ?? 0,
+    async (request): Promise<Reply> => {
+      // The narrower key holds products:read only; scopes are fail-closed and the 403 names the missing one.
+      if (
+        options.readApiKey !== undefined &&
+        request.headers["x-seller-api-key"] === options.readApiKey &&
+        request.method !== "GET"
+      ) {
+        request.resume();
+        return { status: 403, body: { error: "missing scope: products:write" } };
       }
-      default:
-        return { status: 404, body: { error: "unknown endpoint" } };
-    }
-  }, new Set([options.apiKey, ...(options.readApiKey ? [options.readApiKey] : [])]));
+      if (
+        request.headers["x-seller-api-key"] !== options.apiKey &&
+        (options.readApiKey === undefined || request.headers["x-seller-api-key"] !== options.readApiKey)
+      ) {
+        request.resume();
+        return { status: 401, body: { error: "invalid API key" } };
+      }
+      const call = await readCall("catalog", request);
+      if (!call) return { status: 404, body: { error: "unknown endpoint" } };
+      if (call.invalid) return { status: 400, body: { error: call.invalid } };
+      switch (call.operationId) {
+        case "getShop":
+          return { status: 200, body: { payout_verified: true } };
+        case "listCategories":
+          return { status: 200, body: exampleOf("catalog", "listCategories") };
+        case "createProduct": {
+          const key = String(call.headers["idempotency-key"]);
+          const known = options.fault === "idempotency-ignored" ? undefined : products.get(key);
+          if (known) return { status: 200, body: known };
+          const body = call.body as {
+            title: string;
+            status: string;
+            variants: Array<{ title: string; prices: Array<{ amount: number; currency_code: string }> }>;
+          };
+          if (body.variants.some((v) => v.prices.some((p) => p.amount < 0 || p.amount > 1e12)))
+            return { status: 422, body: { error: "amount out of range" } };
+          const product = {
+            id: `prod_${nextId++}`,
+            title: options.fault === "title-trimmed" ? body.title.slice(0, 8) : body.title,
+            status: body.status,
+            variants: body.variants.map((variant) => ({
+              title: variant.title,
+              prices: variant.prices.map((price) => ({
+                amount: price.amount.toFixed(2),
+                currency_code: price.currency_code,
+              })),
+            })),
+          };
+          products.set(options.fault === "idempotency-ignored" ? `${key} ${product.id}` : key, product);
+          return { status: 201, body: product };
+        }
+        default:
+          return { status: 404, body: { error: "unknown endpoint" } };
+      }
+    },
+    new Set([options.apiKey, ...(options.readApiKey ? [options.readApiKey] : [])]),
+  );
   return { ...running, products };
 }

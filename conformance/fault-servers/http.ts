@@ -82,7 +82,13 @@ export async function readCall(api: ApiName, request: IncomingMessage): Promise<
         }
       }
     }
-    const requestCase: RequestCase = { origin: "example", label: "incoming", path: { ...path }, query: Object.fromEntries(url.searchParams), headers: {} };
+    const requestCase: RequestCase = {
+      origin: "example",
+      label: "incoming",
+      path: { ...path },
+      query: Object.fromEntries(url.searchParams),
+      headers: {},
+    };
     for (const parameter of route.model.parameters) {
       if (parameter.in !== "header") continue;
       const value = request.headers[parameter.name.toLowerCase()];
@@ -100,7 +106,10 @@ export async function readCall(api: ApiName, request: IncomingMessage): Promise<
       query: url.searchParams,
       headers: request.headers,
       rawBody,
-      body: body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined,
+      body:
+        body !== null && typeof body === "object" && !Array.isArray(body)
+          ? (body as Record<string, unknown>)
+          : undefined,
       ...(validation.valid ? {} : { invalid: validation.reason }),
     };
   }
@@ -108,7 +117,11 @@ export async function readCall(api: ApiName, request: IncomingMessage): Promise<
 }
 
 /** Starts a server on 127.0.0.1 (port 0 = any free port). `handle` gets every request, matched or not. */
-export async function startServer(port: number, handle: (request: IncomingMessage, response: ServerResponse) => Promise<Reply>, secretsSeen = new Set<string>()): Promise<RunningServer> {
+export async function startServer(
+  port: number,
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<Reply>,
+  secretsSeen = new Set<string>(),
+): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
   // node:http does not wait for the promise a handler returns; `void` says so.
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

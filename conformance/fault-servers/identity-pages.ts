@@ -6,11 +6,16 @@ import type { Reply } from "./http.js";
 /** Variants of the correct provider that change only how the user gets through its pages. */
 export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page";
 
-export const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({ status, text: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>\n`, headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });
+export const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({
+  status,
+  text: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>\n`,
+  headers: { "Content-Type": "text/html; charset=utf-8", ...headers },
+});
 export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** An error page with its heading and one paragraph. */
-export const errorPage = (title: string, message: string, status = 400) => html(status, title, `<h1>${title}</h1><p>${message}</p>`);
+export const errorPage = (title: string, message: string, status = 400) =>
+  html(status, title, `<h1>${title}</h1><p>${message}</p>`);
 
 export const cookieOf = (request: IncomingMessage, name: string) =>
   (request.headers.cookie ?? "")
@@ -26,7 +31,10 @@ export async function readText(request: IncomingMessage): Promise<string> {
 
 /** No form in the HTML: the script builds the fields and posts them with fetch, as single-page sign-ins do. */
 function javascriptSignInPage(id: string): Reply {
-  return html(200, "Sign in to demo-app", `<div id="app"><noscript>This sign-in needs JavaScript.</noscript></div>
+  return html(
+    200,
+    "Sign in to demo-app",
+    `<div id="app"><noscript>This sign-in needs JavaScript.</noscript></div>
 <script>
 const app = document.getElementById("app");
 app.innerHTML = '<h1>Sign in to demo-app</h1><p id="problem" role="alert"></p>' +
@@ -40,15 +48,25 @@ document.getElementById("go").addEventListener("click", async () => {
   if (answer.location) window.location.href = answer.location;
   else document.getElementById("problem").textContent = answer.problem;
 });
-</script>`);
+</script>`,
+  );
 }
 
 export function signInPage(variant: IdentityVariant, id: string, problem = ""): Reply {
   if (variant === "javascript-sign-in") return javascriptSignInPage(id);
-  return html(problem ? 401 : 200, "Sign in to demo-app", `<h1>Sign in to demo-app</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<form method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><label>Login <input name="login" autocomplete="username"></label><label>Password <input type="password" name="password"></label><button type="submit">Continue with e-mail</button></form><form method="post" action="/sign-in/cancel"><input type="hidden" name="request" value="${id}"><button type="submit">Cancel</button></form>`);
+  return html(
+    problem ? 401 : 200,
+    "Sign in to demo-app",
+    `<h1>Sign in to demo-app</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<form method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><label>Login <input name="login" autocomplete="username"></label><label>Password <input type="password" name="password"></label><button type="submit">Continue with e-mail</button></form><form method="post" action="/sign-in/cancel"><input type="hidden" name="request" value="${id}"><button type="submit">Cancel</button></form>`,
+  );
 }
 
 /** Keycloak's consent page: one form, the accept and the cancel button side by side; cancel wins when both are sent. */
 export function consentPage(id: string, scope: string[], headers: Record<string, string>): Reply {
-  return html(200, "Grant access to demo-app", `<h1>Grant access to demo-app</h1><p>demo-app asks for: ${scope.map((s) => `<code>${s}</code>`).join(" ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="submit" name="cancel" value="No"> <input type="submit" name="accept" value="Yes"></form>`, headers);
+  return html(
+    200,
+    "Grant access to demo-app",
+    `<h1>Grant access to demo-app</h1><p>demo-app asks for: ${scope.map((s) => `<code>${s}</code>`).join(" ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="submit" name="cancel" value="No"> <input type="submit" name="accept" value="Yes"></form>`,
+    headers,
+  );
 }

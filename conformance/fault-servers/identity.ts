@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // A deliberately small OpenID Connect provider at the contract's paths, for the conformance self-tests only. A
 // certified implementation (oidc-provider, used by the sandbox) cannot be made to break one rule at a time (accept
 // a reused code, skip PKCE), so this one spells each rule out where a fault can switch it off; the cryptography is
@@ -13,7 +14,16 @@ import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
-import { consentPage, cookieOf, errorPage, escape, html, type IdentityVariant, readText, signInPage } from "./identity-pages.js";
+import {
+  consentPage,
+  cookieOf,
+  errorPage,
+  escape,
+  html,
+  type IdentityVariant,
+  readText,
+  signInPage,
+} from "./identity-pages.js";
 
 export type { IdentityVariant } from "./identity-pages.js";
 
@@ -55,12 +65,29 @@ export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 const SCOPES = ["openid", "profile", "email", "wallets", "offline_access", "quests"];
 const USER = {
   sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91",
-  profile: { name: "Alice Novak", preferred_username: "alice", picture: "https://t.me/i/userpic/320/alice_novak.jpg", tg_id: 482915637, tg_username: "alice_novak" },
+  profile: {
+    name: "Alice Novak",
+    preferred_username: "alice",
+    picture: "https://t.me/i/userpic/320/alice_novak.jpg",
+    tg_id: 482915637,
+    tg_username: "alice_novak",
+  },
   email: { email: "alice.novak@example.org", email_verified: true },
   wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
 };
 const SESSION_COOKIE = "fault_session";
-const KNOWN_AUTHORIZE_PARAMETERS = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age"];
+const KNOWN_AUTHORIZE_PARAMETERS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "scope",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "prompt",
+  "max_age",
+];
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 interface PendingAuthorization {
@@ -97,7 +124,11 @@ interface Client {
   postLogoutRedirectUris: string[];
 }
 
-const tokenError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description }, headers: NO_STORE });
+const tokenError = (status: number, error: string, description: string): Reply => ({
+  status,
+  body: { error, error_description: description },
+  headers: NO_STORE,
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The provider's state and endpoints; `fault` switches one rule off. */
@@ -120,7 +151,9 @@ class FaultProvider {
     readonly privateKey: CryptoKey,
     readonly publicJwk: JWK & { kid: string },
   ) {
-    this.secretsSeen = new Set([client.secret, signIn.get("password")].filter((secret): secret is string => Boolean(secret)));
+    this.secretsSeen = new Set(
+      [client.secret, signIn.get("password")].filter((secret): secret is string => Boolean(secret)),
+    );
   }
 
   claimsFor(scope: string[], ignoreScope = false): Record<string, unknown> {
@@ -133,7 +166,11 @@ class FaultProvider {
   }
 
   /** The redirect of an authorization response, state included (unless the fault drops it). */
-  backTo(request: { redirectUri: string; state?: string }, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Reply {
+  backTo(
+    request: { redirectUri: string; state?: string },
+    params: Record<string, string | undefined>,
+    headers: Record<string, string> = {},
+  ): Reply {
     const target = new URL(request.redirectUri);
     for (const [k, v] of Object.entries(params)) if (v) target.searchParams.set(k, v);
     if (request.state && this.fault !== "state-not-echoed") target.searchParams.set("state", request.state);
@@ -149,7 +186,8 @@ class FaultProvider {
 
   discovery(): Reply {
     const { fault, issuer } = this;
-    const at = (operationId: Parameters<typeof identityOperationPath>[0]) => `${issuer}${identityOperationPath(operationId)}`;
+    const at = (operationId: Parameters<typeof identityOperationPath>[0]) =>
+      `${issuer}${identityOperationPath(operationId)}`;
     return {
       status: fault === "discovery-status-203" ? 203 : 200,
       body: {
@@ -175,7 +213,13 @@ class FaultProvider {
     const withoutModulus: JWK = { ...this.publicJwk };
     delete withoutModulus.n;
     const keys: JWK[] = [this.fault === "jwks-rsa-key-without-modulus" ? withoutModulus : this.publicJwk];
-    if (this.fault === "duplicate-kids") keys.push({ ...(await exportJWK((await generateKeyPair("RS256")).publicKey)), kid: this.publicJwk.kid, use: "sig", alg: "RS256" });
+    if (this.fault === "duplicate-kids")
+      keys.push({
+        ...(await exportJWK((await generateKeyPair("RS256")).publicKey)),
+        kid: this.publicJwk.kid,
+        use: "sig",
+        alg: "RS256",
+      });
     return { status: 200, body: { keys } };
   }
 
@@ -185,23 +229,36 @@ class FaultProvider {
     const clientId = q.get("client_id");
     const redirectUri = q.get("redirect_uri");
     if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).");
-    const registered = (uri: string) => (fault === "redirect-uri-query-ignored" ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0]) : client.redirectUris.includes(uri));
-    if (!redirectUri || !registered(redirectUri)) return errorPage("Sign-in error", "The redirect_uri is not registered for this application.");
+    const registered = (uri: string) =>
+      fault === "redirect-uri-query-ignored"
+        ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0])
+        : client.redirectUris.includes(uri);
+    if (!redirectUri || !registered(redirectUri))
+      return errorPage("Sign-in error", "The redirect_uri is not registered for this application.");
     const state = q.get("state") || undefined;
-    const refuse = (error: string, description: string) => this.backTo({ redirectUri, state }, { error, error_description: description });
-    if (q.get("response_type") !== "code") return refuse("unsupported_response_type", "Only the code flow is supported");
+    const refuse = (error: string, description: string) =>
+      this.backTo({ redirectUri, state }, { error, error_description: description });
+    if (q.get("response_type") !== "code")
+      return refuse("unsupported_response_type", "Only the code flow is supported");
     // The plain-PKCE fault must get past the contract's S256-only enum to show what accepting plain looks like.
-    const plainOnly = fault === "pkce-plain-accepted" && q.get("code_challenge_method") === "plain" && /code_challenge_method/.test(call.invalid ?? "");
-    if (call.invalid && !plainOnly) return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
+    const plainOnly =
+      fault === "pkce-plain-accepted" &&
+      q.get("code_challenge_method") === "plain" &&
+      /code_challenge_method/.test(call.invalid ?? "");
+    if (call.invalid && !plainOnly)
+      return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
     const unknown = [...q.keys()].filter((key) => !KNOWN_AUTHORIZE_PARAMETERS.includes(key));
-    if (fault === "unknown-parameter-refused" && unknown.length) return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
+    if (fault === "unknown-parameter-refused" && unknown.length)
+      return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
     const scope = (q.get("scope") ?? "").split(" ").filter(Boolean);
-    if (!scope.includes("openid") || scope.some((s) => !SCOPES.includes(s))) return refuse("invalid_scope", "Unsupported scope");
+    if (!scope.includes("openid") || scope.some((s) => !SCOPES.includes(s)))
+      return refuse("invalid_scope", "Unsupported scope");
     if (!q.get("nonce") && fault === "nonce-required") return refuse("invalid_request", "nonce is required");
     // PKCE is S256 only (RFC 9700 §2.1.1); a code issued for a challenge is only exchanged with its verifier.
     const challenge = q.get("code_challenge") || undefined;
     const method = challenge ? q.get("code_challenge_method") || "plain" : undefined;
-    if (method && method !== "S256" && fault !== "pkce-plain-accepted") return refuse("invalid_request", "code_challenge_method must be S256");
+    if (method && method !== "S256" && fault !== "pkce-plain-accepted")
+      return refuse("invalid_request", "code_challenge_method must be S256");
     const maxAge = q.has("max_age") ? Number(q.get("max_age")) : undefined;
     return { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method, maxAge };
   }
@@ -212,10 +269,13 @@ class FaultProvider {
     const { fault } = this;
     const prompts = (url.searchParams.get("prompt") ?? "").split(" ");
     const session = this.sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
-    const fresh = session && (details.maxAge === undefined || fault === "max-age-ignored" || now() - session.authTime <= details.maxAge);
+    const fresh =
+      session &&
+      (details.maxAge === undefined || fault === "max-age-ignored" || now() - session.authTime <= details.maxAge);
     const reuse = session && fresh && (!prompts.includes("login") || fault === "prompt-login-ignored");
     if (reuse) return this.issueCode(details, session.authTime);
-    if (prompts.includes("none") && fault !== "prompt-none-shows-page") return this.backTo(details, { error: "login_required", error_description: "The user is not signed in" });
+    if (prompts.includes("none") && fault !== "prompt-none-shows-page")
+      return this.backTo(details, { error: "login_required", error_description: "The user is not signed in" });
     const id = randomBytes(12).toString("hex");
     this.pending.set(id, details);
     return signInPage(this.variant, id);
@@ -239,19 +299,32 @@ class FaultProvider {
     const form = json ? new URLSearchParams(JSON.parse(text) as Record<string, string>) : new URLSearchParams(text);
     const id = form.get("request") ?? "";
     const details = this.pending.get(id);
-    if (!details) return json ? { status: 400, body: { problem: "The sign-in request expired." } } : errorPage("Sign-in error", "The sign-in request expired.");
+    if (!details)
+      return json
+        ? { status: 400, body: { problem: "The sign-in request expired." } }
+        : errorPage("Sign-in error", "The sign-in request expired.");
     if (form.get("login") !== this.signIn.get("login") || form.get("password") !== this.signIn.get("password")) {
-      return json ? { status: 401, body: { problem: "Wrong login or password." } } : signInPage(this.variant, id, "Wrong login or password.");
+      return json
+        ? { status: 401, body: { problem: "Wrong login or password." } }
+        : signInPage(this.variant, id, "Wrong login or password.");
     }
     this.pending.delete(id);
     const reply = this.signedIn(details);
     // The JavaScript sign-in reads where to go from JSON; the browser gets the session cookie with it.
-    return json ? { status: 200, body: { location: reply.headers?.Location }, headers: reply.headers?.["Set-Cookie"] ? { "Set-Cookie": reply.headers["Set-Cookie"] } : {} } : reply;
+    return json
+      ? {
+          status: 200,
+          body: { location: reply.headers?.Location },
+          headers: reply.headers?.["Set-Cookie"] ? { "Set-Cookie": reply.headers["Set-Cookie"] } : {},
+        }
+      : reply;
   }
 
   async signInCancel(request: IncomingMessage): Promise<Reply> {
     const details = this.pending.get(new URLSearchParams(await readText(request)).get("request") ?? "");
-    return details ? this.backTo(details, { error: "access_denied", error_description: "The user cancelled the sign-in" }) : html(400, "Sign-in error", "<h1>The sign-in request expired</h1>");
+    return details
+      ? this.backTo(details, { error: "access_denied", error_description: "The user cancelled the sign-in" })
+      : html(400, "Sign-in error", "<h1>The sign-in request expired</h1>");
   }
 
   async consentSubmit(request: IncomingMessage): Promise<Reply> {
@@ -260,7 +333,8 @@ class FaultProvider {
     const consent = this.consents.get(id);
     if (!consent) return errorPage("Consent error", "The consent request expired.");
     this.consents.delete(id);
-    if (form.has("cancel") || !form.has("accept")) return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
+    if (form.has("cancel") || !form.has("accept"))
+      return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
     return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
   }
 
@@ -268,17 +342,24 @@ class FaultProvider {
   codeGrant(form: URLSearchParams): Grant | Reply {
     const { fault } = this;
     const code = this.codes.get(form.get("code") ?? "");
-    if (!code || code.expiresAt < Date.now()) return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
+    if (!code || code.expiresAt < Date.now())
+      return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
     if (code.used && fault !== "code-reusable") {
       if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) this.accessTokens.delete(token);
       return tokenError(400, "invalid_grant", "The authorization code has already been used.");
     }
     code.used = true;
-    if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri) return tokenError(400, "invalid_grant", "The redirect_uri does not match the one used in the authorization request.");
+    if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
+      return tokenError(
+        400,
+        "invalid_grant",
+        "The redirect_uri does not match the one used in the authorization request.",
+      );
     if (code.challenge && fault !== "pkce-not-enforced") {
       const verifier = form.get("code_verifier") ?? "";
       const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
-      if (!verifier || expected !== code.challenge) return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
+      if (!verifier || expected !== code.challenge)
+        return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
     }
     return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
   }
@@ -288,7 +369,9 @@ class FaultProvider {
     if (grantType === "authorization_code") return this.codeGrant(form);
     if (grantType === "refresh_token") {
       const refresh = this.refreshTokens.get(form.get("refresh_token") ?? "");
-      return refresh ? { scope: refresh.scope, authTime: now() } : tokenError(400, "invalid_grant", "The refresh token is invalid.");
+      return refresh
+        ? { scope: refresh.scope, authTime: now() }
+        : tokenError(400, "invalid_grant", "The refresh token is invalid.");
     }
     if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
     return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
@@ -296,8 +379,16 @@ class FaultProvider {
 
   async idToken(grant: Grant, accessToken: string): Promise<string> {
     const { client, fault } = this;
-    const digest = createHash("sha256").update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken).digest();
-    return new SignJWT({ ...this.claimsFor(grant.scope), ...(grant.nonce ? { nonce: grant.nonce } : {}), auth_time: grant.authTime, azp: client.id, at_hash: digest.subarray(0, 16).toString("base64url") })
+    const digest = createHash("sha256")
+      .update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken)
+      .digest();
+    return new SignJWT({
+      ...this.claimsFor(grant.scope),
+      ...(grant.nonce ? { nonce: grant.nonce } : {}),
+      auth_time: grant.authTime,
+      azp: client.id,
+      at_hash: digest.subarray(0, 16).toString("base64url"),
+    })
       .setProtectedHeader({ alg: "RS256", kid: this.publicJwk.kid, typ: "JWT" })
       .setIssuer(this.issuer)
       .setAudience(fault === "id-token-wrong-audience" ? "another-app" : client.id)
@@ -308,7 +399,9 @@ class FaultProvider {
 
   async token(form: URLSearchParams): Promise<Reply> {
     if (form.get("client_id") !== this.client.id || form.get("client_secret") !== this.client.secret) {
-      return this.fault === "wrong-secret-invalid-grant" ? tokenError(400, "invalid_grant", "The grant is invalid.") : tokenError(401, "invalid_client", "Client authentication failed.");
+      return this.fault === "wrong-secret-invalid-grant"
+        ? tokenError(400, "invalid_grant", "The grant is invalid.")
+        : tokenError(401, "invalid_client", "Client authentication failed.");
     }
     const grant = this.grantOf(form);
     if ("status" in grant) return grant;
@@ -316,27 +409,54 @@ class FaultProvider {
     this.accessTokens.set(accessToken, { scope: grant.scope });
     grant.issued?.accessTokens.push(accessToken);
     const idToken = await this.idToken(grant, accessToken);
-    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken, scope: grant.scope.join(" ") };
+    const body: Record<string, unknown> = {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: 3600,
+      id_token: idToken,
+      scope: grant.scope.join(" "),
+    };
     if (grant.scope.includes("offline_access") || this.fault === "refresh-without-offline-access") {
       const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
       this.refreshTokens.set(refreshToken, { scope: grant.scope });
       body.refresh_token = refreshToken;
     }
-    for (const value of [accessToken, idToken, body.refresh_token]) if (typeof value === "string") this.secretsSeen.add(value);
+    for (const value of [accessToken, idToken, body.refresh_token])
+      if (typeof value === "string") this.secretsSeen.add(value);
     return { status: 200, body, headers: NO_STORE };
   }
 
   /** Userinfo by GET or POST, the token in the Authorization header (RFC 6750 §2.1) or the form body (§2.2). */
   async userinfo(request: IncomingMessage): Promise<Reply> {
-    if (request.method === "POST" && this.fault === "userinfo-post-refused") return { status: 405, headers: { Allow: "GET" } };
+    if (request.method === "POST" && this.fault === "userinfo-post-refused")
+      return { status: 405, headers: { Allow: "GET" } };
     let token = request.headers.authorization?.replace(/^Bearer /, "");
-    if (request.method === "POST" && !token && this.fault !== "userinfo-post-body-ignored" && (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
+    if (
+      request.method === "POST" &&
+      !token &&
+      this.fault !== "userinfo-post-body-ignored" &&
+      (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")
+    ) {
       token = new URLSearchParams(await readText(request)).get("access_token") ?? undefined;
     }
     if (!token) return { status: 401, headers: { "WWW-Authenticate": "Bearer" } };
     const grant = this.accessTokens.get(token);
-    if (!grant) return { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token", error_description="The access token is unknown or expired"' } };
-    return { status: 200, body: { iss: this.issuer, aud: this.client.id, ...this.claimsFor(grant.scope, this.fault === "userinfo-ignores-scope") } };
+    if (!grant)
+      return {
+        status: 401,
+        headers: {
+          "WWW-Authenticate":
+            'Bearer error="invalid_token", error_description="The access token is unknown or expired"',
+        },
+      };
+    return {
+      status: 200,
+      body: {
+        iss: this.issuer,
+        aud: this.client.id,
+        ...this.claimsFor(grant.scope, this.fault === "userinfo-ignores-scope"),
+      },
+    };
   }
 
   /** RP-initiated logout: ends the session, then goes to a registered post_logout_redirect_uri with state. */
@@ -350,7 +470,8 @@ class FaultProvider {
     const sessionId = cookieOf(request, SESSION_COOKIE);
     if (sessionId && fault !== "logout-keeps-session") this.sessions.delete(sessionId);
     // The faulty logout only redirects: it neither ends the session nor clears its cookie.
-    const clearCookie: Record<string, string> = fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
+    const clearCookie: Record<string, string> =
+      fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
     if (!target) return html(200, "Signed out", "<h1>You have been signed out</h1>", clearCookie);
     const location = new URL(target);
     const state = params.get("state");
@@ -388,12 +509,34 @@ class FaultProvider {
 }
 
 /** `appOrigin`: the client's application is there, its redirect_uri `<appOrigin>/callback` and its post-logout address `<appOrigin>/` (by default the ones of FAULT_SERVER_CREDENTIALS). */
-export async function startIdentityServer(options: { fault?: IdentityFault; variant?: IdentityVariant; port?: number; clientSecret?: string; appOrigin?: string } = {}): Promise<RunningServer> {
+export async function startIdentityServer(
+  options: {
+    fault?: IdentityFault;
+    variant?: IdentityVariant;
+    port?: number;
+    clientSecret?: string;
+    appOrigin?: string;
+  } = {},
+): Promise<RunningServer> {
   const C = FAULT_SERVER_CREDENTIALS;
-  const [redirectUri, postLogoutRedirectUri] = options.appOrigin ? [`${options.appOrigin}/callback`, `${options.appOrigin}/`] : [C.IDENTITY_REDIRECT_URI, C.IDENTITY_POST_LOGOUT_REDIRECT_URI];
-  const client: Client = { id: C.IDENTITY_CLIENT_ID, secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET, redirectUris: [redirectUri], postLogoutRedirectUris: [postLogoutRedirectUri] };
+  const [redirectUri, postLogoutRedirectUri] = options.appOrigin
+    ? [`${options.appOrigin}/callback`, `${options.appOrigin}/`]
+    : [C.IDENTITY_REDIRECT_URI, C.IDENTITY_POST_LOGOUT_REDIRECT_URI];
+  const client: Client = {
+    id: C.IDENTITY_CLIENT_ID,
+    secret: options.clientSecret ?? C.IDENTITY_CLIENT_SECRET,
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: [postLogoutRedirectUri],
+  };
   const { privateKey, publicJwk } = await faultProviderKeys();
-  const provider = new FaultProvider(options.fault, options.variant ?? "html-form", client, new URLSearchParams(C.IDENTITY_SIGN_IN), privateKey, publicJwk);
+  const provider = new FaultProvider(
+    options.fault,
+    options.variant ?? "html-form",
+    client,
+    new URLSearchParams(C.IDENTITY_SIGN_IN),
+    privateKey,
+    publicJwk,
+  );
   const running = await startServer(options.port ?? 0, (request) => provider.handle(request), provider.secretsSeen);
   provider.issuer = running.url;
   return running;

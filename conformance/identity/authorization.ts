@@ -3,42 +3,95 @@
 import { decodeJwt } from "jose";
 import type { Session } from "../session.js";
 import { type Exchange, sleep } from "../transport.js";
-import { authorize, type CodeGrant, codeFields, describe, describeAuthorization, exchangeCode, type Flow, refused, tokensFor } from "./flow.js";
+import {
+  authorize,
+  type CodeGrant,
+  codeFields,
+  describe,
+  describeAuthorization,
+  exchangeCode,
+  type Flow,
+  refused,
+  tokensFor,
+} from "./flow.js";
 
 /** What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core §3.1.2.6). */
 const SILENT_ERRORS = ["login_required", "interaction_required", "consent_required", "account_selection_required"];
 
 export async function plainPkceRefused(flow: Flow): Promise<void> {
-  const plain = await authorize(flow, { scope: "openid", pkce: "plain", purpose: "authorize with code_challenge_method=plain" });
-  flow.session.record("pkce_s256_only", "authorize", plain.kind === "code" ? "a code was issued for code_challenge_method=plain" : "", plain.exchange, "authorize with code_challenge_method=plain");
+  const plain = await authorize(flow, {
+    scope: "openid",
+    pkce: "plain",
+    purpose: "authorize with code_challenge_method=plain",
+  });
+  flow.session.record(
+    "pkce_s256_only",
+    "authorize",
+    plain.kind === "code" ? "a code was issued for code_challenge_method=plain" : "",
+    plain.exchange,
+    "authorize with code_challenge_method=plain",
+  );
 }
 
 export async function redirectUriMismatch(flow: Flow): Promise<void> {
   const { session } = flow;
   const problems: string[] = [];
   const unregistered = `${(session.options.credentials.redirectUri ?? "").replace(/\/$/, "")}/conformance-not-registered`;
-  const attempt = await authorize(flow, { scope: "openid", redirectUri: unregistered, purpose: "authorize with an unregistered redirect_uri" });
-  if (attempt.kind !== "failed") problems.push(`the provider redirected (${describeAuthorization(attempt)}) to the unregistered redirect_uri ${unregistered}`);
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    redirectUri: unregistered,
+    purpose: "authorize with an unregistered redirect_uri",
+  });
+  if (attempt.kind !== "failed")
+    problems.push(
+      `the provider redirected (${describeAuthorization(attempt)}) to the unregistered redirect_uri ${unregistered}`,
+    );
   let last = attempt.exchange;
   const grant = await authorize(flow, { scope: "openid", purpose: "authorize" });
   if (grant.kind === "code") {
-    last = await exchangeCode(session, codeFields(session, grant, { redirect_uri: unregistered }), "exchange a code with another redirect_uri");
-    if (!refused(last)) problems.push(`a code was exchanged with another redirect_uri than the one it was issued for (${describe(last)})`);
+    last = await exchangeCode(
+      session,
+      codeFields(session, grant, { redirect_uri: unregistered }),
+      "exchange a code with another redirect_uri",
+    );
+    if (!refused(last))
+      problems.push(
+        `a code was exchanged with another redirect_uri than the one it was issued for (${describe(last)})`,
+      );
   }
-  session.record("redirect_uri_mismatch", "exchangeToken", problems.join("; "), last, "redirect_uri that must be refused");
+  session.record(
+    "redirect_uri_mismatch",
+    "exchangeToken",
+    problems.join("; "),
+    last,
+    "redirect_uri that must be refused",
+  );
 }
 
 export async function redirectUriExactMatch(flow: Flow): Promise<void> {
   const registered = new URL(flow.session.options.credentials.redirectUri ?? "");
   registered.searchParams.append("conformance", "altered");
-  const attempt = await authorize(flow, { scope: "openid", redirectUri: registered.href, purpose: "authorize with a redirect_uri whose query was altered" });
-  flow.session.record("redirect_uri_exact_match", "authorize", attempt.kind === "failed" ? "" : `the provider redirected (${describeAuthorization(attempt)}) to ${registered.href}, which is the registered redirect_uri with another query`, attempt.exchange, "authorize with an altered redirect_uri query");
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    redirectUri: registered.href,
+    purpose: "authorize with a redirect_uri whose query was altered",
+  });
+  flow.session.record(
+    "redirect_uri_exact_match",
+    "authorize",
+    attempt.kind === "failed"
+      ? ""
+      : `the provider redirected (${describeAuthorization(attempt)}) to ${registered.href}, which is the registered redirect_uri with another query`,
+    attempt.exchange,
+    "authorize with an altered redirect_uri query",
+  );
 }
 
 export async function nonceOptional(flow: Flow): Promise<void> {
   const { session } = flow;
   const attempt = await authorize(flow, { scope: "openid", nonce: false, purpose: "authorize without nonce" });
-  let problem = attempt.kind === "code" ? "" : `an authorization request without nonce got ${describeAuthorization(attempt)}`;
+  let problem =
+    attempt.kind === "code" ? "" : `an authorization request without nonce got ${describeAuthorization(attempt)}`;
   let exchange = attempt.exchange;
   if (attempt.kind === "code") {
     const result = await tokensFor(session, attempt, "exchange a code requested without nonce");
@@ -51,26 +104,69 @@ export async function nonceOptional(flow: Flow): Promise<void> {
 }
 
 export async function unknownParametersIgnored(flow: Flow): Promise<void> {
-  const attempt = await authorize(flow, { scope: "openid", extra: { conformance_unknown_parameter: "ignore-me" }, purpose: "authorize with an unknown parameter" });
-  flow.session.record("unknown_parameters_ignored", "authorize", attempt.kind === "code" ? "" : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)}`, attempt.exchange, "authorize with an unknown parameter");
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    extra: { conformance_unknown_parameter: "ignore-me" },
+    purpose: "authorize with an unknown parameter",
+  });
+  flow.session.record(
+    "unknown_parameters_ignored",
+    "authorize",
+    attempt.kind === "code"
+      ? ""
+      : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)}`,
+    attempt.exchange,
+    "authorize with an unknown parameter",
+  );
 }
 
 export async function promptNoneSignedIn(flow: Flow): Promise<void> {
-  const attempt = await authorize(flow, { scope: "openid", extra: { prompt: "none" }, interactive: false, purpose: "authorize with prompt=none while signed in" });
-  flow.session.record("prompt_none", "authorize", attempt.kind === "code" ? "" : `prompt=none with a live session got ${describeAuthorization(attempt)} instead of a code`, attempt.exchange, "prompt=none while signed in");
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    extra: { prompt: "none" },
+    interactive: false,
+    purpose: "authorize with prompt=none while signed in",
+  });
+  flow.session.record(
+    "prompt_none",
+    "authorize",
+    attempt.kind === "code"
+      ? ""
+      : `prompt=none with a live session got ${describeAuthorization(attempt)} instead of a code`,
+    attempt.exchange,
+    "prompt=none while signed in",
+  );
 }
 
 export async function promptNoneSignedOut(flow: Flow): Promise<void> {
   await flow.driver.reset();
-  const attempt = await authorize(flow, { scope: "openid", extra: { prompt: "none" }, interactive: false, purpose: "authorize with prompt=none without a session" });
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    extra: { prompt: "none" },
+    interactive: false,
+    purpose: "authorize with prompt=none without a session",
+  });
   const ok = attempt.kind === "error" && SILENT_ERRORS.includes(attempt.error);
-  flow.session.record("prompt_none", "authorize", ok ? "" : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${SILENT_ERRORS.join(", ")})`, attempt.exchange, "prompt=none without a session");
+  flow.session.record(
+    "prompt_none",
+    "authorize",
+    ok
+      ? ""
+      : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${SILENT_ERRORS.join(", ")})`,
+    attempt.exchange,
+    "prompt=none without a session",
+  );
 }
 
 /** auth_time of the id_token a code brings, after exchanging it. */
-async function authTimeOf(session: Session, grant: CodeGrant, label: string): Promise<{ authTime?: number; exchange: Exchange; problem?: string }> {
+async function authTimeOf(
+  session: Session,
+  grant: CodeGrant,
+  label: string,
+): Promise<{ authTime?: number; exchange: Exchange; problem?: string }> {
   const result = await tokensFor(session, grant, label);
-  if (!result.tokens) return { exchange: result.exchange, problem: `the code was refused: ${describe(result.exchange)}` };
+  if (!result.tokens)
+    return { exchange: result.exchange, problem: `the code was refused: ${describe(result.exchange)}` };
   const claims = typeof result.tokens.id_token === "string" ? decodeJwt(result.tokens.id_token) : undefined;
   return { exchange: result.exchange, authTime: typeof claims?.auth_time === "number" ? claims.auth_time : undefined };
 }
@@ -80,17 +176,26 @@ export async function promptLogin(flow: Flow, firstSignIn: number): Promise<void
   // auth_time counts seconds: the new sign-in must happen in a later second than the first one.
   await sleep(1100, session.options.signal);
   const before = Math.floor(Date.now() / 1000);
-  const attempt = await authorize(flow, { scope: "openid", extra: { prompt: "login" }, purpose: "authorize with prompt=login (sign in again)" });
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    extra: { prompt: "login" },
+    purpose: "authorize with prompt=login (sign in again)",
+  });
   const problems: string[] = [];
   let exchange = attempt.exchange;
   if (attempt.kind !== "code") problems.push(`prompt=login got ${describeAuthorization(attempt)}`);
   else {
-    if (driver.name !== "manual" && attempt.navigation.pages === 0) problems.push("prompt=login returned a code without showing the sign-in again");
+    if (driver.name !== "manual" && attempt.navigation.pages === 0)
+      problems.push("prompt=login returned a code without showing the sign-in again");
     const result = await authTimeOf(session, attempt, "exchange the code of prompt=login");
     exchange = result.exchange;
     if (result.problem) problems.push(result.problem);
-    else if (result.authTime !== undefined && result.authTime < before - 1) problems.push(`the id_token's auth_time ${result.authTime} is that of the earlier sign-in (about ${firstSignIn}), not of the new one`);
-    else if (result.authTime === undefined && driver.name === "manual") problems.push("the id_token carries no auth_time, so a re-authentication cannot be told");
+    else if (result.authTime !== undefined && result.authTime < before - 1)
+      problems.push(
+        `the id_token's auth_time ${result.authTime} is that of the earlier sign-in (about ${firstSignIn}), not of the new one`,
+      );
+    else if (result.authTime === undefined && driver.name === "manual")
+      problems.push("the id_token carries no auth_time, so a re-authentication cannot be told");
   }
   session.record("prompt_login", "authorize", problems.join("; "), exchange, "prompt=login");
 }
@@ -100,17 +205,26 @@ export async function maxAge(flow: Flow): Promise<void> {
   // The session must be older than max_age=1 second.
   await sleep(2100, session.options.signal);
   const before = Math.floor(Date.now() / 1000);
-  const attempt = await authorize(flow, { scope: "openid", extra: { max_age: "1" }, purpose: "authorize with max_age=1 (sign in again)" });
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    extra: { max_age: "1" },
+    purpose: "authorize with max_age=1 (sign in again)",
+  });
   const problems: string[] = [];
   let exchange = attempt.exchange;
   if (attempt.kind !== "code") problems.push(`max_age=1 got ${describeAuthorization(attempt)}`);
   else {
-    if (driver.name !== "manual" && attempt.navigation.pages === 0) problems.push("max_age=1 on a session older than a second returned a code without signing in again");
+    if (driver.name !== "manual" && attempt.navigation.pages === 0)
+      problems.push("max_age=1 on a session older than a second returned a code without signing in again");
     const result = await authTimeOf(session, attempt, "exchange the code of max_age=1");
     exchange = result.exchange;
     if (result.problem) problems.push(result.problem);
-    else if (result.authTime === undefined) problems.push("the id_token of a request with max_age carries no auth_time (OpenID Connect Core §2)");
-    else if (result.authTime < before - 1) problems.push(`the id_token's auth_time ${result.authTime} is older than max_age allows (the request was sent at ${before})`);
+    else if (result.authTime === undefined)
+      problems.push("the id_token of a request with max_age carries no auth_time (OpenID Connect Core §2)");
+    else if (result.authTime < before - 1)
+      problems.push(
+        `the id_token's auth_time ${result.authTime} is older than max_age allows (the request was sent at ${before})`,
+      );
   }
   session.record("max_age", "authorize", problems.join("; "), exchange, "max_age=1");
 }

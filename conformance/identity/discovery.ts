@@ -14,7 +14,15 @@ const ENDPOINT_OPERATIONS: Record<string, IdentityOperationId> = {
   end_session_endpoint: "logout",
 };
 
-const REQUIRED_DISCOVERY_FIELDS = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported"];
+const REQUIRED_DISCOVERY_FIELDS = [
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "jwks_uri",
+  "response_types_supported",
+  "subject_types_supported",
+  "id_token_signing_alg_values_supported",
+];
 
 export interface Discovery {
   document: DiscoveryDocument;
@@ -42,18 +50,24 @@ function fieldProblems(session: Session, document: DiscoveryDocument): string[] 
   const missing = REQUIRED_DISCOVERY_FIELDS.filter((field) => document[field] === undefined);
   if (missing.length) problems.push(`missing ${missing.join(", ")}`);
   const issuer = session.options.baseUrl.replace(/\/$/, "");
-  if (typeof document.issuer === "string" && document.issuer.replace(/\/$/, "") !== issuer) problems.push(`issuer is ${document.issuer}, not the base address ${issuer}`);
+  if (typeof document.issuer === "string" && document.issuer.replace(/\/$/, "") !== issuer)
+    problems.push(`issuer is ${document.issuer}, not the base address ${issuer}`);
   for (const [field, operationId] of Object.entries(ENDPOINT_OPERATIONS)) {
     const expected = `${issuer}${identityOperationPath(operationId)}`;
-    if (document[field] !== undefined && document[field] !== expected) problems.push(`${field} is ${shown(document[field])}, the contract's is ${expected}`);
+    if (document[field] !== undefined && document[field] !== expected)
+      problems.push(`${field} is ${shown(document[field])}, the contract's is ${expected}`);
   }
-  if (Array.isArray(document.response_types_supported) && !document.response_types_supported.includes("code")) problems.push("response_types_supported lacks code");
+  if (Array.isArray(document.response_types_supported) && !document.response_types_supported.includes("code"))
+    problems.push("response_types_supported lacks code");
   return problems;
 }
 
 function pkceProblem(methods: unknown): string {
-  if (!Array.isArray(methods)) return "code_challenge_methods_supported is not advertised (RFC 8414 §2), so a client cannot tell that S256 is supported";
-  return methods.length === 1 && methods[0] === "S256" ? "" : `code_challenge_methods_supported is ${JSON.stringify(methods)}, not ["S256"] (plain must not be offered, RFC 9700 §2.1.1)`;
+  if (!Array.isArray(methods))
+    return "code_challenge_methods_supported is not advertised (RFC 8414 §2), so a client cannot tell that S256 is supported";
+  return methods.length === 1 && methods[0] === "S256"
+    ? ""
+    : `code_challenge_methods_supported is ${JSON.stringify(methods)}, not ["S256"] (plain must not be offered, RFC 9700 §2.1.1)`;
 }
 
 export async function checkDiscovery(session: Session): Promise<Discovery | undefined> {
@@ -61,17 +75,45 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
   const document = jsonObject(exchange.response?.json);
   if (!document) {
     for (const check of ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"]) {
-      session.record(check, "getOpenIdConfiguration", `no JSON discovery document (status ${exchange.response?.status ?? exchange.error})`, exchange, "discovery document");
+      session.record(
+        check,
+        "getOpenIdConfiguration",
+        `no JSON discovery document (status ${exchange.response?.status ?? exchange.error})`,
+        exchange,
+        "discovery document",
+      );
     }
     return undefined;
   }
-  session.record("discovery_fields_and_issuer", "getOpenIdConfiguration", fieldProblems(session, document).join("; "), exchange, "discovery document");
+  session.record(
+    "discovery_fields_and_issuer",
+    "getOpenIdConfiguration",
+    fieldProblems(session, document).join("; "),
+    exchange,
+    "discovery document",
+  );
 
   const algorithms: string[] = [];
-  if (lacks(document.id_token_signing_alg_values_supported, "RS256")) algorithms.push(`id_token_signing_alg_values_supported (${JSON.stringify(document.id_token_signing_alg_values_supported)}) lacks RS256`);
-  if (lacks(document.scopes_supported, "openid")) algorithms.push(`scopes_supported (${JSON.stringify(document.scopes_supported)}) lacks openid`);
-  session.record("discovery_rs256_and_openid", "getOpenIdConfiguration", algorithms.join("; "), exchange, "discovery document");
-  session.record("pkce_s256_only", "getOpenIdConfiguration", pkceProblem(document.code_challenge_methods_supported), exchange, "discovery document");
+  if (lacks(document.id_token_signing_alg_values_supported, "RS256"))
+    algorithms.push(
+      `id_token_signing_alg_values_supported (${JSON.stringify(document.id_token_signing_alg_values_supported)}) lacks RS256`,
+    );
+  if (lacks(document.scopes_supported, "openid"))
+    algorithms.push(`scopes_supported (${JSON.stringify(document.scopes_supported)}) lacks openid`);
+  session.record(
+    "discovery_rs256_and_openid",
+    "getOpenIdConfiguration",
+    algorithms.join("; "),
+    exchange,
+    "discovery document",
+  );
+  session.record(
+    "pkce_s256_only",
+    "getOpenIdConfiguration",
+    pkceProblem(document.code_challenge_methods_supported),
+    exchange,
+    "discovery document",
+  );
   return { document, exchange };
 }
 
@@ -89,7 +131,13 @@ function keyProblems(keys: unknown[]): string[] {
     if (key.d !== undefined || key.p !== undefined) problems.push(`${where} publishes private key members`);
     return undefined;
   });
-  if (!keys.some((value) => { const key = jsonObject(value); return key && (key.use === undefined || key.use === "sig"); })) problems.push("no key may be used for signatures");
+  if (
+    !keys.some((value) => {
+      const key = jsonObject(value);
+      return key && (key.use === undefined || key.use === "sig");
+    })
+  )
+    problems.push("no key may be used for signatures");
   return problems;
 }
 
@@ -97,7 +145,13 @@ export async function checkJwks(session: Session): Promise<unknown[] | undefined
   const exchange = await get(session, "getJwks", "JWKS");
   const keys: unknown = jsonObject(exchange.response?.json)?.keys;
   if (!Array.isArray(keys)) {
-    session.record("jwks_shape", "getJwks", `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error})`, exchange, "JWKS");
+    session.record(
+      "jwks_shape",
+      "getJwks",
+      `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error})`,
+      exchange,
+      "JWKS",
+    );
     return undefined;
   }
   const list: unknown[] = keys;
@@ -105,6 +159,14 @@ export async function checkJwks(session: Session): Promise<unknown[] | undefined
   const kids = list.map((key) => jsonObject(key)?.kid).filter((kid): kid is string => typeof kid === "string");
   const repeated = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
   const unnamed = list.length > 1 && kids.length < list.length ? "several keys and not every one has a kid" : "";
-  session.record("jwks_unique_kids", "getJwks", [repeated.length ? `kid ${repeated.join(", ")} is used by more than one key` : "", unnamed].filter(Boolean).join("; "), exchange, "JWKS");
+  session.record(
+    "jwks_unique_kids",
+    "getJwks",
+    [repeated.length ? `kid ${repeated.join(", ")} is used by more than one key` : "", unnamed]
+      .filter(Boolean)
+      .join("; "),
+    exchange,
+    "JWKS",
+  );
   return list;
 }

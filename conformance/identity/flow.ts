@@ -38,22 +38,43 @@ export const base64url = (bytes: Buffer) => bytes.toString("base64url");
 export const newState = () => base64url(randomBytes(12));
 
 /** A JSON body as an object, or undefined. */
-export const jsonObject = (value: unknown): Record<string, unknown> | undefined => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+export const jsonObject = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 /** The discovery document's member for one endpoint, or the contract's path under the base address when absent. */
-export function endpointOf(session: Session, document: DiscoveryDocument, member: string, operationId: IdentityOperationId): string {
+export function endpointOf(
+  session: Session,
+  document: DiscoveryDocument,
+  member: string,
+  operationId: IdentityOperationId,
+): string {
   const advertised = document[member];
-  return typeof advertised === "string" ? advertised : `${session.options.baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
+  return typeof advertised === "string"
+    ? advertised
+    : `${session.options.baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
 }
 
 /** An exchange standing for a driver's navigation, so that a failure's report and curl reproduction show the URL. */
 export function navigationExchange(url: string, navigation?: Navigation, arrived?: URL): Exchange {
   const response: Exchange["response"] = navigation?.lastPage
-    ? { status: navigation.lastPage.status ?? 200, headers: {}, text: navigation.lastPage.text, json: undefined, isJson: false, setCookies: [] }
+    ? {
+        status: navigation.lastPage.status ?? 200,
+        headers: {},
+        text: navigation.lastPage.text,
+        json: undefined,
+        isJson: false,
+        setCookies: [],
+      }
     : arrived
       ? { status: 302, headers: { location: arrived.href }, text: "", json: undefined, isJson: false, setCookies: [] }
       : undefined;
-  return { request: { method: "GET", url, headers: {} }, ...(response ? { response } : {}), ...(navigation?.failure ? { error: navigation.failure } : {}), durationMs: 0, receivedAt: Date.now() };
+  return {
+    request: { method: "GET", url, headers: {} },
+    ...(response ? { response } : {}),
+    ...(navigation?.failure ? { error: navigation.failure } : {}),
+    durationMs: 0,
+    receivedAt: Date.now(),
+  };
 }
 
 /** Whether `url` is `target` (same origin and path; the query may carry the response). */
@@ -85,13 +106,24 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
   const { credentials } = flow.session.options;
   const redirectUri = options.redirectUri ?? credentials.redirectUri ?? "";
   const verifier = options.pkce === false ? undefined : base64url(randomBytes(32));
-  const challenge = verifier && (options.pkce === "plain" ? verifier : base64url(createHash("sha256").update(verifier).digest()));
+  const challenge =
+    verifier && (options.pkce === "plain" ? verifier : base64url(createHash("sha256").update(verifier).digest()));
   const nonce = options.nonce === false ? undefined : base64url(randomBytes(12));
   const state = newState();
   const url = new URL(endpointOf(flow.session, flow.document, "authorization_endpoint", "authorize"));
-  const params: Record<string, string> = { response_type: "code", client_id: credentials.clientId ?? "", redirect_uri: redirectUri, scope: options.scope, state };
+  const params: Record<string, string> = {
+    response_type: "code",
+    client_id: credentials.clientId ?? "",
+    redirect_uri: redirectUri,
+    scope: options.scope,
+    state,
+  };
   if (nonce) params.nonce = nonce;
-  if (challenge) Object.assign(params, { code_challenge: challenge, code_challenge_method: options.pkce === "plain" ? "plain" : "S256" });
+  if (challenge)
+    Object.assign(params, {
+      code_challenge: challenge,
+      code_challenge_method: options.pkce === "plain" ? "plain" : "S256",
+    });
   url.search = new URLSearchParams({ ...params, ...options.extra }).toString();
   return { url, state, redirectUri, verifier, nonce };
 }
@@ -100,23 +132,58 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
 export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<Authorization> {
   const { session, driver } = flow;
   const { url, state, redirectUri, verifier, nonce } = authorizationRequest(flow, options);
-  const navigation = await driver.navigate(url.href, { until: (next) => sameEndpoint(next, redirectUri), interactive: options.interactive, purpose: options.purpose });
+  const navigation = await driver.navigate(url.href, {
+    until: (next) => sameEndpoint(next, redirectUri),
+    interactive: options.interactive,
+    purpose: options.purpose,
+  });
   const exchange = navigationExchange(url.href, navigation, navigation.arrived);
-  if (!navigation.arrived) return { kind: "failed", failure: navigation.failure ?? "the provider did not send the browser back", navigation, exchange };
+  if (!navigation.arrived)
+    return {
+      kind: "failed",
+      failure: navigation.failure ?? "the provider did not send the browser back",
+      navigation,
+      exchange,
+    };
   const back = navigation.arrived.searchParams;
   const code = back.get("code");
   if (code) session.secrets.add(code, "<authorization code>");
   const returned = back.get("state");
-  session.record("state_echoed", "authorize", returned === state ? "" : returned === null ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent` : "the provider came back to the redirect_uri with another state than the one sent", exchange, options.purpose);
+  session.record(
+    "state_echoed",
+    "authorize",
+    returned === state
+      ? ""
+      : returned === null
+        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent`
+        : "the provider came back to the redirect_uri with another state than the one sent",
+    exchange,
+    options.purpose,
+  );
   if (code) {
     return { kind: "code", code, verifier, nonce, scope: options.scope, redirectUri, navigation, exchange };
   }
-  return { kind: "error", error: back.get("error") ?? "(no code and no error)", description: back.get("error_description") ?? "", navigation, exchange };
+  return {
+    kind: "error",
+    error: back.get("error") ?? "(no code and no error)",
+    description: back.get("error_description") ?? "",
+    navigation,
+    exchange,
+  };
 }
 
-export const describeAuthorization = (a: Authorization) => (a.kind === "code" ? "a code" : a.kind === "error" ? `error ${a.error}${a.description ? ` (${a.description})` : ""}` : a.failure);
+export const describeAuthorization = (a: Authorization) =>
+  a.kind === "code"
+    ? "a code"
+    : a.kind === "error"
+      ? `error ${a.error}${a.description ? ` (${a.description})` : ""}`
+      : a.failure;
 
-export async function exchangeCode(session: Session, fields: Record<string, string | undefined>, label: string): Promise<Exchange> {
+export async function exchangeCode(
+  session: Session,
+  fields: Record<string, string | undefined>,
+  label: string,
+): Promise<Exchange> {
   const model = session.model("exchangeToken");
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const requestCase: RequestCase = { origin: "example", label, path: {}, query: {}, headers: {}, body };
@@ -130,16 +197,34 @@ export async function exchangeCode(session: Session, fields: Record<string, stri
   return exchange;
 }
 
-export function codeFields(session: Session, grant: CodeGrant, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function codeFields(
+  session: Session,
+  grant: CodeGrant,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   const { credentials } = session.options;
-  return { grant_type: "authorization_code", code: grant.code, redirect_uri: grant.redirectUri, client_id: credentials.clientId, client_secret: credentials.clientSecret, code_verifier: grant.verifier, ...overrides };
+  return {
+    grant_type: "authorization_code",
+    code: grant.code,
+    redirect_uri: grant.redirectUri,
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+    code_verifier: grant.verifier,
+    ...overrides,
+  };
 }
 
 /** Exchanges a code properly; the tokens when the provider issued them. */
-export async function tokensFor(session: Session, grant: CodeGrant, label: string): Promise<{ exchange: Exchange; tokens?: TokenResponse }> {
+export async function tokensFor(
+  session: Session,
+  grant: CodeGrant,
+  label: string,
+): Promise<{ exchange: Exchange; tokens?: TokenResponse }> {
   const exchange = await exchangeCode(session, codeFields(session, grant), label);
   const tokens = jsonObject(exchange.response?.json);
-  return exchange.response?.status === 200 && typeof tokens?.access_token === "string" ? { exchange, tokens: tokens as TokenResponse } : { exchange };
+  return exchange.response?.status === 200 && typeof tokens?.access_token === "string"
+    ? { exchange, tokens: tokens as TokenResponse }
+    : { exchange };
 }
 
 const oauthError = (exchange: Exchange) => jsonObject(exchange.response?.json)?.error;
@@ -149,7 +234,9 @@ export const refused = (exchange: Exchange, error = "invalid_grant") => {
 };
 export const describe = (exchange: Exchange) => {
   const error = oauthError(exchange);
-  return exchange.response ? `status ${exchange.response.status}${error ? ` ${shown(error)}` : ""}` : `no response (${exchange.error})`;
+  return exchange.response
+    ? `status ${exchange.response.status}${error ? ` ${shown(error)}` : ""}`
+    : `no response (${exchange.error})`;
 };
 
 /** A value for a problem message: strings as they are, anything else as JSON. */

@@ -20,18 +20,44 @@ function logoutUrl(flow: Flow, idToken: string, postLogout: string, state: strin
 async function openRedirect(flow: Flow, idToken: string): Promise<void> {
   const elsewhere = "https://conformance-open-redirect.invalid/after-logout";
   const url = logoutUrl(flow, idToken, elsewhere, newState());
-  const navigation = await flow.driver.navigate(url, { until: (next) => sameEndpoint(next, elsewhere), purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)" });
-  flow.session.record("logout_open_redirect", "logout", navigation.arrived ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect)` : "", navigationExchange(url, navigation, navigation.arrived), "logout with an unregistered post_logout_redirect_uri");
+  const navigation = await flow.driver.navigate(url, {
+    until: (next) => sameEndpoint(next, elsewhere),
+    purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)",
+  });
+  flow.session.record(
+    "logout_open_redirect",
+    "logout",
+    navigation.arrived
+      ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect)`
+      : "",
+    navigationExchange(url, navigation, navigation.arrived),
+    "logout with an unregistered post_logout_redirect_uri",
+  );
 }
 
 /** Signs out to the registered address; whether the browser got there. */
 async function postRedirect(flow: Flow, idToken: string, registered: string): Promise<boolean> {
   const state = newState();
   const url = logoutUrl(flow, idToken, registered, state);
-  const navigation = await flow.driver.navigate(url, { until: (next) => sameEndpoint(next, registered), purpose: "sign out (RP-initiated logout)" });
+  const navigation = await flow.driver.navigate(url, {
+    until: (next) => sameEndpoint(next, registered),
+    purpose: "sign out (RP-initiated logout)",
+  });
   const returned = navigation.arrived?.searchParams.get("state");
-  const problem = !navigation.arrived ? `logout did not send the browser to the registered post_logout_redirect_uri: ${navigation.failure}` : returned === state ? "" : returned == null ? "the post-logout redirect carries no state, though one was sent" : "the post-logout redirect carries another state than the one sent";
-  flow.session.record("logout_post_redirect", "logout", problem, navigationExchange(url, navigation, navigation.arrived), "logout with the registered post_logout_redirect_uri");
+  const problem = !navigation.arrived
+    ? `logout did not send the browser to the registered post_logout_redirect_uri: ${navigation.failure}`
+    : returned === state
+      ? ""
+      : returned == null
+        ? "the post-logout redirect carries no state, though one was sent"
+        : "the post-logout redirect carries another state than the one sent";
+  flow.session.record(
+    "logout_post_redirect",
+    "logout",
+    problem,
+    navigationExchange(url, navigation, navigation.arrived),
+    "logout with the registered post_logout_redirect_uri",
+  );
   return Boolean(navigation.arrived);
 }
 
@@ -42,12 +68,14 @@ export async function logout(flow: Flow): Promise<void> {
   if (wanted.length === 0 || session.aborted) return;
   const registered = session.options.identity?.postLogoutRedirectUri;
   if (!registered) {
-    for (const check of wanted) session.skippedChecks.set(check, "needs --post-logout-redirect-uri (registered for the client)");
+    for (const check of wanted)
+      session.skippedChecks.set(check, "needs --post-logout-redirect-uri (registered for the client)");
     return;
   }
   let idToken = await signInForLogout(flow);
   if (!idToken) {
-    for (const check of wanted) session.skippedChecks.set(check, "could not sign in again to get an id_token to sign out with");
+    for (const check of wanted)
+      session.skippedChecks.set(check, "could not sign in again to get an id_token to sign out with");
     return;
   }
   if (checks.has("logout_open_redirect")) {
@@ -60,6 +88,17 @@ export async function logout(flow: Flow): Promise<void> {
     session.skippedChecks.set("logout_ends_session", "the logout did not complete, see logout_post_redirect");
     return;
   }
-  const after = await authorize(flow, { scope: "openid", extra: { prompt: "none" }, interactive: false, purpose: "authorize with prompt=none after signing out" });
-  session.record("logout_ends_session", "logout", after.kind === "code" ? "prompt=none still got a code after the logout: the session was not ended" : "", after.exchange, "prompt=none after logout");
+  const after = await authorize(flow, {
+    scope: "openid",
+    extra: { prompt: "none" },
+    interactive: false,
+    purpose: "authorize with prompt=none after signing out",
+  });
+  session.record(
+    "logout_ends_session",
+    "logout",
+    after.kind === "code" ? "prompt=none still got a code after the logout: the session was not ended" : "",
+    after.exchange,
+    "prompt=none after logout",
+  );
 }

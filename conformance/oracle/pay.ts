@@ -6,7 +6,13 @@ import { createHmac } from "node:crypto";
 import type { RunningServer } from "../fault-servers/http.js";
 import { serveOracle } from "./serve.js";
 
-export const ORACLE_PAY_FAULTS = ["order-without-payment-id", "nonce-per-endpoint", "nonce-unchecked-on-create", "answers-get", "slow-balance"] as const;
+export const ORACLE_PAY_FAULTS = [
+  "order-without-payment-id",
+  "nonce-per-endpoint",
+  "nonce-unchecked-on-create",
+  "answers-get",
+  "slow-balance",
+] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
 export interface OraclePayOptions {
@@ -22,6 +28,7 @@ export interface OraclePayOptions {
   listOrder?: "newest-first" | "oldest-first";
 }
 
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export async function startOraclePayServer(options: OraclePayOptions): Promise<RunningServer & { orders: unknown[] }> {
   const usedNonces = new Set<string>();
   const orders: Array<Record<string, unknown>> = [];
@@ -45,15 +52,18 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
   const secretsSeen = new Set([options.secret]);
   const running = await serveOracle(options.port ?? 0, secretsSeen, async ({ method, url, headers, text, json }) => {
     const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
-    if (options.fault === "answers-get" && method === "GET") return { status: 200, body: { type: "success", desc: "", data: { user_id: 18452, balance: { USD: "12.50" } } } };
-    if (options.fault === "slow-balance" && url.pathname === "/api/balance/") await new Promise((resolve) => setTimeout(resolve, 300));
+    if (options.fault === "answers-get" && method === "GET")
+      return { status: 200, body: { type: "success", desc: "", data: { user_id: 18452, balance: { USD: "12.50" } } } };
+    if (options.fault === "slow-balance" && url.pathname === "/api/balance/")
+      await new Promise((resolve) => setTimeout(resolve, 300));
     const signature = `Bearer ${createHmac("sha256", options.secret).update(text).digest("hex")}`;
     if (method !== "POST") return fail(405, "Only POST is supported");
     if (headers.authorization !== signature) return fail(401, "Invalid signature");
     secretsSeen.add(signature.slice("Bearer ".length));
     if (!json) return fail(400, "The body must be a JSON object");
     if (String(json.shop_id) !== options.shopId) return fail(404, "Shop not found");
-    if (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1) return fail(400, "nonce must be a positive integer");
+    if (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1)
+      return fail(400, "nonce must be a positive integer");
     const nonceKey = options.fault === "nonce-per-endpoint" ? `${url.pathname} ${json.nonce}` : String(json.nonce);
     const nonceChecked = !(options.fault === "nonce-unchecked-on-create" && url.pathname === "/api/createOrder/");
     if (nonceChecked && usedNonces.has(nonceKey)) return fail(409, "Nonce must be unique for each request");
@@ -61,7 +71,20 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
     const success = (data: unknown) => ({ status: 200, body: { type: "success", desc: "", data } });
     switch (url.pathname) {
       case "/api/shops/":
-        return success({ user_id: 18452, shops: [{ id: Number(options.shopId), date_added: "2024-01-01 10:00:00", name: "Demo", url: "https://shop.example.com", status: 1, public_key: "pk_demo", desc: "" }] });
+        return success({
+          user_id: 18452,
+          shops: [
+            {
+              id: Number(options.shopId),
+              date_added: "2024-01-01 10:00:00",
+              name: "Demo",
+              url: "https://shop.example.com",
+              status: 1,
+              public_key: "pk_demo",
+              desc: "",
+            },
+          ],
+        });
       case "/api/balance/":
         return success({ user_id: 18452, balance: { RUB: "0.00", USD: "12.50" } });
       case "/api/orders/": {
@@ -74,7 +97,9 @@ export async function startOraclePayServer(options: OraclePayOptions): Promise<R
         const id = nextId++;
         const order: Record<string, unknown> = newOrder(id, amount, {
           ...(typeof json.payment_system === "number" ? { payment_system_id: json.payment_system } : {}),
-          ...(typeof (json.fields as { email?: unknown } | undefined)?.email === "string" ? { email: (json.fields as { email: string }).email } : {}),
+          ...(typeof (json.fields as { email?: unknown } | undefined)?.email === "string"
+            ? { email: (json.fields as { email: string }).email }
+            : {}),
           ...(typeof json.order_id === "string" ? { payment_id: json.order_id } : {}),
         });
         if (options.fault === "order-without-payment-id") delete order.payment_id;

@@ -19,7 +19,11 @@ export interface OracleReply {
   headers?: Record<string, string>;
 }
 
-export async function serveOracle(port: number, secretsSeen: Set<string>, handle: (request: OracleRequest) => OracleReply | Promise<OracleReply>): Promise<RunningServer> {
+export async function serveOracle(
+  port: number,
+  secretsSeen: Set<string>,
+  handle: (request: OracleRequest) => OracleReply | Promise<OracleReply>,
+): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
   // node:http does not wait for the promise a handler returns; `void` says so.
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -29,11 +33,18 @@ export async function serveOracle(port: number, secretsSeen: Set<string>, handle
     let json: Record<string, unknown> | undefined;
     try {
       const parsed = text ? (JSON.parse(text) as unknown) : undefined;
-      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+        json = parsed as Record<string, unknown>;
     } catch {
       json = undefined;
     }
-    const reply = await handle({ method: request.method ?? "GET", url: new URL(request.url ?? "/", "http://localhost"), headers: request.headers, text, json });
+    const reply = await handle({
+      method: request.method ?? "GET",
+      url: new URL(request.url ?? "/", "http://localhost"),
+      headers: request.headers,
+      text,
+      json,
+    });
     response.writeHead(reply.status, { "Content-Type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));
   };

@@ -37,11 +37,16 @@ export function matchField(key: string, fields: FieldInfo[]): number {
     (f) => has(f.label).replace(/[*:]/g, "").trim() === wanted,
     (f) => has(f.label).includes(wanted),
     (f) => has(f.placeholder).includes(wanted),
-    (f) => has(f.autocomplete).split(/\s+/).some((token) => (AUTOCOMPLETE[wanted] ?? [wanted]).includes(token)),
+    (f) =>
+      has(f.autocomplete)
+        .split(/\s+/)
+        .some((token) => (AUTOCOMPLETE[wanted] ?? [wanted]).includes(token)),
   ];
   if (wanted === "password") tests.push((f) => f.type === "password");
   if (wanted === "login" || wanted === "username") {
-    tests.push((f) => f.type === "email" || /user|login|e-?mail|account/.test(`${has(f.name)} ${has(f.id)} ${has(f.label)}`));
+    tests.push(
+      (f) => f.type === "email" || /user|login|e-?mail|account/.test(`${has(f.name)} ${has(f.id)} ${has(f.label)}`),
+    );
     tests.push((f) => f.type === "text" || f.type === "email");
   }
   for (const test of tests) {
@@ -52,7 +57,8 @@ export function matchField(key: string, fields: FieldInfo[]): number {
 }
 
 // Words on the button a person presses to go on (sign in, allow, confirm the sign-out), and on those they would not.
-const GO_ON = /\b(sign[ -]?in|log[ -]?in|sign[ -]?out|log[ -]?out|continue|allow|accept|approve|authori[sz]e|grant|confirm|yes|ok|next|submit|proceed|agree|verify)\b/i;
+const GO_ON =
+  /\b(sign[ -]?in|log[ -]?in|sign[ -]?out|log[ -]?out|continue|allow|accept|approve|authori[sz]e|grant|confirm|yes|ok|next|submit|proceed|agree|verify)\b/i;
 const HOLD_BACK = /\b(cancel|deny|decline|reject|abort|no|back|stay|not now|forgot|register|sign[ -]?up|create)\b/i;
 
 /** How likely a person presses a button with this text (and name or value): the highest is pressed. */

@@ -23,10 +23,23 @@ interface HtmlForm {
   controls: Control[];
 }
 
-const attribute = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(tag)?.slice(2).find((v) => v !== undefined);
+const attribute = (tag: string, name: string) =>
+  new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, "i")
+    .exec(tag)
+    ?.slice(2)
+    .find((v) => v !== undefined);
 const hasAttribute = (tag: string, name: string) => new RegExp(`\\s${name}(\\s|=|>|/)`, "i").test(tag);
-const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-const strip = (html: string) => decode(html.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim();
+const decode = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+const strip = (html: string) =>
+  decode(html.replace(/<[^>]+>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** The page's forms with their controls, buttons outside a form included through their form="id" attribute. */
 export function parseForms(html: string): HtmlForm[] {
@@ -36,12 +49,22 @@ export function parseForms(html: string): HtmlForm[] {
     if (target) labels.set(target, strip(inner!));
   }
   const controlsIn = (fragment: string): Control[] =>
-    [...fragment.matchAll(/<label\b[^>]*>([\s\S]*?)<\/label>|<(input|select|textarea)\b([^>]*)>(?:([\s\S]*?)<\/\2>)?|<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].flatMap((match): Control[] => {
-      if (match[1] !== undefined) return controlsIn(match[1]).map((control) => ({ ...control, label: control.label ?? strip(match[1]!.replace(/<(select|textarea)\b[\s\S]*?<\/\1>/gi, "")) }));
+    [
+      ...fragment.matchAll(
+        /<label\b[^>]*>([\s\S]*?)<\/label>|<(input|select|textarea)\b([^>]*)>(?:([\s\S]*?)<\/\2>)?|<button\b([^>]*)>([\s\S]*?)<\/button>/gi,
+      ),
+    ].flatMap((match): Control[] => {
+      if (match[1] !== undefined)
+        return controlsIn(match[1]).map((control) => ({
+          ...control,
+          label: control.label ?? strip(match[1]!.replace(/<(select|textarea)\b[\s\S]*?<\/\1>/gi, "")),
+        }));
       const isButton = match[5] !== undefined;
       const tag = isButton ? "button" : match[2]!.toLowerCase();
       const attrs = `<${tag} ${isButton ? match[5] : match[3]}>`;
-      const type = (attribute(attrs, "type") ?? (tag === "button" ? "submit" : tag === "input" ? "text" : tag)).toLowerCase();
+      const type = (
+        attribute(attrs, "type") ?? (tag === "button" ? "submit" : tag === "input" ? "text" : tag)
+      ).toLowerCase();
       const id = attribute(attrs, "id");
       let value = decode(attribute(attrs, "value") ?? "");
       if (tag === "select") {
@@ -50,20 +73,23 @@ export function parseForms(html: string): HtmlForm[] {
         value = chosen ? decode(attribute(`<option ${chosen[1]}>`, "value") ?? chosen[2]!.trim()) : "";
       }
       if (tag === "textarea") value = decode(match[4] ?? "");
-      return [{
-        tag,
-        type,
-        name: attribute(attrs, "name"),
-        id,
-        label: id ? labels.get(id) : attribute(attrs, "aria-label"),
-        placeholder: attribute(attrs, "placeholder"),
-        autocomplete: attribute(attrs, "autocomplete"),
-        value,
-        submits: (tag === "button" && type === "submit") || (tag === "input" && (type === "submit" || type === "image")),
-        text: isButton ? strip(match[6]!) : value,
-        checked: hasAttribute(attrs, "checked"),
-        form: attribute(attrs, "form"),
-      }];
+      return [
+        {
+          tag,
+          type,
+          name: attribute(attrs, "name"),
+          id,
+          label: id ? labels.get(id) : attribute(attrs, "aria-label"),
+          placeholder: attribute(attrs, "placeholder"),
+          autocomplete: attribute(attrs, "autocomplete"),
+          value,
+          submits:
+            (tag === "button" && type === "submit") || (tag === "input" && (type === "submit" || type === "image")),
+          text: isButton ? strip(match[6]!) : value,
+          checked: hasAttribute(attrs, "checked"),
+          form: attribute(attrs, "form"),
+        },
+      ];
     });
   const forms: HtmlForm[] = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)].map(([, attrs, inner]) => ({
     id: attribute(`<form ${attrs}`, "id"),
@@ -96,12 +122,21 @@ export function chooseSubmission(forms: HtmlForm[], signIn: Record<string, strin
     const assigned = new Map<number, string>();
     for (const key of Object.keys(signIn)) {
       // A field takes one value: those already taken are hidden from the next key.
-      const index = matchField(key, form.controls.map((c, i) => (assigned.has(i) ? { ...c, type: "hidden" } : c)));
+      const index = matchField(
+        key,
+        form.controls.map((c, i) => (assigned.has(i) ? { ...c, type: "hidden" } : c)),
+      );
       if (index >= 0) assigned.set(index, key);
     }
-    const buttons = form.controls.map((control, index) => ({ control, index })).filter(({ control }) => control.submits);
-    const best = buttons.map((b) => ({ ...b, score: buttonScore(`${b.control.name ?? ""} ${b.control.value} ${b.control.text}`) })).sort((a, b) => b.score - a.score)[0];
-    const typed = form.controls.some((c) => c.tag !== "button" && !["hidden", "submit", "image", "button"].includes(c.type));
+    const buttons = form.controls
+      .map((control, index) => ({ control, index }))
+      .filter(({ control }) => control.submits);
+    const best = buttons
+      .map((b) => ({ ...b, score: buttonScore(`${b.control.name ?? ""} ${b.control.value} ${b.control.text}`) }))
+      .sort((a, b) => b.score - a.score)[0];
+    const typed = form.controls.some(
+      (c) => c.tag !== "button" && !["hidden", "submit", "image", "button"].includes(c.type),
+    );
     const score = assigned.size * 100 + (best ? best.score : typed ? 0 : -50);
     return { form, assigned, button: best, score };
   });
@@ -133,13 +168,22 @@ export class FormDriver implements SignInDriver {
     const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml" };
     if (init.body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    const exchange = await this.transport.send({ method: init.method ?? "GET", url, headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+    const exchange = await this.transport.send({
+      method: init.method ?? "GET",
+      url,
+      headers,
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
     for (const cookie of exchange.response?.setCookies ?? []) {
       const [pair, ...attributes] = cookie.split(";");
       const index = pair!.indexOf("=");
       if (index <= 0) continue;
       const name = pair!.slice(0, index).trim();
-      const expired = attributes.some((a) => /^\s*max-age\s*=\s*0\s*$/i.test(a) || (/^\s*expires\s*=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()));
+      const expired = attributes.some(
+        (a) =>
+          /^\s*max-age\s*=\s*0\s*$/i.test(a) ||
+          (/^\s*expires\s*=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
+      );
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, pair!.slice(index + 1).trim());
     }
@@ -164,19 +208,46 @@ export class FormDriver implements SignInDriver {
       }
       const lastPage = { url: `${url.origin}${url.pathname}`, status: response.status, text: pageText(response.text) };
       const forms = parseForms(response.text);
-      if (submitted && submitted.filled.length > 0 && forms.some((form) => form.controls.some((c) => c.type === "password"))) {
-        return { failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it answered ${response.status} with its sign-in form again, saying "${lastPage.text}"`, pages, lastPage };
+      if (
+        submitted &&
+        submitted.filled.length > 0 &&
+        forms.some((form) => form.controls.some((c) => c.type === "password"))
+      ) {
+        return {
+          failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it answered ${response.status} with its sign-in form again, saying "${lastPage.text}"`,
+          pages,
+          lastPage,
+        };
       }
-      if (options.interactive === false) return { failure: `the provider showed a page (status ${response.status}) instead of redirecting: "${lastPage.text}"`, pages, lastPage };
+      if (options.interactive === false)
+        return {
+          failure: `the provider showed a page (status ${response.status}) instead of redirecting: "${lastPage.text}"`,
+          pages,
+          lastPage,
+        };
       const submission = chooseSubmission(forms, this.signIn);
       if (!submission) {
         if (/<script\b/i.test(response.text) && forms.length === 0) {
-          return { failure: `the page at ${lastPage.url} (status ${response.status}) has no HTML form: it builds its sign-in with JavaScript; run with --browser`, pages, lastPage };
+          return {
+            failure: `the page at ${lastPage.url} (status ${response.status}) has no HTML form: it builds its sign-in with JavaScript; run with --browser`,
+            pages,
+            lastPage,
+          };
         }
-        return { failure: `stopped at ${lastPage.url} (status ${response.status}) on a page without a form to submit: "${lastPage.text}"`, pages, lastPage };
+        return {
+          failure: `stopped at ${lastPage.url} (status ${response.status}) on a page without a form to submit: "${lastPage.text}"`,
+          pages,
+          lastPage,
+        };
       }
-      const missing = Object.keys(this.signIn).length === 0 && forms.some((form) => form.controls.some((c) => c.type === "password"));
-      if (missing) return { failure: `the sign-in form at ${lastPage.url} asks for a password and no --sign-in values were given (e.g. --sign-in login=<user> --sign-in password=<password>)`, pages, lastPage };
+      const missing =
+        Object.keys(this.signIn).length === 0 && forms.some((form) => form.controls.some((c) => c.type === "password"));
+      if (missing)
+        return {
+          failure: `the sign-in form at ${lastPage.url} asks for a password and no --sign-in values were given (e.g. --sign-in login=<user> --sign-in password=<password>)`,
+          pages,
+          lastPage,
+        };
       pages += 1;
       submitted = submission;
       const action = new URL(submission.action || url.href, url);

@@ -21,17 +21,29 @@ export class ManualDriver implements SignInDriver {
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
     const window = this.fresh ? "in a NEW private window (no session), " : "";
     this.fresh = false;
-    this.output.write(`\n[manual] ${options.purpose}: open ${window}this URL${options.interactive === false ? " (it should not ask you anything)" : " and sign in or confirm as a user would"}:\n  ${url}\n[manual] then paste the address your browser was sent to (or an empty line if it stayed on a page of the provider):\n> `);
+    this.output.write(
+      `\n[manual] ${options.purpose}: open ${window}this URL${options.interactive === false ? " (it should not ask you anything)" : " and sign in or confirm as a user would"}:\n  ${url}\n[manual] then paste the address your browser was sent to (or an empty line if it stayed on a page of the provider):\n> `,
+    );
     const line = await this.lines.next();
     const text = line.done ? "" : line.value.trim();
-    if (!text) return { failure: line.done ? "no address was pasted (standard input ended)" : "the person reported that the browser stayed on a page of the provider", pages: 1 };
+    if (!text)
+      return {
+        failure: line.done
+          ? "no address was pasted (standard input ended)"
+          : "the person reported that the browser stayed on a page of the provider",
+        pages: 1,
+      };
     let arrived: URL;
     try {
       arrived = new URL(text);
     } catch {
       return { failure: `the pasted text is not a URL: ${text.slice(0, 80)}`, pages: 1 };
     }
-    if (!options.until(arrived)) return { failure: `the browser was sent to ${arrived.origin}${arrived.pathname}, not where the check waits`, pages: 1 };
+    if (!options.until(arrived))
+      return {
+        failure: `the browser was sent to ${arrived.origin}${arrived.pathname}, not where the check waits`,
+        pages: 1,
+      };
     return { arrived, pages: options.interactive === false ? 0 : 1 };
   }
 

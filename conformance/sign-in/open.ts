@@ -5,11 +5,19 @@ import type { IdentityRunOptions, SignInDriver } from "./driver.js";
 import { FormDriver } from "./form.js";
 import { ManualDriver } from "./manual.js";
 
-export async function openSignInDriver(options: IdentityRunOptions, context: { transport: Transport; signIn: Record<string, string>; timeoutMs: number }): Promise<SignInDriver> {
+export async function openSignInDriver(
+  options: IdentityRunOptions,
+  context: { transport: Transport; signIn: Record<string, string>; timeoutMs: number },
+): Promise<SignInDriver> {
   switch (options.driver) {
     case "browser": {
       const { BrowserDriver } = await import("./browser.js");
-      return BrowserDriver.open({ signIn: context.signIn, script: options.signInScript, chromiumPath: options.chromiumPath, timeoutMs: context.timeoutMs });
+      return BrowserDriver.open({
+        signIn: context.signIn,
+        script: options.signInScript,
+        chromiumPath: options.chromiumPath,
+        timeoutMs: context.timeoutMs,
+      });
     }
     case "manual":
       return new ManualDriver();

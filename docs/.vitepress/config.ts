@@ -14,7 +14,9 @@ import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-chang
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
 writeGeneratedPages();
 // All diagrams at once, so that a build starts the browser at most once.
-await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(withOperationPaths(readFileSync(page, "utf8"), page))));
+await renderMissingDiagrams(
+  handWrittenPages().flatMap((page) => mermaidSources(withOperationPaths(readFileSync(page, "utf8"), page))),
+);
 const apis = apiTitles();
 
 // Only pages of this site: previous/next links follow the sidebar, and the client-side router cannot open the
@@ -54,7 +56,8 @@ const sidebar: DefaultTheme.SidebarItem[] = [
 
 export default defineConfig({
   title: "Platform API contracts",
-  description: "Guides and reference for the identity, links, catalog and pay APIs, generated from their OpenAPI contracts.",
+  description:
+    "Guides and reference for the identity, links, catalog and pay APIs, generated from their OpenAPI contracts.",
   lang: "en-GB",
   cleanUrls: true,
   lastUpdated: false,
@@ -67,8 +70,14 @@ export default defineConfig({
       {
         text: "Reference",
         items: [
-          { text: "Generated from the specs", items: apis.map(({ api, title }) => ({ text: title, link: `/reference/${api}/` })) },
-          { text: "Standalone (Redoc, works offline)", items: apis.map(({ api, title }) => ({ text: title, link: redocHref(api), target: "_blank" })) },
+          {
+            text: "Generated from the specs",
+            items: apis.map(({ api, title }) => ({ text: title, link: `/reference/${api}/` })),
+          },
+          {
+            text: "Standalone (Redoc, works offline)",
+            items: apis.map(({ api, title }) => ({ text: title, link: redocHref(api), target: "_blank" })),
+          },
         ],
       },
     ],
@@ -95,8 +104,19 @@ export default defineConfig({
       md.core.ruler.push("plain_permalink_labels", (state) => {
         for (const token of state.tokens) {
           for (const child of token.children ?? []) {
-            const label = child.type === "link_open" && child.attrGet("class") === "header-anchor" ? child.attrGet("aria-label") : null;
-            if (label) child.attrSet("aria-label", label.replace(/<[^>]*>/g, "").replace(/\s*\{#[^}]*\}/, "").replace(/\s+/g, " ").replace(/ "$/, '"'));
+            const label =
+              child.type === "link_open" && child.attrGet("class") === "header-anchor"
+                ? child.attrGet("aria-label")
+                : null;
+            if (label)
+              child.attrSet(
+                "aria-label",
+                label
+                  .replace(/<[^>]*>/g, "")
+                  .replace(/\s*\{#[^}]*\}/, "")
+                  .replace(/\s+/g, " ")
+                  .replace(/ "$/, '"'),
+              );
           }
         }
       });
@@ -111,7 +131,8 @@ export default defineConfig({
         enforce: "pre",
         async transform(code, id) {
           // The diagrams are rendered before markdown-it parses the page, so their tokens are replaced here already.
-          if (id.endsWith(".md") && code.includes("```mermaid")) return replaceMermaidFences(withOperationPaths(code, id));
+          if (id.endsWith(".md") && code.includes("```mermaid"))
+            return replaceMermaidFences(withOperationPaths(code, id));
           return undefined;
         },
       },

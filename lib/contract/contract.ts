@@ -5,7 +5,16 @@ import { examplesOf, type NamedExample } from "./examples.js";
 import type { Document, HttpMethod, MediaType, Reference, Response } from "./model.js";
 import { listOperationsOf, type OperationInfo } from "./operations.js";
 import type { ParameterSource } from "./parameters.js";
-import { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, readParameters, type RequestCheck, successKeyOf } from "./requests.js";
+import {
+  type CheckContext,
+  checkRequest,
+  checkResponse,
+  type HttpRequest,
+  type HttpResponse,
+  readParameters,
+  type RequestCheck,
+  successKeyOf,
+} from "./requests.js";
 import { canonicalPointer, deref, resolveAt } from "./refs.js";
 import { type RouteMatch, Router } from "./router.js";
 import type { OperationId } from "./typed.js";
@@ -72,7 +81,10 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
     return this.validators.validate(pointer, data);
   }
 
-  readParameters(operation: OperationInfo, source: ParameterSource): { values: Record<string, unknown>; problems: string[] } {
+  readParameters(
+    operation: OperationInfo,
+    source: ParameterSource,
+  ): { values: Record<string, unknown>; problems: string[] } {
     return readParameters(this, operation, source);
   }
 
@@ -98,14 +110,16 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
   responseExamples(operationId: OperationId<A>, status?: string, mediaType = "application/json"): NamedExample[] {
     const operation = this.operation(operationId);
     const key = status ?? successKeyOf(operation);
-    const media: MediaType | undefined = key === undefined ? undefined : this.response(operation, key)?.content?.[mediaType];
+    const media: MediaType | undefined =
+      key === undefined ? undefined : this.response(operation, key)?.content?.[mediaType];
     return media ? examplesOf(media, this.deref) : [];
   }
 
   /** A copy of one named response example's value (status as in responseExamples); throws when there is none by that name. */
   responseExample(operationId: OperationId<A>, name: string, status?: string, mediaType = "application/json"): unknown {
     const found = this.responseExamples(operationId, status, mediaType).find((example) => example.name === name);
-    if (!found) throw new Error(`${this.api} ${operationId} ${status ?? "success"} ${mediaType} has no example ${name}`);
+    if (!found)
+      throw new Error(`${this.api} ${operationId} ${status ?? "success"} ${mediaType} has no example ${name}`);
     return found.value;
   }
 

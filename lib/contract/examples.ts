@@ -19,7 +19,11 @@ interface ExampleHolder {
 export function examplesOf(node: ExampleHolder, deref: <T>(node: T | Reference) => T): NamedExample[] {
   const named = Object.entries(node.examples ?? {}).map(([name, example]) => {
     const resolved = isReference(example) ? deref<Example>(example) : example;
-    return { name, ...(resolved.summary === undefined ? {} : { summary: resolved.summary }), value: structuredClone(resolved.value) };
+    return {
+      name,
+      ...(resolved.summary === undefined ? {} : { summary: resolved.summary }),
+      value: structuredClone(resolved.value),
+    };
   });
   if (named.length > 0) return named;
   if ("example" in node) return [{ name: "example", value: structuredClone(node.example) }];

@@ -6,13 +6,55 @@ export { API_NAMES, type ApiName, isApiName, loadBundle } from "./bundle.js";
 export { Contract } from "./contract.js";
 export { examplesOf, type NamedExample, schemaFallback } from "./examples.js";
 export * from "./model.js";
-export { listOperationsOf, locateOperations, type OperationInfo, type OperationLocation, type ResolvedParameter } from "./operations.js";
-export { coerceForm, coerceParameter, coerceScalar, type ParameterSource, rawParameter, type SchemaResolver } from "./parameters.js";
-export { canonicalPointer, deref, escapeSegment, joinPointer, parsePointer, pointerOf, refPointer, resolveAt, unescapeSegment, valueAt } from "./refs.js";
-export { type CheckContext, checkRequest, checkResponse, type HttpRequest, type HttpResponse, mediaTypeOf, parseForm, readParameters, type RequestCheck, responseKeyFor, successKeyOf } from "./requests.js";
+export {
+  listOperationsOf,
+  locateOperations,
+  type OperationInfo,
+  type OperationLocation,
+  type ResolvedParameter,
+} from "./operations.js";
+export {
+  coerceForm,
+  coerceParameter,
+  coerceScalar,
+  type ParameterSource,
+  rawParameter,
+  type SchemaResolver,
+} from "./parameters.js";
+export {
+  canonicalPointer,
+  deref,
+  escapeSegment,
+  joinPointer,
+  parsePointer,
+  pointerOf,
+  refPointer,
+  resolveAt,
+  unescapeSegment,
+  valueAt,
+} from "./refs.js";
+export {
+  type CheckContext,
+  checkRequest,
+  checkResponse,
+  type HttpRequest,
+  type HttpResponse,
+  mediaTypeOf,
+  parseForm,
+  readParameters,
+  type RequestCheck,
+  responseKeyFor,
+  successKeyOf,
+} from "./requests.js";
 export { type RouteMatch, Router } from "./router.js";
 export type { ApiOperations, OperationId, OperationTypes } from "./typed.js";
-export { describeErrors, type ErrorObject, type ValidateFunction, type ValidationResult, Validators } from "./validation.js";
+export {
+  describeErrors,
+  type ErrorObject,
+  type ValidateFunction,
+  type ValidationResult,
+  Validators,
+} from "./validation.js";
 
 const contracts = new Map<ApiName, Contract>();
 

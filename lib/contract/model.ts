@@ -132,12 +132,12 @@ export interface Operation extends Extensions {
 }
 
 export type PathItem = { [method in HttpMethod]?: Operation } & Extensions & {
-  $ref?: string;
-  summary?: string;
-  description?: string;
-  parameters?: Array<Parameter | Reference>;
-  servers?: Server[];
-};
+    $ref?: string;
+    summary?: string;
+    description?: string;
+    parameters?: Array<Parameter | Reference>;
+    servers?: Server[];
+  };
 
 export interface Server extends Extensions {
   url: string;

@@ -1,6 +1,14 @@
 // The operations of a document, found by operationId, with their parameters resolved (path-item parameters
 // merged in, operation ones winning) and the JSON pointer of each part for the validators.
-import { HTTP_METHODS, type HttpMethod, type Document, type Operation, type Parameter, type PathItem, type RequestBody } from "./model.js";
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type Document,
+  type Operation,
+  type Parameter,
+  type PathItem,
+  type RequestBody,
+} from "./model.js";
 import { deref, joinPointer, pointerOf } from "./refs.js";
 
 export interface ResolvedParameter {
@@ -23,7 +31,13 @@ export interface OperationInfo {
   requestBody: RequestBody | undefined;
 }
 
-function resolveParameters(doc: Document, item: PathItem, itemPointer: string, operation: Operation, opPointer: string): ResolvedParameter[] {
+function resolveParameters(
+  doc: Document,
+  item: PathItem,
+  itemPointer: string,
+  operation: Operation,
+  opPointer: string,
+): ResolvedParameter[] {
   const byKey = new Map<string, ResolvedParameter>();
   const add = (list: PathItem["parameters"], base: string): void => {
     (list ?? []).forEach((node, index) => {
@@ -54,11 +68,22 @@ export interface OperationLocation {
 /** Every operation of any document, path operations first, then webhooks, whether or not it has an operationId. */
 export function locateOperations(doc: Document): OperationLocation[] {
   const result: OperationLocation[] = [];
-  for (const [section, webhook] of [["paths", false], ["webhooks", true]] as const) {
+  for (const [section, webhook] of [
+    ["paths", false],
+    ["webhooks", true],
+  ] as const) {
     for (const [path, item] of Object.entries(doc[section] ?? {})) {
       for (const method of HTTP_METHODS) {
         const operation = item[method];
-        if (operation) result.push({ operationId: operation.operationId, method, path, webhook, pointer: pointerOf([section, path, method]), operation });
+        if (operation)
+          result.push({
+            operationId: operation.operationId,
+            method,
+            path,
+            webhook,
+            pointer: pointerOf([section, path, method]),
+            operation,
+          });
       }
     }
   }

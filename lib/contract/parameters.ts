@@ -42,7 +42,11 @@ function explode(parameter: Parameter): boolean {
 const DELIMITERS: Record<string, string> = { form: ",", simple: ",", spaceDelimited: " ", pipeDelimited: "|" };
 
 /** The raw text of a parameter in a request: a list for an exploded query array, undefined when absent. */
-export function rawParameter(parameter: Parameter, schema: JsonSchema, source: ParameterSource): string | string[] | undefined {
+export function rawParameter(
+  parameter: Parameter,
+  schema: JsonSchema,
+  source: ParameterSource,
+): string | string[] | undefined {
   switch (parameter.in) {
     case "path":
       return source.pathParams[parameter.name];
@@ -59,7 +63,12 @@ export function rawParameter(parameter: Parameter, schema: JsonSchema, source: P
 }
 
 /** A parameter's raw text as the value its schema describes; arrays are split as its style and explode say. */
-export function coerceParameter(parameter: Parameter, schema: JsonSchema, raw: string | string[], resolve: SchemaResolver): unknown {
+export function coerceParameter(
+  parameter: Parameter,
+  schema: JsonSchema,
+  raw: string | string[],
+  resolve: SchemaResolver,
+): unknown {
   if (types(schema).includes("array")) {
     const items = schema.items ? resolve(schema.items) : {};
     const delimiter = DELIMITERS[style(parameter)] ?? ",";
@@ -70,7 +79,11 @@ export function coerceParameter(parameter: Parameter, schema: JsonSchema, raw: s
 }
 
 /** Form fields (`application/x-www-form-urlencoded`) as the values of the body schema's properties. */
-export function coerceForm(schema: JsonSchema, fields: Record<string, string | string[]>, resolve: SchemaResolver): Record<string, unknown> {
+export function coerceForm(
+  schema: JsonSchema,
+  fields: Record<string, string | string[]>,
+  resolve: SchemaResolver,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(fields)) {
     const property = schema.properties?.[name];

@@ -32,7 +32,8 @@ export function parsePointer(pointer: string): string[] {
 
 function child(node: unknown, segment: string): unknown {
   if (Array.isArray(node)) return /^(0|[1-9]\d*)$/.test(segment) ? (node as unknown[])[Number(segment)] : undefined;
-  if (typeof node === "object" && node !== null && Object.hasOwn(node, segment)) return (node as Record<string, unknown>)[segment];
+  if (typeof node === "object" && node !== null && Object.hasOwn(node, segment))
+    return (node as Record<string, unknown>)[segment];
   return undefined;
 }
 

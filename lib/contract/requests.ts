@@ -36,13 +36,20 @@ export function parseForm(body: Uint8Array | string): Record<string, string | st
   const fields = new Map<string, string | string[]>();
   for (const [key, value] of new URLSearchParams(typeof body === "string" ? body : new TextDecoder().decode(body))) {
     const previous = fields.get(key);
-    fields.set(key, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]);
+    fields.set(
+      key,
+      previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value],
+    );
   }
   return Object.fromEntries(fields);
 }
 
 /** The operation's parameters read from a request, coerced to their schema types, with what is wrong with them. */
-export function readParameters(ctx: CheckContext, operation: OperationInfo, source: ParameterSource): { values: Record<string, unknown>; problems: string[] } {
+export function readParameters(
+  ctx: CheckContext,
+  operation: OperationInfo,
+  source: ParameterSource,
+): { values: Record<string, unknown>; problems: string[] } {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const { parameter, pointer } of operation.parameters) {
@@ -63,8 +70,14 @@ export function readParameters(ctx: CheckContext, operation: OperationInfo, sour
   return { values, problems };
 }
 
-function parseBody(mediaType: string, body: Uint8Array, schema: JsonSchema, ctx: CheckContext): { value: unknown } | { error: string } {
-  if (mediaType === "application/x-www-form-urlencoded") return { value: coerceForm(schema, parseForm(body), ctx.deref) };
+function parseBody(
+  mediaType: string,
+  body: Uint8Array,
+  schema: JsonSchema,
+  ctx: CheckContext,
+): { value: unknown } | { error: string } {
+  if (mediaType === "application/x-www-form-urlencoded")
+    return { value: coerceForm(schema, parseForm(body), ctx.deref) };
   if (mediaType === "application/json" || mediaType.endsWith("+json")) {
     try {
       return { value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as unknown };
@@ -78,12 +91,18 @@ function parseBody(mediaType: string, body: Uint8Array, schema: JsonSchema, ctx:
 /** Checks a routed request: parameters, then media type and body. Returns the coerced values or why it is refused. */
 export function checkRequest(ctx: CheckContext, match: RouteMatch, request: HttpRequest): RequestCheck {
   const { operation } = match;
-  const { values, problems } = readParameters(ctx, operation, { pathParams: match.pathParams, query: request.url.searchParams, headers: request.headers });
+  const { values, problems } = readParameters(ctx, operation, {
+    pathParams: match.pathParams,
+    query: request.url.searchParams,
+    headers: request.headers,
+  });
   if (problems.length > 0) return { ok: false, status: 400, message: problems.join("; ") };
   const spec = operation.requestBody;
   if (!spec) return { ok: true, params: values, body: undefined, mediaType: undefined };
   if (request.body.byteLength === 0) {
-    return spec.required ? { ok: false, status: 400, message: "a request body is required" } : { ok: true, params: values, body: undefined, mediaType: undefined };
+    return spec.required
+      ? { ok: false, status: 400, message: "a request body is required" }
+      : { ok: true, params: values, body: undefined, mediaType: undefined };
   }
   const mediaType = mediaTypeOf(request.headers.get("content-type"));
   const media: MediaType | undefined = spec.content[mediaType];
@@ -94,7 +113,10 @@ export function checkRequest(ctx: CheckContext, match: RouteMatch, request: Http
   const parsed = parseBody(mediaType, request.body, ctx.deref<JsonSchema>(media.schema ?? {}), ctx);
   if ("error" in parsed) return { ok: false, status: 400, message: parsed.error };
   if (media.schema) {
-    const result = ctx.validators.validate(joinPointer(operation.pointer, "requestBody", "content", mediaType, "schema"), parsed.value);
+    const result = ctx.validators.validate(
+      joinPointer(operation.pointer, "requestBody", "content", mediaType, "schema"),
+      parsed.value,
+    );
     if (!result.valid) return { ok: false, status: 400, message: describeErrors(result.errors, "body") };
   }
   return { ok: true, params: values, body: parsed.value, mediaType };
@@ -117,11 +139,18 @@ export function responseKeyFor(operation: OperationInfo, status: number): string
 
 /** The operation's success response key: its lowest documented 2xx code, or `2XX` (which sorts after every code). */
 export function successKeyOf(operation: OperationInfo): string | undefined {
-  return Object.keys(operation.operation.responses ?? {}).filter((key) => /^2(\d\d|XX)$/.test(key)).sort()[0];
+  return Object.keys(operation.operation.responses ?? {})
+    .filter((key) => /^2(\d\d|XX)$/.test(key))
+    .sort()[0];
 }
 
 /** Problems of the documented headers of a response: required ones missing, values (coerced) not valid. */
-function headerProblems(ctx: CheckContext, documented: Response, pointer: string, headers: { get(name: string): string | null }): string[] {
+function headerProblems(
+  ctx: CheckContext,
+  documented: Response,
+  pointer: string,
+  headers: { get(name: string): string | null },
+): string[] {
   const problems: string[] = [];
   for (const [name, node] of Object.entries(documented.headers ?? {})) {
     const header = ctx.deref<Header>(node);
@@ -131,7 +160,10 @@ function headerProblems(ctx: CheckContext, documented: Response, pointer: string
       continue;
     }
     if (!header.schema) continue;
-    const result = ctx.validators.validate(joinPointer(pointer, "headers", name, "schema"), coerceScalar(value, ctx.deref<JsonSchema>(header.schema)));
+    const result = ctx.validators.validate(
+      joinPointer(pointer, "headers", name, "schema"),
+      coerceScalar(value, ctx.deref<JsonSchema>(header.schema)),
+    );
     if (!result.valid) problems.push(describeErrors(result.errors, `header ${name}`));
   }
   return problems;

@@ -82,7 +82,10 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
   return (errors ?? [])
     .map((error) => {
       const property = (error.params as { additionalProperty?: string }).additionalProperty;
-      const message = property === undefined ? (error.message ?? "is invalid") : `must NOT have the additional property "${property}"`;
+      const message =
+        property === undefined
+          ? (error.message ?? "is invalid")
+          : `must NOT have the additional property "${property}"`;
       const path = `${subject}${error.instancePath}` || "(root)";
       return `${path} ${message}`;
     })

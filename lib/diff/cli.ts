@@ -26,7 +26,10 @@ export function runDiffCommand(argv: string[]): number {
     process.stdout.write(DIFF_USAGE);
     return 0;
   }
-  if (positionals.length !== 2) throw new UsageError(`diff takes two files, <old> and <new>; got ${positionals.length}. Usage: ${DIFF_USAGE.split("\n")[0]}`);
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff takes two files, <old> and <new>; got ${positionals.length}. Usage: ${DIFF_USAGE.split("\n")[0]}`,
+    );
   const [oldFile, newFile] = positionals as [string, string];
   const result = diffDocuments(loadSpecFile(oldFile), loadSpecFile(newFile));
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : formatReport(result));

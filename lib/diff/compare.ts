@@ -1,9 +1,20 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Compares two OpenAPI 3.x documents operation by operation: parameters, request bodies, responses, headers,
 // security, servers and webhooks. Schemas are compared by schemas.ts; what breaks depends on who writes the data.
 import { type Document, escapeSegment, locateOperations, type OperationLocation, valueAt } from "../contract/index.js";
 import { ChangeCollector, type DiffResult, type Direction } from "./changes.js";
 import { asObject, field, isArray, isObject, keysOf, stringField, stringList } from "./json.js";
-import { child, compareSchemas, existingChild, report, resolve, show, type Node, type Site, type WalkContext } from "./schemas.js";
+import {
+  child,
+  compareSchemas,
+  existingChild,
+  report,
+  resolve,
+  show,
+  type Node,
+  type Site,
+  type WalkContext,
+} from "./schemas.js";
 
 export function diffDocuments(before: Document, after: Document): DiffResult {
   const collector = new ChangeCollector();
@@ -42,21 +53,56 @@ function compareOperations(collector: ChangeCollector, before: Document, after: 
   }
   const added = [...afterByKey.values()];
   for (const op of removed) {
-    const moved = added.find((other) => op.operationId !== undefined && other.operationId === op.operationId && other.webhook === op.webhook);
+    const moved = added.find(
+      (other) => op.operationId !== undefined && other.operationId === op.operationId && other.webhook === op.webhook,
+    );
     if (moved) {
       added.splice(added.indexOf(moved), 1);
-      collector.add({ rule: "operation-path-changed", breaking: true, where: "", message: `${operationLabel(op)} moved to ${operationLabel(moved)}`, pointer: moved.pointer }, operationLabel(moved));
+      collector.add(
+        {
+          rule: "operation-path-changed",
+          breaking: true,
+          where: "",
+          message: `${operationLabel(op)} moved to ${operationLabel(moved)}`,
+          pointer: moved.pointer,
+        },
+        operationLabel(moved),
+      );
       compareOperation(collector, before, after, op, moved);
     } else {
-      collector.add({ rule: "operation-removed", breaking: true, where: "", message: `${operationLabel(op)} removed`, pointer: op.pointer }, operationLabel(op));
+      collector.add(
+        {
+          rule: "operation-removed",
+          breaking: true,
+          where: "",
+          message: `${operationLabel(op)} removed`,
+          pointer: op.pointer,
+        },
+        operationLabel(op),
+      );
     }
   }
   for (const op of added) {
-    collector.add({ rule: "operation-added", breaking: false, where: "", message: `${operationLabel(op)} added`, pointer: op.pointer }, operationLabel(op));
+    collector.add(
+      {
+        rule: "operation-added",
+        breaking: false,
+        where: "",
+        message: `${operationLabel(op)} added`,
+        pointer: op.pointer,
+      },
+      operationLabel(op),
+    );
   }
 }
 
-function compareOperation(collector: ChangeCollector, before: Document, after: Document, b: OperationLocation, a: OperationLocation): void {
+function compareOperation(
+  collector: ChangeCollector,
+  before: Document,
+  after: Document,
+  b: OperationLocation,
+  a: OperationLocation,
+): void {
   const ctx: WalkContext = { before, after, collector, operation: operationLabel(a), visited: new Set() };
   const opBefore = resolve(before, b.pointer);
   const opAfter = resolve(after, a.pointer);
@@ -70,9 +116,16 @@ function compareOperation(collector: ChangeCollector, before: Document, after: D
     // Generated types (`operations[...]`) and docs anchors are keyed by operationId.
     operationChange("operation-id-changed", true, `operationId ${show(b.operationId)} became ${show(a.operationId)}`);
   }
-  if (!field(opBefore.value, "deprecated") && field(opAfter.value, "deprecated")) operationChange("operation-deprecated", false, "operation deprecated");
+  if (!field(opBefore.value, "deprecated") && field(opAfter.value, "deprecated"))
+    operationChange("operation-deprecated", false, "operation deprecated");
 
-  compareFields(ctx, { direction: requestDirection, where: "" }, "parameter", parameters(before, b), parameters(after, a));
+  compareFields(
+    ctx,
+    { direction: requestDirection, where: "" },
+    "parameter",
+    parameters(before, b),
+    parameters(after, a),
+  );
   compareRequestBody(ctx, requestDirection, opBefore, opAfter);
   compareResponses(ctx, responseDirection, opBefore, opAfter);
   compareSecurity(ctx, a.webhook, effectiveSecurity(before, opBefore), effectiveSecurity(after, opAfter), a.pointer);
@@ -94,7 +147,10 @@ function parameters(doc: Document, op: OperationLocation): Map<string, Field> {
       const node = resolve(doc, `${base}/parameters/${i}`);
       const location = stringField(node.value, "in");
       const name = stringField(node.value, "name");
-      const key = location === "path" ? `path #${template.indexOf(name)}` : `${location} ${location === "header" ? name.toLowerCase() : name}`;
+      const key =
+        location === "path"
+          ? `path #${template.indexOf(name)}`
+          : `${location} ${location === "header" ? name.toLowerCase() : name}`;
       result.set(key, { ...node, label: `${location} parameter ${name}` });
     });
   }
@@ -105,7 +161,8 @@ function parameters(doc: Document, op: OperationLocation): Map<string, Field> {
 function responseHeaders(doc: Document, response: Node): Map<string, Field> {
   const result = new Map<string, Field>();
   for (const name of keysOf(field(response.value, "headers"))) {
-    if (name.toLowerCase() !== "content-type") result.set(name.toLowerCase(), { ...existingChild(doc, response, "headers", name), label: `header ${name}` });
+    if (name.toLowerCase() !== "content-type")
+      result.set(name.toLowerCase(), { ...existingChild(doc, response, "headers", name), label: `header ${name}` });
   }
   return result;
 }
@@ -113,7 +170,13 @@ function responseHeaders(doc: Document, response: Node): Map<string, Field> {
 const SERIALIZATION = ["style", "explode", "allowReserved", "allowEmptyValue"] as const;
 
 /** Parameters (request side) and headers (response side): added, removed, required, serialization and schema. */
-function compareFields(ctx: WalkContext, site: Site, kind: "parameter" | "header", before: Map<string, Field>, after: Map<string, Field>): void {
+function compareFields(
+  ctx: WalkContext,
+  site: Site,
+  kind: "parameter" | "header",
+  before: Map<string, Field>,
+  after: Map<string, Field>,
+): void {
   const sent = site.direction === "sent";
   for (const key of new Set([...before.keys(), ...after.keys()])) {
     const b = before.get(key);
@@ -125,22 +188,50 @@ function compareFields(ctx: WalkContext, site: Site, kind: "parameter" | "header
     }
     if (!b && a) {
       const required = field(a.value, "required") === true;
-      report(ctx, here, required ? `required-${kind}-added` : `${kind}-added`, required && sent, `${required ? "required" : "optional"} ${a.label} added`, a.pointer);
+      report(
+        ctx,
+        here,
+        required ? `required-${kind}-added` : `${kind}-added`,
+        required && sent,
+        `${required ? "required" : "optional"} ${a.label} added`,
+        a.pointer,
+      );
       continue;
     }
     if (!b || !a) continue;
     const [nameBefore, nameAfter] = [stringField(b.value, "name"), stringField(a.value, "name")];
     if (field(b.value, "in") === "path" && nameBefore !== nameAfter) {
       // Same URL, but typed clients pass path parameters by name.
-      report(ctx, here, "path-parameter-renamed", true, `path parameter ${nameBefore} renamed to ${nameAfter}`, a.pointer);
+      report(
+        ctx,
+        here,
+        "path-parameter-renamed",
+        true,
+        `path parameter ${nameBefore} renamed to ${nameAfter}`,
+        a.pointer,
+      );
     }
     if (Boolean(field(b.value, "required")) !== Boolean(field(a.value, "required"))) {
       const nowRequired = Boolean(field(a.value, "required"));
-      report(ctx, here, `${kind}-became-${nowRequired ? "required" : "optional"}`, nowRequired ? sent : !sent, `${a.label} became ${nowRequired ? "required" : "optional"}`, a.pointer);
+      report(
+        ctx,
+        here,
+        `${kind}-became-${nowRequired ? "required" : "optional"}`,
+        nowRequired ? sent : !sent,
+        `${a.label} became ${nowRequired ? "required" : "optional"}`,
+        a.pointer,
+      );
     }
     const serialization = SERIALIZATION.filter((k) => field(b.value, k) !== field(a.value, k));
     if (serialization.length > 0) {
-      report(ctx, here, `${kind}-serialization-changed`, true, serialization.map((k) => `${k} ${show(field(b.value, k))} became ${show(field(a.value, k))}`).join("; "), a.pointer);
+      report(
+        ctx,
+        here,
+        `${kind}-serialization-changed`,
+        true,
+        serialization.map((k) => `${k} ${show(field(b.value, k))} became ${show(field(a.value, k))}`).join("; "),
+        a.pointer,
+      );
     }
     if (field(b.value, "content") || field(a.value, "content")) compareContent(ctx, here, b, a);
     else {
@@ -159,12 +250,26 @@ function compareRequestBody(ctx: WalkContext, direction: Direction, opBefore: No
   if (b && !a) report(ctx, site, "request-body-removed", true, "request body removed", b.pointer);
   if (!b && a) {
     const required = field(a.value, "required") === true;
-    report(ctx, site, required ? "required-request-body-added" : "request-body-added", required && sent, `${required ? "required" : "optional"} request body added`, a.pointer);
+    report(
+      ctx,
+      site,
+      required ? "required-request-body-added" : "request-body-added",
+      required && sent,
+      `${required ? "required" : "optional"} request body added`,
+      a.pointer,
+    );
   }
   if (!b || !a) return;
   if (Boolean(field(b.value, "required")) !== Boolean(field(a.value, "required"))) {
     const nowRequired = Boolean(field(a.value, "required"));
-    report(ctx, site, `request-body-became-${nowRequired ? "required" : "optional"}`, nowRequired ? sent : !sent, `request body became ${nowRequired ? "required" : "optional"}`, a.pointer);
+    report(
+      ctx,
+      site,
+      `request-body-became-${nowRequired ? "required" : "optional"}`,
+      nowRequired ? sent : !sent,
+      `request body became ${nowRequired ? "required" : "optional"}`,
+      a.pointer,
+    );
   }
   compareContent(ctx, site, b, a);
 }
@@ -176,12 +281,32 @@ function compareContent(ctx: WalkContext, site: Site, before: Node, after: Node)
   for (const mediaType of new Set([...beforeTypes, ...afterTypes])) {
     const here: Site = { ...site, where: `${site.where} ${mediaType}` };
     if (!afterTypes.includes(mediaType)) {
-      report(ctx, here, "media-type-removed", true, `media type ${mediaType} removed`, `${before.pointer}/content/${escapeSegment(mediaType)}`);
+      report(
+        ctx,
+        here,
+        "media-type-removed",
+        true,
+        `media type ${mediaType} removed`,
+        `${before.pointer}/content/${escapeSegment(mediaType)}`,
+      );
     } else if (!beforeTypes.includes(mediaType)) {
-      report(ctx, here, "media-type-added", false, `media type ${mediaType} added`, `${after.pointer}/content/${escapeSegment(mediaType)}`);
+      report(
+        ctx,
+        here,
+        "media-type-added",
+        false,
+        `media type ${mediaType} added`,
+        `${after.pointer}/content/${escapeSegment(mediaType)}`,
+      );
     } else {
-      const schemaBefore = child(ctx.before, before, "content", mediaType, "schema") ?? { pointer: `${before.pointer}/content/${escapeSegment(mediaType)}`, value: {} };
-      const schemaAfter = child(ctx.after, after, "content", mediaType, "schema") ?? { pointer: `${after.pointer}/content/${escapeSegment(mediaType)}`, value: {} };
+      const schemaBefore = child(ctx.before, before, "content", mediaType, "schema") ?? {
+        pointer: `${before.pointer}/content/${escapeSegment(mediaType)}`,
+        value: {},
+      };
+      const schemaAfter = child(ctx.after, after, "content", mediaType, "schema") ?? {
+        pointer: `${after.pointer}/content/${escapeSegment(mediaType)}`,
+        value: {},
+      };
       compareSchemas(ctx, here, schemaBefore, schemaAfter);
     }
   }
@@ -189,7 +314,9 @@ function compareContent(ctx: WalkContext, site: Site, before: Node, after: Node)
 
 /** `2XX` covers `200`..`299`: a code replaced by its range (or the reverse) is compared, not removed and added. */
 function sameClass(status: string, other: string): boolean {
-  return status !== other && status[0] === other[0] && /^[1-5]/.test(status) && (/XX$/i.test(status) || /XX$/i.test(other));
+  return (
+    status !== other && status[0] === other[0] && /^[1-5]/.test(status) && (/XX$/i.test(status) || /XX$/i.test(other))
+  );
 }
 
 function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node, opAfter: Node): void {
@@ -200,10 +327,17 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
     const inBefore = beforeStatuses.includes(status);
     const inAfter = afterStatuses.includes(status);
     if (inBefore && inAfter) {
-      compareResponse(ctx, { direction, where: `response ${status}` }, response(ctx.before, opBefore, status), response(ctx.after, opAfter, status));
+      compareResponse(
+        ctx,
+        { direction, where: `response ${status}` },
+        response(ctx.before, opBefore, status),
+        response(ctx.after, opAfter, status),
+      );
       continue;
     }
-    const counterparts = (inBefore ? afterStatuses : beforeStatuses).filter((other) => sameClass(status, other) && !(inBefore ? beforeStatuses : afterStatuses).includes(other));
+    const counterparts = (inBefore ? afterStatuses : beforeStatuses).filter(
+      (other) => sameClass(status, other) && !(inBefore ? beforeStatuses : afterStatuses).includes(other),
+    );
     for (const other of counterparts) {
       const [b, a] = inBefore ? [status, other] : [other, status];
       const site: Site = { direction, where: `response ${a}` };
@@ -214,11 +348,25 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
     const site: Site = { direction, where: `response ${status}` };
     if (inBefore) {
       // Readers rely on a documented status; a writer (a webhook reply) may no longer send it.
-      report(ctx, site, "response-removed", true, `response ${status} removed`, response(ctx.before, opBefore, status).pointer);
+      report(
+        ctx,
+        site,
+        "response-removed",
+        true,
+        `response ${status} removed`,
+        response(ctx.before, opBefore, status).pointer,
+      );
     } else {
       // A reader meets a new success it does not handle; new errors fall under the error handling every reader has.
       const success = /^[123]/.test(status);
-      report(ctx, site, "response-added", direction === "received" && success, `response ${status} added`, response(ctx.after, opAfter, status).pointer);
+      report(
+        ctx,
+        site,
+        "response-added",
+        direction === "received" && success,
+        `response ${status} added`,
+        response(ctx.after, opAfter, status).pointer,
+      );
     }
   }
 }
@@ -231,9 +379,23 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
 function reportRangeChange(ctx: WalkContext, site: Site, before: string, after: string, pointer: string): void {
   if (/XX$/i.test(after)) {
     const success = /^[123]/.test(after);
-    report(ctx, site, "response-range-widened", site.direction === "received" && success, `response ${before} widened to ${after}`, pointer);
+    report(
+      ctx,
+      site,
+      "response-range-widened",
+      site.direction === "received" && success,
+      `response ${before} widened to ${after}`,
+      pointer,
+    );
   } else {
-    report(ctx, site, "response-range-narrowed", site.direction === "sent", `response ${before} narrowed to ${after}`, pointer);
+    report(
+      ctx,
+      site,
+      "response-range-narrowed",
+      site.direction === "sent",
+      `response ${before} narrowed to ${after}`,
+      pointer,
+    );
   }
 }
 
@@ -247,7 +409,11 @@ type Requirement = Record<string, string[]>;
 /** Security requirement objects: scheme name -> scopes. */
 function requirementsOf(value: unknown): Requirement[] {
   if (!isArray(value)) return [];
-  return value.filter(isObject).map((requirement) => Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, stringList(scopes)])));
+  return value
+    .filter(isObject)
+    .map((requirement) =>
+      Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [scheme, stringList(scopes)])),
+    );
 }
 
 function effectiveSecurity(doc: Document, op: Node): Requirement[] {
@@ -256,37 +422,58 @@ function effectiveSecurity(doc: Document, op: Node): Requirement[] {
 }
 
 function describeRequirement(requirement: Requirement): string {
-  const parts = Object.entries(requirement).map(([scheme, scopes]) => (scopes.length > 0 ? `${scheme} (${scopes.join(" ")})` : scheme));
+  const parts = Object.entries(requirement).map(([scheme, scopes]) =>
+    scopes.length > 0 ? `${scheme} (${scopes.join(" ")})` : scheme,
+  );
   return parts.length > 0 ? parts.join(" + ") : "no credentials";
 }
 
 /** True when credentials that meet `held` also meet `needed`: the same schemes or fewer, the same scopes or fewer. */
 function satisfies(held: Requirement, needed: Requirement): boolean {
-  return Object.entries(needed).every(([scheme, scopes]) => held[scheme] !== undefined && scopes.every((s) => held[scheme]!.includes(s)));
+  return Object.entries(needed).every(
+    ([scheme, scopes]) => held[scheme] !== undefined && scopes.every((s) => held[scheme]!.includes(s)),
+  );
 }
 
-function compareSecurity(ctx: WalkContext, webhook: boolean, before: Requirement[], after: Requirement[], pointer: string): void {
-  const change = (rule: string, breaking: boolean, message: string) => ctx.collector.add({ rule, breaking, where: "security", message, pointer }, ctx.operation);
+function compareSecurity(
+  ctx: WalkContext,
+  webhook: boolean,
+  before: Requirement[],
+  after: Requirement[],
+  pointer: string,
+): void {
+  const change = (rule: string, breaking: boolean, message: string) =>
+    ctx.collector.add({ rule, breaking, where: "security", message, pointer }, ctx.operation);
   if (webhook) {
     // The platform authenticates itself to the user's server, which verifies exactly what it was told to.
     if (JSON.stringify(before) !== JSON.stringify(after)) {
-      change("security-changed", true, `security ${before.map(describeRequirement).join(" or ")} became ${after.map(describeRequirement).join(" or ")}`);
+      change(
+        "security-changed",
+        true,
+        `security ${before.map(describeRequirement).join(" or ")} became ${after.map(describeRequirement).join(" or ")}`,
+      );
     }
     return;
   }
   for (const held of before) {
     if (!after.some((needed) => satisfies(held, needed))) {
-      change("security-narrowed", true, `callers with ${describeRequirement(held)} are no longer accepted (now ${after.map(describeRequirement).join(" or ")})`);
+      change(
+        "security-narrowed",
+        true,
+        `callers with ${describeRequirement(held)} are no longer accepted (now ${after.map(describeRequirement).join(" or ")})`,
+      );
     }
   }
   for (const held of after) {
-    if (!before.some((needed) => satisfies(held, needed))) change("security-widened", false, `callers with ${describeRequirement(held)} are now accepted`);
+    if (!before.some((needed) => satisfies(held, needed)))
+      change("security-widened", false, `callers with ${describeRequirement(held)} are now accepted`);
   }
 }
 
 function compareSecuritySchemes(collector: ChangeCollector, before: Document, after: Document): void {
   const schemes = (doc: Document) => Object.keys(doc.components?.securitySchemes ?? {});
-  const add = (rule: string, breaking: boolean, message: string, pointer: string) => collector.add({ rule, breaking, where: "", message, pointer });
+  const add = (rule: string, breaking: boolean, message: string, pointer: string) =>
+    collector.add({ rule, breaking, where: "", message, pointer });
   for (const name of new Set([...schemes(before), ...schemes(after)])) {
     const pointer = `/components/securitySchemes/${escapeSegment(name)}`;
     if (!schemes(after).includes(name)) {
@@ -305,27 +492,59 @@ function compareSecuritySchemes(collector: ChangeCollector, before: Document, af
       const fa = field(a.flows, flow);
       if (!isObject(fa) || !isObject(fb)) {
         if (!fa) fields.push(`flows.${flow}`);
-        else add("security-flow-added", false, `security scheme ${name}: flow ${flow} added`, `${pointer}/flows/${flow}`);
+        else
+          add("security-flow-added", false, `security scheme ${name}: flow ${flow} added`, `${pointer}/flows/${flow}`);
         continue;
       }
-      fields.push(...["authorizationUrl", "tokenUrl", "refreshUrl"].filter((k) => fb[k] !== fa[k]).map((k) => `flows.${flow}.${k}`));
+      fields.push(
+        ...["authorizationUrl", "tokenUrl", "refreshUrl"]
+          .filter((k) => fb[k] !== fa[k])
+          .map((k) => `flows.${flow}.${k}`),
+      );
       for (const scope of keysOf(fb.scopes)) {
-        if (!(scope in asObject(fa.scopes))) add("security-scope-removed", true, `security scheme ${name}: scope ${scope} removed from flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
+        if (!(scope in asObject(fa.scopes)))
+          add(
+            "security-scope-removed",
+            true,
+            `security scheme ${name}: scope ${scope} removed from flow ${flow}`,
+            `${pointer}/flows/${flow}/scopes`,
+          );
       }
       for (const scope of keysOf(fa.scopes)) {
-        if (!(scope in asObject(fb.scopes))) add("security-scope-added", false, `security scheme ${name}: scope ${scope} added to flow ${flow}`, `${pointer}/flows/${flow}/scopes`);
+        if (!(scope in asObject(fb.scopes)))
+          add(
+            "security-scope-added",
+            false,
+            `security scheme ${name}: scope ${scope} added to flow ${flow}`,
+            `${pointer}/flows/${flow}/scopes`,
+          );
       }
     }
-    if (fields.length > 0) add("security-scheme-changed", true, `security scheme ${name} changed: ${fields.join(", ")}`, pointer);
+    if (fields.length > 0)
+      add("security-scheme-changed", true, `security scheme ${name} changed: ${fields.join(", ")}`, pointer);
   }
 }
 
 function compareServers(collector: ChangeCollector, before: Document, after: Document): void {
   const urls = (doc: Document) => (isArray(doc.servers) ? doc.servers.map((server) => stringField(server, "url")) : []);
   for (const [index, url] of urls(before).entries()) {
-    if (!urls(after).includes(url)) collector.add({ rule: "server-removed", breaking: true, where: "", message: `server ${url} removed`, pointer: `/servers/${index}` });
+    if (!urls(after).includes(url))
+      collector.add({
+        rule: "server-removed",
+        breaking: true,
+        where: "",
+        message: `server ${url} removed`,
+        pointer: `/servers/${index}`,
+      });
   }
   for (const [index, url] of urls(after).entries()) {
-    if (!urls(before).includes(url)) collector.add({ rule: "server-added", breaking: false, where: "", message: `server ${url} added`, pointer: `/servers/${index}` });
+    if (!urls(before).includes(url))
+      collector.add({
+        rule: "server-added",
+        breaking: false,
+        where: "",
+        message: `server ${url} added`,
+        pointer: `/servers/${index}`,
+      });
   }
 }

@@ -19,14 +19,19 @@ export function loadSpecFile(file: string): Document {
   try {
     doc = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${messageOf(error).split("\n")[0]}`);
+    throw new UsageError(
+      `${file} is not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${messageOf(error).split("\n")[0]}`,
+    );
   }
   if (!isOpenApi3(doc)) throw new UsageError(`${file} is not an OpenAPI 3 document (it has no "openapi: 3.x" field)`);
   if (typeof field(doc.info, "title") !== "string" || typeof field(doc.info, "version") !== "string") {
     throw new UsageError(`${file} has no info.title and info.version`);
   }
   const external = externalRef(doc);
-  if (external) throw new UsageError(`${file} refers to another file ($ref "${external}"); bundle it first: npx @redocly/cli bundle ${file} -o bundled.json`);
+  if (external)
+    throw new UsageError(
+      `${file} refers to another file ($ref "${external}"); bundle it first: npx @redocly/cli bundle ${file} -o bundled.json`,
+    );
   // Only what every report needs is checked here; the differ narrows the other fields where it reads them (./json.ts).
   return doc as Document;
 }

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Direction-aware comparison of two JSON Schemas (OpenAPI 3.1 / 2020-12, with 3.0's `nullable`). Every
 // constraint is read as "which values are accepted": a change that accepts more widens, one that accepts less
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
@@ -48,7 +49,14 @@ export interface Site {
   path?: string;
 }
 
-export function report(ctx: WalkContext, site: Site, rule: string, breaking: boolean, message: string, pointer: string): void {
+export function report(
+  ctx: WalkContext,
+  site: Site,
+  rule: string,
+  breaking: boolean,
+  message: string,
+  pointer: string,
+): void {
   const where = site.path ? `${site.where} ${site.path}` : site.where;
   ctx.collector.add({ rule, breaking, direction: site.direction, where, message, pointer }, ctx.operation);
 }
@@ -68,11 +76,38 @@ const COMBINATORS = ["oneOf", "anyOf", "allOf"] as const;
 
 /** Keywords compared by their meaning below; any other keyword that changes is reported as breaking both ways. */
 const UNDERSTOOD = new Set<string>([
-  "type", "nullable", "enum", "const", "format", "pattern", ...LOWER_BOUNDS, ...UPPER_BOUNDS, "multipleOf",
-  "uniqueItems", "required", "properties", "additionalProperties", "items", ...COMBINATORS, "default", "deprecated", "$ref",
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  "format",
+  "pattern",
+  ...LOWER_BOUNDS,
+  ...UPPER_BOUNDS,
+  "multipleOf",
+  "uniqueItems",
+  "required",
+  "properties",
+  "additionalProperties",
+  "items",
+  ...COMBINATORS,
+  "default",
+  "deprecated",
+  "$ref",
 ]);
 /** Keywords that do not change which values are valid. */
-const ANNOTATIONS = new Set<string>(["description", "title", "summary", "examples", "example", "$comment", "externalDocs", "readOnly", "writeOnly", "xml"]);
+const ANNOTATIONS = new Set<string>([
+  "description",
+  "title",
+  "summary",
+  "examples",
+  "example",
+  "$comment",
+  "externalDocs",
+  "readOnly",
+  "writeOnly",
+  "xml",
+]);
 
 const kebab = (keyword: string) => keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -102,11 +137,22 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
   compareBounds(b, a, emit);
   if (Boolean(b.uniqueItems) !== Boolean(a.uniqueItems)) {
     const extent = { widened: Boolean(b.uniqueItems), narrowed: Boolean(a.uniqueItems) };
-    emit(`unique-items-${extentName(extent)}`, extent, `uniqueItems ${show(b.uniqueItems ?? false)} became ${show(a.uniqueItems ?? false)}`);
+    emit(
+      `unique-items-${extentName(extent)}`,
+      extent,
+      `uniqueItems ${show(b.uniqueItems ?? false)} became ${show(a.uniqueItems ?? false)}`,
+    );
   }
   if (b.default !== undefined && a.default !== undefined && JSON.stringify(b.default) !== JSON.stringify(a.default)) {
     // A caller that leaves the value out now gets another behaviour; a reader is not affected by a default.
-    report(ctx, site, "default-changed", site.direction === "sent", `default ${show(b.default)} became ${show(a.default)}`, at);
+    report(
+      ctx,
+      site,
+      "default-changed",
+      site.direction === "sent",
+      `default ${show(b.default)} became ${show(a.default)}`,
+      at,
+    );
   }
   if (!b.deprecated && a.deprecated) report(ctx, site, "schema-deprecated", false, "deprecated", at);
 
@@ -124,7 +170,11 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
   for (const keyword of new Set([...Object.keys(b), ...Object.keys(a)])) {
     if (UNDERSTOOD.has(keyword) || ANNOTATIONS.has(keyword) || keyword.startsWith("x-")) continue;
     if (JSON.stringify(b[keyword]) === JSON.stringify(a[keyword])) continue;
-    emit(`${kebab(keyword)}-changed`, { widened: true, narrowed: true }, `${keyword} ${show(b[keyword])} became ${show(a[keyword])}`);
+    emit(
+      `${kebab(keyword)}-changed`,
+      { widened: true, narrowed: true },
+      `${keyword} ${show(b[keyword])} became ${show(a[keyword])}`,
+    );
   }
 }
 
@@ -150,12 +200,18 @@ function compareTypes(b: JsonObject, a: JsonObject, emit: Emit): void {
   const before = typeSet(b);
   const after = typeSet(a);
   // undefined accepts every type; `number` includes `integer`.
-  const covers = (set: string[] | undefined, type: string) => !set || set.includes(type) || (type === "integer" && set.includes("number"));
+  const covers = (set: string[] | undefined, type: string) =>
+    !set || set.includes(type) || (type === "integer" && set.includes("number"));
   const extent = {
     widened: before !== undefined && (after === undefined || after.some((t) => !covers(before, t))),
     narrowed: after !== undefined && (before === undefined || before.some((t) => !covers(after, t))),
   };
-  if (extent.widened || extent.narrowed) emit(`type-${extentName(extent)}`, extent, `type ${before ? show(before) : "(any)"} became ${after ? show(after) : "(any)"}`);
+  if (extent.widened || extent.narrowed)
+    emit(
+      `type-${extentName(extent)}`,
+      extent,
+      `type ${before ? show(before) : "(any)"} became ${after ? show(after) : "(any)"}`,
+    );
 }
 
 /** `const` and `enum` as one list of allowed values; undefined when any value is allowed. */
@@ -175,23 +231,34 @@ function compareAllowedValues(b: JsonObject, a: JsonObject, emit: Emit): void {
   const removed = before && after ? before.filter((v) => !afterKeys.has(JSON.stringify(v))) : [];
   const extent = { widened: !after || added.length > 0, narrowed: !before || removed.length > 0 };
   if (!extent.widened && !extent.narrowed) return;
-  const parts = !before ? [`restricted to ${show(after)}`] : !after ? [`no longer restricted to ${show(before)}`] : [
-    ...(added.length > 0 ? [`values added: ${added.map(show).join(", ")}`] : []),
-    ...(removed.length > 0 ? [`values removed: ${removed.map(show).join(", ")}`] : []),
-  ];
+  const parts = !before
+    ? [`restricted to ${show(after)}`]
+    : !after
+      ? [`no longer restricted to ${show(before)}`]
+      : [
+          ...(added.length > 0 ? [`values added: ${added.map(show).join(", ")}`] : []),
+          ...(removed.length > 0 ? [`values removed: ${removed.map(show).join(", ")}`] : []),
+        ];
   emit(`enum-${extentName(extent)}`, extent, parts.join("; "));
 }
 
 const isBound = (value: unknown): value is number | undefined => value === undefined || typeof value === "number";
 
 function compareBounds(b: JsonObject, a: JsonObject, emit: Emit): void {
-  for (const [keywords, lower] of [[LOWER_BOUNDS, true], [UPPER_BOUNDS, false]] as const) {
+  for (const [keywords, lower] of [
+    [LOWER_BOUNDS, true],
+    [UPPER_BOUNDS, false],
+  ] as const) {
     for (const keyword of keywords) {
       const before = b[keyword];
       const after = a[keyword];
       if (before === after) continue;
       if (!isBound(before) || !isBound(after)) {
-        emit(`${kebab(keyword)}-changed`, { widened: true, narrowed: true }, `${keyword} ${show(before)} became ${show(after)}`); // 3.0 boolean form
+        emit(
+          `${kebab(keyword)}-changed`,
+          { widened: true, narrowed: true },
+          `${keyword} ${show(before)} became ${show(after)}`,
+        ); // 3.0 boolean form
         continue;
       }
       // A bound that appears, or moves inwards, narrows; one that disappears, or moves outwards, widens.
@@ -201,7 +268,11 @@ function compareBounds(b: JsonObject, a: JsonObject, emit: Emit): void {
     }
   }
   if (b.multipleOf !== a.multipleOf) {
-    emit("multiple-of-changed", { widened: true, narrowed: true }, `multipleOf ${show(b.multipleOf)} became ${show(a.multipleOf)}`);
+    emit(
+      "multiple-of-changed",
+      { widened: true, narrowed: true },
+      `multipleOf ${show(b.multipleOf)} became ${show(a.multipleOf)}`,
+    );
   }
 }
 
@@ -218,33 +289,65 @@ function compareProperties(ctx: WalkContext, site: Site, before: Node, after: No
     const inAfter = name in afterProps;
     if (inBefore && !inAfter) {
       // A writer that sends it is rejected (closed schema) or no longer documented; a reader loses it.
-      report(ctx, where, "property-removed", true, `property \`${name}\` removed`, `${before.pointer}/properties/${escapeSegment(name)}`);
+      report(
+        ctx,
+        where,
+        "property-removed",
+        true,
+        `property \`${name}\` removed`,
+        `${before.pointer}/properties/${escapeSegment(name)}`,
+      );
       continue;
     }
     if (!inBefore && inAfter) {
       const required = afterRequired.has(name);
       const rule = required ? "required-property-added" : "property-added";
-      report(ctx, where, rule, required && sent, `${required ? "required" : "optional"} property \`${name}\` added`, `${after.pointer}/properties/${escapeSegment(name)}`);
+      report(
+        ctx,
+        where,
+        rule,
+        required && sent,
+        `${required ? "required" : "optional"} property \`${name}\` added`,
+        `${after.pointer}/properties/${escapeSegment(name)}`,
+      );
       continue;
     }
     if (beforeRequired.has(name) !== afterRequired.has(name)) {
       const nowRequired = afterRequired.has(name);
       const rule = nowRequired ? "property-became-required" : "property-became-optional";
       // Required narrows what a writer may send; optional widens what a reader may get (the field may be missing).
-      report(ctx, where, rule, nowRequired ? sent : !sent, `property \`${name}\` became ${nowRequired ? "required" : "optional"}`, after.pointer);
+      report(
+        ctx,
+        where,
+        rule,
+        nowRequired ? sent : !sent,
+        `property \`${name}\` became ${nowRequired ? "required" : "optional"}`,
+        after.pointer,
+      );
     }
     if (inBefore && inAfter) {
-      compareSchemas(ctx, where, existingChild(ctx.before, before, "properties", name), existingChild(ctx.after, after, "properties", name));
+      compareSchemas(
+        ctx,
+        where,
+        existingChild(ctx.before, before, "properties", name),
+        existingChild(ctx.after, after, "properties", name),
+      );
     }
   }
 }
 
 function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node, after: Node, emit: Emit): void {
-  const state = (value: unknown) => (value === undefined || value === true ? "open" : value === false ? "closed" : "schema");
+  const state = (value: unknown) =>
+    value === undefined || value === true ? "open" : value === false ? "closed" : "schema";
   const b = state(field(before.value, "additionalProperties"));
   const a = state(field(after.value, "additionalProperties"));
   if (b === "schema" && a === "schema") {
-    compareSchemas(ctx, within(site, ".*"), existingChild(ctx.before, before, "additionalProperties"), existingChild(ctx.after, after, "additionalProperties"));
+    compareSchemas(
+      ctx,
+      within(site, ".*"),
+      existingChild(ctx.before, before, "additionalProperties"),
+      existingChild(ctx.after, after, "additionalProperties"),
+    );
     return;
   }
   if (b === a) return;
@@ -254,7 +357,14 @@ function compareAdditionalProperties(ctx: WalkContext, site: Site, before: Node,
   emit(`additional-properties-${extentName(extent)}`, extent, `additionalProperties ${b} became ${a}`, true);
 }
 
-function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: Node, keyword: (typeof COMBINATORS)[number], emit: Emit): void {
+function compareCombinator(
+  ctx: WalkContext,
+  site: Site,
+  before: Node,
+  after: Node,
+  keyword: (typeof COMBINATORS)[number],
+  emit: Emit,
+): void {
   const list = (node: Node) => {
     const value = field(node.value, keyword);
     return isArray(value) ? value : undefined;
@@ -276,28 +386,41 @@ function compareCombinator(ctx: WalkContext, site: Site, before: Node, after: No
   const unmatchedAfter = [...afterBranches];
   const unmatchedBefore: Node[] = [];
   for (const branch of beforeBranches) {
-    const same = unmatchedAfter.findIndex((other) => other.pointer === branch.pointer && branch.pointer.startsWith("/components/"));
+    const same = unmatchedAfter.findIndex(
+      (other) => other.pointer === branch.pointer && branch.pointer.startsWith("/components/"),
+    );
     if (same >= 0) pairs.push([branch, unmatchedAfter.splice(same, 1)[0]!]);
     else unmatchedBefore.push(branch);
   }
-  while (unmatchedBefore.length > 0 && unmatchedAfter.length > 0) pairs.push([unmatchedBefore.shift()!, unmatchedAfter.shift()!]);
+  while (unmatchedBefore.length > 0 && unmatchedAfter.length > 0)
+    pairs.push([unmatchedBefore.shift()!, unmatchedAfter.shift()!]);
   for (const [b, a] of pairs) compareSchemas(ctx, within(site, `<${keyword} ${a.pointer.split("/").pop()}>`), b, a);
-  for (const [branches, added] of [[unmatchedAfter, true], [unmatchedBefore, false]] as const) {
+  for (const [branches, added] of [
+    [unmatchedAfter, true],
+    [unmatchedBefore, false],
+  ] as const) {
     for (const branch of branches) {
       const widens = added === branchAddedWidens;
-      emit(`${kebab(keyword)}-${widens ? "widened" : "narrowed"}`, { widened: widens, narrowed: !widens }, `${keyword} branch ${added ? "added" : "removed"}: ${branchName(branch)}`);
+      emit(
+        `${kebab(keyword)}-${widens ? "widened" : "narrowed"}`,
+        { widened: widens, narrowed: !widens },
+        `${keyword} branch ${added ? "added" : "removed"}: ${branchName(branch)}`,
+      );
     }
   }
 }
 
 /** A branch by its component name, or its JSON when it is written inline. */
-const branchName = (branch: Node) => (branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value));
+const branchName = (branch: Node) =>
+  branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value);
 
 /** The `anyOf`/`oneOf` of a schema that says nothing else (annotations aside), e.g. `anyOf: [<success envelope>, Error]`. */
 function alternativesOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
   const keywords = keysOf(schema).filter((keyword) => !ANNOTATIONS.has(keyword) && !keyword.startsWith("x-"));
   const [keyword] = keywords;
-  return keywords.length === 1 && (keyword === "anyOf" || keyword === "oneOf") && isArray(field(schema, keyword)) ? keyword : undefined;
+  return keywords.length === 1 && (keyword === "anyOf" || keyword === "oneOf") && isArray(field(schema, keyword))
+    ? keyword
+    : undefined;
 }
 
 /**
@@ -307,21 +430,35 @@ function alternativesOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
  * Returns false when the pair is no such wrapping.
  */
 function compareWrapping(ctx: WalkContext, site: Site, before: Node, after: Node): boolean {
-  const hasAlternatives = (node: Node) => field(node.value, "anyOf") !== undefined || field(node.value, "oneOf") !== undefined;
+  const hasAlternatives = (node: Node) =>
+    field(node.value, "anyOf") !== undefined || field(node.value, "oneOf") !== undefined;
   const wrappedIn = hasAlternatives(before) ? undefined : alternativesOnly(after.value);
   const unwrappedFrom = hasAlternatives(after) ? undefined : alternativesOnly(before.value);
   const keyword = wrappedIn ?? unwrappedFrom;
   if (!keyword) return false;
   const [inner, wrapper, wrapperDoc] = wrappedIn ? [before, after, ctx.after] : [after, before, ctx.before];
-  const branches = asArray(field(wrapper.value, keyword)).map((_, i) => existingChild(wrapperDoc, wrapper, keyword, String(i)));
-  const own = branches.find((branch) => (branch.pointer === inner.pointer && inner.pointer.startsWith("/components/")) || JSON.stringify(branch.value) === JSON.stringify(inner.value));
+  const branches = asArray(field(wrapper.value, keyword)).map((_, i) =>
+    existingChild(wrapperDoc, wrapper, keyword, String(i)),
+  );
+  const own = branches.find(
+    (branch) =>
+      (branch.pointer === inner.pointer && inner.pointer.startsWith("/components/")) ||
+      JSON.stringify(branch.value) === JSON.stringify(inner.value),
+  );
   if (!own) return false;
   const others = branches.filter((branch) => branch !== own).map(branchName);
   if (others.length > 0) {
     // Any branch may hold, so the branches around the schema widen what is accepted (and removing them narrows it).
     const extent = { widened: Boolean(wrappedIn), narrowed: !wrappedIn };
     const message = `${wrappedIn ? "wrapped in" : "no longer wrapped in"} ${keyword} with ${others.join(", ")}`;
-    report(ctx, site, `${kebab(keyword)}-${extentName(extent)}`, isBreaking(site.direction, extent), message, wrapper.pointer);
+    report(
+      ctx,
+      site,
+      `${kebab(keyword)}-${extentName(extent)}`,
+      isBreaking(site.direction, extent),
+      message,
+      wrapper.pointer,
+    );
   }
   if (wrappedIn) compareSchemas(ctx, within(site, `<${keyword} ${own.pointer.split("/").pop()}>`), before, own);
   else compareSchemas(ctx, site, own, after);

@@ -94,7 +94,11 @@ function requiredScopes(operation: OperationInfo): string[] {
   return (operation.operation.security ?? []).flatMap((requirement) => requirement.sellerApiKey ?? []);
 }
 
-export const shopView = (shop: CatalogShop) => ({ id: shop.id, name: shop.name, payout_verified: shop.payout_verified });
+export const shopView = (shop: CatalogShop) => ({
+  id: shop.id,
+  name: shop.name,
+  payout_verified: shop.payout_verified,
+});
 
 const unprocessable = (error: string) => ({ status: 422, body: { error } });
 /** Prices are two-decimal strings in responses (the contract's Price). */
@@ -104,7 +108,10 @@ const PRICE_DIGITS = 2;
 function priceProblem(variants: Array<{ prices: Array<{ amount: number }> }>): string | undefined {
   const fits = (amount: number) => amount >= 0 && amount <= MAX_AMOUNT && fractionDigits(amount) <= PRICE_DIGITS;
   const bad = variants.flatMap((variant) => variant.prices).find((price) => !fits(price.amount));
-  return bad && `amount ${bad.amount} must be a number from 0 to 1e12 with at most two decimals (the sandbox requires it; money is counted in minor units)`;
+  return (
+    bad &&
+    `amount ${bad.amount} must be a number from 0 to 1e12 with at most two decimals (the sandbox requires it; money is counted in minor units)`
+  );
 }
 
 const handlers: HandlerTable<"catalog", Context> = {
@@ -115,12 +122,16 @@ const handlers: HandlerTable<"catalog", Context> = {
     const fingerprint = canonicalJson(body);
     const earlier = ownValue(shop.idempotency, key);
     if (earlier) {
-      if (earlier.fingerprint !== fingerprint) return unprocessable(`Idempotency-Key ${key} was already used with a different request body; use a new key for a new product`);
+      if (earlier.fingerprint !== fingerprint)
+        return unprocessable(
+          `Idempotency-Key ${key} was already used with a different request body; use a new key for a new product`,
+        );
       const product = shop.products.find((row) => row.id === earlier.product_id);
       if (!product) throw new Error(`the sandbox lost product ${earlier.product_id}`);
       return { status: earlier.status, body: product, headers: { "idempotent-replayed": "true" } };
     }
-    if (!shop.categories.some((category) => category.id === body.category_id)) return unprocessable(`category_id: unknown category ${body.category_id}`);
+    if (!shop.categories.some((category) => category.id === body.category_id))
+      return unprocessable(`category_id: unknown category ${body.category_id}`);
     const badPrice = priceProblem(body.variants);
     if (badPrice) return unprocessable(badPrice);
     const number = String(state.nextProduct++).padStart(6, "0");
@@ -134,7 +145,10 @@ const handlers: HandlerTable<"catalog", Context> = {
       variants: body.variants.map((variant, index) => ({
         id: `var_${number}_${index + 1}`,
         title: variant.title,
-        prices: variant.prices.map((price) => ({ amount: formatUnits(toUnits(price.amount, PRICE_DIGITS), PRICE_DIGITS), currency_code: price.currency_code })),
+        prices: variant.prices.map((price) => ({
+          amount: formatUnits(toUnits(price.amount, PRICE_DIGITS), PRICE_DIGITS),
+          currency_code: price.currency_code,
+        })),
       })),
       created_at: new Date().toISOString(),
     };
@@ -149,7 +163,12 @@ export function createCatalogApi(state: CatalogState, options: CatalogApiOptions
   const server = new OperationServer("catalog", handlers);
   const keys = new Map(options.config.keys.map((key) => [key.api_key, key]));
   const changed = () => options.onChange?.();
-  const refuse = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => json(status, { error, ...extra }, headers);
+  const refuse = (
+    status: number,
+    error: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) => json(status, { error, ...extra }, headers);
 
   function authenticate(request: SandboxRequest) {
     const apiKey = request.headers.get("x-seller-api-key");
@@ -174,7 +193,8 @@ export function createCatalogApi(state: CatalogState, options: CatalogApiOptions
 
   const handleSandbox = createSalesEndpoints(state, options, { authenticate, refuse, changed });
   return {
-    handle: async (request) => (request.url.pathname.startsWith(SANDBOX_PREFIX) ? handleSandbox(request) : handleApi(request)),
+    handle: async (request) =>
+      request.url.pathname.startsWith(SANDBOX_PREFIX) ? handleSandbox(request) : handleApi(request),
     refuse: (status, message) => refuse(status, message),
   };
 }

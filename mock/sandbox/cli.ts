@@ -28,7 +28,10 @@ function parseRateLimit(text: string | undefined): RateLimitPolicy | false | und
   if (text === undefined) return undefined;
   if (text === "off") return false;
   const rate = parseRequestRate(text);
-  if (!rate) throw new UsageError(`--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), or "off", got "${text}"`);
+  if (!rate)
+    throw new UsageError(
+      `--rate-limit takes a number of requests per minute (30, 30/min), per second or hour (5/s, 900/h), or "off", got "${text}"`,
+    );
   return rate;
 }
 
@@ -63,7 +66,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
     return 0;
   }
-  const ports = parsePortAssignments(values["base-port"] ?? process.env.SANDBOX_BASE_PORT, values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS));
+  const ports = parsePortAssignments(
+    values["base-port"] ?? process.env.SANDBOX_BASE_PORT,
+    values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS),
+  );
   const dataFile = values.data ?? process.env.SANDBOX_DATA;
   // Loaded only now: oidc-provider prints a runtime warning on import, which --help and --print-config need not show.
   const { SandboxStartError, startSandbox } = await import("./server.js");
@@ -80,7 +86,9 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     if (error instanceof SandboxStartError) throw new UsageError(error.message, 1);
     throw error;
   }
-  const storage = dataFile ? `state kept in ${dataFile} (${running.restored ? "restored" : "new, seeded with the demo data"})` : "state in memory";
+  const storage = dataFile
+    ? `state kept in ${dataFile} (${running.restored ? "restored" : "new, seeded with the demo data"})`
+    : "state in memory";
   console.log(`Stateful sandbox, ${storage}. Ctrl-C to stop.\n`);
   for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
   console.log(`\n${describeCredentials(config, running.urls.identity, configFile)}`);

@@ -17,7 +17,12 @@ export interface DemoAccountConfig {
   /** Third-party identity providers the account is linked to: idp-a, idp-b. */
   identity_providers: string[];
   /** The user's claims (sub, name, email, tg_id, wallets, ...), released by scope. */
-  claims: Record<string, unknown> & { sub: string; email?: string; tg_username?: string; wallets?: Array<{ chain: string; address: string }> };
+  claims: Record<string, unknown> & {
+    sub: string;
+    email?: string;
+    tg_username?: string;
+    wallets?: Array<{ chain: string; address: string }>;
+  };
 }
 
 export interface SandboxConfig {
@@ -62,14 +67,17 @@ export function checkConfig(config: SandboxConfig, path: string): void {
   const fail = (message: string) => {
     throw new SandboxConfigError(`${path}: ${message}`);
   };
-  for (const section of ["identity", "links", "catalog", "pay"] as const) if (typeof config?.[section] !== "object") fail(`the "${section}" section is missing`);
+  for (const section of ["identity", "links", "catalog", "pay"] as const)
+    if (typeof config?.[section] !== "object") fail(`the "${section}" section is missing`);
   const shops = new Set(config.catalog.shops.map((shop) => shop.id));
   for (const key of config.catalog.keys) if (!shops.has(key.shop)) fail(`catalog key for unknown shop "${key.shop}"`);
   for (const shop of config.catalog.shops) {
-    for (const category of shop.categories) if (!category.id.startsWith("pcat_")) fail(`category id "${category.id}" lacks the pcat_ prefix`);
+    for (const category of shop.categories)
+      if (!category.id.startsWith("pcat_")) fail(`category id "${category.id}" lacks the pcat_ prefix`);
   }
   for (const client of config.identity.clients) {
-    if (!client.client_id || !client.client_secret || client.redirect_uris.length === 0) fail(`client "${client.client_id}" needs client_id, client_secret and redirect_uris`);
+    if (!client.client_id || !client.client_secret || client.redirect_uris.length === 0)
+      fail(`client "${client.client_id}" needs client_id, client_secret and redirect_uris`);
   }
   const subs = new Set<string>();
   for (const account of config.identity.accounts) {

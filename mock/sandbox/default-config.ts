@@ -50,10 +50,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
     ],
   },
   links: {
-    keys: [
-      { api_key: "demo-links-key" },
-      { api_key: "expired-links-key", expired: true },
-    ],
+    keys: [{ api_key: "demo-links-key" }, { api_key: "expired-links-key", expired: true }],
     password: "demo-password",
     perPage: 10,
     shortLinkBase: "https://go.example.com",
@@ -79,9 +76,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
         payout_verified: false,
         issuance_url: null,
         issuance_secret: "demo-gear-issuance-secret",
-        categories: [
-          { id: "pcat_9xd1k6q3", name: "In-game items", parent_id: null },
-        ],
+        categories: [{ id: "pcat_9xd1k6q3", name: "In-game items", parent_id: null }],
       },
     ],
     keys: [
@@ -100,5 +95,5 @@ export const DEFAULT_CONFIG: SandboxConfig = {
     feePercent: 3,
     ordersPerPage: 20,
     defaultPaymentSystem: 4,
-  }
+  },
 };

@@ -31,7 +31,11 @@ export interface SandboxApi {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
-  return { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function html(status: number, body: string, headers: Record<string, string> = {}): SandboxResponse {
@@ -77,4 +81,3 @@ export function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]
 export function formatDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
-

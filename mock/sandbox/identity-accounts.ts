@@ -16,7 +16,12 @@ export interface IdentityState {
 
 export async function seedIdentity(): Promise<IdentityState> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
-  const signingKey = { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: `sandbox-${randomBytes(6).toString("hex")}` };
+  const signingKey = {
+    ...(await exportJWK(privateKey)),
+    alg: "RS256",
+    use: "sig",
+    kid: `sandbox-${randomBytes(6).toString("hex")}`,
+  };
   return { signingKey, cookieKeys: [randomBytes(32).toString("base64url")], records: {} };
 }
 
@@ -45,11 +50,18 @@ export function loginsOf(account: DemoAccountConfig, method: SignInMethod): stri
   }
 }
 
-export function findAccountByLogin(accounts: DemoAccountConfig[], method: string, login: string, password: string): DemoAccountConfig | undefined {
+export function findAccountByLogin(
+  accounts: DemoAccountConfig[],
+  method: string,
+  login: string,
+  password: string,
+): DemoAccountConfig | undefined {
   const known = SIGN_IN_METHODS.find((m) => m.id === method);
   if (!known) return undefined;
   const wanted = login.trim().replace(/^@/, "").toLowerCase();
-  const account = accounts.find((candidate) => loginsOf(candidate, known.id).some((value) => value.toLowerCase() === wanted));
+  const account = accounts.find((candidate) =>
+    loginsOf(candidate, known.id).some((value) => value.toLowerCase() === wanted),
+  );
   if (account && known.id === "email" && account.password !== password) return undefined;
   return account;
 }
@@ -80,8 +92,12 @@ export function stateAdapter(state: IdentityState, onChange: () => void): (model
   return (model) => ({
     upsert(id, payload, expiresIn) {
       const now = Date.now();
-      for (const [key, record] of Object.entries(state.records)) if (record.expiresAt !== null && record.expiresAt <= now) delete state.records[key];
-      state.records[`${model}:${id}`] = { payload, expiresAt: typeof expiresIn === "number" ? now + expiresIn * 1000 : null };
+      for (const [key, record] of Object.entries(state.records))
+        if (record.expiresAt !== null && record.expiresAt <= now) delete state.records[key];
+      state.records[`${model}:${id}`] = {
+        payload,
+        expiresAt: typeof expiresIn === "number" ? now + expiresIn * 1000 : null,
+      };
       onChange();
       return Promise.resolve();
     },
@@ -100,7 +116,8 @@ export function stateAdapter(state: IdentityState, onChange: () => void): (model
       return Promise.resolve();
     },
     revokeByGrantId(grantId) {
-      for (const [key, record] of Object.entries(state.records)) if (record.payload.grantId === grantId) delete state.records[key];
+      for (const [key, record] of Object.entries(state.records))
+        if (record.payload.grantId === grantId) delete state.records[key];
       onChange();
       return Promise.resolve();
     },

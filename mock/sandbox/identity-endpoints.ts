@@ -2,7 +2,14 @@
 // request (TokenRequest, client_secret_post only) and both variants of logout (the form POST is handed on as the GET
 // variant).
 import { IncomingMessage, type ServerResponse } from "node:http";
-import { describeErrors, joinPointer, loadContract, mediaTypeOf, parseForm, type ValidateFunction } from "../../lib/contract/index.js";
+import {
+  describeErrors,
+  joinPointer,
+  loadContract,
+  mediaTypeOf,
+  parseForm,
+  type ValidateFunction,
+} from "../../lib/contract/index.js";
 import { escapeHtml, page } from "./http.js";
 import { FORM_LIMIT_BYTES, sendHtml } from "./identity-pages.js";
 import { readBody } from "./read-body.js";
@@ -13,7 +20,9 @@ type Callback = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 function formValidator(operationId: "exchangeToken" | "logoutWithForm"): ValidateFunction {
   const identity = loadContract("identity");
-  return identity.validator(joinPointer(identity.operation(operationId).pointer, "requestBody", "content", FORM, "schema"));
+  return identity.validator(
+    joinPointer(identity.operation(operationId).pointer, "requestBody", "content", FORM, "schema"),
+  );
 }
 
 /**
@@ -26,12 +35,17 @@ function withoutEmptyValues(params: Record<string, string | string[]>): Record<s
 
 function toSearch(params: Record<string, string | string[]>): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
+  for (const [name, value] of Object.entries(params))
+    for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
   return search.toString();
 }
 
 /** A fresh request carrying a body that was already read, for handing on to oidc-provider's own body parser. */
-function replayRequest(original: IncomingMessage, body: Uint8Array, target: { method?: string; url?: string } = {}): IncomingMessage {
+function replayRequest(
+  original: IncomingMessage,
+  body: Uint8Array,
+  target: { method?: string; url?: string } = {},
+): IncomingMessage {
   const copy = new IncomingMessage(original.socket);
   copy.method = target.method ?? original.method;
   copy.url = target.url ?? original.url;
@@ -45,8 +59,19 @@ function replayRequest(original: IncomingMessage, body: Uint8Array, target: { me
 }
 
 /** An OAuth error response (RFC 6749 §5.2); the description keeps to the characters the RFC allows. */
-function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache", ...headers });
+function sendOAuthError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    pragma: "no-cache",
+    ...headers,
+  });
   res.end(JSON.stringify({ error, error_description: description.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "'") }));
 }
 
@@ -60,8 +85,11 @@ function refuseAuthorizationHeader(req: IncomingMessage, res: ServerResponse, re
   const authorization = req.headers.authorization;
   if (authorization === undefined) return false;
   const scheme = /^[!#$%&'*+.^_`|~\w-]+/.exec(authorization)?.[0] ?? "Basic";
-  const description = "client authentication by the Authorization header is not supported: send client_id and client_secret in the form body (client_secret_post)";
-  sendOAuthError(res, 401, "invalid_client", description, { "www-authenticate": `${scheme} realm="${realm}", error="invalid_client"` });
+  const description =
+    "client authentication by the Authorization header is not supported: send client_id and client_secret in the form body (client_secret_post)";
+  sendOAuthError(res, 401, "invalid_client", description, {
+    "www-authenticate": `${scheme} realm="${realm}", error="invalid_client"`,
+  });
   return true;
 }
 
@@ -69,7 +97,10 @@ function refuseAuthorizationHeader(req: IncomingMessage, res: ServerResponse, re
  * The token request checked against the contract's TokenRequest first. Requests without client credentials
  * go on to oidc-provider, which answers them with invalid_client (401) as RFC 6749 §5.2 says.
  */
-export function tokenEndpoint(callback: Callback, issuer: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function tokenEndpoint(
+  callback: Callback,
+  issuer: string,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tokenRequestValid = formValidator("exchangeToken");
   return async (req, res) => {
     const body = await readBody(req, FORM_LIMIT_BYTES);
@@ -83,7 +114,9 @@ export function tokenEndpoint(callback: Callback, issuer: string): (req: Incomin
       }
       if (form.client_id !== undefined && form.client_secret !== undefined && !tokenRequestValid(form)) {
         // The oneOf over both grants reports every branch; the grant_type's own branch says what is wrong.
-        const problems = (tokenRequestValid.errors ?? []).filter((error) => error.keyword !== "oneOf" && error.keyword !== "const");
+        const problems = (tokenRequestValid.errors ?? []).filter(
+          (error) => error.keyword !== "oneOf" && error.keyword !== "const",
+        );
         return oauthError("invalid_request", describeErrors(problems) || "the token request is malformed");
       }
     }
@@ -97,7 +130,8 @@ export function tokenEndpoint(callback: Callback, issuer: string): (req: Incomin
  */
 export function logoutEndpoints(callback: Callback, logoutPath: string) {
   const logoutRequestValid = formValidator("logoutWithForm");
-  const refuse = (res: ServerResponse, reason: string) => sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>${reason}</p>`));
+  const refuse = (res: ServerResponse, reason: string) =>
+    sendHtml(res, 400, page("Sign-out error", `<h1>Sign-out error</h1><p>${reason}</p>`));
   const target = (params: Record<string, string | string[]>) => {
     const search = toSearch(params);
     return `${logoutPath}${search ? `?${search}` : ""}`;
@@ -107,13 +141,17 @@ export function logoutEndpoints(callback: Callback, logoutPath: string) {
       const body = await readBody(req, FORM_LIMIT_BYTES);
       const isForm = body !== undefined && (body.byteLength === 0 || mediaTypeOf(req.headers["content-type"]) === FORM);
       const form = isForm ? withoutEmptyValues(parseForm(body)) : undefined;
-      if (form === undefined || !logoutRequestValid(form)) return refuse(res, `Send the logout parameters as an ${FORM} form of at most ${FORM_LIMIT_BYTES} bytes.`);
+      if (form === undefined || !logoutRequestValid(form))
+        return refuse(res, `Send the logout parameters as an ${FORM} form of at most ${FORM_LIMIT_BYTES} bytes.`);
       callback(replayRequest(req, new Uint8Array(0), { method: "GET", url: target(form) }), res);
     },
     get(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const query = withoutEmptyValues(Object.fromEntries(new URL(req.url ?? "/", "http://sandbox").searchParams));
       if (!logoutRequestValid(query)) {
-        refuse(res, `The logout parameters do not match the contract: ${escapeHtml(describeErrors(logoutRequestValid.errors))}.`);
+        refuse(
+          res,
+          `The logout parameters do not match the contract: ${escapeHtml(describeErrors(logoutRequestValid.errors))}.`,
+        );
         return Promise.resolve();
       }
       req.url = target(query);

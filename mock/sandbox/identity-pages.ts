@@ -48,7 +48,10 @@ ${field}
 function demoAccountsTable(directory: SignInDirectory): string {
   const rows = directory.accounts
     .filter((account) => account.claims.email)
-    .map((account) => `<tr><td>${escapeHtml(account.claims.name ?? account.claims.sub)}</td><td>${escapeHtml(account.claims.email)}</td><td><code>${escapeHtml(account.password)}</code></td></tr>`)
+    .map(
+      (account) =>
+        `<tr><td>${escapeHtml(account.claims.name ?? account.claims.sub)}</td><td>${escapeHtml(account.claims.email)}</td><td><code>${escapeHtml(account.password)}</code></td></tr>`,
+    )
     .join("");
   return `<h2>Demo accounts</h2><table><tr><th>Name</th><th>E-mail</th><th>Password</th></tr>${rows}</table>`;
 }
@@ -84,13 +87,22 @@ ${demoAccountsTable(directory)}
 
 async function grantFor(provider: Provider, interaction: Interaction, accountId: string): Promise<string> {
   const clientId = param(interaction, "client_id");
-  const grant = (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+  const grant =
+    (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ??
+    new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(param(interaction, "scope") || "openid");
   return grant.save();
 }
 
 /** Finishes an interaction with a posted form: abort, confirm (consent) or login. */
-async function finishInteraction(provider: Provider, directory: SignInDirectory, interaction: Interaction, action: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function finishInteraction(
+  provider: Provider,
+  directory: SignInDirectory,
+  interaction: Interaction,
+  action: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const body = await readBody(req, FORM_LIMIT_BYTES);
   if (body === undefined) return sendHtml(res, 413, page("Too large", "<h1>The form is too large</h1>"));
   const form = parseForm(body);
@@ -99,7 +111,12 @@ async function finishInteraction(provider: Provider, directory: SignInDirectory,
     return typeof value === "string" ? value : "";
   };
   if (action === "abort") {
-    return provider.interactionFinished(req, res, { error: "access_denied", error_description: "The user cancelled the sign-in" }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { error: "access_denied", error_description: "The user cancelled the sign-in" },
+      { mergeWithLastSubmission: false },
+    );
   }
   if (action === "confirm" && interaction.session?.accountId) {
     const grantId = await grantFor(provider, interaction, interaction.session.accountId);
@@ -107,25 +124,51 @@ async function finishInteraction(provider: Provider, directory: SignInDirectory,
   }
   if (action === "login") {
     const account = findAccountByLogin(directory.accounts, text("method"), text("login"), text("password"));
-    if (!account) return sendHtml(res, 401, renderInteraction(directory, interaction, "Unknown demo account or wrong password for this sign-in method."));
+    if (!account)
+      return sendHtml(
+        res,
+        401,
+        renderInteraction(directory, interaction, "Unknown demo account or wrong password for this sign-in method."),
+      );
     const accountId = account.claims.sub;
     const grantId = await grantFor(provider, interaction, accountId);
-    return provider.interactionFinished(req, res, { login: { accountId, amr: [text("method")] }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId, amr: [text("method")] }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
   }
   return sendHtml(res, 404, page("Not found", "<h1>Unknown sign-in step</h1>"));
 }
 
 /** Serves `/interaction/<uid>[/<action>]`: the page by GET, its forms by POST. */
-export async function handleInteraction(provider: Provider, directory: SignInDirectory, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleInteraction(
+  provider: Provider,
+  directory: SignInDirectory,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const [uid, action] = path.slice(INTERACTION_PREFIX.length).split("/");
   let interaction: Interaction;
   try {
     interaction = await provider.interactionDetails(req, res);
   } catch {
-    return sendHtml(res, 400, page("Sign-in expired", "<h1>This sign-in has expired</h1><p>Start again from the application.</p>"));
+    return sendHtml(
+      res,
+      400,
+      page("Sign-in expired", "<h1>This sign-in has expired</h1><p>Start again from the application.</p>"),
+    );
   }
-  if (interaction.uid !== uid) return sendHtml(res, 400, page("Sign-in error", "<h1>Sign-in error</h1><p>The sign-in does not match this browser.</p>"));
-  if (req.method === "GET" && action === undefined) return sendHtml(res, 200, renderInteraction(directory, interaction));
+  if (interaction.uid !== uid)
+    return sendHtml(
+      res,
+      400,
+      page("Sign-in error", "<h1>Sign-in error</h1><p>The sign-in does not match this browser.</p>"),
+    );
+  if (req.method === "GET" && action === undefined)
+    return sendHtml(res, 200, renderInteraction(directory, interaction));
   if (req.method !== "POST") return sendHtml(res, 405, page("Not allowed", "<h1>Use the sign-in form</h1>"));
   return finishInteraction(provider, directory, interaction, action, req, res);
 }

@@ -28,7 +28,9 @@ function clients(config: SandboxConfig["identity"]): Configuration["clients"] {
     client_name: client.client_name,
     redirect_uris: client.redirect_uris,
     post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
-    grant_types: client.scopes.includes("offline_access") ? ["authorization_code", "refresh_token"] : ["authorization_code"],
+    grant_types: client.scopes.includes("offline_access")
+      ? ["authorization_code", "refresh_token"]
+      : ["authorization_code"],
     response_types: ["code"],
     token_endpoint_auth_method: "client_secret_post",
     id_token_signed_response_alg: "RS256",
@@ -70,11 +72,17 @@ export function providerConfiguration({ state, config, routes, directory, onChan
     clients: clients(config),
     clientAuthMethods: ["client_secret_post"],
     // Browser calls (userinfo, token) are allowed from the origins of the client's registered redirect_uris.
-    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
     responseTypes: ["code"],
     routes: omit(routes, "discovery"),
     scopes: [...SCOPES],
-    claims: { openid: ["sub"], profile: ["name", "preferred_username", "picture", "tg_id", "tg_username"], email: ["email", "email_verified"], wallets: ["wallets"] },
+    claims: {
+      openid: ["sub"],
+      profile: ["name", "preferred_username", "picture", "tg_id", "tg_username"],
+      email: ["email", "email_verified"],
+      wallets: ["wallets"],
+    },
     // The seeds let applications read the claims from the id_token too, not only from userinfo.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
@@ -100,15 +108,24 @@ export function providerConfiguration({ state, config, routes, directory, onChan
       ctx.type = "html";
       const title = ctx.path.startsWith(routes.end_session) ? "Sign-out error" : "Sign-in error";
       const reason = out.error_description ?? out.error;
-      ctx.body = page(title, `<h1>${title}</h1><p>${escapeHtml(reason)}</p><p class="note">${escapeHtml(out.error)}</p>`);
+      ctx.body = page(
+        title,
+        `<h1>${title}</h1><p>${escapeHtml(reason)}</p><p class="note">${escapeHtml(out.error)}</p>`,
+      );
       return Promise.resolve();
     },
   };
 }
 
 /** oidc-provider ignores unknown scopes; the contract answers them with an invalid_scope error redirect. */
-async function refuseUnsupportedScope(provider: Provider, ctx: KoaContextWithOIDC, query: URLSearchParams): Promise<boolean> {
-  const unsupported = (query.get("scope") ?? "").split(" ").filter((scope) => scope && !(SCOPES as readonly string[]).includes(scope));
+async function refuseUnsupportedScope(
+  provider: Provider,
+  ctx: KoaContextWithOIDC,
+  query: URLSearchParams,
+): Promise<boolean> {
+  const unsupported = (query.get("scope") ?? "")
+    .split(" ")
+    .filter((scope) => scope && !(SCOPES as readonly string[]).includes(scope));
   if (unsupported.length === 0) return false;
   // Sent only to a redirect_uri registered for the client (RFC 6749 §4.1.2.1); otherwise oidc-provider shows its page.
   const client = await provider.Client.find(query.get("client_id") ?? "");
@@ -126,7 +143,11 @@ async function refuseUnsupportedScope(provider: Provider, ctx: KoaContextWithOID
 }
 
 /** Where oidc-provider's answers differ from the contract, the sandbox answers as the contract says. */
-async function conformToContract(provider: Provider, directory: SignInDirectory, ctx: KoaContextWithOIDC): Promise<void> {
+async function conformToContract(
+  provider: Provider,
+  directory: SignInDirectory,
+  ctx: KoaContextWithOIDC,
+): Promise<void> {
   const route = ctx.oidc?.route;
   if (route === "token") ctx.set("Pragma", "no-cache"); // RFC 6749 §5.1 asks for it; the contract documents it as optional
   if (route === "jwks") ctx.type = "application/json"; // oidc-provider sends application/jwk-set+json
@@ -134,9 +155,17 @@ async function conformToContract(provider: Provider, directory: SignInDirectory,
     // The seeds' claim table returns iss and aud always, userinfo included (a quirk the contract encodes).
     ctx.body = { iss: provider.issuer, aud: ctx.oidc.client?.clientId, ...ctx.body };
   }
-  if (ctx.status !== 303 || ctx.method !== "GET" || !(route === "authorization" || route === "resume" || route === "end_session")) return;
+  if (
+    ctx.status !== 303 ||
+    ctx.method !== "GET" ||
+    !(route === "authorization" || route === "resume" || route === "end_session")
+  )
+    return;
   const location = new URL(ctx.response.get("location"), provider.issuer);
-  const uid = location.origin === provider.issuer && location.pathname.startsWith(INTERACTION_PREFIX) ? location.pathname.slice(INTERACTION_PREFIX.length) : undefined;
+  const uid =
+    location.origin === provider.issuer && location.pathname.startsWith(INTERACTION_PREFIX)
+      ? location.pathname.slice(INTERACTION_PREFIX.length)
+      : undefined;
   if (!uid) {
     ctx.status = 302; // the contract documents 302 for the redirects of these GET endpoints
     return;

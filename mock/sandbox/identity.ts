@@ -38,7 +38,13 @@ export function createIdentitySandbox(state: IdentityState, options: IdentityPro
     accounts: config.accounts,
     clientNames: new Map(config.clients.map((client) => [client.client_id, client.client_name ?? client.client_id])),
   };
-  const provider = createProvider(issuer, { state, config, routes, directory, onChange: options.onChange ?? (() => {}) });
+  const provider = createProvider(issuer, {
+    state,
+    config,
+    routes,
+    directory,
+    onChange: options.onChange ?? (() => {}),
+  });
   const callback = provider.callback();
   const token = tokenEndpoint(callback, issuer);
   const logout = logoutEndpoints(callback, routes.end_session);

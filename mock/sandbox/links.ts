@@ -45,9 +45,13 @@ export function seedLinks(config: SandboxConfig["links"]): LinksState {
   const account = (contract.responseExample("getAccount", "demoAccount") as Schemas["AccountResponse"]).data;
   const domains = (contract.responseExample("listDomains", "twoDomains") as Schemas["DomainListResponse"]).data.domains;
   const overlays = (contract.responseExample("listOverlays", "twoOverlays") as Schemas["OverlayListResponse"]).data.cta;
-  const campaigns = (contract.responseExample("listCampaigns", "twoCampaigns") as Schemas["CampaignListResponse"]).data.campaigns;
-  const channels = (contract.responseExample("listChannels", "twoChannels") as Schemas["ChannelListResponse"]).data.channels;
-  const items = (contract.responseExample("listChannelItems", "marketingChannelItems") as Schemas["ChannelItemListResponse"]).data.items;
+  const campaigns = (contract.responseExample("listCampaigns", "twoCampaigns") as Schemas["CampaignListResponse"]).data
+    .campaigns;
+  const channels = (contract.responseExample("listChannels", "twoChannels") as Schemas["ChannelListResponse"]).data
+    .channels;
+  const items = (
+    contract.responseExample("listChannelItems", "marketingChannelItems") as Schemas["ChannelItemListResponse"]
+  ).data.items;
   const rotatorPrefix = `${config.shortLinkBase}/r/`;
   return {
     account,
@@ -56,7 +60,10 @@ export function seedLinks(config: SandboxConfig["links"]): LinksState {
     overlays,
     campaigns: campaigns.map((campaign) => ({
       ...campaign,
-      slug: typeof campaign.rotator === "string" && campaign.rotator.startsWith(rotatorPrefix) ? campaign.rotator.slice(rotatorPrefix.length) : null,
+      slug:
+        typeof campaign.rotator === "string" && campaign.rotator.startsWith(rotatorPrefix)
+          ? campaign.rotator.slice(rotatorPrefix.length)
+          : null,
       links: [],
     })),
     // The items example is the one of the first channel; the other channels start empty.
@@ -104,7 +111,13 @@ function page<T>(context: Context, rows: T[], params: { limit?: number; page?: n
   const current = params.page ?? 1;
   const maxpage = Math.max(1, Math.ceil(rows.length / limit));
   return {
-    paging: { result: rows.length, perpage: limit, currentpage: current, nextpage: Math.min(current + 1, maxpage), maxpage },
+    paging: {
+      result: rows.length,
+      perpage: limit,
+      currentpage: current,
+      nextpage: Math.min(current + 1, maxpage),
+      maxpage,
+    },
     rows: rows.slice((current - 1) * limit, current * limit),
   };
 }
@@ -118,12 +131,25 @@ function removeRow(context: Context, rows: Array<{ id: number }>, id: number, wh
 }
 
 function campaignView(campaign: StoredCampaign): Schemas["Campaign"] {
-  return { id: campaign.id, name: campaign.name, public: campaign.public, rotator: campaign.rotator, list: campaign.list };
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    public: campaign.public,
+    rotator: campaign.rotator,
+    list: campaign.list,
+  };
 }
 
 /** Campaign add and update answer with the campaign's name under `domain` (a quirk of the provider). */
 function campaignSaved(campaign: StoredCampaign): Schemas["CampaignSaved"] {
-  return { error: 0, id: campaign.id, domain: campaign.name, public: campaign.public, rotator: campaign.rotator, list: campaign.list };
+  return {
+    error: 0,
+    id: campaign.id,
+    domain: campaign.name,
+    public: campaign.public,
+    rotator: campaign.rotator,
+    list: campaign.list,
+  };
 }
 
 function applySlug(context: Context, campaign: StoredCampaign, slug: string | undefined): void {
@@ -146,9 +172,15 @@ const handlers: HandlerTable<"links", Context> = {
     return { status: 200, body: { error: "0", data: { ...paging, domains: rows } } };
   },
   addDomain: ({ body, context }) => {
-    if (context.state.domains.some((domain) => domain.domain === body.domain)) return fail(409, `The domain ${body.domain} is already added.`);
+    if (context.state.domains.some((domain) => domain.domain === body.domain))
+      return fail(409, `The domain ${body.domain} is already added.`);
     const id = context.state.nextId.domain++;
-    context.state.domains.push({ id, domain: body.domain, redirectroot: body.redirectroot ?? body.domain, redirect404: body.redirect404 ?? body.domain });
+    context.state.domains.push({
+      id,
+      domain: body.domain,
+      redirectroot: body.redirectroot ?? body.domain,
+      redirect404: body.redirect404 ?? body.domain,
+    });
     context.changed();
     return { status: 200, body: { error: 0, id } };
   },
@@ -205,7 +237,10 @@ const handlers: HandlerTable<"links", Context> = {
   deleteCampaign: ({ params, context }) => removeRow(context, context.state.campaigns, params.id, "Campaign"),
   listChannels: ({ params, context }) => {
     const { paging, rows } = page(context, context.state.channels, params);
-    return { status: 200, body: { error: "0", data: { ...paging, channels: rows.map((channel) => omit(channel, "items")) } } };
+    return {
+      status: 200,
+      body: { error: "0", data: { ...paging, channels: rows.map((channel) => omit(channel, "items")) } },
+    };
   },
   listChannelItems: ({ params, context }) => {
     const channel = context.state.channels.find((row) => row.id === params.id);
@@ -216,7 +251,14 @@ const handlers: HandlerTable<"links", Context> = {
   addChannel: ({ body, context }) => {
     const { state } = context;
     const id = state.nextId.channel++;
-    state.channels.push({ id, name: body.name, description: body.description ?? "", color: body.color ?? "#9E9E9E", starred: body.starred ?? false, items: [] });
+    state.channels.push({
+      id,
+      name: body.name,
+      description: body.description ?? "",
+      color: body.color ?? "#9E9E9E",
+      starred: body.starred ?? false,
+      items: [],
+    });
     context.changed();
     return { status: 200, body: { error: 0, id } };
   },
@@ -227,23 +269,39 @@ const UNLIMITED: RateLimitPolicy = { limit: 1_000_000_000, windowSeconds: 60 };
 
 export function createLinksApi(state: LinksState, options: LinksApiOptions): SandboxApi {
   const server = new OperationServer("links", handlers);
-  const counter = new FixedWindowCounter(options.rateLimit === false ? UNLIMITED : (options.rateLimit ?? contractRateLimit()), options.now);
+  const counter = new FixedWindowCounter(
+    options.rateLimit === false ? UNLIMITED : (options.rateLimit ?? contractRateLimit()),
+    options.now,
+  );
   const keys = new Map(options.config.keys.map((key) => [key.api_key, key]));
-  const context: Context = { state, shortLinkBase: options.config.shortLinkBase, perPage: options.config.perPage, changed: () => options.onChange?.() };
-  const refuse = (status: number, message: string, headers: Record<string, string> = {}) => json(status, { error: 1, message }, headers);
+  const context: Context = {
+    state,
+    shortLinkBase: options.config.shortLinkBase,
+    perPage: options.config.perPage,
+    changed: () => options.onChange?.(),
+  };
+  const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+    json(status, { error: 1, message }, headers);
 
   /** Counts the request against its key's window; `answer` adds the three headers to the response. */
   function count(request: SandboxRequest) {
     const apiKey = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     const window = counter.hit(apiKey ?? "(no key)");
-    return { apiKey, window, tooMany: () => refuse(429, "Rate limit exceeded: wait until X-RateLimit-Reset before sending more requests.") };
+    return {
+      apiKey,
+      window,
+      tooMany: () => refuse(429, "Rate limit exceeded: wait until X-RateLimit-Reset before sending more requests."),
+    };
   }
 
   function answer(window: ReturnType<typeof counter.hit>, response: SandboxResponse): SandboxResponse {
     response.headers["x-ratelimit-limit"] = String(window.limit);
     response.headers["x-ratelimit-remaining"] = String(window.remaining);
     response.headers["x-ratelimit-reset"] = String(window.reset);
-    if (!window.allowed) response.headers["retry-after"] = String(Math.max(1, window.reset - Math.floor((options.now ?? Date.now)() / 1000)));
+    if (!window.allowed)
+      response.headers["retry-after"] = String(
+        Math.max(1, window.reset - Math.floor((options.now ?? Date.now)() / 1000)),
+      );
     return response;
   }
 

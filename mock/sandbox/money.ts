@@ -14,7 +14,11 @@ function decimalOf(amount: number): { negative: boolean; digits: bigint; exponen
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([-+]\d+))?$/.exec(String(amount));
   if (!match || !Number.isFinite(amount)) throw new RangeError(`not a finite number: ${amount}`);
   const fraction = match[3] ?? "";
-  return { negative: match[1] === "-", digits: BigInt(match[2]! + fraction), exponent: Number(match[4] ?? 0) - fraction.length };
+  return {
+    negative: match[1] === "-",
+    digits: BigInt(match[2]! + fraction),
+    exponent: Number(match[4] ?? 0) - fraction.length,
+  };
 }
 
 /** How many decimals a number has as written (0.1 → 1, 1e-7 → 7, 1e21 → 0; the shortest form has no trailing 0). */
@@ -25,7 +29,8 @@ export function fractionDigits(amount: number): number {
 /** A JSON number as integer units of 10^-digits, rounded half away from zero; throws a RangeError unless finite. */
 export function toUnits(amount: number, digits: number): bigint {
   const decimal = decimalOf(amount);
-  const units = rescale(decimal.digits, Math.max(0, -decimal.exponent), digits) * 10n ** BigInt(Math.max(0, decimal.exponent));
+  const units =
+    rescale(decimal.digits, Math.max(0, -decimal.exponent), digits) * 10n ** BigInt(Math.max(0, decimal.exponent));
   return decimal.negative ? -units : units;
 }
 

@@ -8,7 +8,12 @@ import { AMOUNT_DIGITS, BALANCE_DIGITS, PAYMENT_PAGE_PREFIX, type PayState, type
 
 function orderPage(state: PayState, order: StoredOrder, status = 200): SandboxResponse {
   const shop = state.shops.find((row) => row.id === order.shop_id);
-  const outcome = order.status === 1 ? `Paid on ${order.date_payed} (UTC).` : order.cancelled ? "The payment was cancelled." : "Waiting for payment.";
+  const outcome =
+    order.status === 1
+      ? `Paid on ${order.date_payed} (UTC).`
+      : order.cancelled
+        ? "The payment was cancelled."
+        : "Waiting for payment.";
   const actions =
     order.status === 0 && !order.cancelled
       ? `<form method="post" action="./${order.id}">
@@ -31,19 +36,29 @@ ${actions}`,
 }
 
 /** The handler of the payment pages: GET shows an order, POST action=pay|cancel settles it. */
-export function createPaymentPage(state: PayState, now: () => Date, changed: () => void): (request: SandboxRequest) => SandboxResponse {
+export function createPaymentPage(
+  state: PayState,
+  now: () => Date,
+  changed: () => void,
+): (request: SandboxRequest) => SandboxResponse {
   return (request) => {
     const id = request.url.pathname.slice(PAYMENT_PAGE_PREFIX.length);
     const order = /^\d+$/.test(id) ? state.orders.find((row) => row.id === Number(id)) : undefined;
-    if (!order) return html(404, page("Unknown order", `<h1>Unknown order</h1><p>There is no order ${escapeHtml(id)}.</p>`));
+    if (!order)
+      return html(404, page("Unknown order", `<h1>Unknown order</h1><p>There is no order ${escapeHtml(id)}.</p>`));
     if (request.method === "GET") return orderPage(state, order);
-    if (request.method !== "POST") return html(405, page("Not allowed", "<h1>Use GET or POST</h1>"), { allow: "GET, POST" });
+    if (request.method !== "POST")
+      return html(405, page("Not allowed", "<h1>Use GET or POST</h1>"), { allow: "GET, POST" });
     const action = parseForm(request.body).action;
     if (order.status !== 0 || order.cancelled) return orderPage(state, order, 409);
     if (action === "pay") {
       order.status = 1;
       order.date_payed = formatDateTime(now());
-      const net = rescale(parseUnits(order.amount, AMOUNT_DIGITS) - parseUnits(order.fee, AMOUNT_DIGITS), AMOUNT_DIGITS, BALANCE_DIGITS);
+      const net = rescale(
+        parseUnits(order.amount, AMOUNT_DIGITS) - parseUnits(order.fee, AMOUNT_DIGITS),
+        AMOUNT_DIGITS,
+        BALANCE_DIGITS,
+      );
       const before = parseUnits(state.balance[order.currency] ?? "0.00", BALANCE_DIGITS);
       state.balance[order.currency] = formatUnits(before + net, BALANCE_DIGITS);
     } else if (action === "cancel") {

@@ -42,7 +42,12 @@ export function seedPay(config: SandboxConfig["pay"]): PayState {
   return {
     user_id: shops.user_id,
     shops: shops.shops,
-    orders: orders.map((order) => ({ ...order, shop_id: shops.shops[0]!.id, currency: currencyCodes.get(order.currency_id) ?? "RUB", cancelled: false })),
+    orders: orders.map((order) => ({
+      ...order,
+      shop_id: shops.shops[0]!.id,
+      currency: currencyCodes.get(order.currency_id) ?? "RUB",
+      cancelled: false,
+    })),
     balance: balance.balance,
     nonces: {},
     nextOrderId: Math.max(...orders.map((order) => order.id)) + 1,
@@ -80,10 +85,21 @@ const handlers: HandlerTable<"pay", Context> = {
   createOrder: ({ body, context: { state, shop, options, now } }) => {
     const currency = body.currency ?? "";
     const currencyId = ownValue(options.config.currencies, currency);
-    if (currencyId === undefined) return fail(400, `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`);
-    const amount = typeof body.amount === "number" && body.amount > 0 && body.amount <= MAX_AMOUNT ? toUnits(body.amount, AMOUNT_DIGITS) : 0n;
+    if (currencyId === undefined)
+      return fail(
+        400,
+        `currency must be one of ${Object.keys(options.config.currencies).join(", ")} (the sandbox requires it)`,
+      );
+    const amount =
+      typeof body.amount === "number" && body.amount > 0 && body.amount <= MAX_AMOUNT
+        ? toUnits(body.amount, AMOUNT_DIGITS)
+        : 0n;
     // An amount that rounds to 0 in the gateway's 8 decimals would be an order of nothing.
-    if (amount <= 0n) return fail(400, `amount must be a number of at least 0.${"0".repeat(AMOUNT_DIGITS - 1)}1 and at most 1e12 (the sandbox requires it)`);
+    if (amount <= 0n)
+      return fail(
+        400,
+        `amount must be a number of at least 0.${"0".repeat(AMOUNT_DIGITS - 1)}1 and at most 1e12 (the sandbox requires it)`,
+      );
     const order: StoredOrder = {
       id: state.nextOrderId++,
       date_created: formatDateTime(now()),
@@ -108,10 +124,13 @@ const handlers: HandlerTable<"pay", Context> = {
 
 export function createPayApi(state: PayState, options: PayApiOptions): SandboxApi {
   const server = new OperationServer("pay", handlers);
-  const signers = new Map<string, RequestSigner>(options.config.keys.map((key) => [key.shop_id, hmacSha256Signer(key.api_key)]));
+  const signers = new Map<string, RequestSigner>(
+    options.config.keys.map((key) => [key.shop_id, hmacSha256Signer(key.api_key)]),
+  );
   const now = options.now ?? (() => new Date());
   const changed = () => options.onChange?.();
-  const refuse = (status: number, desc: string, headers: Record<string, string> = {}) => json(status, { type: "error", desc }, headers);
+  const refuse = (status: number, desc: string, headers: Record<string, string> = {}) =>
+    json(status, { type: "error", desc }, headers);
 
   async function signatureMatches(shopId: string, authorization: string | null, body: Uint8Array): Promise<boolean> {
     const signer = signers.get(shopId);
@@ -123,7 +142,8 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
   function acceptNonce(shopId: string, nonce: number): string | undefined {
     const recent = (state.nonces[shopId] ??= []);
     if (recent.includes(nonce)) return `Nonce must be unique for each request: ${nonce} was already used`;
-    if (recent.length >= NONCE_WINDOW && nonce < recent[0]!) return `Nonce ${nonce} is older than the shop's recent nonces; send a larger one`;
+    if (recent.length >= NONCE_WINDOW && nonce < recent[0]!)
+      return `Nonce ${nonce} is older than the shop's recent nonces; send a larger one`;
     recent.push(nonce);
     recent.sort((a, b) => a - b);
     if (recent.length > NONCE_WINDOW) recent.splice(0, recent.length - NONCE_WINDOW);
@@ -138,7 +158,8 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
     const body = checked.body as { shop_id: string; nonce: number };
     const shop = state.shops.find((row) => String(row.id) === body.shop_id);
     if (!shop || !signers.has(body.shop_id)) return refuse(404, "Shop not found");
-    if (!(await signatureMatches(body.shop_id, request.headers.get("authorization"), request.body))) return refuse(401, "Invalid signature");
+    if (!(await signatureMatches(body.shop_id, request.headers.get("authorization"), request.body)))
+      return refuse(401, "Invalid signature");
     const nonceProblem = acceptNonce(body.shop_id, body.nonce);
     if (nonceProblem) return refuse(409, nonceProblem);
     changed();
@@ -148,7 +169,8 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
   const paymentPage = createPaymentPage(state, now, changed);
 
   return {
-    handle: async (request) => (request.url.pathname.startsWith(PAYMENT_PAGE_PREFIX) ? paymentPage(request) : handleApi(request)),
+    handle: async (request) =>
+      request.url.pathname.startsWith(PAYMENT_PAGE_PREFIX) ? paymentPage(request) : handleApi(request),
     refuse: (status, message) => refuse(status, message),
   };
 }
@@ -156,6 +178,7 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
 /** Compares two strings in time that depends on their length only, so that a signature cannot be guessed byte by byte. */
 function constantTimeEqual(expected: string, received: string): boolean {
   let difference = expected.length ^ received.length;
-  for (let i = 0; i < expected.length; i++) difference |= expected.charCodeAt(i) ^ received.charCodeAt(i % Math.max(1, received.length));
+  for (let i = 0; i < expected.length; i++)
+    difference |= expected.charCodeAt(i) ^ received.charCodeAt(i % Math.max(1, received.length));
   return difference === 0;
 }

@@ -19,10 +19,14 @@ export async function readState(file: string): Promise<SandboxState | undefined>
   try {
     state = JSON.parse(text) as SandboxState;
   } catch (error) {
-    throw new SandboxDataError(`the data file ${file} is not valid JSON (${(error as Error).message}); move it away to start from the demo data`);
+    throw new SandboxDataError(
+      `the data file ${file} is not valid JSON (${(error as Error).message}); move it away to start from the demo data`,
+    );
   }
   if (state?.version !== STATE_VERSION) {
-    throw new SandboxDataError(`the data file ${file} has version ${String(state?.version)}, this sandbox reads version ${String(STATE_VERSION)}; move it away to start from the demo data`);
+    throw new SandboxDataError(
+      `the data file ${file} has version ${String(state?.version)}, this sandbox reads version ${String(STATE_VERSION)}; move it away to start from the demo data`,
+    );
   }
   return state;
 }
@@ -46,7 +50,10 @@ export async function writeStateAtomically(file: string, state: SandboxState): P
 
 /** Why the data file cannot be written, in one line that says what to do. */
 export function cannotWrite(file: string, error: Error): string {
-  const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? `the directory ${dirname(file)} does not exist; create it first` : error.message;
+  const reason =
+    (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? `the directory ${dirname(file)} does not exist; create it first`
+      : error.message;
   return `cannot write the data file ${file}: ${reason}`;
 }
 
@@ -57,7 +64,11 @@ export interface StateWriter {
   flush(): Promise<void>;
 }
 
-export function createStateWriter(file: string, state: SandboxState, options: { delayMs?: number; onError?: (error: Error) => void } = {}): StateWriter {
+export function createStateWriter(
+  file: string,
+  state: SandboxState,
+  options: { delayMs?: number; onError?: (error: Error) => void } = {},
+): StateWriter {
   const delayMs = options.delayMs ?? 25;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;

@@ -14,7 +14,6 @@ import type { RateLimitPolicy } from "./rate-limit.js";
 import { readBody } from "./read-body.js";
 import { type SandboxState, seedState } from "./state.js";
 
-
 export interface SandboxOptions {
   host?: string;
   /** Port per API; 0 picks a free one. Defaults to DEFAULT_SANDBOX_PORTS. */
@@ -59,10 +58,18 @@ const EXPOSED_HEADERS = "x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-r
 
 function corsHeaders(req: IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
-  return origin ? { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS, vary: "Origin" } : {};
+  return origin
+    ? { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS, vary: "Origin" }
+    : {};
 }
 
-async function serve(api: SandboxApi, baseUrl: string, maxBodyBytes: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  api: SandboxApi,
+  baseUrl: string,
+  maxBodyBytes: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const cors = corsHeaders(req);
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"] && req.headers.origin) {
     // A CORS preflight: allowed for any origin and header, and not counted as a request of the API.
@@ -111,7 +118,13 @@ function send(res: ServerResponse, response: { status: number; headers: Record<s
 async function listen(server: Server, host: string, port: number, api: ApiName): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(new SandboxStartError(error.code === "EADDRINUSE" ? `port ${port} (${api}) is already in use; choose others with --port or --base-port` : `cannot listen on ${host}:${port} (${api}): ${error.message}`));
+      reject(
+        new SandboxStartError(
+          error.code === "EADDRINUSE"
+            ? `port ${port} (${api}) is already in use; choose others with --port or --base-port`
+            : `cannot listen on ${host}:${port} (${api}): ${error.message}`,
+        ),
+      );
     });
     server.listen(port, host, resolve);
   });
@@ -122,9 +135,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? "127.0.0.1";
   const config = options.config ?? defaultConfig();
   const { dataFile } = options;
-  const saved = dataFile ? await readState(dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message))) : undefined;
+  const saved = dataFile
+    ? await readState(dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message)))
+    : undefined;
   const state = saved ?? (await seedState(config));
-  const writer: StateWriter | undefined = dataFile ? createStateWriter(dataFile, state, { onError: (error) => console.error(`sandbox: ${cannotWrite(dataFile, error)}`) }) : undefined;
+  const writer: StateWriter | undefined = dataFile
+    ? createStateWriter(dataFile, state, {
+        onError: (error) => console.error(`sandbox: ${cannotWrite(dataFile, error)}`),
+      })
+    : undefined;
   const onChange = () => writer?.schedule();
 
   // Listen first (ports may be 0), then build the APIs, which need their own public addresses.
@@ -140,7 +159,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     // Written once before the sandbox says it keeps its state there: a file that cannot be written (a missing
     // directory, no permission) would otherwise only log an error at every change and keep nothing.
-    if (dataFile) await writeStateAtomically(dataFile, state).catch((error: Error) => Promise.reject(new SandboxStartError(cannotWrite(dataFile, error))));
+    if (dataFile)
+      await writeStateAtomically(dataFile, state).catch((error: Error) =>
+        Promise.reject(new SandboxStartError(cannotWrite(dataFile, error))),
+      );
   } catch (error) {
     await Promise.all([...servers.values()].map((server) => new Promise((resolve) => server.close(resolve))));
     throw error;
@@ -149,9 +171,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const identity = createIdentitySandbox(state.identity, { issuer: urls.identity, config: config.identity, onChange });
   listeners.set("identity", identity.listener);
-  listeners.set("links", nodeListener(createLinksApi(state.links, { config: config.links, rateLimit: options.rateLimit, onChange }), urls.links, maxBodyBytes));
-  listeners.set("catalog", nodeListener(createCatalogApi(state.catalog, { config: config.catalog, onChange }), urls.catalog, maxBodyBytes));
-  listeners.set("pay", nodeListener(createPayApi(state.pay, { config: config.pay, baseUrl: () => urls.pay, onChange }), urls.pay, maxBodyBytes));
+  listeners.set(
+    "links",
+    nodeListener(
+      createLinksApi(state.links, { config: config.links, rateLimit: options.rateLimit, onChange }),
+      urls.links,
+      maxBodyBytes,
+    ),
+  );
+  listeners.set(
+    "catalog",
+    nodeListener(createCatalogApi(state.catalog, { config: config.catalog, onChange }), urls.catalog, maxBodyBytes),
+  );
+  listeners.set(
+    "pay",
+    nodeListener(
+      createPayApi(state.pay, { config: config.pay, baseUrl: () => urls.pay, onChange }),
+      urls.pay,
+      maxBodyBytes,
+    ),
+  );
 
   return {
     urls,

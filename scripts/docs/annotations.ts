@@ -43,8 +43,10 @@ export function collectProvenance(doc: Document): Provenance[] {
     }
     if (!node || typeof node !== "object") return;
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-      if (key in PROVENANCE_KEYS && typeof value === "string") found.push({ kind: PROVENANCE_KEYS[key as keyof typeof PROVENANCE_KEYS], text: value, pointer });
-      else if (key !== "examples" && key !== "example") walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+      if (key in PROVENANCE_KEYS && typeof value === "string")
+        found.push({ kind: PROVENANCE_KEYS[key as keyof typeof PROVENANCE_KEYS], text: value, pointer });
+      else if (key !== "examples" && key !== "example")
+        walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
     }
   };
   walk(doc, "");
@@ -62,12 +64,20 @@ export function collectAnnotations(doc: Document): Annotation[] {
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
     if (typeof record["x-quirk"] === "string") found.push({ kind: "quirk", text: record["x-quirk"], pointer });
-    if (typeof record["x-assumption"] === "string") found.push({ kind: "assumption", text: record["x-assumption"], pointer });
+    if (typeof record["x-assumption"] === "string")
+      found.push({ kind: "assumption", text: record["x-assumption"], pointer });
     if (Array.isArray(record["x-undocumented"])) {
       for (const text of record["x-undocumented"]) found.push({ kind: "gap", text: String(text), pointer });
     }
     for (const [key, value] of Object.entries(record)) {
-      if (key === "x-quirk" || key === "x-undocumented" || key === "x-assumption" || key === "examples" || key === "example") continue;
+      if (
+        key === "x-quirk" ||
+        key === "x-undocumented" ||
+        key === "x-assumption" ||
+        key === "examples" ||
+        key === "example"
+      )
+        continue;
       walk(value, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
     }
   };
@@ -100,7 +110,10 @@ function locate(doc: Document, pointer: string): Location {
   if ((section === "paths" || section === "webhooks") && first !== undefined && second !== undefined) {
     const operationId = valueAt(doc, `/${raw.slice(0, 3).join("/")}`)?.operationId ?? "";
     const signature = section === "webhooks" ? `webhook ${first}` : `${second.toUpperCase()} ${first}`;
-    return { where: joinLabel(`${code(operationId)} (${signature})`, detail(3)), href: operationHref(doc, operationId) };
+    return {
+      where: joinLabel(`${code(operationId)} (${signature})`, detail(3)),
+      href: operationHref(doc, operationId),
+    };
   }
   if (section === "components" && first === "schemas" && second !== undefined) {
     return { where: joinLabel(`Schema ${code(second)}`, detail(3)), href: `./schemas#${schemaAnchor(second)}` };
@@ -130,7 +143,9 @@ function detailLabel(doc: Document, base: string, raw: string[]): string {
       parts.push(`parameter ${code(parameter?.name ?? next)}`);
       i++;
     } else if ((segment === "responses" || segment === "headers" || segment === "properties") && next !== undefined) {
-      parts.push(segment === "properties" ? code(next) : `${segment === "responses" ? "response" : "header"} ${code(next)}`);
+      parts.push(
+        segment === "properties" ? code(next) : `${segment === "responses" ? "response" : "header"} ${code(next)}`,
+      );
       i++;
     } else if (segment === "content" && next !== undefined) {
       i++;

@@ -11,7 +11,8 @@ import { CHROMIUM_ARGS, findChromium, HEADLESS_SHELL } from "../../lib/chromium.
  */
 export function installChromiumIfMissing(): void {
   if (process.env.CHROMIUM_PATH) {
-    if (!existsSync(process.env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH names ${process.env.CHROMIUM_PATH}, which does not exist`);
+    if (!existsSync(process.env.CHROMIUM_PATH))
+      throw new Error(`CHROMIUM_PATH names ${process.env.CHROMIUM_PATH}, which does not exist`);
     return;
   }
   if (existsSync(HEADLESS_SHELL.path)) return;
@@ -24,15 +25,21 @@ export function installChromiumIfMissing(): void {
     apt(["update"]);
     apt(["install", "-y", "--no-install-recommends", HEADLESS_SHELL.debianPackage]);
   } catch (error) {
-    throw new Error(`${HEADLESS_SHELL.path} is missing and \`apt-get install ${HEADLESS_SHELL.debianPackage}\` failed (are we root?): ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `${HEADLESS_SHELL.path} is missing and \`apt-get install ${HEADLESS_SHELL.debianPackage}\` failed (are we root?): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
-  if (!existsSync(HEADLESS_SHELL.path)) throw new Error(`apt-get installed ${HEADLESS_SHELL.debianPackage} but ${HEADLESS_SHELL.path} does not exist`);
+  if (!existsSync(HEADLESS_SHELL.path))
+    throw new Error(`apt-get installed ${HEADLESS_SHELL.debianPackage} but ${HEADLESS_SHELL.path} does not exist`);
 }
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
   if (!executablePath || !existsSync(executablePath)) {
-    throw new Error(`Chromium is needed (install it with \`apt-get install ${HEADLESS_SHELL.debianPackage}\` or \`apt-get install chromium\`, or set CHROMIUM_PATH)`);
+    throw new Error(
+      `Chromium is needed (install it with \`apt-get install ${HEADLESS_SHELL.debianPackage}\` or \`apt-get install chromium\`, or set CHROMIUM_PATH)`,
+    );
   }
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

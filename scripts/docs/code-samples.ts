@@ -1,12 +1,19 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // The code samples of every operation, generated from the contract: a curl command and a call of our TypeScript
 // client against the local sandbox with its demo credentials, plus the names of the generated request and response
 // types. They become `x-codeSamples` of the readers' copy of each bundle (reader-bundle.ts), which the reference
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
-import { deref as derefIn, examplesOf, type JsonSchema, type MediaType, type Reference, schemaFallback } from "../../lib/contract/index.js";
+import {
+  deref as derefIn,
+  examplesOf,
+  type JsonSchema,
+  type MediaType,
+  type Reference,
+  schemaFallback,
+} from "../../lib/contract/index.js";
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
 import { type ApiName, deref, type DocOperation, type Node, type Document, refName } from "./document.js";
-
 
 export interface CodeSample {
   /** Redoc's `x-codeSamples` fields: the language (for highlighting) and the tab's label. */
@@ -45,7 +52,9 @@ function mediaTypeName(content: Record<string, Node> | undefined): string | unde
 export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
   const root = op.webhook ? `webhooks[${q(op.path)}][${q(op.method)}]` : `operations[${q(op.operationId)}]`;
   const named = (schema: Node | undefined, fallback: string): string =>
-    typeof schema?.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? `components["schemas"][${q(refName(schema.$ref))}]` : fallback;
+    typeof schema?.$ref === "string" && schema.$ref.startsWith("#/components/schemas/")
+      ? `components["schemas"][${q(refName(schema.$ref))}]`
+      : fallback;
   const names: TypeNames = { responses: [] };
   const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
@@ -58,7 +67,10 @@ export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
     const type = mediaTypeName(response.content);
     if (!type) continue;
     const key = /^\d+$/.test(status) ? status : q(status);
-    names.responses.push({ status, type: named(response.content?.[type]?.schema, `${root}["responses"][${key}]["content"][${q(type)}]`) });
+    names.responses.push({
+      status,
+      type: named(response.content?.[type]?.schema, `${root}["responses"][${key}]["content"][${q(type)}]`),
+    });
   }
   return names;
 }
@@ -68,7 +80,9 @@ function exampleOf(doc: Document, owner: Node | undefined): unknown {
   if (!owner) return undefined;
   const follow = <T>(node: T | Reference): T => derefIn<T>(doc, node, doc.info.title);
   const [first] = examplesOf(owner as MediaType, follow);
-  return first ? first.value : schemaFallback(owner.schema ? follow<JsonSchema>(owner.schema as JsonSchema) : undefined);
+  return first
+    ? first.value
+    : schemaFallback(owner.schema ? follow<JsonSchema>(owner.schema as JsonSchema) : undefined);
 }
 
 interface RequestParts {
@@ -88,13 +102,14 @@ const LONGEST_OPTIONAL_EXAMPLE = 80;
  * the first body example.
  */
 export function exampleRequest(doc: Document, op: DocOperation): RequestParts {
-  const parameters = ((op.operation.parameters ?? [])).map((p) => deref(doc, p));
+  const parameters = (op.operation.parameters ?? []).map((p) => deref(doc, p));
   const pick = (where: string) =>
     parameters
       .filter((p) => p.in === where)
       .map((p) => {
         const example = exampleOf(doc, p);
-        if (p.required) return [p.name as string, example ?? placeholder(deref(doc, p.schema ?? {}))] as [string, unknown];
+        if (p.required)
+          return [p.name as string, example ?? placeholder(deref(doc, p.schema ?? {}))] as [string, unknown];
         const short = example !== undefined && JSON.stringify(example).length <= LONGEST_OPTIONAL_EXAMPLE;
         return [p.name as string, short ? example : undefined] as [string, unknown];
       })
@@ -104,7 +119,14 @@ export function exampleRequest(doc: Document, op: DocOperation): RequestParts {
   for (const [name, value] of pathParams) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   const body = deref(doc, op.operation.requestBody);
   const bodyType = mediaTypeName(body?.content);
-  return { path, query: pick("query"), pathParams, headers: pick("header"), bodyType, body: bodyType ? (exampleOf(doc, body?.content?.[bodyType]) ?? {}) : undefined };
+  return {
+    path,
+    query: pick("query"),
+    pathParams,
+    headers: pick("header"),
+    bodyType,
+    body: bodyType ? (exampleOf(doc, body?.content?.[bodyType]) ?? {}) : undefined,
+  };
 }
 
 function placeholder(schema: Node): unknown {
@@ -120,7 +142,9 @@ function queryString(query: Array<[string, unknown]>): string {
 }
 
 function formBody(value: unknown): string {
-  return new URLSearchParams(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+  ).toString();
 }
 
 function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
@@ -129,7 +153,7 @@ function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   const url = `${base}${op.webhook ? "" : request.path}${queryString(request.query)}`;
   const lines: string[] = [];
   const args: string[] = [`curl -X ${op.method.toUpperCase()} ${shellQuote(url)}`];
-  const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
+  const security = (op.operation.security ?? doc.security ?? [])[0] ?? {};
   if (!op.webhook && api === "links" && "bearerApiKey" in security) {
     lines.push(`LINKS_API_KEY=${DEMO_CREDENTIALS.links.apiKey}  # the sandbox's demo key`);
     args.push(`-H "Authorization: Bearer $LINKS_API_KEY"`);
@@ -147,7 +171,11 @@ function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   if (api === "pay" && !op.webhook) {
     // The body carries the shop and a fresh nonce, and its exact bytes are signed (HMAC-SHA256, hex).
     // The example's own shop and nonce are replaced: drop them from the rest.
-    const rest = Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([key]) => key !== "shop_id" && key !== "nonce"));
+    const rest = Object.fromEntries(
+      Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
+        ([key]) => key !== "shop_id" && key !== "nonce",
+      ),
+    );
     const json = JSON.stringify({ shop_id: DEMO_CREDENTIALS.pay.shopId, ...rest });
     lines.push(
       `PAY_API_KEY=${DEMO_CREDENTIALS.pay.apiKey}  # the signing secret of shop ${DEMO_CREDENTIALS.pay.shopId} in the sandbox; never sent`,
@@ -174,8 +202,16 @@ function withDemoClient(body: unknown): Record<string, unknown> {
 
 /** What the TypeScript sample imports and how it builds the client, per API. */
 const CLIENT_SETUP: Record<Exclude<ApiName, "identity">, { factory: string; variable: string; options: string }> = {
-  links: { factory: "createLinksClient", variable: "links", options: `{ baseUrl: ${q(sandboxUrl("links"))}, apiKey: process.env.LINKS_API_KEY ?? ${q(DEMO_CREDENTIALS.links.apiKey)} }` },
-  catalog: { factory: "createCatalogClient", variable: "catalog", options: `{ baseUrl: ${q(sandboxUrl("catalog"))}, apiKey: process.env.CATALOG_API_KEY ?? ${q(DEMO_CREDENTIALS.catalog.apiKey)} }` },
+  links: {
+    factory: "createLinksClient",
+    variable: "links",
+    options: `{ baseUrl: ${q(sandboxUrl("links"))}, apiKey: process.env.LINKS_API_KEY ?? ${q(DEMO_CREDENTIALS.links.apiKey)} }`,
+  },
+  catalog: {
+    factory: "createCatalogClient",
+    variable: "catalog",
+    options: `{ baseUrl: ${q(sandboxUrl("catalog"))}, apiKey: process.env.CATALOG_API_KEY ?? ${q(DEMO_CREDENTIALS.catalog.apiKey)} }`,
+  },
   pay: {
     factory: "createPayClient",
     variable: "pay",
@@ -185,8 +221,17 @@ const CLIENT_SETUP: Record<Exclude<ApiName, "identity">, { factory: string; vari
 
 /** The identity client is openid-client, not one call per path: which of its methods sends each operation. */
 const IDENTITY_CALLS: Record<string, string[]> = {
-  getOpenIdConfiguration: ["// createIdentityClient reads the discovery document.", "const metadata = identity.configuration.serverMetadata();", "console.log(metadata.issuer, metadata.token_endpoint);"],
-  getJwks: ["declare const idToken: string;", "// Fetches the JWKS and checks the signature, iss, aud and exp.", "const claims = await identity.verifyIdToken(idToken);", "console.log(claims.sub);"],
+  getOpenIdConfiguration: [
+    "// createIdentityClient reads the discovery document.",
+    "const metadata = identity.configuration.serverMetadata();",
+    "console.log(metadata.issuer, metadata.token_endpoint);",
+  ],
+  getJwks: [
+    "declare const idToken: string;",
+    "// Fetches the JWKS and checks the signature, iss, aud and exp.",
+    "const claims = await identity.verifyIdToken(idToken);",
+    "console.log(claims.sub);",
+  ],
   authorize: [
     'const request = await identity.createAuthorizationRequest(["openid", "profile", "email"]);',
     "// Redirect the browser to request.url; keep state, nonce and codeVerifier for the callback.",
@@ -198,14 +243,23 @@ const IDENTITY_CALLS: Record<string, string[]> = {
     "const tokens = await identity.handleCallback(callbackUrl, saved);",
     "if (tokens.refreshToken) await identity.refresh(tokens.refreshToken); // the refresh_token grant",
   ],
-  getUserInfo: ["declare const accessToken: string, subject: string;", "const user = await identity.userInfo(accessToken, subject);", "console.log(user.sub);"],
+  getUserInfo: [
+    "declare const accessToken: string, subject: string;",
+    "const user = await identity.userInfo(accessToken, subject);",
+    "console.log(user.sub);",
+  ],
   getUserInfoByPost: [
     "declare const accessToken: string, subject: string;",
     "// The client reads userinfo by GET; the POST returns the same claims.",
     "const user = await identity.userInfo(accessToken, subject);",
     "console.log(user.sub);",
   ],
-  logout: ["declare const idToken: string;", `const url = identity.logoutUrl({ idTokenHint: idToken, postLogoutRedirectUri: "http://127.0.0.1:5173/" });`, "// Redirect the browser to url.", "console.log(url.href);"],
+  logout: [
+    "declare const idToken: string;",
+    `const url = identity.logoutUrl({ idTokenHint: idToken, postLogoutRedirectUri: "http://127.0.0.1:5173/" });`,
+    "// Redirect the browser to url.",
+    "console.log(url.href);",
+  ],
   logoutWithForm: [
     "declare const idToken: string;",
     "// The client redirects (GET); the POST form takes the same parameters.",
@@ -214,11 +268,15 @@ const IDENTITY_CALLS: Record<string, string[]> = {
   ],
 };
 
-function typeAliases(names: TypeNames, operationId: string): { lines: string[]; imports: Set<string>; success?: string } {
+function typeAliases(
+  names: TypeNames,
+  operationId: string,
+): { lines: string[]; imports: Set<string>; success?: string } {
   const pascal = operationId.charAt(0).toUpperCase() + operationId.slice(1);
   const lines: string[] = [];
   const imports = new Set<string>();
-  const use = (type: string) => imports.add(type.startsWith("webhooks") ? "webhooks" : type.match(/^(?:NonNullable<)?(\w+)/)![1]!);
+  const use = (type: string) =>
+    imports.add(type.startsWith("webhooks") ? "webhooks" : type.match(/^(?:NonNullable<)?(\w+)/)![1]!);
   if (names.request) {
     lines.push(`export type ${pascal}Request = ${names.request};`);
     use(names.request);
@@ -254,7 +312,10 @@ function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string
   }
   if (api === "identity") {
     const call = IDENTITY_CALLS[op.operationId];
-    if (!call) throw new Error(`no identity client call is known for ${op.operationId}: add it to IDENTITY_CALLS in scripts/docs/code-samples.ts`);
+    if (!call)
+      throw new Error(
+        `no identity client call is known for ${op.operationId}: add it to IDENTITY_CALLS in scripts/docs/code-samples.ts`,
+      );
     const { clientId, clientSecret, redirectUri } = DEMO_CREDENTIALS.identity;
     return [
       `import { createIdentityClient${typeImports.length > 0 ? `, ${typeImports.join(", ")}` : ""} } from ${q(module)};`,
@@ -283,7 +344,14 @@ function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string
   if (params.length > 0) init.push(`params: { ${params.join(", ")} }`);
   if (request.bodyType) {
     // The pay client adds shop_id and a fresh nonce to every body.
-    const body = api === "pay" ? Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([key]) => key !== "shop_id" && key !== "nonce")) : request.body;
+    const body =
+      api === "pay"
+        ? Object.fromEntries(
+            Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
+              ([key]) => key !== "shop_id" && key !== "nonce",
+            ),
+          )
+        : request.body;
     init.push(`body: ${literal(body)}`);
   }
   const method = op.method.toUpperCase();
@@ -330,19 +398,37 @@ const text = (value: unknown): string => (typeof value === "string" ? value : JS
 export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]): TryItApi {
   const local = (doc.servers ?? []).filter((server) => server.url.startsWith("http://127.0.0.1"));
   const result: TryItApi = {
-    targets: local.map((server) => ({ label: /sandbox/i.test(server.description ?? "") ? "Stateful sandbox" : "Prism mock", url: server.url })),
+    targets: local.map((server) => ({
+      label: /sandbox/i.test(server.description ?? "") ? "Stateful sandbox" : "Prism mock",
+      url: server.url,
+    })),
     credentials: { ...DEMO_CREDENTIALS[api] },
     operations: {},
   };
   for (const op of operations.filter((o) => !o.webhook)) {
     const request = exampleRequest(doc, op);
-    const security = ((op.operation.security ?? doc.security ?? []))[0] ?? {};
+    const security = (op.operation.security ?? doc.security ?? [])[0] ?? {};
     const schemes = Object.keys(security);
     const auth: TryItRequest["auth"] =
-      schemes.length === 0 ? "none" : api === "links" ? "bearer-key" : api === "catalog" ? "seller-key" : api === "pay" ? "pay-signature" : "access-token";
+      schemes.length === 0
+        ? "none"
+        : api === "links"
+          ? "bearer-key"
+          : api === "catalog"
+            ? "seller-key"
+            : api === "pay"
+              ? "pay-signature"
+              : "access-token";
     let body = "";
     if (request.bodyType?.includes("json")) {
-      const value = api === "pay" ? Object.fromEntries(Object.entries((request.body ?? {}) as Record<string, unknown>).filter(([k]) => k !== "shop_id" && k !== "nonce")) : request.body;
+      const value =
+        api === "pay"
+          ? Object.fromEntries(
+              Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
+                ([k]) => k !== "shop_id" && k !== "nonce",
+              ),
+            )
+          : request.body;
       body = JSON.stringify(value, null, 2);
     } else if (request.bodyType) {
       body = formBody(withDemoClient(request.body));

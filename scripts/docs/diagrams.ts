@@ -12,7 +12,9 @@ import { launchChromium } from "./chromium.js";
 
 const require = createRequire(import.meta.url);
 const MERMAID_BUNDLE = require.resolve("mermaid/dist/mermaid.min.js");
-const MERMAID_VERSION = (JSON.parse(readFileSync(require.resolve("mermaid/package.json"), "utf8")) as { version: string }).version;
+const MERMAID_VERSION = (
+  JSON.parse(readFileSync(require.resolve("mermaid/package.json"), "utf8")) as { version: string }
+).version;
 const THEMES = ["default", "dark"] as const;
 type Theme = (typeof THEMES)[number];
 
@@ -39,7 +41,9 @@ function cached(source: string, theme: Theme): string | undefined {
 
 /** Renders every diagram (in both themes) that is not in the cache yet; starts Chromium only if there is one. */
 export async function renderMissingDiagrams(sources: string[]): Promise<void> {
-  const missing = [...new Set(sources)].flatMap((source) => THEMES.filter((theme) => cached(source, theme) === undefined).map((theme) => ({ source, theme })));
+  const missing = [...new Set(sources)].flatMap((source) =>
+    THEMES.filter((theme) => cached(source, theme) === undefined).map((theme) => ({ source, theme })),
+  );
   if (missing.length === 0) return;
   mkdirSync(diagramCacheDir, { recursive: true });
   const browser = await launchChromium();
@@ -50,8 +54,11 @@ export async function renderMissingDiagrams(sources: string[]): Promise<void> {
     for (const [index, { source, theme }] of missing.entries()) {
       const svg = await page.evaluate(
         async ({ source, theme, id }) => {
-          const mermaid = (window as unknown as { mermaid: { initialize(config: object): void; render(id: string, text: string): Promise<{ svg: string }> } })
-            .mermaid;
+          const mermaid = (
+            window as unknown as {
+              mermaid: { initialize(config: object): void; render(id: string, text: string): Promise<{ svg: string }> };
+            }
+          ).mermaid;
           mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme });
           try {
             const { svg } = await mermaid.render(id, source);
@@ -64,7 +71,8 @@ export async function renderMissingDiagrams(sources: string[]): Promise<void> {
         },
         { source, theme, id: `diagram-${index}` },
       );
-      if (typeof svg !== "string") throw new Error(`mermaid cannot render the diagram starting "${source.split("\n")[0]}": ${svg.error}`);
+      if (typeof svg !== "string")
+        throw new Error(`mermaid cannot render the diagram starting "${source.split("\n")[0]}": ${svg.error}`);
       writeFileSync(cachePath(source, theme), svg);
     }
   } finally {

@@ -2,7 +2,15 @@
 // `$ref`s, and the anchors that the reference page gives to operations, schemas and security schemes (the quirks
 // and gaps pages link to them).
 import { readFileSync } from "node:fs";
-import { type ApiName, deref as derefIn, type Document, listOperationsOf, type OperationInfo, unescapeSegment, valueAt as lookUp } from "../../lib/contract/index.js";
+import {
+  type ApiName,
+  deref as derefIn,
+  type Document,
+  listOperationsOf,
+  type OperationInfo,
+  unescapeSegment,
+  valueAt as lookUp,
+} from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
 
 export type { ApiName, Document };
@@ -108,7 +116,11 @@ const RESERVED_PAGES = new Set(["index", "quirks", "gaps", "schemas", "webhooks"
 
 /** The page of a tag: its name in lower case, prefixed when it would take the name of another page. */
 export function tagPage(tag: string): string {
-  const slug = tag.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "other";
+  const slug =
+    tag
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "other";
   return RESERVED_PAGES.has(slug) ? `tag-${slug}` : slug;
 }
 

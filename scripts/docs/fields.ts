@@ -6,7 +6,6 @@ import { deref, type Node, type Document, refName, schemaAnchor } from "./docume
 import { code, prose } from "./markdown.js";
 import { noteLabel } from "./operation-notes.js";
 
-
 const markdown = new MarkdownIt({ html: false, linkify: false });
 
 /** Spec markdown (one paragraph or a few) as inline HTML for a table cell. */
@@ -15,7 +14,8 @@ export function inlineHtml(text: string | undefined): string {
   return markdown.renderInline(text.trim().replace(/\s*\n\s*/g, " "));
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** Where the schema pages live, relative to any reference page of the API. */
 export const schemaHref = (name: string): string => `./schemas#${schemaAnchor(name)}`;
@@ -24,17 +24,27 @@ export const schemaHref = (name: string): string => `./schemas#${schemaAnchor(na
 export function typeText(schema: Node | boolean | undefined): string {
   if (schema === undefined || schema === true) return "any";
   if (schema === false) return "nothing";
-  if (typeof schema.$ref === "string") return schema.$ref.startsWith("#/components/schemas/") ? `[${refName(schema.$ref)}](${schemaHref(refName(schema.$ref))})` : code(schema.$ref);
+  if (typeof schema.$ref === "string")
+    return schema.$ref.startsWith("#/components/schemas/")
+      ? `[${refName(schema.$ref)}](${schemaHref(refName(schema.$ref))})`
+      : code(schema.$ref);
   if ("const" in schema) return code(JSON.stringify(schema.const));
-  if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v: unknown) => code(JSON.stringify(v))).join(", ")}`;
-  const alternatives = (schema.oneOf ?? schema.anyOf);
-  if (alternatives && alternatives.every((a) => a.$ref || a.type || "const" in a)) return alternatives.map((a) => typeText(a)).join(" or ");
+  if (Array.isArray(schema.enum))
+    return `one of ${schema.enum.map((v: unknown) => code(JSON.stringify(v))).join(", ")}`;
+  const alternatives = schema.oneOf ?? schema.anyOf;
+  if (alternatives && alternatives.every((a) => a.$ref || a.type || "const" in a))
+    return alternatives.map((a) => typeText(a)).join(" or ");
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length === 0) return schema.properties ? "object" : "any";
   return types
     .map((type) => {
       if (type === "array") return `array of ${typeText(schema.items)}`;
-      if (type === "object" && schema.additionalProperties && typeof schema.additionalProperties === "object" && !schema.properties) {
+      if (
+        type === "object" &&
+        schema.additionalProperties &&
+        typeof schema.additionalProperties === "object" &&
+        !schema.properties
+      ) {
         return `map of string to ${typeText(schema.additionalProperties)}`;
       }
       return type;
@@ -65,34 +75,39 @@ export function nodeNotes(node: Node | undefined): string[] {
   const lines: string[] = [];
   if (typeof node["x-quirk"] === "string") lines.push(`**${noteLabel("quirk")}:** ${prose(node["x-quirk"])}`);
   for (const gap of (node["x-undocumented"] ?? []) as string[]) lines.push(`**${noteLabel("gap")}:** ${prose(gap)}`);
-  if (typeof node["x-assumption"] === "string") lines.push(`**${noteLabel("assumption")}:** ${prose(node["x-assumption"])}`);
+  if (typeof node["x-assumption"] === "string")
+    lines.push(`**${noteLabel("assumption")}:** ${prose(node["x-assumption"])}`);
   return lines;
 }
 
 /** The description cell of a parameter, header or property: text, constraints, examples and its notes. */
 export function describe(doc: Document, owner: Node, schema: Node | undefined): string {
   const parts = [inlineHtml(owner.description ?? schema?.description)];
-  const resolved = schema ? (deref(doc, schema)) : undefined;
+  const resolved = schema ? deref(doc, schema) : undefined;
   if (resolved) {
-    const constraints = CONSTRAINTS.filter(([key]) => key in resolved).map(([key, label]) => `${label} ${show(resolved[key])}`);
+    const constraints = CONSTRAINTS.filter(([key]) => key in resolved).map(
+      ([key, label]) => `${label} ${show(resolved[key])}`,
+    );
     if (constraints.length > 0) parts.push(inlineHtml(constraints.join("; ")));
   }
   // Parameters and headers have named examples ({name: {value}}); schemas have an array of values (below).
   const named = owner.examples && !Array.isArray(owner.examples) ? Object.values(owner.examples) : [];
-  const examples = "example" in owner ? [owner.example] : named.map((e) => (deref(doc, e)).value);
-  if (examples.length === 0 && resolved && Array.isArray(resolved.examples) && !resolved.properties) examples.push(...resolved.examples.slice(0, 3));
+  const examples = "example" in owner ? [owner.example] : named.map((e) => deref(doc, e).value);
+  if (examples.length === 0 && resolved && Array.isArray(resolved.examples) && !resolved.properties)
+    examples.push(...resolved.examples.slice(0, 3));
   if (examples.length > 0) parts.push(inlineHtml(`Example: ${examples.map(show).join(", ")}`));
   const noted = new Set<Node>([owner]);
   if (schema) noted.add(schema);
   if (resolved) noted.add(resolved);
-  for (const node of noted) for (const line of nodeNotes(node)) parts.push(`<span class="field-note">${inlineHtml(line)}</span>`);
+  for (const node of noted)
+    for (const line of nodeNotes(node)) parts.push(`<span class="field-note">${inlineHtml(line)}</span>`);
   return parts.filter(Boolean).join("<br>");
 }
 
 function formatOf(doc: Document, schema: Node | undefined): string {
-  const resolved = schema ? (deref(doc, schema)) : undefined;
+  const resolved = schema ? deref(doc, schema) : undefined;
   if (!resolved) return "";
-  const format = resolved.format ?? (resolved.type === "array" ? (deref(doc, resolved.items ?? {})).format : undefined);
+  const format = resolved.format ?? (resolved.type === "array" ? deref(doc, resolved.items ?? {}).format : undefined);
   return format ? `<code>${escapeHtml(String(format))}</code>` : "";
 }
 
@@ -125,11 +140,11 @@ export function fieldTable(doc: Document, rows: FieldRow[], seen: ReadonlySet<st
 /** The fields of an object schema (allOf merged), as rows. */
 export function objectRows(doc: Document, schema: Node): FieldRow[] {
   const resolved = deref(doc, schema);
-  const parts = [resolved, ...((resolved.allOf ?? [])).map((part) => deref(doc, part))];
+  const parts = [resolved, ...(resolved.allOf ?? []).map((part) => deref(doc, part))];
   const rows: FieldRow[] = [];
   for (const part of parts) {
     const required = new Set((part.required ?? []) as string[]);
-    for (const [name, property] of Object.entries((part.properties ?? {}))) {
+    for (const [name, property] of Object.entries(part.properties ?? {})) {
       rows.push({ name, schema: property, required: required.has(name), owner: property });
     }
   }
@@ -137,7 +152,13 @@ export function objectRows(doc: Document, schema: Node): FieldRow[] {
 }
 
 /** The `<details>` with the fields of an object (or of an array's items, or of each alternative), if any. */
-export function nestedFields(doc: Document, name: string, schema: Node | undefined, seen: ReadonlySet<string>, depth: number): string | undefined {
+export function nestedFields(
+  doc: Document,
+  name: string,
+  schema: Node | undefined,
+  seen: ReadonlySet<string>,
+  depth: number,
+): string | undefined {
   if (!schema || depth >= 4) return undefined;
   let target = schema;
   let prefix = "";
@@ -152,15 +173,22 @@ export function nestedFields(doc: Document, name: string, schema: Node | undefin
   const nextSeen = new Set(seen);
   if (ref) nextSeen.add(ref);
   const resolved = deref(doc, target);
-  const link = ref?.startsWith("#/components/schemas/") ? ` (schema <a href="${schemaHref(refName(ref))}">${escapeHtml(refName(ref))}</a>)` : "";
+  const link = ref?.startsWith("#/components/schemas/")
+    ? ` (schema <a href="${schemaHref(refName(ref))}">${escapeHtml(refName(ref))}</a>)`
+    : "";
   const rows = objectRows(doc, target);
   if (rows.length > 0) {
     return `<details class="fields-details"><summary>Fields of ${prefix}<code>${escapeHtml(name)}</code>${link}</summary>${fieldTable(doc, rows, nextSeen, depth + 1)}</details>`;
   }
-  const alternatives = ((resolved.oneOf ?? resolved.anyOf ?? [])).filter((alternative) => objectRows(doc, alternative).length > 0);
+  const alternatives = (resolved.oneOf ?? resolved.anyOf ?? []).filter(
+    (alternative) => objectRows(doc, alternative).length > 0,
+  );
   if (alternatives.length === 0) return undefined;
   const variants = alternatives.map((alternative, index) => {
-    const title = typeof alternative.$ref === "string" ? refName(alternative.$ref) : (deref(doc, alternative)).title ?? `variant ${index + 1}`;
+    const title =
+      typeof alternative.$ref === "string"
+        ? refName(alternative.$ref)
+        : (deref(doc, alternative).title ?? `variant ${index + 1}`);
     return `<details class="fields-details"><summary>${escapeHtml(String(title))}</summary>${fieldTable(doc, objectRows(doc, alternative), nextSeen, depth + 1)}</details>`;
   });
   return `<details class="fields-details"><summary>Fields of ${prefix}<code>${escapeHtml(name)}</code>${link}: one of ${alternatives.length}</summary>${variants.join("")}</details>`;

@@ -30,7 +30,9 @@ function escapeAngles(text: string): string {
 
 /** Prose for one table cell: one line, pipes escaped. */
 export function cell(text: string | undefined): string {
-  return prose(text).replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|");
+  return prose(text)
+    .replace(/\s*\n\s*/g, " ")
+    .replaceAll("|", "\\|");
 }
 
 /** Inline code that survives backticks inside the value. */
@@ -53,9 +55,11 @@ export function jsonBlock(value: unknown): string {
 
 /** A GitHub-flavoured table; cells must already be single-line markdown. */
 export function table(headers: string[], rows: string[][]): string {
-  return [`| ${headers.join(" | ")} |`, `| ${headers.map(() => "---").join(" | ")} |`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join(
-    "\n",
-  );
+  return [
+    `| ${headers.join(" | ")} |`,
+    `| ${headers.map(() => "---").join(" | ")} |`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
 }
 
 /** A VitePress custom container (tip, info, warning, danger, details). */

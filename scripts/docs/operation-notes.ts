@@ -51,9 +51,11 @@ const COMPONENT_WORDS: Record<string, string> = {
 export function notesOf(doc: Document, op: DocOperation): OperationNote[] {
   const pathItemPointer = op.pointer.split("/").slice(0, 3).join("/");
   const used = reachableRefs(doc, op.operation);
-  const requirements = (op.operation.security ?? doc.security ?? []);
-  for (const requirement of requirements) for (const name of Object.keys(requirement)) used.add(`#/components/securitySchemes/${name}`);
-  const pathParameters = (doc[op.webhook ? "webhooks" : "paths"] as Record<string, Record<string, unknown>>)[op.path]?.parameters;
+  const requirements = op.operation.security ?? doc.security ?? [];
+  for (const requirement of requirements)
+    for (const name of Object.keys(requirement)) used.add(`#/components/securitySchemes/${name}`);
+  const pathParameters = (doc[op.webhook ? "webhooks" : "paths"] as Record<string, Record<string, unknown>>)[op.path]
+    ?.parameters;
   for (const ref of reachableRefs(doc, pathParameters ?? [])) used.add(ref);
   const notes: OperationNote[] = [];
   for (const annotation of collectAnnotations(doc)) {
@@ -62,7 +64,11 @@ export function notesOf(doc: Document, op: DocOperation): OperationNote[] {
       notes.push({ ...annotation, where: words(segments.slice(3)) || "this operation" });
     } else if (annotation.pointer.startsWith(`${pathItemPointer}/parameters/`)) {
       notes.push({ ...annotation, where: words(segments.slice(2)) });
-    } else if (segments[0] === "components" && segments.length >= 3 && used.has(`#/components/${segments[1]}/${annotation.pointer.split("/")[3]}`)) {
+    } else if (
+      segments[0] === "components" &&
+      segments.length >= 3 &&
+      used.has(`#/components/${segments[1]}/${annotation.pointer.split("/")[3]}`)
+    ) {
       const head = `${COMPONENT_WORDS[segments[1]!] ?? segments[1]} \`${segments[2]}\``;
       const rest = words(segments.slice(3));
       notes.push({ ...annotation, where: rest ? `${head} › ${rest}` : head });

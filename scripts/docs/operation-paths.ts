@@ -27,7 +27,10 @@ export function withOperationPaths(markdown: string, where = "markdown"): string
     const paths = operationPaths().get(operationId) ?? [];
     if (paths.length === 1) return paths[0]!;
     const line = markdown.slice(0, offset).split("\n").length;
-    const problem = paths.length === 0 ? "no operation of any bundle has this operationId" : `several operations have it (${paths.join(", ")})`;
+    const problem =
+      paths.length === 0
+        ? "no operation of any bundle has this operationId"
+        : `several operations have it (${paths.join(", ")})`;
     throw new Error(`${where}:${line}: ${token}: ${problem}`);
   });
 }

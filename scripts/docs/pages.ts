@@ -43,7 +43,10 @@ export function apiTitles(): Array<{ api: ApiName; title: string }> {
 export function referenceNavigation(api: ApiName): Array<{ link: string; text: string }> {
   return [
     { link: `/reference/${api}/`, text: "Overview" },
-    ...referencePageList(readBundle(api)).map(({ page, title }) => ({ link: `/reference/${api}/${page}`, text: title })),
+    ...referencePageList(readBundle(api)).map(({ page, title }) => ({
+      link: `/reference/${api}/${page}`,
+      text: title,
+    })),
     { link: `/reference/${api}/quirks`, text: "Quirks" },
     { link: `/reference/${api}/gaps`, text: "Gaps" },
   ];
@@ -51,7 +54,10 @@ export function referenceNavigation(api: ApiName): Array<{ link: string; text: s
 
 /** Every generated page of the site, as URL paths (clean URLs, `/` for an index). */
 export function generatedPagePaths(): string[] {
-  return ["/changelog", ...API_NAMES.flatMap((api) => [...referenceNavigation(api).map((entry) => entry.link), `/redoc/${api}.html`])];
+  return [
+    "/changelog",
+    ...API_NAMES.flatMap((api) => [...referenceNavigation(api).map((entry) => entry.link), `/redoc/${api}.html`]),
+  ];
 }
 
 /**
@@ -94,7 +100,8 @@ export function writeGeneratedPages(root = docsRoot): void {
     pages.set("gaps", renderAnnotationPage("gap", { api, doc }));
     for (const [page, markdown] of pages) writeIfChanged(join(dir, `${page}.md`), markdown);
     // A page of a tag that no longer exists must not stay on the site.
-    for (const file of readdirSync(dir)) if (!pages.has(file.replace(/\.md$/, ""))) rmSync(join(dir, file), { recursive: true, force: true });
+    for (const file of readdirSync(dir))
+      if (!pages.has(file.replace(/\.md$/, ""))) rmSync(join(dir, file), { recursive: true, force: true });
     writeIfChanged(join(specsDir, `${api}.json`), readFileSync(bundlePath(api)));
     const redoc = fromPackageRoot("generated", "reference", `${api}.html`);
     try {

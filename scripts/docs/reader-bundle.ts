@@ -19,14 +19,20 @@ export function readerBundle(api: ApiName, contract: Document): Document {
     target.description = withNotes(op.operation.description, "Quirks, gaps and assumptions that apply here", list);
   }
   const wholeApi = collectAnnotations(contract).filter((note) => note.pointer === "" || note.pointer === "/info");
-  if (wholeApi.length > 0) doc.info.description = withNotes(contract.info.description, WHOLE_API_NOTES, wholeApi.map((note) => noteLine(note.kind, note.text)).join("\n"));
+  if (wholeApi.length > 0)
+    doc.info.description = withNotes(
+      contract.info.description,
+      WHOLE_API_NOTES,
+      wholeApi.map((note) => noteLine(note.kind, note.text)).join("\n"),
+    );
   return doc;
 }
 
 /** The heading of the notes on `info` in the API's description. */
 export const WHOLE_API_NOTES = "Quirks, gaps and assumptions of the whole API";
 
-const noteLine = (kind: Annotation["kind"], text: string, where?: string) => `- **${noteLabel(kind)}**${where ? ` (${where})` : ""}: ${text.trim()}`;
+const noteLine = (kind: Annotation["kind"], text: string, where?: string) =>
+  `- **${noteLabel(kind)}**${where ? ` (${where})` : ""}: ${text.trim()}`;
 
 function withNotes(description: string | undefined, heading: string, list: string): string {
   return [(description ?? "").trimEnd(), `**${heading}**\n\n${list}`].filter(Boolean).join("\n\n");
@@ -35,6 +41,7 @@ function withNotes(description: string | undefined, heading: string, list: strin
 /** The code samples of an operation in the readers' copy. */
 export function samplesOf(operation: Record<string, unknown>): CodeSample[] {
   const samples = operation["x-codeSamples"];
-  if (!Array.isArray(samples)) throw new Error(`operation ${String(operation.operationId)} has no x-codeSamples: read it from readerBundle()`);
+  if (!Array.isArray(samples))
+    throw new Error(`operation ${String(operation.operationId)} has no x-codeSamples: read it from readerBundle()`);
   return samples as CodeSample[];
 }

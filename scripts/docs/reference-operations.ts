@@ -1,7 +1,17 @@
 // The pages of operations (docs/reference/<api>/<tag>.md and webhooks.md): per operation its code samples, type
 // names, parameters and fields, responses, the quirks, gaps and assumptions that apply to it, and a console.
 import { typeNamesOf } from "./code-samples.js";
-import { type ApiName, deref, type Node, type DocOperation, type Document, operationAnchor, operationsOf, responseAnchor, securityAnchor } from "./document.js";
+import {
+  type ApiName,
+  deref,
+  type Node,
+  type DocOperation,
+  type Document,
+  operationAnchor,
+  operationsOf,
+  responseAnchor,
+  securityAnchor,
+} from "./document.js";
 import { bodyFields, type FieldRow, fieldTable, nodeNotes, typeText } from "./fields.js";
 import { cell, code, container, fenced, jsonBlock, prose } from "./markdown.js";
 import { noteLabel, notesOf, type OperationNote } from "./operation-notes.js";
@@ -10,30 +20,48 @@ import { headerRows } from "./reference-overview.js";
 import { badges, squash, frontmatter, annotations, extensions } from "./reference-parts.js";
 
 /** A page of operations; `ops` come from the readers' copy (with their samples). */
-export function operationsPage(api: ApiName, contract: Document, page: string, ops: DocOperation[], shared: Map<string, Node>): string {
+export function operationsPage(
+  api: ApiName,
+  contract: Document,
+  page: string,
+  ops: DocOperation[],
+  shared: Map<string, Node>,
+): string {
   const info = contract.info;
   const webhooks = page === "webhooks";
-  const tag = webhooks ? undefined : ((ops[0]!.operation.tags)?.[0] ?? "other");
+  const tag = webhooks ? undefined : (ops[0]!.operation.tags?.[0] ?? "other");
   const tagObject = ((contract.tags as Node[] | undefined) ?? []).find((t) => t.name === tag);
   const title = webhooks ? `${info.title}: webhooks` : `${info.title}: ${tag}`;
   const out: string[] = [...frontmatter(title, ["outline: [2, 2]"]), ":::: v-pre", `# ${prose(title)}`, ""];
-  if (webhooks) out.push("Requests that the provider sends to **your** server. The request body is what you receive; the responses are what you answer.", "");
+  if (webhooks)
+    out.push(
+      "Requests that the provider sends to **your** server. The request body is what you receive; the responses are what you answer.",
+      "",
+    );
   else out.push(prose(tagObject?.description), "", annotations(tagObject ?? {}), "");
-  out.push(`Part of the [${prose(info.title)} reference](./): see there the servers, authentication, errors${shared.size > 0 ? " and the headers on every response" : ""}.`, "");
+  out.push(
+    `Part of the [${prose(info.title)} reference](./): see there the servers, authentication, errors${shared.size > 0 ? " and the headers on every response" : ""}.`,
+    "",
+  );
   out.push("::::", "");
   for (const op of ops) out.push(operationSection(api, contract, op, shared));
   return squash(out);
 }
 
 function securityText(doc: Document, op: DocOperation): string {
-  const requirements = (op.operation.security ?? doc.security);
+  const requirements = op.operation.security ?? doc.security;
   if (requirements === undefined) return "";
   if (requirements.length === 0 || requirements.every((r) => Object.keys(r).length === 0)) {
-    return op.webhook ? "**Authentication:** no security scheme is declared for this webhook." : "**Authentication:** none (public).";
+    return op.webhook
+      ? "**Authentication:** no security scheme is declared for this webhook."
+      : "**Authentication:** none (public).";
   }
   const alternatives = requirements.map((requirement) =>
     Object.entries(requirement)
-      .map(([name, scopes]) => `[${code(name)}](./#${securityAnchor(name)})${scopes.length > 0 ? ` (scopes ${scopes.map(code).join(", ")})` : ""}`)
+      .map(
+        ([name, scopes]) =>
+          `[${code(name)}](./#${securityAnchor(name)})${scopes.length > 0 ? ` (scopes ${scopes.map(code).join(", ")})` : ""}`,
+      )
       .join(" and "),
   );
   return `**Authentication:** ${alternatives.join(" or ")}.`;
@@ -41,10 +69,13 @@ function securityText(doc: Document, op: DocOperation): string {
 
 function notesBlock(notes: OperationNote[]): string {
   if (notes.length === 0) return "";
-  const items = notes.map((note) => `- **${noteLabel(note.kind)}** (${prose(note.where)}): ${prose(note.text.trim()).replace(/\n+/g, " ")}`);
+  const items = notes.map(
+    (note) => `- **${noteLabel(note.kind)}** (${prose(note.where)}): ${prose(note.text.trim()).replace(/\n+/g, " ")}`,
+  );
   return container("warning", "Quirks, gaps and assumptions that apply here", items.join("\n"));
 }
 
+// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 function operationSection(api: ApiName, contract: Document, op: DocOperation, shared: Map<string, Node>): string {
   // The samples come from the readers' copy; the rest from the contract's operation (whose description does not
   // carry the list of notes that the copy appends for Redoc: the page shows them in a callout of its own).
@@ -72,33 +103,58 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
     "",
   ];
   out.push(`### Code {#${anchor}-code}`, "", "::: code-group");
-  for (const sample of samples) out.push(fenced(`${sample.lang === "Shell" ? "sh" : "ts"} [${sample.label}]`, sample.source));
+  for (const sample of samples)
+    out.push(fenced(`${sample.lang === "Shell" ? "sh" : "ts"} [${sample.label}]`, sample.source));
   out.push(":::", "");
   const names = typeNamesOf(contract, original);
   const typeParts = [
     ...(names.request ? [`request body ${code(names.request)}`] : []),
     ...names.responses.map(({ status, type }) => `${status} ${code(type)}`),
   ];
-  if (typeParts.length > 0) out.push(`**Generated types** (\`@platform/contracts/${api}\`): ${typeParts.join(" · ")}`, "");
+  if (typeParts.length > 0)
+    out.push(`**Generated types** (\`@platform/contracts/${api}\`): ${typeParts.join(" · ")}`, "");
 
-  const parameters = ((operation.parameters ?? [])).map((p) => deref(contract, p));
+  const parameters = (operation.parameters ?? []).map((p) => deref(contract, p));
   if (parameters.length > 0) {
-    const rows: FieldRow[] = parameters.map((p) => ({ name: `${p.name} (${p.in})`, schema: p.schema, required: p.required === true, owner: p }));
+    const rows: FieldRow[] = parameters.map((p) => ({
+      name: `${p.name} (${p.in})`,
+      schema: p.schema,
+      required: p.required === true,
+      owner: p,
+    }));
     out.push(`### Parameters {#${anchor}-parameters}`, "", fieldTable(contract, rows), "");
   }
   if (operation.requestBody) {
     const body = deref(contract, operation.requestBody);
-    out.push(`### Request body${body.required ? "" : " (optional)"} {#${anchor}-request}`, "", prose(body.description), "", annotations(body), "");
+    out.push(
+      `### Request body${body.required ? "" : " (optional)"} {#${anchor}-request}`,
+      "",
+      prose(body.description),
+      "",
+      annotations(body),
+      "",
+    );
     out.push(...contentBlocks(contract, body.content));
   }
-  const responses = Object.entries((operation.responses ?? {}));
+  const responses = Object.entries(operation.responses ?? {});
   if (responses.length > 0) {
     out.push(`### ${op.webhook ? "Your responses" : "Responses"} {#${anchor}-responses}`, "");
-    if (shared.size > 0 && !op.webhook) out.push(`Every response also carries the [headers on every response](./#response-headers) (${[...shared.keys()].map(code).join(", ")}).`, "");
+    if (shared.size > 0 && !op.webhook)
+      out.push(
+        `Every response also carries the [headers on every response](./#response-headers) (${[...shared.keys()].map(code).join(", ")}).`,
+        "",
+      );
     for (const [status, reference] of responses) {
       const response = deref(contract, reference);
-      out.push(`#### ${status === "default" ? "default (any other status)" : status} {#${responseAnchor(op.operationId, status)}}`, "", prose(response.description), "", annotations(response), "");
-      const headers = Object.entries((response.headers ?? {}))
+      out.push(
+        `#### ${status === "default" ? "default (any other status)" : status} {#${responseAnchor(op.operationId, status)}}`,
+        "",
+        prose(response.description),
+        "",
+        annotations(response),
+        "",
+      );
+      const headers = Object.entries(response.headers ?? {})
         .filter(([name]) => op.webhook || !shared.has(name))
         .map(([name, header]) => [name, deref(contract, header)] as [string, Node]);
       if (headers.length > 0) out.push("Headers:", "", fieldTable(contract, headerRows(contract, headers)), "");
@@ -113,18 +169,27 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
 function contentBlocks(doc: Document, content: Record<string, Node> | undefined): string[] {
   const out: string[] = [];
   for (const [mediaType, media] of Object.entries(content ?? {})) {
-    const schema = (media.schema ?? {});
+    const schema = media.schema ?? {};
     out.push(`Body ${code(mediaType)}: ${typeText(schema)}`, "");
     const resolved = deref(doc, schema);
     const notes = nodeNotes(resolved);
     if (notes.length > 0) out.push(notes.join("<br>\n"), "");
     const fields = bodyFields(doc, schema);
     if (fields) out.push(fields, "");
-    const examples = Object.entries((media.examples ?? {}) as Record<string, Node>).map(([name, reference]) => [name, deref(doc, reference)] as const);
+    const examples = Object.entries((media.examples ?? {}) as Record<string, Node>).map(
+      ([name, reference]) => [name, deref(doc, reference)] as const,
+    );
     if ("example" in media) examples.push(["example", { value: media.example }]);
     for (const [name, example] of examples) {
       const title = `Example ${name}${example.summary ? `: ${cell(example.summary)}` : ""}`;
-      out.push(container("details", title, `${example.description ? `${prose(example.description)}\n\n` : ""}${exampleBlock(mediaType, example.value)}`), "");
+      out.push(
+        container(
+          "details",
+          title,
+          `${example.description ? `${prose(example.description)}\n\n` : ""}${exampleBlock(mediaType, example.value)}`,
+        ),
+        "",
+      );
     }
   }
   return out;

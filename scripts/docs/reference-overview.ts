@@ -3,11 +3,29 @@
 // list of operations.
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { DEMO_CREDENTIALS } from "./code-samples.js";
-import { type ApiName, deref, type Node, type DocOperation, type Document, operationHref, operationsOf, securityAnchor } from "./document.js";
+import {
+  type ApiName,
+  deref,
+  type Node,
+  type DocOperation,
+  type Document,
+  operationHref,
+  operationsOf,
+  securityAnchor,
+} from "./document.js";
 import { type FieldRow, fieldTable, inlineHtml, typeText } from "./fields.js";
 import { cell, code, fenced, prose, table } from "./markdown.js";
 import { notesOf } from "./operation-notes.js";
-import { redocHref, specHref, badges, squash, frontmatter, htmlTable, annotations, extensions } from "./reference-parts.js";
+import {
+  redocHref,
+  specHref,
+  badges,
+  squash,
+  frontmatter,
+  htmlTable,
+  annotations,
+  extensions,
+} from "./reference-parts.js";
 
 /** What our typed client of each API throws (test/docs/reference-pages.test.ts holds it to each client's error classes). */
 export const CLIENT_ERRORS: Record<ApiName, string> = {
@@ -45,7 +63,11 @@ export function overviewPage(api: ApiName, doc: Document): string {
     prose(info.description),
     "",
   );
-  if (info.license) out.push(`**License:** ${info.license.url ? `[${prose(info.license.name)}](${info.license.url})` : prose(info.license.name)}`, "");
+  if (info.license)
+    out.push(
+      `**License:** ${info.license.url ? `[${prose(info.license.name)}](${info.license.url})` : prose(info.license.name)}`,
+      "",
+    );
   out.push(annotations(info), "", extensions(info), "");
   out.push("## Operations {#operations}", "", operationsIndex(doc), "");
   out.push("## Servers {#servers}", "", serversTable(doc), "");
@@ -64,7 +86,9 @@ export function overviewPage(api: ApiName, doc: Document): string {
 
 function operationsIndex(doc: Document): string {
   const rows = operationsOf(doc).map((op) => {
-    const target = op.webhook ? `webhook <code>${op.path}</code>` : `<span class="http-method ${op.method}">${op.method.toUpperCase()}</span> <code>${op.path}</code>`;
+    const target = op.webhook
+      ? `webhook <code>${op.path}</code>`
+      : `<span class="http-method ${op.method}">${op.method.toUpperCase()}</span> <code>${op.path}</code>`;
     return [
       `<a href="${operationHref(doc, op.operationId)}"><code>${op.operationId}</code></a>`,
       target,
@@ -78,7 +102,10 @@ function operationsIndex(doc: Document): string {
 function serversTable(doc: Document): string {
   const rows = (doc.servers ?? []).map((server) => {
     const variables = Object.entries(server.variables ?? {})
-      .map(([name, variable]) => `${code(`{${name}}`)} (default ${code(variable.default)}${(variable as Node).description ? `: ${cell((variable as Node).description)}` : ""})`)
+      .map(
+        ([name, variable]) =>
+          `${code(`{${name}}`)} (default ${code(variable.default)}${(variable as Node).description ? `: ${cell((variable as Node).description)}` : ""})`,
+      )
       .join("; ");
     return [code(server.url), cell(server.description) + (variables ? ` Variables: ${variables}` : "")];
   });
@@ -97,10 +124,19 @@ function securitySection(doc: Document): string[] {
     if (typeof scheme.openIdConnectUrl === "string") facts.push(`**Discovery:** ${code(scheme.openIdConnectUrl)}`);
     out.push(facts.join(" · "), "", prose(scheme.description), "");
     for (const [flowName, flow] of Object.entries((scheme.flows ?? {}) as Record<string, Node>)) {
-      const urls = ["authorizationUrl", "tokenUrl", "refreshUrl"].flatMap((key) => (typeof flow[key] === "string" ? [`${key} ${code(flow[key])}`] : []));
+      const urls = ["authorizationUrl", "tokenUrl", "refreshUrl"].flatMap((key) =>
+        typeof flow[key] === "string" ? [`${key} ${code(flow[key])}`] : [],
+      );
       out.push(`**Flow ${code(flowName)}:** ${urls.join(", ")}`, "");
       const scopes = Object.entries((flow.scopes ?? {}) as Record<string, string>);
-      if (scopes.length > 0) out.push(table(["Scope", "Grants"], scopes.map(([scope, text]) => [code(scope), cell(text)])), "");
+      if (scopes.length > 0)
+        out.push(
+          table(
+            ["Scope", "Grants"],
+            scopes.map(([scope, text]) => [code(scope), cell(text)]),
+          ),
+          "",
+        );
     }
     out.push(annotations(scheme), "", extensions(scheme), "");
   }
@@ -111,17 +147,23 @@ function securitySection(doc: Document): string[] {
 export function sharedResponseHeaders(doc: Document): Map<string, Node> {
   const responses = operationsOf(doc)
     .filter((op) => !op.webhook)
-    .flatMap((op) => Object.values((op.operation.responses ?? {})).map((r) => deref(doc, r)));
+    .flatMap((op) => Object.values(op.operation.responses ?? {}).map((r) => deref(doc, r)));
   const shared = new Map<string, Node>();
   if (responses.length === 0) return shared;
-  for (const [name, header] of Object.entries((responses[0]!.headers ?? {}))) {
-    if (responses.every((response) => response.headers && name in response.headers)) shared.set(name, deref(doc, header));
+  for (const [name, header] of Object.entries(responses[0]!.headers ?? {})) {
+    if (responses.every((response) => response.headers && name in response.headers))
+      shared.set(name, deref(doc, header));
   }
   return shared;
 }
 
 export function headerRows(doc: Document, headers: Array<[string, Node]>): FieldRow[] {
-  return headers.map(([name, header]) => ({ name, schema: header.schema, required: header.required === true, owner: header }));
+  return headers.map(([name, header]) => ({
+    name,
+    schema: header.schema,
+    required: header.required === true,
+    owner: header,
+  }));
 }
 
 function sharedHeadersSection(doc: Document): string[] {
@@ -152,11 +194,15 @@ function errorsSection(api: ApiName, doc: Document): string[] {
   const byStatus = new Map<string, { description: string; types: Set<string>; ops: DocOperation[] }>();
   const errorTypes = new Set<string>();
   for (const op of operationsOf(doc).filter((o) => !o.webhook)) {
-    for (const [status, reference] of Object.entries((op.operation.responses ?? {}))) {
+    for (const [status, reference] of Object.entries(op.operation.responses ?? {})) {
       if (!isErrorStatus(status)) continue;
       const response = deref(doc, reference);
-      const entry = byStatus.get(status) ?? { description: String(response.description ?? ""), types: new Set<string>(), ops: [] };
-      for (const media of Object.values((response.content ?? {}))) {
+      const entry = byStatus.get(status) ?? {
+        description: String(response.description ?? ""),
+        types: new Set<string>(),
+        ops: [],
+      };
+      for (const media of Object.values(response.content ?? {})) {
         entry.types.add(typeText(media.schema));
         errorTypes.add(typeText(media.schema));
       }
@@ -170,7 +216,8 @@ function errorsSection(api: ApiName, doc: Document): string[] {
     inlineHtml([...entry.types].join(", ")),
     entry.ops.map((op) => `<a href="${operationHref(doc, op.operationId)}-${status}">${op.operationId}</a>`).join(", "),
   ]);
-  if (!envelope && errorTypes.size > 0) out.push(`**Envelope:** error responses carry ${[...errorTypes].join(" or ")}, by status as below.`, "");
+  if (!envelope && errorTypes.size > 0)
+    out.push(`**Envelope:** error responses carry ${[...errorTypes].join(" or ")}, by status as below.`, "");
   out.push(htmlTable(["Status", "Meaning", "Body", "Operations"], rows, "errors"), "");
   out.push(`**What the client throws:** ${prose(CLIENT_ERRORS[api])}`, "");
   return out;
@@ -203,7 +250,10 @@ function signingSection(): string[] {
     "",
     "The same in a shell:",
     "",
-    fenced("sh", `printf '%s' '${vector.body}' | openssl dgst -sha256 -hmac '${vector.key}' -hex | sed 's/^.* //'\n# ${vector.hmac}`),
+    fenced(
+      "sh",
+      `printf '%s' '${vector.body}' | openssl dgst -sha256 -hmac '${vector.key}' -hex | sed 's/^.* //'\n# ${vector.hmac}`,
+    ),
     "",
     "Sign the bytes you send: serialising the JSON again (another key order, other spacing) changes the signature, and every request needs a fresh, increasing `nonce`.",
     "",

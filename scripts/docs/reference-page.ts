@@ -33,7 +33,7 @@ export function referencePageList(contract: Document): Array<{ page: string; tit
   for (const op of operationsOf(contract)) {
     const page = operationPage(op);
     if (list.some((entry) => entry.page === page)) continue;
-    list.push({ page, title: op.webhook ? "Webhooks" : `${capitalise((op.operation.tags)?.[0] ?? "other")}` });
+    list.push({ page, title: op.webhook ? "Webhooks" : `${capitalise(op.operation.tags?.[0] ?? "other")}` });
   }
   return [...list, { page: "schemas", title: "Schemas" }];
 }

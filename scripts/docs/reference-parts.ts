@@ -13,7 +13,11 @@ export const redocHref = (api: ApiName): string => `/redoc/${api}.html`;
 export const specHref = (api: ApiName): string => `/specs/${api}.json`;
 
 const BADGE_CLASS: Record<OperationNote["kind"], string> = { quirk: "warning", gap: "info", assumption: "tip" };
-const BADGE_WORDS: Record<OperationNote["kind"], [string, string]> = { quirk: ["quirk", "quirks"], gap: ["gap", "gaps"], assumption: ["assumption", "assumptions"] };
+const BADGE_WORDS: Record<OperationNote["kind"], [string, string]> = {
+  quirk: ["quirk", "quirks"],
+  gap: ["gap", "gaps"],
+  assumption: ["assumption", "assumptions"],
+};
 
 /** Badges for the notes of an operation: "3 quirks", "2 gaps", "1 assumption". */
 export function badges(notes: OperationNote[]): string {
@@ -28,14 +32,17 @@ export function badges(notes: OperationNote[]): string {
     .join(" ");
 }
 
-export const squash = (parts: string[]): string => parts.filter((part, index, all) => !(part === "" && all[index - 1] === "")).join("\n");
+export const squash = (parts: string[]): string =>
+  parts.filter((part, index, all) => !(part === "" && all[index - 1] === "")).join("\n");
 
 export function frontmatter(title: string, extra: string[] = []): string[] {
   return ["---", `title: ${JSON.stringify(title)}`, ...extra, "---", ""];
 }
 
 export function htmlTable(headers: string[], rows: string[][], className: string): string {
-  const body = rows.map((row) => `<tr>${row.map((value, i) => `<td data-label="${headers[i]}">${value}</td>`).join("")}</tr>`).join("");
+  const body = rows
+    .map((row) => `<tr>${row.map((value, i) => `<td data-label="${headers[i]}">${value}</td>`).join("")}</tr>`)
+    .join("");
   return `<table class="${className}"><thead><tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -45,7 +52,8 @@ export function annotations(node: Extensions): string {
   if (typeof node["x-quirk"] === "string") parts.push(container("warning", "Quirk", prose(node["x-quirk"])));
   const gaps = (node["x-undocumented"] ?? []) as string[];
   if (gaps.length > 0) parts.push(container("info", "Not documented", gaps.map((gap) => `- ${prose(gap)}`).join("\n")));
-  if (typeof node["x-assumption"] === "string") parts.push(container("tip", "Assumption (ours, not the provider's)", prose(node["x-assumption"])));
+  if (typeof node["x-assumption"] === "string")
+    parts.push(container("tip", "Assumption (ours, not the provider's)", prose(node["x-assumption"])));
   return parts.join("\n\n");
 }
 

@@ -14,19 +14,32 @@ export function schemasPage(api: ApiName, doc: Document): string {
     `The named schemas of \`specs/${api}.yaml\`. Each operation of the [reference](./) shows the fields it sends and receives; this page is the whole picture of each type.`,
     "",
   ];
-  for (const [name, schema] of Object.entries((doc.components?.schemas ?? {}) as Record<string, Node>)) out.push(schemaSection(doc, name, schema));
+  for (const [name, schema] of Object.entries((doc.components?.schemas ?? {}) as Record<string, Node>))
+    out.push(schemaSection(doc, name, schema));
   out.push("::::", "");
   return squash(out);
 }
 
 function schemaSection(doc: Document, name: string, schema: Node): string {
-  const out = [`## ${prose(name)} {#${schemaAnchor(name)}}`, "", `**Type:** ${typeText(schema.properties && !schema.type ? { ...schema, type: "object" } : schema)}`, "", prose(schema.description), "", annotations(schema), "", extensions(schema), ""];
+  const out = [
+    `## ${prose(name)} {#${schemaAnchor(name)}}`,
+    "",
+    `**Type:** ${typeText(schema.properties && !schema.type ? { ...schema, type: "object" } : schema)}`,
+    "",
+    prose(schema.description),
+    "",
+    annotations(schema),
+    "",
+    extensions(schema),
+    "",
+  ];
   const fields = bodyFields(doc, { $ref: `#/components/schemas/${name}` });
   if (fields) out.push(fields, "");
   if (schema.type === "object" || schema.properties) {
     const extra = schema.additionalProperties;
     if (extra === false) out.push("Closed: no other properties are allowed.", "");
-    else if (extra && typeof extra === "object" && Object.keys(extra).length > 0) out.push(`Other properties: ${typeText(extra)}.`, "");
+    else if (extra && typeof extra === "object" && Object.keys(extra).length > 0)
+      out.push(`Other properties: ${typeText(extra)}.`, "");
     else out.push("Open: other properties may appear.", "");
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {

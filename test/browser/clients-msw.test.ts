@@ -22,7 +22,11 @@ let browser: Browser;
 let origin = "";
 
 beforeAll(async () => {
-  await run(process.execPath, [join(repoRoot, "node_modules", "msw", "cli", "index.js"), "init", scratch, "--no-save"], { cwd: repoRoot });
+  await run(
+    process.execPath,
+    [join(repoRoot, "node_modules", "msw", "cli", "index.js"), "init", scratch, "--no-save"],
+    { cwd: repoRoot },
+  );
   const bundle = await build({
     entryPoints: [join(repoRoot, "test", "browser", "page", "main.ts")],
     bundle: true,
@@ -33,7 +37,10 @@ beforeAll(async () => {
     logLevel: "silent",
   });
   const files: Record<string, { type: string; body: string | Uint8Array }> = {
-    "/": { type: "text/html", body: '<!doctype html><html><head><meta charset="utf-8"><title>clients + msw</title><script type="module" src="/main.js"></script></head><body></body></html>' },
+    "/": {
+      type: "text/html",
+      body: '<!doctype html><html><head><meta charset="utf-8"><title>clients + msw</title><script type="module" src="/main.js"></script></head><body></body></html>',
+    },
     "/favicon.ico": { type: "image/x-icon", body: "" },
     "/main.js": { type: "text/javascript", body: bundle.outputFiles[0]!.contents },
     "/mockServiceWorker.js": { type: "text/javascript", body: readFileSync(join(scratch, "mockServiceWorker.js")) },
@@ -59,7 +66,13 @@ describe("the pay and links clients with the MSW worker handlers in Chromium", (
     const page = await browser.newPage();
     const problems: string[] = [];
     // Chromium logs every 4xx answer as "Failed to load resource"; the refusals below are expected ones.
-    page.on("console", (message) => message.type() === "error" && !message.text().startsWith("Failed to load resource") && problems.push(message.text()));
+    page.on(
+      "console",
+      (message) =>
+        message.type() === "error" &&
+        !message.text().startsWith("Failed to load resource") &&
+        problems.push(message.text()),
+    );
     page.on("pageerror", (error) => problems.push(error.message));
     // The API hosts do not exist: every API answer must come from the service worker, and nothing may fail.
     const apiAnswers: string[] = [];

@@ -21,19 +21,33 @@ export async function links(client: LinksClient): Promise<void> {
 }
 
 export async function catalog(client: CatalogClient): Promise<void> {
-  const product = { title: "Gift card", delivery_type: "digital_instant", category_id: "pcat_1", status: "draft", variants: [] } as const;
+  const product = {
+    title: "Gift card",
+    delivery_type: "digital_instant",
+    category_id: "pcat_1",
+    status: "draft",
+    variants: [],
+  } as const;
   await client.POST("/admin/seller-api/products", { body: { ...product, variants: [] } });
   // A product body is open (the seed does not close it), its variants and prices are closed.
   await client.POST("/admin/seller-api/products", { body: { ...product, variants: [], source: "import" } });
-  await client.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "EU", prices: [{ amount: 10, currency_code: "eur" }] }] } });
-  // @ts-expect-error a misspelt field of a price
-  await client.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "EU", prices: [{ amount: 10, currency_cod: "eur" }] }] } });
+  await client.POST("/admin/seller-api/products", {
+    body: { ...product, variants: [{ title: "EU", prices: [{ amount: 10, currency_code: "eur" }] }] },
+  });
+  await client.POST("/admin/seller-api/products", {
+    // @ts-expect-error a misspelt field of a price
+    body: { ...product, variants: [{ title: "EU", prices: [{ amount: 10, currency_cod: "eur" }] }] },
+  });
 }
 
 export async function pay(client: PayClient): Promise<void> {
-  await client.POST("/api/createOrder/", { body: { currency: "USD", amount: 25.5, order_id: "A-1", payment_system: 4 } });
-  // @ts-expect-error a misspelt field
-  await client.POST("/api/createOrder/", { body: { currency: "USD", amount: 25.5, order_id: "A-1", payment_sytem: 4 } });
+  await client.POST("/api/createOrder/", {
+    body: { currency: "USD", amount: 25.5, order_id: "A-1", payment_system: 4 },
+  });
+  await client.POST("/api/createOrder/", {
+    // @ts-expect-error a misspelt field
+    body: { currency: "USD", amount: 25.5, order_id: "A-1", payment_sytem: 4 },
+  });
   // @ts-expect-error the client adds the nonce itself
   await client.POST("/api/balance/", { body: { nonce: 1 } });
   await client.POST("/api/balance/");

@@ -8,13 +8,25 @@ import { expectNoSecrets, SELLER_KEY, serve } from "./support.js";
 describe("catalog errors", () => {
   it("throws every error status as CatalogApiError, and a 403 as CatalogScopeError (a CatalogApiError too)", async () => {
     const url = await serve((request, _body, response) =>
-      request.url === "/admin/seller-api/me" ? sendJson(response, 403, { error: "missing scope: products:read", missing_scope: "products:read" }) : sendJson(response, 422, { error: "category_id: unknown category pcat_x" }),
+      request.url === "/admin/seller-api/me"
+        ? sendJson(response, 403, { error: "missing scope: products:read", missing_scope: "products:read" })
+        : sendJson(response, 422, { error: "category_id: unknown category pcat_x" }),
     );
     const catalog = createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY });
-    const refused = await catalog.POST("/admin/seller-api/products", { body: { title: "x", delivery_type: "digital_instant", category_id: "pcat_x", status: "draft", variants: [] } }).catch((e: unknown) => e);
+    const refused = await catalog
+      .POST("/admin/seller-api/products", {
+        body: { title: "x", delivery_type: "digital_instant", category_id: "pcat_x", status: "draft", variants: [] },
+      })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CatalogApiError);
-    expect(refused).toMatchObject({ status: 422, body: { error: "category_id: unknown category pcat_x" }, operation: "POST /admin/seller-api/products" });
-    expect((refused as Error).message).toBe("POST /admin/seller-api/products failed (HTTP 422): category_id: unknown category pcat_x");
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { error: "category_id: unknown category pcat_x" },
+      operation: "POST /admin/seller-api/products",
+    });
+    expect((refused as Error).message).toBe(
+      "POST /admin/seller-api/products failed (HTTP 422): category_id: unknown category pcat_x",
+    );
     const scope = await catalog.GET("/admin/seller-api/me").catch((e: unknown) => e);
     expect(scope).toBeInstanceOf(CatalogScopeError);
     expect(scope).toBeInstanceOf(CatalogApiError);
@@ -25,12 +37,26 @@ describe("catalog errors", () => {
 
 describe.concurrent("catalog 403s that do not name a scope", () => {
   it.each([
-    ["a CDN's HTML page", "text/html", '<div style="display:none">Access denied</div>', /names no missing scope: <div style="display:none">Access denied/],
-    ["a refusal of the address", "application/json", '{"detail":"ip:blocked by policy"}', /names no missing scope: \{"detail":"ip:blocked by policy"\}/],
+    [
+      "a CDN's HTML page",
+      "text/html",
+      '<div style="display:none">Access denied</div>',
+      /names no missing scope: <div style="display:none">Access denied/,
+    ],
+    [
+      "a refusal of the address",
+      "application/json",
+      '{"detail":"ip:blocked by policy"}',
+      /names no missing scope: \{"detail":"ip:blocked by policy"\}/,
+    ],
     ["a revoked key", "application/json", '{"error":"API key revoked"}', /names no missing scope: API key revoked$/],
   ])("%s: no missing scope guessed, and the server's words kept", async (_name, contentType, text, message) => {
-    const url = await serve((_request, _body, response) => void response.writeHead(403, { "Content-Type": contentType }).end(text));
-    const error = await createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY }).GET("/admin/seller-api/me").catch((e: unknown) => e);
+    const url = await serve(
+      (_request, _body, response) => void response.writeHead(403, { "Content-Type": contentType }).end(text),
+    );
+    const error = await createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY })
+      .GET("/admin/seller-api/me")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogScopeError);
     expect((error as CatalogScopeError).missingScope).toBeUndefined();
     expect((error as CatalogScopeError).message).toMatch(message);
@@ -45,7 +71,8 @@ describe("catalog idempotency", () => {
     url = await serve((request, _body, response) => {
       const key = request.headers["idempotency-key"] as string | undefined;
       attempts.push({ key, apiKey: request.headers["x-seller-api-key"] as string | undefined });
-      if (request.url === "/admin/seller-api/me") return sendJson(response, 403, { error: "missing scope products:read" });
+      if (request.url === "/admin/seller-api/me")
+        return sendJson(response, 403, { error: "missing scope products:read" });
       if (key && !failedOnce.has(key)) {
         failedOnce.add(key);
         if (!key.startsWith("drop-")) return sendJson(response, 503, { error: "try again" });
@@ -55,7 +82,13 @@ describe("catalog idempotency", () => {
       sendJson(response, 200, { variants: [{ prices: [{ amount: "10.50" }] }] });
     });
   });
-  const body = { title: "Gift card", delivery_type: "digital_instant", category_id: "pcat_1", status: "published", variants: [] };
+  const body = {
+    title: "Gift card",
+    delivery_type: "digital_instant",
+    category_id: "pcat_1",
+    status: "published",
+    variants: [],
+  };
 
   it("sends one key per logical call and reuses it when retrying", async () => {
     attempts.length = 0;
@@ -76,7 +109,10 @@ describe("catalog idempotency", () => {
   it("keeps a key the caller chose, also across a dropped connection", async () => {
     attempts.length = 0;
     const catalog = createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY, retryDelayMs: 1 });
-    const { response } = await catalog.POST("/admin/seller-api/products", { body, params: { header: { "Idempotency-Key": "drop-order-77" } } });
+    const { response } = await catalog.POST("/admin/seller-api/products", {
+      body,
+      params: { header: { "Idempotency-Key": "drop-order-77" } },
+    });
     expect(response.status).toBe(200);
     expect(attempts.map((a) => a.key)).toEqual(["drop-order-77", "drop-order-77"]);
   });
@@ -88,7 +124,9 @@ describe("catalog idempotency", () => {
     const catalog = createCatalogClient({ baseUrl: url, apiKey: SELLER_KEY, retryDelayMs: 5000, fetch: countingFetch });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("the user left the page")), 300);
-    const error = await catalog.POST("/admin/seller-api/products", { body, signal: controller.signal }).catch((e: unknown) => e);
+    const error = await catalog
+      .POST("/admin/seller-api/products", { body, signal: controller.signal })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe("the user left the page");
     expect(attempts).toHaveLength(1); // the 503
     expect(sends).toBe(1); // and no retry of an aborted call, which would fail at once with the same reason

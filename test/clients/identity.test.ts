@@ -26,7 +26,8 @@ beforeAll(async () => {
   const other = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   mint = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(privateKey);
-  mintWithOtherKey = (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(other.privateKey);
+  mintWithOtherKey = (claims) =>
+    new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(other.privateKey);
   url = await serve(async (request, raw, response) => {
     const pathname = new URL(request.url!, "http://x").pathname;
     if (pathname === path("getOpenIdConfiguration")) {
@@ -64,9 +65,23 @@ beforeAll(async () => {
         }
         nonce = bound.nonce;
       }
-      const claims = tamper({ iss: url, aud: "demo-app", sub: "user-1", iat: now, exp: now + 300, ...(nonce ? { nonce } : {}) });
+      const claims = tamper({
+        iss: url,
+        aud: "demo-app",
+        sub: "user-1",
+        iat: now,
+        exp: now + 300,
+        ...(nonce ? { nonce } : {}),
+      });
       const idToken = await (useOtherKey ? mintWithOtherKey : mint)(claims);
-      return sendJson(response, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 300, refresh_token: "rt-1", id_token: idToken, scope: "openid offline_access" });
+      return sendJson(response, 200, {
+        access_token: "at-1",
+        token_type: "Bearer",
+        expires_in: 300,
+        refresh_token: "rt-1",
+        id_token: idToken,
+        scope: "openid offline_access",
+      });
     }
     sendJson(response, 404, { error: "not_found" });
   });
@@ -78,7 +93,13 @@ afterEach(() => {
 });
 
 async function signIn(): Promise<ReturnType<Awaited<ReturnType<typeof createIdentityClient>>["handleCallback"]>> {
-  const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
+  const identity = await createIdentityClient({
+    issuer: url,
+    clientId: "demo-app",
+    clientSecret: CLIENT_SECRET,
+    redirectUri: REDIRECT,
+    allowInsecureRequests: true,
+  });
   const request = await identity.createAuthorizationRequest(["openid", "offline_access"]);
   const code = `code-${codes.size}`;
   codes.set(code, { nonce: request.nonce, challenge: request.url.searchParams.get("code_challenge")! });
@@ -96,7 +117,13 @@ describe("identity: id_token verification with a real key", () => {
   });
 
   it("refreshes and verifies the new id_token", async () => {
-    const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
+    const identity = await createIdentityClient({
+      issuer: url,
+      clientId: "demo-app",
+      clientSecret: CLIENT_SECRET,
+      redirectUri: REDIRECT,
+      allowInsecureRequests: true,
+    });
     const tokens = await identity.refresh("rt-1");
     expect(tokens.accessToken).toBe("at-1");
     expect(tokens.claims?.iss).toBe(url);
@@ -114,27 +141,51 @@ describe("identity: id_token verification with a real key", () => {
     expect(error).toBeInstanceOf(Error);
     expectNoSecrets(error);
   });
-
 });
 
 describe("identity: OAuth errors, timeout and the client secret", () => {
   it("puts the provider's OAuth error code in the message of IdentityApiError", async () => {
-    const identity = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true });
+    const identity = await createIdentityClient({
+      issuer: url,
+      clientId: "demo-app",
+      clientSecret: CLIENT_SECRET,
+      redirectUri: REDIRECT,
+      allowInsecureRequests: true,
+    });
     const request = await identity.createAuthorizationRequest(["openid"]);
-    const error = await identity.handleCallback(`${REDIRECT}?code=never-issued&state=${request.state}`, request).catch((e: unknown) => e);
+    const error = await identity
+      .handleCallback(`${REDIRECT}?code=never-issued&state=${request.state}`, request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IdentityApiError);
     expect(error).toMatchObject({ code: "invalid_grant", status: 400 });
     expect((error as Error).message).toMatch(/^invalid_grant \(code exchange, HTTP 400\)$/);
-    const denied = await identity.handleCallback(`${REDIRECT}?error=access_denied&error_description=The+user+said+no&state=${request.state}`, request).catch((e: unknown) => e);
+    const denied = await identity
+      .handleCallback(
+        `${REDIRECT}?error=access_denied&error_description=The+user+said+no&state=${request.state}`,
+        request,
+      )
+      .catch((e: unknown) => e);
     expect((denied as Error).message).toBe("access_denied: The user said no (code exchange)");
-    const wrongSecret = await createIdentityClient({ issuer: url, clientId: "demo-app", clientSecret: "not-the-secret", redirectUri: REDIRECT, allowInsecureRequests: true });
+    const wrongSecret = await createIdentityClient({
+      issuer: url,
+      clientId: "demo-app",
+      clientSecret: "not-the-secret",
+      redirectUri: REDIRECT,
+      allowInsecureRequests: true,
+    });
     const unauthorized = await wrongSecret.refresh("rt-1").catch((e: unknown) => e);
     expect((unauthorized as Error).message).toBe("invalid_client (refresh, HTTP 401)");
     expectNoSecrets(error);
   });
 
   it("times a request out only when asked to (the timeout option, in seconds)", async () => {
-    const options = { issuer: url, clientId: "demo-app", clientSecret: CLIENT_SECRET, redirectUri: REDIRECT, allowInsecureRequests: true };
+    const options = {
+      issuer: url,
+      clientId: "demo-app",
+      clientSecret: CLIENT_SECRET,
+      redirectUri: REDIRECT,
+      allowInsecureRequests: true,
+    };
     const impatient = await createIdentityClient({ ...options, timeout: 0.2 });
     await expect(impatient.userInfo("slow", "user-1")).rejects.toThrow(/timed out/);
     const patient = await createIdentityClient(options);

@@ -48,7 +48,9 @@ async function exhaustedClient(rateLimit: Parameters<typeof createLinksClient>[0
 describe.concurrent("links rate limiting", () => {
   it("the server really refuses a burst beyond the cap (raw fetch)", async ({ expect }) => {
     const server = await rateLimitedServer();
-    await Promise.all(Array.from({ length: LIMIT + 3 }, () => fetch(`${server.url}/api/account`).then((r) => r.arrayBuffer())));
+    await Promise.all(
+      Array.from({ length: LIMIT + 3 }, () => fetch(`${server.url}/api/account`).then((r) => r.arrayBuffer())),
+    );
     expect(server.refused).toBeGreaterThan(0);
   });
 
@@ -63,7 +65,9 @@ describe.concurrent("links rate limiting", () => {
 });
 
 describe.concurrent("links rate limiting: the caller's bounds (onRateLimit, maxWaitMs, AbortSignal)", () => {
-  it("reports each wait to onRateLimit before it starts, and fails the call when it returns false", async ({ expect }) => {
+  it("reports each wait to onRateLimit before it starts, and fails the call when it returns false", async ({
+    expect,
+  }) => {
     const waits: RateLimitWait[] = [];
     const { links } = await exhaustedClient({ onRateLimit: (wait) => void waits.push(wait) });
     const started = Date.now();
@@ -108,7 +112,9 @@ describe.concurrent("links rate limiting: the caller's bounds (onRateLimit, maxW
 describe("links error envelope (openapi-fetch middleware)", () => {
   it("hands on the checked response whole: parsed data, status, headers, url and a body that can still be read", async () => {
     const url = await serve((request, _body, response) =>
-      request.url === "/api/account" ? sendJson(response, 200, ACCOUNT, { "X-Request-Id": "r-1" }) : sendJson(response, 200, { error: 1, message: "Domain not found" }),
+      request.url === "/api/account"
+        ? sendJson(response, 200, ACCOUNT, { "X-Request-Id": "r-1" })
+        : sendJson(response, 200, { error: 1, message: "Domain not found" }),
     );
     const links = createLinksClient({ baseUrl: url, apiKey: LINKS_KEY, rateLimit: false });
     const { data, response } = await links.GET("/api/account");
@@ -120,8 +126,14 @@ describe("links error envelope (openapi-fetch middleware)", () => {
     expect(again).toEqual(ACCOUNT);
     expect(again).not.toBe(data); // each reader gets its own value, as from an unread response
     expect(JSON.parse(new TextDecoder().decode(await response.arrayBuffer()))).toEqual(ACCOUNT);
-    const refused = await links.DELETE("/api/domain/{id}/delete", { params: { path: { id: 7 } } }).catch((e: unknown) => e);
+    const refused = await links
+      .DELETE("/api/domain/{id}/delete", { params: { path: { id: 7 } } })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LinksApiError);
-    expect(refused).toMatchObject({ status: 200, operation: "DELETE /api/domain/7/delete", body: { error: 1, message: "Domain not found" } });
+    expect(refused).toMatchObject({
+      status: 200,
+      operation: "DELETE /api/domain/7/delete",
+      body: { error: 1, message: "Domain not found" },
+    });
   });
 });

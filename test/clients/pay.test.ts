@@ -30,7 +30,11 @@ beforeAll(async () => {
     const body = JSON.parse(raw.toString()) as { nonce: number; shop_id: unknown };
     if (seen.has(body.nonce)) return sendJson(response, 200, { type: "error", desc: "Nonce already used", data: [] });
     seen.add(body.nonce);
-    received.push({ nonce: body.nonce, shop: body.shop_id, process: request.headers["x-process"] as string | undefined });
+    received.push({
+      nonce: body.nonce,
+      shop: body.shop_id,
+      process: request.headers["x-process"] as string | undefined,
+    });
     sendJson(response, 200, { type: "success", desc: "", data: { user_id: 7, balance: { USD: "10.00" } } });
   });
 });
@@ -66,7 +70,9 @@ describe("pay signing and nonces", () => {
       for (let i = 0; i < 25; i++) await pay.POST("/api/balance/", { body: {}, headers: { "x-process": ${JSON.stringify(name)} } });`;
     const run = promisify(execFile);
     const env = { ...process.env, PAY_SECRET };
-    await Promise.all(["a", "b"].map((name) => run(process.execPath, ["--input-type=module", "-e", script(name)], { env })));
+    await Promise.all(
+      ["a", "b"].map((name) => run(process.execPath, ["--input-type=module", "-e", script(name)], { env })),
+    );
     expect(received).toHaveLength(50);
     expect(new Set(received.map((r) => r.nonce)).size).toBe(50);
     for (const name of ["a", "b"]) {
@@ -74,7 +80,6 @@ describe("pay signing and nonces", () => {
       expect(mine).toEqual([...mine].sort((x, y) => x - y));
     }
   });
-
 });
 
 describe("pay signers, optional bodies, transports and refusals", () => {
@@ -96,7 +101,12 @@ describe("pay signers, optional bodies, transports and refusals", () => {
   });
 
   it("signs alike with node:crypto (Node) and WebCrypto (browsers), as an independent HMAC does", async () => {
-    const bodies = ["", "{}", JSON.stringify({ shop_id: "1042", nonce: 1_700_000_000_000_000, desc: "Café ✓" }), "x".repeat(5000)];
+    const bodies = [
+      "",
+      "{}",
+      JSON.stringify({ shop_id: "1042", nonce: 1_700_000_000_000_000, desc: "Café ✓" }),
+      "x".repeat(5000),
+    ];
     for (const text of bodies) {
       const bytes = new TextEncoder().encode(text);
       const expected = `Bearer ${createHmac("sha256", PAY_SECRET).update(bytes).digest("hex")}`;
@@ -136,7 +146,10 @@ describe("pay signers, optional bodies, transports and refusals", () => {
 
   it("takes a caller's middleware that returns a new Request (openapi-fetch's pattern), sent as it returned it", async () => {
     const pay = createPayClient({ baseUrl: url, shopId: "1042", apiKey: PAY_SECRET });
-    pay.use({ onRequest: ({ request }) => new Request(request, { headers: { ...Object.fromEntries(request.headers), "X-Process": "traced" } }) });
+    pay.use({
+      onRequest: ({ request }) =>
+        new Request(request, { headers: { ...Object.fromEntries(request.headers), "X-Process": "traced" } }),
+    });
     received.length = 0;
     const { data } = await pay.POST("/api/orders/", { body: { page: 2 } });
     expect(data.type).toBe("success"); // the signature still holds: the body went out as signed

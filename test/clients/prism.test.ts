@@ -7,7 +7,14 @@ import { CatalogScopeError, createCatalogClient } from "../../clients/catalog.js
 import { createIdentityClient } from "../../clients/identity.js";
 import { createLinksClient, LinksApiError } from "../../clients/links.js";
 import { createPayClient, PayApiError } from "../../clients/pay.js";
-import { type ApiName, describeErrors, joinPointer, loadContract, responseKeyFor, type ValidationResult } from "../../lib/contract/index.js";
+import {
+  type ApiName,
+  describeErrors,
+  joinPointer,
+  loadContract,
+  responseKeyFor,
+  type ValidationResult,
+} from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { testPort } from "../support/ports.js";
 
@@ -32,7 +39,10 @@ function validateResponse(api: ApiName, operationId: string, status: number, dat
   if (!operation) throw new Error(`${api} has no operation ${operationId}`);
   const key = responseKeyFor(operation, status);
   if (key === undefined) throw new Error(`${api} ${operationId} documents no response for ${status}`);
-  return contract.validate(joinPointer(operation.pointer, "responses", key, "content", "application/json", "schema"), data);
+  return contract.validate(
+    joinPointer(operation.pointer, "responses", key, "content", "application/json", "schema"),
+    data,
+  );
 }
 
 function expectConforms(api: ApiName, operationId: string, outcome: Outcome): void {
@@ -49,13 +59,29 @@ describe("links client", () => {
     ["updateAccount", () => links().PUT("/api/account/update", { body: { email: "new@example.com" } })],
     ["listDomains", () => links().GET("/api/domains", { params: { query: { limit: 10, page: 1 } } })],
     ["addDomain", () => links().POST("/api/domain/add", { body: { domain: "https://go.example.com" } })],
-    ["updateDomain", () => links().PUT("/api/domain/{id}/update", { params: { path: { id: 101 } }, body: { redirect404: "https://example.com/404" } })],
+    [
+      "updateDomain",
+      () =>
+        links().PUT("/api/domain/{id}/update", {
+          params: { path: { id: 101 } },
+          body: { redirect404: "https://example.com/404" },
+        }),
+    ],
     ["deleteDomain", () => links().DELETE("/api/domain/{id}/delete", { params: { path: { id: 101 } } })],
     ["listOverlays", () => links().GET("/api/overlay")],
     ["listCampaigns", () => links().GET("/api/campaigns", { params: { query: { page: 1 } } })],
     ["addCampaign", () => links().POST("/api/campaign/add", { body: { name: "Spring sale", public: true } })],
-    ["assignLinkToCampaign", () => links().POST("/api/campaign/{campaignid}/assign/{linkid}", { params: { path: { campaignid: 201, linkid: 9001 } } })],
-    ["updateCampaign", () => links().PUT("/api/campaign/{id}/update", { params: { path: { id: 201 } }, body: { name: "Summer sale" } })],
+    [
+      "assignLinkToCampaign",
+      () =>
+        links().POST("/api/campaign/{campaignid}/assign/{linkid}", {
+          params: { path: { campaignid: 201, linkid: 9001 } },
+        }),
+    ],
+    [
+      "updateCampaign",
+      () => links().PUT("/api/campaign/{id}/update", { params: { path: { id: 201 } }, body: { name: "Summer sale" } }),
+    ],
     ["deleteCampaign", () => links().DELETE("/api/campaign/{id}/delete", { params: { path: { id: 201 } } })],
     ["listChannels", () => links().GET("/api/channels")],
     ["listChannelItems", () => links().GET("/api/channel/{id}", { params: { path: { id: 301 } } })],
@@ -80,7 +106,11 @@ describe("links client", () => {
 
   it("throws LinksApiError for an error envelope sent with HTTP 200 (errors are signalled in the body)", async () => {
     const failure = links().GET("/api/account", { headers: { Prefer: "example=expiredApiKeyWithStatus200" } });
-    await expect(failure).rejects.toMatchObject({ name: "LinksApiError", status: 200, body: { error: 1, message: "The API key has expired." } });
+    await expect(failure).rejects.toMatchObject({
+      name: "LinksApiError",
+      status: 200,
+      body: { error: 1, message: "The API key has expired." },
+    });
   });
 });
 
@@ -88,7 +118,8 @@ describe("catalog client", () => {
   const catalog = () => createCatalogClient({ baseUrl: url("catalog"), apiKey: "test-seller-key" });
 
   it("getShop", async () => expectConforms("catalog", "getShop", await catalog().GET("/admin/seller-api/me")));
-  it("listCategories", async () => expectConforms("catalog", "listCategories", await catalog().GET("/admin/seller-api/categories")));
+  it("listCategories", async () =>
+    expectConforms("catalog", "listCategories", await catalog().GET("/admin/seller-api/categories")));
 
   it("createProduct, with the Idempotency-Key the client adds (Prism refuses the call without one)", async () => {
     const outcome = await catalog().POST("/admin/seller-api/products", {
@@ -122,12 +153,15 @@ describe("pay client", () => {
 
   // Prism refuses bodies without shop_id and nonce, and requests without Authorization: a 200 proves the client added them.
   it("listShops", async () => expectConforms("pay", "listShops", await pay().POST("/api/shops/", { body: {} })));
-  it("listOrders", async () => expectConforms("pay", "listOrders", await pay().POST("/api/orders/", { body: { page: 1 } })));
+  it("listOrders", async () =>
+    expectConforms("pay", "listOrders", await pay().POST("/api/orders/", { body: { page: 1 } })));
   it("createOrder", async () =>
     expectConforms(
       "pay",
       "createOrder",
-      await pay().POST("/api/createOrder/", { body: { currency: "USD", amount: 25.5, order_id: "A-1001", payment_system: 1 } }),
+      await pay().POST("/api/createOrder/", {
+        body: { currency: "USD", amount: 25.5, order_id: "A-1001", payment_system: 1 },
+      }),
     ));
   it("getBalance", async () => expectConforms("pay", "getBalance", await pay().POST("/api/balance/", { body: {} })));
 
@@ -146,12 +180,20 @@ describe("pay client", () => {
 describe("identity client", () => {
   // The mock's discovery document names the address the request reached as issuer and in every endpoint.
   const issuer = url("identity");
-  const options = { issuer, clientId: "demo-app", clientSecret: "test-client-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true };
+  const options = {
+    issuer,
+    clientId: "demo-app",
+    clientSecret: "test-client-secret",
+    redirectUri: "http://127.0.0.1:5173/callback",
+    allowInsecureRequests: true,
+  };
 
   it("discovers the provider and builds an authorize URL with PKCE (S256), state and nonce", async () => {
     const identity = await createIdentityClient(options);
     const request = await identity.createAuthorizationRequest(["openid", "profile", "wallets"]);
-    expect(request.url.origin + request.url.pathname).toBe(`${issuer}${loadContract("identity").operation("authorize").path}`);
+    expect(request.url.origin + request.url.pathname).toBe(
+      `${issuer}${loadContract("identity").operation("authorize").path}`,
+    );
     const query = request.url.searchParams;
     expect(query.get("code_challenge_method")).toBe("S256");
     expect(query.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -173,7 +215,9 @@ describe("identity client", () => {
   it("exchanges a code and refuses the mock's example id_token, whose exp has passed", async () => {
     const identity = await createIdentityClient(options);
     const callback = `${options.redirectUri}?code=example-code&state=s1`;
-    await expect(identity.handleCallback(callback, { state: "s1", nonce: "n-0S6_WzA2Mj", codeVerifier: "v".repeat(43) })).rejects.toThrow(/exp|expired|timestamp/i);
+    await expect(
+      identity.handleCallback(callback, { state: "s1", nonce: "n-0S6_WzA2Mj", codeVerifier: "v".repeat(43) }),
+    ).rejects.toThrow(/exp|expired|timestamp/i);
   });
 
   it("builds the RP-initiated logout URL", async () => {

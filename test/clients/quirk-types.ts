@@ -7,7 +7,11 @@ import type { components as PayComponents, PayClientPaths, paths as PayPaths } f
 
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 /** The success envelope of a links 2XX body (the body itself may also be the error envelope). */
-type LinksOk<P extends keyof LinksPaths, M extends keyof LinksPaths[P]> = LinksPaths[P][M] extends { responses: { "2XX": infer R } } ? Exclude<Json<R>, LinksComponents["schemas"]["Error"]> : never;
+type LinksOk<P extends keyof LinksPaths, M extends keyof LinksPaths[P]> = LinksPaths[P][M] extends {
+  responses: { "2XX": infer R };
+}
+  ? Exclude<Json<R>, LinksComponents["schemas"]["Error"]>
+  : never;
 
 // Errors are signalled in the body: a links or pay body of any status may be the error envelope, so the generated
 // types make a raw caller check `error` / `type` before reading `data`; the clients throw it, so their types don't.
@@ -15,11 +19,14 @@ type RawAccount = Json<LinksPaths["/api/account"]["get"]["responses"]["2XX"]>;
 // @ts-expect-error the 2XX body may be the error envelope: check `error` first
 export const uncheckedUsername = (body: RawAccount): string => body.data.username;
 export const checkedUsername = (body: RawAccount): string => (body.error === 0 ? body.data.username : body.message);
-export const clientUsername = (body: Json<LinksClientPaths["/api/account"]["get"]["responses"]["2XX"]>): string => body.data.username;
+export const clientUsername = (body: Json<LinksClientPaths["/api/account"]["get"]["responses"]["2XX"]>): string =>
+  body.data.username;
 type RawBalance = Json<PayPaths["/api/balance/"]["post"]["responses"]["2XX"]>;
 // @ts-expect-error the 2XX body may be the failure envelope, whose data is not shown
 export const uncheckedBalance = (body: RawBalance): Record<string, string> => body.data.balance;
-export const clientBalance = (body: Json<PayClientPaths["/api/balance/"]["post"]["responses"]["2XX"]>): Record<string, string> => body.data.balance;
+export const clientBalance = (
+  body: Json<PayClientPaths["/api/balance/"]["post"]["responses"]["2XX"]>,
+): Record<string, string> => body.data.balance;
 
 // A list response's `error` is the string "0", never the integer 0; other successes carry the integer.
 export const listFlag: LinksOk<"/api/campaigns", "get">["error"] = "0";
@@ -57,7 +64,9 @@ export const amount: Order["amount"] = "25.50000000";
 // @ts-expect-error order amounts are strings with 8 fraction digits, not numbers
 export const amountAsNumber: Order["amount"] = 25.5;
 export const unpaid: Order["date_payed"] = null;
-type CreateOrderBody = NonNullable<PayClientPaths["/api/createOrder/"]["post"]["requestBody"]>["content"]["application/json"];
+type CreateOrderBody = NonNullable<
+  PayClientPaths["/api/createOrder/"]["post"]["requestBody"]
+>["content"]["application/json"];
 export const createBody: CreateOrderBody = { amount: 25.5, currency: "USD" };
 // @ts-expect-error the client adds shop_id itself; the contract's string shop id is not part of the client's body
 export const createBodyWithShop: CreateOrderBody = { amount: 25.5, shop_id: 1042 };

@@ -9,11 +9,17 @@ import { consoleLines, expectNoSecrets, LINKS_KEY, PAY_SECRET, SECRETS, serve } 
 describe("secrets", () => {
   it("never appear in errors or console output", async () => {
     const logged = await consoleLines(async () => {
-      const url = await serve((_request, _body, response) => sendJson(response, 401, { error: 1, message: "Invalid API key" }));
-      const error = await createLinksClient({ baseUrl: url, apiKey: LINKS_KEY }).GET("/api/account").catch((e: unknown) => e);
+      const url = await serve((_request, _body, response) =>
+        sendJson(response, 401, { error: 1, message: "Invalid API key" }),
+      );
+      const error = await createLinksClient({ baseUrl: url, apiKey: LINKS_KEY })
+        .GET("/api/account")
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LinksApiError);
       expectNoSecrets(error);
-      const payError = await createPayClient({ baseUrl: "http://127.0.0.1:9", shopId: "1", apiKey: PAY_SECRET }).POST("/api/shops/", { body: {} }).catch((e: unknown) => e);
+      const payError = await createPayClient({ baseUrl: "http://127.0.0.1:9", shopId: "1", apiKey: PAY_SECRET })
+        .POST("/api/shops/", { body: {} })
+        .catch((e: unknown) => e);
       expectNoSecrets(payError);
     });
     for (const line of logged) for (const secret of SECRETS) expect(line).not.toContain(secret);
@@ -24,7 +30,10 @@ describe("secrets", () => {
     ["a NUL", `${LINKS_KEY}\u0000`],
     ["a character beyond Latin-1", `${LINKS_KEY}\u2028`],
   ])("a header credential with %s is refused when the client is made, without quoting it", (_name, apiKey) => {
-    for (const create of [() => createLinksClient({ baseUrl: "http://127.0.0.1:9", apiKey }), () => createCatalogClient({ baseUrl: "http://127.0.0.1:9", apiKey })]) {
+    for (const create of [
+      () => createLinksClient({ baseUrl: "http://127.0.0.1:9", apiKey }),
+      () => createCatalogClient({ baseUrl: "http://127.0.0.1:9", apiKey }),
+    ]) {
       const error = (() => {
         try {
           create();

@@ -10,7 +10,18 @@ export const PAY_SECRET = "pay-signing-secret-51c0";
 export const CLIENT_SECRET = "oidc-client-secret-e8a2";
 const SECRETS = [LINKS_KEY, SELLER_KEY, PAY_SECRET, CLIENT_SECRET];
 
-export const ACCOUNT = { error: 0, data: { id: 1, email: "demo@example.com", username: "demo", avatar: "https://cdn.example.com/a.png", status: "pro", expires: "2027-01-01 00:00:00", registered: "2024-01-15 09:30:00" } };
+export const ACCOUNT = {
+  error: 0,
+  data: {
+    id: 1,
+    email: "demo@example.com",
+    username: "demo",
+    avatar: "https://cdn.example.com/a.png",
+    status: "pro",
+    expires: "2027-01-01 00:00:00",
+    registered: "2024-01-15 09:30:00",
+  },
+};
 
 const servers: TestServer[] = [];
 afterEachFile(() => Promise.all(servers.splice(0).map((s) => s.close())));
@@ -24,7 +35,12 @@ export async function serve(handler: Parameters<typeof startTestServer>[0]): Pro
 
 /** No secret in the error's text, stack, JSON or cause. */
 export function expectNoSecrets(error: unknown): void {
-  const texts = [String(error), (error as Error)?.stack ?? "", JSON.stringify(error) ?? "", JSON.stringify((error as { cause?: unknown })?.cause ?? null) ?? ""];
+  const texts = [
+    String(error),
+    (error as Error)?.stack ?? "",
+    JSON.stringify(error) ?? "",
+    JSON.stringify((error as { cause?: unknown })?.cause ?? null) ?? "",
+  ];
   for (const text of texts) for (const secret of SECRETS) expect(text).not.toContain(secret);
 }
 

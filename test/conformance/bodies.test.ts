@@ -22,7 +22,25 @@ describe("response bodies", () => {
     const [example] = server.orders;
     for (let i = 0; i < 600; i++) server.orders.push({ ...example, id: 500_000 + i });
     const json = join(dir, "orders.json");
-    const run = runContracts(["conform", "pay", "--base-url", server.url, "--operation", "listOrders", "--check", "response_schema_conformance", "--max-examples", "1", "--seed", "1", "--json", json], env);
+    const run = runContracts(
+      [
+        "conform",
+        "pay",
+        "--base-url",
+        server.url,
+        "--operation",
+        "listOrders",
+        "--check",
+        "response_schema_conformance",
+        "--max-examples",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+        json,
+      ],
+      env,
+    );
     const code = await run.exit;
     const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
     expect(report.failures.map((f) => f.message)).toEqual([]);
@@ -40,7 +58,11 @@ describe("response bodies", () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const whole = await new Transport({ timeoutMs: 5000 }).send({ method: "GET", url, headers: {} });
     expect(whole.response).toMatchObject({ isJson: true, text: body });
-    const cut = await new Transport({ timeoutMs: 5000, maxBodyBytes: 100_000 }).send({ method: "GET", url, headers: {} });
+    const cut = await new Transport({ timeoutMs: 5000, maxBodyBytes: 100_000 }).send({
+      method: "GET",
+      url,
+      headers: {},
+    });
     expect(cut.response).toMatchObject({ isJson: false, tooLarge: 100_000 });
     expect(cut.response?.text.length).toBe(100_000);
   });

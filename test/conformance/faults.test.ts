@@ -4,7 +4,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks.js";
-import { type Fault, FAULT_SERVER_CREDENTIALS, FAULTS, ORACLES, startReferenceServer } from "../../conformance/fault-servers/faults.js";
+import {
+  type Fault,
+  FAULT_SERVER_CREDENTIALS,
+  FAULTS,
+  ORACLES,
+  startReferenceServer,
+} from "../../conformance/fault-servers/faults.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
@@ -30,12 +36,19 @@ const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", 
 describe("fault servers", () => {
   it("cover every check", () => {
     // The identity faults of the OpenID Foundation-level checks run in identity-faults.test.ts.
-    expect(new Set([...FAULTS, ...IDENTITY_FAULT_CASES].map((f) => f.check))).toEqual(new Set(CHECKS.map((c) => c.name)));
+    expect(new Set([...FAULTS, ...IDENTITY_FAULT_CASES].map((f) => f.check))).toEqual(
+      new Set(CHECKS.map((c) => c.name)),
+    );
   });
 
   it("every check is in the docs' table with what it catches", () => {
-    const page = readFileSync(join(repoRoot, "docs/guide/conform-reference.md"), "utf8").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
-    for (const check of CHECKS) expect(page).toContain(`| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`);
+    const page = readFileSync(join(repoRoot, "docs/guide/conform-reference.md"), "utf8")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">");
+    for (const check of CHECKS)
+      expect(page).toContain(
+        `| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`,
+      );
   });
 
   // Each fault has its own server on a free port and runs `contracts conform` in this process (the correct servers
@@ -45,60 +58,114 @@ describe("fault servers", () => {
     const server = await fault.start();
     servers.push(server);
     try {
-      const args = [fault.api, "--base-url", server.url, "--max-examples", "3", ...fault.args, "--seed", "7", "--rate-limit", "1000/s"];
-      const { code, report, stdout, stderr } = await conformInProcess(args, { ...FAULT_SERVER_CREDENTIALS }, fault.contract);
+      const args = [
+        fault.api,
+        "--base-url",
+        server.url,
+        "--max-examples",
+        "3",
+        ...fault.args,
+        "--seed",
+        "7",
+        "--rate-limit",
+        "1000/s",
+      ];
+      const { code, report, stdout, stderr } = await conformInProcess(
+        args,
+        { ...FAULT_SERVER_CREDENTIALS },
+        fault.contract,
+      );
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([fault.check]);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^contracts conform: \d+ check failure\(s\) on /m);
       const failure = report.failures.find((f) => f.check === fault.check)!;
-      expect(failure.curl).toMatch(/^(BODY=.*\n)?(for attempt .*; do )?curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//m);
+      expect(failure.curl).toMatch(
+        /^(BODY=.*\n)?(for attempt .*; do )?curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//m,
+      );
       expect(stdout).toContain(`${fault.check} on ${failure.operationId}`);
     } finally {
       await server.close();
     }
   };
   const named = (faults: Fault[]) => faults.map((fault) => [fault.name, fault] as const);
-  it.concurrent.each(named(FAULTS.filter((fault) => !fault.contract)))("%s is caught by exactly its check", (_name, fault) => caught(fault));
-  it.each(named(FAULTS.filter((fault) => fault.contract)))("%s is caught by exactly its check (patched contract)", (_name, fault) => caught(fault));
+  it.concurrent.each(named(FAULTS.filter((fault) => !fault.contract)))(
+    "%s is caught by exactly its check",
+    (_name, fault) => caught(fault),
+  );
+  it.each(named(FAULTS.filter((fault) => fault.contract)))(
+    "%s is caught by exactly its check (patched contract)",
+    (_name, fault) => caught(fault),
+  );
 });
 
 describe.concurrent("correct servers", () => {
-  it.each(API_NAMES.map((api) => [api] as const))("%s: nothing fails, with writes, and the run cleans up after itself", async (api) => {
-    const server = await startReferenceServer(api);
-    servers.push(server);
-    try {
-      const { code, report, stdout, stderr } = await conform([api, "--base-url", server.url, "--max-examples", "4", "--allow-writes", ...noRandomProducts(api)]);
-      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
-      expect(code).toBe(0);
-      for (const resource of report.resources) {
-        // Only what the contract gives no way to delete may stay, and the report says why.
-        if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete|no delete operation/);
+  it.each(API_NAMES.map((api) => [api] as const))(
+    "%s: nothing fails, with writes, and the run cleans up after itself",
+    async (api) => {
+      const server = await startReferenceServer(api);
+      servers.push(server);
+      try {
+        const { code, report, stdout, stderr } = await conform([
+          api,
+          "--base-url",
+          server.url,
+          "--max-examples",
+          "4",
+          "--allow-writes",
+          ...noRandomProducts(api),
+        ]);
+        expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
+        expect(code).toBe(0);
+        for (const resource of report.resources) {
+          // Only what the contract gives no way to delete may stay, and the report says why.
+          if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete|no delete operation/);
+        }
+        const ran = report.checks.filter((c) => !c.skipped).map((c) => c.name);
+        // catalog and pay document no response headers, so response_headers_conformance has nothing to check there.
+        const documentsHeaders = api === "links" || api === "identity";
+        // max_response_time runs only with --max-response-time.
+        const applicable = CHECKS.filter(
+          (c) =>
+            (!c.apis || c.apis.includes(api)) &&
+            (documentsHeaders || c.name !== "response_headers_conformance") &&
+            c.name !== "max_response_time",
+        ).map((c) => c.name);
+        expect(ran.sort()).toEqual(applicable.sort());
+      } finally {
+        await server.close();
       }
-      const ran = report.checks.filter((c) => !c.skipped).map((c) => c.name);
-      // catalog and pay document no response headers, so response_headers_conformance has nothing to check there.
-      const documentsHeaders = api === "links" || api === "identity";
-      // max_response_time runs only with --max-response-time.
-      const applicable = CHECKS.filter((c) => (!c.apis || c.apis.includes(api)) && (documentsHeaders || c.name !== "response_headers_conformance") && c.name !== "max_response_time").map((c) => c.name);
-      expect(ran.sort()).toEqual(applicable.sort());
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });
 
 describe.concurrent("independent servers written from the seeds", () => {
-  it.each(ORACLES.map((oracle) => [oracle.api, oracle] as const))("%s: nothing fails, with writes and the narrower key", async (_api, oracle) => {
-    const server = await oracle.start();
-    servers.push(server);
-    try {
-      const { code, report, stdout, stderr } = await conform([oracle.api, "--base-url", server.url, "--max-examples", "6", "--allow-writes", ...noRandomProducts(oracle.api)]);
-      expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
-      expect(report.checks.filter((c) => c.couldNotRun)).toEqual([]);
-      expect(code).toBe(0);
-      if (oracle.api === "catalog") expect(report.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(3);
-      if (oracle.api === "pay") expect(report.checks.find((c) => c.name === "nonce_replay")!.operations).toMatchObject({ getBalance: { passed: 1 }, listShops: { passed: 1 } });
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(ORACLES.map((oracle) => [oracle.api, oracle] as const))(
+    "%s: nothing fails, with writes and the narrower key",
+    async (_api, oracle) => {
+      const server = await oracle.start();
+      servers.push(server);
+      try {
+        const { code, report, stdout, stderr } = await conform([
+          oracle.api,
+          "--base-url",
+          server.url,
+          "--max-examples",
+          "6",
+          "--allow-writes",
+          ...noRandomProducts(oracle.api),
+        ]);
+        expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([]);
+        expect(report.checks.filter((c) => c.couldNotRun)).toEqual([]);
+        expect(code).toBe(0);
+        if (oracle.api === "catalog") expect(report.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(3);
+        if (oracle.api === "pay")
+          expect(report.checks.find((c) => c.name === "nonce_replay")!.operations).toMatchObject({
+            getBalance: { passed: 1 },
+            listShops: { passed: 1 },
+          });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

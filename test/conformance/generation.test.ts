@@ -6,7 +6,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROFILES } from "../../conformance/apis.js";
-import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, operationModel, type RequestCase, validateCase, validCaseArbitrary } from "../../conformance/cases.js";
+import {
+  applyMutation,
+  boundaryCases,
+  exampleCases,
+  invalidCaseArbitrary,
+  operationModel,
+  type RequestCase,
+  validateCase,
+  validCaseArbitrary,
+} from "../../conformance/cases.js";
 import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../../conformance/mutations.js";
 import { jsonType, unfilteredArbitrary } from "../../conformance/schema-arbitraries.js";
 import { API_NAMES, type ApiName, escapeSegment as pointerSegment, loadContract } from "../../lib/contract/index.js";
@@ -16,7 +25,11 @@ import { startIdentityServer } from "../../conformance/fault-servers/identity.js
 import { conformInProcess } from "../support/conform.js";
 
 const credentials = { clientId: "demo-app", redirectUri: "http://127.0.0.1:5173/callback", shopId: "3561" };
-const operations = API_NAMES.flatMap((api) => operationsOf(api).filter((op) => !op.webhook).map((op) => [`${api} ${op.operationId}`, op] as const));
+const operations = API_NAMES.flatMap((api) =>
+  operationsOf(api)
+    .filter((op) => !op.webhook)
+    .map((op) => [`${api} ${op.operationId}`, op] as const),
+);
 
 type Schema = Record<string, any>;
 
@@ -59,15 +72,31 @@ function valueIn(c: RequestCase, mutation: Mutation): { present: boolean; value:
 /** Whether the case breaks the keyword the mutation names, decided from the raw schema alone. */
 function breaksWhatItSays(model: ReturnType<typeof operationModel>, mutation: Mutation, c: RequestCase): boolean {
   const d = mutation.description;
-  if (mutation.value === MALFORMED_JSON) return (() => { try { JSON.parse(c.rawBody!); return false; } catch { return true; } })();
-  if (d.endsWith("required but missing")) return mutation.location.in === "body" && mutation.location.path.length === 0 ? c.noBody === true : !valueIn(c, mutation).present;
+  if (mutation.value === MALFORMED_JSON)
+    return (() => {
+      try {
+        JSON.parse(c.rawBody!);
+        return false;
+      } catch {
+        return true;
+      }
+    })();
+  if (d.endsWith("required but missing"))
+    return mutation.location.in === "body" && mutation.location.path.length === 0
+      ? c.noBody === true
+      : !valueIn(c, mutation).present;
   const schema = schemaAt(model, mutation);
   const { value } = valueIn(c, mutation);
   if (!schema) return false;
   const text = (v: unknown) => String(v);
   const number = (v: unknown) => Number(v);
   let match: RegExpMatchArray | null;
-  if (d.includes("undeclared property in a closed object")) return schema.additionalProperties === false && mutation.location.in === "body" && !(mutation.location.path.at(-1)! in (schema.properties ?? {}));
+  if (d.includes("undeclared property in a closed object"))
+    return (
+      schema.additionalProperties === false &&
+      mutation.location.in === "body" &&
+      !(mutation.location.path.at(-1)! in (schema.properties ?? {}))
+    );
   if ((match = d.match(/below the minimum (-?[\d.]+)/))) return number(value) < Number(match[1]);
   if ((match = d.match(/above the maximum (-?[\d.]+)/))) return number(value) > Number(match[1]);
   if ((match = d.match(/not above the exclusive minimum (-?[\d.]+)/))) return number(value) <= Number(match[1]);
@@ -78,11 +107,21 @@ function breaksWhatItSays(model: ReturnType<typeof operationModel>, mutation: Mu
   if (d.includes("not one of")) return !schema.enum.some((member: unknown) => text(member) === text(value));
   if (d.includes("not the constant")) return text(schema.const) !== text(value);
   if (d.includes("fewer than minItems")) return Array.isArray(value) && value.length < schema.minItems;
-  if (/not a valid (\S+)$/.test(d)) return typeof value === "string" && ["not a uri", "not a url", "not-an-email", "not-a-uuid", "yesterday", "31/12/2024"].includes(value);
+  if (/not a valid (\S+)$/.test(d))
+    return (
+      typeof value === "string" &&
+      ["not a uri", "not a url", "not-an-email", "not-a-uuid", "yesterday", "31/12/2024"].includes(value)
+    );
   if (/wrong type \((.+)\)$/.test(d)) {
     const declared: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-    const textual = typeof value === "string" && (mutation.location.in !== "body" || model.body?.mediaType === "application/x-www-form-urlencoded");
-    if (textual) return !declared.includes("string") && (Number.isNaN(Number(value)) || !Number.isInteger(Number(value)) || value === "maybe");
+    const textual =
+      typeof value === "string" &&
+      (mutation.location.in !== "body" || model.body?.mediaType === "application/x-www-form-urlencoded");
+    if (textual)
+      return (
+        !declared.includes("string") &&
+        (Number.isNaN(Number(value)) || !Number.isInteger(Number(value)) || value === "maybe")
+      );
     const actual = jsonType(value);
     return !declared.includes(actual) && !(actual === "integer" && declared.includes("number"));
   }
@@ -100,31 +139,52 @@ describe.each(operations)("%s", (_name, op) => {
     for (const mutation of mutations) {
       const mutated = applyMutation(example, mutation);
       if (!mutated) continue; // names a place the example does not have (an optional field it leaves out)
-      expect(breaksWhatItSays(model, mutation, mutated), `${mutation.description}: ${JSON.stringify(valueIn(mutated, mutation).value)}`).toBe(true);
+      expect(
+        breaksWhatItSays(model, mutation, mutated),
+        `${mutation.description}: ${JSON.stringify(valueIn(mutated, mutation).value)}`,
+      ).toBe(true);
     }
   });
 
   it("random invalid data covers the mutation kinds, and the filter throws away a bounded share", () => {
     const invalid = invalidCaseArbitrary(model, profile, credentials);
     if (!invalid) return;
-    const kinds = (descriptions: string[]) => new Set(descriptions.map((d) => d.replace(/^.*?: /, "").replace(/ [^ ]*\d[^ ]*$/, "").replace(/\(.*\)$/, "").trim()));
+    const kinds = (descriptions: string[]) =>
+      new Set(
+        descriptions.map((d) =>
+          d
+            .replace(/^.*?: /, "")
+            .replace(/ [^ ]*\d[^ ]*$/, "")
+            .replace(/\(.*\)$/, "")
+            .trim(),
+        ),
+      );
     const sampled = fc.sample(invalid, { seed: 3, numRuns: 300 }).filter((c) => c !== undefined);
     // Kinds whose place exists in valid requests (the identity profile removes what cannot be generated, such as
     // id_token_hint, so mutations of it never apply); the malformed and missing body are sent systematically.
     const bases = fc.sample(validCaseArbitrary(model, profile, credentials), { seed: 4, numRuns: 60 });
     // An empty query value counts as absent (RFC 6749 §3.1), so "shorter than minLength 1" of an optional query
     // parameter is no violation: such kinds cannot be produced as invalid data and are not expected.
-    const applicable = mutations.filter((m) => bases.some((base) => {
-      const mutated = applyMutation(base, m);
-      return mutated !== undefined && !validateCase(model, mutated).valid;
-    }));
-    const expected = kinds(applicable.map((m) => m.description).filter((d) => !/malformed JSON|body: required but missing/.test(d)));
+    const applicable = mutations.filter((m) =>
+      bases.some((base) => {
+        const mutated = applyMutation(base, m);
+        return mutated !== undefined && !validateCase(model, mutated).valid;
+      }),
+    );
+    const expected = kinds(
+      applicable.map((m) => m.description).filter((d) => !/malformed JSON|body: required but missing/.test(d)),
+    );
     const produced = kinds(sampled.map((c) => c.label));
     for (const kind of expected) expect(produced.has(kind), `never produced: ${kind}`).toBe(true);
     // Of the (valid case, mutation) pairs the arbitrary draws, at most 60% may be thrown away as still valid or not
     // applicable; more would mean mutations that miss their schemas.
-    const pairs = fc.sample(fc.tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 })), { seed: 5, numRuns: 200 });
-    const kept = pairs.map(([base, index]) => applyMutation(base, mutations[index]!)).filter((c) => c !== undefined && !validateCase(model, c).valid).length;
+    const pairs = fc.sample(
+      fc.tuple(validCaseArbitrary(model, profile, credentials), fc.integer({ min: 0, max: mutations.length - 1 })),
+      { seed: 5, numRuns: 200 },
+    );
+    const kept = pairs
+      .map(([base, index]) => applyMutation(base, mutations[index]!))
+      .filter((c) => c !== undefined && !validateCase(model, c).valid).length;
     expect(kept / pairs.length, `kept ${kept} of ${pairs.length}`).toBeGreaterThanOrEqual(0.4);
   });
 
@@ -134,8 +194,11 @@ describe.each(operations)("%s", (_name, op) => {
     for (const parameter of model.parameters) {
       const schema = schemaNode(op.api, `${parameter.pointer}/schema`);
       // Every boundary case, and the example (a boundary equal to it is the same request, sent once).
-      const values = [...cases, example].map((c) => (parameter.in === "path" ? c.path : parameter.in === "query" ? c.query : c.headers)[parameter.name]);
-      if (profile.bind.length && ["client_id", "redirect_uri", "shop_id", "Idempotency-Key"].includes(parameter.name)) continue; // filled from the credentials
+      const values = [...cases, example].map(
+        (c) => (parameter.in === "path" ? c.path : parameter.in === "query" ? c.query : c.headers)[parameter.name],
+      );
+      if (profile.bind.length && ["client_id", "redirect_uri", "shop_id", "Idempotency-Key"].includes(parameter.name))
+        continue; // filled from the credentials
       if (typeof schema.minimum === "number") expect(values, `${parameter.name} minimum`).toContain(schema.minimum);
       if (typeof schema.maximum === "number") expect(values, `${parameter.name} maximum`).toContain(schema.maximum);
       for (const member of schema.enum ?? []) expect(values, `${parameter.name} enum ${member}`).toContain(member);
@@ -143,7 +206,10 @@ describe.each(operations)("%s", (_name, op) => {
   });
 
   it("the converter's values mostly satisfy the schema before the filter", () => {
-    const pointers = [...model.parameters.map((p) => `${p.pointer}/schema`), ...(model.body ? [model.body.pointer] : [])];
+    const pointers = [
+      ...model.parameters.map((p) => `${p.pointer}/schema`),
+      ...(model.body ? [model.body.pointer] : []),
+    ];
     for (const pointer of pointers) {
       const validate = loadContract(op.api).validator(pointer);
       const values = fc.sample(unfilteredArbitrary(op.api, pointer), { seed: 7, numRuns: 100 });
@@ -153,7 +219,8 @@ describe.each(operations)("%s", (_name, op) => {
   });
 
   it("the same seed gives the same cases", () => {
-    const sample = (seed: number) => JSON.stringify(fc.sample(validCaseArbitrary(model, profile, credentials), { seed, numRuns: 5 }));
+    const sample = (seed: number) =>
+      JSON.stringify(fc.sample(validCaseArbitrary(model, profile, credentials), { seed, numRuns: 5 }));
     expect(sample(9)).toBe(sample(9));
   });
 });
@@ -161,7 +228,11 @@ describe.each(operations)("%s", (_name, op) => {
 it("the oracle is not blind: a mutation that breaks nothing is told apart", () => {
   const model = operationModel(operationsOf("links").find((op) => op.operationId === "listDomains")!);
   const [example] = exampleCases(model, PROFILES.links, {});
-  const fake: Mutation = { description: "query parameter limit: below the minimum 1", location: { in: "query", name: "limit" }, value: 5 };
+  const fake: Mutation = {
+    description: "query parameter limit: below the minimum 1",
+    location: { in: "query", name: "limit" },
+    value: 5,
+  };
   expect(breaksWhatItSays(model, fake, applyMutation(example!, fake)!)).toBe(false);
   expect(REMOVE).toBeTypeOf("symbol");
 });
@@ -169,7 +240,13 @@ it("the oracle is not blind: a mutation that breaks nothing is told apart", () =
 it("shrinks a failing case to a minimal one", () => {
   const model = operationModel(operationsOf("links").find((op) => op.operationId === "listDomains")!);
   // A "server" that refuses limit > 100: the smallest refused request has limit 101 and nothing else.
-  const result = fc.check(fc.property(validCaseArbitrary(model, PROFILES.links, {}), (c) => !(typeof c.query.limit === "number" && c.query.limit > 100)), { seed: 3, numRuns: 200 });
+  const result = fc.check(
+    fc.property(
+      validCaseArbitrary(model, PROFILES.links, {}),
+      (c) => !(typeof c.query.limit === "number" && c.query.limit > 100),
+    ),
+    { seed: 3, numRuns: 200 },
+  );
   expect(result.failed).toBe(true);
   expect(result.counterexample![0]).toMatchObject({ query: { limit: 101 } });
   expect(Object.keys(result.counterexample![0].query)).toEqual(["limit"]);
@@ -178,10 +255,19 @@ it("shrinks a failing case to a minimal one", () => {
 it("a run ends when no mutation can make a request invalid (an empty form field counts as absent)", async () => {
   // minLength 1 on an optional form field is the only mutation; "access_token=" is no violation, so every invalid
   // case drawn is skipped. A filter in its place generated forever, and the run never ended.
-  const patch = { api: "identity" as const, pointer: "/components/schemas/UserInfoRequest/properties/access_token", key: "minLength", value: 1 };
+  const patch = {
+    api: "identity" as const,
+    pointer: "/components/schemas/UserInfoRequest/properties/access_token",
+    key: "minLength",
+    value: 1,
+  };
   const server = await startIdentityServer();
   try {
-    const { code, report, stdout } = await conformInProcess(["identity", "--base-url", server.url, "--operation", "getUserInfoByPost", "--seed", "7"], { ...FAULT_SERVER_CREDENTIALS }, [patch]);
+    const { code, report, stdout } = await conformInProcess(
+      ["identity", "--base-url", server.url, "--operation", "getUserInfoByPost", "--seed", "7"],
+      { ...FAULT_SERVER_CREDENTIALS },
+      [patch],
+    );
     expect(code, stdout).toBe(0);
     expect(report.requests).toBeGreaterThan(0);
   } finally {

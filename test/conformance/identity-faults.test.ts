@@ -17,28 +17,40 @@ describe("identity fault providers", () => {
     const table = readFileSync(new URL("../../docs/guide/identity-conformance.md", import.meta.url), "utf8");
     const covered = new Set(IDENTITY_FAULT_CASES.map((f) => f.check));
     for (const { name } of IDENTITY_CHECKS) expect(table, name).toContain(`| \`${name}\` |`);
-    for (const name of ["sign_in", "state_echoed", "pkce_s256_only", "refresh_token_offline_access", "logout_open_redirect"]) expect(covered.has(name), name).toBe(true);
+    for (const name of [
+      "sign_in",
+      "state_echoed",
+      "pkce_s256_only",
+      "refresh_token_offline_access",
+      "logout_open_redirect",
+    ])
+      expect(covered.has(name), name).toBe(true);
   });
 
-  it.concurrent.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))("%s is caught by exactly its check", async (_name, fault) => {
-    const server = await fault.start();
-    try {
-      const { code, report, output } = await conformIdentityInProcess(server.url, fault.args);
-      expect(failingChecks(report), output).toEqual([fault.check]);
-      expect(code).toBe(1);
-      const failure = report.failures.find((f) => f.check === fault.check);
-      expect(failure?.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
-      const text = JSON.stringify(report);
-      for (const secret of server.secretsSeen) expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
-    } finally {
-      await server.close();
-    }
-  });
+  it.concurrent.each(IDENTITY_FAULT_CASES.map((fault) => [fault.name, fault] as const))(
+    "%s is caught by exactly its check",
+    async (_name, fault) => {
+      const server = await fault.start();
+      try {
+        const { code, report, output } = await conformIdentityInProcess(server.url, fault.args);
+        expect(failingChecks(report), output).toEqual([fault.check]);
+        expect(code).toBe(1);
+        const failure = report.failures.find((f) => f.check === fault.check);
+        expect(failure?.curl).toMatch(/curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//);
+        const text = JSON.stringify(report);
+        for (const secret of server.secretsSeen)
+          expect(text.includes(secret), `a secret leaked into the report`).toBe(false);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
 
 describe.concurrent("a provider that does not take the userinfo token in a POST's form body", () => {
   // RFC 6750 §2.2 makes that way a MAY; the contract marks it x-assumption (UserInfoRequest.access_token).
-  const assumption = (identitySchema("UserInfoRequest") as { properties: { access_token: { "x-assumption": string } } }).properties.access_token["x-assumption"];
+  const assumption = (identitySchema("UserInfoRequest") as { properties: { access_token: { "x-assumption": string } } })
+    .properties.access_token["x-assumption"];
 
   it("passes, with the broken assumption as a warning", async () => {
     const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
@@ -46,7 +58,14 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
       const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
       expect(failingChecks(report), output).toEqual([]);
       expect(code, output).toBe(0);
-      expect(report.warnings).toEqual([expect.objectContaining({ check: "userinfo_methods", operationId: "getUserInfoByPost", message: "userinfo by POST with access_token in the form body answered 401", assumption })]);
+      expect(report.warnings).toEqual([
+        expect.objectContaining({
+          check: "userinfo_methods",
+          operationId: "getUserInfoByPost",
+          message: "userinfo by POST with access_token in the form body answered 401",
+          assumption,
+        }),
+      ]);
     } finally {
       await server.close();
     }
@@ -54,9 +73,24 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
 
   it("fails userinfo_methods where the contract drops the assumption", async () => {
     const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
-    const patch = { api: "identity" as const, pointer: "/components/schemas/UserInfoRequest/properties/access_token", key: "x-assumption", value: undefined };
+    const patch = {
+      api: "identity" as const,
+      pointer: "/components/schemas/UserInfoRequest/properties/access_token",
+      key: "x-assumption",
+      value: undefined,
+    };
     try {
-      const args = ["identity", "--base-url", server.url, "--seed", "7", "--max-examples", "2", "--operation", "exchangeToken"];
+      const args = [
+        "identity",
+        "--base-url",
+        server.url,
+        "--seed",
+        "7",
+        "--max-examples",
+        "2",
+        "--operation",
+        "exchangeToken",
+      ];
       const { code, report, stdout } = await conformInProcess(args, { ...FAULT_SERVER_CREDENTIALS }, [patch]);
       expect(failingChecks(report), stdout).toEqual(["userinfo_methods"]);
       expect(report.warnings).toEqual([]);
@@ -69,7 +103,11 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
   it("fails userinfo_methods under --strict", async () => {
     const server = await startIdentityServer({ fault: "userinfo-post-body-ignored" });
     try {
-      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken", "--strict"]);
+      const { code, report, output } = await conformIdentityInProcess(server.url, [
+        "--operation",
+        "exchangeToken",
+        "--strict",
+      ]);
       expect(failingChecks(report), output).toEqual(["userinfo_methods"]);
       expect(code).toBe(1);
       expect(report.failures.find((f) => f.check === "userinfo_methods")?.operationId).toBe("getUserInfoByPost");

@@ -63,7 +63,10 @@ describe.concurrent("correct providers: every identity check runs and none fails
     try {
       const appOrigin = app.url;
       const server = await start({ variant: "javascript-sign-in", appOrigin });
-      const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"], { IDENTITY_REDIRECT_URI: `${appOrigin}/callback`, IDENTITY_POST_LOGOUT_REDIRECT_URI: `${appOrigin}/` });
+      const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"], {
+        IDENTITY_REDIRECT_URI: `${appOrigin}/callback`,
+        IDENTITY_POST_LOGOUT_REDIRECT_URI: `${appOrigin}/`,
+      });
       expectAllPass(report, output, FLOW_CHECKS);
       expect(code).toBe(0);
       expect(appRequests).toEqual([]);
@@ -85,7 +88,11 @@ describe.concurrent("correct providers: every identity check runs and none fails
   console.error("sign-in script ran");
 };\n`,
     );
-    const { code, report, output } = await conform(server.url, ["--browser", "--sign-in-script", script, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password" });
+    const { code, report, output } = await conform(
+      server.url,
+      ["--browser", "--sign-in-script", script, "--operation", "exchangeToken"],
+      { IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password" },
+    );
     expectAllPass(report, output, FLOW_CHECKS);
     expect(output).toContain("sign-in script ran");
     expect(code).toBe(0);
@@ -99,40 +106,74 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
     expect(code).toBe(1);
     expect(failing(report)).toEqual(["sign_in"]);
     expect(report.failures.find((f) => f.check === "sign_in")?.message).toMatch(/JavaScript.*--browser/);
-    for (const name of FLOW_CHECKS.filter((c) => c !== "sign_in" && c !== "token_errors")) expect(check(report, name).couldNotRun, name).toMatch(/^the sign-in did not complete: .*JavaScript/);
+    for (const name of FLOW_CHECKS.filter((c) => c !== "sign_in" && c !== "token_errors"))
+      expect(check(report, name).couldNotRun, name).toMatch(/^the sign-in did not complete: .*JavaScript/);
     expect(output).toMatch(/check failure/);
   });
 
   it.each([
     ["form", []],
     ["browser", ["--browser"]],
-  ] as const)("wrong credentials (%s driver) are reported as such", async (_driver, args) => {
-    const server = await start({});
-    const { code, report } = await conform(server.url, [...args, "--operation", "exchangeToken"], { IDENTITY_SIGN_IN: "login=alice&password=not-the-password" });
-    expect(code).toBe(1);
-    expect(failing(report)).toEqual(["sign_in"]);
-    expect(report.failures[0]?.message).toMatch(/wrong credentials/);
-    expect(JSON.stringify(report)).not.toContain("not-the-password");
-  }, 120_000);
+  ] as const)(
+    "wrong credentials (%s driver) are reported as such",
+    async (_driver, args) => {
+      const server = await start({});
+      const { code, report } = await conform(server.url, [...args, "--operation", "exchangeToken"], {
+        IDENTITY_SIGN_IN: "login=alice&password=not-the-password",
+      });
+      expect(code).toBe(1);
+      expect(failing(report)).toEqual(["sign_in"]);
+      expect(report.failures[0]?.message).toMatch(/wrong credentials/);
+      expect(JSON.stringify(report)).not.toContain("not-the-password");
+    },
+    120_000,
+  );
 });
 
 describe("--manual", () => {
   it("prints the authorize URL and takes back the address the browser reached", async () => {
     const server = await start({});
     const json = join(dir, "manual.json");
-    const run = runContracts(["conform", "identity", "--base-url", server.url, "--manual", "--operation", "exchangeToken", "--check", "sign_in", "--check", "state_echoed", "--check", "id_token_signature_and_claims", "--json", json], FAULT_SERVER_CREDENTIALS);
+    const run = runContracts(
+      [
+        "conform",
+        "identity",
+        "--base-url",
+        server.url,
+        "--manual",
+        "--operation",
+        "exchangeToken",
+        "--check",
+        "sign_in",
+        "--check",
+        "state_echoed",
+        "--check",
+        "id_token_signature_and_claims",
+        "--json",
+        json,
+      ],
+      FAULT_SERVER_CREDENTIALS,
+    );
     // The "person": a browser of their own (here the form driver with its own cookies) that signs in at the URL.
-    const person = new FormDriver(new Transport({ timeoutMs: 5000 }), Object.fromEntries(new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN)));
+    const person = new FormDriver(
+      new Transport({ timeoutMs: 5000 }),
+      Object.fromEntries(new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN)),
+    );
     const deadline = Date.now() + 30_000;
-    while (!/\n {2}(http\S+)\n/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!/\n {2}(http\S+)\n/.test(run.stderr()) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const url = /\n {2}(http\S+)\n/.exec(run.stderr())![1]!;
     expect(url).toContain(`${identityOperationPath("authorize")}?`);
-    const navigation = await person.navigate(url, { until: (next) => next.href.startsWith(FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI), purpose: "test" });
+    const navigation = await person.navigate(url, {
+      until: (next) => next.href.startsWith(FAULT_SERVER_CREDENTIALS.IDENTITY_REDIRECT_URI),
+      purpose: "test",
+    });
     run.child.stdin.write(`${navigation.arrived!.href}\n`);
     run.child.stdin.end();
     expect(await run.exit).toBe(0);
     const report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
-    for (const name of ["sign_in", "state_echoed", "id_token_signature_and_claims"]) expect(check(report, name), name).toMatchObject({ passed: 1, failed: 0 });
+    for (const name of ["sign_in", "state_echoed", "id_token_signature_and_claims"])
+      expect(check(report, name), name).toMatchObject({ passed: 1, failed: 0 });
   });
 });
 
@@ -141,11 +182,20 @@ describe("logout by GET and by form POST", () => {
     const get = operationModel(operationOf("identity", "logout"));
     const post = operationModel(operationOf("identity", "logoutWithForm"));
     const base = { origin: "example" as const, label: "empty client_id", path: {}, headers: {} };
-    const byGet = validateCase(get, { ...base, query: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
-    const byPost = validateCase(post, { ...base, query: {}, body: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" } });
+    const byGet = validateCase(get, {
+      ...base,
+      query: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" },
+    });
+    const byPost = validateCase(post, {
+      ...base,
+      query: {},
+      body: { client_id: "", post_logout_redirect_uri: "http://127.0.0.1:5173/" },
+    });
     expect(byPost.valid, byPost.reason).toBe(byGet.valid);
     // And a value that breaks the contract is still refused both ways.
-    expect(validateCase(get, { ...base, query: { post_logout_redirect_uri: "not a uri" } }).valid).toBe(validateCase(post, { ...base, query: {}, body: { post_logout_redirect_uri: "not a uri" } }).valid);
+    expect(validateCase(get, { ...base, query: { post_logout_redirect_uri: "not a uri" } }).valid).toBe(
+      validateCase(post, { ...base, query: {}, body: { post_logout_redirect_uri: "not a uri" } }).valid,
+    );
   });
 });
 
@@ -153,12 +203,24 @@ describe("playwright-core", () => {
   it("is imported only by the browser driver, and only dynamically, so the CLI runs without it", () => {
     const dist = new URL("../../dist/", import.meta.url);
     const files = (readdirSync(dist, { recursive: true }) as string[]).filter((file) => file.endsWith(".js"));
-    const importing = files.filter((file) => /\bfrom\s+["']playwright-core["']|import\(["']playwright-core["']\)|require\(["']playwright-core["']\)/.test(readFileSync(new URL(file, dist), "utf8")));
+    const importing = files.filter((file) =>
+      /\bfrom\s+["']playwright-core["']|import\(["']playwright-core["']\)|require\(["']playwright-core["']\)/.test(
+        readFileSync(new URL(file, dist), "utf8"),
+      ),
+    );
     expect(importing).toEqual(["conformance/sign-in/browser.js"]);
-    expect(readFileSync(new URL("conformance/sign-in/browser.js", dist), "utf8")).not.toMatch(/\bfrom\s+["']playwright-core["']/);
-    const loaders = files.filter((file) => /import\(["']\.\/browser\.js["']\)|from\s+["']\.\/browser\.js["']/.test(readFileSync(new URL(file, dist), "utf8")));
+    expect(readFileSync(new URL("conformance/sign-in/browser.js", dist), "utf8")).not.toMatch(
+      /\bfrom\s+["']playwright-core["']/,
+    );
+    const loaders = files.filter((file) =>
+      /import\(["']\.\/browser\.js["']\)|from\s+["']\.\/browser\.js["']/.test(
+        readFileSync(new URL(file, dist), "utf8"),
+      ),
+    );
     expect(loaders).toEqual(["conformance/sign-in/open.js"]);
-    expect(readFileSync(new URL("conformance/sign-in/open.js", dist), "utf8")).toContain('await import("./browser.js")');
+    expect(readFileSync(new URL("conformance/sign-in/open.js", dist), "utf8")).toContain(
+      'await import("./browser.js")',
+    );
   });
 });
 
@@ -176,8 +238,16 @@ describe("the sandbox (contracts sandbox) with --browser", () => {
   it("passes every flow check, signing in through the form of the e-mail method", async () => {
     sandbox = runContracts(["sandbox", "--base-port", String(BASE)]);
     await sandbox.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${BASE + 3}\\b`));
-    const env = { IDENTITY_CLIENT_ID: "demo-app", IDENTITY_CLIENT_SECRET: "demo-app-secret", IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo" };
-    const { code, report, output } = await conform(`http://127.0.0.1:${BASE}`, ["--browser", "--operation", "exchangeToken"], env);
+    const env = {
+      IDENTITY_CLIENT_ID: "demo-app",
+      IDENTITY_CLIENT_SECRET: "demo-app-secret",
+      IDENTITY_SIGN_IN: "login=alice.novak@example.org&password=alice-demo",
+    };
+    const { code, report, output } = await conform(
+      `http://127.0.0.1:${BASE}`,
+      ["--browser", "--operation", "exchangeToken"],
+      env,
+    );
     expect(failing(report), output).toEqual([]);
     for (const name of FLOW_CHECKS) expect(check(report, name).passed, `${name}\n${output}`).toBeGreaterThan(0);
     expect(code).toBe(0);

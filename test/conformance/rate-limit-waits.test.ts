@@ -26,7 +26,25 @@ async function linksServer(fault: LinksFault, { onTestFinished }: TestContext) {
 
 /** getAccount often enough that the 30 requests of a window are used up. */
 function conformMany(url: string, json: string, { onTestFinished }: TestContext) {
-  const run = runContracts(["conform", "links", "--base-url", url, "--operation", "getAccount", "--max-examples", "40", "--rate-limit", "1000/s", "--seed", "3", "--json", json], env);
+  const run = runContracts(
+    [
+      "conform",
+      "links",
+      "--base-url",
+      url,
+      "--operation",
+      "getAccount",
+      "--max-examples",
+      "40",
+      "--rate-limit",
+      "1000/s",
+      "--seed",
+      "3",
+      "--json",
+      json,
+    ],
+    env,
+  );
   onTestFinished(() => void (run.child.exitCode === null && run.child.kill("SIGKILL"))); // a run that hung
   return run;
 }
@@ -35,9 +53,22 @@ describe("RateLimiter", () => {
   it("reads a reset in Unix milliseconds as milliseconds, and caps a reset beyond maxResetMs", async () => {
     const now = 1_750_000_000_000;
     const waits: number[] = [];
-    for (const [reset, maxResetMs] of [[now + 2000, undefined], [now / 1000 + 86_400, 60_000]] as const) {
-      const limiter = new RateLimiter({ now: () => now, resetMarginMs: 0, maxResetMs, onRateLimit: (wait) => (waits.push(wait.waitMs), false) });
-      const headers = { get: (name: string) => ({ "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })[name.toLowerCase()] ?? null };
+    for (const [reset, maxResetMs] of [
+      [now + 2000, undefined],
+      [now / 1000 + 86_400, 60_000],
+    ] as const) {
+      const limiter = new RateLimiter({
+        now: () => now,
+        resetMarginMs: 0,
+        maxResetMs,
+        onRateLimit: (wait) => (waits.push(wait.waitMs), false),
+      });
+      const headers = {
+        get: (name: string) =>
+          ({ "x-ratelimit-limit": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })[
+            name.toLowerCase()
+          ] ?? null,
+      };
       await limiter.schedule(() => Promise.resolve({ headers }));
       await expect(limiter.schedule(() => Promise.resolve({ headers }))).rejects.toThrow(/rate limit/);
     }
@@ -50,23 +81,53 @@ describe("RateLimitConsistency", () => {
     const receivedAt = 1_750_000_000_000;
     const exchange = {
       request: { method: "GET", url: "http://127.0.0.1:1/api/account", headers: { Authorization: "Bearer x" } },
-      response: { status: 200, headers: { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "29", "x-ratelimit-reset": String(receivedAt + 30_000) }, text: "", json: undefined, isJson: false, setCookies: [] },
+      response: {
+        status: 200,
+        headers: {
+          "x-ratelimit-limit": "30",
+          "x-ratelimit-remaining": "29",
+          "x-ratelimit-reset": String(receivedAt + 30_000),
+        },
+        text: "",
+        json: undefined,
+        isJson: false,
+        setCookies: [],
+      },
       durationMs: 1,
       receivedAt,
     } as Exchange;
-    const consistency = () => new RateLimitConsistency({ limit: 30, windowSeconds: 60, headers: RATE_LIMIT_HEADERS }, "Unix seconds is our reading.");
+    const consistency = () =>
+      new RateLimitConsistency(
+        { limit: 30, windowSeconds: 60, headers: RATE_LIMIT_HEADERS },
+        "Unix seconds is our reading.",
+      );
     const notes: CheckNote[] = [];
     expect(consistency().observe(exchange, { note: (n) => notes.push(n) })).toBe("");
-    expect(notes).toEqual([{ kind: "warning", message: `X-RateLimit-Reset ${receivedAt + 30_000} reads as Unix milliseconds, not Unix seconds`, assumption: "Unix seconds is our reading." }]);
-    expect(consistency().observe(exchange, { strict: true })).toMatch(/reads as Unix milliseconds, not Unix seconds \(x-assumption, failing under --strict: Unix seconds is our reading\.\)$/);
+    expect(notes).toEqual([
+      {
+        kind: "warning",
+        message: `X-RateLimit-Reset ${receivedAt + 30_000} reads as Unix milliseconds, not Unix seconds`,
+        assumption: "Unix seconds is our reading.",
+      },
+    ]);
+    expect(consistency().observe(exchange, { strict: true })).toMatch(
+      /reads as Unix milliseconds, not Unix seconds \(x-assumption, failing under --strict: Unix seconds is our reading\.\)$/,
+    );
   });
 });
 
 describe("Transport", () => {
-  it("--timeout counts from when the request is sent, not from before the wait for the server's window", async ({ onTestFinished }) => {
+  it("--timeout counts from when the request is sent, not from before the wait for the server's window", async ({
+    onTestFinished,
+  }) => {
     // Every answer says the window is used up (another client shares it) until the next second or the one after.
     const server = createServer((_request, response) => {
-      response.writeHead(200, { "Content-Type": "application/json", "X-RateLimit-Limit": "30", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 1) });
+      response.writeHead(200, {
+        "Content-Type": "application/json",
+        "X-RateLimit-Limit": "30",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 1),
+      });
       response.end("{}");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -96,7 +157,9 @@ describe.concurrent("waits for the server's window", () => {
     // Unix seconds is the contract's assumption (the seeds say "timestamp"): another unit is a warning, and the
     // window is judged in the server's own unit, in which it is consistent.
     expect(report.failures.map((f) => f.check)).not.toContain("rate_limit_headers_consistent");
-    expect(report.warnings.find((w) => w.check === "rate_limit_headers_consistent")?.message).toMatch(/^X-RateLimit-Reset \d+ reads as Unix milliseconds, not Unix seconds$/);
+    expect(report.warnings.find((w) => w.check === "rate_limit_headers_consistent")?.message).toMatch(
+      /^X-RateLimit-Reset \d+ reads as Unix milliseconds, not Unix seconds$/,
+    );
     expect(code, run.stdout()).toBe(0);
   }, 60_000);
 

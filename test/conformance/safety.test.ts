@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // What makes the runner safe to point at production: it never exceeds the rate limit (the server's headers and the
 // contract's budget), it deletes what it created also when interrupted, no secret reaches any output, and every
 // way of failing to start is one line with exit code 2. The tests run side by side, each with servers of its own;
@@ -53,8 +54,14 @@ function busiest(server: RunningServer, windowMs: number): number {
 describe.concurrent("rate limits", () => {
   it("follows the server's X-RateLimit-* headers: 30 per window, never refused", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
-    const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "6", "--rate-limit", "1000/s", "--seed", "3"], env);
+    const server = closedAfter(
+      await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }),
+      context,
+    );
+    const run = runContracts(
+      ["conform", "links", "--base-url", server.url, "--max-examples", "6", "--rate-limit", "1000/s", "--seed", "3"],
+      env,
+    );
     expect(await run.exit, run.stderr()).toBe(0);
     expect(server.log.length).toBeGreaterThan(60); // enough requests that the runner had to wait for new windows
     expect(server.busiestWindow).toBeLessThanOrEqual(30);
@@ -63,8 +70,25 @@ describe.concurrent("rate limits", () => {
 
   it("keeps to --rate-limit in any sliding window", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
-    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "listDomains", "--max-examples", "12", "--rate-limit", "10/s"], env);
+    const server = closedAfter(
+      await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }),
+      context,
+    );
+    const run = runContracts(
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--operation",
+        "listDomains",
+        "--max-examples",
+        "12",
+        "--rate-limit",
+        "10/s",
+      ],
+      env,
+    );
     expect(await run.exit, run.stderr()).toBe(0);
     expect(server.log.length).toBeGreaterThan(20);
     expect(busiest(server, 1000)).toBeLessThanOrEqual(10);
@@ -72,7 +96,10 @@ describe.concurrent("rate limits", () => {
 
   it("keeps to the contract's 30 requests per minute when no --rate-limit is given", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
+    const server = closedAfter(
+      await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }),
+      context,
+    );
     const run = runContracts(["conform", "links", "--base-url", server.url, "--max-examples", "10"], env);
     await until(() => server.log.length >= 30);
     await new Promise((r) => setTimeout(r, 1500));
@@ -107,10 +134,36 @@ describe("--rate-limit (conform and sandbox)", () => {
 describe.concurrent("cleanup", () => {
   it("deletes everything it created when interrupted with Ctrl-C, and lists it in the report", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }), context);
-    const seeded = { domains: server.state.domains.length, campaigns: server.state.campaigns.length, channels: server.state.channels.length };
+    const server = closedAfter(
+      await startLinksServer({ token: env.LINKS_TOKEN, rateLimit: { windowMs: 1000 } }),
+      context,
+    );
+    const seeded = {
+      domains: server.state.domains.length,
+      campaigns: server.state.campaigns.length,
+      channels: server.state.channels.length,
+    };
     const json = join(dir, "interrupted.json");
-    const run = runContracts(["conform", "links", "--base-url", server.url, "--allow-writes", "--max-examples", "40", "--rate-limit", "1000/s", "--operation", "addDomain", "--operation", "addCampaign", "--json", json], env);
+    const run = runContracts(
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--allow-writes",
+        "--max-examples",
+        "40",
+        "--rate-limit",
+        "1000/s",
+        "--operation",
+        "addDomain",
+        "--operation",
+        "addCampaign",
+        "--json",
+        json,
+      ],
+      env,
+    );
     await until(() => server.state.domains.length >= seeded.domains + 3);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);
@@ -126,11 +179,15 @@ describe.concurrent("cleanup", () => {
 });
 
 describe.concurrent("writes the run cannot undo", () => {
-  const run = (args: string[]) => conformInProcess([...args, "--allow-writes", "--rate-limit", "1000/s", "--seed", "3"], env);
+  const run = (args: string[]) =>
+    conformInProcess([...args, "--allow-writes", "--rate-limit", "1000/s", "--seed", "3"], env);
 
   it("--max-writes bounds every valid creation of a product, the idempotency sequence's included", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startCatalogServer({ apiKey: env.CATALOG_API_KEY, readApiKey: env.CATALOG_READ_API_KEY }), context);
+    const server = closedAfter(
+      await startCatalogServer({ apiKey: env.CATALOG_API_KEY, readApiKey: env.CATALOG_READ_API_KEY }),
+      context,
+    );
     const two = await run(["catalog", "--base-url", server.url, "--max-examples", "5", "--max-writes", "2"]);
     expect(two.code, two.output).toBe(0);
     expect(server.products.size).toBe(2); // one valid case, one kept for the sequence
@@ -141,16 +198,23 @@ describe.concurrent("writes the run cannot undo", () => {
     expect(none.code, none.output).toBe(1); // fail closed: the sequence's checks apply but could not run
     expect(server.products.size).toBe(2);
     expect(none.report.resources).toEqual([]);
-    expect(none.report.checks.find((c) => c.name === "idempotency")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
+    expect(none.report.checks.find((c) => c.name === "idempotency")?.couldNotRun).toMatch(
+      /--max-writes 0 leaves no creation for this sequence/,
+    );
   });
 
   it("--max-writes also bounds the orders a lenient gateway creates from invalid data or without credentials", async (context) => {
     const { expect } = context;
     // The independent gateway accepts any body with a valid signature, shop and nonce, as a lenient provider may.
-    const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }), context);
+    const server = closedAfter(
+      await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }),
+      context,
+    );
     const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"]);
     expect(server.orders, none.output).toHaveLength(0);
-    expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(/^invalid data not sent: .*; valid data not sent/);
+    expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(
+      /^invalid data not sent: .*; valid data not sent/,
+    );
     const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"]);
     expect(server.orders.length, two.output).toBeLessThanOrEqual(2);
     expect(two.report.resources.filter((r) => r.state === "left behind")).toHaveLength(server.orders.length);
@@ -163,12 +227,18 @@ describe.concurrent("writes the run cannot undo", () => {
     const none = await run(["pay", "--base-url", server.url, "--max-examples", "3", "--max-writes", "0"]);
     expect(none.code, none.output).toBe(1);
     expect(server.orders.length).toBe(seeded);
-    expect(none.report.checks.find((c) => c.name === "created_values_echoed")?.couldNotRun).toMatch(/--max-writes 0 leaves no creation for this sequence/);
+    expect(none.report.checks.find((c) => c.name === "created_values_echoed")?.couldNotRun).toMatch(
+      /--max-writes 0 leaves no creation for this sequence/,
+    );
   });
 });
 
 /** The reproduction of the failure `which` of a failing `contracts conform pay` run against `server`. */
-async function payReproduction(server: RunningServer, args: string[], which: (failure: FailureRecord) => boolean): Promise<string> {
+async function payReproduction(
+  server: RunningServer,
+  args: string[],
+  which: (failure: FailureRecord) => boolean,
+): Promise<string> {
   const { code, report, output } = await conformInProcess(["pay", "--base-url", server.url, ...args], env);
   // Not `expect`: the concurrent tests that call this each have their own.
   if (code !== 1) throw new Error(`contracts conform pay exited ${code}, not 1:\n${output}`);
@@ -177,27 +247,69 @@ async function payReproduction(server: RunningServer, args: string[], which: (fa
 
 /** Runs a reproduction with bash, asynchronously (the server answering its curl runs in this process). */
 async function runReproduction(curl: string, paySecret: string): Promise<string> {
-  const { stdout } = await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, PAY_SECRET: paySecret }, encoding: "utf8" });
+  const { stdout } = await promisify(execFile)("bash", ["-c", curl], {
+    env: { ...process.env, PAY_SECRET: paySecret },
+    encoding: "utf8",
+  });
   return stdout;
 }
 
 describe.concurrent("secrets", () => {
-  it.for(["links-wrong-content-type", "catalog-idempotency-ignored", "pay-nonce-not-checked", "identity-code-reusable"])("no output of a failing run against %s shows a secret", async (name, context) => {
+  it.for([
+    "links-wrong-content-type",
+    "catalog-idempotency-ignored",
+    "pay-nonce-not-checked",
+    "identity-code-reusable",
+  ])("no output of a failing run against %s shows a secret", async (name, context) => {
     const { expect } = context;
     const fault = FAULTS.find((f) => f.name === name)!;
     const server = closedAfter(await fault.start(), context);
     const json = join(dir, `${name}.json`);
     const junit = join(dir, `${name}.xml`);
-    const run = runContracts(["conform", fault.api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--json", json, "--junit", junit, ...fault.args], env);
+    const run = runContracts(
+      [
+        "conform",
+        fault.api,
+        "--base-url",
+        server.url,
+        "--max-examples",
+        "3",
+        "--rate-limit",
+        "1000/s",
+        "--json",
+        json,
+        "--junit",
+        junit,
+        ...fault.args,
+      ],
+      env,
+    );
     expect(await run.exit).toBe(1);
-    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
-    const secrets = [...server.secretsSeen, env.LINKS_TOKEN, env.CATALOG_API_KEY, env.PAY_SECRET, env.IDENTITY_CLIENT_SECRET, "alice-demo-password"];
+    const outputs = {
+      stdout: run.stdout(),
+      stderr: run.stderr(),
+      json: readFileSync(json, "utf8"),
+      junit: readFileSync(junit, "utf8"),
+    };
+    const secrets = [
+      ...server.secretsSeen,
+      env.LINKS_TOKEN,
+      env.CATALOG_API_KEY,
+      env.PAY_SECRET,
+      env.IDENTITY_CLIENT_SECRET,
+      "alice-demo-password",
+    ];
     expect(server.secretsSeen.size).toBeGreaterThan(0);
     for (const [where, text] of Object.entries(outputs)) {
       for (const secret of secrets) expect(text.includes(secret), `${where} shows ${secret.slice(0, 6)}…`).toBe(false);
     }
     // The reproductions name the variables instead.
-    const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "${IDENTITY_CLIENT_SECRET}" }[fault.api];
+    const variable = {
+      links: "${LINKS_TOKEN}",
+      catalog: "${CATALOG_API_KEY}",
+      pay: '"$PAY_SECRET"',
+      identity: "${IDENTITY_CLIENT_SECRET}",
+    }[fault.api];
     if (fault.api !== "identity") expect(outputs.stdout).toContain(variable);
   });
 
@@ -213,8 +325,15 @@ describe.concurrent("secrets", () => {
 
   it("a pay reproduction of a wrongly signed or unsigned request gets a fresh nonce: rerun, it shows the fault again", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "signature-not-checked" }), context);
-    const curl = await payReproduction(server, ["--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1"], (f) => f.check === "ignored_auth");
+    const server = closedAfter(
+      await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "signature-not-checked" }),
+      context,
+    );
+    const curl = await payReproduction(
+      server,
+      ["--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1"],
+      (f) => f.check === "ignored_auth",
+    );
     expect(curl).toContain("$(date +%s%6N)");
     for (let attempt = 0; attempt < 2; attempt++) {
       // Without PAY_SECRET: a wrong signature needs no secret to reproduce.
@@ -226,8 +345,15 @@ describe.concurrent("secrets", () => {
 
   it("the reproduction of a nonce replayed on another operation sends the first operation, then the second, with one fresh nonce", async (context) => {
     const { expect } = context;
-    const server = closedAfter(await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "nonce-per-endpoint" }), context);
-    const curl = await payReproduction(server, ["--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1"], (f) => f.operationId === "listShops");
+    const server = closedAfter(
+      await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "nonce-per-endpoint" }),
+      context,
+    );
+    const curl = await payReproduction(
+      server,
+      ["--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1"],
+      (f) => f.operationId === "listShops",
+    );
     const sent = server.log.length;
     const output = await runReproduction(curl, env.PAY_SECRET);
     // getBalance, then listShops with the nonce getBalance used: accepted, so the fault shows again (listShops twice was refused).
@@ -242,13 +368,34 @@ describe.concurrent("exit codes", () => {
     [["conform", "nope", "--base-url", "http://127.0.0.1:1"], /unknown API "nope"/],
     [["conform", "links"], /--base-url is required/],
     [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
-    [["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"], new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`)],
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"], /--rate-limit takes a number of requests per minute \(30, 30\/min\), per second or hour/],
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"], /unknown check "made_up"/],
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "nonce_replay"], /none of the selected checks \(nonce_replay\) applies to links; `contracts conform --list-checks` shows which do/],
-    ...["0", "-5", "abc", "99999999999"].map((t): [string[], RegExp] => [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", `--timeout=${t}`], /--timeout (takes milliseconds|must be a whole number)/]),
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/no-such-dir/r.json"], /--json \/no-such-dir\/r\.json: the directory \/no-such-dir does not exist/],
-    [["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/no-such-dir/r.xml"], /--junit \/no-such-dir\/r\.xml: the directory \/no-such-dir does not exist/],
+    [
+      ["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"],
+      new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`),
+    ],
+    [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"],
+      /--rate-limit takes a number of requests per minute \(30, 30\/min\), per second or hour/,
+    ],
+    [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"],
+      /unknown check "made_up"/,
+    ],
+    [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "nonce_replay"],
+      /none of the selected checks \(nonce_replay\) applies to links; `contracts conform --list-checks` shows which do/,
+    ],
+    ...["0", "-5", "abc", "99999999999"].map((t): [string[], RegExp] => [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", `--timeout=${t}`],
+      /--timeout (takes milliseconds|must be a whole number)/,
+    ]),
+    [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/no-such-dir/r.json"],
+      /--json \/no-such-dir\/r\.json: the directory \/no-such-dir does not exist/,
+    ],
+    [
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/no-such-dir/r.xml"],
+      /--junit \/no-such-dir\/r\.xml: the directory \/no-such-dir does not exist/,
+    ],
   ])("%j → exit 2 with one line", async ([args, message], { expect }) => {
     const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });
     expect(await run.exit).toBe(2);

@@ -30,13 +30,22 @@ describe("scripts/schemathesis.sh", () => {
   it("runs the Schemathesis image on the links bundle with the token from the environment and the contract's rate limit", async () => {
     const { bin, record } = fakeDocker();
     const reports = mkdtempSync(join(tmpdir(), "st-reports-"));
-    await run(script, ["links", "http://127.0.0.1:4011", "--seed", "5"], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, LINKS_TOKEN: "links-secret-value-1", SCHEMATHESIS_REPORTS: reports } });
+    await run(script, ["links", "http://127.0.0.1:4011", "--seed", "5"], {
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        LINKS_TOKEN: "links-secret-value-1",
+        SCHEMATHESIS_REPORTS: reports,
+      },
+    });
     const [argv, rest] = readFileSync(record, "utf8").split("--- config\n");
     const [config, env] = rest!.split("--- env\n");
     const args = argv!.trim().split("\n");
     expect(args.slice(0, 4)).toEqual(["run", "--rm", "--network", "host"]);
     expect(args).toContain(`${repoRoot}generated/openapi/links.json:/spec/links.json:ro`.replace("//", "/"));
-    expect(args.join(" ")).toMatch(/-e LINKS_TOKEN schemathesis\/schemathesis:stable --config-file \/config\/schemathesis\.toml run \/spec\/links\.json --url http:\/\/127\.0\.0\.1:4011 --checks all --report junit --report-dir \/reports --seed 5$/);
+    expect(args.join(" ")).toMatch(
+      /-e LINKS_TOKEN schemathesis\/schemathesis:stable --config-file \/config\/schemathesis\.toml run \/spec\/links\.json --url http:\/\/127\.0\.0\.1:4011 --checks all --report junit --report-dir \/reports --seed 5$/,
+    );
     expect(argv).not.toContain("links-secret-value-1");
     expect(config).toContain('rate-limit = "30/m"');
     expect(config).toContain('Authorization = "Bearer ${LINKS_TOKEN}"');
@@ -46,7 +55,14 @@ describe("scripts/schemathesis.sh", () => {
 
   it("uses the seller key header for catalog, without a rate limit the contract does not have", async () => {
     const { bin, record } = fakeDocker();
-    await run(script, ["catalog", "http://127.0.0.1:4012"], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, CATALOG_API_KEY: "catalog-secret-value", SCHEMATHESIS_REPORTS: mkdtempSync(join(tmpdir(), "st-")) } });
+    await run(script, ["catalog", "http://127.0.0.1:4012"], {
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        CATALOG_API_KEY: "catalog-secret-value",
+        SCHEMATHESIS_REPORTS: mkdtempSync(join(tmpdir(), "st-")),
+      },
+    });
     const text = readFileSync(record, "utf8");
     expect(text).toContain('x-seller-api-key = "${CATALOG_API_KEY}"');
     expect(text).not.toContain("rate-limit");
@@ -59,7 +75,10 @@ describe("scripts/schemathesis.sh", () => {
     [["links", "ftp://x"], { LINKS_TOKEN: "t" }, /must start with http/],
     [["links"], {}, /usage: scripts\/schemathesis\.sh/],
   ])("%j refuses with exit code 2", async (args, env, message) => {
-    const error = await run(script, args, { env: { ...process.env, ...env } }).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const error = await run(script, args, { env: { ...process.env, ...env } }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(error?.code).toBe(2);
     expect(error?.stderr).toMatch(message);
   });

@@ -29,7 +29,15 @@ const dir = mkdtempSync(join(tmpdir(), "conform-secrets-"));
 function forms(secret: string): string[] {
   const percent = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  const all = [secret, percent, percent.toLowerCase(), form, form.toLowerCase(), JSON.stringify(secret).slice(1, -1), JSON.stringify(JSON.stringify(secret)).slice(1, -1)];
+  const all = [
+    secret,
+    percent,
+    percent.toLowerCase(),
+    form,
+    form.toLowerCase(),
+    JSON.stringify(secret).slice(1, -1),
+    JSON.stringify(JSON.stringify(secret)).slice(1, -1),
+  ];
   all.push(secret.replace(/'/g, "&apos;").replace(/"/g, "&quot;"));
   return [...new Set(all)];
 }
@@ -40,39 +48,106 @@ function basics(id: string, secret: string): string[] {
 }
 
 const cases = [
-  ["links", () => startLinksServer({ token: secrets.LINKS_TOKEN, fault: "wrong-content-type", rateLimit: { windowMs: 1000 } }), ["--operation", "getAccount"]],
-  ["catalog", () => startCatalogServer({ apiKey: secrets.CATALOG_API_KEY, readApiKey: secrets.CATALOG_READ_API_KEY, fault: "idempotency-ignored" }), ["--operation", "createProduct", "--allow-writes"]],
-  ["pay", () => startPayServer({ shopId: env.PAY_SHOP_ID, secret: secrets.PAY_SECRET, fault: "nonce-not-checked" }), ["--operation", "getBalance"]],
-  ["identity", () => startIdentityServer({ fault: "code-reusable", clientSecret: secrets.IDENTITY_CLIENT_SECRET }), ["--operation", "exchangeToken"]],
+  [
+    "links",
+    () => startLinksServer({ token: secrets.LINKS_TOKEN, fault: "wrong-content-type", rateLimit: { windowMs: 1000 } }),
+    ["--operation", "getAccount"],
+  ],
+  [
+    "catalog",
+    () =>
+      startCatalogServer({
+        apiKey: secrets.CATALOG_API_KEY,
+        readApiKey: secrets.CATALOG_READ_API_KEY,
+        fault: "idempotency-ignored",
+      }),
+    ["--operation", "createProduct", "--allow-writes"],
+  ],
+  [
+    "pay",
+    () => startPayServer({ shopId: env.PAY_SHOP_ID, secret: secrets.PAY_SECRET, fault: "nonce-not-checked" }),
+    ["--operation", "getBalance"],
+  ],
+  [
+    "identity",
+    () => startIdentityServer({ fault: "code-reusable", clientSecret: secrets.IDENTITY_CLIENT_SECRET }),
+    ["--operation", "exchangeToken"],
+  ],
 ] as const;
 
 describe("secrets with ~ ! ' ( ) + / = and a space", () => {
   // Each run has its own server and CLI process, so the four go concurrently.
-  it.concurrent.each(cases)("%s: no form of any secret in the console, the JSON or the JUnit report", async (api, start, args) => {
-    const server = await start();
-    try {
-      const json = join(dir, `${api}.json`);
-      const junit = join(dir, `${api}.xml`);
-      const run = runContracts(["conform", api, "--base-url", server.url, "--max-examples", "3", "--rate-limit", "1000/s", "--seed", "4", "--json", json, "--junit", junit, ...args], env);
-      expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
-      const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
-      const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
-      const leaks = [...secretValues.flatMap(forms), ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET), "alice-demo-password"];
-      for (const [where, text] of Object.entries(outputs)) {
-        for (const leak of leaks) expect(text.includes(leak), `${where} shows ${JSON.stringify(leak.slice(0, 12))}…`).toBe(false);
+  it.concurrent.each(cases)(
+    "%s: no form of any secret in the console, the JSON or the JUnit report",
+    async (api, start, args) => {
+      const server = await start();
+      try {
+        const json = join(dir, `${api}.json`);
+        const junit = join(dir, `${api}.xml`);
+        const run = runContracts(
+          [
+            "conform",
+            api,
+            "--base-url",
+            server.url,
+            "--max-examples",
+            "3",
+            "--rate-limit",
+            "1000/s",
+            "--seed",
+            "4",
+            "--json",
+            json,
+            "--junit",
+            junit,
+            ...args,
+          ],
+          env,
+        );
+        expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
+        const outputs = {
+          stdout: run.stdout(),
+          stderr: run.stderr(),
+          json: readFileSync(json, "utf8"),
+          junit: readFileSync(junit, "utf8"),
+        };
+        const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
+        const leaks = [
+          ...secretValues.flatMap(forms),
+          ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET),
+          "alice-demo-password",
+        ];
+        for (const [where, text] of Object.entries(outputs)) {
+          for (const leak of leaks)
+            expect(text.includes(leak), `${where} shows ${JSON.stringify(leak.slice(0, 12))}…`).toBe(false);
+        }
+        // The reproductions read the secret from its variable.
+        const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "" }[
+          api
+        ];
+        expect(outputs.stdout).toContain(variable);
+      } finally {
+        await server.close();
       }
-      // The reproductions read the secret from its variable.
-      const variable = { links: "${LINKS_TOKEN}", catalog: "${CATALOG_API_KEY}", pay: '"$PAY_SECRET"', identity: "" }[api];
-      expect(outputs.stdout).toContain(variable);
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });
 
 describe("a token the provider issued during the run", () => {
   const credentials = { clientId: env.IDENTITY_CLIENT_ID, clientSecret: secrets.IDENTITY_CLIENT_SECRET };
-  const options: RunOptions = { api: "identity", baseUrl: "http://127.0.0.1:9", credentials, maxExamples: 1, seed: 1, operations: [], checks: new Set(["logout_post_redirect"]), allowWrites: false, timeoutMs: 1000, maxShrinks: 0, signal: new AbortController().signal };
+  const options: RunOptions = {
+    api: "identity",
+    baseUrl: "http://127.0.0.1:9",
+    credentials,
+    maxExamples: 1,
+    seed: 1,
+    operations: [],
+    checks: new Set(["logout_post_redirect"]),
+    allowWrites: false,
+    timeoutMs: 1000,
+    maxShrinks: 0,
+    signal: new AbortController().signal,
+  };
   const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
   const url = `http://127.0.0.1:9/end-session?id_token_hint=${idToken}&state=abc`;
 
@@ -80,7 +155,13 @@ describe("a token the provider issued during the run", () => {
     const session = new Session(options);
     session.secrets.add(idToken, "<id_token>");
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
-    session.record("logout_post_redirect", "logout", `logout did not complete: ${error}`, { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 }, "logout");
+    session.record(
+      "logout_post_redirect",
+      "logout",
+      `logout did not complete: ${error}`,
+      { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 },
+      "logout",
+    );
     const record = JSON.stringify([...session.failures.values()]);
     expect(record).toContain("<id_token>");
     expect(record).not.toContain(idToken);
@@ -95,37 +176,96 @@ describe("a token the provider issued during the run", () => {
 });
 
 describe("a secret the server echoes in another JSON encoder's escaping", () => {
-  it("is redacted in the console, the JSON and the JUnit report (PHP's \\/, .NET's \\u002B, Go's \\u003c)", async ({ onTestFinished }) => {
+  it("is redacted in the console, the JSON and the JUnit report (PHP's \\/, .NET's \\u002B, Go's \\u003c)", async ({
+    onTestFinished,
+  }) => {
     const token = "zq9Xw/Kp+Ty=Qm<Rb>&'Vn7Lc";
     const server = await startLinksServer({ token, fault: "echoes-token-escaped", rateLimit: { windowMs: 1000 } });
     onTestFinished(() => server.close());
     const json = join(dir, "escaped.json");
     const junit = join(dir, "escaped.xml");
-    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--check", "content_type_conformance", "--max-examples", "1", "--rate-limit", "1000/s", "--json", json, "--junit", junit], { ...env, LINKS_TOKEN: token });
+    const run = runContracts(
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--operation",
+        "getAccount",
+        "--check",
+        "content_type_conformance",
+        "--max-examples",
+        "1",
+        "--rate-limit",
+        "1000/s",
+        "--json",
+        json,
+        "--junit",
+        junit,
+      ],
+      { ...env, LINKS_TOKEN: token },
+    );
     expect(await run.exit, run.stderr()).toBe(1);
-    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    const outputs = {
+      stdout: run.stdout(),
+      stderr: run.stderr(),
+      json: readFileSync(json, "utf8"),
+      junit: readFileSync(junit, "utf8"),
+    };
     expect(outputs.json).toContain('\\"token\\":\\"$LINKS_TOKEN\\"'); // the body was reported, the token in it replaced
-    for (const [where, text] of Object.entries(outputs)) for (const part of ["zq9Xw", "Vn7Lc"]) expect(text, where).not.toContain(part);
+    for (const [where, text] of Object.entries(outputs))
+      for (const part of ["zq9Xw", "Vn7Lc"]) expect(text, where).not.toContain(part);
   });
 
   it("redacts each character in any JSON escaping, once or twice, in either hex case", () => {
     const secret = "ab/c+d=e<f>g&h'i\u00e9j";
     const redactor = new Secrets({ token: secret });
-    const php = JSON.stringify(secret).slice(1, -1).replace(/\//g, "\\/").replace(/\u00e9/g, "\\u00e9");
-    const dotnet = JSON.stringify(secret).slice(1, -1).replace(/[+<>&'\u00e9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
-    for (const written of [php, dotnet, JSON.stringify(php).slice(1, -1), JSON.stringify(dotnet).slice(1, -1)]) expect(redactor.redact(`x ${written} y`), written).toBe("x $LINKS_TOKEN y");
+    const php = JSON.stringify(secret)
+      .slice(1, -1)
+      .replace(/\//g, "\\/")
+      .replace(/\u00e9/g, "\\u00e9");
+    const dotnet = JSON.stringify(secret)
+      .slice(1, -1)
+      .replace(/[+<>&'\u00e9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+    for (const written of [php, dotnet, JSON.stringify(php).slice(1, -1), JSON.stringify(dotnet).slice(1, -1)])
+      expect(redactor.redact(`x ${written} y`), written).toBe("x $LINKS_TOKEN y");
   });
 });
 
 describe("a configured secret shorter than 4 characters", () => {
-  it("is masked where the run sent it: request headers in the reports, and the reproduction reads its variable", async ({ onTestFinished }) => {
+  it("is masked where the run sent it: request headers in the reports, and the reproduction reads its variable", async ({
+    onTestFinished,
+  }) => {
     const server = await startLinksServer({ token: "Zq9", fault: "wrong-content-type", rateLimit: { windowMs: 1000 } });
     onTestFinished(() => server.close());
     const json = join(dir, "short.json");
     const junit = join(dir, "short.xml");
-    const run = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--rate-limit", "1000/s", "--json", json, "--junit", junit], { ...env, LINKS_TOKEN: "Zq9" });
+    const run = runContracts(
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--operation",
+        "getAccount",
+        "--max-examples",
+        "1",
+        "--rate-limit",
+        "1000/s",
+        "--json",
+        json,
+        "--junit",
+        junit,
+      ],
+      { ...env, LINKS_TOKEN: "Zq9" },
+    );
     expect(await run.exit, run.stderr()).toBe(1);
-    const outputs = { stdout: run.stdout(), stderr: run.stderr(), json: readFileSync(json, "utf8"), junit: readFileSync(junit, "utf8") };
+    const outputs = {
+      stdout: run.stdout(),
+      stderr: run.stderr(),
+      json: readFileSync(json, "utf8"),
+      junit: readFileSync(junit, "utf8"),
+    };
     for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toContain("Zq9");
     expect(outputs.json).toContain('"Authorization": "Bearer $LINKS_TOKEN"');
     expect(outputs.stdout).toContain('-H "Authorization: Bearer ${LINKS_TOKEN}"');

@@ -33,7 +33,8 @@ async function linksServer({ onTestFinished }: TestContext): Promise<RunningServ
 const run = (args: string[]) => conformInProcess(args, env);
 
 /** check → operation → passed/failed, without the checks that ran nowhere. */
-const tallies = (report: RunReport) => Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
+const tallies = (report: RunReport) =>
+  Object.fromEntries(report.checks.filter((c) => c.passed + c.failed > 0).map((c) => [c.name, c.operations]));
 
 describe.sequential("--shard and merge", () => {
   /** The shards' JSON reports, from the first test to the second. */
@@ -41,9 +42,24 @@ describe.sequential("--shard and merge", () => {
   it("the union of three shards is the whole run, and merge joins their reports", async (context) => {
     const runOwnServer = async (more: string[]) => {
       const { url } = await linksServer(context);
-      return run(["links", "--base-url", url, "--max-examples", "3", "--seed", "21", "--rate-limit", "1000/s", "--allow-writes", ...more]);
+      return run([
+        "links",
+        "--base-url",
+        url,
+        "--max-examples",
+        "3",
+        "--seed",
+        "21",
+        "--rate-limit",
+        "1000/s",
+        "--allow-writes",
+        ...more,
+      ]);
     };
-    const [whole, shards] = await Promise.all([runOwnServer([]), Promise.all([1, 2, 3].map((index) => runOwnServer(["--shard", `${index}/3`])))]);
+    const [whole, shards] = await Promise.all([
+      runOwnServer([]),
+      Promise.all([1, 2, 3].map((index) => runOwnServer(["--shard", `${index}/3`]))),
+    ]);
     expect(whole.code, whole.stderr).toBe(0);
     const parts: RunReport[] = [];
     for (const [i, part] of shards.entries()) {
@@ -52,7 +68,8 @@ describe.sequential("--shard and merge", () => {
       parts.push(part.report);
     }
     // The shards split the work: each did a part (a sequence may list what another shard's paths hold).
-    const ran = (report: RunReport) => Object.keys(report.checks.find((c) => c.name === "not_a_server_error")!.operations);
+    const ran = (report: RunReport) =>
+      Object.keys(report.checks.find((c) => c.name === "not_a_server_error")!.operations);
     for (const part of parts) expect(ran(part).length).toBeLessThan(ran(whole.report).length);
     expect(parts.reduce((n, p) => n + p.requests, 0)).toBeLessThan(whole.report.requests + 4);
 
@@ -70,7 +87,16 @@ describe.sequential("--shard and merge", () => {
   it("a merged report with a failure exits 1; --shard out of range is a usage error", async () => {
     const file = join(dir, "failing.json");
     const failing = JSON.parse(readFileSync(shardReports[0]!, "utf8")) as RunReport;
-    failing.failures.push({ check: "not_a_server_error", operationId: "getAccount", message: "server error 500", case: "x", shrunk: false, occurrences: 1, request: { method: "GET", url: "http://127.0.0.1/", headers: {} }, curl: "curl" });
+    failing.failures.push({
+      check: "not_a_server_error",
+      operationId: "getAccount",
+      message: "server error 500",
+      case: "x",
+      shrunk: false,
+      occurrences: 1,
+      request: { method: "GET", url: "http://127.0.0.1/", headers: {} },
+      curl: "curl",
+    });
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, JSON.stringify(failing));
     const joined = runContracts(["conform", "merge", file, shardReports[1]!], env);
@@ -100,28 +126,50 @@ describe.concurrent("--config: a whole deployment in one command", () => {
           `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance] }`,
         ].join("\n"),
       );
-      const prod = { PROD_LINKS: env.LINKS_TOKEN, PROD_CATALOG: "prod-catalog-key-1", PROD_CATALOG_READ: "prod-catalog-read-2", PROD_SHOP: "77", PROD_PAY: "prod-pay-secret-3" };
+      const prod = {
+        PROD_LINKS: env.LINKS_TOKEN,
+        PROD_CATALOG: "prod-catalog-key-1",
+        PROD_CATALOG_READ: "prod-catalog-read-2",
+        PROD_SHOP: "77",
+        PROD_PAY: "prod-pay-secret-3",
+      };
       const blank = { LINKS_TOKEN: "", CATALOG_API_KEY: "", CATALOG_READ_API_KEY: "", PAY_SHOP_ID: "", PAY_SECRET: "" };
-      const command = runContracts(["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")], { ...blank, ...prod });
+      const command = runContracts(
+        ["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")],
+        { ...blank, ...prod },
+      );
       // pay's nonce is unique per endpoint only: the worst exit code of the three is 1.
       expect(await command.exit, command.stderr()).toBe(1);
       for (const api of ["links", "catalog", "pay"]) expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
-      const reports = Object.fromEntries(["links", "catalog", "pay"].map((api) => [api, JSON.parse(readFileSync(join(dir, `prod-${api}.json`), "utf8")) as RunReport]));
+      const reports = Object.fromEntries(
+        ["links", "catalog", "pay"].map((api) => [
+          api,
+          JSON.parse(readFileSync(join(dir, `prod-${api}.json`), "utf8")) as RunReport,
+        ]),
+      );
       expect(reports.links!.failures).toEqual([]);
       expect(reports.catalog!.checks.find((c) => c.name === "scope_enforcement")!.passed).toBe(2);
       expect(reports.pay!.failures.map((f) => f.check)).toEqual(["nonce_replay"]);
-      for (const secret of Object.values(prod).filter((v) => v.length > 4)) expect(command.stdout() + command.stderr()).not.toContain(secret);
+      for (const secret of Object.values(prod).filter((v) => v.length > 4))
+        expect(command.stdout() + command.stderr()).not.toContain(secret);
 
       const missing = runContracts(["conform", "--config", config], { ...blank, ...prod, PROD_PAY: "" });
       expect(await missing.exit).toBe(2);
       expect(missing.stderr()).toMatch(/the config says pay reads secret from \$PROD_PAY, which is not set/);
 
       // A check shared by all that applies to pay alone: links and catalog are left out, not run for nothing.
-      const payOnly = runContracts(["conform", "--config", config, "--check", "nonce_replay", "--json", join(dir, "only-{api}.json")], { ...blank, ...prod });
+      const payOnly = runContracts(
+        ["conform", "--config", config, "--check", "nonce_replay", "--json", join(dir, "only-{api}.json")],
+        { ...blank, ...prod },
+      );
       expect(await payOnly.exit).toBe(1);
       expect(payOnly.stderr()).toMatch(/: links left out, none of the selected checks applies to it\n/);
       expect(payOnly.stderr()).toMatch(/: catalog left out, none of the selected checks applies to it\n/);
-      expect(["links", "catalog", "pay"].map((api) => existsSync(join(dir, `only-${api}.json`)))).toEqual([false, false, true]);
+      expect(["links", "catalog", "pay"].map((api) => existsSync(join(dir, `only-${api}.json`)))).toEqual([
+        false,
+        false,
+        true,
+      ]);
       const none = runContracts(["conform", "--config", config, "--check", "jwks_shape"], { ...blank, ...prod });
       expect(await none.exit).toBe(2);
       expect(none.stderr()).toMatch(/none of the selected checks applies to an API of .*deployment\.yaml/);
@@ -146,7 +194,23 @@ describe.concurrent("--concurrency", () => {
     } finally {
       await pay.close();
     }
-    const links = runContracts(["conform", "links", "--base-url", server.url, "--operation", "getAccount", "--max-examples", "1", "--rate-limit", "1000/s", "--concurrency", "4"], env);
+    const links = runContracts(
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--operation",
+        "getAccount",
+        "--max-examples",
+        "1",
+        "--rate-limit",
+        "1000/s",
+        "--concurrency",
+        "4",
+      ],
+      env,
+    );
     expect(await links.exit).toBe(0);
     expect(links.stderr()).toMatch(/--concurrency ignored: the links contract declares a rate limit/);
   });

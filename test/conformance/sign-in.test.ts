@@ -31,7 +31,12 @@ describe("the HTML form driver", () => {
 
   it("fills login/password into a sign-in form whose fields are named otherwise, and leaves unchecked boxes out", () => {
     const submission = chooseSubmission(parseForms(KEYCLOAK_LOGIN), { login: "alice", password: "s3cret" })!;
-    expect(Object.fromEntries(submission.body)).toEqual({ username: "alice", password: "s3cret", credentialId: "", login: "Sign In" });
+    expect(Object.fromEntries(submission.body)).toEqual({
+      username: "alice",
+      password: "s3cret",
+      credentialId: "",
+      login: "Sign In",
+    });
     expect(submission.filled.sort()).toEqual(["login", "password"]);
   });
 
@@ -56,7 +61,9 @@ describe("field and button choices shared by the drivers", () => {
   });
 
   it("prefers the button that goes on and never one that holds back", () => {
-    for (const go of ["Sign in", "accept Yes", "Allow", "Continue with e-mail", "Sign out", "logout yes"]) expect(buttonScore(go), go).toBeGreaterThan(0);
-    for (const stop of ["cancel No", "Deny", "Stay signed in", "Forgot password?", "Create account"]) expect(buttonScore(stop), stop).toBeLessThan(0);
+    for (const go of ["Sign in", "accept Yes", "Allow", "Continue with e-mail", "Sign out", "logout yes"])
+      expect(buttonScore(go), go).toBeGreaterThan(0);
+    for (const stop of ["cancel No", "Deny", "Stay signed in", "Forgot password?", "Create account"])
+      expect(buttonScore(stop), stop).toBeLessThan(0);
   });
 });

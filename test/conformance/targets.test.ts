@@ -14,11 +14,20 @@ import { type RunningCommand, runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-targets-"));
 
-async function conform(api: ApiName, baseUrl: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | string; report: RunReport; output: string }> {
+async function conform(
+  api: ApiName,
+  baseUrl: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | string; report: RunReport; output: string }> {
   const json = join(dir, `${api}-${Math.random().toString(36).slice(2)}.json`);
   const run = runContracts(["conform", api, "--base-url", baseUrl, "--seed", "11", "--json", json, ...args], env);
   const code = await run.exit;
-  return { code, report: JSON.parse(readFileSync(json, "utf8")) as RunReport, output: `${run.stdout()}\n${run.stderr()}` };
+  return {
+    code,
+    report: JSON.parse(readFileSync(json, "utf8")) as RunReport,
+    output: `${run.stdout()}\n${run.stderr()}`,
+  };
 }
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
@@ -28,7 +37,9 @@ describe.concurrent("against the Prism mock (read-only)", () => {
   const PRISM_BASE = 4540;
   let mocks: RunningMocks;
   beforeAll(async () => {
-    mocks = await startMocks({ ports: { identity: PRISM_BASE, links: PRISM_BASE + 1, catalog: PRISM_BASE + 2, pay: PRISM_BASE + 3 } });
+    mocks = await startMocks({
+      ports: { identity: PRISM_BASE, links: PRISM_BASE + 1, catalog: PRISM_BASE + 2, pay: PRISM_BASE + 3 },
+    });
   });
   afterAll(async () => {
     await mocks?.stop();
@@ -40,7 +51,12 @@ describe.concurrent("against the Prism mock (read-only)", () => {
   // - nonce_replay: Prism keeps no state and does not verify pay signatures or nonces;
   // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response.
   const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent"];
-  const env = { LINKS_TOKEN: "prism-links-token", CATALOG_API_KEY: "prism-catalog-key", PAY_SHOP_ID: "3561", PAY_SECRET: "prism-pay-secret" };
+  const env = {
+    LINKS_TOKEN: "prism-links-token",
+    CATALOG_API_KEY: "prism-catalog-key",
+    PAY_SHOP_ID: "3561",
+    PAY_SECRET: "prism-pay-secret",
+  };
 
   it.each(API_NAMES.map((api) => [api] as const))("%s: no check fails", async (api) => {
     const url = mocks.mocks.find((m) => m.api === api)!.url;
@@ -48,7 +64,13 @@ describe.concurrent("against the Prism mock (read-only)", () => {
     // No client is registered at Prism, so the OpenID Connect flow checks could not run: they are excluded, as a
     // run without client credentials must do (a check that applies but cannot run fails the run).
     const flow = api === "identity" ? FLOW_CHECKS : [];
-    const args = ["--max-examples", "4", "--rate-limit", "1000/s", ...[...STATELESS_LIMITS, ...flow].flatMap((c) => ["--exclude-check", c])];
+    const args = [
+      "--max-examples",
+      "4",
+      "--rate-limit",
+      "1000/s",
+      ...[...STATELESS_LIMITS, ...flow].flatMap((c) => ["--exclude-check", c]),
+    ];
     const { code, report, output } = await conform(api, url, args, env);
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
@@ -59,7 +81,12 @@ describe.concurrent("against the Prism mock (read-only)", () => {
 
 describe.concurrent("against the sandbox (contracts sandbox)", () => {
   const SANDBOX_BASE = testPort(4560);
-  const urls = { identity: `http://127.0.0.1:${SANDBOX_BASE}`, links: `http://127.0.0.1:${SANDBOX_BASE + 1}`, catalog: `http://127.0.0.1:${SANDBOX_BASE + 2}`, pay: `http://127.0.0.1:${SANDBOX_BASE + 3}` };
+  const urls = {
+    identity: `http://127.0.0.1:${SANDBOX_BASE}`,
+    links: `http://127.0.0.1:${SANDBOX_BASE + 1}`,
+    catalog: `http://127.0.0.1:${SANDBOX_BASE + 2}`,
+    pay: `http://127.0.0.1:${SANDBOX_BASE + 3}`,
+  };
   // The sandbox's default demo credentials (contracts sandbox --print-config).
   const env = {
     LINKS_TOKEN: "demo-links-key",
@@ -85,18 +112,48 @@ describe.concurrent("against the sandbox (contracts sandbox)", () => {
   });
 
   it("identity: every OpenID Connect check runs and passes", async () => {
-    const operations = ["getOpenIdConfiguration", "getJwks", "authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm"];
-    const { code, report, output } = await conform("identity", urls.identity, ["--max-examples", "3", ...operations.flatMap((id) => ["--operation", id])], env);
+    const operations = [
+      "getOpenIdConfiguration",
+      "getJwks",
+      "authorize",
+      "exchangeToken",
+      "getUserInfo",
+      "logout",
+      "logoutWithForm",
+    ];
+    const { code, report, output } = await conform(
+      "identity",
+      urls.identity,
+      ["--max-examples", "3", ...operations.flatMap((id) => ["--operation", id])],
+      env,
+    );
     // Every OpenID Connect check, those at the OpenID Foundation Basic OP / Config OP level included.
-    for (const { name } of IDENTITY_CHECKS) expect(report.checks.find((c) => c.name === name), `${name}\n${output}`).toMatchObject({ failed: 0 });
-    for (const { name } of IDENTITY_CHECKS) expect(report.checks.find((c) => c.name === name)!.passed, `${name}\n${output}`).toBeGreaterThan(0);
+    for (const { name } of IDENTITY_CHECKS)
+      expect(
+        report.checks.find((c) => c.name === name),
+        `${name}\n${output}`,
+      ).toMatchObject({ failed: 0 });
+    for (const { name } of IDENTITY_CHECKS)
+      expect(report.checks.find((c) => c.name === name)!.passed, `${name}\n${output}`).toBeGreaterThan(0);
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
   });
 
   it.each([
     // Few operations for links: the sandbox enforces the contract's 30 requests per minute, and the run respects it.
-    ["links", ["--max-examples", "2", "--operation", "getAccount", "--operation", "addCampaign", "--operation", "listCampaigns"]],
+    [
+      "links",
+      [
+        "--max-examples",
+        "2",
+        "--operation",
+        "getAccount",
+        "--operation",
+        "addCampaign",
+        "--operation",
+        "listCampaigns",
+      ],
+    ],
     ["catalog", ["--max-examples", "3"]],
     // The sandbox requires currency on createOrder, which the contract leaves optional under an x-assumption ("which
     // fields the provider requires is not shown"): random orders without it are refused, a warning rather than a failure.
@@ -106,9 +163,19 @@ describe.concurrent("against the sandbox (contracts sandbox)", () => {
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
     expect(report.resources.length).toBeGreaterThan(0);
-    for (const resource of report.resources) if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete/);
-    const stateful = { links: ["use_after_free", "ensure_resource_availability", "rate_limit_headers_consistent"], catalog: ["idempotency"], pay: ["nonce_replay", "ensure_resource_availability"] }[api];
-    for (const name of stateful) expect(report.checks.find((c) => c.name === name), output).toMatchObject({ failed: 0 });
-    for (const name of stateful) expect(report.checks.find((c) => c.name === name)!.passed, `${name}\n${output}`).toBeGreaterThan(0);
+    for (const resource of report.resources)
+      if (resource.state !== "deleted") expect(resource.note).toMatch(/no operation to delete/);
+    const stateful = {
+      links: ["use_after_free", "ensure_resource_availability", "rate_limit_headers_consistent"],
+      catalog: ["idempotency"],
+      pay: ["nonce_replay", "ensure_resource_availability"],
+    }[api];
+    for (const name of stateful)
+      expect(
+        report.checks.find((c) => c.name === name),
+        output,
+      ).toMatchObject({ failed: 0 });
+    for (const name of stateful)
+      expect(report.checks.find((c) => c.name === name)!.passed, `${name}\n${output}`).toBeGreaterThan(0);
   });
 });

@@ -29,12 +29,15 @@ const REDIRECTS_ARE_URLS: ContractPatch[] = ["redirectroot", "redirect404"].map(
   value: "uri",
 }));
 
-const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = [...REDIRECTS_ARE_URLS, ...["redirectroot", "redirect404"].map((name): ContractPatch => ({
-  api: "links",
-  pointer: `/components/schemas/Domain/properties/${name}`,
-  key: "x-assumption",
-  value: "The seed calls it a URL but never says an unset redirect is not read back empty.",
-}))];
+const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = [
+  ...REDIRECTS_ARE_URLS,
+  ...["redirectroot", "redirect404"].map((name): ContractPatch => ({
+    api: "links",
+    pointer: `/components/schemas/Domain/properties/${name}`,
+    key: "x-assumption",
+    value: "The seed calls it a URL but never says an unset redirect is not read back empty.",
+  })),
+];
 
 // Every node on the way from listDomains to the redirect fields, so that "no assumption there" holds whatever
 // assumptions the specs carry themselves.
@@ -55,42 +58,94 @@ const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
-async function oracle(errors: "http" | "always-200", more: { maxLimit?: number; createdStatus?: number } = {}): Promise<RunningServer> {
+async function oracle(
+  errors: "http" | "always-200",
+  more: { maxLimit?: number; createdStatus?: number } = {},
+): Promise<RunningServer> {
   const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000, ...more });
   servers.push(server);
   return server;
 }
 
-const args = (url: string, ...more: string[]) => ["links", "--base-url", url, "--seed", "5", "--max-examples", "4", "--rate-limit", "1000/s", "--allow-writes", ...more];
+const args = (url: string, ...more: string[]) => [
+  "links",
+  "--base-url",
+  url,
+  "--seed",
+  "5",
+  "--max-examples",
+  "4",
+  "--rate-limit",
+  "1000/s",
+  "--allow-writes",
+  ...more,
+];
 
 describe("an independent, seed-conforming links server", () => {
-  it.each(["http", "always-200"] as const)("passes with errors answered %s: extra request fields and a missing campaign body are observations, empty redirects and extra response fields warnings", async (errors) => {
-    const server = await oracle(errors);
-    const { code, report, stdout, stderr } = await conformInProcess(args(server.url), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
-    expect(failing(report), `${stdout}\n${stderr}`).toEqual([]);
-    expect(code).toBe(0);
-    // Every check that applies ran, ignored_auth and the stateful ones included.
-    for (const name of ["ignored_auth", "negative_data_rejection", "positive_data_acceptance", "use_after_free", "ensure_resource_availability", "response_schema_conformance"]) {
-      expect(report.checks.find((c) => c.name === name)!.passed, name).toBeGreaterThan(0);
-    }
-    expect(report.warnings.map((w) => w.assumption)).toContain("The seed calls it a URL but never says an unset redirect is not read back empty.");
-    // The account's `language` and the errors' `code`, which the seed does not show, break our closed schemas only.
-    expect(report.warnings.filter((w) => w.assumption === CLOSED_RESPONSE_ASSUMPTION).map((w) => w.operationId)).toContain("getAccount");
-    expect(stdout).toMatch(/Warnings \(a constraint marked x-assumption was broken/);
-    // A refusal answered with HTTP 200 and the envelope created nothing: no resource without an id is listed.
-    expect(report.resources.filter((r) => r.id === undefined)).toEqual([]);
-    // The run made its domains unique: no 409 for the boundary cases that would otherwise add the same domain.
-    expect(report.resources.filter((r) => r.kind === "domain").length).toBeGreaterThan(1);
-  });
+  it.each(["http", "always-200"] as const)(
+    "passes with errors answered %s: extra request fields and a missing campaign body are observations, empty redirects and extra response fields warnings",
+    async (errors) => {
+      const server = await oracle(errors);
+      const { code, report, stdout, stderr } = await conformInProcess(args(server.url), env, [
+        ...ERROR_ENVELOPES,
+        ...EMPTY_REDIRECTS_ASSUMED,
+      ]);
+      expect(failing(report), `${stdout}\n${stderr}`).toEqual([]);
+      expect(code).toBe(0);
+      // Every check that applies ran, ignored_auth and the stateful ones included.
+      for (const name of [
+        "ignored_auth",
+        "negative_data_rejection",
+        "positive_data_acceptance",
+        "use_after_free",
+        "ensure_resource_availability",
+        "response_schema_conformance",
+      ]) {
+        expect(report.checks.find((c) => c.name === name)!.passed, name).toBeGreaterThan(0);
+      }
+      expect(report.warnings.map((w) => w.assumption)).toContain(
+        "The seed calls it a URL but never says an unset redirect is not read back empty.",
+      );
+      // The account's `language` and the errors' `code`, which the seed does not show, break our closed schemas only.
+      expect(
+        report.warnings.filter((w) => w.assumption === CLOSED_RESPONSE_ASSUMPTION).map((w) => w.operationId),
+      ).toContain("getAccount");
+      expect(stdout).toMatch(/Warnings \(a constraint marked x-assumption was broken/);
+      // A refusal answered with HTTP 200 and the envelope created nothing: no resource without an id is listed.
+      expect(report.resources.filter((r) => r.id === undefined)).toEqual([]);
+      // The run made its domains unique: no 409 for the boundary cases that would otherwise add the same domain.
+      expect(report.resources.filter((r) => r.kind === "domain").length).toBeGreaterThan(1);
+    },
+  );
 
   it("a missing campaign body and an unknown channel field, accepted, are observations: the seed promises no refusal", async () => {
     const server = await oracle("http");
     // The body of campaign add stays required here (a constraint of ours the seed does not state), whatever the spec says.
-    const bodyRequired: ContractPatch = { api: "links", pointer: "/paths/~1api~1campaign~1add/post/requestBody", key: "required", value: true };
+    const bodyRequired: ContractPatch = {
+      api: "links",
+      pointer: "/paths/~1api~1campaign~1add/post/requestBody",
+      key: "required",
+      value: true,
+    };
     // Channels cannot be deleted, and --max-writes counts what a lenient server creates from invalid data too.
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addCampaign", "--operation", "addChannel", "--max-examples", "40", "--max-writes", "80"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED, bodyRequired]);
+    const { code, report } = await conformInProcess(
+      args(
+        server.url,
+        "--operation",
+        "addCampaign",
+        "--operation",
+        "addChannel",
+        "--max-examples",
+        "40",
+        "--max-writes",
+        "80",
+      ),
+      env,
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED, bodyRequired],
+    );
     const accepted = report.observations.filter((o) => o.kind === "accepted-invalid");
-    const seen = (operationId: string, detail: string) => accepted.some((o) => o.operations.includes(operationId) && o.detail.startsWith(detail));
+    const seen = (operationId: string, detail: string) =>
+      accepted.some((o) => o.operations.includes(operationId) && o.detail.startsWith(detail));
     expect(seen("addCampaign", "body: required but missing: accepted")).toBe(true);
     expect(seen("addChannel", "body (root): undeclared property in a closed object: accepted")).toBe(true);
     expect(report.checks.find((c) => c.name === "negative_data_rejection")).toMatchObject({ failed: 0 });
@@ -99,32 +154,56 @@ describe("an independent, seed-conforming links server", () => {
 
   it("without the error envelope in the contract, HTTP 200 errors are not refusals and ignored_auth fails", async () => {
     const server = await oracle("always-200");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "getAccount"), env, [{ api: "links", pointer: "", key: "x-error-envelope", value: undefined }]);
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "getAccount"), env, [
+      { api: "links", pointer: "", key: "x-error-envelope", value: undefined },
+    ]);
     expect(report.failures.map((f) => f.check)).toContain("ignored_auth");
     expect(code).toBe(1);
   });
 
   it("without the x-assumption, the empty redirects fail response_schema_conformance", async () => {
     const server = await oracle("http");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [...ERROR_ENVELOPES, ...REDIRECTS_ARE_URLS, ...NO_REDIRECT_ASSUMPTION]);
-    expect(failing(report).join("\n")).toMatch(/response_schema_conformance on listDomains: .*redirectroot must match format "uri"/);
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [
+      ...ERROR_ENVELOPES,
+      ...REDIRECTS_ARE_URLS,
+      ...NO_REDIRECT_ASSUMPTION,
+    ]);
+    expect(failing(report).join("\n")).toMatch(
+      /response_schema_conformance on listDomains: .*redirectroot must match format "uri"/,
+    );
     expect(report.warnings.filter((w) => w.assumption !== CLOSED_RESPONSE_ASSUMPTION)).toEqual([]);
     expect(code).toBe(1);
   });
 
   it("--strict turns the broken x-assumption into a failure that names it", async () => {
     const server = await oracle("http");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
-    expect(failing(report).join("\n")).toMatch(/response_schema_conformance on listDomains: .*x-assumption, failing under --strict: The seed calls it a URL/);
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [
+      ...ERROR_ENVELOPES,
+      ...EMPTY_REDIRECTS_ASSUMED,
+    ]);
+    expect(failing(report).join("\n")).toMatch(
+      /response_schema_conformance on listDomains: .*x-assumption, failing under --strict: The seed calls it a URL/,
+    );
     expect(code).toBe(1);
   });
 
   it("where the contract says the provider refuses (ChannelAdd), accepted invalid data fails negative_data_rejection", async () => {
     const server = await oracle("always-200");
-    const refuses: ContractPatch = { api: "links", pointer: "/components/schemas/ChannelAdd", key: "x-provider-refuses", value: "Test fixture: the provider refuses unknown fields on channel add." };
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addChannel", "--max-writes", "20"), env, [...ERROR_ENVELOPES, refuses]);
+    const refuses: ContractPatch = {
+      api: "links",
+      pointer: "/components/schemas/ChannelAdd",
+      key: "x-provider-refuses",
+      value: "Test fixture: the provider refuses unknown fields on channel add.",
+    };
+    const { code, report } = await conformInProcess(
+      args(server.url, "--operation", "addChannel", "--max-writes", "20"),
+      env,
+      [...ERROR_ENVELOPES, refuses],
+    );
     const failure = report.failures.find((f) => f.check === "negative_data_rejection");
-    expect(failure?.message).toMatch(/^invalid data was accepted with status 200 \(body .*\), though the provider refuses it: Test fixture/);
+    expect(failure?.message).toMatch(
+      /^invalid data was accepted with status 200 \(body .*\), though the provider refuses it: Test fixture/,
+    );
     expect(failure?.where).toMatch(/^body/);
     expect(code).toBe(1);
   });
@@ -133,9 +212,15 @@ describe("an independent, seed-conforming links server", () => {
 describe("a named update, on a server where the example's rotator slug is taken", () => {
   it("runs on a campaign of the run's own, sent with a slug of its own: the example's would be refused with 409", async () => {
     const server = await oracle("http");
-    const { code, report, stdout } = await conformInProcess(args(server.url, "--operation", "updateCampaign"), env, ERROR_ENVELOPES);
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "updateCampaign"),
+      env,
+      ERROR_ENVELOPES,
+    );
     expect(failing(report), stdout).toEqual([]);
-    const updates = server.log.filter((request) => request.method === "PUT" && /^\/api\/campaign\/\d+\/update$/.test(request.url));
+    const updates = server.log.filter(
+      (request) => request.method === "PUT" && /^\/api\/campaign\/\d+\/update$/.test(request.url),
+    );
     expect(updates.length, stdout).toBeGreaterThanOrEqual(2); // the update, and the update of the deleted campaign
     expect(report.checks.find((c) => c.name === "use_after_free")!.passed).toBeGreaterThan(0);
     expect(code).toBe(0);
@@ -145,20 +230,29 @@ describe("a named update, on a server where the example's rotator slug is taken"
 describe("a links server that caps the page size, which the seed leaves open", () => {
   // `limit` carries x-assumption: no maximum is shown, so a refused larger page breaks our assumption only.
   const limitAssumption = loadContract("links").resolve("/components/parameters/limit/schema/x-assumption");
-  const listDomains = (url: string, ...more: string[]) => args(url, "--operation", "listDomains", "--max-examples", "10", ...more);
+  const listDomains = (url: string, ...more: string[]) =>
+    args(url, "--operation", "listDomains", "--max-examples", "10", ...more);
 
   it("passes, with the refused page sizes as a warning", async () => {
     const server = await oracle("http", { maxLimit: 10 });
     const { code, report, stdout } = await conformInProcess(listDomains(server.url), env, ERROR_ENVELOPES);
     expect(failing(report), stdout).toEqual([]);
     expect(code).toBe(0);
-    expect(report.warnings).toContainEqual(expect.objectContaining({ check: "positive_data_acceptance", operationId: "listDomains", assumption: limitAssumption }));
+    expect(report.warnings).toContainEqual(
+      expect.objectContaining({
+        check: "positive_data_acceptance",
+        operationId: "listDomains",
+        assumption: limitAssumption,
+      }),
+    );
   });
 
   it("fails positive_data_acceptance under --strict", async () => {
     const server = await oracle("http", { maxLimit: 10 });
     const { code, report } = await conformInProcess(listDomains(server.url, "--strict"), env, ERROR_ENVELOPES);
-    expect(failing(report).join("\n")).toMatch(/positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/);
+    expect(failing(report).join("\n")).toMatch(
+      /positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/,
+    );
     expect(code).toBe(1);
   });
 });
@@ -168,7 +262,11 @@ describe("a links server that caps the page size, which the seed leaves open", (
 describe("servers that answer a creation with 201, a status the seeds leave open", () => {
   it("links: domain, campaign and channel creations with 201 pass, status_code_conformance included", async () => {
     const server = await oracle("http", { createdStatus: 201 });
-    const { code, report, stdout } = await conformInProcess(args(server.url, "--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"), env, [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED]);
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"),
+      env,
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+    );
     expect(failing(report), stdout).toEqual([]);
     expect(report.checks.find((c) => c.name === "status_code_conformance")!.passed).toBeGreaterThan(0);
     expect(code).toBe(0);
@@ -177,7 +275,22 @@ describe("servers that answer a creation with 201, a status the seeds leave open
   it("pay: createOrder answered with 201 passes", async () => {
     const server = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, createdStatus: 201 });
     servers.push(server);
-    const { code, report, stdout } = await conformInProcess(["pay", "--base-url", server.url, "--seed", "5", "--max-examples", "4", "--allow-writes", "--operation", "createOrder"], env, []);
+    const { code, report, stdout } = await conformInProcess(
+      [
+        "pay",
+        "--base-url",
+        server.url,
+        "--seed",
+        "5",
+        "--max-examples",
+        "4",
+        "--allow-writes",
+        "--operation",
+        "createOrder",
+      ],
+      env,
+      [],
+    );
     expect(failing(report), stdout).toEqual([]);
     expect(report.checks.find((c) => c.name === "response_schema_conformance")!.passed).toBeGreaterThan(0);
     expect(code).toBe(0);

@@ -1,6 +1,13 @@
 // lib/contract against the real bundles: operations, routing, parameters, request/response checks, examples.
 import { describe, expect, it } from "vitest";
-import { API_NAMES, HTTP_METHODS, joinPointer, loadBundle, loadContract, type HttpRequest } from "../../lib/contract/index.js";
+import {
+  API_NAMES,
+  HTTP_METHODS,
+  joinPointer,
+  loadBundle,
+  loadContract,
+  type HttpRequest,
+} from "../../lib/contract/index.js";
 
 function request(method: string, url: string, body?: unknown, contentType = "application/json"): HttpRequest {
   const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
@@ -14,14 +21,27 @@ describe("loadContract", () => {
       const contract = loadContract(api);
       expect(loadContract(api)).toBe(contract);
       const bundle = loadBundle(api);
-      const declared = Object.values(bundle.paths ?? {}).flatMap((item) => HTTP_METHODS.flatMap((method) => item[method]?.operationId ?? []));
-      expect(contract.operations().filter((op) => !op.webhook).map((op) => op.operationId).sort()).toEqual(declared.sort());
+      const declared = Object.values(bundle.paths ?? {}).flatMap((item) =>
+        HTTP_METHODS.flatMap((method) => item[method]?.operationId ?? []),
+      );
+      expect(
+        contract
+          .operations()
+          .filter((op) => !op.webhook)
+          .map((op) => op.operationId)
+          .sort(),
+      ).toEqual(declared.sort());
     }
   });
 
   it("finds an operation by operationId with its method, path, pointer and resolved parameters", () => {
     const op = loadContract("links").operation("updateDomain");
-    expect(op).toMatchObject({ method: "put", path: "/api/domain/{id}/update", pointer: "/paths/~1api~1domain~1{id}~1update/put", webhook: false });
+    expect(op).toMatchObject({
+      method: "put",
+      path: "/api/domain/{id}/update",
+      pointer: "/paths/~1api~1domain~1{id}~1update/put",
+      webhook: false,
+    });
     expect(op.parameters.map(({ parameter }) => [parameter.in, parameter.name])).toEqual([["path", "id"]]);
     expect(() => loadContract("links").findOperation("noSuchOperation")).not.toThrow();
     expect(loadContract("links").findOperation("noSuchOperation")).toBeUndefined();
@@ -54,7 +74,8 @@ describe("route", () => {
 
   it("routes every identity operation by its own path (paths come from the bundle, not from here)", () => {
     const identity = loadContract("identity");
-    for (const op of identity.operations()) expect(identity.route(op.method, op.path)?.operation.operationId).toBe(op.operationId);
+    for (const op of identity.operations())
+      expect(identity.route(op.method, op.path)?.operation.operationId).toBe(op.operationId);
   });
 });
 
@@ -80,10 +101,18 @@ describe("checkRequest", () => {
 
   it("refuses a body of the wrong media type (415), broken JSON and an invalid body (400)", () => {
     expect(check("POST", "/api/domain/add", "domain=x", "text/plain")).toMatchObject({ ok: false, status: 415 });
-    expect(check("POST", "/api/domain/add", "{", "application/json")).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/not valid JSON/) });
+    expect(check("POST", "/api/domain/add", "{", "application/json")).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringMatching(/not valid JSON/),
+    });
     const invalid = check("POST", "/api/domain/add", { domain: 42 });
     expect(invalid).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/^body\/domain /) });
-    expect(check("POST", "/api/domain/add", { domain: "https://go.example.com" })).toMatchObject({ ok: true, body: { domain: "https://go.example.com" }, mediaType: "application/json" });
+    expect(check("POST", "/api/domain/add", { domain: "https://go.example.com" })).toMatchObject({
+      ok: true,
+      body: { domain: "https://go.example.com" },
+      mediaType: "application/json",
+    });
   });
 
   it("parses and validates form bodies against the body schema", () => {
@@ -94,10 +123,16 @@ describe("checkRequest", () => {
     const [example] = identity.requestExamples("exchangeToken", "application/x-www-form-urlencoded");
     const fields = example!.value as Record<string, string>;
     const form = new URLSearchParams(fields).toString();
-    const result = identity.checkRequest({ operation: op, pathParams: {} }, request("POST", op.path, form, "application/x-www-form-urlencoded"));
+    const result = identity.checkRequest(
+      { operation: op, pathParams: {} },
+      request("POST", op.path, form, "application/x-www-form-urlencoded"),
+    );
     expect(result).toMatchObject({ ok: true, body: fields });
     const withoutGrant = Object.fromEntries(Object.entries(fields).filter(([name]) => name !== "grant_type"));
-    const refused = identity.checkRequest({ operation: op, pathParams: {} }, request("POST", op.path, new URLSearchParams(withoutGrant).toString(), "application/x-www-form-urlencoded"));
+    const refused = identity.checkRequest(
+      { operation: op, pathParams: {} },
+      request("POST", op.path, new URLSearchParams(withoutGrant).toString(), "application/x-www-form-urlencoded"),
+    );
     expect(refused).toMatchObject({ ok: false, status: 400 });
   });
 });
@@ -108,15 +143,23 @@ describe("checkResponse", () => {
   const example = links.responseExample("listDomains", "twoDomains");
 
   it("accepts the contract's own example and refuses a changed one", () => {
-    expect(links.checkResponse(op, { status: 200, contentType: "application/json; charset=utf-8", body: example })).toEqual([]);
+    expect(
+      links.checkResponse(op, { status: 200, contentType: "application/json; charset=utf-8", body: example }),
+    ).toEqual([]);
     const broken = structuredClone(example) as { data: { domains: Array<{ id: unknown }> } };
     broken.data.domains[0]!.id = "one";
-    expect(links.checkResponse(op, { status: 200, contentType: "application/json", body: broken }).join()).toMatch(/body\/data\/domains\/0\/id/);
+    expect(links.checkResponse(op, { status: 200, contentType: "application/json", body: broken }).join()).toMatch(
+      /body\/data\/domains\/0\/id/,
+    );
   });
 
   it("reports an undocumented media type and falls back to `default` for an undocumented status", () => {
-    expect(links.checkResponse(op, { status: 200, contentType: "text/html", body: "<p>" }).join()).toMatch(/content type "text\/html" is not one of application\/json/);
-    expect(links.checkResponse(op, { status: 418, contentType: "application/json", body: { error: 1, message: "teapot" } })).toEqual([]);
+    expect(links.checkResponse(op, { status: 200, contentType: "text/html", body: "<p>" }).join()).toMatch(
+      /content type "text\/html" is not one of application\/json/,
+    );
+    expect(
+      links.checkResponse(op, { status: 418, contentType: "application/json", body: { error: 1, message: "teapot" } }),
+    ).toEqual([]);
   });
 });
 
@@ -125,7 +168,9 @@ describe("examples and refs", () => {
     const links = loadContract("links");
     const first = links.responseExample("getAccount", "demoAccount") as { data: { email: string } };
     first.data.email = "changed@example.com";
-    expect((links.responseExample("getAccount", "demoAccount") as { data: { email: string } }).data.email).not.toBe("changed@example.com");
+    expect((links.responseExample("getAccount", "demoAccount") as { data: { email: string } }).data.email).not.toBe(
+      "changed@example.com",
+    );
     expect(() => links.responseExample("getAccount", "noSuchExample")).toThrow(/no example noSuchExample/);
   });
 
@@ -135,6 +180,8 @@ describe("examples and refs", () => {
     const limit = op.parameters.find(({ parameter }) => parameter.name === "limit")!;
     expect(links.canonicalPointer(limit.pointer)).toBe("/components/parameters/limit");
     expect(links.validate(joinPointer(limit.pointer, "schema"), 5).valid).toBe(true);
-    expect(links.validator(joinPointer(limit.pointer, "schema"))).toBe(links.validator("/components/parameters/limit/schema"));
+    expect(links.validator(joinPointer(limit.pointer, "schema"))).toBe(
+      links.validator("/components/parameters/limit/schema"),
+    );
   });
 });

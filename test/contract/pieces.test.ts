@@ -1,6 +1,22 @@
 // The pure pieces of lib/contract: JSON pointers (RFC 6901), coercion by style/explode, router specificity.
 import { describe, expect, it } from "vitest";
-import { canonicalPointer, coerceForm, coerceParameter, coerceScalar, type JsonSchema, listOperationsOf, locateOperations, type Parameter, parseForm, parsePointer, pointerOf, rawParameter, Router, valueAt, type Document } from "../../lib/contract/index.js";
+import {
+  canonicalPointer,
+  coerceForm,
+  coerceParameter,
+  coerceScalar,
+  type JsonSchema,
+  listOperationsOf,
+  locateOperations,
+  type Parameter,
+  parseForm,
+  parsePointer,
+  pointerOf,
+  rawParameter,
+  Router,
+  valueAt,
+  type Document,
+} from "../../lib/contract/index.js";
 
 const identity = (schema: JsonSchema): JsonSchema => schema;
 
@@ -36,7 +52,8 @@ describe("coercion", () => {
     const ints: JsonSchema = { type: "array", items: { type: "integer" } };
     const query = new URLSearchParams("ids=1&ids=2&csv=3,4&piped=5|6");
     const source = { pathParams: { ids: "7,8" }, query, headers: new Headers({ "x-ids": "9,10" }) };
-    const read = (parameter: Parameter) => coerceParameter(parameter, ints, rawParameter(parameter, ints, source)!, identity);
+    const read = (parameter: Parameter) =>
+      coerceParameter(parameter, ints, rawParameter(parameter, ints, source)!, identity);
     expect(read({ name: "ids", in: "query" })).toEqual([1, 2]);
     expect(read({ name: "csv", in: "query", explode: false })).toEqual([3, 4]);
     expect(read({ name: "piped", in: "query", style: "pipeDelimited", explode: false })).toEqual([5, 6]);
@@ -46,8 +63,20 @@ describe("coercion", () => {
   });
 
   it("coerces form fields by the body schema's properties and keeps unknown fields as sent", () => {
-    const schema: JsonSchema = { type: "object", properties: { page: { type: "integer" }, tags: { type: "array", items: { type: "integer" } }, name: { type: "string" } } };
-    expect(coerceForm(schema, { page: "2", tags: ["1", "x"], name: "7", extra: "y" }, identity)).toEqual({ page: 2, tags: [1, "x"], name: "7", extra: "y" });
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        page: { type: "integer" },
+        tags: { type: "array", items: { type: "integer" } },
+        name: { type: "string" },
+      },
+    };
+    expect(coerceForm(schema, { page: "2", tags: ["1", "x"], name: "7", extra: "y" }, identity)).toEqual({
+      page: 2,
+      tags: [1, "x"],
+      name: "7",
+      extra: "y",
+    });
   });
 });
 
@@ -55,7 +84,11 @@ describe("forms", () => {
   it("parses every field as an own property, repeated ones as arrays, __proto__ and constructor included", () => {
     const form = parseForm("__proto__=x&constructor=y&scope=openid&scope=email");
     expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
-    expect(Object.entries(form)).toEqual([["__proto__", "x"], ["constructor", "y"], ["scope", ["openid", "email"]]]);
+    expect(Object.entries(form)).toEqual([
+      ["__proto__", "x"],
+      ["constructor", "y"],
+      ["scope", ["openid", "email"]],
+    ]);
   });
 });
 
@@ -73,7 +106,10 @@ describe("router", () => {
 
   it("prefers the most specific template", () => {
     expect(router.route("GET", "/items/new")?.operation.operationId).toBe("newItemForm");
-    expect(router.route("GET", "/items/42")).toMatchObject({ operation: { operationId: "getItem" }, pathParams: { id: "42" } });
+    expect(router.route("GET", "/items/42")).toMatchObject({
+      operation: { operationId: "getItem" },
+      pathParams: { id: "42" },
+    });
     expect(router.route("GET", "/items/4/parts/x%2Fy")?.pathParams).toEqual({ id: "4", part: "x/y" });
     expect(router.route("GET", "/items/4/extra")).toBeUndefined();
   });
@@ -88,8 +124,20 @@ describe("router", () => {
   });
 
   it("locates operations of any document, with or without an operationId", () => {
-    const anyDoc: Document = { ...doc, paths: { "/x/{id}": { get: {}, post: { operationId: "postX" } } }, webhooks: { ping: { post: {} } } };
-    expect(locateOperations(anyDoc).map(({ operationId, method, path, webhook, pointer }) => ({ operationId, method, path, webhook, pointer }))).toEqual([
+    const anyDoc: Document = {
+      ...doc,
+      paths: { "/x/{id}": { get: {}, post: { operationId: "postX" } } },
+      webhooks: { ping: { post: {} } },
+    };
+    expect(
+      locateOperations(anyDoc).map(({ operationId, method, path, webhook, pointer }) => ({
+        operationId,
+        method,
+        path,
+        webhook,
+        pointer,
+      })),
+    ).toEqual([
       { operationId: undefined, method: "get", path: "/x/{id}", webhook: false, pointer: "/paths/~1x~1{id}/get" },
       { operationId: "postX", method: "post", path: "/x/{id}", webhook: false, pointer: "/paths/~1x~1{id}/post" },
       { operationId: undefined, method: "post", path: "ping", webhook: true, pointer: "/webhooks/ping/post" },

@@ -19,21 +19,41 @@ describe("contracts diff", () => {
   it("prints the breaking changes first and exits 1 when there is one", async () => {
     const { code, stdout } = await diff(`${fixtures}webhooks/old.yaml`, `${fixtures}webhooks/new.yaml`);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^Events API 1\.0\.0 -> 2\.0\.0\n10 breaking changes, 6 non-breaking changes\n\nBreaking:\n/);
-    expect(stdout).toContain("  [enum-widened] webhook orderPaid (POST): request body application/json .currency (you receive)\n      values added: \"gbp\"\n");
+    expect(stdout).toMatch(
+      /^Events API 1\.0\.0 -> 2\.0\.0\n10 breaking changes, 6 non-breaking changes\n\nBreaking:\n/,
+    );
+    expect(stdout).toContain(
+      '  [enum-widened] webhook orderPaid (POST): request body application/json .currency (you receive)\n      values added: "gbp"\n',
+    );
     expect(stdout.indexOf("Non-breaking:")).toBeGreaterThan(stdout.indexOf("[operation-removed]"));
   });
 
   it("exits 0 when every change is backward compatible, and when nothing changed", async () => {
     const older = join(scratch, "older.json");
     const newer = join(scratch, "newer.json");
-    const doc = { openapi: "3.1.0", info: { title: "Tiny", version: "1.0.0" }, paths: { "/a": { get: { responses: { "200": { description: "A." } } } } } };
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Tiny", version: "1.0.0" },
+      paths: { "/a": { get: { responses: { "200": { description: "A." } } } } },
+    };
     writeFileSync(older, JSON.stringify(doc));
-    writeFileSync(newer, JSON.stringify({ ...doc, info: { title: "Tiny", version: "1.1.0" }, paths: { ...doc.paths, "/b": doc.paths["/a"] } }));
+    writeFileSync(
+      newer,
+      JSON.stringify({
+        ...doc,
+        info: { title: "Tiny", version: "1.1.0" },
+        paths: { ...doc.paths, "/b": doc.paths["/a"] },
+      }),
+    );
     const safe = await diff(older, newer);
     expect(safe).toMatchObject({ code: 0, stderr: "" });
-    expect(safe.stdout).toBe("Tiny 1.0.0 -> 1.1.0\n0 breaking changes, 1 non-breaking change\n\nNon-breaking:\n  [operation-added] GET /b\n      GET /b added\n");
-    expect(await diff(older, older)).toMatchObject({ code: 0, stdout: "Tiny 1.0.0 -> 1.0.0\nNo changes to the contract.\n" });
+    expect(safe.stdout).toBe(
+      "Tiny 1.0.0 -> 1.1.0\n0 breaking changes, 1 non-breaking change\n\nNon-breaking:\n  [operation-added] GET /b\n      GET /b added\n",
+    );
+    expect(await diff(older, older)).toMatchObject({
+      code: 0,
+      stdout: "Tiny 1.0.0 -> 1.0.0\nNo changes to the contract.\n",
+    });
   });
 
   it("prints the result as JSON with --json", async () => {
@@ -55,7 +75,10 @@ describe("contracts diff", () => {
 
   it("rejects what it cannot compare with exit code 2 and one line", async () => {
     const external = join(scratch, "external.yaml");
-    writeFileSync(external, "openapi: 3.1.0\ninfo: { title: X, version: 1.0.0 }\npaths:\n  /a:\n    $ref: './paths/a.yaml'\n");
+    writeFileSync(
+      external,
+      "openapi: 3.1.0\ninfo: { title: X, version: 1.0.0 }\npaths:\n  /a:\n    $ref: './paths/a.yaml'\n",
+    );
     const notOpenApi = join(scratch, "package.json");
     writeFileSync(notOpenApi, '{"name": "x"}');
     const broken = join(scratch, "broken.json");

@@ -14,7 +14,8 @@ import { applyRelease, CHANGELOG_INTRO, planRelease, setInfoVersion } from "../.
 import { bumpVersion, isBreakingBump } from "../../scripts/releases.js";
 import { repoRoot } from "../support/processes.js";
 
-const fixture = (area: string, version: "old" | "new") => loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
+const fixture = (area: string, version: "old" | "new") =>
+  loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
 const withVersion = (doc: Document, version: string): Document => ({ ...doc, info: { ...doc.info, version } });
 
 const roots: string[] = [];
@@ -31,11 +32,15 @@ interface Layout {
 function repository(layout: Layout): string {
   const root = mkdtempSync(join(tmpdir(), "contracts-release-"));
   roots.push(root);
-  writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "fixture", version: layout.packageVersion }, null, 2)}\n`);
+  writeFileSync(
+    join(root, "package.json"),
+    `${JSON.stringify({ name: "fixture", version: layout.packageVersion }, null, 2)}\n`,
+  );
   writeFileSync(join(root, "CHANGELOG.md"), layout.changelog ?? CHANGELOG_INTRO);
   const write = (dir: string, docs: Record<string, Document>) => {
     mkdirSync(join(root, dir), { recursive: true });
-    for (const [api, doc] of Object.entries(docs)) writeFileSync(join(root, dir, `${api}.json`), JSON.stringify(doc, null, 2));
+    for (const [api, doc] of Object.entries(docs))
+      writeFileSync(join(root, dir, `${api}.json`), JSON.stringify(doc, null, 2));
   };
   if (layout.released) write(`releases/${layout.releaseVersion ?? "0.1.0"}`, layout.released);
   write("generated/openapi", layout.current);
@@ -47,7 +52,10 @@ const ordersBreaking = fixture("request-bodies", "new"); // 2.0.0, with breaking
 const ordersUnbumped = withVersion(ordersBreaking, "1.0.0");
 const ordersAddition: Document = {
   ...ordersBefore,
-  paths: { ...ordersBefore.paths, "/receipts": { get: { operationId: "listReceipts", responses: { "200": { description: "The receipts." } } } } },
+  paths: {
+    ...ordersBefore.paths,
+    "/receipts": { get: { operationId: "listReceipts", responses: { "200": { description: "The receipts." } } } },
+  },
 };
 
 describe("versioning rules (npm caret semantics)", () => {
@@ -72,19 +80,27 @@ describe("versioning rules (npm caret semantics)", () => {
 
 describe("CI gate: check-breaking", () => {
   it("passes when there is no release to compare with", () => {
-    expect(checkBreakingChanges(repository({ packageVersion: "0.1.0", current: { orders: ordersBefore } }))).toEqual({ verdicts: [], packageProblems: [], passed: true });
+    expect(checkBreakingChanges(repository({ packageVersion: "0.1.0", current: { orders: ordersBefore } }))).toEqual({
+      verdicts: [],
+      packageProblems: [],
+      passed: true,
+    });
   });
 
   it("passes when nothing changed, and a backward-compatible change without any bump", () => {
     for (const current of [ordersBefore, ordersAddition]) {
-      const result = checkBreakingChanges(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: current } }));
+      const result = checkBreakingChanges(
+        repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: current } }),
+      );
       expect(result.passed).toBe(true);
       expect(result.verdicts[0]!.problems).toEqual([]);
     }
   });
 
   it("fails an unannounced breaking change and says each step that announces it", () => {
-    const result = checkBreakingChanges(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersUnbumped } }));
+    const result = checkBreakingChanges(
+      repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersUnbumped } }),
+    );
     expect(result.passed).toBe(false);
     expect(result.verdicts[0]!.problems).toEqual([
       "info.version of orders is 1.0.0; a breaking change needs 2.0.0 or later (released: 1.0.0)",
@@ -94,20 +110,36 @@ describe("CI gate: check-breaking", () => {
   });
 
   it("fails when only the changelog entry is missing", () => {
-    const result = checkBreakingChanges(repository({ packageVersion: "0.2.0", released: { orders: ordersBefore }, current: { orders: ordersBreaking } }));
+    const result = checkBreakingChanges(
+      repository({ packageVersion: "0.2.0", released: { orders: ordersBefore }, current: { orders: ordersBreaking } }),
+    );
     expect(result.verdicts[0]!.problems).toEqual(['CHANGELOG.md has no "### orders 2.0.0" entry announcing it']);
   });
 
   it("passes a breaking change announced by a major version, a changelog entry and a package bump", () => {
     const changelog = `${CHANGELOG_INTRO}\n### orders 2.0.0\n\nOrders need a currency now.\n`;
-    const result = checkBreakingChanges(repository({ packageVersion: "0.2.0", released: { orders: ordersBefore }, current: { orders: ordersBreaking }, changelog }));
+    const result = checkBreakingChanges(
+      repository({
+        packageVersion: "0.2.0",
+        released: { orders: ordersBefore },
+        current: { orders: ordersBreaking },
+        changelog,
+      }),
+    );
     expect(result.verdicts[0]!.problems).toEqual([]);
     expect(result.passed).toBe(true);
-    expect(result.verdicts[0]!.summary).toMatch(/^orders 1\.0\.0 -> 2\.0\.0: \d+ breaking, \d+ non-breaking since release 0\.1\.0 \(announced\)$/);
+    expect(result.verdicts[0]!.summary).toMatch(
+      /^orders 1\.0\.0 -> 2\.0\.0: \d+ breaking, \d+ non-breaking since release 0\.1\.0 \(announced\)$/,
+    );
   });
 
   it("compares with the latest release and treats a removed contract as breaking", () => {
-    const root = repository({ packageVersion: "0.3.0", releaseVersion: "0.10.0", released: { orders: ordersBefore, tree: fixture("schemas", "old") }, current: { orders: ordersBefore } });
+    const root = repository({
+      packageVersion: "0.3.0",
+      releaseVersion: "0.10.0",
+      released: { orders: ordersBefore, tree: fixture("schemas", "old") },
+      current: { orders: ordersBefore },
+    });
     mkdirSync(join(root, "releases", "0.9.0"));
     const result = checkBreakingChanges(root);
     expect(result.release).toBe("0.10.0");
@@ -118,11 +150,25 @@ describe("CI gate: check-breaking", () => {
   });
 
   it("exits 1 from the command line and prints the breaking changes", async () => {
-    const root = repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersUnbumped } });
-    const run = promisify(execFile)(process.execPath, [join(repoRoot, "node_modules/tsx/dist/cli.mjs"), join(repoRoot, "scripts/check-breaking.ts"), "--root", root]);
-    const failure = await run.then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error);
+    const root = repository({
+      packageVersion: "0.1.0",
+      released: { orders: ordersBefore },
+      current: { orders: ordersUnbumped },
+    });
+    const run = promisify(execFile)(process.execPath, [
+      join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
+      join(repoRoot, "scripts/check-breaking.ts"),
+      "--root",
+      root,
+    ]);
+    const failure = await run.then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(failure?.code).toBe(1);
-    expect(failure?.stdout).toContain("[required-property-added] POST /orders: request body application/json .currency (you send)");
+    expect(failure?.stdout).toContain(
+      "[required-property-added] POST /orders: request body application/json .currency (you send)",
+    );
     expect(failure?.stderr).toContain("unannounced breaking change");
   });
 });
@@ -131,15 +177,26 @@ describe("release plan", () => {
   const date = "2026-01-02";
 
   it("bumps a contract with a breaking change and the package by the caret rule, and writes the changelog from the diff", () => {
-    const changelog = CHANGELOG_INTRO.replace(/-->\n$/, "-->\n\nA note for everybody.\n\n### orders 2.0.0\n\nWhy orders changed.\n");
-    const root = repository({ packageVersion: "0.1.0", released: { orders: ordersBefore, tree: fixture("schemas", "old") }, current: { orders: ordersUnbumped, tree: fixture("schemas", "old") }, changelog });
+    const changelog = CHANGELOG_INTRO.replace(
+      /-->\n$/,
+      "-->\n\nA note for everybody.\n\n### orders 2.0.0\n\nWhy orders changed.\n",
+    );
+    const root = repository({
+      packageVersion: "0.1.0",
+      released: { orders: ordersBefore, tree: fixture("schemas", "old") },
+      current: { orders: ordersUnbumped, tree: fixture("schemas", "old") },
+      changelog,
+    });
     const plan = planRelease(root, { date });
     expect(plan.version).toBe("0.2.0");
     expect(plan.contracts.map((c) => [c.api, c.from, c.to, c.level])).toEqual([
       ["orders", "1.0.0", "2.0.0", "breaking"],
       ["tree", "1.0.0", "1.0.0", undefined],
     ]);
-    const unreleased = plan.changelog.slice(plan.changelog.indexOf("## Unreleased"), plan.changelog.indexOf("## 0.2.0"));
+    const unreleased = plan.changelog.slice(
+      plan.changelog.indexOf("## Unreleased"),
+      plan.changelog.indexOf("## 0.2.0"),
+    );
     expect(unreleased).not.toContain("note"); // the notes moved into the release
     const section = plan.changelog.slice(plan.changelog.indexOf("## 0.2.0 - 2026-01-02"));
     expect(section.split("\n").slice(0, 9)).toEqual([
@@ -153,28 +210,56 @@ describe("release plan", () => {
       "",
       "Breaking changes:",
     ]);
-    expect(section).toContain("- POST /orders, PUT /orders/{id} request body application/json .currency: required property `currency` added (`required-property-added`)");
+    expect(section).toContain(
+      "- POST /orders, PUT /orders/{id} request body application/json .currency: required property `currency` added (`required-property-added`)",
+    );
     expect(section).toContain("Backward-compatible changes:");
     expect(section).not.toContain("### tree");
   });
 
   it("bumps a backward-compatible change by the next number and keeps a version already bumped by hand", () => {
-    const root = repository({ packageVersion: "0.1.0", released: { orders: ordersBefore, tree: fixture("schemas", "old") }, current: { orders: ordersAddition, tree: fixture("schemas", "new") } });
+    const root = repository({
+      packageVersion: "0.1.0",
+      released: { orders: ordersBefore, tree: fixture("schemas", "old") },
+      current: { orders: ordersAddition, tree: fixture("schemas", "new") },
+    });
     const plan = planRelease(root, { date });
     expect(plan.contracts.map((c) => [c.api, c.to, c.level])).toEqual([
       ["orders", "1.1.0", "feature"],
       ["tree", "2.0.0", "breaking"],
     ]);
     expect(plan.version).toBe("0.2.0");
-    expect(planRelease(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersAddition } }), { date }).version).toBe("0.1.1");
+    expect(
+      planRelease(
+        repository({
+          packageVersion: "0.1.0",
+          released: { orders: ordersBefore },
+          current: { orders: ordersAddition },
+        }),
+        { date },
+      ).version,
+    ).toBe("0.1.1");
   });
 
   it("refuses a version too low for the changes, including the released one", () => {
-    const root = repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersUnbumped } });
-    expect(() => planRelease(root, { version: "0.1.5" })).toThrow("version 0.1.5 is too low: the changes since 0.1.0 need 0.2.0 or later");
+    const root = repository({
+      packageVersion: "0.1.0",
+      released: { orders: ordersBefore },
+      current: { orders: ordersUnbumped },
+    });
+    expect(() => planRelease(root, { version: "0.1.5" })).toThrow(
+      "version 0.1.5 is too low: the changes since 0.1.0 need 0.2.0 or later",
+    );
     expect(planRelease(root, { version: "1.0.0" }).version).toBe("1.0.0");
-    const unchanged = repository({ packageVersion: "0.1.1", releaseVersion: "0.1.1", released: { orders: ordersBefore }, current: { orders: ordersBefore } });
-    expect(() => planRelease(unchanged, { version: "0.1.1" })).toThrow("version 0.1.1 is too low: the changes since 0.1.1 need 0.1.2 or later");
+    const unchanged = repository({
+      packageVersion: "0.1.1",
+      releaseVersion: "0.1.1",
+      released: { orders: ordersBefore },
+      current: { orders: ordersBefore },
+    });
+    expect(() => planRelease(unchanged, { version: "0.1.1" })).toThrow(
+      "version 0.1.1 is too low: the changes since 0.1.1 need 0.1.2 or later",
+    );
     expect(planRelease(unchanged, {}).version).toBe("0.1.2");
   });
 
@@ -193,14 +278,25 @@ describe("both published packages", () => {
   const withPackages = (root: string, versions: Record<string, string>) => {
     for (const [dir, version] of Object.entries(versions)) {
       mkdirSync(join(root, "packages", dir), { recursive: true });
-      writeFileSync(join(root, "packages", dir, "package.json"), `${JSON.stringify({ name: `@platform/${dir}`, version }, null, 2)}\n`);
+      writeFileSync(
+        join(root, "packages", dir, "package.json"),
+        `${JSON.stringify({ name: `@platform/${dir}`, version }, null, 2)}\n`,
+      );
     }
     return root;
   };
-  const versionOf = (root: string, dir: string) => JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")).version;
+  const versionOf = (root: string, dir: string) =>
+    JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")).version;
 
   it("the release writes its version into both manifests, and the gate then passes", async () => {
-    const root = withPackages(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: withVersion(ordersBreaking, "2.0.0") } }), { contracts: "0.1.0", "contracts-tools": "0.1.0" });
+    const root = withPackages(
+      repository({
+        packageVersion: "0.1.0",
+        released: { orders: ordersBefore },
+        current: { orders: withVersion(ordersBreaking, "2.0.0") },
+      }),
+      { contracts: "0.1.0", "contracts-tools": "0.1.0" },
+    );
     const plan = planRelease(root, { date: "2026-01-02" });
     await applyRelease(root, plan);
     expect([versionOf(root, "contracts"), versionOf(root, "contracts-tools")]).toEqual(["0.2.0", "0.2.0"]);
@@ -211,9 +307,14 @@ describe("both published packages", () => {
   });
 
   it("the gate fails when a package's version is not the root's", () => {
-    const root = withPackages(repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersBefore } }), { contracts: "0.1.0", "contracts-tools": "0.1.1" });
+    const root = withPackages(
+      repository({ packageVersion: "0.1.0", released: { orders: ordersBefore }, current: { orders: ordersBefore } }),
+      { contracts: "0.1.0", "contracts-tools": "0.1.1" },
+    );
     const gate = checkBreakingChanges(root);
-    expect(gate.packageProblems).toEqual(["packages/contracts-tools/package.json (@platform/contracts-tools) has version 0.1.1, not the root package.json's 0.1.0"]);
+    expect(gate.packageProblems).toEqual([
+      "packages/contracts-tools/package.json (@platform/contracts-tools) has version 0.1.1, not the root package.json's 0.1.0",
+    ]);
     expect(gate.passed).toBe(false);
   });
 });

@@ -6,7 +6,8 @@ import { type Change, diffDocuments, loadSpecFile } from "../../lib/diff/index.j
 import { API_NAMES } from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
 
-const fixture = (area: string, version: "old" | "new") => loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
+const fixture = (area: string, version: "old" | "new") =>
+  loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
 
 /** `BREAKING rule operations : where`, the form the expectations are written in. */
 function line(change: Change): string {
@@ -65,7 +66,12 @@ const EXPECTED: Record<string, string[]> = {
       "safe property-became-optional .address.city",
       "BREAKING one-of-narrowed .payment",
       "safe max-items-widened .lines",
-    ].map((c) => c.replace(/^(\S+ \S+)( .*)?$/, (_, rule, path = "") => `${rule} POST /orders, PUT /orders/{id} : request body application/json${path}`)),
+    ].map((c) =>
+      c.replace(
+        /^(\S+ \S+)( .*)?$/,
+        (_, rule, path = "") => `${rule} POST /orders, PUT /orders/{id} : request body application/json${path}`,
+      ),
+    ),
     "BREAKING request-body-became-required PUT /orders/{id} : request body",
     "safe request-body-added PATCH /profile : request body",
     "BREAKING media-type-removed POST /notes : request body text/plain",
@@ -87,7 +93,12 @@ const EXPECTED: Record<string, string[]> = {
       "safe schema-narrowed [].metadata",
       "safe property-became-required [].lines[].qty",
       "safe additional-properties-widened []",
-    ].map((c) => c.replace(/^(\S+ \S+) (.*)$/, (_, rule, path) => `${rule} GET /orders, GET /orders/{id} : response 2XX application/json ${path}`)),
+    ].map((c) =>
+      c.replace(
+        /^(\S+ \S+) (.*)$/,
+        (_, rule, path) => `${rule} GET /orders, GET /orders/{id} : response 2XX application/json ${path}`,
+      ),
+    ),
     "safe media-type-added GET /orders/{id} : response 200 text/csv",
     "BREAKING response-added GET /orders/{id} : response 202",
     "safe response-added GET /orders/{id} : response 410",
@@ -117,7 +128,12 @@ const EXPECTED: Record<string, string[]> = {
       "BREAKING enum-widened .currency",
       "BREAKING property-removed .note",
       "safe required-property-added .paidAt",
-    ].map((c) => c.replace(/^(\S+ \S+) (.*)$/, (_, rule, path) => `${rule} webhook orderPaid (POST) : request body application/json ${path}`)),
+    ].map((c) =>
+      c.replace(
+        /^(\S+ \S+) (.*)$/,
+        (_, rule, path) => `${rule} webhook orderPaid (POST) : request body application/json ${path}`,
+      ),
+    ),
     "BREAKING request-body-became-optional webhook orderPaid (POST) : request body",
     "BREAKING required-header-added webhook orderPaid (POST) : response 200 header X-Handled-By",
     "safe additional-properties-widened webhook orderPaid (POST) : response 200 application/json",
@@ -191,21 +207,31 @@ describe("contracts diff classifies each change of a fixture pair", () => {
       message: "wrapped in anyOf with Error",
       pointer: "/paths/~1account/get/responses/200/content/application~1json/schema",
     });
-    expect(changes.find((c) => c.operations.includes("POST /tags"))?.message).toBe('no longer wrapped in anyOf with {"type":"integer"}');
+    expect(changes.find((c) => c.operations.includes("POST /tags"))?.message).toBe(
+      'no longer wrapped in anyOf with {"type":"integer"}',
+    );
   });
 
   it("flips the directions for a webhook: the event is received, the reply is sent", () => {
     const changes = diffDocuments(fixture("webhooks", "old"), fixture("webhooks", "new")).changes;
-    const directions = new Set(changes.filter((c) => c.direction).map((c) => `${c.where.split(" ")[0]} ${c.direction}`));
+    const directions = new Set(
+      changes.filter((c) => c.direction).map((c) => `${c.where.split(" ")[0]} ${c.direction}`),
+    );
     expect(directions).toEqual(new Set(["request received", "response sent"]));
   });
 
   it("documents every rule in the docs' table, and the fixtures produce every rule named there", () => {
     const page = readFileSync(new URL("../../docs/guide/versioning.md", import.meta.url), "utf8");
     const table = page.slice(page.indexOf("## What counts as breaking"), page.indexOf("Decisions worth knowing"));
-    const documented = [...table.matchAll(/^\| (.*?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([^`]+)`/g)].map((id) => id[1]!));
+    const documented = [...table.matchAll(/^\| (.*?) \|/gm)].flatMap((row) =>
+      [...row[1]!.matchAll(/`([^`]+)`/g)].map((id) => id[1]!),
+    );
     const patterns = documented.map((id) => new RegExp(`^${id.replace(/<[a-z]+>/g, "[a-z-]+")}$`));
-    const produced = new Set(Object.keys(EXPECTED).flatMap((area) => diffDocuments(fixture(area, "old"), fixture(area, "new")).changes.map((c) => c.rule)));
+    const produced = new Set(
+      Object.keys(EXPECTED).flatMap((area) =>
+        diffDocuments(fixture(area, "old"), fixture(area, "new")).changes.map((c) => c.rule),
+      ),
+    );
     expect([...produced].filter((rule) => !patterns.some((pattern) => pattern.test(rule)))).toEqual([]);
     expect(documented.filter((id) => !id.includes("<") && !produced.has(id))).toEqual([]);
   });

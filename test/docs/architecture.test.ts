@@ -19,7 +19,9 @@ const PATH = /^(?:[a-z][\w.-]*\/)+(?:[\w.-]*\.[a-z]+)?$|^[a-z][\w-]*\.[a-z]+$/;
 /** The paths in the boxes of the page's mermaid diagram: the first line of each `id["..."]` label. */
 function diagramPaths(markdown: string): string[] {
   const diagrams = extractSamples(PAGE, markdown).filter((sample) => sample.language === "mermaid");
-  return diagrams.flatMap((diagram) => [...diagram.code.matchAll(/\["([^"<]+)/g)].map((label) => label[1]!.trim())).filter((label) => PATH.test(label));
+  return diagrams
+    .flatMap((diagram) => [...diagram.code.matchAll(/\["([^"<]+)/g)].map((label) => label[1]!.trim()))
+    .filter((label) => PATH.test(label));
 }
 
 /** The paths in inline code of the page (outside code blocks); `<api>` stands for each API. */
@@ -39,13 +41,21 @@ function layoutTable(markdown: string): string[] {
 
 function topLevelDirectories(): string[] {
   const files = execFileSync("git", ["ls-files"], { cwd: repoRoot, encoding: "utf8" }).split("\n");
-  return [...new Set(files.filter((file) => file.includes("/") && !file.startsWith(".")).map((file) => `${file.split("/")[0]}/`))].sort();
+  return [
+    ...new Set(
+      files.filter((file) => file.includes("/") && !file.startsWith(".")).map((file) => `${file.split("/")[0]}/`),
+    ),
+  ].sort();
 }
 
 describe("the architecture page agrees with the repository", () => {
   it("reads the diagram and the paths of the page", () => {
-    expect(diagramPaths(page)).toEqual(expect.arrayContaining(["specs/", "generated/openapi/", "lib/contract/", "clients/"]));
-    expect(inlinePaths(page).filter((path) => path.startsWith("lib/contract/") && path.endsWith(".ts")).length).toBeGreaterThanOrEqual(5);
+    expect(diagramPaths(page)).toEqual(
+      expect.arrayContaining(["specs/", "generated/openapi/", "lib/contract/", "clients/"]),
+    );
+    expect(
+      inlinePaths(page).filter((path) => path.startsWith("lib/contract/") && path.endsWith(".ts")).length,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it("every path it names exists: the diagram's boxes, lib/contract's modules, the layout", () => {
@@ -63,8 +73,11 @@ describe("the architecture page agrees with the repository", () => {
   });
 
   it("catches a path that does not exist", () => {
-    const wrong = page.replace('contract["lib/contract/', 'contract["lib/runtime/').replace("`lib/contract/router.ts`", "`lib/contract/routes.ts`");
-    const missing = (markdown: string) => [...diagramPaths(markdown), ...inlinePaths(markdown)].filter((path) => !existsSync(join(repoRoot, path)));
+    const wrong = page
+      .replace('contract["lib/contract/', 'contract["lib/runtime/')
+      .replace("`lib/contract/router.ts`", "`lib/contract/routes.ts`");
+    const missing = (markdown: string) =>
+      [...diagramPaths(markdown), ...inlinePaths(markdown)].filter((path) => !existsSync(join(repoRoot, path)));
     const before = new Set(missing(page));
     expect(missing(wrong).filter((path) => !before.has(path))).toEqual(["lib/runtime/", "lib/contract/routes.ts"]);
   });

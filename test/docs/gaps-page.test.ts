@@ -11,7 +11,10 @@ function sectionRows(page: string, heading: string): string[] {
   expect(start, heading).toBeGreaterThan(0);
   const rest = page.slice(start + 1);
   const end = rest.search(/^## |^::::/m);
-  return rest.slice(0, end).split("\n").filter((line) => line.startsWith("| ["));
+  return rest
+    .slice(0, end)
+    .split("\n")
+    .filter((line) => line.startsWith("| ["));
 }
 
 describe.each(API_NAMES)("%s gaps page", (api) => {
@@ -24,19 +27,40 @@ describe.each(API_NAMES)("%s gaps page", (api) => {
     const refusals = sectionRows(page, "Refusals the provider promises");
     expect(assumptions).toHaveLength(provenance.filter((p) => p.kind === "assumption").length);
     expect(refusals).toHaveLength(provenance.filter((p) => p.kind === "refusal").length);
-    for (const row of [...assumptions, ...refusals]) expect(row).toMatch(/^\| \[.+\]\(\.\/[\w-]*(#[\w-]+)?\) \| .{10,} \|$/);
+    for (const row of [...assumptions, ...refusals])
+      expect(row).toMatch(/^\| \[.+\]\(\.\/[\w-]*(#[\w-]+)?\) \| .{10,} \|$/);
     for (const entry of provenance) expect(page).toContain(entry.text.replaceAll("|", "\\|"));
   });
 });
 
 describe("assumptions are where the constraints are", () => {
   it("marks the choices the issue names and the refusals the seeds promise", () => {
-    const where = (api: (typeof API_NAMES)[number], kind: "assumption" | "refusal") => collectProvenance(readBundle(api)).filter((p) => p.kind === kind).map((p) => p.pointer);
-    expect(where("links", "assumption")).toEqual(expect.arrayContaining(["/components/schemas/HexColor", "/components/schemas/ChannelCreated", "/components/headers/X-RateLimit-Reset/schema"]));
+    const where = (api: (typeof API_NAMES)[number], kind: "assumption" | "refusal") =>
+      collectProvenance(readBundle(api))
+        .filter((p) => p.kind === kind)
+        .map((p) => p.pointer);
+    expect(where("links", "assumption")).toEqual(
+      expect.arrayContaining([
+        "/components/schemas/HexColor",
+        "/components/schemas/ChannelCreated",
+        "/components/headers/X-RateLimit-Reset/schema",
+      ]),
+    );
     expect(where("links", "refusal")).toEqual(["/components/securitySchemes/bearerApiKey"]);
     expect(where("pay", "refusal")).toEqual(["/components/schemas/Nonce"]);
-    expect(where("catalog", "assumption")).toEqual(expect.arrayContaining(["/components/schemas/Category/properties/id", "/components/schemas/Product/properties/id", "/components/schemas/ProductCreate"]));
+    expect(where("catalog", "assumption")).toEqual(
+      expect.arrayContaining([
+        "/components/schemas/Category/properties/id",
+        "/components/schemas/Product/properties/id",
+        "/components/schemas/ProductCreate",
+      ]),
+    );
     expect(where("catalog", "refusal")).toEqual(["/components/securitySchemes/sellerApiKey"]);
-    expect(where("identity", "refusal")).toEqual(expect.arrayContaining(["/components/schemas/TokenRequest", "/components/schemas/AuthorizationCodeGrant/properties/code_verifier"]));
+    expect(where("identity", "refusal")).toEqual(
+      expect.arrayContaining([
+        "/components/schemas/TokenRequest",
+        "/components/schemas/AuthorizationCodeGrant/properties/code_verifier",
+      ]),
+    );
   });
 });

@@ -9,11 +9,21 @@ import { handWrittenPages } from "../../scripts/docs/pages.js";
 import { repoRoot } from "../support/processes.js";
 import { extractSamples } from "./support/samples.js";
 
-const pathOf = (operationId: string): string => listOperationsOf(loadBundle("identity")).find((op) => op.operationId === operationId)!.path;
+const pathOf = (operationId: string): string =>
+  listOperationsOf(loadBundle("identity")).find((op) => op.operationId === operationId)!.path;
 
 describe("[[op:<operationId>]] in the hand-written pages", () => {
   it("becomes the operation's path from the bundle in prose, code fences and mermaid diagrams", () => {
-    const markdown = ["Call `[[op:getUserInfo]]`.", "```sh", "curl http://127.0.0.1:4020[[op:getJwks]]", "```", "```mermaid", "sequenceDiagram", "  A->>B: POST [[op:exchangeToken]]", "```"].join("\n");
+    const markdown = [
+      "Call `[[op:getUserInfo]]`.",
+      "```sh",
+      "curl http://127.0.0.1:4020[[op:getJwks]]",
+      "```",
+      "```mermaid",
+      "sequenceDiagram",
+      "  A->>B: POST [[op:exchangeToken]]",
+      "```",
+    ].join("\n");
     const result = withOperationPaths(markdown, "page.md");
     expect(result).toContain(`Call \`${pathOf("getUserInfo")}\`.`);
     expect(result).toContain(`curl http://127.0.0.1:4020${pathOf("getJwks")}`);
@@ -38,6 +48,8 @@ describe("[[op:<operationId>]] in the hand-written pages", () => {
       expect(() => withOperationPaths(markdown, relative(repoRoot, page))).not.toThrow();
       return [...markdown.matchAll(OPERATION_TOKEN)].map((match) => match[1]);
     });
-    expect(tokens).toEqual(expect.arrayContaining(["authorize", "exchangeToken", "getJwks", "getUserInfo", "getOpenIdConfiguration"]));
+    expect(tokens).toEqual(
+      expect.arrayContaining(["authorize", "exchangeToken", "getJwks", "getUserInfo", "getOpenIdConfiguration"]),
+    );
   });
 });

@@ -13,9 +13,13 @@ import * as pay from "../../clients/pay.js";
 describe("generated reference pages", () => {
   it("explain the headers every links response carries once, on the overview, and not at each operation", () => {
     const doc = readBundle("links");
-    expect([...sharedResponseHeaders(doc).keys()]).toEqual(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
+    expect([...sharedResponseHeaders(doc).keys()]).toEqual([
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+    ]);
     const pages = renderReferencePages("links", doc);
-    expect(pages.get("index")).toContain('<code>X-RateLimit-Limit</code>');
+    expect(pages.get("index")).toContain("<code>X-RateLimit-Limit</code>");
     for (const [page, markdown] of pages) {
       if (page === "index" || page === "schemas") continue;
       expect(markdown, page).not.toContain("<code>X-RateLimit-Limit</code></td>");
@@ -32,7 +36,9 @@ describe("generated reference pages", () => {
     const doc = structuredClone(readBundle("pay"));
     doc["x-error-envelope"] = { property: "type", success: ["success"] };
     const overview = renderReferencePages("pay", doc).get("index")!;
-    expect(overview).toContain("its JSON body is an object whose `type` is present with a value other than `\"success\"`");
+    expect(overview).toContain(
+      'its JSON body is an object whose `type` is present with a value other than `"success"`',
+    );
     expect(overview).toContain("`PayApiError`");
   });
 
@@ -45,9 +51,16 @@ describe("generated reference pages", () => {
     }
   });
 
-  it.each([["identity", identity], ["links", links], ["catalog", catalog], ["pay", pay]] as const)("name exactly the errors the %s client exports, in 'What the client throws'", (api, exports) => {
+  it.each([
+    ["identity", identity],
+    ["links", links],
+    ["catalog", catalog],
+    ["pay", pay],
+  ] as const)("name exactly the errors the %s client exports, in 'What the client throws'", (api, exports) => {
     // RateLimitError is the limiter's, not an answer of the API.
-    const thrown = Object.entries(exports).filter(([name, value]) => typeof value === "function" && name.endsWith("Error") && name !== "RateLimitError").map(([name]) => name);
+    const thrown = Object.entries(exports)
+      .filter(([name, value]) => typeof value === "function" && name.endsWith("Error") && name !== "RateLimitError")
+      .map(([name]) => name);
     expect(thrown.length).toBeGreaterThan(0);
     expect([...CLIENT_ERRORS[api].matchAll(/`(\w+Error)`/g)].map((m) => m[1]).sort()).toEqual(thrown.sort());
   });

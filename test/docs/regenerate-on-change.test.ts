@@ -24,9 +24,16 @@ describe("docs:dev regenerates the reference pages", () => {
     mkdirSync(join(dir, "generated", "openapi"), { recursive: true });
     writeFileSync(bundle, "{}\n");
     let regenerated = 0;
-    server = await createServer({ configFile: false, root: site, logLevel: "silent", plugins: [regenerateOnBundleChange([bundle], () => (regenerated += 1))] });
+    server = await createServer({
+      configFile: false,
+      root: site,
+      logLevel: "silent",
+      plugins: [regenerateOnBundleChange([bundle], () => (regenerated += 1))],
+    });
     // The watch on the bundles' directory is set up in the background.
-    await expect.poll(() => server!.watcher.getWatched()[join(dir, "generated", "openapi")] ?? [], { timeout: 5_000 }).toContain("pay.json");
+    await expect
+      .poll(() => server!.watcher.getWatched()[join(dir, "generated", "openapi")] ?? [], { timeout: 5_000 })
+      .toContain("pay.json");
     const next = async (write: () => void) => {
       // Writes a moment apart, as a developer's are: chokidar folds events within 100 ms of a deletion into one.
       await delay(300);

@@ -6,7 +6,14 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { API_NAMES, type ApiName, describeErrors, joinPointer, loadBundle, loadContract } from "../../lib/contract/index.js";
+import {
+  API_NAMES,
+  type ApiName,
+  describeErrors,
+  joinPointer,
+  loadBundle,
+  loadContract,
+} from "../../lib/contract/index.js";
 import { operationsOf } from "../../scripts/docs/document.js";
 import { readerBundle, samplesOf } from "../../scripts/docs/reader-bundle.js";
 import { contractsBin, repoRoot } from "../support/processes.js";
@@ -92,12 +99,25 @@ function curlCommands(sample: Sample): CurlCommand[] {
         else if (word === "-H" || word === "--header") {
           const [name, ...value] = words[++i]!.split(":");
           headers.set(name!.trim().toLowerCase(), value.join(":").trim());
-        } else if (word === "-d" || word === "--data" || word === "--data-raw" || word === "--data-binary" || word === "--data-urlencode") {
+        } else if (
+          word === "-d" ||
+          word === "--data" ||
+          word === "--data-raw" ||
+          word === "--data-binary" ||
+          word === "--data-urlencode"
+        ) {
           body = body === undefined ? words[++i] : `${body}&${words[++i]}`;
         } else if (/^https?:\/\//.test(word)) url = word;
       }
       if (!url) throw new Error(`${sample.page}:${sample.line}: no URL in \`${text}\``);
-      return { sample, text, method: (method ?? (body === undefined ? "GET" : "POST")).toUpperCase(), url: new URL(url), headers, body };
+      return {
+        sample,
+        text,
+        method: (method ?? (body === undefined ? "GET" : "POST")).toUpperCase(),
+        url: new URL(url),
+        headers,
+        body,
+      };
     });
 }
 
@@ -106,7 +126,6 @@ function apiOfPort(port: string): ApiName | undefined {
   const match = /^40[12]([0-3])$/.exec(port);
   return match ? API_NAMES[Number(match[1])] : undefined;
 }
-
 
 describe("docs code samples", () => {
   it("the guides have TypeScript and curl samples for every API", () => {
@@ -118,9 +137,17 @@ describe("docs code samples", () => {
   });
 
   it("every operation has a generated curl and TypeScript sample", () => {
-    const operations = API_NAMES.flatMap((api) => loadContract(api).operations().map((op) => `docs/reference/${api}/${op.operationId}`));
-    expect(new Set(generatedSamples.filter((s) => s.language === "ts").map((s) => s.page))).toEqual(new Set(operations));
-    expect(new Set(generatedSamples.filter((s) => s.language === "sh" && /^curl /m.test(s.code)).map((s) => s.page))).toEqual(new Set(operations));
+    const operations = API_NAMES.flatMap((api) =>
+      loadContract(api)
+        .operations()
+        .map((op) => `docs/reference/${api}/${op.operationId}`),
+    );
+    expect(new Set(generatedSamples.filter((s) => s.language === "ts").map((s) => s.page))).toEqual(
+      new Set(operations),
+    );
+    expect(
+      new Set(generatedSamples.filter((s) => s.language === "sh" && /^curl /m.test(s.code)).map((s) => s.page)),
+    ).toEqual(new Set(operations));
   });
 
   // One program checks the real samples and a broken one (a second program would cost as much again): the real ones
@@ -150,34 +177,45 @@ describe("docs code samples", () => {
 });
 
 describe("docs shell samples", () => {
-  const commands = shellSamples.flatMap(curlCommands).filter((c) => c.url.hostname === "127.0.0.1" && apiOfPort(c.url.port));
+  const commands = shellSamples
+    .flatMap(curlCommands)
+    .filter((c) => c.url.hostname === "127.0.0.1" && apiOfPort(c.url.port));
 
   it("the guides call every API with curl", () => {
     expect(new Set(commands.map((c) => apiOfPort(c.url.port)))).toEqual(new Set(API_NAMES));
   });
 
-  it.each(commands.map((c) => [`${c.sample.page}:${c.sample.line} ${c.method} ${c.url.pathname}`, c] as const))("%s matches the contract", (_name, command) => {
-    const api = apiOfPort(command.url.port)!;
-    const contract = loadContract(api);
-    const op = contract.route(command.method, command.url.pathname)?.operation;
-    expect(op, `${command.text}\nis not an operation of ${api}`).toBeDefined();
-    const requirement = op!.operation.security?.[0] ?? {};
-    for (const schemeName of Object.keys(requirement)) {
-      const scheme = contract.deref(contract.document.components!.securitySchemes![schemeName]!);
-      const header = scheme.type === "apiKey" ? String(scheme.name).toLowerCase() : "authorization";
-      expect(command.headers.has(header), `${command.text}\nlacks the ${header} header of ${schemeName}`).toBe(true);
-    }
-    if (command.body !== undefined && !command.body.includes("$")) {
-      const mediaType = command.headers.get("content-type") ?? "application/x-www-form-urlencoded";
-      const value = mediaType.includes("json") ? JSON.parse(command.body) : Object.fromEntries(new URLSearchParams(command.body));
-      const result = contract.validate(joinPointer(op!.pointer, "requestBody", "content", mediaType, "schema"), value);
-      expect(result.valid, `${command.text}\n${describeErrors(result.errors)}`).toBe(true);
-    }
-  });
+  it.each(commands.map((c) => [`${c.sample.page}:${c.sample.line} ${c.method} ${c.url.pathname}`, c] as const))(
+    "%s matches the contract",
+    (_name, command) => {
+      const api = apiOfPort(command.url.port)!;
+      const contract = loadContract(api);
+      const op = contract.route(command.method, command.url.pathname)?.operation;
+      expect(op, `${command.text}\nis not an operation of ${api}`).toBeDefined();
+      const requirement = op!.operation.security?.[0] ?? {};
+      for (const schemeName of Object.keys(requirement)) {
+        const scheme = contract.deref(contract.document.components!.securitySchemes![schemeName]!);
+        const header = scheme.type === "apiKey" ? String(scheme.name).toLowerCase() : "authorization";
+        expect(command.headers.has(header), `${command.text}\nlacks the ${header} header of ${schemeName}`).toBe(true);
+      }
+      if (command.body !== undefined && !command.body.includes("$")) {
+        const mediaType = command.headers.get("content-type") ?? "application/x-www-form-urlencoded";
+        const value = mediaType.includes("json")
+          ? JSON.parse(command.body)
+          : Object.fromEntries(new URLSearchParams(command.body));
+        const result = contract.validate(
+          joinPointer(op!.pointer, "requestBody", "content", mediaType, "schema"),
+          value,
+        );
+        expect(result.valid, `${command.text}\n${describeErrors(result.errors)}`).toBe(true);
+      }
+    },
+  );
 
   const helps = new Map<string, string>();
   const helpOf = (command: string) => {
-    if (!helps.has(command)) helps.set(command, execFileSync(process.execPath, [contractsBin, command, "--help"], { encoding: "utf8" }));
+    if (!helps.has(command))
+      helps.set(command, execFileSync(process.execPath, [contractsBin, command, "--help"], { encoding: "utf8" }));
     return helps.get(command)!;
   };
 
@@ -193,7 +231,8 @@ describe("docs shell samples", () => {
     (_name, { words }) => {
       const [, command, ...args] = words;
       const help = helpOf(command!);
-      for (const option of args.filter((arg) => arg.startsWith("--"))) expect(help, `contracts ${command} ${option}`).toContain(option);
+      for (const option of args.filter((arg) => arg.startsWith("--")))
+        expect(help, `contracts ${command} ${option}`).toContain(option);
     },
   );
 

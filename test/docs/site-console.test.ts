@@ -33,7 +33,12 @@ function useRunningTargets(): { sandbox: Record<ApiName, string>; mock: Record<A
     const configFile = join(mkdtempSync(join(tmpdir(), "console-sandbox-")), "config.json");
     writeFileSync(configFile, JSON.stringify(config));
     const ports = await Promise.all(API_NAMES.map(() => freePort()));
-    sandbox = runContracts(["sandbox", "--config", configFile, ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
+    sandbox = runContracts([
+      "sandbox",
+      "--config",
+      configFile,
+      ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`]),
+    ]);
     API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
     const mockPort = await freePort();
     mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
@@ -61,22 +66,34 @@ describe("the console of an operation against a running sandbox and mock", () =>
     // The example adds a domain the demo account does not hold yet: the sandbox refused the first try with "already added".
     ["sandbox", "links", "/reference/links/domains", "addDomain", /"id": \d+/],
     ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
-  ] as const)("%s, %s: %s#%s sends the call and shows the 200 response", async (target, api, path, operationId, expected) => {
-    const base = urls[target][api];
-    const { page, problems, end } = await site.visit(path, "desktop", [new URL(base).host]);
-    try {
-      const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
-      await console.locator("summary").first().click();
-      await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
-      await console.locator("input.try-it-base").fill(base);
-      await console.locator("button.try-it-send").click();
-      await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^200\b/);
-      expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
-      expect(problems).toEqual([]);
-    } finally {
-      await end();
-    }
-  });
+  ] as const)(
+    "%s, %s: %s#%s sends the call and shows the 200 response",
+    async (target, api, path, operationId, expected) => {
+      const base = urls[target][api];
+      const { page, problems, end } = await site.visit(path, "desktop", [new URL(base).host]);
+      try {
+        const console = page.locator(`details.try-it[data-operation="${operationId}"]`);
+        await console.locator("summary").first().click();
+        await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
+        await console.locator("input.try-it-base").fill(base);
+        await console.locator("button.try-it-send").click();
+        await expect
+          .poll(
+            () =>
+              console
+                .locator(".try-it-status")
+                .textContent()
+                .catch(() => ""),
+            { timeout: 10_000 },
+          )
+          .toMatch(/^200\b/);
+        expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
+        expect(problems).toEqual([]);
+      } finally {
+        await end();
+      }
+    },
+  );
 });
 
 describe("the console of the identity token endpoint", () => {
@@ -88,10 +105,22 @@ describe("the console of the identity token endpoint", () => {
       await console.locator("summary").first().click();
       await console.locator("input.try-it-base").fill(base);
       await console.locator("button.try-it-send").click();
-      await expect.poll(() => console.locator(".try-it-status").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/^400\b/);
+      await expect
+        .poll(
+          () =>
+            console
+              .locator(".try-it-status")
+              .textContent()
+              .catch(() => ""),
+          { timeout: 10_000 },
+        )
+        .toMatch(/^400\b/);
       expect(await console.locator(".try-it-response").textContent()).toMatch(/"error": "invalid_grant"/);
       // The refusal itself, which Chromium reports: nothing else.
-      expect(problems).toEqual([`HTTP 400: ${base}${loadContract("identity").operation("exchangeToken").path}`, "console error: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+      expect(problems).toEqual([
+        `HTTP 400: ${base}${loadContract("identity").operation("exchangeToken").path}`,
+        "console error: Failed to load resource: the server responded with a status of 400 (Bad Request)",
+      ]);
     } finally {
       await end();
     }
@@ -101,7 +130,10 @@ describe("the console of the identity token endpoint", () => {
 describe("the console of a pay operation, given a body it cannot sign", () => {
   it.each([
     ['{ "page": ', /^The body is not JSON \(.+\)\. Nothing was sent\.$/],
-    ["[1, 2]", /^A pay body is a JSON object: the console adds shop_id and a nonce to its fields, then signs it\. Nothing was sent\.$/],
+    [
+      "[1, 2]",
+      /^A pay body is a JSON object: the console adds shop_id and a nonce to its fields, then signs it\. Nothing was sent\.$/,
+    ],
   ])("%s: says what is wrong with the body, blames no server and sends nothing", async (typed, message) => {
     const base = urls.sandbox.pay;
     const { page, problems, end } = await site.visit("/reference/pay/orders", "desktop", [new URL(base).host]);
@@ -116,7 +148,16 @@ describe("the console of a pay operation, given a body it cannot sign", () => {
       await console.locator("input.try-it-base").fill(base);
       await console.locator(".try-it-body textarea").fill(typed);
       await console.locator("button.try-it-send").click();
-      await expect.poll(() => console.locator(".try-it-failure").textContent().catch(() => ""), { timeout: 10_000 }).toMatch(message);
+      await expect
+        .poll(
+          () =>
+            console
+              .locator(".try-it-failure")
+              .textContent()
+              .catch(() => ""),
+          { timeout: 10_000 },
+        )
+        .toMatch(message);
       expect(sent).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
@@ -138,7 +179,9 @@ describe("docs site interactions", () => {
       ] as const) {
         await page.locator("#localsearch-input").fill(query);
         const first = page.locator(".VPLocalSearchBox .results a").first();
-        await expect.poll(async () => (await first.getAttribute("href").catch(() => "")) ?? "", { timeout: 10_000 }).toContain(expected);
+        await expect
+          .poll(async () => (await first.getAttribute("href").catch(() => "")) ?? "", { timeout: 10_000 })
+          .toContain(expected);
       }
       expect(problems).toEqual([]);
     } finally {
@@ -151,7 +194,9 @@ describe("docs site interactions", () => {
     const { page, problems, end } = await site.visit("/reference/pay/orders");
     try {
       await page.locator('button.copy-link[data-anchor="createOrder"]').click();
-      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`${site.url}/reference/pay/orders#createOrder`);
+      await expect
+        .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+        .toBe(`${site.url}/reference/pay/orders#createOrder`);
       expect(problems).toEqual([]);
     } finally {
       await end();
@@ -173,6 +218,8 @@ describe("docs site interactions", () => {
         await end();
       }
     }
-    expect(readdirSync(SCREENSHOTS).sort()).toEqual(expect.arrayContaining(["guide-pay.png", "home.png", "reference-links.png", "reference-pay-phone.png"]));
+    expect(readdirSync(SCREENSHOTS).sort()).toEqual(
+      expect.arrayContaining(["guide-pay.png", "home.png", "reference-links.png", "reference-pay-phone.png"]),
+    );
   });
 });

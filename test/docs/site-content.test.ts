@@ -27,20 +27,35 @@ describe("the built site covers the specs", () => {
       const page = file.replace(/\.html$/, "");
       if (page !== "quirks" && page !== "gaps") reference.set(page, readFileSync(join(dir, file), "utf8"));
     }
-    return { reference, quirks: readFileSync(join(dir, "quirks.html"), "utf8"), gaps: readFileSync(join(dir, "gaps.html"), "utf8") };
+    return {
+      reference,
+      quirks: readFileSync(join(dir, "quirks.html"), "utf8"),
+      gaps: readFileSync(join(dir, "gaps.html"), "utf8"),
+    };
   };
 
-  it.each(API_NAMES)("%s: every operation shows its samples, types, notes with badges and stable anchors; every schema, quirk and gap is on the site", (api) => {
-    const doc = readBundle(api);
-    expect(operationsOf(doc).length).toBeGreaterThan(0);
-    expect(missingFromSite(api, doc, built(api))).toEqual([]);
-  });
+  it.each(API_NAMES)(
+    "%s: every operation shows its samples, types, notes with badges and stable anchors; every schema, quirk and gap is on the site",
+    (api) => {
+      const doc = readBundle(api);
+      expect(operationsOf(doc).length).toBeGreaterThan(0);
+      expect(missingFromSite(api, doc, built(api))).toEqual([]);
+    },
+  );
 
   it("reports an operation, schema, quirk, gap or assumption the site does not show", () => {
     const doc = structuredClone(readBundle("pay"));
-    doc.paths!["/api/refund/"] = { post: { operationId: "refundOrder", tags: ["orders"], "x-quirk": "Refunds are a GET in disguise.", responses: {} } };
+    doc.paths!["/api/refund/"] = {
+      post: {
+        operationId: "refundOrder",
+        tags: ["orders"],
+        "x-quirk": "Refunds are a GET in disguise.",
+        responses: {},
+      },
+    };
     doc.components!.schemas!.Refund = { type: "object", "x-undocumented": ["The refund window is not shown."] };
-    (doc.components!.schemas!.CreatedOrder as Record<string, any>).properties.url["x-assumption"] = "We assume the payment link stays valid for an hour.";
+    (doc.components!.schemas!.CreatedOrder as Record<string, any>).properties.url["x-assumption"] =
+      "We assume the payment link stays valid for an hour.";
     const assumptions = assumptionCount(doc, "createOrder");
     expect(missingFromSite("pay", doc, built("pay"))).toEqual([
       "createOrder: assumption (schema `CreatedOrder` › `url`): We assume the payment link stays valid for an hour.",
@@ -61,15 +76,22 @@ describe("the built site covers the specs", () => {
     const sentence = "We assume the payment link stays valid for an hour.";
     (doc.components!.schemas!.CreatedOrder as Record<string, any>).properties.url["x-assumption"] = sentence;
     const markdown = renderReferencePages("pay", doc).get("orders")!;
-    const section = operationSection(markdown.replace(/^## (\S+?):.*\{#(\w+)\}$/gm, '<h2 id="$2">$&</h2>'), "createOrder")!;
+    const section = operationSection(
+      markdown.replace(/^## (\S+?):.*\{#(\w+)\}$/gm, '<h2 id="$2">$&</h2>'),
+      "createOrder",
+    )!;
     expect(section).toContain(sentence);
     const assumptions = assumptionCount(doc, "createOrder");
     expect(section).toMatch(new RegExp(`data-kind="assumption">${assumptions} assumptions?<`));
-    expect(operationSection(markdown.replace(/^## (\S+?):.*\{#(\w+)\}$/gm, '<h2 id="$2">$&</h2>'), "listOrders")).not.toContain(sentence);
+    expect(
+      operationSection(markdown.replace(/^## (\S+?):.*\{#(\w+)\}$/gm, '<h2 id="$2">$&</h2>'), "listOrders"),
+    ).not.toContain(sentence);
     const redoc = operationsOf(readerBundle("pay", doc)).find((op) => op.operationId === "createOrder")!;
     expect(redoc.operation.description).toContain(`**Assumption** (schema \`CreatedOrder\` › \`url\`): ${sentence}`);
     // The check of the built pages sees it missing from the real site, which does not have it.
-    expect(missingFromOperation("pay", doc, "createOrder", built("pay").reference.get("orders")!)).toContain(`createOrder: badge "${assumptions} assumption" in the header`);
+    expect(missingFromOperation("pay", doc, "createOrder", built("pay").reference.get("orders")!)).toContain(
+      `createOrder: badge "${assumptions} assumption" in the header`,
+    );
   });
 
   it("pay: the signing test vector on the reference recomputes with WebCrypto", async () => {
@@ -79,15 +101,25 @@ describe("the built site covers the specs", () => {
       expect(match, name).not.toBeNull();
       return match![1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&lt;", "<");
     };
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(value("key")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    const mac = Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(value("body")))).toString("hex");
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(value("key")),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const mac = Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(value("body")))).toString(
+      "hex",
+    );
     expect(value("hmac")).toBe(mac);
     expect(value("header")).toBe(`Authorization: Bearer ${mac}`);
   });
 
   it("the changelog page is built from CHANGELOG.md", () => {
     const html = readFileSync(join(outDir, "changelog.html"), "utf8");
-    const headings = [...readFileSync(join(repoRoot, "CHANGELOG.md"), "utf8").matchAll(/^##+ (.+)$/gm)].map((m) => m[1]!);
+    const headings = [...readFileSync(join(repoRoot, "CHANGELOG.md"), "utf8").matchAll(/^##+ (.+)$/gm)].map(
+      (m) => m[1]!,
+    );
     expect(headings.length).toBeGreaterThan(0);
     for (const heading of headings) expect(html).toContain(heading);
   });
@@ -100,7 +132,9 @@ describe("pages naming operations by operationId", () => {
     expect(readFileSync(join(repoRoot, "docs/guide/identity.md"), "utf8")).toContain("[[op:getUserInfo]]");
     expect(guide).toContain(`http://127.0.0.1:4020${userInfo}`);
     expect(guide).not.toContain("[[op:");
-    const searchIndex = readdirSync(join(outDir, "assets/chunks")).filter((file) => file.startsWith("@localSearchIndex"));
+    const searchIndex = readdirSync(join(outDir, "assets/chunks")).filter((file) =>
+      file.startsWith("@localSearchIndex"),
+    );
     expect(searchIndex.length).toBeGreaterThan(0);
     const indexText = searchIndex.map((file) => readFileSync(join(outDir, "assets/chunks", file), "utf8")).join("\n");
     // The index holds lower-cased terms per section id: the path's last segment must be a term of the guide's curl section.

@@ -7,7 +7,13 @@
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIAGRAM_PAGES, expectedPages, useBuiltSite } from "./support/built-site.js";
-import { brokenLinks, builtHtmlPages, checkRedocPage, checkSitePage, type CollectedLinks } from "./support/site-browser.js";
+import {
+  brokenLinks,
+  builtHtmlPages,
+  checkRedocPage,
+  checkSitePage,
+  type CollectedLinks,
+} from "./support/site-browser.js";
 
 const site = useBuiltSite();
 /** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
@@ -17,7 +23,9 @@ describe("docs site pages", () => {
   it("has exactly the expected pages", () => {
     const built = builtHtmlPages(site.outDir)
       .map((file) => `/${relative(site.outDir, file)}`)
-      .map((path) => (path.startsWith("/redoc/") ? path : path.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, "")))
+      .map((path) =>
+        path.startsWith("/redoc/") ? path : path.replace(/(^|\/)index\.html$/, "$1").replace(/\.html$/, ""),
+      )
       .sort();
     expect(built).toEqual(expectedPages());
   });
@@ -28,7 +36,15 @@ describe("docs site pages", () => {
       const { page, problems, end } = await site.visit(path, "desktop");
       try {
         if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
-        else await checkSitePage(page, { path, viewport: "desktop", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, links, expect });
+        else
+          await checkSitePage(page, {
+            path,
+            viewport: "desktop",
+            hasDiagrams: DIAGRAM_PAGES.has(path),
+            siteUrl: site.url,
+            links,
+            expect,
+          });
         expect(problems).toEqual([]);
       } finally {
         await end();
@@ -42,7 +58,13 @@ describe("docs site pages", () => {
     // Four readers follow a share of the links each: the router's navigations mostly wait for the page to settle.
     const starts = await Promise.all([1, 2, 3, 4].map(() => site.visit("/guide/getting-started")));
     try {
-      expect(await brokenLinks(starts.map((start) => start.page), site.url, links)).toEqual([]);
+      expect(
+        await brokenLinks(
+          starts.map((start) => start.page),
+          site.url,
+          links,
+        ),
+      ).toEqual([]);
       expect(starts.flatMap((start) => start.problems)).toEqual([]);
       // And the walk does report a path the router does not know and an anchor that is missing.
       const planted: CollectedLinks = new Map([

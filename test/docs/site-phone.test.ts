@@ -13,7 +13,14 @@ describe.concurrent("every page in Chromium at phone size", () => {
     const { page, problems, end } = await site.visit(path, "phone");
     try {
       if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
-      else await checkSitePage(page, { path, viewport: "phone", hasDiagrams: DIAGRAM_PAGES.has(path), siteUrl: site.url, expect });
+      else
+        await checkSitePage(page, {
+          path,
+          viewport: "phone",
+          hasDiagrams: DIAGRAM_PAGES.has(path),
+          siteUrl: site.url,
+          expect,
+        });
       expect(problems).toEqual([]);
     } finally {
       await end();

@@ -14,14 +14,27 @@ import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
 
 const BASE_PORT = testPort(4150);
-const pages = ["README.md", ...readdirSync(join(repoRoot, "docs/guide")).filter((f) => f.endsWith(".md")).map((f) => `docs/guide/${f}`)];
+const pages = [
+  "README.md",
+  ...readdirSync(join(repoRoot, "docs/guide"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/guide/${f}`),
+];
 
 /** The shell commands (with `\` continuations joined) of the shell samples that choose a mock response. */
 const commands = pages.flatMap((page) =>
   extractSamples(join(repoRoot, page))
     .filter((sample) => ["sh", "bash", "shell"].includes(sample.language))
-    .flatMap((sample) => sample.code.replace(/\\\n/g, " ").split("\n").map((text, i) => ({ page, line: sample.line + i, text: text.trim() })))
-    .filter(({ text }) => /^curl\s/.test(text) && /Prefer:|__code=|__example=/.test(text) && /127\.0\.0\.1:401[0-3]\b/.test(text)),
+    .flatMap((sample) =>
+      sample.code
+        .replace(/\\\n/g, " ")
+        .split("\n")
+        .map((text, i) => ({ page, line: sample.line + i, text: text.trim() })),
+    )
+    .filter(
+      ({ text }) =>
+        /^curl\s/.test(text) && /Prefer:|__code=|__example=/.test(text) && /127\.0\.0\.1:401[0-3]\b/.test(text),
+    ),
 );
 
 let mocks: RunningMocks;
@@ -42,17 +55,23 @@ interface Answer {
 
 /** Runs the command with sh, as written but with the ports of this test's mocks and curl's `-sS -i`. */
 async function run(command: string): Promise<Answer> {
-  const text = command.replace(/127\.0\.0\.1:401([0-3])\b/g, (_m, i: string) => `127.0.0.1:${BASE_PORT + Number(i)}`).replace(/^curl\s/, "curl -sS -i ");
+  const text = command
+    .replace(/127\.0\.0\.1:401([0-3])\b/g, (_m, i: string) => `127.0.0.1:${BASE_PORT + Number(i)}`)
+    .replace(/^curl\s/, "curl -sS -i ");
   let output: string;
   try {
     // Asynchronously: the mocks answer from this very process.
     output = (await promisify(execFile)("sh", ["-c", text], { encoding: "utf8" })).stdout;
   } catch (error) {
-    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
+    throw new Error(`\`${command}\` failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, {
+      cause: error,
+    });
   }
   const [head, ...rest] = output.split(/\r?\n\r?\n/);
   const [statusLine, ...headerLines] = head!.split(/\r?\n/);
-  const headers = new Map(headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  const headers = new Map(
+    headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
   return { status: Number(statusLine!.split(" ")[1]), headers, body: rest.join("\n\n") };
 }
 
@@ -60,13 +79,27 @@ async function run(command: string): Promise<Answer> {
 function preferences(command: string): { code?: number; example?: string } {
   const prefer = /Prefer:\s*([^'"]+)/.exec(command)?.[1] ?? "";
   const query = /\?([^'"\s]+)/.exec(command)?.[1] ?? "";
-  const pick = (name: string) => new RegExp(`(?:^|[\\s,;])${name}=([^,;\\s]+)`).exec(prefer)?.[1] ?? new URLSearchParams(query).get(`__${name}`) ?? undefined;
+  const pick = (name: string) =>
+    new RegExp(`(?:^|[\\s,;])${name}=([^,;\\s]+)`).exec(prefer)?.[1] ??
+    new URLSearchParams(query).get(`__${name}`) ??
+    undefined;
   const code = pick("code");
   return { code: code === undefined ? undefined : Number(code), example: pick("example") };
 }
 
-function documentedExample(api: (typeof API_NAMES)[number], method: string, path: string, status: number, name: string): unknown {
-  const op = listOperations(api).find((o) => !o.webhook && o.method === method.toLowerCase() && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+function documentedExample(
+  api: (typeof API_NAMES)[number],
+  method: string,
+  path: string,
+  status: number,
+  name: string,
+): unknown {
+  const op = listOperations(api).find(
+    (o) =>
+      !o.webhook &&
+      o.method === method.toLowerCase() &&
+      new RegExp(`^${o.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
+  );
   expect(op, `${method} ${path} is not an operation of ${api}`).toBeDefined();
   const responses = op!.operation.responses as Record<string, unknown>;
   const key = [String(status), `${String(status)[0]}XX`, "default"].find((k) => k in responses)!;
@@ -94,6 +127,7 @@ describe("the docs' Prefer commands work against the mock", () => {
     expect(answer.headers.get("sl-violations"), "the documented request is refused by the contract").toBeUndefined();
     if (code !== undefined) expect(answer.status).toBe(code);
     else expect(answer.status).toBeLessThan(300);
-    if (example !== undefined) expect(JSON.parse(answer.body)).toEqual(documentedExample(api, method, url.pathname, answer.status, example));
+    if (example !== undefined)
+      expect(JSON.parse(answer.body)).toEqual(documentedExample(api, method, url.pathname, answer.status, example));
   });
 });

@@ -24,7 +24,13 @@ afterAll(async () => {
 });
 
 describe("discovery names the mock's own address", () => {
-  const clientOptions = { issuer: ORIGIN, clientId: "demo-app", clientSecret: "test-client-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true };
+  const clientOptions = {
+    issuer: ORIGIN,
+    clientId: "demo-app",
+    clientSecret: "test-client-secret",
+    redirectUri: "http://127.0.0.1:5173/callback",
+    allowInsecureRequests: true,
+  };
 
   it("the real identity client discovers a mock on a non-default port and uses its endpoints", async () => {
     const identity = await createIdentityClient(clientOptions);
@@ -40,7 +46,12 @@ describe("discovery names the mock's own address", () => {
     const exampleOrigin = new URL(contract.document.servers![0]!.url).origin;
     const viaLocalhost = `http://localhost:${PORT}`;
     const served = (await (await fetch(`${viaLocalhost}${discovery.path}`)).json()) as Record<string, unknown>;
-    const expected = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, typeof value === "string" ? value.replace(exampleOrigin, viaLocalhost) : value]));
+    const expected = Object.fromEntries(
+      Object.entries(example).map(([name, value]) => [
+        name,
+        typeof value === "string" ? value.replace(exampleOrigin, viaLocalhost) : value,
+      ]),
+    );
     expect(served).toEqual(expected);
     expect(served.issuer).toBe(viaLocalhost);
   });
@@ -48,11 +59,18 @@ describe("discovery names the mock's own address", () => {
 
 describe("a refused token request is an RFC 6749 §5.2 error with one clear reason", () => {
   const post = async (body: string, contentType = "application/x-www-form-urlencoded") => {
-    const response = await fetch(`${ORIGIN}${token.path}`, { method: "POST", headers: { "Content-Type": contentType }, body });
+    const response = await fetch(`${ORIGIN}${token.path}`, {
+      method: "POST",
+      headers: { "Content-Type": contentType },
+      body,
+    });
     return { status: response.status, body: (await response.json()) as { error: string; error_description: string } };
   };
   // The contract's own example of each code: the mock must answer with the one whose code fits.
-  const exampleWithCode = (code: string) => contract.responseExamples("exchangeToken", "400").find((example) => (example.value as { error: string }).error === code);
+  const exampleWithCode = (code: string) =>
+    contract
+      .responseExamples("exchangeToken", "400")
+      .find((example) => (example.value as { error: string }).error === code);
 
   it("missing fields of the chosen grant: invalid_request naming only that grant's fields, once each", async () => {
     expect(exampleWithCode("invalid_request")).toBeDefined();
@@ -60,25 +78,37 @@ describe("a refused token request is an RFC 6749 §5.2 error with one clear reas
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("invalid_request");
     const description = answer.body.error_description;
-    for (const field of ["code", "redirect_uri", "client_id", "client_secret"]) expect(description.split(`'${field}'`)).toHaveLength(2);
+    for (const field of ["code", "redirect_uri", "client_id", "client_secret"])
+      expect(description.split(`'${field}'`)).toHaveLength(2);
     expect(description).not.toMatch(/refresh_token|oneOf|constant/);
   });
 
   it("a JSON body: invalid_request", async () => {
     const answer = await post(JSON.stringify({ grant_type: "authorization_code" }), "application/json");
-    expect(answer).toMatchObject({ status: 400, body: { error: "invalid_request", error_description: expect.stringContaining("application/x-www-form-urlencoded") } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error: "invalid_request",
+        error_description: expect.stringContaining("application/x-www-form-urlencoded"),
+      },
+    });
   });
 
   it("an unknown grant_type: unsupported_grant_type, naming the grant types there are", async () => {
     expect(exampleWithCode("unsupported_grant_type")).toBeDefined();
     const answer = await post("grant_type=password&username=alice&client_id=demo-app&client_secret=s");
     expect(answer).toMatchObject({ status: 400, body: { error: "unsupported_grant_type" } });
-    expect(answer.body.error_description).toMatch(/grant_type must be equal to one of the allowed values: authorization_code, refresh_token$/);
+    expect(answer.body.error_description).toMatch(
+      /grant_type must be equal to one of the allowed values: authorization_code, refresh_token$/,
+    );
   });
 
   it("no grant_type: invalid_request saying so", async () => {
     const answer = await post("client_id=demo-app&client_secret=s");
-    expect(answer.body).toEqual({ error: "invalid_request", error_description: "Request body must have required property 'grant_type'" });
+    expect(answer.body).toEqual({
+      error: "invalid_request",
+      error_description: "Request body must have required property 'grant_type'",
+    });
   });
 });
 
@@ -93,7 +123,10 @@ describe("the userinfo challenge (RFC 6750 §3.1)", () => {
   });
 
   it("the expired-token challenge is still there for Prefer", async () => {
-    const expired = await challenge({ Authorization: "Bearer test-access-token", Prefer: "code=401, example=invalidToken" });
+    const expired = await challenge({
+      Authorization: "Bearer test-access-token",
+      Prefer: "code=401, example=invalidToken",
+    });
     expect(expired.status).toBe(401);
     expect(expired.challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]*expired[^"]*"$/);
   });

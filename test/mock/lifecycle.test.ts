@@ -15,8 +15,16 @@ const STOP_WITHIN_MS = 3000;
 const START_WITHIN_MS = 60_000;
 const LAUNCHERS = [
   { name: "npm start", command: "npm", args: (basePort: number) => ["start", "--", "--base-port", String(basePort)] },
-  { name: "npx contracts mock", command: "npx", args: (basePort: number) => ["contracts", "mock", "--base-port", String(basePort)] },
-  { name: "node dist/bin/contracts.js mock", command: process.execPath, args: (basePort: number) => [contractsBin, "mock", "--base-port", String(basePort)] },
+  {
+    name: "npx contracts mock",
+    command: "npx",
+    args: (basePort: number) => ["contracts", "mock", "--base-port", String(basePort)],
+  },
+  {
+    name: "node dist/bin/contracts.js mock",
+    command: process.execPath,
+    args: (basePort: number) => [contractsBin, "mock", "--base-port", String(basePort)],
+  },
 ] as const;
 type Stop = { signal: NodeJS.Signals; target: "top process" | "CLI" | "process group" };
 const STOPS: Stop[] = [
@@ -31,15 +39,27 @@ const STOPS: Stop[] = [
 // For `node dist/bin/contracts.js` the top process is the CLI: SIGKILL of either is the same case. SIGINT to `npx`
 // alone reaches the CLI because the repository's .npmrc makes npm run scripts and bins with bash, which execs the
 // command (dash, Debian's /bin/sh, would stay between them and hold the SIGINT back until its child exits).
-const covered = (launcher: (typeof LAUNCHERS)[number], stop: Stop) => !(launcher.command === process.execPath && stop.target === "CLI");
-const cases = LAUNCHERS.flatMap((launcher) => STOPS.filter((stop) => covered(launcher, stop)).map((stop) => ({ launcher, stop }))).map((c, i) => ({ ...c, basePort: testPort(4600 + 10 * i), label: `${c.launcher.name}: ${c.stop.signal} to the ${c.stop.target}` }));
+const covered = (launcher: (typeof LAUNCHERS)[number], stop: Stop) =>
+  !(launcher.command === process.execPath && stop.target === "CLI");
+const cases = LAUNCHERS.flatMap((launcher) =>
+  STOPS.filter((stop) => covered(launcher, stop)).map((stop) => ({ launcher, stop })),
+).map((c, i) => ({
+  ...c,
+  basePort: testPort(4600 + 10 * i),
+  label: `${c.launcher.name}: ${c.stop.signal} to the ${c.stop.target}`,
+}));
 
 // npx installs the repository into its cache keyed by the checkout's path; a fresh cache per run keeps an entry
 // left by an older checkout at the same path (another package name, another build) out of the test. Installing it
 // there runs the package's `prepare` (a full tsc build) unless scripts are ignored: that build would rewrite dist/
 // while the other test files run it, and has nothing to do with how the mocks stop.
 const npmCache = mkdtempSync(join(tmpdir(), "lifecycle-npm-cache-"));
-const env = { ...process.env, npm_config_update_notifier: "false", npm_config_cache: npmCache, npm_config_ignore_scripts: "true" };
+const env = {
+  ...process.env,
+  npm_config_update_notifier: "false",
+  npm_config_cache: npmCache,
+  npm_config_ignore_scripts: "true",
+};
 afterAll(() => rmSync(npmCache, { recursive: true, force: true }));
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<number> {
@@ -85,7 +105,8 @@ describe.concurrent("contracts mock leaves nothing behind", () => {
       expect(processTree(cli)).toEqual([cli]); // one process serves all four APIs
 
       process.kill(stop.target === "CLI" ? cli : stop.target === "process group" ? -top.pid! : top.pid!, stop.signal);
-      const nothingLeft = async () => tree.every((pid) => !isAlive(pid)) && !(await Promise.all(ports.map(portAnswers))).some(Boolean);
+      const nothingLeft = async () =>
+        tree.every((pid) => !isAlive(pid)) && !(await Promise.all(ports.map(portAnswers))).some(Boolean);
       const elapsed = await waitFor(nothingLeft, STOP_WITHIN_MS).catch(() => {
         const alive = tree.filter(isAlive).map((pid) => `${pid} ${commandLine(pid)}`);
         throw new Error(`still alive after ${STOP_WITHIN_MS} ms: ${alive.join("; ") || "(no process)"}\n${output}`);

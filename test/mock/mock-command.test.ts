@@ -5,7 +5,17 @@ import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract, responseKeyFor } from "../../lib/contract/index.js";
 import { exampleRequest, type SchemeCredentials } from "../../lib/example-requests.js";
-import { API_NAMES, type ApiName, describeErrors, listOperations, loadBundle, type Operation, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
+import {
+  API_NAMES,
+  type ApiName,
+  describeErrors,
+  listOperations,
+  loadBundle,
+  type Operation,
+  pointerSegment,
+  resolvePointer,
+  validateAt,
+} from "../support/bundle-nodes.js";
 import { portAnswers, testPort } from "../support/ports.js";
 import { processTree, type RunningCommand, runContracts } from "../support/processes.js";
 
@@ -40,7 +50,12 @@ afterAll(async () => {
 async function send(op: Operation, mutate?: (request: ReturnType<typeof exampleRequest>) => void) {
   const request = exampleRequest(op, urlOf(op.api), CREDENTIALS);
   mutate?.(request);
-  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: "manual",
+  });
   const text = await response.text();
   return { request, response, text };
 }
@@ -75,7 +90,11 @@ async function expectAnsweredAsDocumented(api: ApiName, op: Operation): Promise<
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
   expect(mediaTypes).toContain(contentType);
   if (contentType.endsWith("json")) {
-    const result = validateAt(api, `${responsePointer}/content/${pointerSegment(contentType)}/schema`, JSON.parse(text));
+    const result = validateAt(
+      api,
+      `${responsePointer}/content/${pointerSegment(contentType)}/schema`,
+      JSON.parse(text),
+    );
     expect(result.valid, describeErrors(result.errors)).toBe(true);
   } else {
     expect(text.length).toBeGreaterThan(0);
@@ -89,7 +108,10 @@ function examplesOfResponses(api: ApiName, operations: Operation[]) {
       const response = resolvePointer(api, `${op.pointer}/responses/${status}`);
       return Object.entries<any>(response.content ?? {}).flatMap(([mediaType, content]) =>
         Object.keys(content.examples ?? {}).map((name) => {
-          const example = resolvePointer(api, `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`);
+          const example = resolvePointer(
+            api,
+            `${op.pointer}/responses/${status}/content/${pointerSegment(mediaType)}/examples/${pointerSegment(name)}`,
+          );
           return [`${op.operationId} ${status} ${name}`, op, status, mediaType, name, example.value] as const;
         }),
       );
@@ -106,16 +128,20 @@ function onThisMock(api: ApiName, value: unknown): unknown {
 describe("contracts mock", () => {
   it("prints one table row per API with its URL and docs", () => {
     const out = command.stdout();
-    for (const api of API_NAMES) expect(out).toMatch(new RegExp(`${api}\\s+${urlOf(api).replaceAll(".", "\\.")}\\s+file://\\S+/${api}\\.html`));
+    for (const api of API_NAMES)
+      expect(out).toMatch(new RegExp(`${api}\\s+${urlOf(api).replaceAll(".", "\\.")}\\s+file://\\S+/${api}\\.html`));
   });
 
   // The requests of one API go side by side (the mocks serve them concurrently, as they would a frontend's).
   describe.concurrent.each(API_NAMES)("%s", (api) => {
     const operations = listOperations(api).filter((op) => !op.webhook);
 
-    it.each(operations.map((op) => [op.operationId, op] as const))("%s answers a valid request as the contract says", async (_id, op) => {
-      await expectAnsweredAsDocumented(api, op);
-    });
+    it.each(operations.map((op) => [op.operationId, op] as const))(
+      "%s answers a valid request as the contract says",
+      async (_id, op) => {
+        await expectAnsweredAsDocumented(api, op);
+      },
+    );
 
     const documentedExamples = examplesOfResponses(api, operations);
     it.each(documentedExamples)("%s is reachable with Prefer", async (_label, op, status, mediaType, name, value) => {
@@ -131,17 +157,23 @@ describe("contracts mock", () => {
     });
 
     const secured = operations.filter((op) => (op.operation.security ?? []).length > 0);
-    it.each(secured.map((op) => [op.operationId, op] as const))("%s refuses a request without credentials", async (_id, op) => {
-      const { response } = await send(op, (request) => {
-        for (const name of ["Authorization", "x-seller-api-key"]) delete request.headers[name];
-      });
-      expect(response.status).toBe(401);
-    });
+    it.each(secured.map((op) => [op.operationId, op] as const))(
+      "%s refuses a request without credentials",
+      async (_id, op) => {
+        const { response } = await send(op, (request) => {
+          for (const name of ["Authorization", "x-seller-api-key"]) delete request.headers[name];
+        });
+        expect(response.status).toBe(401);
+      },
+    );
 
     const withRequiredBodyField = operations.filter((op) => {
       const content = op.operation.requestBody ? resolvePointer(api, `${op.pointer}/requestBody`).content : undefined;
       const mediaType = content && Object.keys(content)[0];
-      return mediaType && resolvePointer(api, `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}/schema`).required?.length;
+      return (
+        mediaType &&
+        resolvePointer(api, `${op.pointer}/requestBody/content/${pointerSegment(mediaType)}/schema`).required?.length
+      );
     });
     it.each(withRequiredBodyField.map((op) => [op.operationId, op] as const))(
       "%s refuses a body without a required field and names the violation",
@@ -153,12 +185,18 @@ describe("contracts mock", () => {
           const body = structuredClone(request.bodyExample!.value) as Record<string, unknown>;
           missing = schema.required[0];
           delete body[missing];
-          request.body = mediaType === "application/json" ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
+          request.body =
+            mediaType === "application/json"
+              ? JSON.stringify(body)
+              : new URLSearchParams(body as Record<string, string>).toString();
         });
         expect([400, 422]).toContain(response.status);
         // Prism explains the violation in `sl-violations`; the body is the contract's error response, valid against
         // its schema, with the same explanation as its message.
-        const violations = JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string; location: string[] }>;
+        const violations = JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{
+          message: string;
+          location: string[];
+        }>;
         expect(violations.map((v) => v.message).join("\n")).toContain(`'${missing}'`);
         expect(violations.filter((v) => v.location[0] === "response")).toEqual([]);
         expect(JSON.stringify(JSON.parse(text))).toContain(`'${missing}'`);
@@ -199,8 +237,14 @@ describe.concurrent("contracts mock, one API at a time", () => {
     await run.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${DYNAMIC}\\b`));
     const op = listOperations("links").find((o) => o.operationId === "listCampaigns")!;
     for (let i = 0; i < 5; i++) {
-      const response = await fetch(`http://127.0.0.1:${DYNAMIC}/api/campaigns`, { headers: { Authorization: "Bearer k" } });
-      const result = validateAt("links", `${op.pointer}/responses/2XX/content/application~1json/schema`, await response.json());
+      const response = await fetch(`http://127.0.0.1:${DYNAMIC}/api/campaigns`, {
+        headers: { Authorization: "Bearer k" },
+      });
+      const result = validateAt(
+        "links",
+        `${op.pointer}/responses/2XX/content/application~1json/schema`,
+        await response.json(),
+      );
       expect(result.valid, describeErrors(result.errors)).toBe(true);
     }
     run.child.kill("SIGTERM");

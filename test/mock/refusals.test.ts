@@ -22,7 +22,9 @@ const recordingFetch = async (input: Request | string, init?: RequestInit) => {
 };
 function lastViolations(): string[] {
   const response = seen.at(-1)!;
-  return (JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string }>).map((v) => v.message);
+  return (JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string }>).map(
+    (v) => v.message,
+  );
 }
 
 beforeAll(async () => {
@@ -42,7 +44,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe("a refused request names its violation in the client's error", () => {
   it("links: LinksApiError carries the violation as the envelope's message", async () => {
-    const links = createLinksClient({ baseUrl: url("links"), apiKey: "test-links-key", rateLimit: false, fetch: recordingFetch });
+    const links = createLinksClient({
+      baseUrl: url("links"),
+      apiKey: "test-links-key",
+      rateLimit: false,
+      fetch: recordingFetch,
+    });
     const error = await rejection(links.POST("/api/domain/add", { body: {} as { domain: string } }));
     expect(error).toBeInstanceOf(LinksApiError);
     const { body, message, status } = error as LinksApiError;
@@ -53,15 +60,28 @@ describe("a refused request names its violation in the client's error", () => {
   });
 
   it("links: an error example asked for by status and name is served as written, even for a refused request", async () => {
-    const links = createLinksClient({ baseUrl: url("links"), apiKey: "test-links-key", rateLimit: false, fetch: recordingFetch });
-    const call = links.POST("/api/domain/add", { body: {} as { domain: string }, headers: { Prefer: "code=422, example=expiredApiKey" } });
+    const links = createLinksClient({
+      baseUrl: url("links"),
+      apiKey: "test-links-key",
+      rateLimit: false,
+      fetch: recordingFetch,
+    });
+    const call = links.POST("/api/domain/add", {
+      body: {} as { domain: string },
+      headers: { Prefer: "code=422, example=expiredApiKey" },
+    });
     const error = await rejection(call);
     expect(error).toMatchObject({ status: 422, body: { error: 1, message: "The API key has expired." } });
     expect(lastViolations()).toEqual(["Request body must have required property 'domain'"]);
   });
 
   it("pay: PayApiError carries the violation as desc", async () => {
-    const pay = createPayClient({ baseUrl: url("pay"), shopId: "1042", apiKey: "test-pay-secret", fetch: recordingFetch });
+    const pay = createPayClient({
+      baseUrl: url("pay"),
+      shopId: "1042",
+      apiKey: "test-pay-secret",
+      fetch: recordingFetch,
+    });
     const error = await rejection(pay.POST("/api/orders/", { body: { page: 0 } }));
     expect(error).toBeInstanceOf(PayApiError);
     const { desc, type, message } = error as PayApiError;
@@ -73,13 +93,18 @@ describe("a refused request names its violation in the client's error", () => {
 
   it("catalog: CatalogApiError carries the violation", async () => {
     const catalog = createCatalogClient({ baseUrl: url("catalog"), apiKey: "test-seller-key", fetch: recordingFetch });
-    const body = { delivery_type: "digital_instant", category_id: "pcat_01HV6Q8Z3T", status: "published", variants: [] };
+    const body = {
+      delivery_type: "digital_instant",
+      category_id: "pcat_01HV6Q8Z3T",
+      status: "published",
+      variants: [],
+    };
     const error = await rejection(catalog.POST("/admin/seller-api/products", { body: body as never }));
     expect(error).toBeInstanceOf(CatalogApiError);
     const { status, body: errorBody, message } = error as CatalogApiError;
     expect(status).toBe(422);
     expect(lastViolations()).toContain("Request body must have required property 'title'");
-    expect(errorBody).toEqual({ error: (lastViolations()).join("; ") });
+    expect(errorBody).toEqual({ error: lastViolations().join("; ") });
     expect(message).toContain("required property 'title'");
     const result = validateAt("catalog", responseSchemaPointer("catalog", "createProduct", "default"), errorBody);
     expect(result.valid, describeErrors(result.errors)).toBe(true);
@@ -97,7 +122,9 @@ describe("a refused request names its violation in the client's error", () => {
     });
     const callback = "http://127.0.0.1:5173/callback?code=example-code&state=s1";
     // A code_verifier shorter than RFC 7636's 43 characters.
-    const error = await rejection(identity.handleCallback(callback, { state: "s1", nonce: "n-0S6_WzA2Mj", codeVerifier: "too-short" }));
+    const error = await rejection(
+      identity.handleCallback(callback, { state: "s1", nonce: "n-0S6_WzA2Mj", codeVerifier: "too-short" }),
+    );
     // Prism reports both grants of the oneOf; the reason is the authorization_code grant's, the one sent.
     const reasons = lastViolations().filter((message) => message.includes("code_verifier"));
     expect(reasons.length).toBeGreaterThan(0);

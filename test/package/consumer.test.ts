@@ -12,7 +12,17 @@
 // Servers listen on ports the system hands out, so this test needs no private network; `npm install` needs the
 // registry.
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,7 +86,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function exportSpecifiers(pkg: PackedPackage): string[] {
-  const manifest = readManifest(join(installedIn(pkg.name === clients.name ? clientsProject : toolsProject, pkg), "package.json"));
+  const manifest = readManifest(
+    join(installedIn(pkg.name === clients.name ? clientsProject : toolsProject, pkg), "package.json"),
+  );
   return Object.keys(manifest.exports).map((subpath) => `${pkg.name}${subpath.slice(1)}`);
 }
 
@@ -93,13 +105,16 @@ function measureTree(nodeModules: string): { packages: string[]; bytes: number }
           for (const child of readdirSync(path, { withFileTypes: true })) {
             if (!child.isDirectory() || child.name.startsWith(".")) continue;
             const childPath = join(path, child.name);
-            const names = child.name.startsWith("@") ? readdirSync(childPath).map((n) => join(child.name, n)) : [child.name];
+            const names = child.name.startsWith("@")
+              ? readdirSync(childPath).map((n) => join(child.name, n))
+              : [child.name];
             for (const name of names) {
               packages.push(name);
               walk(join(path, name), name);
             }
           }
-          for (const file of readdirSync(path, { withFileTypes: true })) if (file.isFile()) bytes += statSync(join(path, file.name)).size;
+          for (const file of readdirSync(path, { withFileTypes: true }))
+            if (file.isFile()) bytes += statSync(join(path, file.name)).size;
         } else {
           walk(path, inPackage);
         }
@@ -117,10 +132,30 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
 
   it("contains only the clients, the generated types and the bundled contracts", () => {
     // The clients and the three helpers of lib/ they share with the tools (signature, nonces, rate limiter).
-    const allowed = [/^dist\/clients\/[a-z-]+\.(js|d\.ts)$/, /^dist\/lib\/(pay-signature|nonce|rate-limit)\.(js|d\.ts)$/, /^dist\/generated\/types\/[a-z]+\.(js|d\.ts)$/, /^generated\/openapi\/[a-z]+\.json$/];
-    const extra = clients.files.filter((f) => !["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(f) && !allowed.some((pattern) => pattern.test(f)));
+    const allowed = [
+      /^dist\/clients\/[a-z-]+\.(js|d\.ts)$/,
+      /^dist\/lib\/(pay-signature|nonce|rate-limit)\.(js|d\.ts)$/,
+      /^dist\/generated\/types\/[a-z]+\.(js|d\.ts)$/,
+      /^generated\/openapi\/[a-z]+\.json$/,
+    ];
+    const extra = clients.files.filter(
+      (f) =>
+        !["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(f) &&
+        !allowed.some((pattern) => pattern.test(f)),
+    );
     expect(extra).toEqual([]);
-    for (const required of ["LICENSE", "README.md", "CHANGELOG.md", "dist/clients/links.js", "dist/clients/node-nonce.js", "dist/lib/pay-signature.js", "dist/lib/nonce.js", "dist/lib/rate-limit.js", "generated/openapi/pay.json"]) expect(clients.files).toContain(required);
+    for (const required of [
+      "LICENSE",
+      "README.md",
+      "CHANGELOG.md",
+      "dist/clients/links.js",
+      "dist/clients/node-nonce.js",
+      "dist/lib/pay-signature.js",
+      "dist/lib/nonce.js",
+      "dist/lib/rate-limit.js",
+      "generated/openapi/pay.json",
+    ])
+      expect(clients.files).toContain(required);
     const modules = clients.files.filter((f) => f.endsWith(".js"));
     expect(modules.filter((f) => !clients.files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
     expect(clients.version).toBe(rootManifest.version);
@@ -138,8 +173,17 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
   });
 
   it("type-checks the consumer with tsc under strict against the shipped declarations (no @types/node, skipLibCheck off)", async () => {
-    const tsc = run(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", clientsProject], { cwd: clientsProject });
-    await expect(tsc.then(({ stdout }) => stdout, (error: { stdout: string }) => Promise.reject(new Error(error.stdout)))).resolves.toBe("");
+    const tsc = run(
+      process.execPath,
+      [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", clientsProject],
+      { cwd: clientsProject },
+    );
+    await expect(
+      tsc.then(
+        ({ stdout }) => stdout,
+        (error: { stdout: string }) => Promise.reject(new Error(error.stdout)),
+      ),
+    ).resolves.toBe("");
   });
 
   it("runs the consumer with node: every client answers", async () => {
@@ -147,25 +191,52 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
     expect(JSON.parse(stdout)).toEqual({
       name: clients.name,
       version: rootManifest.version,
-      answered: ["GET /api/account", "POST /api/domain/add", "GET /admin/seller-api/me", "POST /api/balance/", `GET ${loadContract("identity").operation("getOpenIdConfiguration").path}`],
+      answered: [
+        "GET /api/account",
+        "POST /api/domain/add",
+        "GET /admin/seller-api/me",
+        "POST /api/balance/",
+        `GET ${loadContract("identity").operation("getOpenIdConfiguration").path}`,
+      ],
     });
   });
 
   it("bundles the four clients for the browser (no Node built-in reachable), and the Node-only nonce file only for Node", async () => {
     const entry = join(clientsProject, "browser-entry.js");
-    writeFileSync(entry, ["links", "catalog", "pay", "identity"].map((api) => `export * as ${api} from "@platform/contracts/${api}";`).join("\n"));
-    const bundle = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
+    writeFileSync(
+      entry,
+      ["links", "catalog", "pay", "identity"]
+        .map((api) => `export * as ${api} from "@platform/contracts/${api}";`)
+        .join("\n"),
+    );
+    const bundle = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+    });
     expect(bundle.errors).toEqual([]);
     const nodeOnly = join(clientsProject, "node-only-entry.js");
     writeFileSync(nodeOnly, `export * from "@platform/contracts/pay/node-nonce";`);
-    const refused = await build({ entryPoints: [nodeOnly], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" }).catch((error: Error) => error);
+    const refused = await build({
+      entryPoints: [nodeOnly],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+    }).catch((error: Error) => error);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(/pay\/node-nonce|node-nonce/);
   });
 
   it(`installs at most ${MAX_CLIENT_PACKAGES} packages and ${MAX_CLIENT_BYTES / 1024 / 1024} MB`, () => {
     const { packages, bytes } = measureTree(join(clientsProject, "node_modules"));
-    console.log(`@platform/contracts installed alone: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(2)} MB (${packages.join(", ")})`);
+    console.log(
+      `@platform/contracts installed alone: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(2)} MB (${packages.join(", ")})`,
+    );
     expect(packages).toContain("@platform/contracts");
     expect(packages.length).toBeLessThanOrEqual(MAX_CLIENT_PACKAGES);
     expect(bytes).toBeLessThanOrEqual(MAX_CLIENT_BYTES);
@@ -195,11 +266,19 @@ describe("@platform/contracts-tools (what it installs)", () => {
     expect(manifest.dependencies?.msw).toBeUndefined();
     expect(existsSync(join(installedIn(toolsProject, tools), "node_modules", "msw"))).toBe(false);
     expect(tools.files.filter((f) => /\.test\.|^test\/|^scripts\/|^releases\/|^bench\/|^docs\//.test(f))).toEqual([]);
-    for (const required of ["dist/bin/contracts.js", "dist/mock/msw.js", "specs/links.yaml", "generated/openapi/links.json", "generated/reference/links.html"]) expect(tools.files).toContain(required);
+    for (const required of [
+      "dist/bin/contracts.js",
+      "dist/mock/msw.js",
+      "specs/links.yaml",
+      "generated/openapi/links.json",
+      "generated/reference/links.html",
+    ])
+      expect(tools.files).toContain(required);
     const { packages, bytes } = measureTree(join(toolsProject, "node_modules"));
-    console.log(`@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`);
+    console.log(
+      `@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`,
+    );
   });
-
 });
 
 // Independent commands on ports the system hands out: they run side by side.
@@ -218,7 +297,9 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
     const port = await freePort();
     const mock = start(["mock", "--api", "links", "--port", `links=${port}`]);
     await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}`), 90_000);
-    const response = await fetch(`http://127.0.0.1:${port}/api/account`, { headers: { Authorization: "Bearer demo-key" } });
+    const response = await fetch(`http://127.0.0.1:${port}/api/account`, {
+      headers: { Authorization: "Bearer demo-key" },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ error: 0, data: { id: expect.any(Number) } });
     mock.child.kill("SIGTERM");
@@ -226,7 +307,9 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
   });
 
   it("contracts conform passes against contracts sandbox, both from the install", async () => {
-    const ports = await Promise.all(["identity", "links", "catalog", "pay"].map(async (api) => `${api}=${await freePort()}`));
+    const ports = await Promise.all(
+      ["identity", "links", "catalog", "pay"].map(async (api) => `${api}=${await freePort()}`),
+    );
     const sandbox = start(["sandbox", ...ports.flatMap((p) => ["--port", p])]);
     const output = await sandbox.waitForOutput(/^pay\s+http:\/\/\S+$/m, 60_000);
     const url = (api: string) => output.match(new RegExp(`^${api}\\s+(http://\\S+)$`, "m"))![1]!;
@@ -235,8 +318,21 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
       ["pay", ["--shop-id", "3561", "--secret", "demo-pay-key"]],
     ] as const) {
       const file = join(scratch, `${api}.json`);
-      const args = ["conform", api, "--base-url", url(api), ...credentials, "--max-examples", "3", "--allow-writes", "--json", file];
-      const { stdout } = await contracts(args).catch((error: { code: number; stdout: string; stderr: string }) => Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)));
+      const args = [
+        "conform",
+        api,
+        "--base-url",
+        url(api),
+        ...credentials,
+        "--max-examples",
+        "3",
+        "--allow-writes",
+        "--json",
+        file,
+      ];
+      const { stdout } = await contracts(args).catch((error: { code: number; stdout: string; stderr: string }) =>
+        Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)),
+      );
       const report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
       expect(report.failures, stdout).toEqual([]);
       expect(report.requests).toBeGreaterThan(10);
@@ -249,9 +345,14 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
     const changed = JSON.parse(readFileSync(released, "utf8"));
     changed.components.schemas.ProductCreate.required.push("thumbnail");
     writeFileSync(join(scratch, "catalog-next.json"), JSON.stringify(changed));
-    const failure = await contracts(["diff", released, join(scratch, "catalog-next.json")]).then(() => undefined, (error: { code: number; stdout: string }) => error);
+    const failure = await contracts(["diff", released, join(scratch, "catalog-next.json")]).then(
+      () => undefined,
+      (error: { code: number; stdout: string }) => error,
+    );
     expect(failure?.code).toBe(1);
-    expect(failure?.stdout).toContain("[property-became-required] POST /admin/seller-api/products: request body application/json .thumbnail (you send)");
+    expect(failure?.stdout).toContain(
+      "[property-became-required] POST /admin/seller-api/products: request body application/json .thumbnail (you send)",
+    );
     expect((await contracts(["diff", released, released])).stdout).toContain("No changes to the contract.");
   });
 
@@ -267,8 +368,18 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: toolsProject });
     expect(JSON.parse(stdout)).toEqual({ status: 200, campaigns: 2 });
     const entry = join(toolsProject, "browser-entry.js");
-    writeFileSync(entry, `import { setupWorker } from "msw/browser";\nimport { createSandboxHandlers } from "@platform/contracts-tools/msw";\nexport const worker = setupWorker(...createSandboxHandlers());`);
-    const bundle = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
+    writeFileSync(
+      entry,
+      `import { setupWorker } from "msw/browser";\nimport { createSandboxHandlers } from "@platform/contracts-tools/msw";\nexport const worker = setupWorker(...createSandboxHandlers());`,
+    );
+    const bundle = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+    });
     expect(bundle.errors).toEqual([]);
   });
 });

@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { importProblems, manifestProblems, orphanOutputs, type PackageManifest, packageManifests } from "../../scripts/pack.js";
+import {
+  importProblems,
+  manifestProblems,
+  orphanOutputs,
+  type PackageManifest,
+  packageManifests,
+} from "../../scripts/pack.js";
 import { repoRoot } from "../support/processes.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contracts-pack-check-"));
@@ -23,7 +29,12 @@ const manifest: PackageManifest = {
   name: "@platform/contracts",
   version: "0.1.0",
   files: ["dist"],
-  exports: { "./links": { types: "./dist/clients/links.d.ts", default: "./dist/clients/links.js" }, "./pay": "./dist/clients/pay.js", "./catalog": "./dist/clients/catalog.js", "./identity": "./dist/clients/identity.js" },
+  exports: {
+    "./links": { types: "./dist/clients/links.d.ts", default: "./dist/clients/links.js" },
+    "./pay": "./dist/clients/pay.js",
+    "./catalog": "./dist/clients/catalog.js",
+    "./identity": "./dist/clients/identity.js",
+  },
   dependencies: { "openapi-fetch": "^0.17.0" },
 };
 
@@ -31,13 +42,16 @@ describe("npm run pack refuses a package", () => {
   it("whose browser entry reaches a Node built-in through a relative import, but not a Node-only module", () => {
     const dir = stage("node-builtin", {
       "dist/clients/links.js": 'import createClient from "openapi-fetch";\nexport { sign } from "./signer.js";\n',
-      "dist/clients/signer.js": '// import { readFile } from "node:fs"; (a comment is no import)\nimport { createHmac } from "node:crypto";\nexport const sign = createHmac;\n',
+      "dist/clients/signer.js":
+        '// import { readFile } from "node:fs"; (a comment is no import)\nimport { createHmac } from "node:crypto";\nexport const sign = createHmac;\n',
       "dist/clients/pay.js": "export {};\n",
       "dist/clients/catalog.js": "export {};\n",
       "dist/clients/identity.js": "export {};\n",
       "dist/clients/node-nonce.js": 'import { open } from "node:fs/promises";\nexport { open };\n',
     });
-    expect(importProblems(dir, manifest)).toEqual(["dist/clients/signer.js (loaded by @platform/contracts/links in browsers) imports node:crypto"]);
+    expect(importProblems(dir, manifest)).toEqual([
+      "dist/clients/signer.js (loaded by @platform/contracts/links in browsers) imports node:crypto",
+    ]);
   });
 
   it("that imports a package it does not depend on, or a file it does not ship", () => {
@@ -54,7 +68,13 @@ describe("npm run pack refuses a package", () => {
   });
 
   it("whose version or dependency ranges differ from the root package.json", () => {
-    expect(manifestProblems(repoRoot, { ...manifest, version: "9.9.9", dependencies: { "openapi-fetch": "^0.9.0", leftpad: "1.0.0" } })).toEqual([
+    expect(
+      manifestProblems(repoRoot, {
+        ...manifest,
+        version: "9.9.9",
+        dependencies: { "openapi-fetch": "^0.9.0", leftpad: "1.0.0" },
+      }),
+    ).toEqual([
       expect.stringMatching(/^version 9\.9\.9 is not the root package\.json's /),
       expect.stringMatching(/^depends on openapi-fetch@\^0\.9\.0; the root package\.json tests /),
       "depends on leftpad, which the root package.json does not install",
@@ -62,7 +82,8 @@ describe("npm run pack refuses a package", () => {
   });
 
   it("and accepts the repository's own manifests", () => {
-    for (const { dir, manifest: real } of packageManifests(repoRoot)) expect(manifestProblems(repoRoot, real), dir).toEqual([]);
+    for (const { dir, manifest: real } of packageManifests(repoRoot))
+      expect(manifestProblems(repoRoot, real), dir).toEqual([]);
   });
 });
 
@@ -80,6 +101,10 @@ describe("npm run pack, given a compiled dist/ instead of building its own", () 
       "dist/lib/removed.d.ts": "export {};\n",
       "dist/test/links.test.js": "export {};\n",
     });
-    expect(orphanOutputs(root, join(root, "dist")).sort()).toEqual(["clients/removed.js", "lib/removed.d.ts", "test/links.test.js"]);
+    expect(orphanOutputs(root, join(root, "dist")).sort()).toEqual([
+      "clients/removed.js",
+      "lib/removed.d.ts",
+      "test/links.test.js",
+    ]);
   });
 });

@@ -12,12 +12,15 @@ const TEXT_FILE = /\.(ts|mjs|js|vue|md|json|ya?ml)$/;
 const DERIVED = /^(specs|generated)\//;
 /** Files that must keep a path, each with its reason. */
 const ALLOWED: Record<string, string> = {
-  "releases/0.1.0/identity.json": "the frozen bundle of release 0.1.0, which `contracts diff` compares against; a released contract is never edited.",
+  "releases/0.1.0/identity.json":
+    "the frozen bundle of release 0.1.0, which `contracts diff` compares against; a released contract is never edited.",
 };
 
 /** The path templates, `{name}` standing for any one segment; a match must not run on into a longer name. */
 function pathPattern(paths: string[]): RegExp {
-  const alternatives = paths.map((path) => path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/\\s\"'`]+"));
+  const alternatives = paths.map((path) =>
+    path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/\\s\"'`]+"),
+  );
   return new RegExp(`(${alternatives.join("|")})(?![\\w-])`, "g");
 }
 
@@ -55,10 +58,14 @@ describe("identity endpoint paths", () => {
   it("are spelled in no tracked file outside specs/ and generated/", () => {
     const files = trackedTextFiles();
     expect(files.length).toBeGreaterThan(50);
-    expect(spellings(pathPattern(paths), files), "use the operationId (and the discovery document against a live provider)").toEqual([]);
+    expect(
+      spellings(pathPattern(paths), files),
+      "use the operationId (and the discovery document against a live provider)",
+    ).toEqual([]);
   });
 
   it("are spelled in every file allowed to keep them (so the list stays honest)", () => {
-    for (const file of Object.keys(ALLOWED)) expect(spellings(pathPattern(paths), [file]).length, file).toBeGreaterThan(0);
+    for (const file of Object.keys(ALLOWED))
+      expect(spellings(pathPattern(paths), [file]).length, file).toBeGreaterThan(0);
   });
 });

@@ -13,16 +13,26 @@ const TOP_LEVEL_HOOK = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 function sharedTestModules(): string[] {
   return execFileSync("git", ["ls-files", "-z", "--", "test/*.ts"], { cwd: ROOT, encoding: "utf8" })
     .split("\0")
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("test/package/consumer-app/"));
+    .filter(
+      (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("test/package/consumer-app/"),
+    );
 }
 
 describe("modules shared by test files", () => {
   it("are found", () => {
-    expect(sharedTestModules()).toEqual(expect.arrayContaining(["test/support/processes.ts", "test/clients/support.ts", "test/docs/support/built-site.ts"]));
+    expect(sharedTestModules()).toEqual(
+      expect.arrayContaining([
+        "test/support/processes.ts",
+        "test/clients/support.ts",
+        "test/docs/support/built-site.ts",
+      ]),
+    );
   });
 
   it("register no vitest hook at their top level, except the setup file that vitest runs for every test file", () => {
-    const offending = sharedTestModules().filter((file) => file !== "test/support/setup.ts" && TOP_LEVEL_HOOK.test(readFileSync(new URL(file, ROOT), "utf8")));
+    const offending = sharedTestModules().filter(
+      (file) => file !== "test/support/setup.ts" && TOP_LEVEL_HOOK.test(readFileSync(new URL(file, ROOT), "utf8")),
+    );
     expect(offending).toEqual([]);
   });
 

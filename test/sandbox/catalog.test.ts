@@ -19,7 +19,8 @@ const received: Array<{ path: string; body: string; authorization: string | unde
 /** The seller's issuance endpoint: the path decides the reply, e.g. /issued, /declined-409, /empty. */
 function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): void {
   received.push({ path: req.url!, body, authorization: req.headers.authorization });
-  const reply = (status: number, text: string): void => void res.writeHead(status, { "content-type": "application/json" }).end(text);
+  const reply = (status: number, text: string): void =>
+    void res.writeHead(status, { "content-type": "application/json" }).end(text);
   switch (req.url) {
     case "/issued":
       return reply(200, JSON.stringify({ items: ["VPN-7QK2-M4X9-PL3D"] }));
@@ -83,14 +84,20 @@ const product = {
 };
 
 async function sandboxCall(path: string, init: RequestInit = {}, apiKey = "demo-seller-key") {
-  const response = await fetch(`${sandbox.urls.catalog}${path}`, { ...init, headers: { "x-seller-api-key": apiKey, "content-type": "application/json", ...init.headers } });
-  return { status: response.status, body: (await response.json()) };
+  const response = await fetch(`${sandbox.urls.catalog}${path}`, {
+    ...init,
+    headers: { "x-seller-api-key": apiKey, "content-type": "application/json", ...init.headers },
+  });
+  return { status: response.status, body: await response.json() };
 }
 
 describe("catalog sandbox", () => {
   it("reads the shop of the key and a category tree with pcat_ ids", async () => {
     expect((await catalog.GET("/admin/seller-api/me")).data).toMatchObject({ payout_verified: true });
-    const categories = (await catalog.GET("/admin/seller-api/categories")).data as Array<{ id: string; parent_id: string | null }>;
+    const categories = (await catalog.GET("/admin/seller-api/categories")).data as Array<{
+      id: string;
+      parent_id: string | null;
+    }>;
     const roots = categories.filter((c) => c.parent_id === null);
     expect(roots.length).toBeGreaterThan(0);
     for (const category of categories) {
@@ -104,7 +111,11 @@ describe("catalog sandbox", () => {
   it("creates a product with two-decimal price strings", async () => {
     const created = await catalog.POST("/admin/seller-api/products", { body: product });
     expect(created.response.status).toBe(201);
-    expect(created.data).toMatchObject({ id: expect.stringMatching(/^prod_/), title: "VPN Subscription", status: "published" });
+    expect(created.data).toMatchObject({
+      id: expect.stringMatching(/^prod_/),
+      title: "VPN Subscription",
+      status: "published",
+    });
     expect(created.data?.variants?.map((v) => v.prices?.map((p) => p.amount))).toEqual([["4.99"], ["39.90"]]);
   });
 
@@ -113,7 +124,9 @@ describe("catalog sandbox", () => {
     const key = crypto.randomUUID();
     const body = { ...product, title: "Gift card" };
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body })),
+      Array.from({ length: 20 }, () =>
+        catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body }),
+      ),
     );
     const ids = new Set(results.map((result) => (result.data as { id: string }).id));
     expect(ids.size).toBe(1);
@@ -124,12 +137,25 @@ describe("catalog sandbox", () => {
     // The same body with its keys in another order is the same request.
     const reordered = await catalog.POST("/admin/seller-api/products", {
       params: { header: { "Idempotency-Key": key } },
-      body: { variants: body.variants, status: body.status, category_id: body.category_id, delivery_type: body.delivery_type, title: body.title },
+      body: {
+        variants: body.variants,
+        status: body.status,
+        category_id: body.category_id,
+        delivery_type: body.delivery_type,
+        title: body.title,
+      },
     });
     expect((reordered.data as { id: string }).id).toBe([...ids][0]);
 
-    const different = catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body: { ...body, title: "Another" } });
-    await expect(different).rejects.toMatchObject({ name: "CatalogApiError", status: 422, body: { error: expect.stringContaining("different request body") } });
+    const different = catalog.POST("/admin/seller-api/products", {
+      params: { header: { "Idempotency-Key": key } },
+      body: { ...body, title: "Another" },
+    });
+    await expect(different).rejects.toMatchObject({
+      name: "CatalogApiError",
+      status: 422,
+      body: { error: expect.stringContaining("different request body") },
+    });
     expect((await sandboxCall("/_sandbox/products")).body.length).toBe(before + 1);
   });
 
@@ -139,13 +165,20 @@ describe("catalog sandbox", () => {
     const refused = readOnly.POST("/admin/seller-api/products", { body: product });
     await expect(refused).rejects.toBeInstanceOf(CatalogScopeError);
     await expect(refused).rejects.toMatchObject({ missingScope: "products:write" });
-    const unknown = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/me`, { headers: { "x-seller-api-key": "nope" } });
+    const unknown = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/me`, {
+      headers: { "x-seller-api-key": "nope" },
+    });
     expect(unknown.status).toBe(401);
   });
 
   it("refuses an unknown category, a missing Idempotency-Key and a body the contract does not allow", async () => {
-    const unknownCategory = catalog.POST("/admin/seller-api/products", { body: { ...product, category_id: "pcat_missing" } });
-    await expect(unknownCategory).rejects.toMatchObject({ status: 422, body: { error: "category_id: unknown category pcat_missing" } });
+    const unknownCategory = catalog.POST("/admin/seller-api/products", {
+      body: { ...product, category_id: "pcat_missing" },
+    });
+    await expect(unknownCategory).rejects.toMatchObject({
+      status: 422,
+      body: { error: "category_id: unknown category pcat_missing" },
+    });
     const noKey = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/products`, {
       method: "POST",
       headers: { "x-seller-api-key": "demo-seller-key", "content-type": "application/json" },
@@ -161,10 +194,17 @@ describe("catalog sandbox", () => {
         body: JSON.stringify(product),
       });
       expect(emptyKey.status).toBe(400);
-      expect(await emptyKey.json()).toEqual({ error: "header parameter Idempotency-Key must NOT have fewer than 1 characters" });
+      expect(await emptyKey.json()).toEqual({
+        error: "header parameter Idempotency-Key must NOT have fewer than 1 characters",
+      });
     }
-    const badPrice = catalog.POST("/admin/seller-api/products", { body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] } });
-    await expect(badPrice).rejects.toMatchObject({ status: 400, body: { error: expect.stringContaining("currency_code must match pattern") } });
+    const badPrice = catalog.POST("/admin/seller-api/products", {
+      body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] },
+    });
+    await expect(badPrice).rejects.toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("currency_code must match pattern") },
+    });
   });
 });
 
@@ -177,8 +217,18 @@ describe("issuance webhook simulation", () => {
   });
 
   async function sellVia(path: string) {
-    expect((await sandboxCall("/_sandbox/shop", { method: "PATCH", body: JSON.stringify({ issuance_url: `${SELLER_URL}${path}` }) })).status).toBe(200);
-    const sale = await sandboxCall("/_sandbox/sales", { method: "POST", body: JSON.stringify({ product_id: productId }) });
+    expect(
+      (
+        await sandboxCall("/_sandbox/shop", {
+          method: "PATCH",
+          body: JSON.stringify({ issuance_url: `${SELLER_URL}${path}` }),
+        })
+      ).status,
+    ).toBe(200);
+    const sale = await sandboxCall("/_sandbox/sales", {
+      method: "POST",
+      body: JSON.stringify({ product_id: productId }),
+    });
     expect(sale.status).toBe(200);
     const stored = await sandboxCall(`/_sandbox/sales/${sale.body.id}`);
     expect(stored.body).toEqual(sale.body); // the outcome stays readable afterwards
@@ -189,7 +239,9 @@ describe("issuance webhook simulation", () => {
     await sellVia("/issued");
     const event = received.at(-1)!;
     expect(JSON.parse(event.body)).toMatchObject({ event: "sale", product_id: productId, quantity: 1 });
-    expect(event.authorization).toBe(await hmacSha256Signer("demo-issuance-secret")(new TextEncoder().encode(event.body)));
+    expect(event.authorization).toBe(
+      await hmacSha256Signer("demo-issuance-secret")(new TextEncoder().encode(event.body)),
+    );
   });
 
   it.each([
@@ -206,17 +258,30 @@ describe("issuance webhook simulation", () => {
     expect(await sellVia(path)).toMatchObject(expected);
   });
 
-  it.each(["/huge", "/huge-chunked"])("a reply from %s over 1 MiB is a failed delivery, neither echoed nor kept", async (path) => {
-    const sale = await sellVia(path);
-    expect(sale).toMatchObject({ outcome: "failed", refunded: true, reply: { http_status: 200 }, reason: expect.stringContaining("larger than 1048576 bytes") });
-    expect(sale.items).toBeUndefined();
-    expect(JSON.stringify(sale).length).toBeLessThan(5000);
-  });
+  it.each(["/huge", "/huge-chunked"])(
+    "a reply from %s over 1 MiB is a failed delivery, neither echoed nor kept",
+    async (path) => {
+      const sale = await sellVia(path);
+      expect(sale).toMatchObject({
+        outcome: "failed",
+        refunded: true,
+        reply: { http_status: 200 },
+        reason: expect.stringContaining("larger than 1048576 bytes"),
+      });
+      expect(sale.items).toBeUndefined();
+      expect(JSON.stringify(sale).length).toBeLessThan(5000);
+    },
+  );
 
   it("lists every sale of the shop and refuses products not issued on the fly", async () => {
     expect((await sandboxCall("/_sandbox/sales")).body.length).toBeGreaterThanOrEqual(10);
-    const instant = await catalog.POST("/admin/seller-api/products", { body: { ...product, delivery_type: "digital_instant" } });
-    const refused = await sandboxCall("/_sandbox/sales", { method: "POST", body: JSON.stringify({ product_id: (instant.data as { id: string }).id }) });
+    const instant = await catalog.POST("/admin/seller-api/products", {
+      body: { ...product, delivery_type: "digital_instant" },
+    });
+    const refused = await sandboxCall("/_sandbox/sales", {
+      method: "POST",
+      body: JSON.stringify({ product_id: (instant.data as { id: string }).id }),
+    });
     expect(refused).toMatchObject({ status: 422, body: { error: expect.stringContaining("not issued on the fly") } });
     expect(sandbox.fetch.checked).toBeGreaterThan(20);
   });
@@ -226,10 +291,16 @@ describe("catalog sandbox: client-chosen keys", () => {
   it("an Idempotency-Key named after an Object.prototype member is a key like any other", async () => {
     for (const key of ["constructor", "__proto__", "hasOwnProperty"]) {
       const body = { ...product, title: `Keyed ${key}` };
-      const first = await catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body });
+      const first = await catalog.POST("/admin/seller-api/products", {
+        params: { header: { "Idempotency-Key": key } },
+        body,
+      });
       expect(first.response.status).toBe(201);
       expect(first.response.headers.get("idempotent-replayed")).toBeNull();
-      const again = await catalog.POST("/admin/seller-api/products", { params: { header: { "Idempotency-Key": key } }, body });
+      const again = await catalog.POST("/admin/seller-api/products", {
+        params: { header: { "Idempotency-Key": key } },
+        body,
+      });
       expect(again.response.headers.get("idempotent-replayed")).toBe("true");
       expect((again.data as { id: string }).id).toBe((first.data as { id: string }).id);
     }

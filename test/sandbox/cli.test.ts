@@ -18,7 +18,10 @@ import { processesMatching, type RunningCommand, runContracts } from "../support
 
 const BASE_PORT = testPort(4470);
 const PORTS = portsFrom(BASE_PORT);
-const urls = Object.fromEntries(API_NAMES.map((api) => [api, `http://127.0.0.1:${PORTS[api]}`])) as Record<(typeof API_NAMES)[number], string>;
+const urls = Object.fromEntries(API_NAMES.map((api) => [api, `http://127.0.0.1:${PORTS[api]}`])) as Record<
+  (typeof API_NAMES)[number],
+  string
+>;
 const directory = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
 const dataFile = join(directory, "state.json");
 const started: RunningCommand[] = [];
@@ -50,20 +53,49 @@ describe("contracts sandbox", () => {
     expect(out).toMatch(/client demo-app \/ secret demo-app-secret/);
     expect(out).toMatch(/alice\.novak@example\.org \/ alice-demo/);
     expect(out).toMatch(/Bearer demo-links-key/);
-    expect(out).toMatch(/issuance events signed with: shop_northwind demo-issuance-secret, shop_gear demo-gear-issuance-secret/);
+    expect(out).toMatch(
+      /issuance events signed with: shop_northwind demo-issuance-secret, shop_gear demo-gear-issuance-secret/,
+    );
 
     const checked = contractFetch(urls);
     const clients = clientsFor(urls, checked);
-    const domainId = (await clients.links().POST("/api/domain/add", { body: { domain: "https://kept.example.com" } })).data.id;
-    const productId = ((await clients.catalog().POST("/admin/seller-api/products", { body: { title: "Kept", delivery_type: "digital_instant", category_id: "pcat_8kq2m4x7", status: "published", variants: [] } })).data as { id: string }).id;
+    const domainId = (await clients.links().POST("/api/domain/add", { body: { domain: "https://kept.example.com" } }))
+      .data.id;
+    const productId = (
+      (
+        await clients.catalog().POST("/admin/seller-api/products", {
+          body: {
+            title: "Kept",
+            delivery_type: "digital_instant",
+            category_id: "pcat_8kq2m4x7",
+            status: "published",
+            variants: [],
+          },
+        })
+      ).data as { id: string }
+    ).id;
     const order = (await clients.pay().POST("/api/createOrder/", { body: { currency: "RUB", amount: 100 } })).data.data;
-    await fetch(order.url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
+    await fetch(order.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "action=pay",
+    });
 
-    const identity = await createIdentityClient({ issuer: urls.identity, clientId: "demo-app", clientSecret: "demo-app-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true });
+    const identity = await createIdentityClient({
+      issuer: urls.identity,
+      clientId: "demo-app",
+      clientSecret: "demo-app-secret",
+      redirectUri: "http://127.0.0.1:5173/callback",
+      allowInsecureRequests: true,
+    });
     const request = await identity.createAuthorizationRequest(["openid", "offline_access"]);
     const browser = new ScriptedBrowser(checked, "http://127.0.0.1:5173/");
     const form = await browser.get(request.url);
-    const back = await browser.submit(formAction(form.html, form.url, 'value="email"'), { method: "email", login: "alice.novak@example.org", password: "alice-demo" });
+    const back = await browser.submit(formAction(form.html, form.url, 'value="email"'), {
+      method: "email",
+      login: "alice.novak@example.org",
+      password: "alice-demo",
+    });
     const tokens = await identity.handleCallback(back.url, request);
 
     await stop(first);
@@ -73,14 +105,24 @@ describe("contracts sandbox", () => {
     const second = await start();
     expect(second.stdout()).toContain("(restored)");
     const links = clientsFor(urls, checked).links();
-    expect((await links.GET("/api/domains", { params: { query: { limit: 50 } } })).data?.data.domains.map((d) => d.id)).toContain(domainId);
-    const products = await (await fetch(`${urls.catalog}/_sandbox/products`, { headers: { "x-seller-api-key": "demo-seller-key" } })).json();
+    expect(
+      (await links.GET("/api/domains", { params: { query: { limit: 50 } } })).data?.data.domains.map((d) => d.id),
+    ).toContain(domainId);
+    const products = await (
+      await fetch(`${urls.catalog}/_sandbox/products`, { headers: { "x-seller-api-key": "demo-seller-key" } })
+    ).json();
     expect(products.map((p: { id: string }) => p.id)).toContain(productId);
     const orders = (await clientsFor(urls, checked).pay().POST("/api/orders/", { body: {} })).data.data;
     expect(orders.find((o) => o.id === order.id)).toMatchObject({ status: 1 });
 
     // The signing key and the refresh token survived: the old id_token verifies and the refresh works.
-    const again = await createIdentityClient({ issuer: urls.identity, clientId: "demo-app", clientSecret: "demo-app-secret", redirectUri: "http://127.0.0.1:5173/callback", allowInsecureRequests: true });
+    const again = await createIdentityClient({
+      issuer: urls.identity,
+      clientId: "demo-app",
+      clientSecret: "demo-app-secret",
+      redirectUri: "http://127.0.0.1:5173/callback",
+      allowInsecureRequests: true,
+    });
     expect((await again.verifyIdToken(tokens.idToken!)).sub).toBe(tokens.claims!.sub);
     expect((await again.refresh(tokens.refreshToken!)).accessToken).toBeTruthy();
     await stop(second);
@@ -101,7 +143,9 @@ describe("contracts sandbox", () => {
     const homeless = runContracts(["sandbox", "--base-port", String(BASE_PORT), "--data", nowhere]);
     started.push(homeless);
     expect(await homeless.exit).toBe(1);
-    expect(homeless.stderr()).toMatch(`contracts: cannot write the data file ${nowhere}: the directory ${join(directory, "missing")} does not exist; create it first`);
+    expect(homeless.stderr()).toMatch(
+      `contracts: cannot write the data file ${nowhere}: the directory ${join(directory, "missing")} does not exist; create it first`,
+    );
     expect(homeless.stdout()).not.toMatch(/state kept in/);
     expect(existsSync(join(directory, "missing"))).toBe(false);
 
@@ -140,7 +184,9 @@ describe("contracts sandbox: the start-up banner", () => {
     expect(out).toContain(`alice.novak@example.org / <identity.accounts[0].password from ${configFile}>`);
     expect(out).toContain(`Bearer <links.keys[0].api_key from ${configFile}>, expired-links-key (expired)`);
     expect(out).toContain(`x-seller-api-key: <catalog.keys[0].api_key from ${configFile}> (shop_northwind`);
-    expect(out).toContain(`shop_northwind <catalog.shops[0].issuance_secret from ${configFile}>, shop_gear demo-gear-issuance-secret`);
+    expect(out).toContain(
+      `shop_northwind <catalog.shops[0].issuance_secret from ${configFile}>, shop_gear demo-gear-issuance-secret`,
+    );
     expect(out).toContain(`3561 / <pay.keys[0].api_key from ${configFile}>, 3562 / demo-pay-key-3562`);
     await stop(command);
   });

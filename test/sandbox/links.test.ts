@@ -22,15 +22,25 @@ describe("links sandbox", () => {
   });
 
   it("creates, lists, updates and deletes a domain, which is then gone", async () => {
-    const created = await links.POST("/api/domain/add", { body: { domain: "https://sandbox.example.net", redirectroot: "https://example.net" } });
+    const created = await links.POST("/api/domain/add", {
+      body: { domain: "https://sandbox.example.net", redirectroot: "https://example.net" },
+    });
     const id = created.data.id;
     expect(id).toBeGreaterThan(102);
 
     const listed = await links.GET("/api/domains", { params: { query: { limit: 50 } } });
     expect(listed.data?.error).toBe("0"); // the list quirk: a string
-    expect(listed.data?.data.domains).toContainEqual({ id, domain: "https://sandbox.example.net", redirectroot: "https://example.net", redirect404: "https://sandbox.example.net" });
+    expect(listed.data?.data.domains).toContainEqual({
+      id,
+      domain: "https://sandbox.example.net",
+      redirectroot: "https://example.net",
+      redirect404: "https://sandbox.example.net",
+    });
 
-    await links.PUT("/api/domain/{id}/update", { params: { path: { id } }, body: { redirect404: "https://example.net/404" } });
+    await links.PUT("/api/domain/{id}/update", {
+      params: { path: { id } },
+      body: { redirect404: "https://example.net/404" },
+    });
     const updated = await links.GET("/api/domains", { params: { query: { limit: 50 } } });
     expect(updated.data?.data.domains.find((d) => d.id === id)?.redirect404).toBe("https://example.net/404");
 
@@ -47,17 +57,31 @@ describe("links sandbox", () => {
     expect(plain.data).not.toHaveProperty("name");
 
     const id = plain.data.id;
-    const renamed = await links.PUT("/api/campaign/{id}/update", { params: { path: { id } }, body: { name: "Autumn 2024", slug: "autumn" } });
+    const renamed = await links.PUT("/api/campaign/{id}/update", {
+      params: { path: { id } },
+      body: { name: "Autumn 2024", slug: "autumn" },
+    });
     expect(renamed.data).toMatchObject({ id, domain: "Autumn 2024", rotator: "https://go.example.com/r/autumn" });
 
     const listed = await links.GET("/api/campaigns", { params: { query: { limit: 50 } } });
-    expect(listed.data?.data.campaigns.find((c) => c.id === id)).toMatchObject({ name: "Autumn 2024", rotator: "https://go.example.com/r/autumn" });
+    expect(listed.data?.data.campaigns.find((c) => c.id === id)).toMatchObject({
+      name: "Autumn 2024",
+      rotator: "https://go.example.com/r/autumn",
+    });
 
-    await links.POST("/api/campaign/{campaignid}/assign/{linkid}", { params: { path: { campaignid: id, linkid: 5001 } } });
-    await expect(links.POST("/api/campaign/{campaignid}/assign/{linkid}", { params: { path: { campaignid: id, linkid: 999999 } } })).rejects.toThrow(/does not exist/);
+    await links.POST("/api/campaign/{campaignid}/assign/{linkid}", {
+      params: { path: { campaignid: id, linkid: 5001 } },
+    });
+    await expect(
+      links.POST("/api/campaign/{campaignid}/assign/{linkid}", {
+        params: { path: { campaignid: id, linkid: 999999 } },
+      }),
+    ).rejects.toThrow(/does not exist/);
 
     await links.DELETE("/api/campaign/{id}/delete", { params: { path: { id } } });
-    await expect(links.PUT("/api/campaign/{id}/update", { params: { path: { id } }, body: { name: "x" } })).rejects.toThrow(LinksApiError);
+    await expect(
+      links.PUT("/api/campaign/{id}/update", { params: { path: { id } }, body: { name: "x" } }),
+    ).rejects.toThrow(LinksApiError);
   });
 
   it("pages through lists with perpage, currentpage, nextpage and maxpage", async () => {
@@ -71,7 +95,9 @@ describe("links sandbox", () => {
 
     const items = await links.GET("/api/channel/{id}", { params: { path: { id: 301 }, query: { limit: 1, page: 2 } } });
     expect(items.data?.data.items).toEqual([expect.objectContaining({ id: 6001, type: "bio" })]);
-    await expect(links.GET("/api/channel/{id}", { params: { path: { id: 999 } } })).rejects.toThrow(/Channel 999 does not exist/);
+    await expect(links.GET("/api/channel/{id}", { params: { path: { id: 999 } } })).rejects.toThrow(
+      /Channel 999 does not exist/,
+    );
   });
 });
 
@@ -80,12 +106,18 @@ describe("links sandbox: CORS and keys", () => {
     const origin = "http://localhost:5173";
     const preflight = await fetch(`${sandbox.urls.links}/api/domain/add`, {
       method: "OPTIONS",
-      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
     expect(preflight.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
-    const response = await sandbox.fetch(`${sandbox.urls.links}/api/account`, { headers: { origin, authorization: "Bearer demo-links-key" } });
+    const response = await sandbox.fetch(`${sandbox.urls.links}/api/account`, {
+      headers: { origin, authorization: "Bearer demo-links-key" },
+    });
     expect(response.headers.get("access-control-allow-origin")).toBe(origin);
     expect(response.headers.get("access-control-expose-headers")).toContain("x-ratelimit-remaining");
   });
@@ -94,7 +126,9 @@ describe("links sandbox: CORS and keys", () => {
     await links.PUT("/api/account/update", { body: { email: "demo.user@example.com" } });
     expect((await links.GET("/api/account")).data?.data.email).toBe("demo.user@example.com");
 
-    const expired = await sandbox.fetch(`${sandbox.urls.links}/api/account`, { headers: { authorization: "Bearer expired-links-key" } });
+    const expired = await sandbox.fetch(`${sandbox.urls.links}/api/account`, {
+      headers: { authorization: "Bearer expired-links-key" },
+    });
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({ error: 1, message: "The API key has expired." });
     const missing = await sandbox.fetch(`${sandbox.urls.links}/api/account`);
@@ -110,7 +144,8 @@ describe("links rate limit", () => {
   afterAll(() => limited?.stop());
 
   it("allows 30 requests per minute per key and refuses the 31st with the three headers", async () => {
-    const call = (key: string) => limited.fetch(`${limited.urls.links}/api/account`, { headers: { authorization: `Bearer ${key}` } });
+    const call = (key: string) =>
+      limited.fetch(`${limited.urls.links}/api/account`, { headers: { authorization: `Bearer ${key}` } });
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 30; i++) {
@@ -143,7 +178,8 @@ describe("links rate limit, configured", () => {
   afterAll(() => custom?.stop());
 
   it("uses the configured window and opens a new one when it has passed", async () => {
-    const call = () => custom.fetch(`${custom.urls.links}/api/account`, { headers: { authorization: "Bearer demo-links-key" } });
+    const call = () =>
+      custom.fetch(`${custom.urls.links}/api/account`, { headers: { authorization: "Bearer demo-links-key" } });
     expect([(await call()).status, (await call()).status, (await call()).status]).toEqual([200, 200, 429]);
     const reset = Number((await call()).headers.get("x-ratelimit-reset"));
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset * 1000 - Date.now()) + 50));

@@ -19,10 +19,17 @@ async function createWithAmount(amount: string) {
   const body = `{"title":"Edge","delivery_type":"digital_instant","category_id":"pcat_8kq2m4x7","status":"published","variants":[{"title":"one","prices":[{"amount":${amount},"currency_code":"usd"}]}]}`;
   const response = await sandbox.fetch(`${sandbox.urls.catalog}/admin/seller-api/products`, {
     method: "POST",
-    headers: { "x-seller-api-key": "demo-seller-key", "idempotency-key": `numbers-${keys++}`, "content-type": "application/json" },
+    headers: {
+      "x-seller-api-key": "demo-seller-key",
+      "idempotency-key": `numbers-${keys++}`,
+      "content-type": "application/json",
+    },
     body,
   });
-  return { status: response.status, body: (await response.json()) as { error?: string; variants?: Array<{ prices: Array<{ amount: string }> }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error?: string; variants?: Array<{ prices: Array<{ amount: string }> }> },
+  };
 }
 
 let nonce = Date.now();
@@ -34,21 +41,35 @@ async function signedPay(path: string, body: string) {
     headers: { "content-type": "application/json", authorization: await hmacSha256Signer("demo-pay-key")(bytes) },
     body: bytes,
   });
-  return { status: response.status, body: (await response.json()) as { type: string; desc: string; data?: { id: number } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { type: string; desc: string; data?: { id: number } },
+  };
 }
 
 describe("catalog prices", () => {
-  it.each(["1e21", "1e300", "1e400", "1000000000000.01", "-1e400", "-0.01", "1e-7", "1e-9", "5e-324", "0.30000000000000004", "4.999"])(
-    "refuses %s with a 4xx in the catalog envelope and creates nothing",
-    async (amount) => {
-      const before = sandbox.sandbox.state.catalog.nextProduct;
-      const refused = await createWithAmount(amount);
-      expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
-      expect(refused.status).toBeLessThan(500);
-      expect(refused.body.error).toMatch(/^(amount .* must be a number from 0 to 1e12 with at most two decimals|body\/variants\/0\/prices\/0\/amount is a number too large)/);
-      expect(sandbox.sandbox.state.catalog.nextProduct).toBe(before);
-    },
-  );
+  it.each([
+    "1e21",
+    "1e300",
+    "1e400",
+    "1000000000000.01",
+    "-1e400",
+    "-0.01",
+    "1e-7",
+    "1e-9",
+    "5e-324",
+    "0.30000000000000004",
+    "4.999",
+  ])("refuses %s with a 4xx in the catalog envelope and creates nothing", async (amount) => {
+    const before = sandbox.sandbox.state.catalog.nextProduct;
+    const refused = await createWithAmount(amount);
+    expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(refused.body.error).toMatch(
+      /^(amount .* must be a number from 0 to 1e12 with at most two decimals|body\/variants\/0\/prices\/0\/amount is a number too large)/,
+    );
+    expect(sandbox.sandbox.state.catalog.nextProduct).toBe(before);
+  });
 
   it.each([
     ["-0", "0.00"],
@@ -71,7 +92,10 @@ describe("pay amounts and nonces", () => {
       ["999999999999.99", "999999999999.99000000"],
       ["1e-7", "0.00000010"],
     ]) {
-      const created = await signedPay("/api/createOrder/", `{"shop_id":"3561","nonce":${nonce++},"currency":"RUB","amount":${amount}}`);
+      const created = await signedPay(
+        "/api/createOrder/",
+        `{"shop_id":"3561","nonce":${nonce++},"currency":"RUB","amount":${amount}}`,
+      );
       expect(created.status).toBe(200);
       const order = sandbox.sandbox.state.pay.orders.find((row) => row.id === created.body.data?.id);
       expect(order?.amount).toBe(expected);
@@ -80,13 +104,31 @@ describe("pay amounts and nonces", () => {
 
   it("refuses amounts above 1e12 or of -0, and a nonce or page beyond the double range, in the pay envelope", async () => {
     for (const amount of ["1e21", "1e400", "-0"]) {
-      const refused = await signedPay("/api/createOrder/", `{"shop_id":"3561","nonce":${nonce++},"currency":"RUB","amount":${amount}}`);
-      expect(refused).toMatchObject({ status: 400, body: { type: "error", desc: expect.stringMatching(/^(amount must be a number|body\/amount is a number too large)/) } });
+      const refused = await signedPay(
+        "/api/createOrder/",
+        `{"shop_id":"3561","nonce":${nonce++},"currency":"RUB","amount":${amount}}`,
+      );
+      expect(refused).toMatchObject({
+        status: 400,
+        body: {
+          type: "error",
+          desc: expect.stringMatching(/^(amount must be a number|body\/amount is a number too large)/),
+        },
+      });
     }
-    const infiniteNonce = await signedPay("/api/createOrder/", `{"shop_id":"3561","nonce":1e400,"currency":"RUB","amount":5}`);
-    expect(infiniteNonce).toMatchObject({ status: 400, body: { type: "error", desc: "body/nonce is a number too large to represent (it reads as Infinity)" } });
+    const infiniteNonce = await signedPay(
+      "/api/createOrder/",
+      `{"shop_id":"3561","nonce":1e400,"currency":"RUB","amount":5}`,
+    );
+    expect(infiniteNonce).toMatchObject({
+      status: 400,
+      body: { type: "error", desc: "body/nonce is a number too large to represent (it reads as Infinity)" },
+    });
     const infinitePage = await signedPay("/api/orders/", `{"shop_id":"3561","nonce":${nonce++},"page":1e400}`);
-    expect(infinitePage).toMatchObject({ status: 400, body: { type: "error", desc: "body/page is a number too large to represent (it reads as Infinity)" } });
+    expect(infinitePage).toMatchObject({
+      status: 400,
+      body: { type: "error", desc: "body/page is a number too large to represent (it reads as Infinity)" },
+    });
     // Nothing unwritable was kept: the state survives a JSON round trip unchanged.
     expect(JSON.parse(JSON.stringify(sandbox.sandbox.state.pay))).toEqual(sandbox.sandbox.state.pay);
   });

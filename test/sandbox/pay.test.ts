@@ -30,14 +30,26 @@ describe("pay sandbox: values it refuses", () => {
   it("refuses a currency named after an Object.prototype member and an amount that rounds to 0; the order list stays valid", async () => {
     const create = (body: { currency: string; amount: number }) => pay.POST("/api/createOrder/", { body });
     for (const currency of ["constructor", "__proto__", "toString"]) {
-      await expect(create({ currency, amount: 5 })).rejects.toMatchObject({ name: "PayApiError", status: 400, desc: expect.stringMatching(/^currency must be one of RUB/) });
+      await expect(create({ currency, amount: 5 })).rejects.toMatchObject({
+        name: "PayApiError",
+        status: 400,
+        desc: expect.stringMatching(/^currency must be one of RUB/),
+      });
     }
     for (const amount of [1e-9, 5e-324]) {
-      await expect(create({ currency: "RUB", amount })).rejects.toMatchObject({ name: "PayApiError", status: 400, desc: expect.stringMatching(/^amount must be/) });
+      await expect(create({ currency: "RUB", amount })).rejects.toMatchObject({
+        name: "PayApiError",
+        status: 400,
+        desc: expect.stringMatching(/^amount must be/),
+      });
     }
     expect((await create({ currency: "RUB", amount: 1e-8 })).data.data.id).toBeGreaterThan(0); // the gateway's smallest unit
     // Every order in the list has its currency_id (sandbox.fetch checks the list against the contract too).
-    expect((await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.every((order) => typeof order.currency_id === "number")).toBe(true);
+    expect(
+      (await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.every(
+        (order) => typeof order.currency_id === "number",
+      ),
+    ).toBe(true);
   });
 });
 
@@ -52,18 +64,38 @@ describe("pay sandbox", () => {
 
   it("creates an order, pays it on the payment page, and lists it as paid with the balance moved", async () => {
     const created = await pay.POST("/api/createOrder/", {
-      body: { currency: "RUB", amount: 1000.5, order_id: "T-1", payment_system: 4, fields: { email: "buyer@example.com" }, receipt: { items: [{ name: "Card", count: 1, price: 1000.5 }] } },
+      body: {
+        currency: "RUB",
+        amount: 1000.5,
+        order_id: "T-1",
+        payment_system: 4,
+        fields: { email: "buyer@example.com" },
+        receipt: { items: [{ name: "Card", count: 1, price: 1000.5 }] },
+      },
     });
     const { id, url } = created.data.data;
     expect(url).toBe(`${sandbox.urls.pay}/_sandbox/pay/${id}`);
 
     const before = (await pay.POST("/api/orders/", { body: { page: 1 } })).data.data.find((o) => o.id === id)!;
-    expect(before).toMatchObject({ status: 0, date_payed: null, amount: "1000.50000000", fee: "30.01500000", email: "buyer@example.com", payment_id: "T-1", test_order: 1 });
+    expect(before).toMatchObject({
+      status: 0,
+      date_payed: null,
+      amount: "1000.50000000",
+      fee: "30.01500000",
+      email: "buyer@example.com",
+      payment_id: "T-1",
+      test_order: 1,
+    });
 
     const pageHtml = await (await fetch(url)).text();
     expect(pageHtml).toContain('<button type="submit" name="action" value="pay">');
     expect(pageHtml).toContain('value="cancel"');
-    const paid = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
+    const paid = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "action=pay",
+      redirect: "manual",
+    });
     expect(paid.status).toBe(303);
     expect(await (await fetch(url)).text()).toMatch(/Paid on \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
 
@@ -73,15 +105,31 @@ describe("pay sandbox", () => {
     // 1000.50 - 30.015 = 970.485 → 970.49 (half away from zero); 12840.50 + 970.49
     expect((await pay.POST("/api/balance/", { body: {} })).data?.data.balance.RUB).toBe("13810.99");
 
-    const again = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
+    const again = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "action=pay",
+    });
     expect(again.status).toBe(409);
   });
 
   it("a cancelled order stays unpaid and cannot be paid", async () => {
     const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "USD", amount: 5 } })).data.data;
-    await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=cancel" });
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "action=cancel",
+    });
     expect(await (await fetch(url)).text()).toContain("The payment was cancelled.");
-    expect((await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" })).status).toBe(409);
+    expect(
+      (
+        await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "action=pay",
+        })
+      ).status,
+    ).toBe(409);
     const order = (await pay.POST("/api/orders/", { body: {} })).data.data.find((o) => o.id === id);
     expect(order).toMatchObject({ status: 0, date_payed: null });
   });
@@ -107,7 +155,10 @@ describe("pay sandbox", () => {
     const stale = await signedPost("/api/balance/", { shop_id: "3561", nonce: 1 });
     expect(stale).toMatchObject({ status: 409, body: { desc: expect.stringMatching(/older/) } });
 
-    expect(await signedPost("/api/shops/", { shop_id: "9999", nonce: nonce + 100 })).toMatchObject({ status: 404, body: { desc: "Shop not found" } });
+    expect(await signedPost("/api/shops/", { shop_id: "9999", nonce: nonce + 100 })).toMatchObject({
+      status: 404,
+      body: { desc: "Shop not found" },
+    });
   });
 
   it("refuses what the contract does not allow, and the client surfaces it as PayApiError", async () => {

@@ -7,7 +7,13 @@ describe("typed handlers", () => {
   it("take the contract's parameter and body types and must answer a documented response", () => {
     const listDomains = handler<"links", "listDomains", null>(({ params }) => {
       const limit: number | undefined = params.limit;
-      return { status: 200, body: { error: "0", data: { result: 0, perpage: limit ?? 10, currentpage: 1, nextpage: 1, maxpage: 1, domains: [] } } };
+      return {
+        status: 200,
+        body: {
+          error: "0",
+          data: { result: 0, perpage: limit ?? 10, currentpage: 1, nextpage: 1, maxpage: 1, domains: [] },
+        },
+      };
     });
     // @ts-expect-error a body the contract does not allow for 200 (domains must be an array)
     handler<"links", "listDomains", null>(() => ({ status: 200, body: { error: "0", data: { domains: "none" } } }));

@@ -5,7 +5,9 @@ import { allUndocumented, API, expectInvalid, expectValid } from "./support/cata
 
 describe("catalog: structure", () => {
   it("has exactly the three paths, their operationIds and the issuance webhook", () => {
-    const ops = listOperations(API).map((op) => `${op.webhook ? "webhook" : "path"} ${op.method.toUpperCase()} ${op.path} ${op.operationId}`);
+    const ops = listOperations(API).map(
+      (op) => `${op.webhook ? "webhook" : "path"} ${op.method.toUpperCase()} ${op.path} ${op.operationId}`,
+    );
     expect(ops.sort()).toEqual(
       [
         "path GET /admin/seller-api/me getShop",
@@ -30,7 +32,12 @@ describe("catalog: structure", () => {
     const declared = ((loadBundle(API).tags ?? []) as Array<{ name: string }>).map((t) => t.name);
     expect(declared).toEqual(["categories", "issuance", "products", "shop"]);
     const tagOf = Object.fromEntries(listOperations(API).map((op) => [op.operationId, op.operation.tags]));
-    expect(tagOf).toEqual({ getShop: ["shop"], listCategories: ["categories"], createProduct: ["products"], issueGoods: ["issuance"] });
+    expect(tagOf).toEqual({
+      getShop: ["shop"],
+      listCategories: ["categories"],
+      createProduct: ["products"],
+      issueGoods: ["issuance"],
+    });
   });
 
   it("declares the x-seller-api-key scheme and the scopes per operation", () => {
@@ -59,12 +66,19 @@ describe("catalog: structure", () => {
     const params = findOperation(API, "createProduct").operation.parameters as Array<{ $ref: string }>;
     expect(params).toEqual([{ $ref: "#/components/parameters/IdempotencyKey" }]);
     const param = resolvePointer(API, "/components/parameters/IdempotencyKey");
-    expect(param).toMatchObject({ name: "Idempotency-Key", in: "header", required: true, schema: { type: "string", minLength: 1 } });
+    expect(param).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      required: true,
+      schema: { type: "string", minLength: 1 },
+    });
     expect(param.description).toMatch(/same key returns the same product and creates\s+no second one/);
     expectValid("/components/parameters/IdempotencyKey/schema", "7c0e9a52-3f1b-4d8e-9a61-2b5f0c4d8e17");
     expectInvalid("/components/parameters/IdempotencyKey/schema", "");
     expect(resolvePointer(API, `${findOperation(API, "createProduct").pointer}/requestBody`).required).toBe(true);
-    expect(Object.keys(resolvePointer(API, `${findOperation(API, "createProduct").pointer}/requestBody/content`))).toEqual(["application/json"]);
+    expect(
+      Object.keys(resolvePointer(API, `${findOperation(API, "createProduct").pointer}/requestBody/content`)),
+    ).toEqual(["application/json"]);
   });
 
   it("records the machine-readable image limits on thumbnail", () => {
@@ -86,7 +100,9 @@ describe("catalog: structure", () => {
       onFailure: "the sale fails and the buyer is refunded",
     });
     expect(Object.keys(op.operation.responses).sort()).toEqual(["200", "409", "422"]);
-    expect(op.operation.description).toMatch(/unreadable reply, including a bare empty JSON object with 200, counts as\s+failure and\s+leads to a refund/);
+    expect(op.operation.description).toMatch(
+      /unreadable reply, including a bare empty JSON object with 200, counts as\s+failure and\s+leads to a refund/,
+    );
   });
 
   it("keeps delivery_type and status open (examples, no enum)", () => {
@@ -125,7 +141,10 @@ describe("catalog: recorded gaps", () => {
       /other than products:read and products:write/,
       /status codes of successful reads/,
     ])
-      expect(info.some((t) => needle.test(t)), String(needle)).toBe(true);
+      expect(
+        info.some((t) => needle.test(t)),
+        String(needle),
+      ).toBe(true);
   });
 
   it("records the gaps where they live", () => {
@@ -140,9 +159,18 @@ describe("catalog: recorded gaps", () => {
       ["/components/schemas/ScopeError", /field that names the missing scope/],
       ["/components/schemas/ErrorBody", /error body shape/],
       ["/components/schemas/IssuanceEvent", /payload of the sale event/],
-      ["/paths/~1admin~1seller-api~1me/get/responses/default", /Status codes of errors other than the missing-scope 403/],
-      ["/paths/~1admin~1seller-api~1categories/get/responses/default", /Status codes of errors other than the missing-scope 403/],
-      ["/paths/~1admin~1seller-api~1products/post/responses/default", /Status codes of errors other than the missing-scope 403/],
+      [
+        "/paths/~1admin~1seller-api~1me/get/responses/default",
+        /Status codes of errors other than the missing-scope 403/,
+      ],
+      [
+        "/paths/~1admin~1seller-api~1categories/get/responses/default",
+        /Status codes of errors other than the missing-scope 403/,
+      ],
+      [
+        "/paths/~1admin~1seller-api~1products/post/responses/default",
+        /Status codes of errors other than the missing-scope 403/,
+      ],
       ["/components/securitySchemes/sellerApiKey", /Scope names other than products:read and products:write/],
       ["/paths/~1admin~1seller-api~1me/get", /products:read is our reading/],
       ["/paths/~1admin~1seller-api~1categories/get", /products:read is our reading/],
@@ -150,6 +178,10 @@ describe("catalog: recorded gaps", () => {
       ["/webhooks/issuance/post", /payload, the header names and the signature of the event/],
       ["/webhooks/issuance/post", /signature scheme of the event is not shown/],
     ];
-    for (const [pointer, needle] of expectations) expect(at(pointer).some((t) => needle.test(t)), `${pointer} ${needle}`).toBe(true);
+    for (const [pointer, needle] of expectations)
+      expect(
+        at(pointer).some((t) => needle.test(t)),
+        `${pointer} ${needle}`,
+      ).toBe(true);
   });
 });

@@ -4,7 +4,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDocument, visit } from "yaml";
 import { fromPackageRoot } from "../../lib/paths.js";
-import { API_NAMES, type ApiName, describeErrors, loadBundle, pointerSegment, resolvePointer, validateAt } from "../support/bundle-nodes.js";
+import {
+  API_NAMES,
+  type ApiName,
+  describeErrors,
+  loadBundle,
+  pointerSegment,
+  resolvePointer,
+  validateAt,
+} from "../support/bundle-nodes.js";
 
 interface ExampleCase {
   name: string;
@@ -12,7 +20,19 @@ interface ExampleCase {
   value: unknown;
 }
 
-const SCHEMA_KEYWORDS = ["type", "properties", "$ref", "oneOf", "anyOf", "allOf", "const", "enum", "format", "pattern", "items"];
+const SCHEMA_KEYWORDS = [
+  "type",
+  "properties",
+  "$ref",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "const",
+  "enum",
+  "format",
+  "pattern",
+  "items",
+];
 
 /** Walks a bundle and collects every example together with the pointer of the schema it must satisfy. */
 function collectExamples(api: ApiName): ExampleCase[] {
@@ -28,17 +48,28 @@ function collectExamples(api: ApiName): ExampleCase[] {
     // Media types, parameters and headers: `examples` is a map of Example Objects beside `schema`.
     if (isMapOfExamples && record.schema) {
       for (const [name, example] of Object.entries(record.examples as Record<string, unknown>)) {
-        const resolved = resolvePointer(api, `${pointer}/examples/${pointerSegment(name)}`) as { value?: unknown; externalValue?: string };
+        const resolved = resolvePointer(api, `${pointer}/examples/${pointerSegment(name)}`) as {
+          value?: unknown;
+          externalValue?: string;
+        };
         if (resolved && "value" in resolved) {
-          cases.push({ name: `${pointer}/examples/${name}`, schemaPointer: `${pointer}/schema`, value: resolved.value });
+          cases.push({
+            name: `${pointer}/examples/${name}`,
+            schemaPointer: `${pointer}/schema`,
+            value: resolved.value,
+          });
         } else {
-          expect.fail(`${api}${pointer}/examples/${name} has no inline value (${JSON.stringify(example).slice(0, 80)})`);
+          expect.fail(
+            `${api}${pointer}/examples/${name} has no inline value (${JSON.stringify(example).slice(0, 80)})`,
+          );
         }
       }
     }
     // Schemas: `examples` is an array of instances (not below `properties`, where it would be a property name).
     if (Array.isArray(record.examples) && parentKey !== "properties" && SCHEMA_KEYWORDS.some((k) => k in record)) {
-      record.examples.forEach((value, index) => cases.push({ name: `${pointer}/examples/${index}`, schemaPointer: pointer, value }));
+      record.examples.forEach((value, index) =>
+        cases.push({ name: `${pointer}/examples/${index}`, schemaPointer: pointer, value }),
+      );
     }
     for (const [key, child] of Object.entries(record)) {
       if (key === "examples" || key === "example") continue;

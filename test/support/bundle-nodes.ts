@@ -2,11 +2,24 @@
 // whatever it asserts on. Production code uses lib/contract's typed model instead.
 import { type ApiName, loadBundle as loadDocument, loadContract } from "../../lib/contract/index.js";
 import type { HttpMethod } from "../../lib/contract/model.js";
-import { canonicalPointer as canonicalPointerOf, HTTP_METHODS, joinPointer, pointerOf, valueAt as valueAtOf } from "../../lib/contract/index.js";
+import {
+  canonicalPointer as canonicalPointerOf,
+  HTTP_METHODS,
+  joinPointer,
+  pointerOf,
+  valueAt as valueAtOf,
+} from "../../lib/contract/index.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction, ValidationResult } from "../../lib/contract/validation.js";
 
-export { API_NAMES, type ApiName, describeErrors, HTTP_METHODS, type HttpMethod, type ValidationResult } from "../../lib/contract/index.js";
+export {
+  API_NAMES,
+  type ApiName,
+  describeErrors,
+  HTTP_METHODS,
+  type HttpMethod,
+  type ValidationResult,
+} from "../../lib/contract/index.js";
 
 /** The round-1 loosely typed document (any OpenAPI document: a bundle, a released snapshot, a file given to `contracts diff`). */
 export interface OpenApiDocument {
@@ -39,12 +52,22 @@ export { escapeSegment as pointerSegment } from "../../lib/contract/index.js";
 export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "api">> {
   // Any document (a file given to `contracts diff` may lack operationIds), so not listOperationsOf, which requires them.
   const result: Array<Omit<Operation, "api">> = [];
-  for (const [section, webhook] of [["paths", false], ["webhooks", true]] as const) {
+  for (const [section, webhook] of [
+    ["paths", false],
+    ["webhooks", true],
+  ] as const) {
     for (const [path, item] of Object.entries(doc[section] ?? {})) {
       for (const method of HTTP_METHODS) {
         const operation = item[method] as { operationId?: string } | undefined;
         if (!operation) continue;
-        result.push({ operationId: operation.operationId as string, method, path, webhook, pointer: pointerOf([section, path, method]), operation });
+        result.push({
+          operationId: operation.operationId as string,
+          method,
+          path,
+          webhook,
+          pointer: pointerOf([section, path, method]),
+          operation,
+        });
       }
     }
   }
@@ -93,7 +116,12 @@ export function validateAt(api: ApiName, pointer: string, data: unknown): Valida
   return loadContract(api).validate(pointer, data);
 }
 
-export function responseSchemaPointer(api: ApiName, operationId: string, status: string, mediaType = "application/json"): string {
+export function responseSchemaPointer(
+  api: ApiName,
+  operationId: string,
+  status: string,
+  mediaType = "application/json",
+): string {
   return joinPointer(findOperation(api, operationId).pointer, "responses", status, "content", mediaType, "schema");
 }
 

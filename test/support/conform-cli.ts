@@ -29,7 +29,9 @@ export async function conformWithCli(args: string[], env: Record<string, string>
   try {
     report = JSON.parse(readFileSync(json, "utf8")) as RunReport;
   } catch (error) {
-    throw new Error(`no report (exit ${code}): ${(error as Error).message}\n${run.stdout()}\n${run.stderr()}`, { cause: error });
+    throw new Error(`no report (exit ${code}): ${(error as Error).message}\n${run.stdout()}\n${run.stderr()}`, {
+      cause: error,
+    });
   }
   return { code, report, run, stdout: run.stdout(), stderr: run.stderr(), output: `${run.stdout()}\n${run.stderr()}` };
 }

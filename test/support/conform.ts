@@ -56,11 +56,21 @@ const contractLock = {
   },
 };
 
-export async function conformInProcess(args: string[], env: NodeJS.ProcessEnv, patches: ContractPatch[] = [], options: { junit?: boolean } = {}): Promise<InProcessRun> {
+export async function conformInProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  patches: ContractPatch[] = [],
+  options: { junit?: boolean } = {},
+): Promise<InProcessRun> {
   const id = Math.random().toString(36).slice(2);
   const files = { json: join(dir, `${id}.json`), ...(options.junit ? { junit: join(dir, `${id}.xml`) } : {}) };
   const out = { stdout: "", stderr: "" };
-  const io = { out: (text: string) => void (out.stdout += text), err: (text: string) => void (out.stderr += text), tty: false, signals: false };
+  const io = {
+    out: (text: string) => void (out.stdout += text),
+    err: (text: string) => void (out.stderr += text),
+    tty: false,
+    signals: false,
+  };
   const argv = [...args, "--json", files.json, ...(files.junit ? ["--junit", files.junit] : [])];
   const run = async () => {
     try {
@@ -71,7 +81,10 @@ export async function conformInProcess(args: string[], env: NodeJS.ProcessEnv, p
       return code;
     }
   };
-  const code = patches.length === 0 ? await contractLock.withShared(run) : await contractLock.withExclusive(() => withPatches(patches, run));
+  const code =
+    patches.length === 0
+      ? await contractLock.withShared(run)
+      : await contractLock.withExclusive(() => withPatches(patches, run));
   let report: RunReport;
   try {
     report = JSON.parse(readFileSync(files.json, "utf8")) as RunReport;
@@ -91,6 +104,10 @@ async function withPatches<T>(patches: ContractPatch[], run: () => Promise<T>): 
 }
 
 /** `contracts conform identity` against `baseUrl` in this process (identityRunArgs), with the fault servers' credentials. */
-export function conformIdentityInProcess(baseUrl: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<InProcessRun> {
+export function conformIdentityInProcess(
+  baseUrl: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<InProcessRun> {
   return conformInProcess(identityRunArgs(baseUrl, args), { ...FAULT_SERVER_CREDENTIALS, ...env });
 }

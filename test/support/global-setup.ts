@@ -14,9 +14,12 @@ import { installChromiumIfMissing } from "../../scripts/docs/chromium.js";
 export default function setup(project: TestProject): () => void {
   const result = buildIfStale("pipe");
   if (result && result.status !== 0) {
-    process.stderr.write(`tsc reported type errors (see \`npm run check:ts\`):\n${result.stdout.split("\n").slice(0, 10).join("\n")}\n`);
+    process.stderr.write(
+      `tsc reported type errors (see \`npm run check:ts\`):\n${result.stdout.split("\n").slice(0, 10).join("\n")}\n`,
+    );
   }
-  if (result?.error || !existsSync(cli)) throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
+  if (result?.error || !existsSync(cli))
+    throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
   installChromiumIfMissing();
   // A new directory for every run, reruns in watch mode included, so that edited docs are built again.
   let docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));

@@ -31,6 +31,11 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number> = {},
+): void {
   response.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify(body));
 }

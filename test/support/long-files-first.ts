@@ -19,7 +19,8 @@ const LONG_FILES = [
 ];
 
 const missing = LONG_FILES.filter((file) => !existsSync(new URL(`../../${file}`, import.meta.url)));
-if (missing.length > 0) throw new Error(`test/support/long-files-first.ts lists files that do not exist: ${missing.join(", ")}`);
+if (missing.length > 0)
+  throw new Error(`test/support/long-files-first.ts lists files that do not exist: ${missing.join(", ")}`);
 
 export default class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

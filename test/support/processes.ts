@@ -31,7 +31,12 @@ export function runContracts(args: string[], env: NodeJS.ProcessEnv = {}): Runni
 const OUTPUT_DRAIN_MS = 2_000;
 
 /** Runs any command (e.g. an installed `contracts` binary) with the output collected as runContracts does. */
-export function spawnCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): RunningCommand {
+export function spawnCommand(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): RunningCommand {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
   let out = "";
   let err = "";

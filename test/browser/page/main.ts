@@ -6,7 +6,11 @@ import { createLinksClient, LinksApiError } from "../../../clients/links.js";
 import { createPayClient, PayApiError } from "../../../clients/pay.js";
 import { createSandboxHandlers } from "../../../mock/msw.js";
 
-const urls = { links: "http://links.browser.test", catalog: "http://catalog.browser.test", pay: "http://pay.browser.test" };
+const urls = {
+  links: "http://links.browser.test",
+  catalog: "http://catalog.browser.test",
+  pay: "http://pay.browser.test",
+};
 
 async function errorOf(call: () => Promise<unknown>): Promise<string> {
   try {
@@ -24,13 +28,17 @@ async function run() {
   const links = createLinksClient({ baseUrl: urls.links, apiKey: "demo-links-key" });
   const created = await links.POST("/api/campaign/add", { body: { name: "From the browser", slug: "browser" } });
   const campaigns = await links.GET("/api/campaigns");
-  const expired = await errorOf(() => createLinksClient({ baseUrl: urls.links, apiKey: "expired-links-key" }).GET("/api/account"));
+  const expired = await errorOf(() =>
+    createLinksClient({ baseUrl: urls.links, apiKey: "expired-links-key" }).GET("/api/account"),
+  );
 
   const pay = createPayClient({ baseUrl: urls.pay, shopId: "3561", apiKey: "demo-pay-key" });
   const balance = await pay.POST("/api/balance/");
   const order = await pay.POST("/api/createOrder/", { body: { currency: "EUR", amount: 10 } });
   const orders = await pay.POST("/api/orders/");
-  const badSignature = await errorOf(() => createPayClient({ baseUrl: urls.pay, shopId: "3561", apiKey: "wrong-key" }).POST("/api/balance/"));
+  const badSignature = await errorOf(() =>
+    createPayClient({ baseUrl: urls.pay, shopId: "3561", apiKey: "wrong-key" }).POST("/api/balance/"),
+  );
 
   worker.stop();
   return {

@@ -36,10 +36,14 @@ export async function builtSite(): Promise<string> {
   }
   if (builder) {
     try {
-      await promisify(execFile)(process.execPath, [join(repoRoot, "node_modules/vitepress/bin/vitepress.js"), "build", "docs", "--outDir", outDir], {
-        cwd: repoRoot,
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await promisify(execFile)(
+        process.execPath,
+        [join(repoRoot, "node_modules/vitepress/bin/vitepress.js"), "build", "docs", "--outDir", outDir],
+        {
+          cwd: repoRoot,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
       writeFileSync(done, "");
     } catch (error) {
       writeFileSync(failed, String(error));
@@ -49,7 +53,8 @@ export async function builtSite(): Promise<string> {
   }
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   while (!existsSync(done)) {
-    if (existsSync(failed)) throw new Error(`the docs site build of another test file failed:\n${readFileSync(failed, "utf8")}`);
+    if (existsSync(failed))
+      throw new Error(`the docs site build of another test file failed:\n${readFileSync(failed, "utf8")}`);
     if (Date.now() > deadline) throw new Error(`the docs site was not built within ${BUILD_TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -107,7 +112,12 @@ export const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/gui
 /** Every page the site must have, as URL paths: the hand-written pages and the generated ones. */
 export function expectedPages(): string[] {
   return [
-    ...handWrittenPages().map((file) => `/${relative(join(repoRoot, "docs"), file).replace(/(^|\/)index\.md$/, "$1").replace(/\.md$/, "")}`),
+    ...handWrittenPages().map(
+      (file) =>
+        `/${relative(join(repoRoot, "docs"), file)
+          .replace(/(^|\/)index\.md$/, "$1")
+          .replace(/\.md$/, "")}`,
+    ),
     ...generatedPagePaths(),
   ].sort();
 }

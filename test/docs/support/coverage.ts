@@ -5,7 +5,15 @@
 // page and every gap on the gaps page.
 import { collectAnnotations, collectProvenance } from "../../../scripts/docs/annotations.js";
 import { typeNamesOf } from "../../../scripts/docs/code-samples.js";
-import { type ApiName, type Document, operationAnchor, operationPage, operationsOf, responseAnchor, schemaAnchor } from "../../../scripts/docs/document.js";
+import {
+  type ApiName,
+  type Document,
+  operationAnchor,
+  operationPage,
+  operationsOf,
+  responseAnchor,
+  schemaAnchor,
+} from "../../../scripts/docs/document.js";
 import { notesOf } from "../../../scripts/docs/operation-notes.js";
 import { readerBundle, samplesOf } from "../../../scripts/docs/reader-bundle.js";
 
@@ -68,13 +76,16 @@ export function missingFromOperation(api: ApiName, doc: Document, operationId: s
   for (const type of [names.request, ...names.responses.map((r) => r.type)].filter(Boolean) as string[]) {
     if (!text.includes(type)) missing.push(`${operationId}: generated type ${type}`);
   }
-  if (!section.includes(`class="copy-link" data-anchor="${operationAnchor(operationId)}"`)) missing.push(`${operationId}: copy-link button`);
+  if (!section.includes(`class="copy-link" data-anchor="${operationAnchor(operationId)}"`))
+    missing.push(`${operationId}: copy-link button`);
   for (const status of Object.keys(op.operation.responses ?? {})) {
-    if (!section.includes(`id="${responseAnchor(operationId, status)}"`)) missing.push(`${operationId}: anchor #${responseAnchor(operationId, status)}`);
+    if (!section.includes(`id="${responseAnchor(operationId, status)}"`))
+      missing.push(`${operationId}: anchor #${responseAnchor(operationId, status)}`);
   }
   const notes = notesOf(doc, op);
   for (const note of notes) {
-    if (!text.includes(normalise(note.text))) missing.push(`${operationId}: ${note.kind} (${note.where}): ${note.text}`);
+    if (!text.includes(normalise(note.text)))
+      missing.push(`${operationId}: ${note.kind} (${note.where}): ${note.text}`);
   }
   const heading = section.slice(0, section.indexOf("</h2>"));
   for (const kind of ["quirk", "gap", "assumption"] as const) {
@@ -106,12 +117,15 @@ export function missingFromSite(api: ApiName, doc: Document, pages: BuiltApiPage
     const sentence = normalise(annotation.text);
     if (annotation.kind !== "assumption") {
       const page = annotation.kind === "quirk" ? "quirks" : "gaps";
-      if (!text[page].includes(sentence)) missing.push(`${annotation.kind} on the ${page} page: ${annotation.text} (${annotation.pointer})`);
+      if (!text[page].includes(sentence))
+        missing.push(`${annotation.kind} on the ${page} page: ${annotation.text} (${annotation.pointer})`);
     }
-    if (!text.reference.includes(sentence)) missing.push(`${annotation.kind} on the reference pages: ${annotation.text} (${annotation.pointer})`);
+    if (!text.reference.includes(sentence))
+      missing.push(`${annotation.kind} on the reference pages: ${annotation.text} (${annotation.pointer})`);
   }
   for (const entry of collectProvenance(doc)) {
-    if (!text.gaps.includes(normalise(entry.text))) missing.push(`${entry.kind} on the gaps page: ${entry.text} (${entry.pointer})`);
+    if (!text.gaps.includes(normalise(entry.text)))
+      missing.push(`${entry.kind} on the gaps page: ${entry.text} (${entry.pointer})`);
   }
   return missing;
 }

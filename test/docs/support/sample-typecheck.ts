@@ -15,7 +15,11 @@ const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
 /** Diagnostics of the samples, each as `<page>:<line>: <message>`; empty when they all type-check. */
 function typeCheck(blocks: Sample[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(repoRoot, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!config) throw new Error("cannot read tsconfig.json");
   const options: ts.CompilerOptions = {
     ...config.options,
@@ -24,7 +28,9 @@ function typeCheck(blocks: Sample[]): string[] {
     // Only the entry points @platform/contracts exports (packages/contracts/package.json).
     paths: {
       ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/${api}`, [`clients/${api}.ts`]])),
-      ...Object.fromEntries(API_NAMES.map((api) => [`@platform/contracts/types/${api}`, [`generated/types/${api}.ts`]])),
+      ...Object.fromEntries(
+        API_NAMES.map((api) => [`@platform/contracts/types/${api}`, [`generated/types/${api}.ts`]]),
+      ),
       "@platform/contracts/pay/node-nonce": ["clients/node-nonce.ts"],
       // The one export of @platform/contracts-tools that code imports (packages/contracts-tools/package.json).
       "@platform/contracts-tools/msw": ["mock/msw.ts"],
@@ -40,7 +46,9 @@ function typeCheck(blocks: Sample[]): string[] {
   host.readFile = (name) => files.get(name)?.code ?? readFile.call(host, name);
   host.getSourceFile = (name, language, ...rest) => {
     const block = files.get(name);
-    return block ? ts.createSourceFile(name, block.code, language, true) : getSourceFile.call(host, name, language, ...rest);
+    return block
+      ? ts.createSourceFile(name, block.code, language, true)
+      : getSourceFile.call(host, name, language, ...rest);
   };
   const program = ts.createProgram([...files.keys()], options, host);
   // The samples' own diagnostics only: the files they import are type-checked by `npm run check:ts`, and asking for
@@ -60,10 +68,15 @@ const thisFile = fileURLToPath(import.meta.url);
 /** typeCheck in a child process (node with tsx), so that the caller's event loop keeps running meanwhile. */
 export async function typeCheckInChildProcess(blocks: Sample[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ["--import", "tsx", thisFile], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`the sample type check failed to run: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as string[]);
-    });
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", thisFile],
+      { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`the sample type check failed to run: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as string[]);
+      },
+    );
     child.stdin!.end(JSON.stringify(blocks));
   });
 }

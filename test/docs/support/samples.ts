@@ -26,7 +26,12 @@ export function extractSamples(page: string, markdown = readFileSync(page, "utf8
     const start = i + 1;
     let end = start;
     while (end < lines.length && !lines[end]!.startsWith(fence)) end++;
-    samples.push({ page: relative(repoRoot, page), line: start + 1, language: open[2] ?? "", code: lines.slice(start, end).join("\n") });
+    samples.push({
+      page: relative(repoRoot, page),
+      line: start + 1,
+      language: open[2] ?? "",
+      code: lines.slice(start, end).join("\n"),
+    });
     i = end;
   }
   return samples;

@@ -55,7 +55,10 @@ export class Tabs {
   }
 
   async give(page: Page): Promise<void> {
-    const blank = await page.goto("about:blank").then(() => true, () => false);
+    const blank = await page.goto("about:blank").then(
+      () => true,
+      () => false,
+    );
     if (blank) this.idle.push(page);
     else await page.close().catch(() => {});
   }
@@ -69,7 +72,8 @@ function watch(page: Page, siteUrl: string, allowedHosts: string[]): { problems:
     if (message.type() === "error") problems.push(`console error: ${message.text()}`);
   };
   const onPageError = (error: Error) => problems.push(`uncaught: ${error.message}`);
-  const onRequestFailed = (request: Request) => problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`);
+  const onRequestFailed = (request: Request) =>
+    problems.push(`failed: ${request.url()} (${request.failure()?.errorText})`);
   const onResponse = (response: Response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   };
@@ -77,20 +81,37 @@ function watch(page: Page, siteUrl: string, allowedHosts: string[]): { problems:
     const url = new URL(request.url());
     const web = url.protocol === "http:" || url.protocol === "https:";
     if (web && url.hostname !== "127.0.0.1") problems.push(`left 127.0.0.1: ${request.url()}`);
-    else if (web && url.host !== siteHost && !allowedHosts.includes(url.host)) problems.push(`unexpected server: ${request.url()}`);
-    else if (!["http:", "https:", "data:", "blob:"].includes(url.protocol)) problems.push(`unexpected request: ${request.url()}`);
+    else if (web && url.host !== siteHost && !allowedHosts.includes(url.host))
+      problems.push(`unexpected server: ${request.url()}`);
+    else if (!["http:", "https:", "data:", "blob:"].includes(url.protocol))
+      problems.push(`unexpected request: ${request.url()}`);
   };
-  page.on("console", onConsole).on("pageerror", onPageError).on("requestfailed", onRequestFailed).on("response", onResponse).on("request", onRequest);
+  page
+    .on("console", onConsole)
+    .on("pageerror", onPageError)
+    .on("requestfailed", onRequestFailed)
+    .on("response", onResponse)
+    .on("request", onRequest);
   return {
     problems,
     stop() {
-      page.off("console", onConsole).off("pageerror", onPageError).off("requestfailed", onRequestFailed).off("response", onResponse).off("request", onRequest);
+      page
+        .off("console", onConsole)
+        .off("pageerror", onPageError)
+        .off("requestfailed", onRequestFailed)
+        .off("response", onResponse)
+        .off("request", onRequest);
     },
   };
 }
 
 /** Opens a page of the site in a tab of a viewport's context, watching it. */
-export async function visit(siteUrl: string, tabs: Tabs, path: string, allowedHosts: string[] = []): Promise<PageVisit> {
+export async function visit(
+  siteUrl: string,
+  tabs: Tabs,
+  path: string,
+  allowedHosts: string[] = [],
+): Promise<PageVisit> {
   const page = await tabs.take();
   const { problems, stop } = watch(page, siteUrl, allowedHosts);
   const end = async () => {
@@ -111,15 +132,20 @@ export async function tooWide(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const screen = document.documentElement.clientWidth;
     const found: string[] = [];
-    for (const element of document.querySelectorAll<HTMLElement>(".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it")) {
+    for (const element of document.querySelectorAll<HTMLElement>(
+      ".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it",
+    )) {
       if (element.getClientRects().length === 0) continue; // hidden (a closed <details>, another tab)
       const box = element.getBoundingClientRect();
       const cut = element.tagName === "TABLE" && element.scrollWidth > element.clientWidth + 1;
       if (box.right > screen + 1 || box.left < -1 || cut) {
-        found.push(`${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`);
+        found.push(
+          `${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`,
+        );
       }
     }
-    if (document.documentElement.scrollWidth > screen + 1) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
+    if (document.documentElement.scrollWidth > screen + 1)
+      found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
     return found;
   });
 }
@@ -132,10 +158,15 @@ export async function checkRedocPage(page: Page, siteUrl: string, path: string, 
   // What the provider leaves undocumented for the whole API (on `info`, which Redoc does not render itself).
   await page.getByText(WHOLE_API_NOTES).first().waitFor({ timeout: 10_000 });
   for (const gap of doc.info["x-undocumented"] as string[]) {
-    expect(await page.getByText(gap.replaceAll("`", "").trim()).count(), `a gap of the whole API: ${gap}`).toBeGreaterThan(0);
+    expect(
+      await page.getByText(gap.replaceAll("`", "").trim()).count(),
+      `a gap of the whole API: ${gap}`,
+    ).toBeGreaterThan(0);
   }
   const op = operationsOf(doc).find((o) => !o.webhook && notesOf(doc, o).length > 0)!;
-  await page.goto(`${siteUrl}${path}#/${op.operation.tags![0]}/${op.operationId.toLowerCase()}`, { waitUntil: "networkidle" });
+  await page.goto(`${siteUrl}${path}#/${op.operation.tags![0]}/${op.operationId.toLowerCase()}`, {
+    waitUntil: "networkidle",
+  });
   await page.getByText("Quirks, gaps and assumptions that apply here").first().waitFor({ timeout: 10_000 });
   expect(await page.getByText(notesOf(doc, op)[0]!.text.trim()).count(), "a note in Redoc").toBeGreaterThan(0);
   expect(await page.getByText("curl -X").count(), "the curl sample in Redoc").toBeGreaterThan(0);
@@ -144,7 +175,14 @@ export async function checkRedocPage(page: Page, siteUrl: string, path: string, 
 /** A page of the site: a title, its diagrams decoded, nothing too wide on a phone; its links collected into `links`. */
 export async function checkSitePage(
   page: Page,
-  options: { path: string; viewport: Viewport; hasDiagrams: boolean; siteUrl: string; links?: CollectedLinks; expect: ExpectStatic },
+  options: {
+    path: string;
+    viewport: Viewport;
+    hasDiagrams: boolean;
+    siteUrl: string;
+    links?: CollectedLinks;
+    expect: ExpectStatic;
+  },
 ): Promise<void> {
   const { path, viewport, hasDiagrams, siteUrl, links, expect } = options;
   expect(await page.locator(".VPContent h1, .VPHero .name").count(), "page has a title").toBeGreaterThan(0);
@@ -152,7 +190,10 @@ export async function checkSitePage(
   const diagrams = page.locator("figure.diagram img:visible");
   if (hasDiagrams) expect(await diagrams.count(), "diagrams").toBeGreaterThan(0);
   for (const image of await diagrams.all()) {
-    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100), "diagram image decoded").toBe(true);
+    expect(
+      await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100),
+      "diagram image decoded",
+    ).toBe(true);
   }
   if (viewport === "phone") {
     // Open every expandable part (nested fields, examples, consoles) so that all of it is measured.
@@ -160,7 +201,9 @@ export async function checkSitePage(
     expect(await tooWide(page), "wider than 390 px").toEqual([]);
   }
   if (links) {
-    const hrefs = await page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>("a[href]")].map((a) => ({ href: a.href, target: a.target })));
+    const hrefs = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLAnchorElement>("a[href]")].map((a) => ({ href: a.href, target: a.target })),
+    );
     for (const { href, target } of hrefs) {
       const url = new URL(href);
       if (url.origin === new URL(siteUrl).origin && !links.has(url.href)) links.set(url.href, { from: path, target });
@@ -179,7 +222,8 @@ async function openThroughRouter(page: Page, path: string): Promise<string | und
   const expected = path.replace(/\.html$/, "");
   const samePage = await page.evaluate(
     ({ href, expected }) => {
-      for (const shown of document.querySelectorAll(".VPContent .vp-doc > *, .VPContent .VPHome")) shown.setAttribute("data-shown-before", "");
+      for (const shown of document.querySelectorAll(".VPContent .vp-doc > *, .VPContent .VPHome"))
+        shown.setAttribute("data-shown-before", "");
       const a = document.createElement("a");
       a.href = href;
       document.querySelector(".VPContent")!.appendChild(a);
@@ -190,10 +234,19 @@ async function openThroughRouter(page: Page, path: string): Promise<string | und
     { href: path, expected },
   );
   const arrived = await page
-    .waitForFunction(({ expected, samePage }) => location.pathname === expected && (samePage || !document.querySelector("[data-shown-before]")), { expected, samePage }, { timeout: 10_000 })
-    .then(() => true, () => false);
+    .waitForFunction(
+      ({ expected, samePage }) =>
+        location.pathname === expected && (samePage || !document.querySelector("[data-shown-before]")),
+      { expected, samePage },
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
   if (!arrived) return `the router did not show it within 10 s (the address is ${new URL(page.url()).pathname})`;
-  const notFound = (await page.locator(".NotFound").count()) > 0 || !(await page.locator(".VPContent h1, .VPHero .name").count());
+  const notFound =
+    (await page.locator(".NotFound").count()) > 0 || !(await page.locator(".VPContent h1, .VPHero .name").count());
   return notFound ? "PAGE NOT FOUND" : undefined;
 }
 
@@ -229,7 +282,10 @@ export async function brokenLinks(starts: Page[], siteUrl: string, links: Collec
           .locator(`[id="${id}"]`)
           .first()
           .waitFor({ state: "attached", timeout: 5_000 })
-          .then(() => true, () => false);
+          .then(
+            () => true,
+            () => false,
+          );
         if (!found) broken.push(`${href} (from ${from}): no element #${id}`);
       }
     }

@@ -23,7 +23,9 @@ function resolveSitePath(root: string, urlPath: string): string | undefined {
   const decoded = decodeURIComponent(urlPath.split(/[?#]/)[0] ?? "/");
   const base = normalize(join(root, decoded));
   if (base !== root && !base.startsWith(root + sep)) return undefined;
-  const candidates = decoded.endsWith("/") ? [join(base, "index.html")] : [base, `${base}.html`, join(base, "index.html")];
+  const candidates = decoded.endsWith("/")
+    ? [join(base, "index.html")]
+    : [base, `${base}.html`, join(base, "index.html")];
   return candidates.find((file) => existsSync(file) && statSync(file).isFile());
 }
 

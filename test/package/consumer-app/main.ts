@@ -1,10 +1,32 @@
 // What an integrator writes after `npm install @platform/contracts`: every export of the package, type-checked
 // against the shipped declarations and run with node. Each client talks to a fetch that answers with the contract's
 // own examples, so no server and no network is involved.
-import { CatalogApiError, CatalogScopeError, createCatalogClient, type webhooks as CatalogWebhooks } from "@platform/contracts/catalog";
-import { createIdentityClient, createPkcePair, IdentityApiError, type IdTokenClaims } from "@platform/contracts/identity";
-import { createLinksClient, LinksApiError, RateLimitError, type components as LinksComponents, type paths as LinksPaths } from "@platform/contracts/links";
-import { createPayClient, hmacSha256Signer, memoryNonceSource, PayApiError, type components as PayComponents } from "@platform/contracts/pay";
+import {
+  CatalogApiError,
+  CatalogScopeError,
+  createCatalogClient,
+  type webhooks as CatalogWebhooks,
+} from "@platform/contracts/catalog";
+import {
+  createIdentityClient,
+  createPkcePair,
+  IdentityApiError,
+  type IdTokenClaims,
+} from "@platform/contracts/identity";
+import {
+  createLinksClient,
+  LinksApiError,
+  RateLimitError,
+  type components as LinksComponents,
+  type paths as LinksPaths,
+} from "@platform/contracts/links";
+import {
+  createPayClient,
+  hmacSha256Signer,
+  memoryNonceSource,
+  PayApiError,
+  type components as PayComponents,
+} from "@platform/contracts/pay";
 import { fileNonceSource } from "@platform/contracts/pay/node-nonce";
 import type { paths as CatalogTypes } from "@platform/contracts/types/catalog";
 import type { components as IdentityTypes } from "@platform/contracts/types/identity";
@@ -17,13 +39,24 @@ import payBundle from "@platform/contracts/openapi/pay.json" with { type: "json"
 import manifest from "@platform/contracts/package.json" with { type: "json" };
 
 interface Bundle {
-  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        responses?: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
+      }
+    >
+  >;
 }
 
 /** The path of an operation of a bundled contract, found by its operationId. */
 function operationPath(bundle: unknown, operationId: string): string {
   const { paths } = bundle as Bundle;
-  const found = Object.entries(paths).find(([, item]) => Object.values(item).some((operation) => operation.operationId === operationId));
+  const found = Object.entries(paths).find(([, item]) =>
+    Object.values(item).some((operation) => operation.operationId === operationId),
+  );
   if (!found) throw new Error(`no operation ${operationId} in the bundle`);
   return found[0];
 }
@@ -35,7 +68,9 @@ function examplesFetch(bundle: unknown): (request: Request) => Promise<Response>
   const { paths } = bundle as Bundle;
   return async (request) => {
     const { pathname } = new URL(request.url);
-    const match = Object.entries(paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname));
+    const match = Object.entries(paths).find(([template]) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname),
+    );
     const responses = match?.[1][request.method.toLowerCase()]?.responses;
     const examples = (responses?.["200"] ?? responses?.["2XX"])?.content?.["application/json"]?.examples;
     const example = Object.values(examples ?? {})[0];
@@ -88,26 +123,51 @@ export function typeChecks(links: ReturnType<typeof createLinksClient>, pay: Ret
   void errorWith200;
 }
 
-const links = createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: false, fetch: examplesFetch(linksBundle) });
+const links = createLinksClient({
+  baseUrl: "https://links.example",
+  apiKey: "demo-key",
+  rateLimit: false,
+  fetch: examplesFetch(linksBundle),
+});
 // Under exactOptionalPropertyTypes, an option may be passed a value that is possibly undefined (the docs do so).
-const sharedLimiter = createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: false, fetch: examplesFetch(linksBundle) }).rateLimiter;
-check(createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: sharedLimiter }).rateLimiter !== undefined, "links takes rateLimit: undefined (the default: a limiter of its own)");
+const sharedLimiter = createLinksClient({
+  baseUrl: "https://links.example",
+  apiKey: "demo-key",
+  rateLimit: false,
+  fetch: examplesFetch(linksBundle),
+}).rateLimiter;
+check(
+  createLinksClient({ baseUrl: "https://links.example", apiKey: "demo-key", rateLimit: sharedLimiter }).rateLimiter !==
+    undefined,
+  "links takes rateLimit: undefined (the default: a limiter of its own)",
+);
 const account = await links.GET("/api/account");
 check(account.response.status === 200 && account.data !== undefined, "links GET /api/account returns data");
 const domain = await links.POST("/api/domain/add", { body: { domain: "https://go.example" } });
 check(domain.data?.error === 0, "links POST /api/domain/add returns the envelope");
 
-const catalog = createCatalogClient({ baseUrl: "https://catalog.example", apiKey: "demo", fetch: examplesFetch(catalogBundle) });
+const catalog = createCatalogClient({
+  baseUrl: "https://catalog.example",
+  apiKey: "demo",
+  fetch: examplesFetch(catalogBundle),
+});
 const shop = await catalog.GET("/admin/seller-api/me");
 check(typeof shop.data?.payout_verified === "boolean", "catalog GET /admin/seller-api/me returns payout_verified");
 
-const pay = createPayClient({ baseUrl: "https://pay.example", shopId: "shop_1", apiKey: "secret", nonces: memoryNonceSource(), fetch: examplesFetch(payBundle) });
+const pay = createPayClient({
+  baseUrl: "https://pay.example",
+  shopId: "shop_1",
+  apiKey: "secret",
+  nonces: memoryNonceSource(),
+  fetch: examplesFetch(payBundle),
+});
 const balance = await pay.POST("/api/balance/");
 check(balance.data?.type === "success", "pay POST /api/balance/ returns success");
 check(typeof (await hmacSha256Signer("secret")(new TextEncoder().encode("{}"))) === "string", "pay signer signs");
 
 const realFetch = globalThis.fetch;
-globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => examplesFetch(identityBundle)(new Request(input, init))) as typeof fetch;
+globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+  examplesFetch(identityBundle)(new Request(input, init))) as typeof fetch;
 try {
   const identity = await createIdentityClient({
     issuer: "http://127.0.0.1:4010",
@@ -117,10 +177,16 @@ try {
     allowInsecureRequests: true,
   });
   const authorization = await identity.createAuthorizationRequest(["openid"]);
-  check(authorization.url.pathname === operationPath(identityBundle, "authorize"), "identity builds the authorize URL from discovery");
+  check(
+    authorization.url.pathname === operationPath(identityBundle, "authorize"),
+    "identity builds the authorize URL from discovery",
+  );
   check(authorization.url.searchParams.get("code_challenge_method") === "S256", "identity uses PKCE S256");
   const idToken: string | undefined = undefined;
-  check(identity.logoutUrl({ idTokenHint: idToken }).pathname === operationPath(identityBundle, "logout"), "identity builds the logout URL from discovery");
+  check(
+    identity.logoutUrl({ idTokenHint: idToken }).pathname === operationPath(identityBundle, "logout"),
+    "identity builds the logout URL from discovery",
+  );
 } finally {
   globalThis.fetch = realFetch;
 }
@@ -128,6 +194,14 @@ check((await createPkcePair()).method === "S256", "createPkcePair");
 
 check(typeof fileNonceSource === "function", "the Node-only nonce source is exported");
 
-for (const errorClass of [CatalogApiError, CatalogScopeError, IdentityApiError, LinksApiError, PayApiError, RateLimitError]) check(typeof errorClass === "function", `${errorClass.name} is exported`);
+for (const errorClass of [
+  CatalogApiError,
+  CatalogScopeError,
+  IdentityApiError,
+  LinksApiError,
+  PayApiError,
+  RateLimitError,
+])
+  check(typeof errorClass === "function", `${errorClass.name} is exported`);
 
 console.log(JSON.stringify({ name: manifest.name, version: manifest.version, answered }));

@@ -22,17 +22,26 @@ export class ScriptedBrowser {
 
   /** Submits a form the way a browser does (application/x-www-form-urlencoded), following the redirects. */
   async submit(url: string, fields: Record<string, string>): Promise<Visit> {
-    return this.navigate(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+    return this.navigate(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 
   private async navigate(url: string, init: RequestInit): Promise<Visit> {
     let current = url;
     let request = init;
     for (let hop = 0; hop < 10; hop++) {
-      const response = await this.send(current, { ...request, redirect: "manual", headers: { ...(request.headers as Record<string, string>), cookie: this.cookieHeader() } });
+      const response = await this.send(current, {
+        ...request,
+        redirect: "manual",
+        headers: { ...(request.headers as Record<string, string>), cookie: this.cookieHeader() },
+      });
       this.remember(response);
       const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || !location) return { response, url: current, html: await response.text() };
+      if (response.status < 300 || response.status >= 400 || !location)
+        return { response, url: current, html: await response.text() };
       current = new URL(location, current).href;
       if (current.startsWith(this.stopAt)) return { response, url: current, html: "" };
       request = { method: "GET" };
@@ -48,7 +57,9 @@ export class ScriptedBrowser {
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";");
       const [name, ...value] = pair!.trim().split("=");
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()));
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
+      );
       if (expired) this.cookies.delete(name!);
       else this.cookies.set(name!, value.join("="));
     }

@@ -24,7 +24,10 @@ function readBody(contentType: string | null, text: string): { body: unknown } |
 }
 
 /** A fetch for the sandbox at `bases` (API → base URL) that validates every contract response it receives. */
-export function contractFetch(bases: Partial<Record<ApiName, string>>, inner: typeof fetch = (input, init) => fetch(input, init)): CheckedFetch {
+export function contractFetch(
+  bases: Partial<Record<ApiName, string>>,
+  inner: typeof fetch = (input, init) => fetch(input, init),
+): CheckedFetch {
   const apiByOrigin = new Map(Object.entries(bases).map(([api, base]) => [new URL(base).origin, api as ApiName]));
   let checked = 0;
   const checkedFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -36,10 +39,20 @@ export function contractFetch(bases: Partial<Record<ApiName, string>>, inner: ty
     if (!api || !match) return response;
     const contentType = response.headers.get("content-type");
     const read = readBody(contentType, await response.clone().text());
-    const problems = "problem" in read ? [read.problem] : loadContract(api).checkResponse(match.operation, { status: response.status, headers: response.headers, contentType, body: read.body });
+    const problems =
+      "problem" in read
+        ? [read.problem]
+        : loadContract(api).checkResponse(match.operation, {
+            status: response.status,
+            headers: response.headers,
+            contentType,
+            body: read.body,
+          });
     checked += 1;
     if (problems.length > 0) {
-      throw new ContractViolation(`${request.method} ${url.pathname} → ${response.status} breaks ${api} ${match.operation.operationId}: ${problems.join("; ")}`);
+      throw new ContractViolation(
+        `${request.method} ${url.pathname} → ${response.status} breaks ${api} ${match.operation.operationId}: ${problems.join("; ")}`,
+      );
     }
     return response;
   };

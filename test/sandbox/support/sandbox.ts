@@ -17,6 +17,10 @@ export function portsFrom(base: number): Record<ApiName, number> {
 }
 
 export async function startTestSandbox(options: Omit<SandboxOptions, "ports" | "host"> = {}): Promise<TestSandbox> {
-  const sandbox = await startSandbox({ ...options, host: "127.0.0.1", ports: { identity: 0, links: 0, catalog: 0, pay: 0 } });
+  const sandbox = await startSandbox({
+    ...options,
+    host: "127.0.0.1",
+    ports: { identity: 0, links: 0, catalog: 0, pay: 0 },
+  });
   return { sandbox, urls: sandbox.urls, fetch: contractFetch(sandbox.urls), stop: () => sandbox.stop() };
 }

@@ -47,7 +47,8 @@ export function allUndocumented(): Array<{ at: string; text: string }> {
     if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${at}/${i}`));
     else if (node && typeof node === "object") {
       for (const [key, value] of Object.entries(node)) {
-        if (key === "x-undocumented" && Array.isArray(value)) for (const text of value) found.push({ at, text: String(text) });
+        if (key === "x-undocumented" && Array.isArray(value))
+          for (const text of value) found.push({ at, text: String(text) });
         else walk(value, `${at}/${pointerSegment(key)}`);
       }
     }

@@ -26,7 +26,12 @@ export function expectInvalid(pointer: string, data: unknown): void {
 }
 
 /** Value of a named example of a response body. */
-export function responseExample(operationId: string, status: string, name: string, mediaType = "application/json"): any {
+export function responseExample(
+  operationId: string,
+  status: string,
+  name: string,
+  mediaType = "application/json",
+): any {
   const op = findOperation(API, operationId);
   const content = resolvePointer(API, `${op.pointer}/responses/${status}`).content[mediaType];
   const example = content.examples[name];

@@ -1,7 +1,14 @@
 // Shared by the links spec tests: named examples (cloned), schema pointers, the one-change rejection check and
 // the operations the seed lists.
 import { expect } from "vitest";
-import { describeErrors, findOperation, loadBundle, resolvePointer, responseSchemaPointer, validateAt } from "../../support/bundle-nodes.js";
+import {
+  describeErrors,
+  findOperation,
+  loadBundle,
+  resolvePointer,
+  responseSchemaPointer,
+  validateAt,
+} from "../../support/bundle-nodes.js";
 
 export const API = "links" as const;
 export const JSON_MEDIA = "application~1json";
@@ -11,7 +18,9 @@ export type Json = any;
 /** The value of a named response example (follows `$ref`s to components/examples). */
 export function responseExample(operationId: string, status: string, name: string): Json {
   const op = findOperation(API, operationId);
-  return structuredClone(resolvePointer(API, `${op.pointer}/responses/${status}/content/${JSON_MEDIA}/examples/${name}/value`));
+  return structuredClone(
+    resolvePointer(API, `${op.pointer}/responses/${status}/content/${JSON_MEDIA}/examples/${name}/value`),
+  );
 }
 
 /** The value of a named request-body example. */

@@ -1,6 +1,13 @@
 // Shared by the pay spec tests: named examples, schema pointers and the example requests and responses.
 import { expect } from "vitest";
-import { describeErrors, findOperation, requestSchemaPointer, resolvePointer, responseSchemaPointer, validateAt } from "../../support/bundle-nodes.js";
+import {
+  describeErrors,
+  findOperation,
+  requestSchemaPointer,
+  resolvePointer,
+  responseSchemaPointer,
+  validateAt,
+} from "../../support/bundle-nodes.js";
 
 export const API = "pay" as const;
 
@@ -9,13 +16,17 @@ export type Json = any;
 /** The value of a named example of a request body. */
 export function requestExample(operationId: string, name: string): Json {
   const op = findOperation(API, operationId);
-  return structuredClone(resolvePointer(API, `${op.pointer}/requestBody/content/application~1json/examples/${name}`).value);
+  return structuredClone(
+    resolvePointer(API, `${op.pointer}/requestBody/content/application~1json/examples/${name}`).value,
+  );
 }
 
 /** The value of a named example of a response body. */
 export function responseExample(operationId: string, status: string, name: string): Json {
   const op = findOperation(API, operationId);
-  return structuredClone(resolvePointer(API, `${op.pointer}/responses/${status}/content/application~1json/examples/${name}`).value);
+  return structuredClone(
+    resolvePointer(API, `${op.pointer}/responses/${status}/content/application~1json/examples/${name}`).value,
+  );
 }
 
 export function expectValid(pointer: string, data: unknown): void {
