@@ -26,7 +26,7 @@ export interface LinksClientOptions {
   fetch?: ((request: Request) => Promise<Response>) | undefined;
 }
 
-export type LinksError = components["schemas"]["Error"];
+export type LinksError = components["schemas"]["ErrorEnvelope"];
 
 /** The contract's paths; success bodies without the error envelope, which the client throws as LinksApiError. */
 export type LinksClientPaths = WithoutErrorEnvelope<paths, LinksError>;

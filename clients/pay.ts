@@ -15,7 +15,7 @@ export { hmacSha256Signer, type RequestSigner } from "../lib/pay-signature.js";
 type ClientFields = "shop_id" | "nonce";
 
 /** The contract's paths without the failure envelope in success bodies, which the client throws as PayApiError. */
-type SuccessPaths = WithoutErrorEnvelope<ContractPaths, components["schemas"]["Error"]>;
+type SuccessPaths = WithoutErrorEnvelope<ContractPaths, components["schemas"]["ErrorEnvelope"]>;
 
 // A body left with no field of its own is `Record<string, never>`, not `{}`, which would take any object.
 type OwnFields<B> = [Exclude<keyof B, ClientFields>] extends [never] ? Record<string, never> : Omit<B, ClientFields>;

@@ -10,7 +10,6 @@ import {
   escapeSegment as pointerSegment,
   type JsonSchema,
   loadContract,
-  responseKeyFor,
 } from "../lib/contract/index.js";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
@@ -19,6 +18,7 @@ import {
   closedResponseAssumption,
   envelopeError,
   isRefusal,
+  judgedStatus,
   requestWord,
   responseErrorWord,
 } from "./contract-words.js";
@@ -44,7 +44,7 @@ export const CHECKS: CheckInfo[] = [
   {
     name: "status_code_conformance",
     catches:
-      "a status code the operation does not document (neither exactly, nor as a range such as 2XX, nor under default).",
+      "a status code the operation does not document (neither exactly, nor as a range such as 4XX, nor under default); one of the class of a code marked x-assumption (201 where 200 is assumed) is a warning, a failure under --strict.",
   },
   {
     name: "content_type_conformance",
@@ -203,10 +203,14 @@ function documented(
 ): { response: RecordedResponse; pointer: string; api: ApiName } | undefined {
   const response = input.exchange.response;
   if (!response) return undefined;
-  const key = responseKeyFor(input.model.op, response.status);
-  return key === undefined
+  const judged = judgedStatus(input.model.op.api, input.model.op, response.status);
+  return judged === undefined
     ? undefined
-    : { response, pointer: `${input.model.op.pointer}/responses/${pointerSegment(key)}`, api: input.model.op.api };
+    : {
+        response,
+        pointer: `${input.model.op.pointer}/responses/${pointerSegment(judged.key)}`,
+        api: input.model.op.api,
+      };
 }
 
 const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = {
@@ -216,13 +220,22 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     return exchange.response!.status >= 500 ? `server error ${exchange.response!.status}` : "";
   },
 
-  /** The status must be documented exactly, by range, or covered by `default`. */
+  /**
+   * The status must be documented exactly, by range, or covered by `default`; one of the same class as an assumed
+   * code (a response with `x-assumption`: 201 where 200 is assumed) breaks that assumption.
+   */
   status_code_conformance(input) {
     const response = input.exchange.response;
     if (!response) return undefined;
-    if (responseKeyFor(input.model.op, response.status) !== undefined) return "";
+    const judged = judgedStatus(input.model.op.api, input.model.op, response.status);
     const documented = Object.keys(input.model.op.operation.responses ?? {}).join(", ");
-    return `status ${response.status} is not documented (documented: ${documented})`;
+    if (judged?.assumption !== undefined)
+      return assumptionBroken(
+        input,
+        `status ${response.status} is not documented; the contract assumes ${judged.key} (documented: ${documented})`,
+        judged.assumption,
+      );
+    return judged === undefined ? `status ${response.status} is not documented (documented: ${documented})` : "";
   },
 
   /** A body must come with one of the media types documented for its status. */

@@ -9,6 +9,7 @@ import {
   escapeSegment as pointerSegment,
   type JsonSchema,
   loadContract,
+  type OperationInfo,
   valueAt,
 } from "../lib/contract/index.js";
 import type { Location } from "./mutations.js";
@@ -70,13 +71,21 @@ function safeResolve(api: ApiName, pointer: string): unknown {
   }
 }
 
-/** The word on the deepest node among the pointers and their prefixes (each read as written and through its `$ref`). */
-function deepest(api: ApiName, pointers: string[], word: ContractWord): string | undefined {
+/**
+ * The word on the deepest node among the pointers and their prefixes (each read as written and through its `$ref`).
+ * `floor` stops the climb: a prefix with fewer segments than floor(pointer) is not read.
+ */
+function deepest(
+  api: ApiName,
+  pointers: string[],
+  word: ContractWord,
+  floor: (pointer: string) => number = () => 1,
+): string | undefined {
   const doc = loadContract(api).document;
   let found: { depth: number; text: string } | undefined;
   for (const pointer of pointers) {
     const segments = pointer.split("/");
-    for (let length = segments.length; length >= 1; length--) {
+    for (let length = segments.length; length >= floor(pointer); length--) {
       const prefix = segments.slice(0, length).join("/");
       const text = textOf(valueAt(doc, prefix), word) ?? textOf(safeResolve(api, prefix), word);
       if (text !== undefined) {
@@ -158,5 +167,40 @@ export function responseErrorWord(
   if (error.keyword === "required" && missing !== undefined)
     pointers.push(...schemaTrail(api, schemaPointer, [...keys, missing]).slice(keys.length + 1));
   if (error.schemaPath.startsWith("#/")) pointers.push(error.schemaPath.slice(1));
-  return deepest(api, pointers, word);
+  return deepest(api, pointers, word, schemaRootDepth);
+}
+
+/**
+ * How many segments the pointer of the schema that a pointer lies in has: a body is judged by its schema, so the
+ * words of a response, an operation or the root (an assumed status code, say) do not reach into it.
+ */
+function schemaRootDepth(pointer: string): number {
+  const segments = pointer.split("/");
+  if (segments[1] === "components" && segments[2] === "schemas") return 4;
+  const media = segments.findIndex((segment, i) => segment === "content" && segments[i + 2] === "schema");
+  return media < 0 ? 1 : media + 3;
+}
+
+/** Where a status is judged: its documented response, and the assumption it breaks when it is not the one documented. */
+export interface JudgedStatus {
+  key: string;
+  /** Set when the status is only of the same class as a documented code whose response carries `x-assumption`. */
+  assumption?: string;
+}
+
+/**
+ * The documented response that judges a status: the exact code, else its range (`4XX`), else a code of the same class
+ * whose response carries `x-assumption` (a provider that answers 201 where the contract assumes 200 breaks that
+ * assumption, and its body is judged by the 200's schema), else `default`; undefined when none covers it.
+ */
+export function judgedStatus(api: ApiName, operation: OperationInfo, status: number): JudgedStatus | undefined {
+  const responses = operation.operation.responses ?? {};
+  const documented = [String(status), `${String(status)[0]}XX`].find((key) => key in responses);
+  if (documented !== undefined) return { key: documented };
+  for (const key of Object.keys(responses)) {
+    if (!/^\d{3}$/.test(key) || key[0] !== String(status)[0]) continue;
+    const assumption = textOf(safeResolve(api, `${operation.pointer}/responses/${key}`), "x-assumption");
+    if (assumption !== undefined) return { key, assumption };
+  }
+  return "default" in responses ? { key: "default" } : undefined;
 }

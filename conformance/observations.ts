@@ -1,7 +1,8 @@
 // Gap discovery: what a deployment returns that the contract does not describe (fields of open objects, statuses
 // covered only by `default` or a range, headers nobody documented), matched to the `x-undocumented` entries they shed
 // light on. Observations are facts for whoever maintains the contract; they never fail a run.
-import { escapeSegment as pointerSegment, loadContract, responseKeyFor } from "../lib/contract/index.js";
+import { escapeSegment as pointerSegment, loadContract } from "../lib/contract/index.js";
+import { judgedStatus } from "./contract-words.js";
 import { resolveAt, validateAt } from "./lookup.js";
 import type { OperationModel } from "./cases.js";
 import type { Exchange } from "./transport.js";
@@ -139,12 +140,14 @@ export class ObservationLog {
     if (!response) return;
     const api = model.op.api;
     const operationId = model.op.operationId;
-    const key = responseKeyFor(model.op, response.status);
-    if (key === undefined) return; // status_code_conformance reports it
+    const judged = judgedStatus(api, model.op, response.status);
+    if (judged === undefined) return; // status_code_conformance reports it
+    const key = judged.key;
     const responsePointer = `${model.op.pointer}/responses/${pointerSegment(key)}`;
     const documented = resolveAt(api, responsePointer);
 
-    if (key !== String(response.status)) {
+    // A status beside an assumed one is a warning of status_code_conformance already.
+    if (key !== String(response.status) && judged.assumption === undefined) {
       const about = response.status >= 400 ? "error" : "success";
       this.add(operationId, {
         kind: "undocumented-status",

@@ -63,7 +63,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   console.log(line(["API", "URL", "Docs"]));
   for (const row of rows) console.log(line(row));
   console.log(
-    `\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\`, \`Prefer: example=<name>\` (2XX examples) or \`Prefer: code=<status>, example=<name>\`.`,
+    `\nPick a documented response with the Prefer header, e.g. \`Prefer: code=403\`, \`Prefer: example=<name>\` (success examples) or \`Prefer: code=<status>, example=<name>\`.`,
   );
 
   const reason = await stopRequested;

@@ -81,7 +81,7 @@ function exampleNames(api: ApiName, operation: OperationInfo, key: string): stri
   return [...new Set([...bodies, ...headers])];
 }
 
-/** The response key Prism serves for a request without a status preference: the lowest 2XX, else default, else the first. */
+/** The response key Prism serves for a request without a status preference: the lowest 2xx code (or 2XX), else default, else the first. */
 function unspecifiedKey(operation: OperationInfo): string | undefined {
   const keys = Object.keys(operation.operation.responses ?? {});
   return successKeyOf(operation) ?? (keys.includes("default") ? "default" : keys[0]);
@@ -165,11 +165,14 @@ function useOwnOrigin(api: ApiName, request: PrismRequest, response: MockedRespo
   if (response.headers) response.headers = move(response.headers) as Record<string, unknown>;
 }
 
+/** The origin the examples are written on: the first server with a concrete URL (the mock; `{id_url}` is none). */
 function exampleServerOrigin(api: ApiName): string | undefined {
-  const url = loadContract(api).document.servers?.[0]?.url;
-  try {
-    return url === undefined ? undefined : new URL(url).origin;
-  } catch {
-    return undefined; // a templated URL such as `{id_url}` is no example origin
+  for (const server of loadContract(api).document.servers ?? []) {
+    try {
+      return new URL(server.url).origin;
+    } catch {
+      // a templated URL such as `{id_url}` is no example origin
+    }
   }
+  return undefined;
 }

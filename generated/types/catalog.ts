@@ -279,6 +279,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The shop identity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shop"];
+                };
+            };
             /** @description The key lacks a required scope (fail-closed); the body names the missing scope. */
             403: {
                 headers: {
@@ -286,15 +295,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeError"];
-                };
-            };
-            /** @description The shop identity. */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Shop"];
                 };
             };
             /**
@@ -320,6 +320,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Flat list of categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
             /** @description The key lacks a required scope (fail-closed); the body names the missing scope. */
             403: {
                 headers: {
@@ -327,15 +336,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeError"];
-                };
-            };
-            /** @description Flat list of categories. */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CategoryList"];
                 };
             };
             /**
@@ -368,6 +368,18 @@ export interface operations {
             };
         };
         responses: {
+            /**
+             * @description The product (the same product again when the Idempotency-Key repeats). Its shape is not shown; the
+             *     only documented part is that prices are decimal strings with two decimals.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
             /** @description The key lacks a required scope (fail-closed); the body names the missing scope. */
             403: {
                 headers: {
@@ -375,18 +387,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeError"];
-                };
-            };
-            /**
-             * @description The product (the same product again when the Idempotency-Key repeats). Its shape is not shown; the
-             *     only documented part is that prices are decimal strings with two decimals.
-             */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Product"];
                 };
             };
             /**

@@ -284,7 +284,10 @@ export interface components {
         TokenRequest: components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
         /** @description Exchange of an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.5). The provider lists every field except `code_verifier`. */
         AuthorizationCodeGrant: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             grant_type: "authorization_code";
             /** @description The authorization code received on the redirect. */
             code: string;
@@ -304,7 +307,10 @@ export interface components {
         };
         /** @description Refresh of the tokens (RFC 6749 §6); possible only when `offline_access` was granted. */
         RefreshTokenGrant: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             grant_type: "refresh_token";
             /** @description The refresh token from an earlier token response. */
             refresh_token: string;
@@ -649,7 +655,7 @@ export interface operations {
                 };
             };
             /** @description Error responses of the discovery endpoint are not shown by the provider; no body is documented. */
-            "4XX": {
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -676,7 +682,7 @@ export interface operations {
                 };
             };
             /** @description Error responses of the JWKS endpoint are not shown by the provider; no body is documented. */
-            "4XX": {
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -876,7 +882,7 @@ export interface operations {
         responses: {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
-            "4XX": components["responses"]["LogoutError"];
+            400: components["responses"]["LogoutError"];
         };
     };
     logoutWithForm: {
@@ -894,7 +900,7 @@ export interface operations {
         responses: {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
-            "4XX": components["responses"]["LogoutError"];
+            400: components["responses"]["LogoutError"];
         };
     };
 }

@@ -328,7 +328,7 @@ export interface components {
          */
         DateTime: string;
         /** @description Envelope of every failing response. */
-        Error: {
+        ErrorEnvelope: {
             /**
              * @description Always 1 on failure.
              * @constant
@@ -627,7 +627,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /**
@@ -642,7 +642,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /**
@@ -657,7 +657,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /**
@@ -672,7 +672,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
     };
@@ -718,7 +718,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The account. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -726,7 +726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AccountResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -746,7 +746,7 @@ export interface operations {
         };
         responses: {
             /** @description The account was updated. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -754,7 +754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -775,7 +775,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of branded domains. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -783,7 +783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainListResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DomainListResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -803,7 +803,7 @@ export interface operations {
         };
         responses: {
             /** @description The domain was added; `id` identifies it. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -811,7 +811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatedResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -834,7 +834,7 @@ export interface operations {
         };
         responses: {
             /** @description The domain was updated. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -842,7 +842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundOrValidationError"];
@@ -861,7 +861,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The domain was deleted. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -869,7 +869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -890,7 +890,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of overlays. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -898,7 +898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OverlayListResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OverlayListResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -919,7 +919,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of campaigns. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -927,7 +927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignListResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CampaignListResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -947,7 +947,7 @@ export interface operations {
         };
         responses: {
             /** @description The campaign was created. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -955,7 +955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["ValidationError"];
@@ -976,7 +976,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The link was assigned to the campaign. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -984,7 +984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1007,7 +1007,7 @@ export interface operations {
         };
         responses: {
             /** @description The campaign was updated. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1015,7 +1015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CampaignSaved"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundOrValidationError"];
@@ -1034,7 +1034,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The campaign was deleted. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1042,7 +1042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["MessageResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1063,7 +1063,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of channels. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1071,7 +1071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelListResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ChannelListResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["AuthError"];
@@ -1095,7 +1095,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One page of channel items. */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1103,7 +1103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelItemListResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ChannelItemListResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["NotFoundError"];
@@ -1123,7 +1123,7 @@ export interface operations {
         };
         responses: {
             /** @description The channel was created (shape inferred from the envelope table). */
-            "2XX": {
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1131,7 +1131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChannelCreated"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ChannelCreated"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             default: components["responses"]["ValidationError"];

@@ -400,7 +400,7 @@ export interface components {
          * @description Failure envelope: `type` is a value other than `success`, `desc` describes the failure, and `data` may be
          *     absent or carry anything.
          */
-        Error: {
+        ErrorEnvelope: {
             /**
              * @description Failure type; any value other than success.
              * @example error
@@ -420,12 +420,12 @@ export interface components {
          * @description A failure. The HTTP status codes and the values of `type` on failure are not shown; the body is the
          *     envelope with a `type` other than `success`.
          */
-        Error: {
+        ErrorResponse: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
     };
@@ -450,15 +450,15 @@ export interface operations {
         };
         responses: {
             /** @description The user id and the shops (envelope with `type` `success`). */
-            "2XX": {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListShopsResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListShopsResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            default: components["responses"]["Error"];
+            default: components["responses"]["ErrorResponse"];
         };
     };
     listOrders: {
@@ -475,15 +475,15 @@ export interface operations {
         };
         responses: {
             /** @description One page of orders (envelope with `type` `success`; `data` is an array). */
-            "2XX": {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListOrdersResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListOrdersResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            default: components["responses"]["Error"];
+            default: components["responses"]["ErrorResponse"];
         };
     };
     createOrder: {
@@ -500,15 +500,15 @@ export interface operations {
         };
         responses: {
             /** @description The id of the new order and the direct payment link (envelope with `type` `success`). */
-            "2XX": {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateOrderResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateOrderResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            default: components["responses"]["Error"];
+            default: components["responses"]["ErrorResponse"];
         };
     };
     getBalance: {
@@ -525,15 +525,15 @@ export interface operations {
         };
         responses: {
             /** @description The user id and the balance per currency (envelope with `type` `success`). */
-            "2XX": {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetBalanceResponse"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GetBalanceResponse"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            default: components["responses"]["Error"];
+            default: components["responses"]["ErrorResponse"];
         };
     };
 }

@@ -105,7 +105,7 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
 
   /**
    * The named examples (or example, or schema examples) of a response's media type. `status` is a response key;
-   * without it, the operation's success response (`200`, `201`, … or `2XX`, see successKeyOf).
+   * without it, the operation's success response (`200`, `201`, … or a `2XX` range, see successKeyOf).
    */
   responseExamples(operationId: OperationId<A>, status?: string, mediaType = "application/json"): NamedExample[] {
     const operation = this.operation(operationId);

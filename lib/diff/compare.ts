@@ -372,31 +372,21 @@ function compareResponses(ctx: WalkContext, direction: Direction, opBefore: Node
 }
 
 /**
- * A code replaced by its range (`200` -> `2XX`) lets the writer send any status of the class: a reader meets
- * statuses it did not handle (breaking for a success it receives). The reverse binds the writer to one code (breaking
- * for a webhook reply you send).
+ * A code replaced by its range (`200` -> `2XX`), or the reverse, is always breaking: the generated types key each
+ * response by its status key (`responses[200]` vs `responses["2XX"]`), so code that reads the response by its type no
+ * longer compiles (like `operation-id-changed`). On the wire, a range also lets the writer send any status of the
+ * class (a reader meets statuses it did not handle), and a code binds the writer (a webhook reply) to one.
  */
 function reportRangeChange(ctx: WalkContext, site: Site, before: string, after: string, pointer: string): void {
-  if (/XX$/i.test(after)) {
-    const success = /^[123]/.test(after);
-    report(
-      ctx,
-      site,
-      "response-range-widened",
-      site.direction === "received" && success,
-      `response ${before} widened to ${after}`,
-      pointer,
-    );
-  } else {
-    report(
-      ctx,
-      site,
-      "response-range-narrowed",
-      site.direction === "sent",
-      `response ${before} narrowed to ${after}`,
-      pointer,
-    );
-  }
+  const widened = /XX$/i.test(after);
+  report(
+    ctx,
+    site,
+    widened ? "response-range-widened" : "response-range-narrowed",
+    true,
+    `response ${before} ${widened ? "widened" : "narrowed"} to ${after} (the generated types key it as ${after})`,
+    pointer,
+  );
 }
 
 function compareResponse(ctx: WalkContext, site: Site, before: Node, after: Node): void {

@@ -99,7 +99,7 @@ interface Context {
 /** The links envelope of a refusal (`default` of every operation). */
 interface Refusal {
   status: number;
-  body: Schemas["Error"];
+  body: Schemas["ErrorEnvelope"];
 }
 
 const fail = (status: number, message: string): Refusal => ({ status, body: { error: 1, message } });

@@ -136,5 +136,5 @@ export function operationHref(doc: Document, operationId: string): string {
   return `./${operationPage(op)}#${operationAnchor(operationId)}`;
 }
 
-/** Stable anchors of an operation's parts: `createOrder-2XX`, `createOrder-default`, `createOrder-request`. */
+/** Stable anchors of an operation's parts: `createOrder-200`, `createOrder-default`, `createOrder-request`. */
 export const responseAnchor = (operationId: string, status: string): string => `${operationId}-${status}`;

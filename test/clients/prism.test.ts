@@ -32,7 +32,7 @@ afterAll(async () => {
 
 type Outcome = { data?: unknown; error?: unknown; response: Response };
 
-/** Validates `data` against the JSON schema of the response an operation documents for an HTTP status (200 → `2XX` too). */
+/** Validates `data` against the JSON schema of the response an operation documents for an HTTP status (exact, range or default). */
 function validateResponse(api: ApiName, operationId: string, status: number, data: unknown): ValidationResult {
   const contract = loadContract(api);
   const operation = contract.findOperation(operationId);

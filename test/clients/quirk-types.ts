@@ -6,26 +6,26 @@ import type { LinksClientPaths, components as LinksComponents, paths as LinksPat
 import type { components as PayComponents, PayClientPaths, paths as PayPaths } from "../../clients/pay.js";
 
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
-/** The success envelope of a links 2XX body (the body itself may also be the error envelope). */
+/** The success envelope of a links 200 body (the body itself may also be the error envelope). */
 type LinksOk<P extends keyof LinksPaths, M extends keyof LinksPaths[P]> = LinksPaths[P][M] extends {
-  responses: { "2XX": infer R };
+  responses: { 200: infer R };
 }
-  ? Exclude<Json<R>, LinksComponents["schemas"]["Error"]>
+  ? Exclude<Json<R>, LinksComponents["schemas"]["ErrorEnvelope"]>
   : never;
 
 // Errors are signalled in the body: a links or pay body of any status may be the error envelope, so the generated
 // types make a raw caller check `error` / `type` before reading `data`; the clients throw it, so their types don't.
-type RawAccount = Json<LinksPaths["/api/account"]["get"]["responses"]["2XX"]>;
-// @ts-expect-error the 2XX body may be the error envelope: check `error` first
+type RawAccount = Json<LinksPaths["/api/account"]["get"]["responses"][200]>;
+// @ts-expect-error the 200 body may be the error envelope: check `error` first
 export const uncheckedUsername = (body: RawAccount): string => body.data.username;
 export const checkedUsername = (body: RawAccount): string => (body.error === 0 ? body.data.username : body.message);
-export const clientUsername = (body: Json<LinksClientPaths["/api/account"]["get"]["responses"]["2XX"]>): string =>
+export const clientUsername = (body: Json<LinksClientPaths["/api/account"]["get"]["responses"][200]>): string =>
   body.data.username;
-type RawBalance = Json<PayPaths["/api/balance/"]["post"]["responses"]["2XX"]>;
-// @ts-expect-error the 2XX body may be the failure envelope, whose data is not shown
+type RawBalance = Json<PayPaths["/api/balance/"]["post"]["responses"][200]>;
+// @ts-expect-error the 200 body may be the failure envelope, whose data is not shown
 export const uncheckedBalance = (body: RawBalance): Record<string, string> => body.data.balance;
 export const clientBalance = (
-  body: Json<PayClientPaths["/api/balance/"]["post"]["responses"]["2XX"]>,
+  body: Json<PayClientPaths["/api/balance/"]["post"]["responses"][200]>,
 ): Record<string, string> => body.data.balance;
 
 // A list response's `error` is the string "0", never the integer 0; other successes carry the integer.

@@ -101,13 +101,13 @@ describe("the Link Objects of the specs", () => {
 
 const DELETE_LINK = {
   api: "links" as const,
-  pointer: "/paths/~1api~1domain~1add/post/responses/2XX/links",
+  pointer: "/paths/~1api~1domain~1add/post/responses/200/links",
   key: "deleteTheNewDomain",
   value: undefined,
 };
 const CATEGORY_LINKS = ["createAProductInAListedCategory", "createAProductInAListedParentCategory"].map((key) => ({
   api: "catalog" as const,
-  pointer: "/paths/~1admin~1seller-api~1categories/get/responses/2XX/links",
+  pointer: "/paths/~1admin~1seller-api~1categories/get/responses/200/links",
   key,
   value: undefined,
 }));

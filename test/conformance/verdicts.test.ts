@@ -43,9 +43,9 @@ const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = [
 // assumptions the specs carry themselves.
 const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
   "/paths/~1api~1domains/get",
-  "/paths/~1api~1domains/get/responses/2XX",
-  "/paths/~1api~1domains/get/responses/2XX/content/application~1json",
-  "/paths/~1api~1domains/get/responses/2XX/content/application~1json/schema",
+  "/paths/~1api~1domains/get/responses/200",
+  "/paths/~1api~1domains/get/responses/200/content/application~1json",
+  "/paths/~1api~1domains/get/responses/200/content/application~1json/schema",
   "/components/schemas/DomainListResponse",
   "/components/schemas/DomainListResponse/properties/data",
   "/components/schemas/DomainPage",
@@ -257,10 +257,27 @@ describe("a links server that caps the page size, which the seed leaves open", (
   });
 });
 
-// The links and pay seeds show no HTTP status codes, so the contracts declare success as 2XX: a provider that answers
-// a creation with 201 Created keeps the seeds, and must pass.
-describe("servers that answer a creation with 201, a status the seeds leave open", () => {
-  it("links: domain, campaign and channel creations with 201 pass, status_code_conformance included", async () => {
+// The links and pay seeds show no HTTP status codes, so the contracts declare success as 200 and mark it x-assumption:
+// a provider that answers a creation with 201 Created keeps the seeds and passes, with a warning that names the
+// assumption; under --strict the broken assumption fails. Its body is still judged by the 200's schema.
+const STATUS_ASSUMPTION = /^The provider shows no success status code; 200 is our reading/;
+const statusWarnings = (report: RunReport) => report.warnings.filter((w) => w.check === "status_code_conformance");
+const payCreateOrder = (url: string, ...more: string[]) => [
+  "pay",
+  "--base-url",
+  url,
+  "--seed",
+  "5",
+  "--max-examples",
+  "4",
+  "--allow-writes",
+  "--operation",
+  "createOrder",
+  ...more,
+];
+
+describe("servers that answer a creation with 201 where the contract assumes 200", () => {
+  it("links: domain, campaign and channel creations with 201 pass with the assumption's warning", async () => {
     const server = await oracle("http", { createdStatus: 201 });
     const { code, report, stdout } = await conformInProcess(
       args(server.url, "--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"),
@@ -268,31 +285,63 @@ describe("servers that answer a creation with 201, a status the seeds leave open
       [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
     );
     expect(failing(report), stdout).toEqual([]);
-    expect(report.checks.find((c) => c.name === "status_code_conformance")!.passed).toBeGreaterThan(0);
+    const warned = statusWarnings(report);
+    expect(warned.map((w) => w.operationId).sort()).toEqual(["addCampaign", "addChannel", "addDomain"]);
+    for (const warning of warned) {
+      expect(warning.assumption).toMatch(STATUS_ASSUMPTION);
+      expect(warning.message).toMatch(/^status 201 is not documented; the contract assumes 200/);
+    }
+    expect(stdout).toMatch(/status 201 is not documented; the contract assumes 200/);
+    expect(
+      report.checks.find((c) => c.name === "response_schema_conformance")!.operations["addDomain"]!.passed,
+    ).toBeGreaterThan(0);
     expect(code).toBe(0);
   });
 
-  it("pay: createOrder answered with 201 passes", async () => {
+  it("links: with --strict the 201 fails status_code_conformance, naming the assumption", async () => {
+    const server = await oracle("http", { createdStatus: 201 });
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [
+      ...ERROR_ENVELOPES,
+      ...EMPTY_REDIRECTS_ASSUMED,
+    ]);
+    expect(failing(report).join("\n")).toMatch(
+      /status_code_conformance on addDomain: status 201 is not documented; the contract assumes 200 .*x-assumption, failing under --strict: The provider shows no success status code/,
+    );
+    expect(code).toBe(1);
+  });
+
+  it("pay: createOrder answered with 201 passes with the warning, and fails under --strict", async () => {
     const server = await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, createdStatus: 201 });
     servers.push(server);
-    const { code, report, stdout } = await conformInProcess(
-      [
-        "pay",
-        "--base-url",
-        server.url,
-        "--seed",
-        "5",
-        "--max-examples",
-        "4",
-        "--allow-writes",
-        "--operation",
-        "createOrder",
-      ],
-      env,
-      [],
+    const lenient = await conformInProcess(payCreateOrder(server.url), env, []);
+    expect(failing(lenient.report), lenient.stdout).toEqual([]);
+    expect(statusWarnings(lenient.report).map((w) => [w.operationId, STATUS_ASSUMPTION.test(w.assumption)])).toEqual([
+      ["createOrder", true],
+    ]);
+    expect(lenient.report.checks.find((c) => c.name === "response_schema_conformance")!.passed).toBeGreaterThan(0);
+    expect(lenient.code).toBe(0);
+    const strict = await conformInProcess(payCreateOrder(server.url, "--strict"), env, []);
+    expect(failing(strict.report).join("\n")).toMatch(/status_code_conformance on createOrder: status 201 .*--strict/);
+    expect(strict.code).toBe(1);
+  });
+
+  it("without the assumption on 200, a 201 falls under default and its success body fails the error envelope", async () => {
+    const server = await oracle("http", { createdStatus: 201 });
+    const unassumed: ContractPatch = {
+      api: "links",
+      pointer: "/paths/~1api~1domain~1add/post/responses/200",
+      key: "x-assumption",
+      value: undefined,
+    };
+    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [
+      ...ERROR_ENVELOPES,
+      ...EMPTY_REDIRECTS_ASSUMED,
+      unassumed,
+    ]);
+    expect(failing(report).join("\n")).toMatch(
+      /response_schema_conformance on addDomain: the body does not match ErrorEnvelope/,
     );
-    expect(failing(report), stdout).toEqual([]);
-    expect(report.checks.find((c) => c.name === "response_schema_conformance")!.passed).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expect(statusWarnings(report)).toEqual([]);
+    expect(code).toBe(1);
   });
 });

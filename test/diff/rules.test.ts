@@ -104,7 +104,7 @@ const EXPECTED: Record<string, string[]> = {
     "safe response-added GET /orders/{id} : response 410",
     "BREAKING response-removed GET /orders/{id} : response 404",
     "BREAKING response-range-widened GET /orders : response 2XX",
-    "safe response-range-narrowed GET /receipts : response 200",
+    "BREAKING response-range-narrowed GET /receipts : response 200",
   ],
   security: [
     "BREAKING security-narrowed GET /a : security",

@@ -160,14 +160,14 @@ describe("Prefer naming an example the response does not have", () => {
     });
   });
 
-  it("a misspelt 2XX example is a 404 listing the 2XX examples", async () => {
+  it("a misspelt success example is a 404 listing the success (200) examples", async () => {
     const answer = await call("pay", getBalance.method, getBalance.path, {
       headers: { ...balanceRequest.headers, Prefer: "example=nosuch" },
       body: balanceRequest.body,
     });
     expect(answer.status).toBe(404);
     expect(answer.body.desc).toBe(
-      `no example nosuch in the 2XX response of getBalance (POST ${getBalance.path}); its examples: ${names("2XX").join(", ")}`,
+      `no example nosuch in the 200 response of getBalance (POST ${getBalance.path}); its examples: ${names("200").join(", ")}`,
     );
   });
 

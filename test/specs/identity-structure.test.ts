@@ -64,8 +64,8 @@ describe("identity: structure", () => {
   });
 
   it("lists the mock, the sandbox and the live server with the id_url variable", () => {
-    expect(doc.servers.map((s: any) => s.url)).toEqual(["http://127.0.0.1:4010", "http://127.0.0.1:4020", "{id_url}"]);
-    expect(doc.servers[2].variables.id_url.default).toBe("http://127.0.0.1:4020");
+    expect(doc.servers.map((s: any) => s.url)).toEqual(["{id_url}", "http://127.0.0.1:4010", "http://127.0.0.1:4020"]);
+    expect(doc.servers[0].variables.id_url.default).toBe("http://127.0.0.1:4020");
   });
 
   it("requires a bearer token with the openid scope only on userinfo; every other endpoint is public and says why", () => {

@@ -42,8 +42,8 @@ describe("pay: structure", () => {
 
   it("declares the servers in the house order", () => {
     const servers = loadBundle(API).servers ?? [];
-    expect(servers.map((s) => s.url)).toEqual(["http://127.0.0.1:4013", "http://127.0.0.1:4023", "{pay_url}"]);
-    expect(servers[2]?.variables?.pay_url?.default).toBe("http://127.0.0.1:4023");
+    expect(servers.map((s) => s.url)).toEqual(["{pay_url}", "http://127.0.0.1:4013", "http://127.0.0.1:4023"]);
+    expect(servers[0]?.variables?.pay_url?.default).toBe("http://127.0.0.1:4023");
   });
 
   it("tags each operation once with shops, orders or balance", () => {
@@ -70,8 +70,10 @@ describe("pay: structure", () => {
 
   it("declares the Error envelope under default on every operation, with illustrative named examples", () => {
     for (const op of listOperations(API)) {
+      expect(Object.keys(op.operation.responses), op.operationId).toEqual(["200", "default"]);
+      expect(resolvePointer(API, `${op.pointer}/responses/200`)["x-assumption"]).toMatch(/no success status code/);
       const content = resolvePointer(API, `${op.pointer}/responses/default/content/application~1json`);
-      expect(content.schema.$ref, op.operationId).toBe("#/components/schemas/Error");
+      expect(content.schema.$ref, op.operationId).toBe("#/components/schemas/ErrorEnvelope");
       const examples = resolvePointer(API, `${op.pointer}/responses/default/content/application~1json/examples`);
       expect(Object.keys(examples).sort()).toEqual(["invalidSignature", "nonceReused", "unknownShop"]);
       for (const example of Object.values<any>(examples)) expect(example.summary).toMatch(/illustrative/);
@@ -115,7 +117,7 @@ describe("pay: structure", () => {
     expect(findOperation(API, "listOrders").operation["x-undocumented"].join("\n")).toMatch(/page size/);
     expect(schemas("OrderFields")).toMatch(/Further keys of fields/);
     expect(schemas("Receipt")).toMatch(/Further keys of receipt/);
-    expect(schemas("Error")).toMatch(/values of type on failure/);
+    expect(schemas("ErrorEnvelope")).toMatch(/values of type on failure/);
     expect(resolvePointer(API, `${ORDER}/properties/status`)["x-undocumented"].join("")).toMatch(/meaning/);
     expect(resolvePointer(API, `${ORDER}/properties/currency_id`)["x-undocumented"].join("")).toMatch(/currency_id/);
     expect(resolvePointer(API, `${ORDER}/properties/payment_system_id`)["x-undocumented"].join("")).toMatch(

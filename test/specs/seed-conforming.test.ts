@@ -69,17 +69,17 @@ describe("links: what a seed-conforming deployment may send", () => {
   checkAccepted("links", [
     [
       "'Every failing response has body with error = 1 and a message string', sent with HTTP 200 ('HTTP status codes for each error case: not shown')",
-      response("links", "getAccount", "2XX"),
+      response("links", "getAccount", "200"),
       { error: 1, message: "Invalid API key" },
     ],
     [
       "the error envelope with HTTP 200 on a list endpoint too",
-      response("links", "listCampaigns", "2XX"),
+      response("links", "listCampaigns", "200"),
       { error: 1, message: "Too many requests" },
     ],
     [
       "the error envelope with HTTP 200 on a creation",
-      response("links", "addDomain", "2XX"),
+      response("links", "addDomain", "200"),
       { error: 1, message: "Domain already exists" },
     ],
     [
@@ -89,17 +89,17 @@ describe("links: what a seed-conforming deployment may send", () => {
     ],
     [
       "Account 'email | string': a string the seed does not restrict further",
-      response("links", "getAccount", "2XX"),
+      response("links", "getAccount", "200"),
       { error: 0, data: account },
     ],
     [
       "Domain added with only 'domain (string, required)': redirectroot and redirect404 were optional, so a read may lack them",
-      response("links", "listDomains", "2XX"),
+      response("links", "listDomains", "200"),
       { error: "0", data: { ...page, domains: [{ id: 3, domain: "https://go.example.net" }] } },
     ],
     [
       "Domain redirects typed 'string (URL)' on read, whatever the provider stores for an empty one",
-      response("links", "listDomains", "2XX"),
+      response("links", "listDomains", "200"),
       {
         error: "0",
         data: { ...page, domains: [{ id: 3, domain: "https://go.example.net", redirectroot: "", redirect404: "" }] },
@@ -107,12 +107,12 @@ describe("links: what a seed-conforming deployment may send", () => {
     ],
     [
       "Channel created with only 'name (string, required)': description, color and starred may be absent on read",
-      response("links", "listChannels", "2XX"),
+      response("links", "listChannels", "200"),
       { error: "0", data: { ...page, channels: [{ id: 4, name: "Inbox" }] } },
     ],
     [
       "Channel 'color | string | badge color in HEX form' spelled without a '#'",
-      response("links", "listChannels", "2XX"),
+      response("links", "listChannels", "200"),
       {
         error: "0",
         data: { ...page, channels: [{ id: 4, name: "Inbox", description: "", color: "1e88e5", starred: false }] },
@@ -120,12 +120,12 @@ describe("links: what a seed-conforming deployment may send", () => {
     ],
     [
       "'Response of channel creation: not shown': error 0 and the id ('present on creations') plus fields not shown",
-      response("links", "addChannel", "2XX"),
+      response("links", "addChannel", "200"),
       { error: 0, id: 12, name: "Inbox", color: "#000" },
     ],
     [
       "campaign add: 'name (string, optional)': a campaign created without a name comes back with its name under domain",
-      response("links", "addCampaign", "2XX"),
+      response("links", "addCampaign", "200"),
       { error: 0, id: 9, domain: "", public: false, rotator: false, list: "https://go.example.net/u/owner/9" },
     ],
     ["campaign add body: every field is optional", request("links", "addCampaign"), {}],
@@ -134,33 +134,33 @@ describe("links: what a seed-conforming deployment may send", () => {
   checkRefused("links", [
     [
       "'error = 1 and a message string': an error envelope without a message",
-      response("links", "getAccount", "2XX"),
+      response("links", "getAccount", "200"),
       { error: 1 },
     ],
     [
       "'list responses carry the string form \"0\"': a list with the integer 0",
-      response("links", "listCampaigns", "2XX"),
+      response("links", "listCampaigns", "200"),
       { error: 0, data: { ...page, campaigns: [] } },
     ],
     [
       "'error | integer 0 or 1': the string \"0\" outside list responses",
-      response("links", "getAccount", "2XX"),
+      response("links", "getAccount", "200"),
       { error: "0", data: account },
     ],
-    ["'error | integer 0 or 1': any other value", response("links", "deleteDomain", "2XX"), { error: 2, message: "?" }],
+    ["'error | integer 0 or 1': any other value", response("links", "deleteDomain", "200"), { error: 2, message: "?" }],
     [
       "Account 'id | integer' sent as a string",
-      response("links", "getAccount", "2XX"),
+      response("links", "getAccount", "200"),
       { error: 0, data: { ...account, id: "7" } },
     ],
     [
       "'in responses to campaign add and update the campaign name appears under the key domain': a name key instead",
-      response("links", "addCampaign", "2XX"),
+      response("links", "addCampaign", "200"),
       { error: 0, id: 9, name: "Spring", public: true, rotator: false, list: "https://go.example.net/u/owner/9" },
     ],
     [
       "Campaign 'rotator | string (URL) or false': true",
-      response("links", "listCampaigns", "2XX"),
+      response("links", "listCampaigns", "200"),
       {
         error: "0",
         data: {
@@ -171,7 +171,7 @@ describe("links: what a seed-conforming deployment may send", () => {
     ],
     [
       "Channel item 'date | format YYYY-MM-DD' with a time",
-      response("links", "listChannelItems", "2XX"),
+      response("links", "listChannelItems", "200"),
       {
         error: "0",
         data: {
@@ -215,12 +215,12 @@ describe("pay: what a seed-conforming deployment may send", () => {
   checkAccepted("pay", [
     [
       "'the values of type on failure: not shown', with HTTP 200 (HTTP statuses are not documented)",
-      response("pay", "getBalance", "2XX"),
+      response("pay", "getBalance", "200"),
       { type: "error", desc: "Invalid signature" },
     ],
     [
       "a failure type other than error, with data whose shape is not shown",
-      response("pay", "createOrder", "2XX"),
+      response("pay", "createOrder", "200"),
       { type: "fail", desc: "Amount too small", data: { min: 10 } },
     ],
     [
@@ -230,17 +230,17 @@ describe("pay: what a seed-conforming deployment may send", () => {
     ],
     [
       "Order status: 'the value 0 is seen together with date_payed null' is an observation, so status 0 with a timestamp is not ruled out",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, date_payed: "2024-03-02 14:07:40" }] },
     ],
     [
       "Order 'status | integer' with a value not seen yet ('mapping of ... status numbers to meanings: not shown')",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, status: 2 }] },
     ],
     [
       "Balance 'a currency code to a decimal string with two fraction digits', for a currency not in the examples",
-      response("pay", "getBalance", "2XX"),
+      response("pay", "getBalance", "200"),
       { type: "success", desc: "", data: { user_id: 5, balance: { BTC: "0.00" } } },
     ],
     [
@@ -272,42 +272,42 @@ describe("pay: what a seed-conforming deployment may send", () => {
   checkRefused("pay", [
     [
       "'desc | description, empty on success': a non-empty desc with type success",
-      response("pay", "getBalance", "2XX"),
+      response("pay", "getBalance", "200"),
       { type: "success", desc: "OK", data: { user_id: 5, balance: {} } },
     ],
     [
       "the envelope '{type, desc, data}' without type",
-      response("pay", "getBalance", "2XX"),
+      response("pay", "getBalance", "200"),
       { desc: "", data: { user_id: 5, balance: {} } },
     ],
     [
       "Order 'amount | string | decimal with 8 fraction digits' as a number",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, amount: 10 }] },
     ],
     [
       "Order amount with 2 fraction digits",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, amount: "10.00" }] },
     ],
     [
       "Order 'date_payed | string or null' as false",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, date_payed: false }] },
     ],
     [
       "Order 'test_order | integer | 0 or 1 flag' as a boolean",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, test_order: true }] },
     ],
     [
       "Order 'date_created | YYYY-MM-DD HH:MM:SS' in ISO 8601",
-      response("pay", "listOrders", "2XX"),
+      response("pay", "listOrders", "200"),
       { type: "success", desc: "", data: [{ ...order, date_created: "2024-03-02T14:05:11Z" }] },
     ],
     [
       "Balance with one fraction digit",
-      response("pay", "getBalance", "2XX"),
+      response("pay", "getBalance", "200"),
       { type: "success", desc: "", data: { user_id: 5, balance: { RUB: "12.5" } } },
     ],
     ["'shop_id (string)' sent as a number", request("pay", "listShops"), { shop_id: 3561, nonce: 20 }],
@@ -319,12 +319,12 @@ describe("catalog: what a seed-conforming deployment may send", () => {
   checkAccepted("catalog", [
     [
       "'shop identity including payout_verified': more fields than payout_verified",
-      response("catalog", "getShop", "2XX"),
+      response("catalog", "getShop", "200"),
       { payout_verified: true, id: 42, name: "Northwind" },
     ],
     [
       "'flat list of categories; each row has parent_id', rows with fields the seed does not show",
-      response("catalog", "listCategories", "2XX"),
+      response("catalog", "listCategories", "200"),
       [
         { id: "pcat_1", parent_id: null, name: "Games" },
         { parent_id: "pcat_1", title: "Keys" },
@@ -332,12 +332,12 @@ describe("catalog: what a seed-conforming deployment may send", () => {
     ],
     [
       "'Response body of product creation: not shown', beyond two-decimal prices",
-      response("catalog", "createProduct", "2XX"),
+      response("catalog", "createProduct", "200"),
       { uuid: "8f1", variants: [{ prices: [{ amount: "21.50", currency: "usd" }] }] },
     ],
     [
       "a product response without any field the contract names",
-      response("catalog", "createProduct", "2XX"),
+      response("catalog", "createProduct", "200"),
       { created: true },
     ],
     [
@@ -386,24 +386,24 @@ describe("catalog: what a seed-conforming deployment may send", () => {
     ],
     [
       "'shop identity including payout_verified' without it",
-      response("catalog", "getShop", "2XX"),
+      response("catalog", "getShop", "200"),
       { name: "Northwind" },
     ],
-    ["'payout_verified | boolean' as a string", response("catalog", "getShop", "2XX"), { payout_verified: "false" }],
+    ["'payout_verified | boolean' as a string", response("catalog", "getShop", "200"), { payout_verified: "false" }],
     [
       "'parent_id | string or null ... identifiers carry the prefix pcat_' without the prefix",
-      response("catalog", "listCategories", "2XX"),
+      response("catalog", "listCategories", "200"),
       [{ parent_id: "42" }],
     ],
-    ["'each row has parent_id': a row without it", response("catalog", "listCategories", "2XX"), [{ id: "pcat_1" }]],
+    ["'each row has parent_id': a row without it", response("catalog", "listCategories", "200"), [{ id: "pcat_1" }]],
     [
       "'Prices in responses are decimal strings ... (two decimals in shape)': a number",
-      response("catalog", "createProduct", "2XX"),
+      response("catalog", "createProduct", "200"),
       { variants: [{ prices: [{ amount: 21.5 }] }] },
     ],
     [
       "response price with one decimal",
-      response("catalog", "createProduct", "2XX"),
+      response("catalog", "createProduct", "200"),
       { variants: [{ prices: [{ amount: "21.5" }] }] },
     ],
     [

@@ -69,7 +69,7 @@ const FIELDS: Array<[ApiName, string, string[]]> = [
   ["identity", "Wallet", ["chain", "address"]],
   ["identity", "AuthorizationCodeGrant", ["grant_type", "code", "client_id", "client_secret", "redirect_uri"]],
   ["identity", "TokenResponse", ["access_token", "refresh_token"]],
-  ["links", "Error", ["error", "message"]],
+  ["links", "ErrorEnvelope", ["error", "message"]],
   ["links", "Account", ["id", "email", "username", "avatar", "status", "expires", "registered"]],
   ["links", "AccountUpdate", ["email", "password"]],
   ["links", "Domain", ["id", "domain", "redirectroot", "redirect404"]],
@@ -125,7 +125,7 @@ const FIELDS: Array<[ApiName, string, string[]]> = [
   ["pay", "OrderFields", ["email", "phone"]],
   ["pay", "Receipt", ["items"]],
   ["pay", "ReceiptItem", ["name", "count", "price"]],
-  ["pay", "Error", ["type", "desc", "data"]],
+  ["pay", "ErrorEnvelope", ["type", "desc", "data"]],
 ];
 
 // Every "not shown" of the seeds, as a pattern some x-undocumented entry of the API must match.

@@ -115,9 +115,9 @@ export function typeChecks(links: ReturnType<typeof createLinksClient>, pay: Ret
   type Claims = IdTokenClaims["sub"];
   const sub: Claims = "user";
   void sub;
-  type Account = LinksPaths["/api/account"]["get"]["responses"]["2XX"]["content"]["application/json"];
-  // Errors are signalled in the body: a raw 2XX body may be the error envelope, which the client throws instead.
-  const accountField: keyof Exclude<Account, LinksComponents["schemas"]["Error"]> = "data";
+  type Account = LinksPaths["/api/account"]["get"]["responses"][200]["content"]["application/json"];
+  // Errors are signalled in the body: a raw 200 body may be the error envelope, which the client throws instead.
+  const accountField: keyof Exclude<Account, LinksComponents["schemas"]["ErrorEnvelope"]> = "data";
   const errorWith200: Account = { error: 1, message: "The API key has expired." };
   void accountField;
   void errorWith200;

@@ -12,10 +12,10 @@ import {
 
 export const API = "catalog" as const;
 
-export const shopSchema = responseSchemaPointer(API, "getShop", "2XX");
-export const categoriesSchema = responseSchemaPointer(API, "listCategories", "2XX");
+export const shopSchema = responseSchemaPointer(API, "getShop", "200");
+export const categoriesSchema = responseSchemaPointer(API, "listCategories", "200");
 export const createRequestSchema = requestSchemaPointer(API, "createProduct");
-export const productSchema = responseSchemaPointer(API, "createProduct", "2XX");
+export const productSchema = responseSchemaPointer(API, "createProduct", "200");
 export const scopeErrorSchema = responseSchemaPointer(API, "createProduct", "403");
 export const otherErrorSchema = responseSchemaPointer(API, "createProduct", "default");
 export const eventSchema = requestSchemaPointer(API, "issueGoods");

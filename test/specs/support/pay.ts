@@ -52,19 +52,19 @@ export const REQUEST = {
   getBalance: requestSchemaPointer(API, "getBalance"),
 };
 export const RESPONSE = {
-  listShops: responseSchemaPointer(API, "listShops", "2XX"),
-  listOrders: responseSchemaPointer(API, "listOrders", "2XX"),
-  createOrder: responseSchemaPointer(API, "createOrder", "2XX"),
-  getBalance: responseSchemaPointer(API, "getBalance", "2XX"),
+  listShops: responseSchemaPointer(API, "listShops", "200"),
+  listOrders: responseSchemaPointer(API, "listOrders", "200"),
+  createOrder: responseSchemaPointer(API, "createOrder", "200"),
+  getBalance: responseSchemaPointer(API, "getBalance", "200"),
 };
-export const ERROR = "/components/schemas/Error";
+export const ERROR = "/components/schemas/ErrorEnvelope";
 export const ORDER = "/components/schemas/Order";
 export const SHOP = "/components/schemas/Shop";
 
-export const shopsResponse = responseExample("listShops", "2XX", "twoShops");
-export const ordersResponse = responseExample("listOrders", "2XX", "paidAndUnpaidOrders");
-export const createdResponse = responseExample("createOrder", "2XX", "orderCreated");
-export const balanceResponse = responseExample("getBalance", "2XX", "balances");
+export const shopsResponse = responseExample("listShops", "200", "twoShops");
+export const ordersResponse = responseExample("listOrders", "200", "paidAndUnpaidOrders");
+export const createdResponse = responseExample("createOrder", "200", "orderCreated");
+export const balanceResponse = responseExample("getBalance", "200", "balances");
 export const paidOrder = ordersResponse.data[0];
 export const unpaidOrder = ordersResponse.data[1];
 export const requests = {
