@@ -654,13 +654,6 @@ export interface operations {
                     "application/json": components["schemas"]["OpenIdConfiguration"];
                 };
             };
-            /** @description Error responses of the discovery endpoint are not shown by the provider; no body is documented. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
         };
     };
     getJwks: {
@@ -680,13 +673,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["JwkSet"];
                 };
-            };
-            /** @description Error responses of the JWKS endpoint are not shown by the provider; no body is documented. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };

@@ -115,7 +115,7 @@ export function tokenEndpoint(
       if (form.client_id !== undefined && form.client_secret !== undefined && !tokenRequestValid(form)) {
         // The oneOf over both grants reports every branch; the grant_type's own branch says what is wrong.
         const problems = (tokenRequestValid.errors ?? []).filter(
-          (error) => error.keyword !== "oneOf" && error.keyword !== "const",
+          (error) => !["oneOf", "const", "enum"].includes(error.keyword),
         );
         return oauthError("invalid_request", describeErrors(problems) || "the token request is malformed");
       }
