@@ -2,7 +2,7 @@
 // relative to the working directory whatever output path they are given), with the repository's node_modules linked
 // in so that their output resolves its imports (zod, @zodios/core, the hey-api client) the way an integrator's does.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -77,4 +77,17 @@ export function typeCheck(dir: string, include: string[]): Promise<Outcome> {
   };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include }, null, 2));
   return tool("tsc", ["-p", "tsconfig.json", "--pretty", "false"], dir);
+}
+
+/** Writes `dir/<api>-2XX.json`: the bundle with every `200` success declared as the range `2XX` again (issue 34). */
+export function bundleWithRangeSuccess(dir: string, api: ApiName): string {
+  const bundle = JSON.parse(readFileSync(bundlePath(api), "utf8"));
+  for (const item of Object.values<Record<string, { responses?: Record<string, unknown> }>>(bundle.paths))
+    for (const operation of Object.values(item)) {
+      const { "200": success, ...others } = operation.responses ?? {};
+      if (success !== undefined) operation.responses = { "2XX": success, ...others };
+    }
+  const path = join(dir, `${api}-2XX.json`);
+  writeFileSync(path, JSON.stringify(bundle));
+  return path;
 }
