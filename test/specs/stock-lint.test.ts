@@ -21,7 +21,7 @@ async function lint(name: string, args: string[], env: NodeJS.ProcessEnv = {}): 
     return (await run(join(repoRoot, "node_modules", ".bin", name), args, options)).stdout;
   } catch (error) {
     const failed = error as { stdout?: string; message: string };
-    if (!failed.stdout) throw new Error(`${name} printed nothing: ${failed.message}`);
+    if (!failed.stdout) throw new Error(`${name} printed nothing: ${failed.message}`, { cause: error });
     return failed.stdout;
   }
 }
@@ -50,7 +50,7 @@ it("Spectral spectral:oas and Redocly recommended find only what specs/README.md
       }),
     ),
   ]);
-  const spectralFindings = (JSON.parse(spectral!) as Array<{ code: string; source: string }>).map(
+  const spectralFindings = (JSON.parse(spectral) as Array<{ code: string; source: string }>).map(
     (finding) => `Spectral ${finding.code} ${apiOf(finding.source)}`,
   );
   const redoclyFindings = redocly.flatMap((report, i) =>
