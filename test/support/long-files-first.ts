@@ -11,6 +11,7 @@ const LONG_FILES = [
   "test/package/consumer.test.ts",
   "test/docs/site-phone.test.ts",
   "test/docs/site-console.test.ts",
+  "test/third-party/generators.test.ts",
   "test/conformance/faults.test.ts",
   "test/conformance/identity-faults.test.ts",
   "test/mock/lifecycle.test.ts",
