@@ -23,6 +23,7 @@ import {
   responseErrorWord,
 } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
+import { listParametersProblems } from "./list-parameters.js";
 import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -124,6 +125,19 @@ export const CHECKS: CheckInfo[] = [
     apis: ["links"],
     catches:
       "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future.",
+  },
+  {
+    name: "list_parameters_honoured",
+    apis: ["links"],
+    catches:
+      "a list page that does not do what its query parameters ask (more rows than limit, a perpage above limit or below the rows listed) or a currentpage other than the page asked for (links seed: limit is results per page, page the current page number).",
+  },
+  {
+    name: "update_visible_on_read",
+    apis: ["links"],
+    writes: true,
+    catches:
+      "an update answered with success whose values the next read does not show (a domain or campaign update and its list; with --operation updateAccount, the account's e-mail address).",
   },
   ...IDENTITY_CHECKS,
 ];
@@ -381,6 +395,12 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
         : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
     const assumption = assumedBodyProperty(input) ?? assumedParameter(input);
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
+  },
+
+  /** A list page does what its limit and page ask, and its envelope reports them (list-parameters.ts). */
+  list_parameters_honoured(input) {
+    if (input.expectation !== "valid") return undefined;
+    return listParametersProblems(input.model.op.api, input.exchange);
   },
 
   /** A secured operation must refuse a request without credentials and one with wrong credentials. */

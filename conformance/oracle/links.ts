@@ -58,6 +58,7 @@ async function readJson(request: IncomingMessage): Promise<{ body: Record<string
 }
 
 interface OracleState {
+  account: Record<string, unknown>;
   domains: Item[];
   campaigns: Item[];
   channels: Item[];
@@ -127,21 +128,13 @@ function page(state: OracleState, call: LinksCall, key: string, all: Item[]): Or
 function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/account":
-      return ok({
-        error: 0,
-        data: {
-          id: 1,
-          email: "owner@example.com",
-          username: "owner",
-          avatar: "https://example.com/avatar.png",
-          status: "pro",
-          expires: "2030-01-01 00:00:00",
-          registered: "2024-01-01 00:00:00",
-          language: "en",
-        },
-      });
-    case "PUT /api/account/update":
+      return ok({ error: 0, data: state.account });
+    case "PUT /api/account/update": {
+      // "body fields email (string), password (string)": what is sent is what the account has afterwards.
+      const email = text(call.body.email);
+      if (email !== undefined) state.account.email = email;
       return ok({ error: 0, message: "Account has been successfully updated." });
+    }
     case "GET /api/domains":
       return page(state, call, "domains", state.domains);
     case "POST /api/domain/add": {
@@ -253,6 +246,16 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
   const windowMs = options.windowMs ?? 60_000;
   const log: RunningServer["log"] = [];
   const state: OracleState = {
+    account: {
+      id: 1,
+      email: "owner@example.com",
+      username: "owner",
+      avatar: "https://example.com/avatar.png",
+      status: "pro",
+      expires: "2030-01-01 00:00:00",
+      registered: "2024-01-01 00:00:00",
+      language: "en",
+    },
     nextId: 500,
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
     createdStatus: options.createdStatus ?? 200,

@@ -100,6 +100,8 @@ describe("an independent, seed-conforming links server", () => {
         "use_after_free",
         "ensure_resource_availability",
         "response_schema_conformance",
+        "list_parameters_honoured",
+        "update_visible_on_read",
       ]) {
         expect(report.checks.find((c) => c.name === name)!.passed, name).toBeGreaterThan(0);
       }
@@ -223,6 +225,22 @@ describe("a named update, on a server where the example's rotator slug is taken"
     );
     expect(updates.length, stdout).toBeGreaterThanOrEqual(2); // the update, and the update of the deleted campaign
     expect(report.checks.find((c) => c.name === "use_after_free")!.passed).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+});
+
+describe("the account's update, named, on the independent server", () => {
+  it("shows on the next read: update_visible_on_read passes on getAccount after the accepted updates", async () => {
+    const server = await oracle("http");
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "updateAccount", "--operation", "getAccount"),
+      env,
+      ERROR_ENVELOPES,
+    );
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "update_visible_on_read")!.operations).toMatchObject({
+      updateAccount: { passed: 1 },
+    });
     expect(code).toBe(0);
   });
 });
