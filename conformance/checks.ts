@@ -359,6 +359,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
           input.violation.location,
           input.model.body?.pointer,
           "x-provider-refuses",
+          input.violation.removed,
         )
       : undefined;
     if (promise === undefined) {
@@ -370,7 +371,14 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     }
     const message = `invalid data was accepted with status ${response.status} (${what}), though the provider refuses it: ${promise}`;
     const assumption = input.violation
-      ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-assumption")
+      ? requestWord(
+          api,
+          input.model.op.pointer,
+          input.violation.location,
+          input.model.body?.pointer,
+          "x-assumption",
+          input.violation.removed,
+        )
       : undefined;
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },

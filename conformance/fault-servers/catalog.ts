@@ -3,7 +3,7 @@
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const CATALOG_FAULTS = ["idempotency-ignored", "title-trimmed"] as const;
+export const CATALOG_FAULTS = ["idempotency-ignored", "title-trimmed", "idempotency-key-optional"] as const;
 export type CatalogFault = (typeof CATALOG_FAULTS)[number];
 
 export interface CatalogServer extends RunningServer {
@@ -39,14 +39,18 @@ export async function startCatalogServer(options: {
       }
       const call = await readCall("catalog", request);
       if (!call) return { status: 404, body: { error: "unknown endpoint" } };
-      if (call.invalid) return { status: 400, body: { error: call.invalid } };
+      const keyless = call.headers["idempotency-key"] === undefined;
+      // The fault: a write without the Idempotency-Key the seed calls mandatory is accepted like any other.
+      const forgiven =
+        options.fault === "idempotency-key-optional" && keyless && /Idempotency-Key/.test(call.invalid ?? "");
+      if (call.invalid && !forgiven) return { status: 400, body: { error: call.invalid } };
       switch (call.operationId) {
         case "getShop":
           return { status: 200, body: { payout_verified: true } };
         case "listCategories":
           return { status: 200, body: exampleOf("catalog", "listCategories") };
         case "createProduct": {
-          const key = String(call.headers["idempotency-key"]);
+          const key = keyless ? `no key ${nextId}` : String(call.headers["idempotency-key"]);
           const known = options.fault === "idempotency-ignored" ? undefined : products.get(key);
           if (known) return { status: 200, body: known };
           const body = call.body as {

@@ -193,6 +193,20 @@ export const FAULTS: Fault[] = [
       }),
   },
   {
+    name: "catalog-idempotency-key-optional",
+    api: "catalog",
+    check: "negative_data_rejection",
+    breaks: "a product creation without the Idempotency-Key the seed calls mandatory is accepted",
+    args: ["--operation", "createProduct", "--allow-writes"],
+    start: (port) =>
+      startCatalogServer({
+        apiKey: C.CATALOG_API_KEY,
+        readApiKey: C.CATALOG_READ_API_KEY,
+        fault: "idempotency-key-optional",
+        port,
+      }),
+  },
+  {
     name: "pay-nonce-not-checked",
     api: "pay",
     check: "nonce_replay",
