@@ -12,6 +12,7 @@ import { type OraclePayFault, startOraclePayServer } from "../oracle/pay.js";
 import { startOracleLinksServer } from "../oracle/links.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import type { ContractPatch } from "./contract-patch.js";
+import { SEED_SENTENCE_FAULTS } from "./seed-sentence-faults.js";
 
 export { FAULT_SERVER_CREDENTIALS };
 
@@ -48,6 +49,7 @@ const oraclePay = (fault?: OraclePayFault) => (port?: number) =>
   startOraclePayServer({ shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET, fault, port });
 
 export const FAULTS: Fault[] = [
+  ...SEED_SENTENCE_FAULTS,
   {
     name: "links-server-error",
     api: "links",
@@ -139,46 +141,6 @@ export const FAULTS: Fault[] = [
     start: links("remaining-stuck"),
   },
   {
-    name: "links-ignores-limit",
-    api: "links",
-    check: "list_parameters_honoured",
-    breaks: "lists ignore limit: always 10 rows a page, perpage 10",
-    args: ["--operation", "listDomains"],
-    start: links("ignores-limit"),
-  },
-  {
-    name: "links-currentpage-from-zero",
-    api: "links",
-    check: "list_parameters_honoured",
-    breaks: "currentpage counts from 0: page 1 is reported as currentpage 0",
-    args: ["--operation", "listCampaigns"],
-    start: links("currentpage-from-zero"),
-  },
-  {
-    name: "links-domain-update-keeps-old-values",
-    api: "links",
-    check: "update_visible_on_read",
-    breaks: "updateDomain answers success but keeps the old redirects",
-    args: ["--operation", "addDomain", "--allow-writes"],
-    start: links("update-keeps-old-values"),
-  },
-  {
-    name: "links-campaign-update-keeps-old-values",
-    api: "links",
-    check: "update_visible_on_read",
-    breaks: "updateCampaign answers success with the new values but keeps the old ones",
-    args: ["--operation", "addCampaign", "--allow-writes"],
-    start: links("update-keeps-old-values"),
-  },
-  {
-    name: "links-account-update-keeps-old-values",
-    api: "links",
-    check: "update_visible_on_read",
-    breaks: "updateAccount answers success but getAccount shows the old e-mail address",
-    args: ["--operation", "updateAccount", "--operation", "getAccount", "--allow-writes"],
-    start: links("update-keeps-old-values"),
-  },
-  {
     name: "catalog-idempotency-ignored",
     api: "catalog",
     check: "idempotency",
@@ -189,20 +151,6 @@ export const FAULTS: Fault[] = [
         apiKey: C.CATALOG_API_KEY,
         readApiKey: C.CATALOG_READ_API_KEY,
         fault: "idempotency-ignored",
-        port,
-      }),
-  },
-  {
-    name: "catalog-idempotency-key-optional",
-    api: "catalog",
-    check: "negative_data_rejection",
-    breaks: "a product creation without the Idempotency-Key the seed calls mandatory is accepted",
-    args: ["--operation", "createProduct", "--allow-writes"],
-    start: (port) =>
-      startCatalogServer({
-        apiKey: C.CATALOG_API_KEY,
-        readApiKey: C.CATALOG_READ_API_KEY,
-        fault: "idempotency-key-optional",
         port,
       }),
   },
