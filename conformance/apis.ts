@@ -101,6 +101,18 @@ export interface ApiProfile {
     pageNumber: { parameter: string; reportedBy: string };
     lastPage: string;
   };
+  /**
+   * Values the seed reports only as seen together in a list's rows (seen_together): where `field` has one of the
+   * values, `other` has been seen with that JSON type. An observation, not a rule: breaking it breaks `assumption`.
+   */
+  seenTogether?: {
+    operationId: string;
+    rows: string;
+    field: string;
+    other: string;
+    seen: Array<{ value: unknown; type: "null" | "string" }>;
+    assumption: string;
+  };
   /** Writes on a resource that has no id (the account), and the read that shows it afterwards (update_visible_on_read). */
   singletonUpdates?: Array<{ update: string; read: string; at: string }>;
   /** Fills request values that come from the credentials (applies to every generated case). */
@@ -210,6 +222,19 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     },
     explicitOnly: {},
     noPositiveAcceptance: () => undefined,
+    // Pay seed, States and transitions: an observation, so the contract's Order schema does not tie them together.
+    seenTogether: {
+      operationId: "listOrders",
+      rows: "/data",
+      field: "status",
+      other: "date_payed",
+      seen: [
+        { value: 0, type: "null" },
+        { value: 1, type: "string" },
+      ],
+      assumption:
+        "The pay seed has only seen status 0 with date_payed null and status 1 with a date_payed timestamp; tying them together is our reading, not the provider's word.",
+    },
     // No operation takes an order id, so no Link Object can say where a new order's id is or where it is listed.
     resources: [
       {

@@ -23,7 +23,8 @@ import {
   responseErrorWord,
 } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
-import { listParametersProblems } from "./list-parameters.js";
+import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
+import { PROFILES } from "./apis.js";
 import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -131,6 +132,12 @@ export const CHECKS: CheckInfo[] = [
     apis: ["links"],
     catches:
       "a list page that does not do what its query parameters ask (more rows than limit, a perpage above limit or below the rows listed) or a currentpage other than the page asked for (links seed: limit is results per page, page the current page number).",
+  },
+  {
+    name: "seen_together",
+    apis: ["pay"],
+    catches:
+      "a listed order whose status and date_payed are not as the seed has seen them together (status 0 with date_payed null, 1 with a timestamp): an x-assumption, so a warning unless --strict.",
   },
   {
     name: "update_visible_on_read",
@@ -409,6 +416,13 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
   list_parameters_honoured(input) {
     if (input.expectation !== "valid") return undefined;
     return listParametersProblems(input.model.op.api, input.exchange);
+  },
+
+  /** What a seed reports only as seen together: a broken assumption, a warning unless --strict (list-parameters.ts). */
+  seen_together(input) {
+    const problems = seenTogetherProblems(input.model.op.api, input.model.op.operationId, input.exchange);
+    const relation = PROFILES[input.model.op.api].seenTogether;
+    return problems && relation ? assumptionBroken(input, problems, relation.assumption) : problems;
   },
 
   /** A secured operation must refuse a request without credentials and one with wrong credentials. */

@@ -1,4 +1,5 @@
-// list_parameters_honoured: a list's query parameters do what the seed says, and the envelope fields that report
+// Checks of what the seeds say about lists, judged on the list responses the run receives anyway (no request of their
+// own). list_parameters_honoured: a list's query parameters do what the seed says, and the envelope fields that report
 // them agree with what was asked (links seed: "limit (results per page) and page (current page number)", reported by
 // perpage and currentpage). It judges the list responses the run receives anyway, so it costs no request: on a links
 // account limited to 30 requests a minute, every list read of the run (examples, boundaries such as limit=1, random
@@ -61,4 +62,28 @@ export function listParametersProblems(api: ApiName, exchange: Exchange): string
       `${config.pageNumber.parameter}=${page} was asked for but ${config.pageNumber.reportedBy} is ${current}`,
     );
   return problems.join("; ");
+}
+
+/**
+ * seen_together: the rows of a list that break what the seed reports only as seen together (pay: status 0 with
+ * date_payed null, status 1 with a timestamp), as one message; "" when every row keeps it, undefined when the
+ * exchange is no successful answer of that list. The caller judges it as a broken assumption (a warning).
+ */
+export function seenTogetherProblems(api: ApiName, operationId: string, exchange: Exchange): string | undefined {
+  const relation = PROFILES[api].seenTogether;
+  if (!relation || relation.operationId !== operationId || !isSuccess(api, exchange.response)) return undefined;
+  const rows = pointerValue(exchange.response?.json, relation.rows, false);
+  if (!Array.isArray(rows)) return undefined;
+  const problems: string[] = [];
+  for (const row of rows) {
+    if (!isJsonObject(row)) continue;
+    const seen = relation.seen.find((s) => s.value === row[relation.field]);
+    const other = row[relation.other];
+    const type = other === null ? "null" : typeof other;
+    if (seen && relation.other in row && type !== seen.type)
+      problems.push(
+        `a row with ${relation.field} ${JSON.stringify(seen.value)} has ${relation.other} ${JSON.stringify(other)} (seen only with ${seen.type === "null" ? "null" : `a ${seen.type}`})`,
+      );
+  }
+  return problems.slice(0, 3).join("; ");
 }

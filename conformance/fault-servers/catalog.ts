@@ -3,7 +3,12 @@
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const CATALOG_FAULTS = ["idempotency-ignored", "title-trimmed", "idempotency-key-optional"] as const;
+export const CATALOG_FAULTS = [
+  "idempotency-ignored",
+  "title-trimmed",
+  "idempotency-key-optional",
+  "ignores-wrong-key",
+] as const;
 export type CatalogFault = (typeof CATALOG_FAULTS)[number];
 
 export interface CatalogServer extends RunningServer {
@@ -30,10 +35,9 @@ export async function startCatalogServer(options: {
         request.resume();
         return { status: 403, body: { error: "missing scope: products:write" } };
       }
-      if (
-        request.headers["x-seller-api-key"] !== options.apiKey &&
-        (options.readApiKey === undefined || request.headers["x-seller-api-key"] !== options.readApiKey)
-      ) {
+      const key = request.headers["x-seller-api-key"];
+      const anyKey = options.fault === "ignores-wrong-key" && typeof key === "string" && key !== "";
+      if (key !== options.apiKey && (options.readApiKey === undefined || key !== options.readApiKey) && !anyKey) {
         request.resume();
         return { status: 401, body: { error: "invalid API key" } };
       }

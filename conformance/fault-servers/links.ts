@@ -21,6 +21,7 @@ export const LINKS_FAULTS = [
   "ignores-limit",
   "currentpage-from-zero",
   "update-keeps-old-values",
+  "errors-without-message",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -164,6 +165,9 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
         if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
         return handle(call);
       })();
+      // The seed: "Every failing response has body with error = 1 and a message string".
+      if (fault === "errors-without-message" && reply.body && typeof reply.body === "object")
+        delete (reply.body as { message?: unknown }).message;
       return { ...reply, headers: { ...reply.headers, ...headers } };
     },
     secretsSeen,
