@@ -100,7 +100,7 @@ export function renderSeedSentencePage(table: SeedSentenceTable): string {
     for (const row of behaviour) {
       const check = row.check ? `\`${row.check}\`${row.assumption ? " (warning: x-assumption)" : ""}` : "-";
       const proof = row.faults?.length ? row.faults.map((fault) => `\`${fault}\``).join(", ") : (row.untestable ?? "");
-      const note = row.note ? ` ${row.note}` : "";
+      const note = row.note ? `${proof ? "; " : ""}${row.note}` : "";
       parts.push(`| ${cell(row.text)} | ${check} | ${cell(proof + note)} |`);
     }
     parts.push("");
