@@ -23,6 +23,10 @@ export interface OracleLinksOptions {
   fault?: "channel-name-uppercased" | "deleted-campaign-listed";
   /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
   maxLimit?: number;
+  /** The largest page size served; a larger `limit` gets pages of this size, which perpage reports (another choice). */
+  capLimit?: number;
+  /** A page past the last: empty, with the page asked for as currentpage, or the last page (the seed shows neither). */
+  pastLastPage?: "empty" | "last";
   /** The HTTP status of a creation (domain, campaign, channel add): the seed shows none, so 201 is as right as 200. */
   createdStatus?: number;
   /** An account in use: this many domains, campaigns and channels more than the few it starts with. */
@@ -65,6 +69,8 @@ interface OracleState {
   items: Record<number, Item[]>;
   nextId: number;
   maxLimit: number;
+  capLimit: number;
+  pastLastPage: NonNullable<OracleLinksOptions["pastLastPage"]>;
   createdStatus: number;
   listOrder: NonNullable<OracleLinksOptions["listOrder"]>;
   /** Campaigns deleted under the "deleted-campaign-listed" fault. */
@@ -101,10 +107,12 @@ const slugTaken = (state: OracleState, slug: string, campaignId?: number) =>
   state.campaigns.some((c) => c.id !== campaignId && c.rotator === rotatorOf(slug));
 
 function page(state: OracleState, call: LinksCall, key: string, all: Item[]): OracleReply {
-  const perpage = integer(call.url.searchParams.get("limit"), 10);
-  if (perpage > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
+  const limit = integer(call.url.searchParams.get("limit"), 10);
+  if (limit > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
+  const perpage = Math.min(limit, state.capLimit);
   const maxpage = Math.max(1, Math.ceil(all.length / perpage));
-  const currentpage = integer(call.url.searchParams.get("page"), 1);
+  const asked = integer(call.url.searchParams.get("page"), 1);
+  const currentpage = state.pastLastPage === "last" ? Math.min(asked, maxpage) : asked;
   const ordered =
     state.listOrder === "newest-first"
       ? [...all].reverse()
@@ -258,6 +266,8 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     },
     nextId: 500,
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
+    capLimit: options.capLimit ?? Number.POSITIVE_INFINITY,
+    pastLastPage: options.pastLastPage ?? "empty",
     createdStatus: options.createdStatus ?? 200,
     domains: [
       {

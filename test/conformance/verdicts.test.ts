@@ -277,6 +277,27 @@ describe("a links server that caps the page size, which the seed leaves open", (
 
 // The links and pay seeds show no HTTP status codes, so the contracts declare success as 2XX: a provider that answers
 // a creation with 201 Created keeps the seeds, and must pass.
+describe("links servers that make the page choices the seed leaves open", () => {
+  it.each([
+    ["serves at most 1 row a page, whatever limit asks, and says so in perpage", { capLimit: 1 }],
+    ["answers a page past the last with the last page, and says so in currentpage", { pastLastPage: "last" as const }],
+  ])("pass list_parameters_honoured: a server that %s", async (_name, choice) => {
+    const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, ...choice });
+    servers.push(server);
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "listDomains", "--operation", "addDomain", "--max-examples", "8"),
+      env,
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+    );
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "list_parameters_honoured")!.passed).toBeGreaterThan(5);
+    // Pages past the last one and limits above the cap were asked for, not only the examples.
+    expect(server.log.some((request) => /[?&]page=(?:[3-9]|\d{2,})/.test(request.url))).toBe(true);
+    expect(server.log.some((request) => /[?&]limit=(?:[2-9]|\d{2,})/.test(request.url))).toBe(true);
+    expect(code).toBe(0);
+  });
+});
+
 describe("servers that answer a creation with 201, a status the seeds leave open", () => {
   it("links: domain, campaign and channel creations with 201 pass, status_code_conformance included", async () => {
     const server = await oracle("http", { createdStatus: 201 });
