@@ -22,6 +22,7 @@ export const LINKS_FAULTS = [
   "currentpage-from-zero",
   "update-keeps-old-values",
   "errors-without-message",
+  "limit-header-not-the-cap",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -128,7 +129,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
     window.count += 1;
     server.busiestWindow = Math.max(server.busiestWindow, window.count);
     const headers: Record<string, string> = {
-      "X-RateLimit-Limit": String(LIMIT),
+      "X-RateLimit-Limit": String(fault === "limit-header-not-the-cap" ? 2 * LIMIT : LIMIT),
       "X-RateLimit-Remaining": String(fault === "remaining-stuck" ? LIMIT - 1 : Math.max(0, LIMIT - window.count)),
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };

@@ -23,6 +23,14 @@ export const SEED_SENTENCE_FAULTS: Fault[] = [
     start: links("errors-without-message"),
   },
   {
+    name: "links-limit-header-not-the-cap",
+    api: "links",
+    check: "rate_limit_headers_consistent",
+    breaks: "X-RateLimit-Limit says 60, not the seed's cap of 30",
+    args: ["--operation", "getAccount"],
+    start: links("limit-header-not-the-cap"),
+  },
+  {
     name: "catalog-ignores-wrong-key",
     api: "catalog",
     check: "ignored_auth",
