@@ -90,6 +90,31 @@ export interface ApiProfile {
   /** Why valid requests of an operation cannot be expected to succeed (e.g. a one-time value the generator cannot know). */
   noPositiveAcceptance(operationId: string, credentials: Credentials): string | undefined;
   resources: ResourceKind[];
+  /**
+   * What the seed says list parameters do, and where a list response reports them (list_parameters_honoured):
+   * `envelope` is the object around the page's array; the page-size and page-number query parameters and the
+   * envelope fields that report them; `lastPage` the envelope field with the last page's number.
+   */
+  listParameters?: {
+    envelope: string;
+    pageSize: { parameter: string; reportedBy: string };
+    pageNumber: { parameter: string; reportedBy: string };
+    lastPage: string;
+  };
+  /**
+   * Values the seed reports only as seen together in a list's rows (seen_together): where `field` has one of the
+   * values, `other` has been seen with that JSON type. An observation, not a rule: breaking it breaks `assumption`.
+   */
+  seenTogether?: {
+    operationId: string;
+    rows: string;
+    field: string;
+    other: string;
+    seen: Array<{ value: unknown; type: "null" | "string" }>;
+    assumption: string;
+  };
+  /** Writes on a resource that has no id (the account), and the read that shows it afterwards (update_visible_on_read). */
+  singletonUpdates?: Array<{ update: string; read: string; at: string }>;
   /** Fills request values that come from the credentials (applies to every generated case). */
   bind(operationId: string, parts: RequestParts, credentials: Credentials): void;
   /** Applies authentication (and send-time values such as nonces) to a request about to be sent. */
@@ -139,6 +164,16 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     noPositiveAcceptance: () => undefined,
     // domain, campaign and channel come from the Link Objects of links.yaml (addDomain → updateDomain, ...).
     resources: [],
+    // Links seed: "List endpoints take optional query parameters limit (results per page) and page (current page
+    // number)", reported by the pagination envelope inside `data` (perpage, currentpage, maxpage).
+    listParameters: {
+      envelope: "/data",
+      pageSize: { parameter: "limit", reportedBy: "perpage" },
+      pageNumber: { parameter: "page", reportedBy: "currentpage" },
+      lastPage: "maxpage",
+    },
+    // PUT /api/account/update changes the e-mail address that GET /api/account shows.
+    singletonUpdates: [{ update: "updateAccount", read: "getAccount", at: "/data" }],
     bind() {},
     finalize(_operationId, request, mode, context) {
       bearer(request, context.credentials.token, mode);
@@ -187,6 +222,19 @@ export const PROFILES: Record<ApiName, ApiProfile> = {
     },
     explicitOnly: {},
     noPositiveAcceptance: () => undefined,
+    // Pay seed, States and transitions: an observation, so the contract's Order schema does not tie them together.
+    seenTogether: {
+      operationId: "listOrders",
+      rows: "/data",
+      field: "status",
+      other: "date_payed",
+      seen: [
+        { value: 0, type: "null" },
+        { value: 1, type: "string" },
+      ],
+      assumption:
+        "The pay seed has only seen status 0 with date_payed null and status 1 with a date_payed timestamp; tying them together is our reading, not the provider's word.",
+    },
     // No operation takes an order id, so no Link Object can say where a new order's id is or where it is listed.
     resources: [
       {

@@ -34,6 +34,8 @@ export interface RequestCase extends RequestParts {
 export interface Violation {
   description: string;
   location: Location;
+  /** The mutation left a parameter or field out: judged by the words on it, not on its value's schema. */
+  removed?: boolean;
 }
 
 interface ParameterInfo {
@@ -202,7 +204,11 @@ export function applyMutation(base: RequestCase, mutation: Mutation): RequestCas
     ...structuredClone(base),
     origin: "invalid",
     label: mutation.description,
-    violation: { description: mutation.description, location: structuredClone(mutation.location) },
+    violation: {
+      description: mutation.description,
+      location: structuredClone(mutation.location),
+      ...(mutation.value === REMOVE ? { removed: true } : {}),
+    },
   };
   const location = mutation.location;
   if (location.in === "body") {

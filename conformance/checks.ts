@@ -23,6 +23,8 @@ import {
   responseErrorWord,
 } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
+import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
+import { PROFILES } from "./apis.js";
 import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -124,6 +126,25 @@ export const CHECKS: CheckInfo[] = [
     apis: ["links"],
     catches:
       "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future.",
+  },
+  {
+    name: "list_parameters_honoured",
+    apis: ["links"],
+    catches:
+      "a list page that does not do what its query parameters ask (more rows than limit, a perpage above limit or below the rows listed) or a currentpage other than the page asked for (links seed: limit is results per page, page the current page number).",
+  },
+  {
+    name: "seen_together",
+    apis: ["pay"],
+    catches:
+      "a listed order whose status and date_payed are not as the seed has seen them together (status 0 with date_payed null, 1 with a timestamp): an x-assumption, so a warning unless --strict.",
+  },
+  {
+    name: "update_visible_on_read",
+    apis: ["links"],
+    writes: true,
+    catches:
+      "an update answered with success whose values the next read does not show (a domain or campaign update and its list; with --operation updateAccount, the account's e-mail address).",
   },
   ...IDENTITY_CHECKS,
 ];
@@ -358,6 +379,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
           input.violation.location,
           input.model.body?.pointer,
           "x-provider-refuses",
+          input.violation.removed,
         )
       : undefined;
     if (promise === undefined) {
@@ -369,7 +391,14 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     }
     const message = `invalid data was accepted with status ${response.status} (${what}), though the provider refuses it: ${promise}`;
     const assumption = input.violation
-      ? requestWord(api, input.model.op.pointer, input.violation.location, input.model.body?.pointer, "x-assumption")
+      ? requestWord(
+          api,
+          input.model.op.pointer,
+          input.violation.location,
+          input.model.body?.pointer,
+          "x-assumption",
+          input.violation.removed,
+        )
       : undefined;
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
@@ -394,6 +423,19 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
         : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
     const assumption = assumedBodyProperty(input) ?? assumedParameter(input);
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
+  },
+
+  /** A list page does what its limit and page ask, and its envelope reports them (list-parameters.ts). */
+  list_parameters_honoured(input) {
+    if (input.expectation !== "valid") return undefined;
+    return listParametersProblems(input.model.op.api, input.exchange);
+  },
+
+  /** What a seed reports only as seen together: a broken assumption, a warning unless --strict (list-parameters.ts). */
+  seen_together(input) {
+    const problems = seenTogetherProblems(input.model.op.api, input.model.op.operationId, input.exchange);
+    const relation = PROFILES[input.model.op.api].seenTogether;
+    return problems && relation ? assumptionBroken(input, problems, relation.assumption) : problems;
   },
 
   /** A secured operation must refuse a request without credentials and one with wrong credentials. */

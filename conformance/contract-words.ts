@@ -130,13 +130,18 @@ function schemaTrail(api: ApiName, schemaPointer: string, keys: string[]): strin
   return trail;
 }
 
-/** The word that applies to a place in a request (a parameter, or a body location), read from the operation down. */
+/**
+ * The word that applies to a place in a request (a parameter, or a body location), read from the operation down. A
+ * parameter left out (`removed`) is judged by the words on the parameter, not on its value's schema: an assumption
+ * about what a sent value looks like (catalog's non-empty Idempotency-Key) says nothing about leaving it out.
+ */
 export function requestWord(
   api: ApiName,
   opPointer: string,
   location: Location,
   bodySchemaPointer: string | undefined,
   word: ContractWord,
+  removed = false,
 ): string | undefined {
   if (location.in === "body") {
     if (!bodySchemaPointer) return deepest(api, [opPointer], word);
@@ -147,7 +152,8 @@ export function requestWord(
     const parameter = safeResolve(api, `${opPointer}/parameters/${i}`) as { name?: string; in?: string } | undefined;
     return parameter?.name === location.name && parameter?.in === location.in;
   });
-  return deepest(api, [index >= 0 ? `${opPointer}/parameters/${index}/schema` : opPointer], word);
+  const parameter = `${opPointer}/parameters/${index}`;
+  return deepest(api, [index < 0 ? opPointer : removed ? parameter : `${parameter}/schema`], word);
 }
 
 /** The word that applies to a schema error in a response body validated against `schemaPointer`. */

@@ -23,6 +23,7 @@ import {
   runResponseChecks,
 } from "./checks.js";
 import { ObservationLog } from "./observations.js";
+import { isSuccess } from "./contract-words.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 import { curlCommand, Secrets } from "./secrets.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
@@ -148,6 +149,8 @@ export class Session {
   readonly resources: ResourceKind[];
   /** An operation called once for the values its links give (conformance/link-values.ts) → its exchange. */
   readonly linkSources = new Map<string, Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>>();
+  /** Successful updates of a resource without an id (the links account), in order: update_visible_on_read. */
+  readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
@@ -291,8 +294,8 @@ export class Session {
     }
     if (probe) return exchange;
     this.observations.observe(model, exchange);
+    const operationId = model.op.operationId;
     if (this.rateLimitConsistency) {
-      const operationId = model.op.operationId;
       const outcome = this.rateLimitConsistency.observe(
         exchange,
         this.assumptionJudge("rate_limit_headers_consistent", operationId, "consecutive responses"),
@@ -315,6 +318,7 @@ export class Session {
     options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
   ): Map<string, string> {
     if (exchange.interrupted) return new Map();
+    this.noteAcceptedUpdate(model, exchange, expectation);
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
     const operationId = model.op.operationId;
     let current = "";
@@ -345,6 +349,17 @@ export class Session {
         this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded });
     }
     return failed;
+  }
+
+  /** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */
+  private noteAcceptedUpdate(model: OperationModel, exchange: Exchange, expectation: Expectation): void {
+    const operationId = model.op.operationId;
+    if (expectation !== "valid" && expectation !== "invalid") return;
+    if (!this.profile.singletonUpdates?.some((s) => s.update === operationId)) return;
+    if (!isSuccess(this.options.api, exchange.response)) return;
+    const accepted = this.acceptedUpdates.get(operationId) ?? [];
+    accepted.push({ exchange, valid: expectation === "valid" });
+    this.acceptedUpdates.set(operationId, accepted);
   }
 
   /** How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under --strict. */

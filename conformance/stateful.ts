@@ -11,6 +11,7 @@ import { echoed } from "./echoed.js";
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
 import { findInList, type ListSearch } from "./list-search.js";
+import { singletonUpdatesVisible, updateVisibleInList } from "./update-visible.js";
 
 export interface TrackedResource {
   kind: string;
@@ -100,6 +101,7 @@ async function deleteResource(
 export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
   const { api, checks } = session.options;
   if (api === "pay" && checks.has("nonce_replay") && selected(session, "getBalance")) await nonceReplay(session);
+  await singletonUpdatesVisible(session, session.acceptedUpdates);
   for (const kind of sequencedKinds(session)) {
     if (session.aborted) return;
     if (api === "catalog") await idempotentCreation(session, tracker, kind);
@@ -259,7 +261,10 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
         id,
         `${step === kind.read ? "read" : "update"} the new ${kind.name} ${id} (sequence)`,
       );
-    if (step && request) await sendStep(session, step.operationId, request);
+    if (!step || !request) continue;
+    const exchange = await sendStep(session, step.operationId, request);
+    if (step === kind.update)
+      await updateVisibleInList(session, kind, id, { request, exchange }, listed, sendToList(session));
   }
   if (!kind.delete || session.aborted) return;
   const deleteCase = withId(

@@ -3,7 +3,12 @@
 import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { exampleOf } from "./links.js";
 
-export const CATALOG_FAULTS = ["idempotency-ignored", "title-trimmed"] as const;
+export const CATALOG_FAULTS = [
+  "idempotency-ignored",
+  "title-trimmed",
+  "idempotency-key-optional",
+  "ignores-wrong-key",
+] as const;
 export type CatalogFault = (typeof CATALOG_FAULTS)[number];
 
 export interface CatalogServer extends RunningServer {
@@ -30,23 +35,26 @@ export async function startCatalogServer(options: {
         request.resume();
         return { status: 403, body: { error: "missing scope: products:write" } };
       }
-      if (
-        request.headers["x-seller-api-key"] !== options.apiKey &&
-        (options.readApiKey === undefined || request.headers["x-seller-api-key"] !== options.readApiKey)
-      ) {
+      const key = request.headers["x-seller-api-key"];
+      const anyKey = options.fault === "ignores-wrong-key" && typeof key === "string" && key !== "";
+      if (key !== options.apiKey && (options.readApiKey === undefined || key !== options.readApiKey) && !anyKey) {
         request.resume();
         return { status: 401, body: { error: "invalid API key" } };
       }
       const call = await readCall("catalog", request);
       if (!call) return { status: 404, body: { error: "unknown endpoint" } };
-      if (call.invalid) return { status: 400, body: { error: call.invalid } };
+      const keyless = call.headers["idempotency-key"] === undefined;
+      // The fault: a write without the Idempotency-Key the seed calls mandatory is accepted like any other.
+      const forgiven =
+        options.fault === "idempotency-key-optional" && keyless && /Idempotency-Key/.test(call.invalid ?? "");
+      if (call.invalid && !forgiven) return { status: 400, body: { error: call.invalid } };
       switch (call.operationId) {
         case "getShop":
           return { status: 200, body: { payout_verified: true } };
         case "listCategories":
           return { status: 200, body: exampleOf("catalog", "listCategories") };
         case "createProduct": {
-          const key = String(call.headers["idempotency-key"]);
+          const key = keyless ? `no key ${nextId}` : String(call.headers["idempotency-key"]);
           const known = options.fault === "idempotency-ignored" ? undefined : products.get(key);
           if (known) return { status: 200, body: known };
           const body = call.body as {

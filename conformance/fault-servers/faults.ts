@@ -12,6 +12,7 @@ import { type OraclePayFault, startOraclePayServer } from "../oracle/pay.js";
 import { startOracleLinksServer } from "../oracle/links.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import type { ContractPatch } from "./contract-patch.js";
+import { SEED_SENTENCE_FAULTS } from "./seed-sentence-faults.js";
 
 export { FAULT_SERVER_CREDENTIALS };
 
@@ -48,6 +49,7 @@ const oraclePay = (fault?: OraclePayFault) => (port?: number) =>
   startOraclePayServer({ shopId: C.PAY_SHOP_ID, secret: C.PAY_SECRET, fault, port });
 
 export const FAULTS: Fault[] = [
+  ...SEED_SENTENCE_FAULTS,
   {
     name: "links-server-error",
     api: "links",

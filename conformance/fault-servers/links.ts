@@ -18,6 +18,11 @@ export const LINKS_FAULTS = [
   "reset-in-milliseconds",
   "reset-a-day-ahead",
   "echoes-token-escaped",
+  "ignores-limit",
+  "currentpage-from-zero",
+  "update-keeps-old-values",
+  "errors-without-message",
+  "limit-header-not-the-cap",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -124,7 +129,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
     window.count += 1;
     server.busiestWindow = Math.max(server.busiestWindow, window.count);
     const headers: Record<string, string> = {
-      "X-RateLimit-Limit": String(LIMIT),
+      "X-RateLimit-Limit": String(fault === "limit-header-not-the-cap" ? 2 * LIMIT : LIMIT),
       "X-RateLimit-Remaining": String(fault === "remaining-stuck" ? LIMIT - 1 : Math.max(0, LIMIT - window.count)),
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };
@@ -161,6 +166,9 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
         if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
         return handle(call);
       })();
+      // The seed: "Every failing response has body with error = 1 and a message string".
+      if (fault === "errors-without-message" && reply.body && typeof reply.body === "object")
+        delete (reply.body as { message?: unknown }).message;
       return { ...reply, headers: { ...reply.headers, ...headers } };
     },
     secretsSeen,
@@ -191,7 +199,7 @@ function linksHandler({
 }: LinksWorld): (call: IncomingCall) => Reply {
   const page = (call: IncomingCall, key: string, all: unknown[]): Reply => {
     const visible = (all as Item[]).filter((item) => !item.hidden).map(({ hidden: _hidden, ...item }) => item);
-    const limit = positive(call.query.get("limit"), 10);
+    const limit = fault === "ignores-limit" ? 10 : positive(call.query.get("limit"), 10);
     if (fault === "refuses-large-limit" && limit > 100) return error(400, "limit must be at most 100");
     const maxpage = Math.max(1, Math.ceil(visible.length / limit));
     const current = positive(call.query.get("page"), 1);
@@ -203,7 +211,7 @@ function linksHandler({
         data: {
           result: visible.length,
           perpage: limit,
-          currentpage: current,
+          currentpage: fault === "currentpage-from-zero" ? current - 1 : current,
           nextpage: Math.min(current + 1, maxpage),
           maxpage,
           [key]: items,
@@ -236,7 +244,7 @@ function linksHandler({
               }
             : { status: 200, body: { error: 0, data: account } };
       case "updateAccount":
-        if (body.email) account.email = body.email;
+        if (body.email && fault !== "update-keeps-old-values") account.email = body.email;
         return { status: 200, body: { error: 0, message: "Account has been successfully updated." } };
       case "listDomains":
         return page(call, "domains", state.domains);
@@ -254,7 +262,7 @@ function linksHandler({
       case "updateDomain": {
         const domain = find(state.domains, call.path.id!);
         if (!domain) return error(404, "The requested resource does not exist.");
-        Object.assign(domain, body);
+        if (fault !== "update-keeps-old-values") Object.assign(domain, body);
         return { status: 200, body: { error: 0, message: "Domain has been updated successfully." } };
       }
       case "deleteDomain": {
@@ -290,6 +298,7 @@ function linksHandler({
       case "updateCampaign": {
         const campaign = find(state.campaigns, call.path.id!);
         if (!campaign) return error(404, "The requested resource does not exist.");
+        if (fault === "update-keeps-old-values") return { status: 200, body: campaignSaved({ ...campaign, ...body }) };
         campaign.name = body.name;
         if (typeof body.public === "boolean") campaign.public = body.public;
         if (typeof body.slug === "string")

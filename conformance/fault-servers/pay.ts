@@ -9,6 +9,7 @@ export const PAY_FAULTS = [
   "order-not-listed",
   "payment-id-not-order-id",
   "signature-not-checked",
+  "paid-order-without-date",
 ] as const;
 export type PayFault = (typeof PAY_FAULTS)[number];
 
@@ -80,7 +81,8 @@ export async function startPayServer(options: {
             id,
             date_created: timestamp(new Date()),
             date_payed: null,
-            status: 0,
+            // The seed has seen status 1 only with a date_payed timestamp.
+            status: options.fault === "paid-order-without-date" ? 1 : 0,
             payment_system_id: body.payment_system ?? 1,
             currency_id: 1,
             amount: amount.toFixed(8),

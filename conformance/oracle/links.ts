@@ -23,6 +23,10 @@ export interface OracleLinksOptions {
   fault?: "channel-name-uppercased" | "deleted-campaign-listed";
   /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
   maxLimit?: number;
+  /** The largest page size served; a larger `limit` gets pages of this size, which perpage reports (another choice). */
+  capLimit?: number;
+  /** A page past the last: empty, with the page asked for as currentpage, or the last page (the seed shows neither). */
+  pastLastPage?: "empty" | "last";
   /** The HTTP status of a creation (domain, campaign, channel add): the seed shows none, so 201 is as right as 200. */
   createdStatus?: number;
   /** An account in use: this many domains, campaigns and channels more than the few it starts with. */
@@ -58,12 +62,15 @@ async function readJson(request: IncomingMessage): Promise<{ body: Record<string
 }
 
 interface OracleState {
+  account: Record<string, unknown>;
   domains: Item[];
   campaigns: Item[];
   channels: Item[];
   items: Record<number, Item[]>;
   nextId: number;
   maxLimit: number;
+  capLimit: number;
+  pastLastPage: NonNullable<OracleLinksOptions["pastLastPage"]>;
   createdStatus: number;
   listOrder: NonNullable<OracleLinksOptions["listOrder"]>;
   /** Campaigns deleted under the "deleted-campaign-listed" fault. */
@@ -100,10 +107,12 @@ const slugTaken = (state: OracleState, slug: string, campaignId?: number) =>
   state.campaigns.some((c) => c.id !== campaignId && c.rotator === rotatorOf(slug));
 
 function page(state: OracleState, call: LinksCall, key: string, all: Item[]): OracleReply {
-  const perpage = integer(call.url.searchParams.get("limit"), 10);
-  if (perpage > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
+  const limit = integer(call.url.searchParams.get("limit"), 10);
+  if (limit > state.maxLimit) return fail(400, `The limit must be at most ${state.maxLimit}.`);
+  const perpage = Math.min(limit, state.capLimit);
   const maxpage = Math.max(1, Math.ceil(all.length / perpage));
-  const currentpage = integer(call.url.searchParams.get("page"), 1);
+  const asked = integer(call.url.searchParams.get("page"), 1);
+  const currentpage = state.pastLastPage === "last" ? Math.min(asked, maxpage) : asked;
   const ordered =
     state.listOrder === "newest-first"
       ? [...all].reverse()
@@ -127,21 +136,13 @@ function page(state: OracleState, call: LinksCall, key: string, all: Item[]): Or
 function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/account":
-      return ok({
-        error: 0,
-        data: {
-          id: 1,
-          email: "owner@example.com",
-          username: "owner",
-          avatar: "https://example.com/avatar.png",
-          status: "pro",
-          expires: "2030-01-01 00:00:00",
-          registered: "2024-01-01 00:00:00",
-          language: "en",
-        },
-      });
-    case "PUT /api/account/update":
+      return ok({ error: 0, data: state.account });
+    case "PUT /api/account/update": {
+      // "body fields email (string), password (string)": what is sent is what the account has afterwards.
+      const email = text(call.body.email);
+      if (email !== undefined) state.account.email = email;
       return ok({ error: 0, message: "Account has been successfully updated." });
+    }
     case "GET /api/domains":
       return page(state, call, "domains", state.domains);
     case "POST /api/domain/add": {
@@ -253,8 +254,20 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
   const windowMs = options.windowMs ?? 60_000;
   const log: RunningServer["log"] = [];
   const state: OracleState = {
+    account: {
+      id: 1,
+      email: "owner@example.com",
+      username: "owner",
+      avatar: "https://example.com/avatar.png",
+      status: "pro",
+      expires: "2030-01-01 00:00:00",
+      registered: "2024-01-01 00:00:00",
+      language: "en",
+    },
     nextId: 500,
     maxLimit: options.maxLimit ?? Number.POSITIVE_INFINITY,
+    capLimit: options.capLimit ?? Number.POSITIVE_INFINITY,
+    pastLastPage: options.pastLastPage ?? "empty",
     createdStatus: options.createdStatus ?? 200,
     domains: [
       {

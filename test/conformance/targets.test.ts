@@ -49,8 +49,14 @@ describe.concurrent("against the Prism mock (read-only)", () => {
   // than that cannot pass against it, so they are left out here (the sandbox test below runs every one of them):
   // - ignored_auth: Prism only checks that a credential is present, never whether it is right;
   // - nonce_replay: Prism keeps no state and does not verify pay signatures or nonces;
-  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response.
-  const STATELESS_LIMITS = ["ignored_auth", "nonce_replay", "rate_limit_headers_consistent"];
+  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response;
+  // - list_parameters_honoured: Prism answers every page with the example's page, whatever limit and page ask.
+  const STATELESS_LIMITS = [
+    "ignored_auth",
+    "nonce_replay",
+    "rate_limit_headers_consistent",
+    "list_parameters_honoured",
+  ];
   const env = {
     LINKS_TOKEN: "prism-links-token",
     CATALOG_API_KEY: "prism-catalog-key",

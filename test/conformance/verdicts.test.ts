@@ -100,6 +100,8 @@ describe("an independent, seed-conforming links server", () => {
         "use_after_free",
         "ensure_resource_availability",
         "response_schema_conformance",
+        "list_parameters_honoured",
+        "update_visible_on_read",
       ]) {
         expect(report.checks.find((c) => c.name === name)!.passed, name).toBeGreaterThan(0);
       }
@@ -227,6 +229,22 @@ describe("a named update, on a server where the example's rotator slug is taken"
   });
 });
 
+describe("the account's update, named, on the independent server", () => {
+  it("shows on the next read: update_visible_on_read passes on getAccount after the accepted updates", async () => {
+    const server = await oracle("http");
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "updateAccount", "--operation", "getAccount"),
+      env,
+      ERROR_ENVELOPES,
+    );
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "update_visible_on_read")!.operations).toMatchObject({
+      updateAccount: { passed: 1 },
+    });
+    expect(code).toBe(0);
+  });
+});
+
 describe("a links server that caps the page size, which the seed leaves open", () => {
   // `limit` carries x-assumption: no maximum is shown, so a refused larger page breaks our assumption only.
   const limitAssumption = loadContract("links").resolve("/components/parameters/limit/schema/x-assumption");
@@ -254,6 +272,27 @@ describe("a links server that caps the page size, which the seed leaves open", (
       /positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/,
     );
     expect(code).toBe(1);
+  });
+});
+
+describe("links servers that make the page choices the seed leaves open", () => {
+  it.each([
+    ["serves at most 1 row a page, whatever limit asks, and says so in perpage", { capLimit: 1 }],
+    ["answers a page past the last with the last page, and says so in currentpage", { pastLastPage: "last" as const }],
+  ])("pass list_parameters_honoured: a server that %s", async (_name, choice) => {
+    const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, ...choice });
+    servers.push(server);
+    const { code, report, stdout } = await conformInProcess(
+      args(server.url, "--operation", "listDomains", "--operation", "addDomain", "--max-examples", "8"),
+      env,
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+    );
+    expect(failing(report), stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "list_parameters_honoured")!.passed).toBeGreaterThan(5);
+    // Pages past the last one and limits above the cap were asked for, not only the examples.
+    expect(server.log.some((request) => /[?&]page=(?:[3-9]|\d{2,})/.test(request.url))).toBe(true);
+    expect(server.log.some((request) => /[?&]limit=(?:[2-9]|\d{2,})/.test(request.url))).toBe(true);
+    expect(code).toBe(0);
   });
 });
 

@@ -55,7 +55,10 @@ describe("assumptions are where the constraints are", () => {
         "/components/schemas/ProductCreate",
       ]),
     );
-    expect(where("catalog", "refusal")).toEqual(["/components/securitySchemes/sellerApiKey"]);
+    expect(where("catalog", "refusal")).toEqual([
+      "/components/securitySchemes/sellerApiKey",
+      "/components/parameters/IdempotencyKey",
+    ]);
     expect(where("identity", "refusal")).toEqual(
       expect.arrayContaining([
         "/components/schemas/TokenRequest",
