@@ -6,6 +6,19 @@
 /** One assignment: set the value at the path, or delete the property when the value is missing. */
 export type Change = [path: Array<string | number>, value?: unknown];
 
+/** List methods that only read the list and call back per item (map's and filter's results are new lists). */
+const SEARCHES = new Set([
+  "some",
+  "every",
+  "find",
+  "findIndex",
+  "findLast",
+  "findLastIndex",
+  "filter",
+  "forEach",
+  "map",
+]);
+
 interface Place {
   parent: object;
   key: string;
@@ -45,30 +58,29 @@ export class StateRecorder<T extends object> {
       }
     }
     this.touched = new Map();
-    return changes;
+    // Paths are where things are now, so a parent's change goes first: an element that moved (unshift, splice) is
+    // then already where its own changes find it. Every change writes a final value, so the order is otherwise free.
+    return changes.sort((a, b) => a[0].length - b[0].length);
   }
 
   private viewOf<V extends object>(target: V): V {
     const existing = this.views.get(target);
     if (existing) return existing as V;
     const view = new Proxy(target, {
-      get: (object, key, receiver) => {
-        const value: unknown = Reflect.get(object, key, receiver);
-        if (typeof key !== "string" || value === null || typeof value !== "object" || !Object.hasOwn(object, key))
-          return value;
-        const raw = this.targets.get(value) ?? value;
-        this.places.set(raw, { parent: object, key });
-        return this.viewOf(raw);
+      // Reads are the hot path (a lookup walks a whole list through here): one WeakMap lookup per object read.
+      get: (object, key) => {
+        if (Array.isArray(object) && typeof key === "string" && SEARCHES.has(key)) return this.search(object, key);
+        const value: unknown = (object as Record<string | symbol, unknown>)[key];
+        if (value === null || typeof value !== "object") return value;
+        return this.views.get(value) ?? this.firstView(object, key, value);
       },
       set: (object, key, value: unknown) => {
-        const raw = this.unwrap(value);
-        if (typeof key === "string") this.touch(object, key);
+        const raw = typeof key === "string" ? this.store(object, key, value) : value;
         return Reflect.set(object, key, raw);
       },
       defineProperty: (object, key, descriptor) => {
-        if (typeof key === "string") this.touch(object, key);
-        const raw = "value" in descriptor ? { ...descriptor, value: this.unwrap(descriptor.value) } : descriptor;
-        return Reflect.defineProperty(object, key, raw);
+        if (typeof key !== "string" || !("value" in descriptor)) return Reflect.defineProperty(object, key, descriptor);
+        return Reflect.defineProperty(object, key, { ...descriptor, value: this.store(object, key, descriptor.value) });
       },
       deleteProperty: (object, key) => {
         if (typeof key === "string") this.touch(object, key);
@@ -78,6 +90,61 @@ export class StateRecorder<T extends object> {
     this.views.set(target, view);
     this.targets.set(view, target);
     return view;
+  }
+
+  /**
+   * A list's search or walk (find, some, filter, ...) run on the list itself, handing the callback views of its
+   * items: the same result as through the view, without a trap per index (a lookup in a long list is the hot path).
+   */
+  private search(list: unknown[], method: string) {
+    const itemView = (value: unknown, index: number) =>
+      value !== null && typeof value === "object"
+        ? (this.views.get(value) ?? this.firstView(list, String(index), value))
+        : value;
+    const run = (Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!;
+    return (callback: (value: unknown, index: number, list: unknown[]) => unknown, thisArg?: unknown) => {
+      const view = this.viewOf(list);
+      const result = run.call(list, (value: unknown, index: number) =>
+        callback.call(thisArg, itemView(value, index), index, view),
+      );
+      if (method === "filter") return (result as unknown[]).map((value) => this.views.get(value as object) ?? value);
+      if (method === "find" || method === "findLast")
+        return result !== null && typeof result === "object" ? (this.views.get(result) ?? result) : result;
+      return result;
+    };
+  }
+
+  /** The view of an object read for the first time (or a view itself, stored by mistake inside a raw value). */
+  private firstView(parent: object, key: string | symbol, value: object): object {
+    if (this.targets.has(value)) return value;
+    if (typeof key === "string") this.places.set(value, { parent, key });
+    return this.viewOf(value);
+  }
+
+  /**
+   * Notes an assignment and returns the raw value to store: the property is touched, views inside the value (a new
+   * list filtered from the state holds views of its rows) are replaced by their objects, so that the state never
+   * holds a view, and every object in the value is found where it now is.
+   */
+  private store(parent: object, key: string, value: unknown): unknown {
+    this.touch(parent, key);
+    const raw = this.unwrap(value);
+    if (raw === null || typeof raw !== "object") return raw;
+    this.places.set(raw, { parent, key });
+    const seen = new Set<object>([raw]);
+    const pending: object[] = [raw];
+    for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+      for (const [childKey, child] of Object.entries(current)) {
+        if (child === null || typeof child !== "object") continue;
+        const rawChild = this.unwrap(child) as object;
+        if (seen.has(rawChild)) continue;
+        seen.add(rawChild);
+        if (rawChild !== child) setOwn(current, childKey, rawChild);
+        this.places.set(rawChild, { parent: current, key: childKey });
+        pending.push(rawChild);
+      }
+    }
+    return raw;
   }
 
   private unwrap(value: unknown): unknown {
@@ -107,6 +174,10 @@ export class StateRecorder<T extends object> {
   }
 }
 
+function setOwn(target: object, key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Applies changes to a plain state (at start-up, from the journal); keys are own properties, never the prototype. */
 export function applyChanges(root: object, changes: Change[]): void {
   for (const [path, ...value] of changes) {
@@ -119,6 +190,6 @@ export function applyChanges(root: object, changes: Change[]): void {
     const last = path[path.length - 1]!;
     if (value.length === 0) delete target[last];
     else if (Array.isArray(target)) target[last as number] = value[0];
-    else Object.defineProperty(target, last, { value: value[0], enumerable: true, writable: true, configurable: true });
+    else setOwn(target, last, value[0]);
   }
 }
