@@ -32,7 +32,12 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Uin
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** The one log line of an upload that did not arrive whole (not a stack trace: it is the client's doing). */
+/**
+ * The one log line of an upload that did not arrive whole (not a stack trace: it is the client's doing). The path
+ * without its query, which may carry codes or tokens.
+ */
 export function logAborted(api: string, req: IncomingMessage): void {
-  console.error(`sandbox: ${api}: ${req.method} ${req.url}: the client closed the connection before the whole body`);
+  console.error(
+    `sandbox: ${api}: ${req.method} ${(req.url ?? "/").split("?")[0]}: the body did not arrive whole (the client broke off, or stalled past the timeout)`,
+  );
 }
