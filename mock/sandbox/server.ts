@@ -51,7 +51,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The identity API's own front door: the same Host check and body cap, refusals as OAuth errors (JSON). */
-function identityListener(listener: RequestListener, settings: AdapterSettings): RequestListener {
+function identityListener(listener: RequestListener, settings: AdapterSettings, durable: boolean): RequestListener {
   const refuse = (res: ServerResponse, status: number, description: string) => {
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: "invalid_request", error_description: description }));
@@ -63,8 +63,27 @@ function identityListener(listener: RequestListener, settings: AdapterSettings):
       req.resume();
       return refuse(res, 413, tooLargeMessage(settings.maxBodyBytes));
     }
+    if (durable) endAfterCommit(res, settings.commit);
     return listener(req, res);
   };
+}
+
+/**
+ * oidc-provider answers by itself (Koa ends the response), so its answer is held at the end instead: the body (a
+ * code, a token) leaves once the changes the provider made are durable, as the other APIs' answers do.
+ */
+function endAfterCommit(res: ServerResponse, commit: () => Promise<void>): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    commit().then(
+      () => end(...args),
+      (error: Error) => {
+        console.error(`sandbox: identity: cannot save to the data file: ${error.message}`);
+        res.destroy();
+      },
+    );
+    return res;
+  }) as ServerResponse["end"];
 }
 
 async function listen(server: Server, host: string, port: number, api: ApiName): Promise<number> {
@@ -136,18 +155,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     commit,
   });
   // The identity provider keeps the raw objects it is given: its changes are noted as a whole, written soon after.
-  const identityChanged = () => {
-    durable?.touch("identity");
-    commit().catch((error: Error) =>
-      console.error(`sandbox: identity: cannot save to the data file: ${error.message}`),
-    );
-  };
+  const identityChanged = () => durable?.touch("identity");
   const identity = createIdentitySandbox(state.identity, {
     issuer: urls.identity,
     config: config.identity,
     onChange: identityChanged,
   });
-  listeners.set("identity", identityListener(identity.listener, settings("identity")));
+  listeners.set("identity", identityListener(identity.listener, settings("identity"), durable !== undefined));
   const links = createLinksApi(view.links, { config: config.links, rateLimit: options.rateLimit });
   listeners.set("links", nodeListener(links, settings("links")));
   listeners.set(
