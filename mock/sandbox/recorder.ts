@@ -93,23 +93,35 @@ export class StateRecorder<T extends object> {
   }
 
   /**
-   * A list's search or walk (find, some, filter, ...) run on the list itself, handing the callback views of its
-   * items: the same result as through the view, without a trap per index (a lookup in a long list is the hot path).
+   * A list's search or walk run on the list itself, without a trap per index (a lookup in a long list is the hot
+   * path of every write). Tests (some, find, filter, ...) see the items themselves, so a test must only read; what
+   * they return, and what forEach and map's callbacks get, are views, so changes to them are recorded.
    */
   private search(list: unknown[], method: string) {
-    const itemView = (value: unknown, index: number) =>
-      value !== null && typeof value === "object"
+    const itemView = (index: number) => {
+      const value = list[index];
+      return value !== null && typeof value === "object"
         ? (this.views.get(value) ?? this.firstView(list, String(index), value))
         : value;
-    const run = (Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[method]!;
+    };
+    const test = (Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>)[
+      method === "find" ? "findIndex" : method === "findLast" ? "findLastIndex" : method
+    ]!;
     return (callback: (value: unknown, index: number, list: unknown[]) => unknown, thisArg?: unknown) => {
       const view = this.viewOf(list);
-      const result = run.call(list, (value: unknown, index: number) =>
-        callback.call(thisArg, itemView(value, index), index, view),
-      );
-      if (method === "filter") return (result as unknown[]).map((value) => this.views.get(value as object) ?? value);
+      if (method === "forEach" || method === "map")
+        return test.call(list, (_: unknown, index: number) => callback.call(thisArg, itemView(index), index, view));
+      const passes = (value: unknown, index: number) => callback.call(thisArg, value, index, view);
+      if (method === "filter") {
+        const kept: unknown[] = [];
+        list.forEach((value, index) => {
+          if (passes(value, index)) kept.push(itemView(index));
+        });
+        return kept;
+      }
+      const result = test.call(list, passes);
       if (method === "find" || method === "findLast")
-        return result !== null && typeof result === "object" ? (this.views.get(result) ?? result) : result;
+        return (result as number) < 0 ? undefined : itemView(result as number);
       return result;
     };
   }

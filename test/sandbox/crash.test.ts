@@ -118,6 +118,10 @@ describe("contracts sandbox --data under SIGKILL", () => {
     }
     current = start();
     await current.waitForOutput(/Ctrl-C to stop/);
+    // An answer comes after the banner's code, which goes on to install the signal handlers.
+    expect((await fetch(`${urls.links}/api/account`, { headers: { authorization: "Bearer demo-links-key" } })).ok).toBe(
+      true,
+    );
     current.child.kill("SIGTERM");
     expect(await current.exit).toBe(0);
     current = undefined;
