@@ -12,6 +12,7 @@ import { defaultConfig, type SandboxConfig } from "./sandbox/config.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_SANDBOX_PORTS,
+  limitRefusal,
   type SandboxApi,
   type SandboxResponse,
 } from "./sandbox/http.js";
@@ -84,13 +85,8 @@ function handlerFor(api: SandboxApi, { base, prefix }: Base): HttpHandler {
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || "/";
     const sandboxRequest = { method: request.method, url, headers: request.headers, body };
-    if (body.byteLength > DEFAULT_MAX_BODY_BYTES)
-      return toResponse(
-        api.refuse(413, `the request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`, {
-          ...sandboxRequest,
-          body: new Uint8Array(0),
-        }),
-      );
+    const refusal = limitRefusal(api, sandboxRequest, DEFAULT_MAX_BODY_BYTES);
+    if (refusal) return toResponse(refusal);
     try {
       return toResponse(await api.handle(sandboxRequest));
     } catch (error) {

@@ -46,7 +46,7 @@ export interface CatalogShop {
   issuance_url: string | null;
   categories: Array<{ id: string; name: string; parent_id: string | null }>;
   products: StoredProduct[];
-  /** Idempotency-Key → the fingerprint of the body it was first used with and the product it created. */
+  /** Idempotency-Key → the fingerprint (SHA-256 of the canonical JSON) of the body it was first used with and the product it created. */
   idempotency: Record<string, { fingerprint: string; status: number; product_id: string }>;
   sales: Sale[];
 }
@@ -100,6 +100,12 @@ export const shopView = (shop: CatalogShop) => ({
   payout_verified: shop.payout_verified,
 });
 
+/** Hex SHA-256 with Web Crypto (the MSW handlers run in browsers too): a fingerprint of fixed size, whatever the body. */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 const unprocessable = (error: string) => ({ status: 422, body: { error } });
 /** Prices are two-decimal strings in responses (the contract's Price). */
 const PRICE_DIGITS = 2;
@@ -117,12 +123,14 @@ function priceProblem(variants: Array<{ prices: Array<{ amount: number }> }>): s
 const handlers: HandlerTable<"catalog", Context> = {
   getShop: ({ context }) => ({ status: 200, body: shopView(context.shop) }),
   listCategories: ({ context }) => ({ status: 200, body: context.shop.categories }),
-  createProduct: ({ params, body, context: { shop, state, changed } }) => {
+  createProduct: async ({ params, body, context: { shop, state, changed } }) => {
     const key = params["Idempotency-Key"];
-    const fingerprint = canonicalJson(body);
+    const canonical = canonicalJson(body);
+    const fingerprint = await sha256Hex(canonical);
     const earlier = ownValue(shop.idempotency, key);
     if (earlier) {
-      if (earlier.fingerprint !== fingerprint)
+      // Data files of older sandboxes kept the canonical body itself as the fingerprint.
+      if (earlier.fingerprint !== fingerprint && earlier.fingerprint !== canonical)
         return unprocessable(
           `Idempotency-Key ${key} was already used with a different request body; use a new key for a new product`,
         );

@@ -11,6 +11,7 @@ import type { RateLimitPolicy } from "./rate-limit.js";
 import type { RunningSandbox } from "./server.js";
 
 export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
+                  [--allowed-host <name>]... [--allowed-origin <origin>]...
   Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
   URLs and demo credentials.
   --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
@@ -21,6 +22,11 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --config <file>        clients, demo accounts and keys (env SANDBOX_CONFIG; default: --print-config)
   --rate-limit <rate>    links requests per key: 100 (per minute), 100/min, 5/s, or off (default: the contract's,
                          ${contractRateLimit().limit} per ${contractRateLimit().windowSeconds} s)
+  --allowed-host <name>  answer requests for this Host besides loopback names and addresses (the sandbox refuses
+                         others, as a defence against DNS rebinding); .example.com allows subdomains, * any; repeatable
+                         (env SANDBOX_ALLOWED_HOSTS="a.test,b.test")
+  --allowed-origin <o>   let pages of this origin (https://docs.example.com) call the JSON APIs besides the sandbox's
+                         own and loopback origins; * allows any; repeatable (env SANDBOX_ALLOWED_ORIGINS)
   --print-config         print the default config as JSON and exit
 `;
 
@@ -45,6 +51,8 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       data: { type: "string" },
       config: { type: "string" },
       "rate-limit": { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
+      "allowed-origin": { type: "string", multiple: true },
       "print-config": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -81,6 +89,12 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       config,
       dataFile,
       rateLimit: parseRateLimit(values["rate-limit"]),
+      allowedHosts: values["allowed-host"]?.length
+        ? values["allowed-host"]
+        : splitList(process.env.SANDBOX_ALLOWED_HOSTS),
+      allowedOrigins: values["allowed-origin"]?.length
+        ? values["allowed-origin"]
+        : splitList(process.env.SANDBOX_ALLOWED_ORIGINS),
     });
   } catch (error) {
     if (error instanceof SandboxStartError) throw new UsageError(error.message, 1);

@@ -6,6 +6,30 @@ export const DEFAULT_SANDBOX_PORTS = { identity: 4020, links: 4021, catalog: 402
 /** Both adapters refuse bigger bodies with 413 in the API's envelope. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** JSON bodies nested deeper are refused with 400 before any parsing (no legitimate body comes close). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `limit`: one pass over the bytes, brackets inside strings
+ * skipped, so that no later step (parsing, validation, a fingerprint) ever walks a value thousands of levels deep.
+ */
+export function jsonTooDeep(body: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i]!;
+    if (inString) {
+      if (byte === 0x5c)
+        i++; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** The part of a request the APIs look at. `body` holds the exact bytes received (pay signs them). */
 export interface SandboxRequest {
   method: string;
@@ -80,4 +104,19 @@ export function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]
 /** UTC date and time in the providers' `YYYY-MM-DD HH:MM:SS` form. */
 export function formatDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+export const tooLargeMessage = (maxBodyBytes: number) => `the request body is larger than ${maxBodyBytes} bytes`;
+
+/** The refusal of a body over either limit (size: 413, nesting: 400) in the API's envelope, shared by both adapters. */
+export function limitRefusal(
+  api: SandboxApi,
+  request: SandboxRequest,
+  maxBodyBytes: number,
+): SandboxResponse | undefined {
+  const withoutBody = { ...request, body: new Uint8Array(0) };
+  if (request.body.byteLength > maxBodyBytes) return api.refuse(413, tooLargeMessage(maxBodyBytes), withoutBody);
+  if (jsonTooDeep(request.body))
+    return api.refuse(400, `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`, withoutBody);
+  return undefined;
 }

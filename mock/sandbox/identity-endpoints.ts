@@ -12,7 +12,7 @@ import {
 } from "../../lib/contract/index.js";
 import { escapeHtml, page } from "./http.js";
 import { FORM_LIMIT_BYTES, sendHtml } from "./identity-pages.js";
-import { readBody } from "./read-body.js";
+import { ABORTED, logAborted, readBody } from "./read-body.js";
 
 const FORM = "application/x-www-form-urlencoded";
 /** oidc-provider's request handler (it answers through `res`; what it returns is not awaited). */
@@ -104,6 +104,7 @@ export function tokenEndpoint(
   const tokenRequestValid = formValidator("exchangeToken");
   return async (req, res) => {
     const body = await readBody(req, FORM_LIMIT_BYTES);
+    if (body === ABORTED) return logAborted("identity", req);
     const oauthError = (error: string, description: string) => sendOAuthError(res, 400, error, description);
     if (body === undefined) return oauthError("invalid_request", "the request body is too large");
     if (refuseAuthorizationHeader(req, res, issuer)) return;
@@ -139,6 +140,7 @@ export function logoutEndpoints(callback: Callback, logoutPath: string) {
   return {
     async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const body = await readBody(req, FORM_LIMIT_BYTES);
+      if (body === ABORTED) return logAborted("identity", req);
       const isForm = body !== undefined && (body.byteLength === 0 || mediaTypeOf(req.headers["content-type"]) === FORM);
       const form = isForm ? withoutEmptyValues(parseForm(body)) : undefined;
       if (form === undefined || !logoutRequestValid(form))

@@ -6,7 +6,7 @@ import { findAccountByLogin, loginsOf, SIGN_IN_METHODS } from "./identity-accoun
 import type { DemoAccountConfig } from "./config.js";
 import { parseForm } from "../../lib/contract/index.js";
 import { escapeHtml, page } from "./http.js";
-import { readBody } from "./read-body.js";
+import { ABORTED, logAborted, readBody } from "./read-body.js";
 
 export const INTERACTION_PREFIX = "/interaction/";
 export const FORM_LIMIT_BYTES = 56 * 1024;
@@ -104,6 +104,7 @@ async function finishInteraction(
   res: ServerResponse,
 ): Promise<void> {
   const body = await readBody(req, FORM_LIMIT_BYTES);
+  if (body === ABORTED) return logAborted("identity", req);
   if (body === undefined) return sendHtml(res, 413, page("Too large", "<h1>The form is too large</h1>"));
   const form = parseForm(body);
   const text = (name: string) => {

@@ -14,7 +14,13 @@ import { ownValue } from "./records.js";
 type Schemas = components["schemas"];
 
 /** An order as stored: the contract's Order plus what the sandbox needs to show and pay it. */
-export type StoredOrder = Schemas["Order"] & { shop_id: number; currency: string; cancelled: boolean };
+export type StoredOrder = Schemas["Order"] & {
+  shop_id: number;
+  currency: string;
+  cancelled: boolean;
+  /** The secret of the order's payment page form (missing in orders of older data files until shown). */
+  page_token?: string;
+};
 
 export interface PayState {
   user_id: number;
@@ -54,6 +60,11 @@ export function seedPay(config: SandboxConfig["pay"]): PayState {
   };
 }
 
+/** A new order's page token: 128 random bits (Web Crypto, so that the MSW handlers run in a browser too). */
+export function newPageToken(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 export interface PayApiOptions {
   config: SandboxConfig["pay"];
   /** The address this API is reached at, for the payment links it hands out. */
@@ -71,7 +82,8 @@ interface Context {
 
 const success = <T>(data: T) => ({ status: 200 as const, body: { type: "success" as const, desc: "", data } });
 const fail = (status: number, desc: string) => ({ status, body: { type: "error", desc } });
-const publicOrder = (order: StoredOrder): Schemas["Order"] => omit(order, "shop_id", "currency", "cancelled");
+const publicOrder = (order: StoredOrder): Schemas["Order"] =>
+  omit(order, "shop_id", "currency", "cancelled", "page_token");
 
 const handlers: HandlerTable<"pay", Context> = {
   listShops: ({ context: { state } }) => success({ user_id: state.user_id, shops: state.shops }),
@@ -115,6 +127,7 @@ const handlers: HandlerTable<"pay", Context> = {
       shop_id: shop.id,
       currency,
       cancelled: false,
+      page_token: newPageToken(),
     };
     state.orders.push(order);
     options.onChange?.();
@@ -176,7 +189,7 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
 }
 
 /** Compares two strings in time that depends on their length only, so that a signature cannot be guessed byte by byte. */
-function constantTimeEqual(expected: string, received: string): boolean {
+export function constantTimeEqual(expected: string, received: string): boolean {
   let difference = expected.length ^ received.length;
   for (let i = 0; i < expected.length; i++)
     difference |= expected.charCodeAt(i) ^ received.charCodeAt(i % Math.max(1, received.length));

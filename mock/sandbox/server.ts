@@ -5,13 +5,13 @@ import type { AddressInfo } from "node:net";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { createCatalogApi } from "./catalog.js";
 import { defaultConfig, type SandboxConfig } from "./config.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, type SandboxApi, type SandboxRequest } from "./http.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SANDBOX_PORTS, tooLargeMessage } from "./http.js";
 import { createIdentitySandbox } from "./identity.js";
 import { createLinksApi } from "./links.js";
 import { createPayApi } from "./pay.js";
-import { cannotWrite, createStateWriter, readState, type StateWriter, writeStateAtomically } from "./persistence.js";
+import { accessRefusal, type AdapterSettings, nodeListener } from "./node-adapter.js";
+import { cannotWrite, openDurableState, readState } from "./persistence.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
-import { readBody } from "./read-body.js";
 import { type SandboxState, seedState } from "./state.js";
 
 export interface SandboxOptions {
@@ -25,6 +25,12 @@ export interface SandboxOptions {
   rateLimit?: RateLimitPolicy | false;
   /** Bodies above this size are refused with 413 in the API's envelope (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Host names answered besides the loopback ones (`--allowed-host`); see access.ts. */
+  allowedHosts?: string[];
+  /** Origins whose pages may call the JSON APIs besides the sandbox's own and loopback ones (`--allowed-origin`). */
+  allowedOrigins?: string[];
+  /** How long a client has to send a whole request (default 10 s; its headers: at most 5 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -33,86 +39,51 @@ export interface RunningSandbox {
   state: SandboxState;
   /** Whether the state came from an existing data file (otherwise from the demo seed). */
   restored: boolean;
-  /** Stops every server and writes pending state. */
+  /** Stops every server and folds the journal into the data file. */
   stop(): Promise<void>;
 }
 
 /** A problem the user can fix (a port in use, an unreadable data file), reported in one line. */
 export class SandboxStartError extends Error {}
 
-const EMPTY = new Uint8Array(0);
+/** A client has this long to send its headers, and its whole request: a stalled client is cut off in seconds. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 5_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
-/** Serves one sandbox API over node:http: builds the SandboxRequest, enforces the body cap, writes the response. */
-export function nodeListener(api: SandboxApi, baseUrl: string, maxBodyBytes = DEFAULT_MAX_BODY_BYTES): RequestListener {
-  return (req, res) => {
-    serve(api, baseUrl, maxBodyBytes, req, res).catch((error: unknown) => {
-      console.error("sandbox:", error);
-      if (!res.headersSent) send(res, api.refuse(500, "the sandbox failed on this request; see its log"));
-      else res.end();
-    });
+/** The identity API's own front door: the same Host check and body cap, refusals as OAuth errors (JSON). */
+function identityListener(listener: RequestListener, settings: AdapterSettings, durable: boolean): RequestListener {
+  const refuse = (res: ServerResponse, status: number, description: string) => {
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+    res.end(JSON.stringify({ error: "invalid_request", error_description: description }));
   };
-}
-
-/** Response headers that let a frontend on another origin (e.g. a dev server on :5173) call the sandbox. */
-const EXPOSED_HEADERS = "x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, idempotent-replayed";
-
-function corsHeaders(req: IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin;
-  return origin
-    ? { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS, vary: "Origin" }
-    : {};
-}
-
-async function serve(
-  api: SandboxApi,
-  baseUrl: string,
-  maxBodyBytes: number,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const cors = corsHeaders(req);
-  if (req.method === "OPTIONS" && req.headers["access-control-request-method"] && req.headers.origin) {
-    // A CORS preflight: allowed for any origin and header, and not counted as a request of the API.
-    return send(res, {
-      status: 204,
-      headers: {
-        ...cors,
-        "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
-        "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "",
-        "access-control-max-age": "600",
-      },
-      body: "",
-    });
-  }
-  Object.entries(cors).forEach(([name, value]) => res.setHeader(name, value));
-  const headers = {
-    get(name: string): string | null {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-  };
-  let url: URL;
-  try {
-    url = new URL(req.url ?? "/", baseUrl);
-  } catch {
-    return send(res, api.refuse(400, "the request target is not a valid URL"));
-  }
-  const request: SandboxRequest = { method: req.method ?? "GET", url, headers, body: EMPTY };
-  const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-  if (hasBody) {
-    const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) {
-      res.setHeader("connection", "close");
-      return send(res, api.refuse(413, `the request body is larger than ${maxBodyBytes} bytes`, request));
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const refused = accessRefusal({ ...settings, access: { ...settings.access, allowedOrigins: ["*"] } }, req);
+    if (refused) return refuse(res, 403, refused);
+    if (Number(req.headers["content-length"] ?? 0) > settings.maxBodyBytes) {
+      req.resume();
+      return refuse(res, 413, tooLargeMessage(settings.maxBodyBytes));
     }
-    request.body = body;
-  }
-  send(res, await api.handle(request));
+    if (durable) endAfterCommit(res, settings.commit);
+    return listener(req, res);
+  };
 }
 
-function send(res: ServerResponse, response: { status: number; headers: Record<string, string>; body: string }): void {
-  res.writeHead(response.status, { ...response.headers, "content-length": Buffer.byteLength(response.body) });
-  res.end(response.body);
+/**
+ * oidc-provider answers by itself (Koa ends the response), so its answer is held at the end instead: the body (a
+ * code, a token) leaves once the changes the provider made are durable, as the other APIs' answers do.
+ */
+function endAfterCommit(res: ServerResponse, commit: () => Promise<void>): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    commit().then(
+      () => end(...args),
+      (error: Error) => {
+        console.error(`sandbox: identity: cannot save to the data file: ${error.message}`);
+        res.destroy();
+      },
+    );
+    return res;
+  }) as ServerResponse["end"];
 }
 
 async function listen(server: Server, host: string, port: number, api: ApiName): Promise<number> {
@@ -131,20 +102,32 @@ async function listen(server: Server, host: string, port: number, api: ApiName):
   return (server.address() as AddressInfo).port;
 }
 
+/** The state and how it is kept: in memory, or durable in the data file. */
+async function openState(dataFile: string | undefined, config: SandboxConfig) {
+  const saved = dataFile
+    ? await readState(dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message)))
+    : undefined;
+  // A JSON copy: the seed shares objects with the contracts' examples, and the journal records paths, not objects.
+  const state = saved ?? (JSON.parse(JSON.stringify(await seedState(config))) as SandboxState);
+  if (!dataFile) return { state, view: state, saved, durable: undefined };
+  const durable = await openDurableState(dataFile, state).catch((error: Error) =>
+    Promise.reject(new SandboxStartError(cannotWrite(dataFile, error))),
+  );
+  return { state, view: durable.view, saved, durable };
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const config = options.config ?? defaultConfig();
   const { dataFile } = options;
-  const saved = dataFile
-    ? await readState(dataFile).catch((error: Error) => Promise.reject(new SandboxStartError(error.message)))
-    : undefined;
-  const state = saved ?? (await seedState(config));
-  const writer: StateWriter | undefined = dataFile
-    ? createStateWriter(dataFile, state, {
-        onError: (error) => console.error(`sandbox: ${cannotWrite(dataFile, error)}`),
-      })
-    : undefined;
-  const onChange = () => writer?.schedule();
+  const { state, view, saved, durable } = await openState(dataFile, config);
+  const commit = durable ? () => durable.commit() : () => Promise.resolve();
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const timeouts = {
+    requestTimeout,
+    headersTimeout: Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout),
+    connectionsCheckingInterval: Math.min(1000, requestTimeout / 2),
+  };
 
   // Listen first (ports may be 0), then build the APIs, which need their own public addresses.
   const listeners = new Map<ApiName, RequestListener>();
@@ -152,50 +135,46 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const urls = {} as Record<ApiName, string>;
   try {
     for (const api of API_NAMES) {
-      const server = createServer((req, res) => listeners.get(api)!(req, res));
+      const server = createServer(timeouts, (req, res) => listeners.get(api)!(req, res));
       servers.set(api, server);
       const port = await listen(server, host, options.ports?.[api] ?? DEFAULT_SANDBOX_PORTS[api], api);
       urls[api] = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     }
-    // Written once before the sandbox says it keeps its state there: a file that cannot be written (a missing
-    // directory, no permission) would otherwise only log an error at every change and keep nothing.
-    if (dataFile)
-      await writeStateAtomically(dataFile, state).catch((error: Error) =>
-        Promise.reject(new SandboxStartError(cannotWrite(dataFile, error))),
-      );
   } catch (error) {
     await Promise.all([...servers.values()].map((server) => new Promise((resolve) => server.close(resolve))));
+    await durable?.close();
     throw error;
   }
 
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const identity = createIdentitySandbox(state.identity, { issuer: urls.identity, config: config.identity, onChange });
-  listeners.set("identity", identity.listener);
-  listeners.set(
-    "links",
-    nodeListener(
-      createLinksApi(state.links, { config: config.links, rateLimit: options.rateLimit, onChange }),
-      urls.links,
-      maxBodyBytes,
-    ),
-  );
+  const settings = (name: ApiName): AdapterSettings => ({
+    name,
+    baseUrl: urls[name],
+    listenHost: host,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    access: { allowedHosts: options.allowedHosts ?? [], allowedOrigins: options.allowedOrigins ?? [] },
+    commit,
+  });
+  // The identity provider keeps the raw objects it is given: its changes are noted as a whole, written soon after.
+  const identityChanged = () => durable?.touch("identity");
+  const identity = createIdentitySandbox(state.identity, {
+    issuer: urls.identity,
+    config: config.identity,
+    onChange: identityChanged,
+  });
+  listeners.set("identity", identityListener(identity.listener, settings("identity"), durable !== undefined));
+  const links = createLinksApi(view.links, { config: config.links, rateLimit: options.rateLimit });
+  listeners.set("links", nodeListener(links, settings("links")));
   listeners.set(
     "catalog",
-    nodeListener(createCatalogApi(state.catalog, { config: config.catalog, onChange }), urls.catalog, maxBodyBytes),
+    nodeListener(createCatalogApi(view.catalog, { config: config.catalog }), settings("catalog")),
   );
-  listeners.set(
-    "pay",
-    nodeListener(
-      createPayApi(state.pay, { config: config.pay, baseUrl: () => urls.pay, onChange }),
-      urls.pay,
-      maxBodyBytes,
-    ),
-  );
+  const pay = createPayApi(view.pay, { config: config.pay, baseUrl: () => urls.pay });
+  listeners.set("pay", nodeListener(pay, settings("pay")));
 
   return {
     urls,
     config,
-    state,
+    state: view,
     restored: saved !== undefined,
     async stop() {
       await Promise.all(
@@ -207,7 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             }),
         ),
       );
-      await writer?.flush();
+      await durable?.close();
     },
   };
 }

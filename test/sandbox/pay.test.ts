@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hmacSha256Signer, PayApiError } from "../../clients/pay.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
+import { postPaymentForm, readPaymentForm } from "./support/pay-page.js";
 
 let sandbox: TestSandbox;
 let pay: ReturnType<ReturnType<typeof clientsFor>["pay"]>;
@@ -90,12 +91,8 @@ describe("pay sandbox", () => {
     const pageHtml = await (await fetch(url)).text();
     expect(pageHtml).toContain('<button type="submit" name="action" value="pay">');
     expect(pageHtml).toContain('value="cancel"');
-    const paid = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "action=pay",
-      redirect: "manual",
-    });
+    const form = await readPaymentForm(url);
+    const paid = await postPaymentForm(form, "pay", { redirect: "manual" });
     expect(paid.status).toBe(303);
     expect(await (await fetch(url)).text()).toMatch(/Paid on \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
 
@@ -105,31 +102,16 @@ describe("pay sandbox", () => {
     // 1000.50 - 30.015 = 970.485 → 970.49 (half away from zero); 12840.50 + 970.49
     expect((await pay.POST("/api/balance/", { body: {} })).data?.data.balance.RUB).toBe("13810.99");
 
-    const again = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "action=pay",
-    });
+    const again = await postPaymentForm(form, "pay");
     expect(again.status).toBe(409);
   });
 
   it("a cancelled order stays unpaid and cannot be paid", async () => {
     const { id, url } = (await pay.POST("/api/createOrder/", { body: { currency: "USD", amount: 5 } })).data.data;
-    await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "action=cancel",
-    });
+    const form = await readPaymentForm(url);
+    expect((await postPaymentForm(form, "cancel", { redirect: "manual" })).status).toBe(303);
     expect(await (await fetch(url)).text()).toContain("The payment was cancelled.");
-    expect(
-      (
-        await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: "action=pay",
-        })
-      ).status,
-    ).toBe(409);
+    expect((await postPaymentForm(form, "pay")).status).toBe(409);
     const order = (await pay.POST("/api/orders/", { body: {} })).data.data.find((o) => o.id === id);
     expect(order).toMatchObject({ status: 0, date_payed: null });
   });
