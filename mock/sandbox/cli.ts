@@ -1,7 +1,8 @@
 // `contracts sandbox`: the stateful sandbox of all four APIs in one process, with its URLs and demo credentials
 // printed, stopped (and its state written) on Ctrl-C or SIGTERM.
 import { parseArgs } from "node:util";
-import { parsePortAssignments, parseRequestRate, splitList, untilSignal, UsageError } from "../../lib/cli.js";
+import { parsePortAssignments, parseRequestRate, splitList, UsageError } from "../../lib/cli.js";
+import { untilSignal } from "../../lib/signals.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { describeCredentials } from "./banner.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
@@ -71,6 +72,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS),
   );
   const dataFile = values.data ?? process.env.SANDBOX_DATA;
+  // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the sandbox
+  // as soon as it is up, with exit code 0.
+  const stopRequested = untilSignal();
+  console.error("Starting the stateful sandbox...");
   // Loaded only now: oidc-provider prints a runtime warning on import, which --help and --print-config need not show.
   const { SandboxStartError, startSandbox } = await import("./server.js");
   let running: RunningSandbox;
@@ -93,7 +98,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
   console.log(`\n${describeCredentials(config, running.urls.identity, configFile)}`);
 
-  const signal = await untilSignal();
+  const signal = await stopRequested;
   console.error(`\n${signal}: stopping the sandbox...`);
   await running.stop();
   return 0;

@@ -191,3 +191,19 @@ describe("contracts sandbox: the start-up banner", () => {
     await stop(command);
   });
 });
+
+describe("contracts sandbox: signals", () => {
+  it("a SIGTERM during start-up ends the sandbox as soon as it is up, with exit 0", async () => {
+    // It says it is starting once it watches the signals, before it loads the sandbox (oidc-provider, the contracts'
+    // validators, the ports), which takes a while even on an idle machine: a SIGTERM there killed it half-started.
+    const command = runContracts(["sandbox", "--base-port", String(BASE_PORT)]);
+    started.push(command);
+    while (!command.stderr().includes("Starting the stateful sandbox") && command.child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 5));
+    const outputAtSignal = command.stdout();
+    command.child.kill("SIGTERM");
+    expect(await command.exit, command.stderr()).toBe(0);
+    expect(outputAtSignal).not.toContain("Stateful sandbox");
+    expect(command.stderr()).toContain("SIGTERM: stopping the sandbox");
+  });
+});
