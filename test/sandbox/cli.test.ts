@@ -14,7 +14,7 @@ import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
 import { portsFrom } from "./support/sandbox.js";
 import { testPort } from "../support/ports.js";
-import { processesMatching, type RunningCommand, runContracts } from "../support/processes.js";
+import { processesMatching, repoRoot, type RunningCommand, runContracts, spawnCommand } from "../support/processes.js";
 
 const BASE_PORT = testPort(4470);
 const PORTS = portsFrom(BASE_PORT);
@@ -205,5 +205,14 @@ describe("contracts sandbox: signals", () => {
     expect(await command.exit, command.stderr()).toBe(0);
     expect(outputAtSignal).not.toContain("Stateful sandbox");
     expect(command.stderr()).toContain("SIGTERM: stopping the sandbox");
+  });
+
+  it("npm run sandbox compiles nothing when dist/ is fresh, and stops on SIGTERM with exit 0", async () => {
+    const command = spawnCommand("npm", ["run", "sandbox", "--", "--base-port", String(BASE_PORT)], repoRoot);
+    started.push(command);
+    await command.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PORTS.pay}\\b`), 60_000);
+    command.child.kill("SIGTERM");
+    expect(await command.exit, command.stderr()).toBe(0);
+    expect(command.stderr()).not.toContain("compiling");
   });
 });
