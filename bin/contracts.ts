@@ -6,20 +6,20 @@ import { untilSignal } from "../lib/signals.js";
 
 interface Command {
   summary: string;
-  /** Runs until a signal: the signals are watched before the command loads (lib/signals.ts). */
-  longRunning?: boolean;
+  /** Runs until a signal (with these arguments): the signals are watched before the command loads (lib/signals.ts). */
+  longRunning?: (argv: string[]) => boolean;
   run: (argv: string[]) => Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
   mock: {
     summary: "start Prism mock servers for the four APIs and print their URLs",
-    longRunning: true,
+    longRunning: () => true,
     run: async (argv) => (await import("../mock/cli.js")).runMockCommand(argv),
   },
   sandbox: {
     summary: "start the stateful sandbox of the four APIs (real sign-in, CRUD, payments) and print its URLs",
-    longRunning: true,
+    longRunning: (argv) => argv[0] !== "sign-in", // `contracts sandbox sign-in` signs in at a running one and ends
     run: async (argv) => (await import("../mock/sandbox/cli.js")).runSandboxCommand(argv),
   },
   conform: {
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     const { UsageError } = await import("../lib/cli.js");
     throw new UsageError(`unknown command "${name}"; run \`contracts --help\``);
   }
-  if (command.longRunning) void untilSignal();
+  if (command.longRunning?.(rest)) void untilSignal();
   return command.run(rest);
 }
 

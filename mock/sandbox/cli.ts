@@ -10,6 +10,7 @@ import { loadConfig } from "./config-file.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
 import type { RunningSandbox } from "./server.js";
+import { runSignInCommand, SIGN_IN_USAGE } from "./sign-in.js";
 
 export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
   Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
@@ -23,7 +24,8 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --rate-limit <rate>    links requests per key: 100 (per minute), 100/min, 5/s, or off (default: the contract's,
                          ${contractRateLimit().limit} per ${contractRateLimit().windowSeconds} s)
   --print-config         print the default config as JSON and exit
-`;
+
+${SIGN_IN_USAGE}`;
 
 function parseRateLimit(text: string | undefined): RateLimitPolicy | false | undefined {
   if (text === undefined) return undefined;
@@ -37,6 +39,7 @@ function parseRateLimit(text: string | undefined): RateLimitPolicy | false | und
 }
 
 export async function runSandboxCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "sign-in") return runSignInCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
