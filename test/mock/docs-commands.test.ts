@@ -11,7 +11,7 @@
 // file's test ports (one digit-for-digit substitution of `127.0.0.1:40xy`, nothing else of the command changes) and
 // `contracts sandbox sign-in` finds the sandbox through SANDBOX_BASE_PORT, as `contracts sandbox` would. Only this
 // file runs the guides' commands.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,6 +117,8 @@ async function runPage(blocks: Block[]): Promise<{ output: string; answers: Curl
     });
 }
 
+const gitStatus = () => execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
+
 /** Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within one. */
 function missingLines(output: string, expected: string): string[] {
   const lines = output.toLowerCase().split("\n");
@@ -153,7 +155,9 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
   it.each(byPage.map(({ page, blocks }) => [page, blocks] as const))(
     "%s",
     async (page, blocks) => {
-      const results = await runPage(blocks);
+      const before = gitStatus();
+    const results = await runPage(blocks);
+    expect(gitStatus(), `${page}: its commands leave the checkout as it was (reports go to the ignored reports/)`).toBe(before);
       expect(results).toHaveLength(blocks.length);
       blocks.forEach((block, b) => {
         const where = `${page}:${block.sample.line}`;

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogScopeError } from "../../clients/catalog.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
+import { invalidRequestStatus, loadContract } from "../../lib/contract/index.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { clientsFor } from "./support/clients.js";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.js";
@@ -184,7 +185,8 @@ describe("catalog sandbox", () => {
       headers: { "x-seller-api-key": "demo-seller-key", "content-type": "application/json" },
       body: JSON.stringify(product),
     });
-    expect(noKey.status).toBe(400);
+    const invalid = invalidRequestStatus(loadContract("catalog").operation("createProduct")); // as the mock answers
+    expect(noKey.status).toBe(invalid);
     expect(await noKey.json()).toEqual({ error: "header parameter Idempotency-Key is required" });
     // Sent but empty (curl -H 'Idempotency-Key;'): the contract's minLength 1, twice, so no repeat replays it.
     for (let i = 0; i < 2; i++) {
@@ -193,7 +195,7 @@ describe("catalog sandbox", () => {
         headers: { "x-seller-api-key": "demo-seller-key", "idempotency-key": "", "content-type": "application/json" },
         body: JSON.stringify(product),
       });
-      expect(emptyKey.status).toBe(400);
+      expect(emptyKey.status).toBe(invalid);
       expect(await emptyKey.json()).toEqual({
         error: "header parameter Idempotency-Key must NOT have fewer than 1 characters",
       });
@@ -202,7 +204,7 @@ describe("catalog sandbox", () => {
       body: { ...product, variants: [{ title: "x", prices: [{ amount: 1, currency_code: "USD" }] }] },
     });
     await expect(badPrice).rejects.toMatchObject({
-      status: 400,
+      status: invalid,
       body: { error: expect.stringContaining("currency_code must match pattern") },
     });
   });
