@@ -156,8 +156,11 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
     "%s",
     async (page, blocks) => {
       const before = gitStatus();
-    const results = await runPage(blocks);
-    expect(gitStatus(), `${page}: its commands leave the checkout as it was (reports go to the ignored reports/)`).toBe(before);
+      const results = await runPage(blocks);
+      expect(
+        gitStatus(),
+        `${page}: its commands leave the checkout as it was (reports go to the ignored reports/)`,
+      ).toBe(before);
       expect(results).toHaveLength(blocks.length);
       blocks.forEach((block, b) => {
         const where = `${page}:${block.sample.line}`;
