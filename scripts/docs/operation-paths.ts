@@ -1,5 +1,5 @@
 // Hand-written pages and the README write endpoint paths as they are (`POST /api/domain/add`,
-// `curl http://127.0.0.1:4020/api/userinfo`), so that the Markdown sources read and run correctly without the site.
+// `curl http://127.0.0.1:4011/api/account`), so that the Markdown sources read and run correctly without the site.
 // A path still lives in its spec: `endpointPathProblems` lists every path a page writes that no operation of the
 // contracts has, and the docs tests (test/docs/operation-paths.test.ts) fail on any, naming the page and line.
 import { API_NAMES, type ApiName, listOperationsOf, loadBundle } from "../../lib/contract/index.js";
@@ -30,7 +30,7 @@ function pathRoots(): Set<string> {
   return new Set(knownOperations().map((op) => op.template.source.split("/")[1]!.replace(/\\/g, "")));
 }
 
-/** A path under a contract's root with at least two segments: `/api/userinfo`, not an app's `/login` or `/api`. */
+/** A path under a contract's root with at least two segments: `/api/account`, not an app's `/login` or `/api`. */
 function looksLikeEndpoint(path: string, roots: Set<string>): boolean {
   const segments = path.split("/").slice(1);
   return segments.length >= 2 && roots.has(segments[0]!);

@@ -29,19 +29,19 @@ describe("endpoint paths in the README and the hand-written pages", () => {
 
   it("a path the contracts do not have fails, named by page, line and text, in URLs, prose, diagrams and code spans", () => {
     const markdown = [
-      "curl http://127.0.0.1:4020/api/userinfo",
+      `curl http://127.0.0.1:4020${pathOf("getUserInfo")}`,
       "curl http://127.0.0.1:4020/api/user-info",
       "Then `POST /api/domain/add` and `GET /api/domain/add`.",
       "  App->>IdP: POST /api/login/oauth/token<br/>code",
       "the key from `/.well-known/jwk`, the page [gaps](/reference/identity/gaps), `/_sandbox/pay/1`",
-      "curl http://127.0.0.1:4021/api/userinfo",
+      `curl http://127.0.0.1:4021${pathOf("getUserInfo")}`,
     ].join("\n");
     expect(endpointPathProblems(markdown, "docs/guide/broken.md")).toEqual([
       "docs/guide/broken.md:2: http://127.0.0.1:4020/api/user-info: no operation of identity has this path",
       "docs/guide/broken.md:3: GET /api/domain/add: no operation of any contract has this path",
       "docs/guide/broken.md:4: POST /api/login/oauth/token: no operation of any contract has this path",
       "docs/guide/broken.md:5: `/.well-known/jwk`: no operation of any contract has this path",
-      "docs/guide/broken.md:6: http://127.0.0.1:4021/api/userinfo: no operation of links has this path",
+      `docs/guide/broken.md:6: http://127.0.0.1:4021${pathOf("getUserInfo")}: no operation of links has this path`,
     ]);
   });
 });

@@ -27,6 +27,7 @@ const FORM_TYPE = { "content-type": "application/x-www-form-urlencoded" };
 const PAY_BODY = '{"shop_id":"3561","nonce":1}';
 const SIGNED = { authorization: `Bearer ${"0".repeat(64)}` };
 const VERIFIER = "a".repeat(43);
+const TOKEN_PATH = loadContract("identity").operation("exchangeToken").path;
 
 const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
   links: {
@@ -120,14 +121,14 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
     // Without a token both answer 401 with a Bearer challenge; the mock's is RFC 6750 §3.1's bare one, without a body.
     "wrong credential": {
       method: "POST",
-      path: "/api/login/oauth/access_token",
+      path: TOKEN_PATH,
       headers: FORM_TYPE,
       body: `grant_type=authorization_code&code=x&redirect_uri=http://127.0.0.1:5173/callback&client_id=demo-app&client_secret=no&code_verifier=${VERIFIER}`,
       names: /client/,
     },
     "missing field": {
       method: "POST",
-      path: "/api/login/oauth/access_token",
+      path: TOKEN_PATH,
       headers: FORM_TYPE,
       body: "grant_type=authorization_code&client_id=demo-app&client_secret=demo-app-secret",
       names: /'code'/,
