@@ -1,19 +1,25 @@
 #!/usr/bin/env node
 // The one CLI of this package: `contracts <command> [options]`. Each command lives beside the code it drives.
-import { cliFailure, UsageError } from "../lib/cli.js";
+// Only the signal watch is loaded up front: a long-running command watches the signals before it loads anything
+// (lib/cli.js alone loads the contracts), so that a signal during its start-up stops it cleanly once it is up.
+import { untilSignal } from "../lib/signals.js";
 
 interface Command {
   summary: string;
+  /** Runs until a signal (with these arguments): the signals are watched before the command loads (lib/signals.ts). */
+  longRunning?: (argv: string[]) => boolean;
   run: (argv: string[]) => Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
   mock: {
     summary: "start Prism mock servers for the four APIs and print their URLs",
+    longRunning: () => true,
     run: async (argv) => (await import("../mock/cli.js")).runMockCommand(argv),
   },
   sandbox: {
     summary: "start the stateful sandbox of the four APIs (real sign-in, CRUD, payments) and print its URLs",
+    longRunning: (argv) => argv[0] !== "sign-in", // `contracts sandbox sign-in` signs in at a running one and ends
     run: async (argv) => (await import("../mock/sandbox/cli.js")).runSandboxCommand(argv),
   },
   conform: {
@@ -41,13 +47,18 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command "${name}"; run \`contracts --help\``);
+  if (!command) {
+    const { UsageError } = await import("../lib/cli.js");
+    throw new UsageError(`unknown command "${name}"; run \`contracts --help\``);
+  }
+  if (command.longRunning?.(rest)) void untilSignal();
   return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
+  async (error: unknown) => {
+    const { cliFailure } = await import("../lib/cli.js");
     const { code, text } = cliFailure(error);
     console.error(text);
     process.exit(code);

@@ -2,7 +2,8 @@
 // SIGTERM, SIGHUP or when its parent process is gone.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { parseApiName, parsePortAssignments, splitList, untilSignal, UsageError } from "../lib/cli.js";
+import { parseApiName, parsePortAssignments, splitList, UsageError } from "../lib/cli.js";
+import { untilSignal } from "../lib/signals.js";
 import { API_NAMES } from "../lib/contract/index.js";
 import { fromPackageRoot } from "../lib/paths.js";
 import { MockStartError, startMocks } from "./prism.js";

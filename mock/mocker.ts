@@ -14,7 +14,7 @@ import {
 } from "../lib/contract/index.js";
 import { escapeRegExp } from "../lib/regexp.js";
 import type { Either, MockedResponse, Mocker, MockerOptions, PrismPackages, PrismRequest } from "./prism-types.js";
-import { describeViolations, errorBody, fittingCodes } from "./refusals.js";
+import { describeViolations, errorBody, fittingCodes, missingCredential, PRISM_SECURITY_MESSAGE } from "./refusals.js";
 import { type DescribeAjvErrors, readableViolations } from "./violations.js";
 
 const ERROR_SEVERITY = 0; // DiagnosticSeverity.Error of @stoplight/types
@@ -58,7 +58,9 @@ function explainRefusal(
   if (violations.length === 0) return;
   const askedFor = options.config.exampleKey !== undefined && options.config.code === response.statusCode;
   if (askedFor) return;
-  const readable = readableViolations(api, operation, options.input.data, violations, describe);
+  const readable = readableViolations(api, operation, options.input.data, violations, describe).map((v) =>
+    v.message === PRISM_SECURITY_MESSAGE ? { ...v, message: missingCredential(api, operation) } : v,
+  );
   const contentType = response.headers?.["Content-type"];
   const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
   const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), {

@@ -11,6 +11,7 @@ import {
   loadContract,
   type OperationInfo,
   responseKeyFor,
+  type SecurityScheme,
 } from "../lib/contract/index.js";
 
 /** One violation as Prism reports it (also in its `sl-violations` header, with `request` before the path). */
@@ -163,4 +164,28 @@ export function fittingCodes(violations: readonly Violation[]): string[] {
     .filter((v) => (v.code === "enum" || v.code === "const") && (v.path?.length ?? 0) > 1)
     .map((v) => `unsupported_${v.path!.at(-1)}`);
   return [...new Set([...unsupported, "invalid_request"])];
+}
+
+/** Prism's whole message for a request without the credential its operation requires. */
+export const PRISM_SECURITY_MESSAGE = "Invalid security scheme used";
+
+/**
+ * What a request without its credential lacks, named by header as the sandbox names it: "the x-seller-api-key
+ * header is required", "the Authorization header is required (Bearer <token>)"; alternatives joined with "or".
+ */
+export function missingCredential(api: ApiName, operation: OperationInfo): string {
+  const contract = loadContract(api);
+  const schemes = contract.document.components?.securitySchemes ?? {};
+  const names = (operation.operation.security ?? contract.document.security ?? []).flatMap((requirement) =>
+    Object.keys(requirement),
+  );
+  const headers = [...new Set(names)].map((name) => {
+    const scheme = contract.deref<SecurityScheme>(schemes[name]!);
+    if (scheme.type === "apiKey")
+      return scheme.in === "header"
+        ? `the ${scheme.name} header is required`
+        : `the ${scheme.name} ${scheme.in} parameter is required`;
+    return `the Authorization header is required (Bearer <${scheme.bearerFormat ?? "token"}>)`;
+  });
+  return headers.length > 0 ? headers.join(", or ") : PRISM_SECURITY_MESSAGE;
 }

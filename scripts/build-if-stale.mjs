@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const config = join(root, "tsconfig.build.json");
@@ -59,4 +59,18 @@ export function buildIfStale(stdio = "inherit") {
     stdio,
     encoding: "utf8",
   });
+}
+
+/**
+ * `npm start` and `npm run sandbox`: runs `contracts <command>` from this checkout in this very process (no child),
+ * compiled first only when stale. package.json starts the script with `exec`, so that npm's own child is this
+ * process: the SIGINT or SIGTERM npm passes on reaches the command (a `sh -c` in between would die of SIGTERM and
+ * hold SIGINT back). Extra arguments go to the command: `npm start -- --api links --dynamic`.
+ * @param {string} command
+ */
+export async function runCli(command) {
+  const tsc = buildIfStale();
+  if (tsc && tsc.status !== 0) process.exit(tsc.status ?? 1);
+  process.argv = [process.execPath, cli, command, ...process.argv.slice(2)];
+  await import(pathToFileURL(cli).href);
 }

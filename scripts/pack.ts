@@ -50,6 +50,7 @@ export interface PackageManifest {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  engines?: Record<string, string>;
 }
 
 export interface PackedPackage {

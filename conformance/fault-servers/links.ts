@@ -124,7 +124,10 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
   const secretsSeen = new Set([options.token]);
 
   function rateHeaders(now: number): Record<string, string> {
-    const start = Math.floor(now / windowMs) * windowMs;
+    // A server that announces a reset a day ahead keeps counting until then: its window, from its first request,
+    // ends only then, so that the client's wait does not hang on how many requests fit in a clock-aligned window.
+    const start =
+      fault === "reset-a-day-ahead" ? (window.count > 0 ? window.start : now) : Math.floor(now / windowMs) * windowMs;
     if (start !== window.start) window = { start, count: 0 };
     window.count += 1;
     server.busiestWindow = Math.max(server.busiestWindow, window.count);

@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { bundlePath } from "../../lib/paths.js";
 import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
-import { withOperationPaths } from "../../scripts/docs/operation-paths.js";
 import { apiTitles, handWrittenPages, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
 import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-change.js";
@@ -14,9 +13,7 @@ import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-chang
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
 writeGeneratedPages();
 // All diagrams at once, so that a build starts the browser at most once.
-await renderMissingDiagrams(
-  handWrittenPages().flatMap((page) => mermaidSources(withOperationPaths(readFileSync(page, "utf8"), page))),
-);
+await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(readFileSync(page, "utf8"))));
 const apis = apiTitles();
 
 // Only pages of this site: previous/next links follow the sidebar, and the client-side router cannot open the
@@ -97,9 +94,6 @@ export default defineConfig({
   },
   markdown: {
     config(md) {
-      // `[[op:<operationId>]]` becomes the operation's path before parsing, for the pages and the local search index alike.
-      const parse = md.parse.bind(md);
-      md.parse = (src, env: { path?: string }) => parse(withOperationPaths(src, env.path), env);
       // Headings of the generated pages carry badges (<span>) and explicit anchors ({#createOrder}); the permalink's
       // aria-label repeats the heading's source, so keep only its words.
       md.core.ruler.push("plain_permalink_labels", (state) => {
@@ -131,9 +125,7 @@ export default defineConfig({
         name: "contracts:diagrams",
         enforce: "pre",
         async transform(code, id) {
-          // The diagrams are rendered before markdown-it parses the page, so their tokens are replaced here already.
-          if (id.endsWith(".md") && code.includes("```mermaid"))
-            return replaceMermaidFences(withOperationPaths(code, id));
+          if (id.endsWith(".md") && code.includes("```mermaid")) return replaceMermaidFences(code);
           return undefined;
         },
       },

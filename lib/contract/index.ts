@@ -36,6 +36,7 @@ export {
 export {
   type CheckContext,
   checkRequest,
+  invalidRequestStatus,
   checkResponse,
   type HttpRequest,
   type HttpResponse,

@@ -17,7 +17,7 @@ export interface HttpRequest {
 
 export type RequestCheck =
   | { ok: true; params: Record<string, unknown>; body: unknown; mediaType: string | undefined }
-  | { ok: false; status: 400 | 415; message: string };
+  | { ok: false; status: number; message: string };
 
 /** What a check needs from the contract (kept narrow so the functions here stay plain). */
 export interface CheckContext {
@@ -88,20 +88,33 @@ function parseBody(
   return { value: new TextDecoder().decode(body) };
 }
 
+/**
+ * The status of a request whose parameters or body break the operation's schemas, read from its documented
+ * responses as Prism reads them, so that the mock and the sandbox refuse alike: 422 where documented (or 4XX), else
+ * 400, else the `default` response as 422 (issue 36).
+ */
+export function invalidRequestStatus(operation: OperationInfo): number {
+  const keys = Object.keys(operation.operation.responses ?? {});
+  if (keys.includes("422") || keys.includes("4XX")) return 422;
+  if (keys.includes("400")) return 400;
+  return 422;
+}
+
 /** Checks a routed request: parameters, then media type and body. Returns the coerced values or why it is refused. */
 export function checkRequest(ctx: CheckContext, match: RouteMatch, request: HttpRequest): RequestCheck {
   const { operation } = match;
+  const invalid = invalidRequestStatus(operation);
   const { values, problems } = readParameters(ctx, operation, {
     pathParams: match.pathParams,
     query: request.url.searchParams,
     headers: request.headers,
   });
-  if (problems.length > 0) return { ok: false, status: 400, message: problems.join("; ") };
+  if (problems.length > 0) return { ok: false, status: invalid, message: problems.join("; ") };
   const spec = operation.requestBody;
   if (!spec) return { ok: true, params: values, body: undefined, mediaType: undefined };
   if (request.body.byteLength === 0) {
     return spec.required
-      ? { ok: false, status: 400, message: "a request body is required" }
+      ? { ok: false, status: invalid, message: "a request body is required" }
       : { ok: true, params: values, body: undefined, mediaType: undefined };
   }
   const mediaType = mediaTypeOf(request.headers.get("content-type"));
@@ -117,7 +130,7 @@ export function checkRequest(ctx: CheckContext, match: RouteMatch, request: Http
       joinPointer(operation.pointer, "requestBody", "content", mediaType, "schema"),
       parsed.value,
     );
-    if (!result.valid) return { ok: false, status: 400, message: describeErrors(result.errors, "body") };
+    if (!result.valid) return { ok: false, status: invalid, message: describeErrors(result.errors, "body") };
   }
   return { ok: true, params: values, body: parsed.value, mediaType };
 }

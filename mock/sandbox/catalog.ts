@@ -94,10 +94,20 @@ function requiredScopes(operation: OperationInfo): string[] {
   return (operation.operation.security ?? []).flatMap((requirement) => requirement.sellerApiKey ?? []);
 }
 
-export const shopView = (shop: CatalogShop) => ({
-  id: shop.id,
-  name: shop.name,
-  payout_verified: shop.payout_verified,
+// The API's answers carry what the contract documents and no field of the sandbox's own (issue 36: `contracts
+// conform` against the sandbox observed them as undocumented): the seeds show the shop's payout_verified, a
+// category's parent_id (and the contract assumes its `id`), and of the product only the shape of its prices (and
+// the assumed `id`). The full rows stay in the sandbox, under /_sandbox/.
+export const shopView = (shop: CatalogShop) => ({ payout_verified: shop.payout_verified });
+
+const categoryView = (category: CatalogShop["categories"][number]) => ({
+  id: category.id,
+  parent_id: category.parent_id,
+});
+
+const productView = (product: StoredProduct) => ({
+  id: product.id,
+  variants: product.variants.map((variant) => ({ prices: variant.prices.map(({ amount }) => ({ amount })) })),
 });
 
 /** Hex SHA-256 with Web Crypto (the MSW handlers run in browsers too): a fingerprint of fixed size, whatever the body. */
@@ -122,7 +132,7 @@ function priceProblem(variants: Array<{ prices: Array<{ amount: number }> }>): s
 
 const handlers: HandlerTable<"catalog", Context> = {
   getShop: ({ context }) => ({ status: 200, body: shopView(context.shop) }),
-  listCategories: ({ context }) => ({ status: 200, body: context.shop.categories }),
+  listCategories: ({ context }) => ({ status: 200, body: context.shop.categories.map(categoryView) }),
   createProduct: async ({ params, body, context: { shop, state, changed } }) => {
     const key = params["Idempotency-Key"];
     const canonical = canonicalJson(body);
@@ -136,7 +146,7 @@ const handlers: HandlerTable<"catalog", Context> = {
         );
       const product = shop.products.find((row) => row.id === earlier.product_id);
       if (!product) throw new Error(`the sandbox lost product ${earlier.product_id}`);
-      return { status: earlier.status, body: product, headers: { "idempotent-replayed": "true" } };
+      return { status: earlier.status, body: productView(product), headers: { "idempotent-replayed": "true" } };
     }
     if (!shop.categories.some((category) => category.id === body.category_id))
       return unprocessable(`category_id: unknown category ${body.category_id}`);
@@ -163,7 +173,7 @@ const handlers: HandlerTable<"catalog", Context> = {
     shop.products.push(product);
     setOwnValue(shop.idempotency, key, { fingerprint, status: 201, product_id: product.id });
     changed();
-    return { status: 201, body: product };
+    return { status: 201, body: productView(product) };
   },
 };
 

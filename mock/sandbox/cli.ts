@@ -1,7 +1,8 @@
 // `contracts sandbox`: the stateful sandbox of all four APIs in one process, with its URLs and demo credentials
 // printed, stopped (and its state written) on Ctrl-C or SIGTERM.
 import { parseArgs } from "node:util";
-import { parsePortAssignments, parseRequestRate, splitList, untilSignal, UsageError } from "../../lib/cli.js";
+import { parsePortAssignments, parseRequestRate, splitList, UsageError } from "../../lib/cli.js";
+import { untilSignal } from "../../lib/signals.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { describeCredentials } from "./banner.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
@@ -9,6 +10,7 @@ import { loadConfig } from "./config-file.js";
 import { contractRateLimit } from "./links.js";
 import type { RateLimitPolicy } from "./rate-limit.js";
 import type { RunningSandbox } from "./server.js";
+import { runSignInCommand, SIGN_IN_USAGE } from "./sign-in.js";
 
 export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
                   [--allowed-host <name>]... [--allowed-origin <origin>]...
@@ -28,7 +30,8 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --allowed-origin <o>   let pages of this origin (https://docs.example.com) call the JSON APIs besides the sandbox's
                          own and loopback origins; * allows any; repeatable (env SANDBOX_ALLOWED_ORIGINS)
   --print-config         print the default config as JSON and exit
-`;
+
+${SIGN_IN_USAGE}`;
 
 function parseRateLimit(text: string | undefined): RateLimitPolicy | false | undefined {
   if (text === undefined) return undefined;
@@ -42,6 +45,7 @@ function parseRateLimit(text: string | undefined): RateLimitPolicy | false | und
 }
 
 export async function runSandboxCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "sign-in") return runSignInCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -79,6 +83,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS),
   );
   const dataFile = values.data ?? process.env.SANDBOX_DATA;
+  // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the sandbox
+  // as soon as it is up, with exit code 0.
+  const stopRequested = untilSignal();
+  console.error("Starting the stateful sandbox...");
   // Loaded only now: oidc-provider prints a runtime warning on import, which --help and --print-config need not show.
   const { SandboxStartError, startSandbox } = await import("./server.js");
   let running: RunningSandbox;
@@ -107,7 +115,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
   console.log(`\n${describeCredentials(config, running.urls.identity, configFile)}`);
 
-  const signal = await untilSignal();
+  const signal = await stopRequested;
   console.error(`\n${signal}: stopping the sandbox...`);
   await running.stop();
   return 0;

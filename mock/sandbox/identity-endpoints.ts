@@ -59,7 +59,7 @@ function replayRequest(
 }
 
 /** An OAuth error response (RFC 6749 §5.2); the description keeps to the characters the RFC allows. */
-function sendOAuthError(
+export function sendOAuthError(
   res: ServerResponse,
   status: number,
   error: string,
@@ -118,7 +118,7 @@ export function tokenEndpoint(
         const problems = (tokenRequestValid.errors ?? []).filter(
           (error) => !["oneOf", "const", "enum"].includes(error.keyword),
         );
-        return oauthError("invalid_request", describeErrors(problems) || "the token request is malformed");
+        return oauthError("invalid_request", describeErrors(problems, "body") || "the token request is malformed");
       }
     }
     callback(replayRequest(req, body), res);

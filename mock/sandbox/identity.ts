@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { SandboxConfig } from "./config.js";
 import { page } from "./http.js";
-import { logoutEndpoints, tokenEndpoint } from "./identity-endpoints.js";
+import { loadContract } from "../../lib/contract/index.js";
+import { logoutEndpoints, sendOAuthError, tokenEndpoint } from "./identity-endpoints.js";
 import { handleInteraction, INTERACTION_PREFIX, sendHtml, type SignInDirectory } from "./identity-pages.js";
 import { createProvider } from "./identity-provider.js";
 import { identityRoutes } from "./identity-routes.js";
@@ -49,9 +50,16 @@ export function createIdentitySandbox(state: IdentityState, options: IdentityPro
   const token = tokenEndpoint(callback, issuer);
   const logout = logoutEndpoints(callback, routes.end_session);
 
+  // oidc-provider's own pages live below the endpoints (e.g. the end-session confirmation, an authorization resumed).
+  const served = (path: string) =>
+    loadContract("identity").allowedMethods(path).length > 0 ||
+    Object.values(routes).some((route) => path === route || path.startsWith(`${route}/`));
   const route = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (path.startsWith(INTERACTION_PREFIX)) return handleInteraction(provider, directory, req, res, path);
+    // An OAuth error in JSON, as on every other path, where oidc-provider would answer a text/plain 404.
+    if (!served(path))
+      return Promise.resolve(sendOAuthError(res, 404, "invalid_request", `no identity endpoint at ${path}`));
     if (req.method === "POST" && path === routes.token) return token(req, res);
     if (req.method === "POST" && path === routes.end_session) return logout.post(req, res);
     if (req.method === "GET" && path === routes.end_session) return logout.get(req, res);

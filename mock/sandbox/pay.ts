@@ -10,6 +10,7 @@ import { formatUnits, MAX_AMOUNT, percentOf, toUnits } from "./money.js";
 import { type HandlerTable, OperationServer } from "./operations.js";
 import { createPaymentPage } from "./pay-page.js";
 import { ownValue } from "./records.js";
+import { missingCredential } from "../refusals.js";
 
 type Schemas = components["schemas"];
 
@@ -166,6 +167,8 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
   async function handleApi(request: SandboxRequest): Promise<SandboxResponse> {
     const routing = server.route(request);
     if (!routing.ok) return refuse(routing.status, routing.message, routing.headers);
+    // Named as the mock names it; a signature that does not match is the provider's "Invalid signature" below.
+    if (!request.headers.get("authorization")) return refuse(401, missingCredential("pay", routing.match.operation));
     const checked = server.check(routing.match, request);
     if (!checked.ok) return refuse(checked.status, checked.message);
     const body = checked.body as { shop_id: string; nonce: number };

@@ -168,7 +168,10 @@ describe.concurrent("waits for the server's window", () => {
     const json = join(dir, "term.json");
     const run = conformMany(server.url, json, context);
     // Remaining reached 0: the runner now waits (a contract window at most, 60 s).
-    while (server.busiestWindow < 30) await new Promise((r) => setTimeout(r, 50));
+    while (server.busiestWindow < 30 && run.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    expect(server.busiestWindow, `the run ended before it used up the window:\n${run.stderr()}`).toBeGreaterThanOrEqual(
+      30,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
     run.child.kill("SIGTERM");

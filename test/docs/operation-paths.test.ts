@@ -1,55 +1,47 @@
-// Hand-written pages name endpoints as `[[op:<operationId>]]`; the path comes from the bundles (issue 16). The built
-// page and the search index are checked in site-content.test.ts; here the substitution itself and every page's tokens.
+// The README and the hand-written pages write endpoint paths as they are, so that a reader of the Markdown source
+// (GitHub, an editor) copies commands that run; every path they write must stay a path of the contracts (issue 36).
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listOperationsOf, loadBundle } from "../../lib/contract/index.js";
-import { OPERATION_TOKEN, withOperationPaths } from "../../scripts/docs/operation-paths.js";
+import { endpointPathProblems, endpointPaths } from "../../scripts/docs/operation-paths.js";
 import { handWrittenPages } from "../../scripts/docs/pages.js";
 import { repoRoot } from "../support/processes.js";
-import { extractSamples } from "./support/samples.js";
 
+const pages = [join(repoRoot, "README.md"), ...handWrittenPages()];
 const pathOf = (operationId: string): string =>
   listOperationsOf(loadBundle("identity")).find((op) => op.operationId === operationId)!.path;
 
-describe("[[op:<operationId>]] in the hand-written pages", () => {
-  it("becomes the operation's path from the bundle in prose, code fences and mermaid diagrams", () => {
+describe("endpoint paths in the README and the hand-written pages", () => {
+  it("every path a page writes is a path of the contracts (and the identity guide writes the sign-in paths)", () => {
+    const problems = pages.flatMap((page) =>
+      endpointPathProblems(readFileSync(page, "utf8"), relative(repoRoot, page)),
+    );
+    expect(problems).toEqual([]);
+    const identity = endpointPaths(readFileSync(join(repoRoot, "docs/guide/identity.md"), "utf8")).map((p) => p.path);
+    for (const operationId of ["authorize", "exchangeToken", "getJwks", "getUserInfo", "getOpenIdConfiguration"])
+      expect(identity).toContain(pathOf(operationId));
+  });
+
+  it("no page keeps an `[[op:<operationId>]]` placeholder, which only the built site would fill in", () => {
+    for (const page of pages) expect(readFileSync(page, "utf8"), relative(repoRoot, page)).not.toMatch(/\[\[op:/);
+  });
+
+  it("a path the contracts do not have fails, named by page, line and text, in URLs, prose, diagrams and code spans", () => {
     const markdown = [
-      "Call `[[op:getUserInfo]]`.",
-      "```sh",
-      "curl http://127.0.0.1:4020[[op:getJwks]]",
-      "```",
-      "```mermaid",
-      "sequenceDiagram",
-      "  A->>B: POST [[op:exchangeToken]]",
-      "```",
+      `curl http://127.0.0.1:4020${pathOf("getUserInfo")}`,
+      "curl http://127.0.0.1:4020/api/user-info",
+      "Then `POST /api/domain/add` and `GET /api/domain/add`.",
+      "  App->>IdP: POST /api/login/oauth/token<br/>code",
+      "the key from `/.well-known/jwk`, the page [gaps](/reference/identity/gaps), `/_sandbox/pay/1`",
+      `curl http://127.0.0.1:4021${pathOf("getUserInfo")}`,
     ].join("\n");
-    const result = withOperationPaths(markdown, "page.md");
-    expect(result).toContain(`Call \`${pathOf("getUserInfo")}\`.`);
-    expect(result).toContain(`curl http://127.0.0.1:4020${pathOf("getJwks")}`);
-    expect(result).toContain(`POST ${pathOf("exchangeToken")}`);
-    expect(result).not.toContain("[[op:");
-  });
-
-  it("fails loudly, naming the page, line and token, on an unknown operationId", () => {
-    expect(() => withOperationPaths("fine\nGET [[op:getUserInfoo]]", "docs/guide/broken.md")).toThrow(
-      /^docs\/guide\/broken\.md:2: \[\[op:getUserInfoo\]\]: no operation of any bundle has this operationId$/,
-    );
-  });
-
-  it("the docs tests read the samples as the site shows them", () => {
-    const [sample] = extractSamples("docs/x.md", "```sh\ncurl http://127.0.0.1:4020[[op:getUserInfo]]\n```");
-    expect(sample!.code).toBe(`curl http://127.0.0.1:4020${pathOf("getUserInfo")}`);
-  });
-
-  it("every token on every hand-written page names a known operation (the identity guide uses them)", () => {
-    const tokens = handWrittenPages().flatMap((page) => {
-      const markdown = readFileSync(page, "utf8");
-      expect(() => withOperationPaths(markdown, relative(repoRoot, page))).not.toThrow();
-      return [...markdown.matchAll(OPERATION_TOKEN)].map((match) => match[1]);
-    });
-    expect(tokens).toEqual(
-      expect.arrayContaining(["authorize", "exchangeToken", "getJwks", "getUserInfo", "getOpenIdConfiguration"]),
-    );
+    expect(endpointPathProblems(markdown, "docs/guide/broken.md")).toEqual([
+      "docs/guide/broken.md:2: http://127.0.0.1:4020/api/user-info: no operation of identity has this path",
+      "docs/guide/broken.md:3: GET /api/domain/add: no operation of any contract has this path",
+      "docs/guide/broken.md:4: POST /api/login/oauth/token: no operation of any contract has this path",
+      "docs/guide/broken.md:5: `/.well-known/jwk`: no operation of any contract has this path",
+      `docs/guide/broken.md:6: http://127.0.0.1:4021${pathOf("getUserInfo")}: no operation of links has this path`,
+    ]);
   });
 });

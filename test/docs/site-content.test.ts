@@ -125,28 +125,6 @@ describe("the built site covers the specs", () => {
   });
 });
 
-describe("pages naming operations by operationId", () => {
-  it("the identity guide shows the paths of the operations it names by operationId, in its page and in the search index", () => {
-    const userInfo = operationsOf(readBundle("identity")).find((o) => o.operationId === "getUserInfo")!.path;
-    const guide = readFileSync(join(outDir, "guide/identity.html"), "utf8");
-    expect(readFileSync(join(repoRoot, "docs/guide/identity.md"), "utf8")).toContain("[[op:getUserInfo]]");
-    expect(guide).toContain(`http://127.0.0.1:4020${userInfo}`);
-    expect(guide).not.toContain("[[op:");
-    const searchIndex = readdirSync(join(outDir, "assets/chunks")).filter((file) =>
-      file.startsWith("@localSearchIndex"),
-    );
-    expect(searchIndex.length).toBeGreaterThan(0);
-    const indexText = searchIndex.map((file) => readFileSync(join(outDir, "assets/chunks", file), "utf8")).join("\n");
-    // The index holds lower-cased terms per section id: the path's last segment must be a term of the guide's curl section.
-    const curlSection = new RegExp(`"(\\d+)":"/guide/identity#curl"`).exec(indexText)?.[1];
-    expect(curlSection).toBeDefined();
-    const term = new RegExp(`\\["${userInfo.split("/").pop()!.toLowerCase()}",\\{[^\\]]*"${curlSection}":`);
-    expect(indexText).toMatch(term);
-    // Unreplaced, `[[op:getUserInfo]]` would index the term "op" in that section.
-    expect(/\["op",\{[^\]]*\]/.exec(indexText)?.[0] ?? "").not.toContain(`"${curlSection}":`);
-  });
-});
-
 /** How many assumptions the reference shows at one operation of a document (the spec's own ones and a fixture's). */
 function assumptionCount(doc: ReturnType<typeof readBundle>, operationId: string): number {
   const op = operationsOf(doc).find((o) => o.operationId === operationId)!;

@@ -14,7 +14,7 @@ import { clientsFor } from "./support/clients.js";
 import { contractFetch } from "./support/contract-fetch.js";
 import { portsFrom } from "./support/sandbox.js";
 import { testPort } from "../support/ports.js";
-import { processesMatching, type RunningCommand, runContracts } from "../support/processes.js";
+import { processesMatching, repoRoot, type RunningCommand, runContracts, spawnCommand } from "../support/processes.js";
 import { submitPaymentPage } from "./support/pay-page.js";
 
 const BASE_PORT = testPort(4470);
@@ -189,5 +189,30 @@ describe("contracts sandbox: the start-up banner", () => {
     );
     expect(out).toContain(`3561 / <pay.keys[0].api_key from ${configFile}>, 3562 / demo-pay-key-3562`);
     await stop(command);
+  });
+});
+
+describe("contracts sandbox: signals", () => {
+  it("a SIGTERM during start-up ends the sandbox as soon as it is up, with exit 0", async () => {
+    // It says it is starting once it watches the signals, before it loads the sandbox (oidc-provider, the contracts'
+    // validators, the ports), which takes a while even on an idle machine: a SIGTERM there killed it half-started.
+    const command = runContracts(["sandbox", "--base-port", String(BASE_PORT)]);
+    started.push(command);
+    while (!command.stderr().includes("Starting the stateful sandbox") && command.child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 5));
+    const outputAtSignal = command.stdout();
+    command.child.kill("SIGTERM");
+    expect(await command.exit, command.stderr()).toBe(0);
+    expect(outputAtSignal).not.toContain("Stateful sandbox");
+    expect(command.stderr()).toContain("SIGTERM: stopping the sandbox");
+  });
+
+  it("npm run sandbox compiles nothing when dist/ is fresh, and stops on SIGTERM with exit 0", async () => {
+    const command = spawnCommand("npm", ["run", "sandbox", "--", "--base-port", String(BASE_PORT)], repoRoot);
+    started.push(command);
+    await command.waitForOutput(new RegExp(`pay\\s+http://127\\.0\\.0\\.1:${PORTS.pay}\\b`), 60_000);
+    command.child.kill("SIGTERM");
+    expect(await command.exit, command.stderr()).toBe(0);
+    expect(command.stderr()).not.toContain("compiling");
   });
 });

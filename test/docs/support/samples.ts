@@ -2,7 +2,6 @@
 // can compile the TypeScript ones against the real clients and check the curl ones against the contracts.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { withOperationPaths } from "../../../scripts/docs/operation-paths.js";
 import { handWrittenPages } from "../../../scripts/docs/pages.js";
 import { repoRoot } from "../../support/processes.js";
 
@@ -15,10 +14,10 @@ export interface Sample {
   code: string;
 }
 
-/** The samples as the site shows them: `[[op:<operationId>]]` replaced by the path, as the docs build does. */
+/** The fenced samples of a page, as a reader copies them from the Markdown source. */
 export function extractSamples(page: string, markdown = readFileSync(page, "utf8")): Sample[] {
   const samples: Sample[] = [];
-  const lines = withOperationPaths(markdown, relative(repoRoot, page)).split("\n");
+  const lines = markdown.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const open = lines[i]!.match(/^(`{3,}|~{3,})\s*([\w-]*)/);
     if (!open) continue;
