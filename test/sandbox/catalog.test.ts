@@ -47,7 +47,8 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
       for (let i = 0; i < 32; i++) res.write("x".repeat(64 * 1024));
       return void res.end('"]}');
     case "/slow":
-      setTimeout(() => reply(200, JSON.stringify({ items: ["too late"] })), 2000);
+      // Far past the sandbox's timeout, so a busy machine cannot make it arrive in time.
+      setTimeout(() => reply(200, JSON.stringify({ items: ["too late"] })), 20_000).unref();
       return;
     default:
       return reply(404, "");
@@ -56,7 +57,8 @@ function sellerReply(req: IncomingMessage, res: ServerResponse, body: string): v
 
 beforeAll(async () => {
   const config = defaultConfig();
-  config.catalog.issuanceTimeoutMs = 300;
+  // Short enough for the /slow case, long enough that every other reply starts in time on a busy machine.
+  config.catalog.issuanceTimeoutMs = 2000;
   sandbox = await startTestSandbox({ config });
   catalog = clientsFor(sandbox.urls, sandbox.fetch).catalog();
   seller = createServer((req, res) => {
