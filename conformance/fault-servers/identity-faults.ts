@@ -140,12 +140,12 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("redirect-uri-query-ignored"),
   },
   {
-    name: "identity-refresh-without-offline-access",
+    name: "identity-offline-access-without-refresh-token",
     api: "identity",
     check: "refresh_token_offline_access",
-    breaks: "refresh tokens are issued without the offline_access scope",
+    breaks: "offline_access is granted (the token response's scope lists it) but no refresh token is issued",
     args: FLOWS,
-    start: identity("refresh-without-offline-access"),
+    start: identity("offline-access-without-refresh-token"),
   },
   {
     name: "identity-logout-open-redirect",

@@ -55,7 +55,7 @@ export const IDENTITY_FAULTS = [
   "max-age-ignored",
   "code-reuse-keeps-tokens",
   "redirect-uri-query-ignored",
-  "refresh-without-offline-access",
+  "offline-access-without-refresh-token",
   "logout-open-redirect",
   "logout-drops-state",
   "logout-keeps-session",
@@ -86,6 +86,7 @@ const KNOWN_AUTHORIZE_PARAMETERS = [
   "code_challenge",
   "code_challenge_method",
   "prompt",
+  "id_token_hint",
   "max_age",
 ];
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -416,7 +417,7 @@ class FaultProvider {
       id_token: idToken,
       scope: grant.scope.join(" "),
     };
-    if (grant.scope.includes("offline_access") || this.fault === "refresh-without-offline-access") {
+    if (grant.scope.includes("offline_access") && this.fault !== "offline-access-without-refresh-token") {
       const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
       this.refreshTokens.set(refreshToken, { scope: grant.scope });
       body.refresh_token = refreshToken;

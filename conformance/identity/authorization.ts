@@ -17,6 +17,8 @@ import {
 
 /** What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core §3.1.2.6). */
 const SILENT_ERRORS = ["login_required", "interaction_required", "consent_required", "account_selection_required"];
+/** Core §3.1.2.1 (id_token_hint): "an invalid_request error MAY be returned if it is not" present with prompt=none. */
+const WITHOUT_HINT_ERRORS = [...SILENT_ERRORS, "invalid_request"];
 
 export async function plainPkceRefused(flow: Flow): Promise<void> {
   const plain = await authorize(flow, {
@@ -120,10 +122,11 @@ export async function unknownParametersIgnored(flow: Flow): Promise<void> {
   );
 }
 
+/** oidcc-prompt-none-logged-in, with the id_token_hint that Core §3.1.2.1 says SHOULD come with prompt=none. */
 export async function promptNoneSignedIn(flow: Flow): Promise<void> {
   const attempt = await authorize(flow, {
     scope: "openid",
-    extra: { prompt: "none" },
+    extra: { prompt: "none", ...(flow.idTokenHint ? { id_token_hint: flow.idTokenHint } : {}) },
     interactive: false,
     purpose: "authorize with prompt=none while signed in",
   });
@@ -132,7 +135,7 @@ export async function promptNoneSignedIn(flow: Flow): Promise<void> {
     "authorize",
     attempt.kind === "code"
       ? ""
-      : `prompt=none with a live session got ${describeAuthorization(attempt)} instead of a code`,
+      : `prompt=none with a live session${flow.idTokenHint ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`,
     attempt.exchange,
     "prompt=none while signed in",
   );
@@ -146,13 +149,13 @@ export async function promptNoneSignedOut(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none without a session",
   });
-  const ok = attempt.kind === "error" && SILENT_ERRORS.includes(attempt.error);
+  const ok = attempt.kind === "error" && WITHOUT_HINT_ERRORS.includes(attempt.error);
   flow.session.record(
     "prompt_none",
     "authorize",
     ok
       ? ""
-      : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${SILENT_ERRORS.join(", ")})`,
+      : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`,
     attempt.exchange,
     "prompt=none without a session",
   );
