@@ -6,7 +6,8 @@
 // the discovery document names the contract's paths. Sign-in is a plain HTML form (login and password) by default,
 // as the runner meets it on many providers; two variants change only the pages (identity-pages.ts):
 // `javascript-sign-in` builds its sign-in with JavaScript (no HTML form at all, like most single-page sign-ins) and
-// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button.
+// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button,
+// `scope-consent` on a two-step page with one checkbox per requested scope (only the ticked ones are granted).
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
@@ -22,6 +23,8 @@ import {
   html,
   type IdentityVariant,
   readText,
+  scopeConsentPage,
+  scopeReviewPage,
   signInPage,
 } from "./identity-pages.js";
 
@@ -288,10 +291,13 @@ class FaultProvider {
     const authTime = now();
     this.sessions.set(sessionId, { authTime });
     const cookie = { "Set-Cookie": `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax` };
-    if (this.variant !== "consent-page") return this.issueCode(request, authTime, cookie);
+    if (this.variant !== "consent-page" && this.variant !== "scope-consent")
+      return this.issueCode(request, authTime, cookie);
     const id = randomBytes(12).toString("hex");
     this.consents.set(id, { request, session: sessionId });
-    return consentPage(id, request.scope, cookie);
+    return this.variant === "scope-consent"
+      ? scopeConsentPage(id, request.scope, cookie)
+      : consentPage(id, request.scope, cookie);
   }
 
   async signInSubmit(request: IncomingMessage): Promise<Reply> {
@@ -334,9 +340,28 @@ class FaultProvider {
     const consent = this.consents.get(id);
     if (!consent) return errorPage("Consent error", "The consent request expired.");
     this.consents.delete(id);
+    if (this.variant === "scope-consent") return this.scopeConsentStep(form, consent);
     if (form.has("cancel") || !form.has("accept"))
       return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
     return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
+  }
+
+  /** The two steps of the scope-consent page: the ticked scopes (openid among them), then Continue. */
+  scopeConsentStep(form: URLSearchParams, consent: { request: PendingAuthorization; session: string }): Reply {
+    const decision = form.get("decision");
+    if (decision !== "grant" && decision !== "continue")
+      return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
+    const id = randomBytes(12).toString("hex");
+    if (form.get("step") === "review") {
+      return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
+    }
+    const granted = consent.request.scope.filter((s) => form.getAll("scope").includes(s));
+    if (!granted.includes("openid")) {
+      this.consents.set(id, consent);
+      return scopeConsentPage(id, consent.request.scope, {}, "Choose what demo-app may access (openid at least).");
+    }
+    this.consents.set(id, { ...consent, request: { ...consent.request, scope: granted } });
+    return scopeReviewPage(id, granted);
   }
 
   /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */

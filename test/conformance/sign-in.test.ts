@@ -1,7 +1,7 @@
 // What the sign-in drivers do on a page, on the markup of real providers: which field takes which --sign-in value,
 // and which single button is pressed.
 import { describe, expect, it } from "vitest";
-import { buttonScore, matchField } from "../../conformance/sign-in/choices.js";
+import { buttonScore, grantsRequestedScope, matchField } from "../../conformance/sign-in/choices.js";
 import { chooseSubmission, parseForms } from "../../conformance/sign-in/form.js";
 
 // Keycloak's consent page (login-oauth-grant.ftl): one form, accept and cancel as named submit inputs.
@@ -49,6 +49,83 @@ describe("the HTML form driver", () => {
   });
 });
 
+// Consent pages of common providers, reduced to their forms (markup as they ship it, values shortened).
+// Ory Hydra's reference consent app: one checkbox per requested scope (grant_scope), "remember", allow and deny.
+const HYDRA_CONSENT = `<form action="/consent" method="POST">
+  <input type="hidden" name="challenge" value="c1"><input type="hidden" name="_csrf" value="x1">
+  <input type="checkbox" id="openid" value="openid" name="grant_scope"><label for="openid">openid</label><br>
+  <input type="checkbox" id="email" value="email" name="grant_scope"><label for="email">email</label><br>
+  <input type="checkbox" id="profile" value="profile" name="grant_scope"><label for="profile">profile</label><br>
+  <input type="checkbox" id="remember" name="remember" value="1"><label for="remember">Do not ask me again</label>
+  <input type="submit" id="accept" name="submit" value="Allow access"><input type="submit" id="reject" name="submit" value="Deny access">
+</form>`;
+// Google's granular consent: a box per scope (labelled by what it grants, valued by the scope URL), "Select all".
+const GOOGLE_GRANULAR = `<form method="post" action="/signin/oauth/consent/approve">
+  <input type="checkbox" name="selectAll" aria-label="Select all">
+  <input type="checkbox" name="scopes" value="https://www.googleapis.com/auth/userinfo.email" aria-label="See your primary Google Account email address">
+  <input type="checkbox" name="scopes" value="https://www.googleapis.com/auth/userinfo.profile" aria-label="See your personal info">
+  <button type="submit" name="action" value="cancel">Cancel</button><button type="submit" name="action" value="continue">Continue</button>
+</form>`;
+// GitHub's authorize page: one form, Cancel and Authorize as the same field with values 0 and 1.
+const GITHUB_AUTHORIZE = `<form action="/login/oauth/authorize" accept-charset="UTF-8" method="post">
+  <input type="hidden" name="authenticity_token" value="t1"><input type="hidden" name="client_id" value="demo-app">
+  <button name="authorize" value="0" type="submit" class="btn">Cancel</button>
+  <button name="authorize" value="1" type="submit" class="btn btn-primary" id="js-oauth-authorize-btn">Authorize demo-app</button>
+</form>`;
+// Okta's consent: "Allow Access" and "Don't Allow".
+const OKTA_CONSENT = `<form method="POST" action="/oauth2/v1/consent"><input type="hidden" name="stateToken" value="s1">
+  <input class="button" type="submit" value="Don't Allow" name="cancel"><input class="button button-primary" type="submit" value="Allow Access" name="consent"></form>`;
+// Auth0's consent: accept and decline as values of one action field.
+const AUTH0_CONSENT = `<form method="POST"><input type="hidden" name="state" value="s2">
+  <button type="submit" name="action" value="deny">Decline</button><button type="submit" name="action" value="accept">Accept</button></form>`;
+
+describe("consent pages shaped like the common providers' (HTML form driver)", () => {
+  const scopes = ["openid", "profile", "email"];
+  it("Ory Hydra: ticks the box of each requested scope, leaves 'do not ask me again' alone, presses Allow access", () => {
+    const submission = chooseSubmission(parseForms(HYDRA_CONSENT), {}, scopes)!;
+    expect(submission.body.getAll("grant_scope")).toEqual(["openid", "email", "profile"]);
+    expect(submission.body.has("remember")).toBe(false);
+    expect(submission.body.getAll("submit")).toEqual(["Allow access"]);
+  });
+
+  it("ticks only the requested scopes' boxes", () => {
+    const submission = chooseSubmission(parseForms(HYDRA_CONSENT), {}, ["openid"])!;
+    expect(submission.body.getAll("grant_scope")).toEqual(["openid"]);
+  });
+
+  it("Google's granular consent: the e-mail and profile boxes, not 'Select all', then Continue", () => {
+    const submission = chooseSubmission(parseForms(GOOGLE_GRANULAR), {}, scopes)!;
+    expect(submission.body.getAll("scopes")).toEqual([
+      "https://www.googleapis.com/auth/userinfo.email",
+      "https://www.googleapis.com/auth/userinfo.profile",
+    ]);
+    expect(submission.body.has("selectAll")).toBe(false);
+    expect(submission.body.getAll("action")).toEqual(["continue"]);
+  });
+
+  it.each([
+    ["GitHub", GITHUB_AUTHORIZE, "authorize", "1"],
+    ["Okta", OKTA_CONSENT, "consent", "Allow Access"],
+    ["Auth0", AUTH0_CONSENT, "action", "accept"],
+  ])("%s: presses the button that grants, never the one that denies", (_provider, html, name, value) => {
+    const submission = chooseSubmission(parseForms(html), {}, scopes)!;
+    const pressed = [...submission.body].filter(
+      ([key]) => !["authenticity_token", "client_id", "stateToken", "state"].includes(key),
+    );
+    expect(pressed).toEqual([[name, value]]);
+  });
+
+  it("a checkbox grants a scope when its value, name, id or label names it as a word", () => {
+    const box = (extra: Record<string, string>) => ({ tag: "input", type: "checkbox", ...extra });
+    expect(grantsRequestedScope(box({ value: "email" }), ["email"])).toBe(true);
+    expect(grantsRequestedScope(box({ name: "scope_offline_access" }), ["offline_access"])).toBe(true);
+    expect(grantsRequestedScope(box({ label: "Your e-mail address" }), ["email"])).toBe(true);
+    expect(grantsRequestedScope(box({ name: "remember", label: "Remember my e-mail" }), ["openid"])).toBe(false);
+    expect(grantsRequestedScope(box({ value: "emails" }), ["email"])).toBe(false);
+    expect(grantsRequestedScope({ tag: "input", type: "text", name: "email" }, ["email"])).toBe(false);
+  });
+});
+
 describe("field and button choices shared by the drivers", () => {
   const field = (extra: Record<string, string>) => ({ tag: "input", type: "text", ...extra });
   it("finds the field a key names by name, id, label, placeholder or autocomplete token", () => {
@@ -63,7 +140,15 @@ describe("field and button choices shared by the drivers", () => {
   it("prefers the button that goes on and never one that holds back", () => {
     for (const go of ["Sign in", "accept Yes", "Allow", "Continue with e-mail", "Sign out", "logout yes"])
       expect(buttonScore(go), go).toBeGreaterThan(0);
-    for (const stop of ["cancel No", "Deny", "Stay signed in", "Forgot password?", "Create account"])
+    for (const stop of [
+      "cancel No",
+      "Deny",
+      "Stay signed in",
+      "Forgot password?",
+      "Create account",
+      "Don't Allow",
+      "Do not allow",
+    ])
       expect(buttonScore(stop), stop).toBeLessThan(0);
   });
 });
