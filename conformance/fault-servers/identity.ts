@@ -542,6 +542,8 @@ export async function startIdentityServer(
     port?: number;
     clientSecret?: string;
     appOrigin?: string;
+    /** The sign-in it accepts (`login=..&password=..`; by default FAULT_SERVER_CREDENTIALS'). */
+    signIn?: string;
   } = {},
 ): Promise<RunningServer> {
   const C = FAULT_SERVER_CREDENTIALS;
@@ -559,7 +561,7 @@ export async function startIdentityServer(
     options.fault,
     options.variant ?? "html-form",
     client,
-    new URLSearchParams(C.IDENTITY_SIGN_IN),
+    new URLSearchParams(options.signIn ?? C.IDENTITY_SIGN_IN),
     privateKey,
     publicJwk,
   );
