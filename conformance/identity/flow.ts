@@ -157,8 +157,8 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
     returned === state
       ? ""
       : returned === null
-        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent`
-        : "the provider came back to the redirect_uri with another state than the one sent",
+        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent (RFC 6749 §4.1.2, §4.1.2.1)`
+        : "the provider came back to the redirect_uri with another state than the one sent (RFC 6749 §4.1.2, §4.1.2.1)",
     exchange,
     options.purpose,
   );

@@ -46,7 +46,7 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_secret: credentials.clientSecret,
       },
       (e) => refusedWith(e, "invalid_grant"),
-      "400 invalid_grant",
+      "400 invalid_grant (RFC 6749 §5.2)",
     ],
     [
       "a wrong client_secret",
@@ -58,7 +58,7 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_secret: "conformance-wrong-secret",
       },
       (e) => refusedWith(e, "invalid_client"),
-      "400 or 401 invalid_client",
+      "400 or 401 invalid_client (RFC 6749 §5.2)",
     ],
     [
       "an unsupported grant_type",
@@ -70,7 +70,7 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_secret: credentials.clientSecret,
       },
       (e) => refusedWith(e, "unsupported_grant_type") || refusedWith(e, "unauthorized_client"),
-      "400 unsupported_grant_type",
+      "400 unsupported_grant_type (RFC 6749 §5.2)",
     ],
   ];
 }
@@ -108,12 +108,14 @@ async function verifyIdToken(token: string, jwks: JSONWebKeySet, options: JWTVer
 
 function claimProblems(payload: JWTPayload, grant: CodeGrant): string[] {
   const problems: string[] = [];
-  if (payload.nonce !== grant.nonce) problems.push(`nonce is ${shown(payload.nonce)}, not the one sent`);
+  if (payload.nonce !== grant.nonce)
+    problems.push(`nonce is ${shown(payload.nonce)}, not the one sent (OpenID Connect Core §2, §3.1.3.7)`);
   if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60)
-    problems.push("iat is missing or in the future");
-  if (typeof payload.exp !== "number") problems.push("exp is missing");
+    problems.push("iat is missing or in the future (OpenID Connect Core §2)");
+  if (typeof payload.exp !== "number") problems.push("exp is missing (OpenID Connect Core §2)");
   const schema = loadContract("identity").validate("/components/schemas/IdTokenClaims", payload);
-  if (!schema.valid) problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)}`);
+  if (!schema.valid)
+    problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)} (the seed's claim table)`);
   return problems;
 }
 
@@ -128,14 +130,16 @@ export async function checkIdToken(
   const { credentials, baseUrl } = session.options;
   const record = (problem: string) =>
     session.record("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code");
-  if (typeof tokens.id_token !== "string") return record("the token response for scope openid carries no id_token");
+  if (typeof tokens.id_token !== "string")
+    return record("the token response for scope openid carries no id_token (OpenID Connect Core §3.1.3.3)");
   const jwksResponse = await session.transport.send({
     method: "GET",
     url: endpointOf(session, document, "jwks_uri", "getJwks"),
     headers: {},
   });
   const jwks = jsonObject(jwksResponse.response?.json);
-  if (!Array.isArray(jwks?.keys)) return record("the JWKS could not be read to verify the id_token");
+  if (!Array.isArray(jwks?.keys))
+    return record("the JWKS could not be read to verify the id_token (OpenID Connect Core §3.1.3.7, RFC 7517 §5)");
   try {
     const payload = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, {
       issuer: baseUrl,
@@ -145,7 +149,7 @@ export async function checkIdToken(
     record(claimProblems(payload, grant).join("; "));
     return payload.sub;
   } catch (error) {
-    record(`the id_token does not verify: ${(error as Error).message}`);
+    record(`the id_token does not verify: ${(error as Error).message} (OpenID Connect Core §3.1.3.7)`);
     return undefined;
   }
 }
@@ -167,7 +171,9 @@ export function checkAtHash(session: Session, tokens: TokenResponse, exchange: E
   session.record(
     "id_token_at_hash",
     "exchangeToken",
-    claims.at_hash === expected ? "" : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected}`,
+    claims.at_hash === expected
+      ? ""
+      : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected} (OpenID Connect Core §3.1.3.6)`,
     exchange,
     "the id_token's at_hash",
   );
@@ -185,7 +191,7 @@ export async function codeReuse(
   session.record(
     "code_reuse",
     "exchangeToken",
-    refused(again) ? "" : `the code was accepted a second time (${describe(again)})`,
+    refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`,
     again,
     "exchange the same code again",
   );
@@ -200,7 +206,7 @@ export async function codeReuse(
     "code_reuse_revokes_tokens",
     "getUserInfo",
     after.response?.status === 200
-      ? "the access token issued for the code still reads userinfo after the code was replayed"
+      ? "the access token issued for the code still reads userinfo after the code was replayed (RFC 6749 §4.1.2: SHOULD revoke)"
       : "",
     after,
     "userinfo with the first code's token after the replay",
@@ -225,7 +231,8 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
       codeFields(session, grant, { code_verifier: verifier }),
       `exchange a PKCE code ${what}`,
     );
-    if (!refused(last)) problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)})`);
+    if (!refused(last))
+      problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)}; RFC 7636 §4.6)`);
   }
   session.record("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail");
 }

@@ -116,3 +116,24 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
     }
   });
 });
+
+describe("a provider that takes code_challenge_method=plain too (RFC 7636 allows it)", () => {
+  it("passes, with the contract's S256-only assumption broken as a warning", async () => {
+    const server = await startIdentityServer({ fault: "pkce-plain-accepted" });
+    try {
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
+      expect(failingChecks(report), output).toEqual([]);
+      expect(code, output).toBe(0);
+      expect(report.warnings).toEqual([
+        expect.objectContaining({
+          check: "pkce_s256_only",
+          operationId: "authorize",
+          message: expect.stringContaining("a code was issued for code_challenge_method=plain"),
+          assumption: expect.stringContaining("allowing S256 alone is the choice agreed"),
+        }),
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

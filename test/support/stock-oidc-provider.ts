@@ -34,6 +34,11 @@ const ALICE = {
 export interface StockProviderOptions {
   /** PKCE required for this client (the seed's "Authorization Code with PKCE"); oidc-provider's default: optional. */
   pkceRequired?: boolean;
+  /**
+   * The client may use refresh tokens (default). Without them oidc-provider grants no offline_access, which Core §11
+   * allows: the refresh check must skip, not fail.
+   */
+  refreshTokens?: boolean;
 }
 
 function configuration(options: StockProviderOptions): Configuration {
@@ -44,7 +49,7 @@ function configuration(options: StockProviderOptions): Configuration {
         client_secret: STOCK_CLIENT.client_secret,
         redirect_uris: [STOCK_CLIENT.redirect_uri],
         post_logout_redirect_uris: [STOCK_CLIENT.post_logout_redirect_uri],
-        grant_types: ["authorization_code", "refresh_token"],
+        grant_types: options.refreshTokens === false ? ["authorization_code"] : ["authorization_code", "refresh_token"],
         token_endpoint_auth_method: "client_secret_post",
       },
     ],
