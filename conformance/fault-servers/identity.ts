@@ -62,6 +62,13 @@ export const IDENTITY_FAULTS = [
   "logout-open-redirect",
   "logout-drops-state",
   "logout-keeps-session",
+  // A refusal with the wrong status: replayed, misdirected and unverified codes refused with 403 access_denied (not
+  // RFC 6749 §5.2's 400 invalid_grant). Still refusals: only status_code_conformance fails.
+  "code-refused-403",
+  // Correct providers' choices: prompt=none without id_token_hint refused with invalid_request (OpenID Connect Core
+  // §3.1.2.1, a MAY), and authorize's error page with 403 instead of the contract's assumed 400 (a warning).
+  "prompt-none-needs-hint",
+  "authorize-error-403",
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
@@ -232,13 +239,14 @@ class FaultProvider {
     const { client, fault } = this;
     const clientId = q.get("client_id");
     const redirectUri = q.get("redirect_uri");
-    if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).");
+    const pageStatus = fault === "authorize-error-403" ? 403 : 400;
+    if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).", pageStatus);
     const registered = (uri: string) =>
       fault === "redirect-uri-query-ignored"
         ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0])
         : client.redirectUris.includes(uri);
     if (!redirectUri || !registered(redirectUri))
-      return errorPage("Sign-in error", "The redirect_uri is not registered for this application.");
+      return errorPage("Sign-in error", "The redirect_uri is not registered for this application.", pageStatus);
     const state = q.get("state") || undefined;
     const refuse = (error: string, description: string) =>
       this.backTo({ redirectUri, state }, { error, error_description: description });
@@ -272,6 +280,8 @@ class FaultProvider {
     if ("status" in details) return details;
     const { fault } = this;
     const prompts = (url.searchParams.get("prompt") ?? "").split(" ");
+    if (prompts.includes("none") && fault === "prompt-none-needs-hint" && !url.searchParams.get("id_token_hint"))
+      return this.backTo(details, { error: "invalid_request", error_description: "prompt=none needs id_token_hint" });
     const session = this.sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
     const fresh =
       session &&
@@ -367,25 +377,25 @@ class FaultProvider {
   /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
   codeGrant(form: URLSearchParams): Grant | Reply {
     const { fault } = this;
+    const refuse = (description: string) =>
+      fault === "code-refused-403"
+        ? tokenError(403, "access_denied", description)
+        : tokenError(400, "invalid_grant", description);
     const code = this.codes.get(form.get("code") ?? "");
     if (!code || code.expiresAt < Date.now())
       return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
     if (code.used && fault !== "code-reusable") {
       if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) this.accessTokens.delete(token);
-      return tokenError(400, "invalid_grant", "The authorization code has already been used.");
+      return refuse("The authorization code has already been used.");
     }
     code.used = true;
     if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
-      return tokenError(
-        400,
-        "invalid_grant",
-        "The redirect_uri does not match the one used in the authorization request.",
-      );
+      return refuse("The redirect_uri does not match the one used in the authorization request.");
     if (code.challenge && fault !== "pkce-not-enforced") {
       const verifier = form.get("code_verifier") ?? "";
       const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
       if (!verifier || expected !== code.challenge)
-        return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
+        return refuse("The code_verifier does not match the code_challenge.");
     }
     return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
   }
