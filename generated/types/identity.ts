@@ -703,13 +703,14 @@ export interface operations {
                 client_id: string;
                 /**
                  * @description Where the user agent is sent back. Must exactly match one of the `redirect_uri` values registered for the
-                 *     client; otherwise the service shows an error page (`400`) and does not redirect.
+                 *     client; otherwise the service shows an error page and does not redirect (RFC 6749 §4.1.2.1; its status,
+                 *     `400` here, is our assumption).
                  */
                 redirect_uri: string;
                 /**
                  * @description Space-separated scope names (sent URL-encoded): `openid` (required for OpenID Connect), `profile`, `email`,
-                 *     `wallets`, `offline_access`, `quests`. Syntax per RFC 6749 §3.3; an unsupported scope name is answered
-                 *     with an `invalid_scope` error redirect.
+                 *     `wallets`, `offline_access`, `quests`. Syntax per RFC 6749 §3.3, which lets the provider ignore a scope it
+                 *     does not grant (fully or partly) or answer an unsupported one with an `invalid_scope` error redirect.
                  */
                 scope: string;
                 /** @description Opaque value returned unchanged on the redirect back (recommended by RFC 6749 §10.12 against CSRF). */
