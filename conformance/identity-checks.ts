@@ -111,7 +111,7 @@ async function firstSignIn(
     session.record(
       "code_reuse",
       "exchangeToken",
-      `a fresh code with its verifier was refused: ${describe(tokensExchange)}`,
+      `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
       tokensExchange,
       "exchange a fresh code",
     );

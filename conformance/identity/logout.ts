@@ -74,8 +74,7 @@ export async function logout(flow: Flow): Promise<void> {
   }
   let idToken = await signInForLogout(flow);
   if (!idToken) {
-    for (const check of wanted)
-      session.skippedChecks.set(check, "could not sign in again to get an id_token to sign out with");
+    for (const check of wanted) session.cannotRun(check, "could not sign in again to get an id_token to sign out with"); // fail closed
     return;
   }
   if (checks.has("logout_open_redirect")) {

@@ -223,7 +223,7 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
   ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
-      session.skippedChecks.set("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
+      session.cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
       return;
     }
     last = await exchangeCode(
