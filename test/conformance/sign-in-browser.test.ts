@@ -34,7 +34,7 @@ beforeAll(async () => {
     const page = url.searchParams.get("page") ?? "";
     if (request.method === "GET" && PAGES[page]) {
       // Every form posts back here (the page's own action is replaced), with the page's name in the query.
-      const html = PAGES[page]!.replace(
+      const html = PAGES[page].replace(
         /<form\b([^>]*?)(\saction="[^"]*")?([^>]*)>/,
         `<form$1 action="/decide?page=${page}"$3>`,
       );
