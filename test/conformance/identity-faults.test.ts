@@ -62,7 +62,7 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
         expect.objectContaining({
           check: "userinfo_methods",
           operationId: "getUserInfoByPost",
-          message: "userinfo by POST with access_token in the form body answered 401",
+          message: "userinfo by POST with access_token in the form body answered 401 (RFC 6750 §2.2, a MAY)",
           assumption,
         }),
       ]);
