@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string> = {
   "releases/0.1.0/identity.json":
     "the frozen bundle of release 0.1.0, which `contracts diff` compares against; a released contract is never edited.",
   "test/support/consent-pages.ts":
-    "GitHub's consent form posts to GitHub's own /login/oauth/authorize, the path the seed's provider happens to share.",
+    "GitHub's consent form posts to GitHub's own authorize path, which the seed's provider happens to share.",
   "test/support/stock-oidc-provider.ts":
     "a stock provider configured from the seed's endpoint table, not from our contract: an independent provider must not take its paths from the reading it checks.",
 };
