@@ -16,7 +16,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "pkce_s256_only",
-    "a discovery document without code_challenge_methods_supported or listing another method than S256, or an authorization request with code_challenge_method=plain that is not refused (RFC 7636, RFC 9700 §2.1.1).",
+    "a discovery document without code_challenge_methods_supported (no PKCE, RFC 8414 §2) or without S256 (RFC 7636 §4.2); offering or accepting code_challenge_method=plain breaks the contract's S256-only x-assumption (RFC 9700 §2.1.1), a warning unless --strict.",
   ),
   identity(
     "jwks_shape",
@@ -36,20 +36,23 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "token_errors",
-    "token endpoint errors not in the RFC 6749 shape: an unknown code, a wrong client_secret and an unsupported grant_type must get 400/401 with the right error code.",
+    "token endpoint errors not in the RFC 6749 §5.2 shape: an unknown code, a wrong client_secret and an unsupported grant_type must get 400/401 with the right error code (the only check that judges a refusal's error code).",
   ),
   identity(
     "pkce_enforcement",
-    "a code issued for a PKCE challenge that can be exchanged without the code_verifier or with a wrong one.",
+    "a code issued for a PKCE challenge that can be exchanged without the code_verifier or with a wrong one (RFC 7636 §4.6); any 4xx without a token is a refusal.",
   ),
-  identity("code_reuse", "an authorization code that can be exchanged twice."),
+  identity(
+    "code_reuse",
+    "an authorization code that can be exchanged twice (RFC 6749 §4.1.2); any 4xx without a token is a refusal.",
+  ),
   identity(
     "code_reuse_revokes_tokens",
     "an access token issued for an authorization code that still works after the code was replayed (RFC 6749 §4.1.2: tokens issued from a reused code should be revoked).",
   ),
   identity(
     "redirect_uri_mismatch",
-    "an unregistered redirect_uri that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for.",
+    "an unregistered redirect_uri that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for (RFC 6749 §4.1.2.1, §4.1.3); any 4xx without a token is a refusal.",
   ),
   identity(
     "redirect_uri_exact_match",
@@ -85,7 +88,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "prompt_none",
-    "prompt=none that shows a page: without a session it must redirect login_required (or interaction_required, consent_required) to the redirect_uri, with a session a code.",
+    "prompt=none that shows a page (OpenID Connect Core §3.1.2.1): with a session and its id_token_hint it must return a code, without one redirect login_required, interaction_required, consent_required, account_selection_required or invalid_request to the redirect_uri.",
   ),
   identity(
     "prompt_login",
@@ -97,7 +100,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "refresh_token_offline_access",
-    "a refresh token issued without the offline_access scope, none issued with it, or a refresh grant that does not return a working access token.",
+    "offline_access granted (asked for with prompt=consent, OpenID Connect Core §11) without a refresh token, or a refresh grant that does not return a working access token (RFC 6749 §6); skipped when the provider does not grant offline_access.",
   ),
   identity(
     "logout_post_redirect",

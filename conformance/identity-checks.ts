@@ -111,7 +111,7 @@ async function firstSignIn(
     session.record(
       "code_reuse",
       "exchangeToken",
-      `a fresh code with its verifier was refused: ${describe(tokensExchange)}`,
+      `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
       tokensExchange,
       "exchange a fresh code",
     );
@@ -124,15 +124,9 @@ async function firstSignIn(
   if (run("userinfo_by_scope") || run("granted_scope_claims"))
     await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub);
   if (run("userinfo_methods")) await userinfoMethods(flow, tokens.access_token);
-  if (run("refresh_token_offline_access") && typeof tokens.refresh_token === "string") {
-    session.record(
-      "refresh_token_offline_access",
-      "exchangeToken",
-      `a refresh token was issued for scope "${first.scope}", without offline_access`,
-      tokensExchange,
-      "exchange a code without offline_access",
-    );
-  }
+  // A refresh token without offline_access is allowed: the seed says one is included when offline_access was granted,
+  // not only then, and OpenID Connect Core §11 does not forbid it.
+  if (typeof tokens.id_token === "string") flow.idTokenHint = tokens.id_token;
   if (run("code_reuse") || run("code_reuse_revokes_tokens")) await codeReuse(flow, first, tokens, run);
   return true;
 }

@@ -84,7 +84,16 @@ export function basicCredentials(clientId: string, clientSecret: string): string
   );
 }
 
-/** `bounded`: a short secret, matched only as a whole word (see `addShort`). */
+/**
+ * Where a value starts in the parts of a request: the whole text (a header's value), after `=` (a query or form
+ * parameter, a cookie), after a header's name (`Name: value`, as reproductions write headers), after an
+ * authentication scheme (`Bearer value`), or as a JSON string value (`: "value"`).
+ */
+const SHORT_VALUE_BEFORE = String.raw`^|=|^[A-Za-z0-9-]+:\s*|^(?:[A-Za-z0-9-]+:\s*)?[A-Za-z][A-Za-z0-9-]*\s+|:\s*"`;
+/** Where that value ends: the end of the text, the next parameter (`&`), a fragment, a cookie (`;`), a JSON string. */
+const SHORT_VALUE_AFTER = String.raw`$|[&#;"]`;
+
+/** `bounded`: a short secret, matched only as a whole value (see `addShort`). */
 type SecretEntry = { value: string; placeholder: string; env?: string; bounded?: RegExp };
 /** One encoded form of a secret as a pattern that tolerates any JSON escaping of its characters. */
 type TolerantEntry = { source: string; length: number; placeholder: string; whole?: RegExp };
@@ -125,11 +134,12 @@ export class Secrets {
   /**
    * A configured secret too short to replace in all text (a 1-character key would blank out every such letter of
    * the reports): it is replaced where the run sent it, in the requests' headers, URLs and bodies (`redactSent`)
-   * and the reproductions, as a whole word only (`Bearer Zq9`, `token=Zq9`, not inside `xZq9y`).
+   * and the reproductions, and there only as a whole value (`SHORT_VALUE_BEFORE`, `SHORT_VALUE_AFTER`): a password
+   * `x` is masked in `password=x`, never in `application/x-www-form-urlencoded`.
    */
   private addShort(value: string, placeholder: string, env?: string): void {
     for (const form of new Set(encodedForms(value))) {
-      const bounded = new RegExp(`(?<![A-Za-z0-9%])${escapeRegExp(form)}(?![A-Za-z0-9])`, "g");
+      const bounded = new RegExp(`(?<=${SHORT_VALUE_BEFORE})${escapeRegExp(form)}(?=${SHORT_VALUE_AFTER})`, "g");
       this.short.push({ value: form, placeholder, env, bounded });
     }
     this.sorted = undefined;

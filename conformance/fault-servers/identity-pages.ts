@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import type { Reply } from "./http.js";
 
 /** Variants of the correct provider that change only how the user gets through its pages. */
-export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page";
+export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page" | "scope-consent";
 
 export const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({
   status,
@@ -68,5 +68,50 @@ export function consentPage(id: string, scope: string[], headers: Record<string,
     "Grant access to demo-app",
     `<h1>Grant access to demo-app</h1><p>demo-app asks for: ${scope.map((s) => `<code>${s}</code>`).join(" ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="submit" name="cancel" value="No"> <input type="submit" name="accept" value="Yes"></form>`,
     headers,
+  );
+}
+
+const SCOPE_WORDS: Record<string, string> = {
+  openid: "Know who you are (openid)",
+  profile: "Your name, username and picture",
+  email: "Your e-mail address",
+  wallets: "Your linked wallets",
+  offline_access: "Stay signed in (offline access)",
+  quests: "Your quests",
+};
+
+/**
+ * A consent page shaped like Google's and GitHub's granular consent: one unticked checkbox per requested scope, a
+ * "Grant access" button that the page's script enables once a box is ticked, and "Deny" beside it. Only the ticked
+ * scopes are granted; without openid the page asks again. Step 1 of 2 (scopeReviewPage follows).
+ */
+export function scopeConsentPage(id: string, scope: string[], headers: Record<string, string>, problem = ""): Reply {
+  const boxes = scope
+    .map(
+      (s) =>
+        `<li><label><input type="checkbox" name="scope" value="${escape(s)}"> ${SCOPE_WORDS[s] ?? escape(s)}</label></li>`,
+    )
+    .join("");
+  return html(
+    200,
+    "demo-app wants to access your account",
+    `<h1>demo-app wants to access your account</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<p>Select what demo-app can access:</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="hidden" name="step" value="choose"><ul>${boxes}</ul><button type="submit" name="decision" value="deny">Deny</button> <button type="submit" name="decision" value="grant" id="grant">Grant access</button></form>
+<script>
+const grant = document.getElementById("grant");
+const boxes = [...document.querySelectorAll("input[type=checkbox]")];
+const update = () => { grant.disabled = !boxes.some((box) => box.checked); };
+boxes.forEach((box) => box.addEventListener("change", update));
+update();
+</script>`,
+    headers,
+  );
+}
+
+/** Step 2 of the granular consent: what was chosen, with "Continue" and "Cancel". */
+export function scopeReviewPage(id: string, granted: string[]): Reply {
+  return html(
+    200,
+    "Confirm access for demo-app",
+    `<h1>Confirm access for demo-app</h1><p>demo-app will be able to: ${granted.map((s) => SCOPE_WORDS[s] ?? escape(s)).join(", ")}</p><form method="post" action="/consent"><input type="hidden" name="code" value="${id}"><input type="hidden" name="step" value="review"><button type="submit" name="decision" value="cancel">Cancel</button> <button type="submit" name="decision" value="continue">Continue</button></form>`,
   );
 }

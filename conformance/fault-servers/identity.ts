@@ -6,7 +6,8 @@
 // the discovery document names the contract's paths. Sign-in is a plain HTML form (login and password) by default,
 // as the runner meets it on many providers; two variants change only the pages (identity-pages.ts):
 // `javascript-sign-in` builds its sign-in with JavaScript (no HTML form at all, like most single-page sign-ins) and
-// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button.
+// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button,
+// `scope-consent` on a two-step page with one checkbox per requested scope (only the ticked ones are granted).
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
@@ -22,6 +23,8 @@ import {
   html,
   type IdentityVariant,
   readText,
+  scopeConsentPage,
+  scopeReviewPage,
   signInPage,
 } from "./identity-pages.js";
 
@@ -55,10 +58,17 @@ export const IDENTITY_FAULTS = [
   "max-age-ignored",
   "code-reuse-keeps-tokens",
   "redirect-uri-query-ignored",
-  "refresh-without-offline-access",
+  "offline-access-without-refresh-token",
   "logout-open-redirect",
   "logout-drops-state",
   "logout-keeps-session",
+  // A refusal with the wrong status: replayed, misdirected and unverified codes refused with 403 access_denied (not
+  // RFC 6749 §5.2's 400 invalid_grant). Still refusals: only status_code_conformance fails.
+  "code-refused-403",
+  // Correct providers' choices: prompt=none without id_token_hint refused with invalid_request (OpenID Connect Core
+  // §3.1.2.1, a MAY), and authorize's error page with 403 instead of the contract's assumed 400 (a warning).
+  "prompt-none-needs-hint",
+  "authorize-error-403",
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
@@ -86,6 +96,7 @@ const KNOWN_AUTHORIZE_PARAMETERS = [
   "code_challenge",
   "code_challenge_method",
   "prompt",
+  "id_token_hint",
   "max_age",
 ];
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -228,13 +239,14 @@ class FaultProvider {
     const { client, fault } = this;
     const clientId = q.get("client_id");
     const redirectUri = q.get("redirect_uri");
-    if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).");
+    const pageStatus = fault === "authorize-error-403" ? 403 : 400;
+    if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).", pageStatus);
     const registered = (uri: string) =>
       fault === "redirect-uri-query-ignored"
         ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0])
         : client.redirectUris.includes(uri);
     if (!redirectUri || !registered(redirectUri))
-      return errorPage("Sign-in error", "The redirect_uri is not registered for this application.");
+      return errorPage("Sign-in error", "The redirect_uri is not registered for this application.", pageStatus);
     const state = q.get("state") || undefined;
     const refuse = (error: string, description: string) =>
       this.backTo({ redirectUri, state }, { error, error_description: description });
@@ -268,6 +280,8 @@ class FaultProvider {
     if ("status" in details) return details;
     const { fault } = this;
     const prompts = (url.searchParams.get("prompt") ?? "").split(" ");
+    if (prompts.includes("none") && fault === "prompt-none-needs-hint" && !url.searchParams.get("id_token_hint"))
+      return this.backTo(details, { error: "invalid_request", error_description: "prompt=none needs id_token_hint" });
     const session = this.sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
     const fresh =
       session &&
@@ -287,10 +301,13 @@ class FaultProvider {
     const authTime = now();
     this.sessions.set(sessionId, { authTime });
     const cookie = { "Set-Cookie": `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax` };
-    if (this.variant !== "consent-page") return this.issueCode(request, authTime, cookie);
+    if (this.variant !== "consent-page" && this.variant !== "scope-consent")
+      return this.issueCode(request, authTime, cookie);
     const id = randomBytes(12).toString("hex");
     this.consents.set(id, { request, session: sessionId });
-    return consentPage(id, request.scope, cookie);
+    return this.variant === "scope-consent"
+      ? scopeConsentPage(id, request.scope, cookie)
+      : consentPage(id, request.scope, cookie);
   }
 
   async signInSubmit(request: IncomingMessage): Promise<Reply> {
@@ -333,33 +350,52 @@ class FaultProvider {
     const consent = this.consents.get(id);
     if (!consent) return errorPage("Consent error", "The consent request expired.");
     this.consents.delete(id);
+    if (this.variant === "scope-consent") return this.scopeConsentStep(form, consent);
     if (form.has("cancel") || !form.has("accept"))
       return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
     return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
   }
 
+  /** The two steps of the scope-consent page: the ticked scopes (openid among them), then Continue. */
+  scopeConsentStep(form: URLSearchParams, consent: { request: PendingAuthorization; session: string }): Reply {
+    const decision = form.get("decision");
+    if (decision !== "grant" && decision !== "continue")
+      return this.backTo(consent.request, { error: "access_denied", error_description: "The user denied access" });
+    const id = randomBytes(12).toString("hex");
+    if (form.get("step") === "review") {
+      return this.issueCode(consent.request, this.sessions.get(consent.session)?.authTime ?? now());
+    }
+    const granted = consent.request.scope.filter((s) => form.getAll("scope").includes(s));
+    if (!granted.includes("openid")) {
+      this.consents.set(id, consent);
+      return scopeConsentPage(id, consent.request.scope, {}, "Choose what demo-app may access (openid at least).");
+    }
+    this.consents.set(id, { ...consent, request: { ...consent.request, scope: granted } });
+    return scopeReviewPage(id, granted);
+  }
+
   /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
   codeGrant(form: URLSearchParams): Grant | Reply {
     const { fault } = this;
+    const refuse = (description: string) =>
+      fault === "code-refused-403"
+        ? tokenError(403, "access_denied", description)
+        : tokenError(400, "invalid_grant", description);
     const code = this.codes.get(form.get("code") ?? "");
     if (!code || code.expiresAt < Date.now())
       return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
     if (code.used && fault !== "code-reusable") {
       if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) this.accessTokens.delete(token);
-      return tokenError(400, "invalid_grant", "The authorization code has already been used.");
+      return refuse("The authorization code has already been used.");
     }
     code.used = true;
     if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
-      return tokenError(
-        400,
-        "invalid_grant",
-        "The redirect_uri does not match the one used in the authorization request.",
-      );
+      return refuse("The redirect_uri does not match the one used in the authorization request.");
     if (code.challenge && fault !== "pkce-not-enforced") {
       const verifier = form.get("code_verifier") ?? "";
       const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
       if (!verifier || expected !== code.challenge)
-        return tokenError(400, "invalid_grant", "The code_verifier does not match the code_challenge.");
+        return refuse("The code_verifier does not match the code_challenge.");
     }
     return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
   }
@@ -416,7 +452,7 @@ class FaultProvider {
       id_token: idToken,
       scope: grant.scope.join(" "),
     };
-    if (grant.scope.includes("offline_access") || this.fault === "refresh-without-offline-access") {
+    if (grant.scope.includes("offline_access") && this.fault !== "offline-access-without-refresh-token") {
       const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
       this.refreshTokens.set(refreshToken, { scope: grant.scope });
       body.refresh_token = refreshToken;
@@ -516,6 +552,8 @@ export async function startIdentityServer(
     port?: number;
     clientSecret?: string;
     appOrigin?: string;
+    /** The sign-in it accepts (`login=..&password=..`; by default FAULT_SERVER_CREDENTIALS'). */
+    signIn?: string;
   } = {},
 ): Promise<RunningServer> {
   const C = FAULT_SERVER_CREDENTIALS;
@@ -533,7 +571,7 @@ export async function startIdentityServer(
     options.fault,
     options.variant ?? "html-form",
     client,
-    new URLSearchParams(C.IDENTITY_SIGN_IN),
+    new URLSearchParams(options.signIn ?? C.IDENTITY_SIGN_IN),
     privateKey,
     publicJwk,
   );

@@ -16,6 +16,8 @@ export interface Flow {
   session: Session;
   driver: SignInDriver;
   document: DiscoveryDocument;
+  /** The first sign-in's id_token, sent as id_token_hint where OpenID Connect Core §3.1.2.1 says it SHOULD be. */
+  idTokenHint?: string;
 }
 
 /** A token response, as JSON; each member is checked before use. */
@@ -155,8 +157,8 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
     returned === state
       ? ""
       : returned === null
-        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent`
-        : "the provider came back to the redirect_uri with another state than the one sent",
+        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent (RFC 6749 §4.1.2, §4.1.2.1)`
+        : "the provider came back to the redirect_uri with another state than the one sent (RFC 6749 §4.1.2, §4.1.2.1)",
     exchange,
     options.purpose,
   );
@@ -228,10 +230,18 @@ export async function tokensFor(
 }
 
 const oauthError = (exchange: Exchange) => jsonObject(exchange.response?.json)?.error;
-export const refused = (exchange: Exchange, error = "invalid_grant") => {
+
+/**
+ * A token request refused: any 4xx without an access token. Which status and error code is token_errors' to judge
+ * (RFC 6749 §5.2); a code refused with 403 and another code was still not accepted.
+ */
+export const refused = (exchange: Exchange) => {
   const status = exchange.response?.status ?? 0;
-  return status >= 400 && status < 500 && oauthError(exchange) === error;
+  return status >= 400 && status < 500 && typeof jsonObject(exchange.response?.json)?.access_token !== "string";
 };
+
+/** A token request refused with this RFC 6749 §5.2 error code (a 4xx carrying it): what token_errors judges. */
+export const refusedWith = (exchange: Exchange, error: string) => refused(exchange) && oauthError(exchange) === error;
 export const describe = (exchange: Exchange) => {
   const error = oauthError(exchange);
   return exchange.response

@@ -28,7 +28,7 @@ async function openRedirect(flow: Flow, idToken: string): Promise<void> {
     "logout_open_redirect",
     "logout",
     navigation.arrived
-      ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect)`
+      ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect; RP-Initiated Logout §3)`
       : "",
     navigationExchange(url, navigation, navigation.arrived),
     "logout with an unregistered post_logout_redirect_uri",
@@ -45,12 +45,12 @@ async function postRedirect(flow: Flow, idToken: string, registered: string): Pr
   });
   const returned = navigation.arrived?.searchParams.get("state");
   const problem = !navigation.arrived
-    ? `logout did not send the browser to the registered post_logout_redirect_uri: ${navigation.failure}`
+    ? `logout did not send the browser to the registered post_logout_redirect_uri: ${navigation.failure} (RP-Initiated Logout §3)`
     : returned === state
       ? ""
       : returned == null
-        ? "the post-logout redirect carries no state, though one was sent"
-        : "the post-logout redirect carries another state than the one sent";
+        ? "the post-logout redirect carries no state, though one was sent (RP-Initiated Logout §2, §3)"
+        : "the post-logout redirect carries another state than the one sent (RP-Initiated Logout §2, §3)";
   flow.session.record(
     "logout_post_redirect",
     "logout",
@@ -74,8 +74,7 @@ export async function logout(flow: Flow): Promise<void> {
   }
   let idToken = await signInForLogout(flow);
   if (!idToken) {
-    for (const check of wanted)
-      session.skippedChecks.set(check, "could not sign in again to get an id_token to sign out with");
+    for (const check of wanted) session.cannotRun(check, "could not sign in again to get an id_token to sign out with"); // fail closed
     return;
   }
   if (checks.has("logout_open_redirect")) {
@@ -97,7 +96,9 @@ export async function logout(flow: Flow): Promise<void> {
   session.record(
     "logout_ends_session",
     "logout",
-    after.kind === "code" ? "prompt=none still got a code after the logout: the session was not ended" : "",
+    after.kind === "code"
+      ? "prompt=none still got a code after the logout: the session was not ended (RP-Initiated Logout §2, §3)"
+      : "",
     after.exchange,
     "prompt=none after logout",
   );

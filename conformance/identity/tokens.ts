@@ -23,6 +23,7 @@ import {
   type Flow,
   jsonObject,
   refused,
+  refusedWith,
   shown,
   type TokenResponse,
   tokensFor,
@@ -44,8 +45,8 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_id: credentials.clientId,
         client_secret: credentials.clientSecret,
       },
-      (e) => refused(e, "invalid_grant"),
-      "400 invalid_grant",
+      (e) => refusedWith(e, "invalid_grant"),
+      "400 invalid_grant (RFC 6749 §5.2)",
     ],
     [
       "a wrong client_secret",
@@ -56,8 +57,8 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_id: credentials.clientId,
         client_secret: "conformance-wrong-secret",
       },
-      (e) => refused(e, "invalid_client"),
-      "400 or 401 invalid_client",
+      (e) => refusedWith(e, "invalid_client"),
+      "400 or 401 invalid_client (RFC 6749 §5.2)",
     ],
     [
       "an unsupported grant_type",
@@ -68,8 +69,8 @@ function tokenErrorCases(session: Session): TokenErrorCase[] {
         client_id: credentials.clientId,
         client_secret: credentials.clientSecret,
       },
-      (e) => refused(e, "unsupported_grant_type") || refused(e, "unauthorized_client"),
-      "400 unsupported_grant_type",
+      (e) => refusedWith(e, "unsupported_grant_type") || refusedWith(e, "unauthorized_client"),
+      "400 unsupported_grant_type (RFC 6749 §5.2)",
     ],
   ];
 }
@@ -107,12 +108,14 @@ async function verifyIdToken(token: string, jwks: JSONWebKeySet, options: JWTVer
 
 function claimProblems(payload: JWTPayload, grant: CodeGrant): string[] {
   const problems: string[] = [];
-  if (payload.nonce !== grant.nonce) problems.push(`nonce is ${shown(payload.nonce)}, not the one sent`);
+  if (payload.nonce !== grant.nonce)
+    problems.push(`nonce is ${shown(payload.nonce)}, not the one sent (OpenID Connect Core §2, §3.1.3.7)`);
   if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60)
-    problems.push("iat is missing or in the future");
-  if (typeof payload.exp !== "number") problems.push("exp is missing");
+    problems.push("iat is missing or in the future (OpenID Connect Core §2)");
+  if (typeof payload.exp !== "number") problems.push("exp is missing (OpenID Connect Core §2)");
   const schema = loadContract("identity").validate("/components/schemas/IdTokenClaims", payload);
-  if (!schema.valid) problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)}`);
+  if (!schema.valid)
+    problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)} (the seed's claim table)`);
   return problems;
 }
 
@@ -127,14 +130,16 @@ export async function checkIdToken(
   const { credentials, baseUrl } = session.options;
   const record = (problem: string) =>
     session.record("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code");
-  if (typeof tokens.id_token !== "string") return record("the token response for scope openid carries no id_token");
+  if (typeof tokens.id_token !== "string")
+    return record("the token response for scope openid carries no id_token (OpenID Connect Core §3.1.3.3)");
   const jwksResponse = await session.transport.send({
     method: "GET",
     url: endpointOf(session, document, "jwks_uri", "getJwks"),
     headers: {},
   });
   const jwks = jsonObject(jwksResponse.response?.json);
-  if (!Array.isArray(jwks?.keys)) return record("the JWKS could not be read to verify the id_token");
+  if (!Array.isArray(jwks?.keys))
+    return record("the JWKS could not be read to verify the id_token (OpenID Connect Core §3.1.3.7, RFC 7517 §5)");
   try {
     const payload = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, {
       issuer: baseUrl,
@@ -144,7 +149,7 @@ export async function checkIdToken(
     record(claimProblems(payload, grant).join("; "));
     return payload.sub;
   } catch (error) {
-    record(`the id_token does not verify: ${(error as Error).message}`);
+    record(`the id_token does not verify: ${(error as Error).message} (OpenID Connect Core §3.1.3.7)`);
     return undefined;
   }
 }
@@ -166,7 +171,9 @@ export function checkAtHash(session: Session, tokens: TokenResponse, exchange: E
   session.record(
     "id_token_at_hash",
     "exchangeToken",
-    claims.at_hash === expected ? "" : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected}`,
+    claims.at_hash === expected
+      ? ""
+      : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected} (OpenID Connect Core §3.1.3.6)`,
     exchange,
     "the id_token's at_hash",
   );
@@ -184,7 +191,7 @@ export async function codeReuse(
   session.record(
     "code_reuse",
     "exchangeToken",
-    refused(again) ? "" : `the code was accepted a second time (${describe(again)})`,
+    refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`,
     again,
     "exchange the same code again",
   );
@@ -199,7 +206,7 @@ export async function codeReuse(
     "code_reuse_revokes_tokens",
     "getUserInfo",
     after.response?.status === 200
-      ? "the access token issued for the code still reads userinfo after the code was replayed"
+      ? "the access token issued for the code still reads userinfo after the code was replayed (RFC 6749 §4.1.2: SHOULD revoke)"
       : "",
     after,
     "userinfo with the first code's token after the replay",
@@ -216,7 +223,7 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
   ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
-      session.skippedChecks.set("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
+      session.cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
       return;
     }
     last = await exchangeCode(
@@ -224,36 +231,58 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
       codeFields(session, grant, { code_verifier: verifier }),
       `exchange a PKCE code ${what}`,
     );
-    if (!refused(last)) problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)})`);
+    if (!refused(last))
+      problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)}; RFC 7636 §4.6)`);
   }
   session.record("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail");
 }
 
+/** Whether a token response grants offline_access: its scope says so, or it has none (RFC 6749 §5.1: as requested). */
+const grantsOfflineAccess = (tokens: TokenResponse) =>
+  typeof tokens.scope !== "string" || tokens.scope.split(" ").includes("offline_access");
+
+/**
+ * oidcc-refresh-token: offline_access asked for as OpenID Connect Core §11 requires (with prompt=consent), then a
+ * refresh grant (RFC 6749 §6) whose access token reads userinfo. A provider that does not grant offline_access
+ * (Core §11 lets it) issues no refresh token: the check skips then, as the OpenID Foundation's module does.
+ */
 export async function refreshTokens(flow: Flow): Promise<void> {
   const { session } = flow;
   const { credentials } = session.options;
   const record = (problem: string, exchange: Exchange, label: string) =>
     session.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
-  const attempt = await authorize(flow, { scope: "openid offline_access", purpose: "authorize with offline_access" });
+  const attempt = await authorize(flow, {
+    scope: "openid offline_access",
+    extra: { prompt: "consent" },
+    purpose: "authorize with offline_access and prompt=consent",
+  });
   if (attempt.kind !== "code")
     return record(
-      `an authorization request with offline_access got ${describeAuthorization(attempt)}`,
+      `an authorization request with offline_access and prompt=consent got ${describeAuthorization(attempt)} (OpenID Connect Core §11: the provider may ignore offline_access, not refuse the request)`,
       attempt.exchange,
       "authorize with offline_access",
     );
   const { exchange, tokens } = await tokensFor(session, attempt, "exchange a code with offline_access");
   if (!tokens)
     return record(
-      `the code of a request with offline_access was refused: ${describe(exchange)}`,
+      `the code of a request with offline_access was refused: ${describe(exchange)} (RFC 6749 §4.1.3)`,
       exchange,
       "exchange a code with offline_access",
     );
-  if (typeof tokens.refresh_token !== "string")
+  if (typeof tokens.refresh_token !== "string") {
+    if (!grantsOfflineAccess(tokens)) {
+      session.skippedChecks.set(
+        "refresh_token_offline_access",
+        `offline_access was not granted (the token response's scope is "${shown(tokens.scope)}", OpenID Connect Core §11 allows that), so no refresh token was issued to test, as oidcc-refresh-token skips`,
+      );
+      return;
+    }
     return record(
-      "no refresh token was issued for the offline_access scope",
+      "offline_access was granted but no refresh token was issued (the seed: a refresh_token is included when offline_access was granted)",
       exchange,
       "exchange a code with offline_access",
     );
+  }
   const refreshed = await exchangeCode(
     session,
     {
@@ -266,12 +295,12 @@ export async function refreshTokens(flow: Flow): Promise<void> {
   );
   const access = jsonObject(refreshed.response?.json)?.access_token;
   if (refreshed.response?.status !== 200 || typeof access !== "string")
-    return record(`the refresh grant was refused: ${describe(refreshed)}`, refreshed, "refresh grant");
+    return record(`the refresh grant was refused: ${describe(refreshed)} (RFC 6749 §6)`, refreshed, "refresh grant");
   const read = await readUserinfo(flow, access);
   record(
     read.response?.status === 200
       ? ""
-      : `the access token of the refresh grant does not read userinfo (status ${read.response?.status ?? read.error})`,
+      : `the access token of the refresh grant does not read userinfo (status ${read.response?.status ?? read.error}; RFC 6749 §6, OpenID Connect Core §5.3)`,
     read,
     "userinfo with a refreshed access token",
   );

@@ -45,14 +45,20 @@ function claimProblems(
 ): void {
   const granted = new Set(scope.split(" "));
   const leaked = Object.keys(claims).filter((claim) => scopesOf.has(claim) && !granted.has(scopesOf.get(claim) ?? ""));
-  if (leaked.length) reading.problems.push(`scope "${scope}" released ${leaked.join(", ")}`);
+  if (leaked.length)
+    reading.problems.push(
+      `scope "${scope}" released ${leaked.join(", ")} (OpenID Connect Core §5.4, the seed's scope table: claims by granted scope)`,
+    );
   for (const claim of ["sub", "iss", "aud"])
-    if (claims[claim] === undefined) reading.problems.push(`userinfo for scope "${scope}" lacks ${claim}`);
+    if (claims[claim] === undefined)
+      reading.problems.push(
+        `userinfo for scope "${scope}" lacks ${claim} (${claim === "sub" ? "OpenID Connect Core §5.3.2" : "the seed's claim table: always"})`,
+      );
   for (const grantedScope of granted) {
     const ofScope = [...scopesOf].filter(([, s]) => s === grantedScope).map(([claim]) => claim);
     if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined))
       reading.missingScopes.push(
-        `scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")}`,
+        `scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")} (OpenID Connect Core §5.4, the seed's scope table)`,
       );
   }
 }
@@ -71,7 +77,9 @@ async function readForScope(
   reading.last = exchange;
   const claims = jsonObject(exchange.response?.json);
   if (exchange.response?.status !== 200 || !claims) {
-    reading.problems.push(`userinfo for scope "${scope}" answered ${exchange.response?.status ?? exchange.error}`);
+    reading.problems.push(
+      `userinfo for scope "${scope}" answered ${exchange.response?.status ?? exchange.error} (OpenID Connect Core §5.3.2)`,
+    );
     return undefined;
   }
   claimProblems(claims, scope, claimScopes(), reading);
@@ -88,7 +96,9 @@ export async function userinfoByScope(
   const reading: ScopeReading = { problems: [], missingScopes: [] };
   const claims = await readForScope(flow, accessToken, grantedScope, reading);
   if (claims && idTokenSub !== undefined && claims.sub !== idTokenSub)
-    reading.problems.push(`userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)}`);
+    reading.problems.push(
+      `userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)} (OpenID Connect Core §5.3.2: it MUST match)`,
+    );
   session.record(
     "granted_scope_claims",
     "getUserInfo",
@@ -114,6 +124,8 @@ function bodyTokenAssumption(session: Session): string | undefined {
 interface UserinfoWay {
   what: string;
   operationId: "getUserInfo" | "getUserInfoByPost";
+  /** The section that requires (or, for the form body, allows) this way. */
+  section: string;
   request: Parameters<Session["transport"]["send"]>[0];
   /** RFC 6750 §2.2 makes this way optional: the contract marks it x-assumption, so a refusal is a warning. */
   assumed?: true;
@@ -130,16 +142,19 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
     {
       what: "GET with the Authorization header",
       operationId: "getUserInfo",
+      section: "OpenID Connect Core §5.3.1, RFC 6750 §2.1",
       request: { method: "GET", url, headers: { Authorization: `Bearer ${accessToken}` } },
     },
     {
       what: "POST with the Authorization header",
       operationId: "getUserInfoByPost",
+      section: "OpenID Connect Core §5.3.1, RFC 6750 §2.1",
       request: { method: "POST", url, headers: { Authorization: `Bearer ${accessToken}` } },
     },
     {
       what: "POST with access_token in the form body",
       operationId: "getUserInfoByPost",
+      section: "RFC 6750 §2.2, a MAY",
       request: {
         method: "POST",
         url,
@@ -158,11 +173,11 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
     const claims = exchange.response?.status === 200 ? jsonObject(exchange.response.json) : undefined;
     let failure = "";
     if (!claims) {
-      const refused = `userinfo by ${way.what} answered ${exchange.response?.status ?? exchange.error}`;
+      const refused = `userinfo by ${way.what} answered ${exchange.response?.status ?? exchange.error} (${way.section})`;
       failure = way.assumed && exchange.response ? brokenAssumption(session, way, refused) : refused;
     } else if (subject === undefined) subject = claims.sub;
     else if (claims.sub !== subject)
-      failure = `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)}`;
+      failure = `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)} (OpenID Connect Core §5.3.2)`;
     if (failure) {
       problems.push(failure);
       last = exchange;

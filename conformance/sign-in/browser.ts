@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium.js";
 import { UsageError } from "../../lib/cli.js";
-import { buttonScore, type FieldInfo, matchField } from "./choices.js";
+import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 
 export type SignInScript = (page: Page, fields: Record<string, string>) => Promise<void>;
@@ -156,6 +156,7 @@ export class BrowserDriver implements SignInDriver {
     };
     page.on("framenavigated", counted);
     let pages = 0;
+    const scopes = requestedScopes(url);
     let scriptRan = false;
     let filledBefore = false;
     /** The page the browser is on, for messages (without its query, which may carry codes). */
@@ -197,6 +198,7 @@ export class BrowserDriver implements SignInDriver {
             }
           } else {
             const filled = await this.fill(page);
+            await this.tickRequestedScopes(page, scopes);
             if (filledBefore && filled > 0 && (await page.locator("input[type=password]").count()) > 0) {
               return {
                 failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`,
@@ -301,6 +303,39 @@ export class BrowserDriver implements SignInDriver {
       await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
     }
     return plan.size;
+  }
+
+  /**
+   * Ticks the unticked checkboxes (native, or ARIA role=checkbox toggles) that grant a requested scope, as a person
+   * grants what the application asked for on a consent page with one box per scope; the others stay as they are.
+   */
+  private async tickRequestedScopes(page: Page, scopes: string[]): Promise<void> {
+    if (scopes.length === 0) return;
+    const boxes: Array<FieldInfo & { value?: string }> = await page.evaluate(() => {
+      const visible = (el: Element) => el.getClientRects().length > 0 || !!el.closest("label")?.getClientRects().length;
+      const found = [
+        ...document.querySelectorAll('input[type=checkbox]:not(:checked), [role=checkbox][aria-checked="false"]'),
+      ].filter((el) => visible(el) && !(el as HTMLInputElement).disabled);
+      return found.map((el, index) => {
+        el.setAttribute("data-conform-box", String(index));
+        const input = el as HTMLInputElement;
+        const labels = input.labels ? [...input.labels].map((l) => l.textContent ?? "").join(" ") : "";
+        return {
+          tag: el.tagName.toLowerCase(),
+          type: "checkbox",
+          name: input.name || el.getAttribute("name") || undefined,
+          id: el.id || undefined,
+          value: input.value ?? el.getAttribute("data-value") ?? undefined,
+          label: (labels || el.getAttribute("aria-label") || el.textContent || "").trim() || undefined,
+        };
+      });
+    });
+    for (const [index, box] of boxes.entries()) {
+      if (!grantsRequestedScope(box, scopes)) continue;
+      const target = page.locator(`[data-conform-box="${index}"]`);
+      if (box.tag === "input") await target.check({ timeout: SETTLE_MS, force: true });
+      else await target.click({ timeout: SETTLE_MS });
+    }
   }
 
   /** Presses the button a person would press: in the form just filled if any, the one that goes on, never cancel. */

@@ -59,11 +59,37 @@ export function matchField(key: string, fields: FieldInfo[]): number {
 // Words on the button a person presses to go on (sign in, allow, confirm the sign-out), and on those they would not.
 const GO_ON =
   /\b(sign[ -]?in|log[ -]?in|sign[ -]?out|log[ -]?out|continue|allow|accept|approve|authori[sz]e|grant|confirm|yes|ok|next|submit|proceed|agree|verify)\b/i;
-const HOLD_BACK = /\b(cancel|deny|decline|reject|abort|no|back|stay|not now|forgot|register|sign[ -]?up|create)\b/i;
+const HOLD_BACK =
+  /\b(cancel|deny|decline|reject|abort|no|back|stay|not now|don[’']?t|do not|forgot|register|sign[ -]?up|create)\b/i;
 
 /** How likely a person presses a button with this text (and name or value): the highest is pressed. */
 export function buttonScore(text: string): number {
   const words = text.replace(/[_-]+/g, " ");
   if (HOLD_BACK.test(words)) return -10;
   return GO_ON.test(words) ? 10 : 0;
+}
+
+/** The scopes an authorization request asks for (its scope parameter), which a person grants on a consent page. */
+export function requestedScopes(url: string): string[] {
+  const scope = URL.canParse(url) ? new URL(url).searchParams.get("scope") : null;
+  return (scope ?? "").split(" ").filter(Boolean);
+}
+
+/**
+ * Whether a checkbox on a consent page grants one of the requested scopes, as a person ticks them to grant what the
+ * application asked for: its value, name, id or label names the scope as a word (`value="email"`,
+ * `name="scope_profile"`, a label "openid"). Other boxes ("remember me", terms) stay as the page set them.
+ */
+export function grantsRequestedScope(box: FieldInfo & { value?: string }, scopes: string[]): boolean {
+  if (box.type !== "checkbox" || scopes.length === 0) return false;
+  const words = [box.value, box.name, box.id, box.label]
+    .map((text) => (text ?? "").toLowerCase().replace(/-/g, ""))
+    .join(" ")
+    .split(/[^a-z0-9]+/);
+  return scopes.some((scope) =>
+    scope
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .every((part) => words.includes(part)),
+  );
 }

@@ -3,7 +3,7 @@
 // consent page with accept and cancel buttons, accept). A page that builds its form with JavaScript is reported as
 // such: run with --browser.
 import type { Transport, Exchange } from "../transport.js";
-import { buttonScore, type FieldInfo, matchField } from "./choices.js";
+import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 
 interface Control extends FieldInfo {
@@ -115,9 +115,14 @@ export interface FilledForm {
 
 /**
  * The submission a person would make: the form that takes the most --sign-in values and whose button goes on (not
- * cancel), with those values, its other fields as they are, and only the pressed button's name and value.
+ * cancel), with those values, the checkboxes of the requested `scopes` ticked, its other fields as they are, and only
+ * the pressed button's name and value.
  */
-export function chooseSubmission(forms: HtmlForm[], signIn: Record<string, string>): FilledForm | undefined {
+export function chooseSubmission(
+  forms: HtmlForm[],
+  signIn: Record<string, string>,
+  scopes: string[] = [],
+): FilledForm | undefined {
   const candidates = forms.map((form) => {
     const assigned = new Map<number, string>();
     for (const key of Object.keys(signIn)) {
@@ -149,7 +154,8 @@ export function chooseSubmission(forms: HtmlForm[], signIn: Record<string, strin
       if (index === chosen.button?.index) body.append(control.name, control.value);
       return;
     }
-    if ((control.type === "checkbox" || control.type === "radio") && !control.checked) return;
+    const ticked = control.checked || grantsRequestedScope(control, scopes);
+    if ((control.type === "checkbox" || control.type === "radio") && !ticked) return;
     const key = chosen.assigned.get(index);
     body.append(control.name, key !== undefined ? signIn[key]! : control.value);
   });
@@ -192,6 +198,7 @@ export class FormDriver implements SignInDriver {
 
   async navigate(start: string, options: NavigateOptions): Promise<Navigation> {
     let url = new URL(start);
+    const scopes = requestedScopes(start);
     let exchange = await this.send(url.href);
     let pages = 0;
     let submitted: FilledForm | undefined;
@@ -225,7 +232,7 @@ export class FormDriver implements SignInDriver {
           pages,
           lastPage,
         };
-      const submission = chooseSubmission(forms, this.signIn);
+      const submission = chooseSubmission(forms, this.signIn, scopes);
       if (!submission) {
         if (/<script\b/i.test(response.text) && forms.length === 0) {
           return {

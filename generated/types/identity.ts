@@ -61,7 +61,8 @@ export interface paths {
          * Start sign-in (authorization request)
          * @description Browser navigation, not an API call: the application redirects the user agent here (OAuth 2.0 RFC 6749
          *     §4.1.1, OpenID Connect Core §3.1.2.1, PKCE RFC 7636 §4.3). The service shows its sign-in form (`200`); after
-         *     the user signs in it redirects the user agent to `redirect_uri` with `code` and `state` (`302`).
+         *     the user signs in it redirects the user agent to `redirect_uri` with `code` and `state` (`302`, or another
+         *     redirect status: RFC 6749 §1.7 allows any).
          *
          *     Public: `security: []` because the user authenticates on the service's own sign-in form and the application
          *     is identified only by `client_id`; the application's secret is never sent to the browser.
@@ -88,7 +89,9 @@ export interface paths {
          * Exchange a code or a refresh token for tokens
          * @description Token endpoint (RFC 6749 §3.2), called by the application server. `grant_type=authorization_code` exchanges
          *     the code from the redirect (RFC 6749 §4.1.3, RFC 7636 §4.5); `grant_type=refresh_token` gets new tokens
-         *     (RFC 6749 §6). A `refresh_token` is issued only when `offline_access` was granted.
+         *     (RFC 6749 §6). A `refresh_token` is issued when `offline_access` was granted; OpenID Connect Core §11 asks for
+         *     `prompt=consent` with that scope and lets the provider ignore it otherwise, and does not forbid a refresh token
+         *     without it.
          *
          *     Public in OpenAPI terms: `security: []` because the client authenticates with `client_id` and
          *     `client_secret` in the form body (`client_secret_post`), which an OpenAPI security scheme cannot express.
@@ -331,7 +334,7 @@ export interface components {
             token_type: string;
             /** @description Lifetime of the access token in seconds (RFC 6749 §5.1). */
             expires_in?: number;
-            /** @description Present only when `offline_access` was granted. */
+            /** @description Present when `offline_access` was granted (the seed); OpenID Connect Core §11 allows a refresh token in other cases too. */
             refresh_token?: string;
             /**
              * @description Signed JWT (JWS compact serialization) whose payload is described by `IdTokenClaims` (`contentSchema`);
@@ -593,10 +596,14 @@ export interface components {
                 "text/html": string;
             };
         };
-        /** @description Logout done; the user agent is sent to the registered `post_logout_redirect_uri` with `state` (RP-Initiated Logout §3). */
+        /**
+         * @description Logout done; the user agent is sent to the registered `post_logout_redirect_uri` with `state` (RP-Initiated
+         *     Logout §3), or to a page of the provider (a confirmation). RP-Initiated Logout §3 does not fix the redirect
+         *     status: `302` or any other `3XX`.
+         */
         LogoutRedirect: {
             headers: {
-                /** @description `post_logout_redirect_uri` with `state` in its query when one was sent. */
+                /** @description `post_logout_redirect_uri` with `state` in its query when one was sent, or a page of the provider (RFC 9110 §10.2.2 allows a relative reference). */
                 Location: string;
                 [name: string]: unknown;
             };
@@ -605,13 +612,15 @@ export interface components {
         /**
          * @description The request was refused, e.g. a `post_logout_redirect_uri` not registered for the client or an
          *     `id_token_hint` the service cannot validate; RP-Initiated Logout §3 forbids redirecting then, so an error page
-         *     is shown. The exact status code is not shown.
+         *     is shown. The exact status code and the media type are not shown (RP-Initiated Logout §3 only says not to
+         *     redirect), so an HTML page and an RFC 6749 §5.2-shaped JSON body are both documented.
          */
         LogoutError: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["OAuthError"];
                 "text/html": string;
             };
         };
@@ -665,12 +674,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JWK Set. */
+            /** @description The JWK Set, as `application/json` or as `application/jwk-set+json`, the media type RFC 7517 §8.5.1 registers for it. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/jwk-set+json": components["schemas"]["JwkSet"];
                     "application/json": components["schemas"]["JwkSet"];
                 };
             };
@@ -685,13 +695,14 @@ export interface operations {
                 client_id: string;
                 /**
                  * @description Where the user agent is sent back. Must exactly match one of the `redirect_uri` values registered for the
-                 *     client; otherwise the service shows an error page (`400`) and does not redirect.
+                 *     client; otherwise the service shows an error page and does not redirect (RFC 6749 §4.1.2.1; its status,
+                 *     `400` here, is our assumption).
                  */
                 redirect_uri: string;
                 /**
                  * @description Space-separated scope names (sent URL-encoded): `openid` (required for OpenID Connect), `profile`, `email`,
-                 *     `wallets`, `offline_access`, `quests`. Syntax per RFC 6749 §3.3; an unsupported scope name is answered
-                 *     with an `invalid_scope` error redirect.
+                 *     `wallets`, `offline_access`, `quests`. Syntax per RFC 6749 §3.3, which lets the provider ignore a scope it
+                 *     does not grant (fully or partly) or answer an unsupported one with an `invalid_scope` error redirect.
                  */
                 scope: string;
                 /** @description Opaque value returned unchanged on the redirect back (recommended by RFC 6749 §10.12 against CSRF). */
@@ -700,16 +711,19 @@ export interface operations {
                 nonce?: string;
                 /**
                  * @description PKCE code challenge (RFC 7636 §4.2): `BASE64URL(SHA256(code_verifier))`, the `S256` method, the only one
-                 *     this contract allows; 43–128 characters of `[A-Za-z0-9-._~]`. The matching `code_verifier` is sent to the
-                 *     token endpoint.
+                 *     this contract allows. A SHA-256 digest is 32 bytes, so the challenge is always 43 base64url characters
+                 *     (the 43–128 characters of RFC 7636 §4.1 are the verifier's). The matching `code_verifier` is sent to the
+                 *     token endpoint. Required because the seed's flow is "Authorization Code with PKCE": a client always sends
+                 *     it, and a provider may refuse a request without it (RFC 9700 §2.1.1) or accept it (RFC 7636 leaves PKCE
+                 *     optional for a confidential client).
                  */
-                code_challenge?: string;
+                code_challenge: string;
                 /**
                  * @description PKCE transformation (RFC 7636 §4.3): always `S256`. The `plain` method exposes the verifier in the
                  *     authorization request, so this contract refuses it (RFC 9700 §2.1.1); send `S256` with every
                  *     `code_challenge`, since RFC 7636 §4.3 reads an absent method as `plain`.
                  */
-                code_challenge_method?: "S256";
+                code_challenge_method: "S256";
             };
             header?: never;
             path?: never;
@@ -752,8 +766,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["OAuthError"];
                     "text/html": string;
                 };
+            };
+            /**
+             * @description Any other redirect. RFC 6749 §1.7 lets the provider redirect the user agent with any HTTP redirect status
+             *     (RFC 9700 §4.12 recommends 303 after a POST), and the seed does not say which status it uses: a redirect
+             *     back to the application's `redirect_uri` (as under `302`), or to the provider's own sign-in or consent
+             *     pages, which the seed does not show.
+             */
+            "3XX": {
+                headers: {
+                    /** @description The registered `redirect_uri` with the result in its query, or a page of the provider (RFC 9110 §10.2.2 allows a relative reference). */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -869,6 +898,7 @@ export interface operations {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
             400: components["responses"]["LogoutError"];
+            "3XX": components["responses"]["LogoutRedirect"];
         };
     };
     logoutWithForm: {
@@ -887,6 +917,7 @@ export interface operations {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
             400: components["responses"]["LogoutError"];
+            "3XX": components["responses"]["LogoutRedirect"];
         };
     };
 }

@@ -62,7 +62,7 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
         expect.objectContaining({
           check: "userinfo_methods",
           operationId: "getUserInfoByPost",
-          message: "userinfo by POST with access_token in the form body answered 401",
+          message: "userinfo by POST with access_token in the form body answered 401 (RFC 6750 §2.2, a MAY)",
           assumption,
         }),
       ]);
@@ -111,6 +111,85 @@ describe.concurrent("a provider that does not take the userinfo token in a POST'
       expect(failingChecks(report), output).toEqual(["userinfo_methods"]);
       expect(code).toBe(1);
       expect(report.failures.find((f) => f.check === "userinfo_methods")?.operationId).toBe("getUserInfoByPost");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a provider that takes code_challenge_method=plain too (RFC 7636 allows it)", () => {
+  it("passes, with the contract's S256-only assumption broken as a warning", async () => {
+    const server = await startIdentityServer({ fault: "pkce-plain-accepted" });
+    try {
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
+      expect(failingChecks(report), output).toEqual([]);
+      expect(code, output).toBe(0);
+      expect(report.warnings).toEqual([
+        expect.objectContaining({
+          check: "pkce_s256_only",
+          operationId: "authorize",
+          message: expect.stringContaining("a code was issued for code_challenge_method=plain"),
+          assumption: expect.stringContaining("allowing S256 alone is the choice agreed"),
+        }),
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.concurrent("correct refusals and choices the standards allow", () => {
+  it("a code refused with 403 access_denied is still refused: only status_code_conformance fails (RFC 6749 §5.2's status), and code_reuse_revokes_tokens runs", async () => {
+    const server = await startIdentityServer({ fault: "code-refused-403" });
+    try {
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
+      expect(failingChecks(report), output).toEqual(["status_code_conformance"]);
+      expect(code).toBe(1);
+      for (const name of ["code_reuse", "code_reuse_revokes_tokens", "pkce_enforcement", "redirect_uri_mismatch"])
+        expect(
+          report.checks.find((c) => c.name === name),
+          name,
+        ).toMatchObject({ failed: 0, passed: 1 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("prompt=none refused with invalid_request without id_token_hint (OpenID Connect Core §3.1.2.1, a MAY) passes", async () => {
+    const server = await startIdentityServer({ fault: "prompt-none-needs-hint" });
+    try {
+      const { code, report, output } = await conformIdentityInProcess(server.url, ["--operation", "exchangeToken"]);
+      expect(failingChecks(report), output).toEqual([]);
+      expect(
+        report.checks.find((c) => c.name === "prompt_none"),
+        output,
+      ).toMatchObject({ failed: 0, passed: 2 });
+      expect(code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("authorize's error page with 403 instead of the assumed 400 is a warning, and a failure under --strict", async () => {
+    const server = await startIdentityServer({ fault: "authorize-error-403" });
+    try {
+      const args = [
+        ...["--operation", "authorize", "--check", "status_code_conformance", "--check", "negative_data_rejection"],
+        ...["--max-examples", "20"],
+      ];
+      const lenient = await conformIdentityInProcess(server.url, args);
+      expect(failingChecks(lenient.report), lenient.output).toEqual([]);
+      expect(lenient.report.warnings, lenient.output).toEqual([
+        expect.objectContaining({
+          check: "status_code_conformance",
+          operationId: "authorize",
+          message: expect.stringContaining("status 403 is not documented"),
+          assumption: expect.stringContaining("the status 400 of that page"),
+        }),
+      ]);
+      expect(lenient.code).toBe(0);
+      const strict = await conformIdentityInProcess(server.url, [...args, "--strict"]);
+      expect(failingChecks(strict.report), strict.output).toEqual(["status_code_conformance"]);
     } finally {
       await server.close();
     }

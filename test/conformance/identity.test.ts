@@ -45,12 +45,21 @@ describe.concurrent("correct providers: every identity check runs and none fails
   it.each<[string, IdentityVariant]>([
     ["HTML form sign-in", "html-form"],
     ["Keycloak-style consent page (only the accept button is pressed)", "consent-page"],
+    ["two-step consent with one checkbox per requested scope (each ticked, then Continue)", "scope-consent"],
   ])("%s", async (_label, variant) => {
     const server = await start({ variant });
     const { code, report, output } = await conform(server.url, []);
     expectAllPass(report, output);
     expect(code).toBe(0);
   });
+
+  it("two-step consent with one checkbox per requested scope, with --browser: the requested scopes are ticked, Grant access (enabled by the page's script once a box is ticked) and Continue pressed, never Deny or Cancel", async () => {
+    const server = await start({ variant: "scope-consent" });
+    const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"]);
+    // granted_scope_claims fails if a requested scope was left unticked (only ticked scopes are granted).
+    expectAllPass(report, output, FLOW_CHECKS);
+    expect(code).toBe(0);
+  }, 120_000);
 
   it("JavaScript-only sign-in with --browser (headless Chromium): the flow checks run and pass, and the application at the redirect_uri never gets the code", async () => {
     // The client's application listens at its redirect_uri and post-logout address: the browser must not deliver

@@ -271,3 +271,64 @@ describe("a configured secret shorter than 4 characters", () => {
     expect(outputs.stdout).toContain('-H "Authorization: Bearer ${LINKS_TOKEN}"');
   });
 });
+
+describe("a sign-in password shorter than 4 characters (--sign-in password=x)", () => {
+  it("is masked as a whole value where it is sent, and never inside other text", () => {
+    const redactor = new Secrets({ signIn: { login: "alice", password: "x" } });
+    expect(redactor.redactSent("application/x-www-form-urlencoded")).toBe("application/x-www-form-urlencoded");
+    expect(redactor.redactSent("login=alice&password=x")).toBe("login=alice&password=<sign-in password>");
+    expect(redactor.redactSent('{"login": "alice", "password": "x"}')).toBe(
+      '{"login": "alice", "password": "<sign-in password>"}',
+    );
+    expect(redactor.redactSent("x")).toBe("<sign-in password>");
+    expect(redactor.redactSent("max_age=1&prompt=x-login")).toBe("max_age=1&prompt=x-login");
+    expect(redactor.shellWord("Content-Type: application/x-www-form-urlencoded")).toBe(
+      '"Content-Type: application/x-www-form-urlencoded"',
+    );
+    expect(redactor.redact("text with x in it")).toBe("text with x in it");
+  });
+
+  it("leaves the console, the reports and the reproductions intact", async ({ onTestFinished }) => {
+    // The provider accepts the password x; a fault at the token endpoint makes the reports carry a form POST.
+    const server = await startIdentityServer({ fault: "wrong-at-hash", signIn: "login=alice&password=x" });
+    onTestFinished(() => server.close());
+    const json = join(dir, "short-password.json");
+    const junit = join(dir, "short-password.xml");
+    const run = runContracts(
+      [
+        "conform",
+        "identity",
+        "--base-url",
+        server.url,
+        "--operation",
+        "exchangeToken",
+        "--check",
+        "id_token_at_hash",
+        "--sign-in",
+        "login=alice",
+        "--sign-in",
+        "password=x",
+        "--json",
+        json,
+        "--junit",
+        junit,
+      ],
+      { ...FAULT_SERVER_CREDENTIALS, IDENTITY_SIGN_IN: "" },
+    );
+    expect(await run.exit, run.stderr()).toBe(1);
+    const outputs = {
+      stdout: run.stdout(),
+      stderr: run.stderr(),
+      json: readFileSync(json, "utf8"),
+      junit: readFileSync(junit, "utf8"),
+    };
+    expect(outputs.stdout).toContain("Content-Type: application/x-www-form-urlencoded");
+    expect(outputs.stdout).toContain('-H "Content-Type: application/x-www-form-urlencoded"');
+    expect(outputs.json).toContain("application/x-www-form-urlencoded");
+    expect(outputs.junit).toContain("application/x-www-form-urlencoded");
+    for (const [where, text] of Object.entries(outputs)) {
+      expect(text, where).not.toContain("<sign-in password>");
+      expect(text, where).not.toContain("password=x");
+    }
+  });
+});

@@ -1,8 +1,15 @@
 // What the sign-in drivers do on a page, on the markup of real providers: which field takes which --sign-in value,
 // and which single button is pressed.
 import { describe, expect, it } from "vitest";
-import { buttonScore, matchField } from "../../conformance/sign-in/choices.js";
+import { buttonScore, grantsRequestedScope, matchField } from "../../conformance/sign-in/choices.js";
 import { chooseSubmission, parseForms } from "../../conformance/sign-in/form.js";
+import {
+  AUTH0_CONSENT,
+  GITHUB_AUTHORIZE,
+  GOOGLE_GRANULAR,
+  HYDRA_CONSENT,
+  OKTA_CONSENT,
+} from "../support/consent-pages.js";
 
 // Keycloak's consent page (login-oauth-grant.ftl): one form, accept and cancel as named submit inputs.
 const KEYCLOAK_CONSENT = `<form class="form-actions" action="/realms/demo/login-actions/consent?session_code=abc&amp;execution=x&amp;client_id=demo-app&amp;tab_id=t" method="POST">
@@ -49,6 +56,53 @@ describe("the HTML form driver", () => {
   });
 });
 
+describe("consent pages shaped like the common providers' (HTML form driver)", () => {
+  const scopes = ["openid", "profile", "email"];
+  it("Ory Hydra: ticks the box of each requested scope, leaves 'do not ask me again' alone, presses Allow access", () => {
+    const submission = chooseSubmission(parseForms(HYDRA_CONSENT), {}, scopes)!;
+    expect(submission.body.getAll("grant_scope")).toEqual(["openid", "email", "profile"]);
+    expect(submission.body.has("remember")).toBe(false);
+    expect(submission.body.getAll("submit")).toEqual(["Allow access"]);
+  });
+
+  it("ticks only the requested scopes' boxes", () => {
+    const submission = chooseSubmission(parseForms(HYDRA_CONSENT), {}, ["openid"])!;
+    expect(submission.body.getAll("grant_scope")).toEqual(["openid"]);
+  });
+
+  it("Google's granular consent: the e-mail and profile boxes, not 'Select all', then Continue", () => {
+    const submission = chooseSubmission(parseForms(GOOGLE_GRANULAR), {}, scopes)!;
+    expect(submission.body.getAll("scopes")).toEqual([
+      "https://www.googleapis.com/auth/userinfo.email",
+      "https://www.googleapis.com/auth/userinfo.profile",
+    ]);
+    expect(submission.body.has("selectAll")).toBe(false);
+    expect(submission.body.getAll("action")).toEqual(["continue"]);
+  });
+
+  it.each([
+    ["GitHub", GITHUB_AUTHORIZE, "authorize", "1"],
+    ["Okta", OKTA_CONSENT, "consent", "Allow Access"],
+    ["Auth0", AUTH0_CONSENT, "action", "accept"],
+  ])("%s: presses the button that grants, never the one that denies", (_provider, html, name, value) => {
+    const submission = chooseSubmission(parseForms(html), {}, scopes)!;
+    const pressed = [...submission.body].filter(
+      ([key]) => !["authenticity_token", "client_id", "stateToken", "state"].includes(key),
+    );
+    expect(pressed).toEqual([[name, value]]);
+  });
+
+  it("a checkbox grants a scope when its value, name, id or label names it as a word", () => {
+    const box = (extra: Record<string, string>) => ({ tag: "input", type: "checkbox", ...extra });
+    expect(grantsRequestedScope(box({ value: "email" }), ["email"])).toBe(true);
+    expect(grantsRequestedScope(box({ name: "scope_offline_access" }), ["offline_access"])).toBe(true);
+    expect(grantsRequestedScope(box({ label: "Your e-mail address" }), ["email"])).toBe(true);
+    expect(grantsRequestedScope(box({ name: "remember", label: "Remember my e-mail" }), ["openid"])).toBe(false);
+    expect(grantsRequestedScope(box({ value: "emails" }), ["email"])).toBe(false);
+    expect(grantsRequestedScope({ tag: "input", type: "text", name: "email" }, ["email"])).toBe(false);
+  });
+});
+
 describe("field and button choices shared by the drivers", () => {
   const field = (extra: Record<string, string>) => ({ tag: "input", type: "text", ...extra });
   it("finds the field a key names by name, id, label, placeholder or autocomplete token", () => {
@@ -63,7 +117,15 @@ describe("field and button choices shared by the drivers", () => {
   it("prefers the button that goes on and never one that holds back", () => {
     for (const go of ["Sign in", "accept Yes", "Allow", "Continue with e-mail", "Sign out", "logout yes"])
       expect(buttonScore(go), go).toBeGreaterThan(0);
-    for (const stop of ["cancel No", "Deny", "Stay signed in", "Forgot password?", "Create account"])
+    for (const stop of [
+      "cancel No",
+      "Deny",
+      "Stay signed in",
+      "Forgot password?",
+      "Create account",
+      "Don't Allow",
+      "Do not allow",
+    ])
       expect(buttonScore(stop), stop).toBeLessThan(0);
   });
 });

@@ -1,6 +1,7 @@
 /* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Identity API (OpenID Connect provider): quirks and deliberately wrong payloads. Every wrong payload is a valid
 // example changed in exactly one way, so it fails only for the intended reason.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findOperation, requestSchemaPointer, resolvePointer } from "../support/bundle-nodes.js";
 import {
@@ -288,24 +289,34 @@ describe("identity: authorize parameters", () => {
   const challenge = parameterSchemaPointer("authorize", "code_challenge");
   const valid43 = "P0mZ8iBFexmkvgOr5dawZTu2ehisSTDZc1almdLp7hY";
 
-  it("marks the PKCE parameter names as not shown and keeps them optional", () => {
-    expect(parameter("authorize", "code_challenge").required).toBe(false);
-    expect(parameter("authorize", "code_challenge_method").required).toBe(false);
-    for (const name of ["response_type", "client_id", "redirect_uri", "scope"]) {
+  it("requires the PKCE parameters: the seed's flow is Authorization Code with PKCE", () => {
+    for (const name of [
+      "response_type",
+      "client_id",
+      "redirect_uri",
+      "scope",
+      "code_challenge",
+      "code_challenge_method",
+    ]) {
       expect(parameter("authorize", name).required, name).toBe(true);
     }
+    // Only the verifier's names are not shown; a provider may also take a request without them (no x-provider-refuses).
+    expect(parameter("authorize", "code_challenge")["x-provider-refuses"]).toBeUndefined();
   });
 
-  it("accepts a 43-character and a 128-character code_challenge", () => {
+  it("accepts an S256 code_challenge: always 43 base64url characters (RFC 7636 §4.2)", () => {
     expect(valid43).toHaveLength(43);
     expectValid(challenge, valid43);
-    expectValid(challenge, "a".repeat(128));
+    const verifier = "dBjftJeZ4CVP-mJ92K9a_-bCpKqO4Rv2nBsbQ5W6y7g";
+    expectValid(challenge, createHash("sha256").update(verifier).digest("base64url"));
   });
 
-  it("rejects a code_challenge shorter than 43, longer than 128 or with base64 padding", () => {
+  it("rejects a code_challenge of another length, with base64 padding or characters outside base64url", () => {
     expectInvalid(challenge, valid43.slice(0, 42));
-    expectInvalid(challenge, "a".repeat(129));
+    expectInvalid(challenge, `${valid43}a`);
+    expectInvalid(challenge, "a".repeat(128));
     expectInvalid(challenge, `${valid43.slice(0, 42)}=`);
+    expectInvalid(challenge, `${valid43.slice(0, 42)}~`);
   });
 
   it("accepts only S256 as code_challenge_method (RFC 9700 §2.1.1) and only code as response_type", () => {

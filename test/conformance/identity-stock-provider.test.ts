@@ -1,0 +1,65 @@
+// A stock, OpenID Certified provider (oidc-provider with its defaults, test/support/stock-oidc-provider.ts) passes
+// `contracts conform identity` with every check run and none failed: its 303 redirects, JSON errors at the browser
+// endpoints, application/jwk-set+json JWKS, optional PKCE and its OpenID Connect Core §11 reading of offline_access
+// are all allowed choices. npm test runs a fixed subset of seeds with each driver; `npm run proof:identity` runs 20
+// seeds with both drivers, PKCE required, and the sandbox with the guide's command (scripts/identity-proof.ts).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
+import { checkOf, conformWithCli, failingChecks } from "../support/conform-cli.js";
+import { STOCK_SIGN_IN, type StockProvider, startStockOidcProvider } from "../support/stock-oidc-provider.js";
+
+let optionalPkce: StockProvider;
+let requiredPkce: StockProvider;
+let noOfflineAccess: StockProvider;
+
+beforeAll(async () => {
+  [optionalPkce, requiredPkce, noOfflineAccess] = await Promise.all([
+    startStockOidcProvider(),
+    startStockOidcProvider({ pkceRequired: true }),
+    startStockOidcProvider({ refreshTokens: false }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([optionalPkce, requiredPkce, noOfflineAccess].map((provider) => provider?.close()));
+});
+
+/** The run passes: exit 0, no failure, nothing that could not run, and every identity check ran (but `skipped`). */
+async function expectPass(url: string, seed: number, args: string[] = [], skipped: string[] = []) {
+  // The real CLI, one process per run: the runs go on in parallel on every core, as a user's would.
+  const { code, report, output } = await conformWithCli(
+    ["identity", "--base-url", url, "--seed", String(seed), ...args],
+    { IDENTITY_SIGN_IN: STOCK_SIGN_IN },
+  );
+  expect(failingChecks(report), output).toEqual([]);
+  expect(
+    report.checks.filter((c) => c.couldNotRun).map((c) => c.name),
+    output,
+  ).toEqual([]);
+  for (const { name } of IDENTITY_CHECKS.filter((c) => !skipped.includes(c.name)))
+    expect(checkOf(report, name).passed, `${name} did not run\n${output}`).toBeGreaterThan(0);
+  expect(code, output).toBe(0);
+  return report;
+}
+
+describe.concurrent("a stock oidc-provider configured only as the seed asks", () => {
+  it.each([1, 2, 3])(
+    "passes every check with the HTML form driver (PKCE optional, its default), seed %i",
+    async (seed) => void (await expectPass(optionalPkce.url, seed)),
+    120_000,
+  );
+
+  it.each([4, 5])(
+    "passes every check with PKCE required, seed %i",
+    async (seed) => void (await expectPass(requiredPkce.url, seed)),
+    120_000,
+  );
+
+  it("passes every check with --browser (its development sign-in and consent pages in Chromium), seed 6", async () => {
+    await expectPass(optionalPkce.url, 6, ["--browser"]);
+  }, 180_000);
+
+  it("skips refresh_token_offline_access, as oidcc-refresh-token does, when offline_access is not granted", async () => {
+    const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access"]);
+    expect(checkOf(report, "refresh_token_offline_access").skipped).toMatch(/offline_access was not granted/);
+  }, 120_000);
+});

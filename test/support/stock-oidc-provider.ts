@@ -1,0 +1,118 @@
+// A stock, OpenID Certified provider (panva's oidc-provider) with its defaults, configured only as far as the identity
+// seed asks: its fixed paths, one client authenticating with client_secret_post, PKCE, the seed's scopes and claims,
+// iss and aud in userinfo, GET and POST logout. It shares no code or configuration with the sandbox (mock/sandbox):
+// its own sign-in and consent pages (oidc-provider's development interactions), its 303 redirects, its JSON errors,
+// its application/jwk-set+json JWKS and its OpenID Connect Core §11 reading of offline_access are all the library's.
+// `contracts conform identity` must pass it: a correct provider that made other allowed choices than ours.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Provider, { type Configuration } from "oidc-provider";
+
+/** The seed's client registration (the fault servers' demo credentials, so the runs share their environment). */
+export const STOCK_CLIENT = {
+  client_id: "demo-app",
+  client_secret: "identity-demo-secret-9a1f",
+  redirect_uri: "http://127.0.0.1:5173/callback",
+  post_logout_redirect_uri: "http://127.0.0.1:5173/",
+};
+
+/** oidc-provider's development sign-in takes any password; the login becomes sub, which the seed says is a UUID. */
+export const STOCK_SIGN_IN = "login=5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91&password=any-password";
+
+/** The seed's claims of one user, by scope (the seed's claim table). */
+const ALICE = {
+  name: "Alice Novak",
+  preferred_username: "alice",
+  picture: "https://example.org/alice.png",
+  tg_id: 7012345678,
+  tg_username: "alice_novak",
+  email: "alice.novak@example.org",
+  email_verified: true,
+  wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }],
+};
+
+export interface StockProviderOptions {
+  /** PKCE required for this client (the seed's "Authorization Code with PKCE"); oidc-provider's default: optional. */
+  pkceRequired?: boolean;
+  /**
+   * The client may use refresh tokens (default). Without them oidc-provider grants no offline_access, which Core §11
+   * allows: the refresh check must skip, not fail.
+   */
+  refreshTokens?: boolean;
+}
+
+function configuration(options: StockProviderOptions): Configuration {
+  return {
+    clients: [
+      {
+        client_id: STOCK_CLIENT.client_id,
+        client_secret: STOCK_CLIENT.client_secret,
+        redirect_uris: [STOCK_CLIENT.redirect_uri],
+        post_logout_redirect_uris: [STOCK_CLIENT.post_logout_redirect_uri],
+        grant_types: options.refreshTokens === false ? ["authorization_code"] : ["authorization_code", "refresh_token"],
+        token_endpoint_auth_method: "client_secret_post",
+      },
+    ],
+    // The seed's fixed paths (its endpoint table); discovery is oidc-provider's own /.well-known/openid-configuration.
+    routes: {
+      authorization: "/login/oauth/authorize",
+      token: "/api/login/oauth/access_token",
+      userinfo: "/api/userinfo",
+      jwks: "/.well-known/jwks",
+      end_session: "/api/logout",
+    },
+    scopes: ["openid", "profile", "email", "wallets", "offline_access", "quests"],
+    claims: {
+      openid: ["sub"],
+      profile: ["name", "preferred_username", "picture", "tg_id", "tg_username"],
+      email: ["email", "email_verified"],
+      wallets: ["wallets"],
+    },
+    ...(options.pkceRequired ? { pkce: { required: () => true } } : {}),
+    // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
+    findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...ALICE }) }),
+  };
+}
+
+async function readBody(request: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export interface StockProvider {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the provider on 127.0.0.1 (port 0: any free port). */
+export async function startStockOidcProvider(options: StockProviderOptions = {}, port = 0): Promise<StockProvider> {
+  // The issuer is the address, so the server listens first and takes the provider's handler once it exists.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(url, configuration(options));
+  provider.use(async (ctx, next) => {
+    // RP-Initiated Logout §2: the logout request by GET or by form POST. oidc-provider takes POST only with its
+    // enableHttpPostMethods, which needs SameSite=None cookies (so HTTPS); the form's fields become the query here.
+    if (ctx.method === "POST" && ctx.path === "/api/logout" && ctx.is("application/x-www-form-urlencoded")) {
+      ctx.querystring = await readBody(ctx.req);
+      ctx.method = "GET";
+    }
+    await next();
+    // The seed's claim table returns iss and aud "always": userinfo carries them too.
+    if (ctx.oidc?.route === "userinfo" && ctx.status === 200 && ctx.body && typeof ctx.body === "object")
+      ctx.body = { ...ctx.body, iss: url, aud: ctx.oidc.client?.clientId };
+  });
+  if (process.env.STOCK_OIDC_DEBUG) provider.on("server_error", (_ctx, error) => console.error(error));
+  const handle = provider.callback();
+  server.on("request", (request, response) => void handle(request, response));
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
