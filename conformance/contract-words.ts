@@ -15,7 +15,7 @@ import {
 import type { Location } from "./mutations.js";
 import type { RecordedResponse } from "./transport.js";
 
-export type ContractWord = "x-assumption" | "x-provider-refuses";
+export type ContractWord = "x-assumption" | "x-provider-refuses" | "x-any-status-in-class";
 
 export interface ErrorEnvelope {
   property: string;
@@ -196,8 +196,10 @@ export interface JudgedStatus {
 
 /**
  * The documented response that judges a status: the exact code, else its range (`4XX`), else a code of the same class
- * whose response carries `x-assumption` (a provider that answers 201 where the contract assumes 200 breaks that
- * assumption, and its body is judged by the 200's schema), else `default`; undefined when none covers it.
+ * whose response carries `x-any-status-in-class` (a standard leaves the provider every status of the class: 303 where
+ * the contract writes 302 for any redirect passes) or `x-assumption` (a provider that answers 201 where the contract
+ * assumes 200 breaks that assumption, and its body is judged by the 200's schema), else `default`; undefined when none
+ * covers it. Generators read concrete codes, not ranges: the contract says `302`, and the runner reads the rest.
  */
 export function judgedStatus(api: ApiName, operation: OperationInfo, status: number): JudgedStatus | undefined {
   const responses = operation.operation.responses ?? {};
@@ -205,7 +207,9 @@ export function judgedStatus(api: ApiName, operation: OperationInfo, status: num
   if (documented !== undefined) return { key: documented };
   for (const key of Object.keys(responses)) {
     if (!/^\d{3}$/.test(key) || key[0] !== String(status)[0]) continue;
-    const assumption = textOf(safeResolve(api, `${operation.pointer}/responses/${key}`), "x-assumption");
+    const response = safeResolve(api, `${operation.pointer}/responses/${key}`);
+    if (textOf(response, "x-any-status-in-class") !== undefined) return { key };
+    const assumption = textOf(response, "x-assumption");
     if (assumption !== undefined) return { key, assumption };
   }
   return "default" in responses ? { key: "default" } : undefined;

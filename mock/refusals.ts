@@ -71,7 +71,9 @@ function candidates(
 /**
  * The API's error body for a refusal with this status, `message` in it: a documented example of the first
  * candidate response (see `candidates`) whose message field can hold it. An example carrying one of
- * `options.codes` is taken before the others. Undefined when the contract documents no such JSON body.
+ * `options.codes`, in any candidate, is taken before the others (identity's authorize page documents an
+ * `invalid_redirect_uri` body before the token endpoint's `invalid_request`). Undefined when the contract documents
+ * no such JSON body.
  */
 export function errorBody(
   api: ApiName,
@@ -81,41 +83,62 @@ export function errorBody(
   options: RefusalOptions = {},
 ): ErrorBody | undefined {
   const contract = loadContract(api);
+  const documented = documentedExamples(
+    contract,
+    candidates(contract, operations, status, options.anywhere ?? false),
+    options,
+  );
+  const codes = options.codes ?? [];
+  const ranked = documented
+    .map((found, index) => ({ found, index, rank: codeRank(found.example, codes) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index);
+  for (const { found } of ranked) {
+    const body = withMessage(contract, found.schemaPointer, found.example, message);
+    if (body) return { mediaType: found.mediaType, body };
+  }
+  return undefined;
+}
+
+interface DocumentedExample {
+  mediaType: string;
+  schemaPointer: string;
+  example: Record<string, unknown>;
+}
+
+/** The JSON examples of the candidate responses, in candidate and document order, each shared response once. */
+function documentedExamples(
+  contract: Contract,
+  found: readonly Candidate[],
+  options: RefusalOptions,
+): DocumentedExample[] {
   const seen = new Set<string>();
-  for (const [op, key] of candidates(contract, operations, status, options.anywhere ?? false)) {
+  const examples: DocumentedExample[] = [];
+  for (const [op, key] of found) {
     const content = contract.response(op, key)?.content ?? {};
     for (const [mediaType, media] of Object.entries(content)) {
       if (!mediaType.endsWith("json") || !media.schema || (options.mediaType && options.mediaType !== mediaType))
         continue;
       const schemaPointer = joinPointer(op.pointer, "responses", key, "content", mediaType, "schema");
-      // Operations share their error responses ($ref): each documented one is tried once.
-      const where = contract.canonicalPointer(schemaPointer);
+      // Operations share their error responses ($ref): each documented one is tried once. Responses that only share
+      // a schema keep examples of their own.
+      const where = contract.canonicalPointer(joinPointer(op.pointer, "responses", key, "content", mediaType));
       if (seen.has(where)) continue;
       seen.add(where);
-      const examples = examplesOf(media, contract.deref)
-        .map((example) => example.value)
-        .filter(isJsonObject);
-      for (const example of byFit(examples, options.codes ?? [])) {
-        const body = withMessage(contract, schemaPointer, example, message);
-        if (body) return { mediaType, body };
-      }
+      for (const example of examplesOf(media, contract.deref)
+        .map((e) => e.value)
+        .filter(isJsonObject))
+        examples.push({ mediaType, schemaPointer, example });
     }
   }
-  return undefined;
+  return examples;
 }
 
-/** The examples that carry one of `codes` first (the earlier code first), the others after in document order. */
-function byFit(examples: Record<string, unknown>[], codes: readonly string[]): Record<string, unknown>[] {
-  const rank = (example: Record<string, unknown>) => {
-    const found = Object.values(example)
-      .map((value) => codes.indexOf(value as string))
-      .filter((index) => index >= 0);
-    return found.length > 0 ? Math.min(...found) : codes.length;
-  };
-  return examples
-    .map((example, index) => ({ example, index, rank: rank(example) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map(({ example }) => example);
+/** The index in `codes` of the earliest code the example carries; `codes.length` when it carries none. */
+function codeRank(example: Record<string, unknown>, codes: readonly string[]): number {
+  const found = Object.values(example)
+    .map((value) => codes.indexOf(value as string))
+    .filter((index) => index >= 0);
+  return found.length > 0 ? Math.min(...found) : codes.length;
 }
 
 /**

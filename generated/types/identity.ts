@@ -599,7 +599,7 @@ export interface components {
         /**
          * @description Logout done; the user agent is sent to the registered `post_logout_redirect_uri` with `state` (RP-Initiated
          *     Logout §3), or to a page of the provider (a confirmation). RP-Initiated Logout §3 does not fix the redirect
-         *     status: `302` or any other `3XX`.
+         *     status: `302` stands for any, and `contracts conform` accepts any other `3xx` here.
          */
         LogoutRedirect: {
             headers: {
@@ -620,8 +620,8 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OAuthError"];
                 "text/html": string;
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
     };
@@ -680,8 +680,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/jwk-set+json": components["schemas"]["JwkSet"];
                     "application/json": components["schemas"]["JwkSet"];
+                    "application/jwk-set+json": components["schemas"]["JwkSet"];
                 };
             };
         };
@@ -741,7 +741,10 @@ export interface operations {
                 };
             };
             /**
-             * @description Redirect back to the application's `redirect_uri`.
+             * @description Redirect back to the application's `redirect_uri`, or to the provider's own sign-in or consent pages, which
+             *     the seed does not show. RFC 6749 §1.7 lets the provider redirect the user agent with any HTTP redirect
+             *     status (RFC 9700 §4.12 recommends 303 after a POST) and the seed does not say which it uses: `302` stands
+             *     for all of them, and `contracts conform` accepts any other `3xx` here.
              *
              *     On success the query carries `code` and `state`. On failure (RFC 6749 §4.1.2.1) it carries `error`,
              *     optionally `error_description` and `error_uri`, and `state`. Error codes: `invalid_request` (a parameter
@@ -751,7 +754,7 @@ export interface operations {
              */
             302: {
                 headers: {
-                    /** @description The registered `redirect_uri` with the result in its query. */
+                    /** @description The registered `redirect_uri` with the result in its query, or a page of the provider (RFC 9110 §10.2.2 allows a relative reference). */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -766,23 +769,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthError"];
                     "text/html": string;
+                    "application/json": components["schemas"]["OAuthError"];
                 };
-            };
-            /**
-             * @description Any other redirect. RFC 6749 §1.7 lets the provider redirect the user agent with any HTTP redirect status
-             *     (RFC 9700 §4.12 recommends 303 after a POST), and the seed does not say which status it uses: a redirect
-             *     back to the application's `redirect_uri` (as under `302`), or to the provider's own sign-in or consent
-             *     pages, which the seed does not show.
-             */
-            "3XX": {
-                headers: {
-                    /** @description The registered `redirect_uri` with the result in its query, or a page of the provider (RFC 9110 §10.2.2 allows a relative reference). */
-                    Location: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -898,7 +887,6 @@ export interface operations {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
             400: components["responses"]["LogoutError"];
-            "3XX": components["responses"]["LogoutRedirect"];
         };
     };
     logoutWithForm: {
@@ -917,7 +905,6 @@ export interface operations {
             200: components["responses"]["LogoutPage"];
             302: components["responses"]["LogoutRedirect"];
             400: components["responses"]["LogoutError"];
-            "3XX": components["responses"]["LogoutRedirect"];
         };
     };
 }

@@ -149,6 +149,8 @@ describe("contracts mock", () => {
       const code = status === "default" ? "400" : status.replace(/X/g, "0");
       const { response, text } = await send(op, (request) => {
         request.headers.Prefer = `code=${code}, example=${name}`;
+        // A response documented in several media types: the client picks one as a browser or a fetch would.
+        request.headers.Accept = mediaType;
       });
       expect(response.status).toBe(Number(code));
       expect((response.headers.get("content-type") ?? "").split(";")[0]).toBe(mediaType);
