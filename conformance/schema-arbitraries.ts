@@ -235,7 +235,6 @@ function sampleOne(api: ApiName, pointer: string): unknown {
   return fc.sample(rawArbitrary(api, pointer, 2), { seed: 42, numRuns: 1 })[0];
 }
 
-// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] {
   const schema = schemaAt(api, pointer);
   if (typeof schema !== "object") return []; // `true` has no boundaries, `false` no values
@@ -260,59 +259,78 @@ function rawBoundaries(api: ApiName, pointer: string, depth: number): unknown[] 
         values.push(false, true);
         break;
       case "integer":
-      case "number": {
-        const integer = type === "integer";
-        const min =
-          typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : schema.minimum;
-        const max =
-          typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.01) : schema.maximum;
-        if (min !== undefined) values.push(min, min + 1);
-        if (max !== undefined) values.push(max, max - 1);
-        if (min === undefined && max === undefined) values.push(0, 1, integer ? 2 ** 31 - 1 : 0.5);
-        else if (max === undefined) values.push(integer ? 2 ** 31 - 1 : 1e9);
+      case "number":
+        values.push(...numberBoundaries(schema, type === "integer"));
         break;
-      }
-      case "string": {
-        const sample = sampleOne(api, pointer);
-        if (typeof sample === "string") values.push(sample);
-        if (!schema.pattern && !schema.format) {
-          const minLength = schema.minLength ?? 0;
-          values.push("x".repeat(minLength));
-          if (schema.maxLength !== undefined) values.push("x".repeat(schema.maxLength));
-          else values.push("x".repeat(Math.max(minLength, 255)));
-        }
+      case "string":
+        values.push(...stringBoundaries(api, pointer, schema));
         break;
-      }
-      case "array": {
-        const min = schema.minItems ?? 0;
-        const items = schema.items && depth < 4 ? rawBoundaries(api, `${pointer}/items`, depth + 1) : [];
-        values.push(items.slice(0, Math.max(min, 0)));
-        if (items.length > 0) values.push(Array.from({ length: Math.max(min, 1) }, (_, i) => items[i % items.length]));
+      case "array":
+        values.push(...arrayBoundaries(api, pointer, schema, depth));
         break;
-      }
-      case "object": {
-        const properties = Object.keys(schema.properties ?? {});
-        const required: string[] = schema.required ?? [];
-        const first = (name: string) => {
-          const options =
-            depth < 4 ? rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1) : [];
-          return options.length ? options[0] : sampleOne(api, `${pointer}/properties/${pointerSegment(name)}`);
-        };
-        const minimal = Object.fromEntries(required.filter((n) => properties.includes(n)).map((n) => [n, first(n)]));
-        const full = Object.fromEntries(properties.map((n) => [n, first(n)]));
-        values.push(minimal, full);
-        // Each property at each of its other boundaries, one at a time, on top of the fullest object.
-        if (depth === 0) {
-          for (const name of properties) {
-            for (const option of rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1).slice(
-              1,
-              4,
-            ))
-              values.push({ ...full, [name]: option });
-          }
-        }
+      case "object":
+        values.push(...objectBoundaries(api, pointer, schema, depth));
         break;
-      }
+    }
+  }
+  return values;
+}
+
+/** The bounds and their neighbours, or a few ordinary values when the schema sets none. */
+function numberBoundaries(schema: Schema, integer: boolean): unknown[] {
+  const values: unknown[] = [];
+  const min =
+    typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : schema.minimum;
+  const max =
+    typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.01) : schema.maximum;
+  if (min !== undefined) values.push(min, min + 1);
+  if (max !== undefined) values.push(max, max - 1);
+  if (min === undefined && max === undefined) values.push(0, 1, integer ? 2 ** 31 - 1 : 0.5);
+  else if (max === undefined) values.push(integer ? 2 ** 31 - 1 : 1e9);
+  return values;
+}
+
+/** A sample, and the shortest and longest strings when no pattern or format constrains the characters. */
+function stringBoundaries(api: ApiName, pointer: string, schema: Schema): unknown[] {
+  const values: unknown[] = [];
+  const sample = sampleOne(api, pointer);
+  if (typeof sample === "string") values.push(sample);
+  if (!schema.pattern && !schema.format) {
+    const minLength = schema.minLength ?? 0;
+    values.push("x".repeat(minLength));
+    if (schema.maxLength !== undefined) values.push("x".repeat(schema.maxLength));
+    else values.push("x".repeat(Math.max(minLength, 255)));
+  }
+  return values;
+}
+
+/** The shortest array, and one of the items' boundaries. */
+function arrayBoundaries(api: ApiName, pointer: string, schema: Schema, depth: number): unknown[] {
+  const values: unknown[] = [];
+  const min = schema.minItems ?? 0;
+  const items = schema.items && depth < 4 ? rawBoundaries(api, `${pointer}/items`, depth + 1) : [];
+  values.push(items.slice(0, Math.max(min, 0)));
+  if (items.length > 0) values.push(Array.from({ length: Math.max(min, 1) }, (_, i) => items[i % items.length]));
+  return values;
+}
+
+/** The object with only its required properties, the fullest object, and (at the top) each property varied. */
+function objectBoundaries(api: ApiName, pointer: string, schema: Schema, depth: number): unknown[] {
+  const values: unknown[] = [];
+  const properties = Object.keys(schema.properties ?? {});
+  const required: string[] = schema.required ?? [];
+  const first = (name: string) => {
+    const options = depth < 4 ? rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1) : [];
+    return options.length ? options[0] : sampleOne(api, `${pointer}/properties/${pointerSegment(name)}`);
+  };
+  const minimal = Object.fromEntries(required.filter((n) => properties.includes(n)).map((n) => [n, first(n)]));
+  const full = Object.fromEntries(properties.map((n) => [n, first(n)]));
+  values.push(minimal, full);
+  // Each property at each of its other boundaries, one at a time, on top of the fullest object.
+  if (depth === 0) {
+    for (const name of properties) {
+      const others = rawBoundaries(api, `${pointer}/properties/${pointerSegment(name)}`, depth + 1).slice(1, 4);
+      for (const option of others) values.push({ ...full, [name]: option });
     }
   }
   return values;

@@ -2,9 +2,9 @@
 // document): no contract file, no schema validator of this repository. It is lenient where the seed is silent (a
 // campaign add without a body, an unknown property on channel add, empty redirect fields read back as "") and strict
 // where the seed speaks (a domain includes http or https, a channel and a campaign update need a name, integer ids,
-// the Bearer key, 30 requests per window with X-RateLimit-* on every response). Its bodies carry a field or two the seed
-// does not show, as a provider's do. `errors: "always-200"` answers every
-// error with HTTP 200 and the envelope (error 1 and a message), which the seed allows: clients check the error key.
+// the Bearer key, 30 requests per window with X-RateLimit-* on every response). Its bodies carry a field or two the
+// seed does not show, as a provider's do. `errors: "always-200"` answers every error with HTTP 200 and the envelope
+// (error 1 and a message), which the seed allows: clients check the error key.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
@@ -249,10 +249,8 @@ function campaignsAndChannels(
   return undefined;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
-export async function startOracleLinksServer(options: OracleLinksOptions): Promise<RunningServer> {
-  const windowMs = options.windowMs ?? 60_000;
-  const log: RunningServer["log"] = [];
+/** The account as the server starts: a few of each resource, and `accountSize` more of them when asked. */
+function initialState(options: OracleLinksOptions): OracleState {
   const state: OracleState = {
     account: {
       id: 1,
@@ -317,6 +315,13 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     state.campaigns.push({ id, name, public: false, rotator: false, list: `https://go.example.com/c/${id}` });
     state.channels.push({ id, name, description: "", color: "#000000", starred: false });
   }
+  return state;
+}
+
+export async function startOracleLinksServer(options: OracleLinksOptions): Promise<RunningServer> {
+  const windowMs = options.windowMs ?? 60_000;
+  const log: RunningServer["log"] = [];
+  const state = initialState(options);
   let window = { start: 0, count: 0 };
 
   const reply = async (request: IncomingMessage): Promise<OracleReply> => {

@@ -1,77 +1,21 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Direction-aware comparison of two JSON Schemas (OpenAPI 3.1 / 2020-12, with 3.0's `nullable`). Every
 // constraint is read as "which values are accepted": a change that accepts more widens, one that accepts less
 // narrows, and isBreaking() decides from who writes the data whether that breaks the user.
-import { canonicalPointer, type Document, escapeSegment, valueAt } from "../contract/index.js";
-import { type ChangeCollector, type Direction, type Extent, extentName, isBreaking } from "./changes.js";
-import { asArray, asObject, field, isArray, isObject, type JsonObject, keysOf, stringList } from "./json.js";
+import { escapeSegment } from "../contract/index.js";
+import { type Extent, extentName, isBreaking } from "./changes.js";
+import { asArray, asObject, field, isArray, keysOf, stringList } from "./json.js";
+import {
+  compareAllowedValues,
+  compareBooleanSchemas,
+  compareBounds,
+  compareTypes,
+  type Emit,
+  kebab,
+  LOWER_BOUNDS,
+  UPPER_BOUNDS,
+} from "./schema-constraints.js";
+import { existingChild, child, report, show, type Node, type Site, type WalkContext, within } from "./walk.js";
 
-/** A node of a document once its `$ref`s are followed: the value and the pointer where it really lives. */
-export interface Node {
-  pointer: string;
-  value: unknown;
-}
-
-export function resolve(doc: Document, pointer: string): Node {
-  const canonical = canonicalPointer(doc, pointer, doc.info.title);
-  const value: unknown = valueAt(doc, canonical);
-  return { pointer: canonical, value };
-}
-
-/** The child `key` of a resolved node, resolved; undefined when the node has no such child. */
-export function child(doc: Document, node: Node, ...keys: string[]): Node | undefined {
-  let value = node.value;
-  for (const key of keys) value = field(value, key);
-  if (value === undefined) return undefined;
-  return existingChild(doc, node, ...keys);
-}
-
-/** The child `key` of a resolved node, resolved, where the caller knows it exists (throws when it does not). */
-export function existingChild(doc: Document, node: Node, ...keys: string[]): Node {
-  return resolve(doc, `${node.pointer}/${keys.map((key) => escapeSegment(key)).join("/")}`);
-}
-
-export interface WalkContext {
-  before: Document;
-  after: Document;
-  collector: ChangeCollector;
-  /** The operation being walked, e.g. `POST /api/orders`. */
-  operation: string;
-  /** Node pairs already compared in this operation (schemas may be recursive). */
-  visited: Set<string>;
-}
-
-export interface Site {
-  direction: Direction;
-  /** Human location inside the operation, e.g. `request body application/json`. */
-  where: string;
-  /** Path inside the schema, e.g. `.variants[].title`. */
-  path?: string;
-}
-
-export function report(
-  ctx: WalkContext,
-  site: Site,
-  rule: string,
-  breaking: boolean,
-  message: string,
-  pointer: string,
-): void {
-  const where = site.path ? `${site.where} ${site.path}` : site.where;
-  ctx.collector.add({ rule, breaking, direction: site.direction, where, message, pointer }, ctx.operation);
-}
-
-const within = (site: Site, step: string): Site => ({ ...site, path: `${site.path ?? ""}${step}` });
-
-/** Short JSON for messages. */
-export function show(value: unknown): string {
-  if (value === undefined) return "(none)";
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] as const;
-const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] as const;
 const COMBINATORS = ["oneOf", "anyOf", "allOf"] as const;
 
 /** Keywords compared by their meaning below; any other keyword that changes is reported as breaking both ways. */
@@ -108,8 +52,6 @@ const ANNOTATIONS = new Set<string>([
   "writeOnly",
   "xml",
 ]);
-
-const kebab = (keyword: string) => keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after: Node): void {
   const visitKey = `${before.pointer}|${after.pointer}|${site.direction}`;
@@ -177,105 +119,6 @@ export function compareSchemas(ctx: WalkContext, site: Site, before: Node, after
     );
   }
 }
-
-type Emit = (rule: string, extent: Extent, message: string, tolerantReader?: boolean) => void;
-
-/** `true` accepts everything, `false` nothing; at least one of the two schemas is such a boolean. */
-function compareBooleanSchemas(b: unknown, a: unknown, emit: Emit): void {
-  if (b === a) return;
-  const accepts = (s: unknown) => s !== false; // `true` and any object schema accept something
-  const open = (s: unknown) => s === true || (isObject(s) && Object.keys(s).length === 0);
-  const extent = { widened: open(a) && !open(b), narrowed: !accepts(a) || (open(b) && !open(a)) };
-  emit(`schema-${extentName(extent)}`, extent, `schema ${show(b)} became ${show(a)}`);
-}
-
-function typeSet(schema: JsonObject): string[] | undefined {
-  if (schema.type === undefined) return undefined;
-  const types = stringList(isArray(schema.type) ? schema.type : [schema.type]);
-  if (schema.nullable === true && !types.includes("null")) types.push("null");
-  return types;
-}
-
-function compareTypes(b: JsonObject, a: JsonObject, emit: Emit): void {
-  const before = typeSet(b);
-  const after = typeSet(a);
-  // undefined accepts every type; `number` includes `integer`.
-  const covers = (set: string[] | undefined, type: string) =>
-    !set || set.includes(type) || (type === "integer" && set.includes("number"));
-  const extent = {
-    widened: before !== undefined && (after === undefined || after.some((t) => !covers(before, t))),
-    narrowed: after !== undefined && (before === undefined || before.some((t) => !covers(after, t))),
-  };
-  if (extent.widened || extent.narrowed)
-    emit(
-      `type-${extentName(extent)}`,
-      extent,
-      `type ${before ? show(before) : "(any)"} became ${after ? show(after) : "(any)"}`,
-    );
-}
-
-/** `const` and `enum` as one list of allowed values; undefined when any value is allowed. */
-function allowedValues(schema: JsonObject): readonly unknown[] | undefined {
-  if ("const" in schema) return [schema.const];
-  return isArray(schema.enum) ? schema.enum : undefined;
-}
-
-function compareAllowedValues(b: JsonObject, a: JsonObject, emit: Emit): void {
-  const before = allowedValues(b);
-  const after = allowedValues(a);
-  if (!before && !after) return;
-  const keys = (values: readonly unknown[] | undefined) => new Set((values ?? []).map((v) => JSON.stringify(v)));
-  const beforeKeys = keys(before);
-  const afterKeys = keys(after);
-  const added = before && after ? after.filter((v) => !beforeKeys.has(JSON.stringify(v))) : [];
-  const removed = before && after ? before.filter((v) => !afterKeys.has(JSON.stringify(v))) : [];
-  const extent = { widened: !after || added.length > 0, narrowed: !before || removed.length > 0 };
-  if (!extent.widened && !extent.narrowed) return;
-  const parts = !before
-    ? [`restricted to ${show(after)}`]
-    : !after
-      ? [`no longer restricted to ${show(before)}`]
-      : [
-          ...(added.length > 0 ? [`values added: ${added.map(show).join(", ")}`] : []),
-          ...(removed.length > 0 ? [`values removed: ${removed.map(show).join(", ")}`] : []),
-        ];
-  emit(`enum-${extentName(extent)}`, extent, parts.join("; "));
-}
-
-const isBound = (value: unknown): value is number | undefined => value === undefined || typeof value === "number";
-
-function compareBounds(b: JsonObject, a: JsonObject, emit: Emit): void {
-  for (const [keywords, lower] of [
-    [LOWER_BOUNDS, true],
-    [UPPER_BOUNDS, false],
-  ] as const) {
-    for (const keyword of keywords) {
-      const before = b[keyword];
-      const after = a[keyword];
-      if (before === after) continue;
-      if (!isBound(before) || !isBound(after)) {
-        emit(
-          `${kebab(keyword)}-changed`,
-          { widened: true, narrowed: true },
-          `${keyword} ${show(before)} became ${show(after)}`,
-        ); // 3.0 boolean form
-        continue;
-      }
-      // A bound that appears, or moves inwards, narrows; one that disappears, or moves outwards, widens.
-      const tighter = after !== undefined && (before === undefined || (lower ? after > before : after < before));
-      const extent = { widened: !tighter, narrowed: tighter };
-      emit(`${kebab(keyword)}-${extentName(extent)}`, extent, `${keyword} ${show(before)} became ${show(after)}`);
-    }
-  }
-  if (b.multipleOf !== a.multipleOf) {
-    emit(
-      "multiple-of-changed",
-      { widened: true, narrowed: true },
-      `multipleOf ${show(b.multipleOf)} became ${show(a.multipleOf)}`,
-    );
-  }
-}
-
 function compareProperties(ctx: WalkContext, site: Site, before: Node, after: Node): void {
   const beforeProps = asObject(field(before.value, "properties"));
   const afterProps = asObject(field(after.value, "properties"));
@@ -414,7 +257,10 @@ function compareCombinator(
 const branchName = (branch: Node) =>
   branch.pointer.startsWith("/components/schemas/") ? branch.pointer.split("/").pop() : show(branch.value);
 
-/** The `anyOf`/`oneOf` of a schema that says nothing else (annotations aside), e.g. `anyOf: [<success envelope>, Error]`. */
+/**
+ * The `anyOf`/`oneOf` of a schema that says nothing else (annotations aside),
+ * e.g. `anyOf: [<success envelope>, Error]`.
+ */
 function alternativesOnly(schema: unknown): "anyOf" | "oneOf" | undefined {
   const keywords = keysOf(schema).filter((keyword) => !ANNOTATIONS.has(keyword) && !keyword.startsWith("x-"));
   const [keyword] = keywords;

@@ -1,19 +1,11 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // The code samples of every operation, generated from the contract: a curl command and a call of our TypeScript
 // client against the local sandbox with its demo credentials, plus the names of the generated request and response
 // types. They become `x-codeSamples` of the readers' copy of each bundle (reader-bundle.ts), which the reference
 // pages and the standalone Redoc pages both show; test/docs/samples.test.ts type-checks the TypeScript ones.
-import {
-  deref as derefIn,
-  examplesOf,
-  type JsonSchema,
-  type MediaType,
-  type Reference,
-  schemaFallback,
-} from "../../lib/contract/index.js";
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { DEFAULT_SANDBOX_PORTS } from "../../mock/sandbox/http.js";
 import { type ApiName, deref, type DocOperation, type Node, type Document, refName } from "./document.js";
+import { exampleRequest, formBody, mediaTypeName, withoutShopAndNonce } from "./example-request.js";
 
 export interface CodeSample {
   /** Redoc's `x-codeSamples` fields: the language (for highlighting) and the tab's label. */
@@ -44,11 +36,6 @@ export interface TypeNames {
 
 const q = (value: string): string => JSON.stringify(value);
 
-function mediaTypeName(content: Record<string, Node> | undefined): string | undefined {
-  const types = Object.keys(content ?? {});
-  return types.find((type) => type.includes("json")) ?? types[0];
-}
-
 export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
   const root = op.webhook ? `webhooks[${q(op.path)}][${q(op.method)}]` : `operations[${q(op.operationId)}]`;
   const named = (schema: Node | undefined, fallback: string): string =>
@@ -75,76 +62,12 @@ export function typeNamesOf(doc: Document, op: DocOperation): TypeNames {
   return names;
 }
 
-/** The first example of a parameter or media type (lib/contract's order), else its schema's default or first enum value. */
-function exampleOf(doc: Document, owner: Node | undefined): unknown {
-  if (!owner) return undefined;
-  const follow = <T>(node: T | Reference): T => derefIn<T>(doc, node, doc.info.title);
-  const [first] = examplesOf(owner as MediaType, follow);
-  return first
-    ? first.value
-    : schemaFallback(owner.schema ? follow<JsonSchema>(owner.schema as JsonSchema) : undefined);
-}
-
-interface RequestParts {
-  path: string;
-  query: Array<[string, unknown]>;
-  pathParams: Array<[string, unknown]>;
-  headers: Array<[string, unknown]>;
-  bodyType: string | undefined;
-  body: unknown;
-}
-
-/** Optional parameters whose example is longer than this (an id_token) stay out of the samples. */
-const LONGEST_OPTIONAL_EXAMPLE = 80;
-
-/**
- * The example request of an operation: the required parameters, the optional ones that have a short example, and
- * the first body example.
- */
-export function exampleRequest(doc: Document, op: DocOperation): RequestParts {
-  const parameters = (op.operation.parameters ?? []).map((p) => deref(doc, p));
-  const pick = (where: string) =>
-    parameters
-      .filter((p) => p.in === where)
-      .map((p) => {
-        const example = exampleOf(doc, p);
-        if (p.required)
-          return [p.name as string, example ?? placeholder(deref(doc, p.schema ?? {}))] as [string, unknown];
-        const short = example !== undefined && JSON.stringify(example).length <= LONGEST_OPTIONAL_EXAMPLE;
-        return [p.name as string, short ? example : undefined] as [string, unknown];
-      })
-      .filter(([, value]) => value !== undefined);
-  const pathParams = pick("path");
-  let path = op.path;
-  for (const [name, value] of pathParams) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-  const body = deref(doc, op.operation.requestBody);
-  const bodyType = mediaTypeName(body?.content);
-  return {
-    path,
-    query: pick("query"),
-    pathParams,
-    headers: pick("header"),
-    bodyType,
-    body: bodyType ? (exampleOf(doc, body?.content?.[bodyType]) ?? {}) : undefined,
-  };
-}
-
-function placeholder(schema: Node): unknown {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  return type === "integer" || type === "number" ? 1 : type === "boolean" ? true : "example";
-}
-
 const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
 function queryString(query: Array<[string, unknown]>): string {
   if (query.length === 0) return "";
-  return `?${new URLSearchParams(query.map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)])).toString()}`;
-}
-
-function formBody(value: unknown): string {
-  return new URLSearchParams(
-    Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-  ).toString();
+  const pairs = query.map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)]);
+  return `?${new URLSearchParams(pairs).toString()}`;
 }
 
 function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
@@ -171,14 +94,11 @@ function curlSample(api: ApiName, doc: Document, op: DocOperation): string {
   if (api === "pay" && !op.webhook) {
     // The body carries the shop and a fresh nonce, and its exact bytes are signed (HMAC-SHA256, hex).
     // The example's own shop and nonce are replaced: drop them from the rest.
-    const rest = Object.fromEntries(
-      Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
-        ([key]) => key !== "shop_id" && key !== "nonce",
-      ),
-    );
+    const rest = withoutShopAndNonce(request.body);
     const json = JSON.stringify({ shop_id: DEMO_CREDENTIALS.pay.shopId, ...rest });
     lines.push(
-      `PAY_API_KEY=${DEMO_CREDENTIALS.pay.apiKey}  # the signing secret of shop ${DEMO_CREDENTIALS.pay.shopId} in the sandbox; never sent`,
+      `PAY_API_KEY=${DEMO_CREDENTIALS.pay.apiKey}  ` +
+        `# the signing secret of shop ${DEMO_CREDENTIALS.pay.shopId} in the sandbox; never sent`,
       `BODY=${shellQuote(`${json.slice(0, -1)},"nonce":`)}"$(date +%s%6N)"'}'`,
       `SIGNATURE=$(printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$PAY_API_KEY" -hex | sed 's/^.* //')`,
     );
@@ -205,17 +125,23 @@ const CLIENT_SETUP: Record<Exclude<ApiName, "identity">, { factory: string; vari
   links: {
     factory: "createLinksClient",
     variable: "links",
-    options: `{ baseUrl: ${q(sandboxUrl("links"))}, apiKey: process.env.LINKS_API_KEY ?? ${q(DEMO_CREDENTIALS.links.apiKey)} }`,
+    options:
+      `{ baseUrl: ${q(sandboxUrl("links"))}, ` +
+      `apiKey: process.env.LINKS_API_KEY ?? ${q(DEMO_CREDENTIALS.links.apiKey)} }`,
   },
   catalog: {
     factory: "createCatalogClient",
     variable: "catalog",
-    options: `{ baseUrl: ${q(sandboxUrl("catalog"))}, apiKey: process.env.CATALOG_API_KEY ?? ${q(DEMO_CREDENTIALS.catalog.apiKey)} }`,
+    options:
+      `{ baseUrl: ${q(sandboxUrl("catalog"))}, ` +
+      `apiKey: process.env.CATALOG_API_KEY ?? ${q(DEMO_CREDENTIALS.catalog.apiKey)} }`,
   },
   pay: {
     factory: "createPayClient",
     variable: "pay",
-    options: `{ baseUrl: ${q(sandboxUrl("pay"))}, shopId: ${q(DEMO_CREDENTIALS.pay.shopId)}, apiKey: process.env.PAY_API_KEY ?? ${q(DEMO_CREDENTIALS.pay.apiKey)} }`,
+    options:
+      `{ baseUrl: ${q(sandboxUrl("pay"))}, shopId: ${q(DEMO_CREDENTIALS.pay.shopId)}, ` +
+      `apiKey: process.env.PAY_API_KEY ?? ${q(DEMO_CREDENTIALS.pay.apiKey)} }`,
   },
 };
 
@@ -302,6 +228,7 @@ function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string
   const module = `@platform/contracts/${api}`;
   const { lines: aliases, imports, success } = typeAliases(typeNamesOf(doc, op), op.operationId);
   const typeImports = [...imports].sort().map((name) => `type ${name}`);
+  const alsoImported = typeImports.length > 0 ? `, ${typeImports.join(", ")}` : "";
   if (op.webhook) {
     return [
       `import { ${typeImports.join(", ")} } from ${q(module)};`,
@@ -314,11 +241,12 @@ function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string
     const call = IDENTITY_CALLS[op.operationId];
     if (!call)
       throw new Error(
-        `no identity client call is known for ${op.operationId}: add it to IDENTITY_CALLS in scripts/docs/code-samples.ts`,
+        `no identity client call is known for ${op.operationId}: ` +
+          "add it to IDENTITY_CALLS in scripts/docs/code-samples.ts",
       );
     const { clientId, clientSecret, redirectUri } = DEMO_CREDENTIALS.identity;
     return [
-      `import { createIdentityClient${typeImports.length > 0 ? `, ${typeImports.join(", ")}` : ""} } from ${q(module)};`,
+      `import { createIdentityClient${alsoImported} } from ${q(module)};`,
       "",
       ...aliases,
       ...(aliases.length > 0 ? [""] : []),
@@ -344,20 +272,13 @@ function typescriptSample(api: ApiName, doc: Document, op: DocOperation): string
   if (params.length > 0) init.push(`params: { ${params.join(", ")} }`);
   if (request.bodyType) {
     // The pay client adds shop_id and a fresh nonce to every body.
-    const body =
-      api === "pay"
-        ? Object.fromEntries(
-            Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
-              ([key]) => key !== "shop_id" && key !== "nonce",
-            ),
-          )
-        : request.body;
+    const body = api === "pay" ? withoutShopAndNonce(request.body) : request.body;
     init.push(`body: ${literal(body)}`);
   }
   const method = op.method.toUpperCase();
   const call = `await ${setup.variable}.${method}(${q(op.path)}${init.length > 0 ? `, { ${init.join(", ")} }` : ""})`;
   return [
-    `import { ${setup.factory}${typeImports.length > 0 ? `, ${typeImports.join(", ")}` : ""} } from ${q(module)};`,
+    `import { ${setup.factory}${alsoImported} } from ${q(module)};`,
     "",
     ...aliases,
     ...(aliases.length > 0 ? [""] : []),
@@ -421,14 +342,7 @@ export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]
               : "access-token";
     let body = "";
     if (request.bodyType?.includes("json")) {
-      const value =
-        api === "pay"
-          ? Object.fromEntries(
-              Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
-                ([k]) => k !== "shop_id" && k !== "nonce",
-              ),
-            )
-          : request.body;
+      const value = api === "pay" ? withoutShopAndNonce(request.body) : request.body;
       body = JSON.stringify(value, null, 2);
     } else if (request.bodyType) {
       body = formBody(withDemoClient(request.body));

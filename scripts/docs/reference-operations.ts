@@ -35,12 +35,14 @@ export function operationsPage(
   const out: string[] = [...frontmatter(title, ["outline: [2, 2]"]), ":::: v-pre", `# ${prose(title)}`, ""];
   if (webhooks)
     out.push(
-      "Requests that the provider sends to **your** server. The request body is what you receive; the responses are what you answer.",
+      "Requests that the provider sends to **your** server. The request body is what you receive; " +
+        "the responses are what you answer.",
       "",
     );
   else out.push(prose(tagObject?.description), "", annotations(tagObject ?? {}), "");
   out.push(
-    `Part of the [${prose(info.title)} reference](./): see there the servers, authentication, errors${shared.size > 0 ? " and the headers on every response" : ""}.`,
+    `Part of the [${prose(info.title)} reference](./): see there the servers, authentication, errors` +
+      `${shared.size > 0 ? " and the headers on every response" : ""}.`,
     "",
   );
   out.push("::::", "");
@@ -60,7 +62,8 @@ function securityText(doc: Document, op: DocOperation): string {
     Object.entries(requirement)
       .map(
         ([name, scopes]) =>
-          `[${code(name)}](./#${securityAnchor(name)})${scopes.length > 0 ? ` (scopes ${scopes.map(code).join(", ")})` : ""}`,
+          `[${code(name)}](./#${securityAnchor(name)})` +
+          (scopes.length > 0 ? ` (scopes ${scopes.map(code).join(", ")})` : ""),
       )
       .join(" and "),
   );
@@ -75,11 +78,9 @@ function notesBlock(notes: OperationNote[]): string {
   return container("warning", "Quirks, gaps and assumptions that apply here", items.join("\n"));
 }
 
-// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 function operationSection(api: ApiName, contract: Document, op: DocOperation, shared: Map<string, Node>): string {
   // The samples come from the readers' copy; the rest from the contract's operation (whose description does not
   // carry the list of notes that the copy appends for Redoc: the page shows them in a callout of its own).
-  const samples = samplesOf(op.operation);
   const original = operationsOf(contract).find((o) => o.operationId === op.operationId)!;
   const operation = original.operation;
   const notes = notesOf(contract, original);
@@ -90,8 +91,9 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
     ":::: v-pre",
     `## ${heading} ${badges(notes)} {#${anchor}}`,
     "",
-    `<p class="operation-signature"><span class="http-method ${op.method}">${op.method.toUpperCase()}</span> ${target} ` +
-      `<button type="button" class="copy-link" data-anchor="${anchor}" title="Copy a link to this operation">Copy link</button></p>`,
+    `<p class="operation-signature"><span class="http-method ${op.method}">${op.method.toUpperCase()}</span> ` +
+      `${target} <button type="button" class="copy-link" data-anchor="${anchor}" ` +
+      `title="Copy a link to this operation">Copy link</button></p>`,
     "",
     prose(operation.description),
     "",
@@ -101,9 +103,20 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
     "",
     extensions(operation),
     "",
+    ...codeBlocks(api, contract, op, original),
+    ...parametersBlock(contract, original, anchor),
+    ...requestBodyBlock(contract, original, anchor),
+    ...responsesBlock(contract, op, original, shared),
   ];
-  out.push(`### Code {#${anchor}-code}`, "", "::: code-group");
-  for (const sample of samples)
+  out.push("::::", "");
+  if (!op.webhook) out.push(`<TryIt api="${api}" operation-id="${op.operationId}" />`, "");
+  return squash(out);
+}
+
+/** The code samples of the readers' copy `op`, and the names of the generated types of the contract's `original`. */
+function codeBlocks(api: ApiName, contract: Document, op: DocOperation, original: DocOperation): string[] {
+  const out = [`### Code {#${operationAnchor(op.operationId)}-code}`, "", "::: code-group"];
+  for (const sample of samplesOf(op.operation))
     out.push(fenced(`${sample.lang === "Shell" ? "sh" : "ts"} [${sample.label}]`, sample.source));
   out.push(":::", "");
   const names = typeNamesOf(contract, original);
@@ -113,57 +126,75 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
   ];
   if (typeParts.length > 0)
     out.push(`**Generated types** (\`@platform/contracts/${api}\`): ${typeParts.join(" · ")}`, "");
+  return out;
+}
 
-  const parameters = (operation.parameters ?? []).map((p) => deref(contract, p));
-  if (parameters.length > 0) {
-    const rows: FieldRow[] = parameters.map((p) => ({
-      name: `${p.name} (${p.in})`,
-      schema: p.schema,
-      required: p.required === true,
-      owner: p,
-    }));
-    out.push(`### Parameters {#${anchor}-parameters}`, "", fieldTable(contract, rows), "");
-  }
-  if (operation.requestBody) {
-    const body = deref(contract, operation.requestBody);
+function parametersBlock(contract: Document, op: DocOperation, anchor: string): string[] {
+  const parameters = (op.operation.parameters ?? []).map((p) => deref(contract, p));
+  if (parameters.length === 0) return [];
+  const rows: FieldRow[] = parameters.map((p) => ({
+    name: `${p.name} (${p.in})`,
+    schema: p.schema,
+    required: p.required === true,
+    owner: p,
+  }));
+  return [`### Parameters {#${anchor}-parameters}`, "", fieldTable(contract, rows), ""];
+}
+
+function requestBodyBlock(contract: Document, op: DocOperation, anchor: string): string[] {
+  if (!op.operation.requestBody) return [];
+  const body = deref(contract, op.operation.requestBody);
+  return [
+    `### Request body${body.required ? "" : " (optional)"} {#${anchor}-request}`,
+    "",
+    prose(body.description),
+    "",
+    annotations(body),
+    "",
+    ...contentBlocks(contract, body.content),
+  ];
+}
+
+/**
+ * Each response of `original` (the contract's operation) with its own headers: the headers every response carries
+ * (`shared`) are named once, except on a webhook, whose responses the user's server writes.
+ */
+function responsesBlock(
+  contract: Document,
+  op: DocOperation,
+  original: DocOperation,
+  shared: Map<string, Node>,
+): string[] {
+  const responses = Object.entries(original.operation.responses ?? {});
+  if (responses.length === 0) return [];
+  const out = [
+    `### ${op.webhook ? "Your responses" : "Responses"} {#${operationAnchor(op.operationId)}-responses}`,
+    "",
+  ];
+  if (shared.size > 0 && !op.webhook)
     out.push(
-      `### Request body${body.required ? "" : " (optional)"} {#${anchor}-request}`,
-      "",
-      prose(body.description),
-      "",
-      annotations(body),
+      "Every response also carries the [headers on every response](./#response-headers) " +
+        `(${[...shared.keys()].map(code).join(", ")}).`,
       "",
     );
-    out.push(...contentBlocks(contract, body.content));
+  for (const [status, reference] of responses) {
+    const response = deref(contract, reference);
+    const title = status === "default" ? "default (any other status)" : status;
+    out.push(
+      `#### ${title} {#${responseAnchor(op.operationId, status)}}`,
+      "",
+      prose(response.description),
+      "",
+      annotations(response),
+      "",
+    );
+    const headers = Object.entries(response.headers ?? {})
+      .filter(([name]) => op.webhook || !shared.has(name))
+      .map(([name, header]) => [name, deref(contract, header)] as [string, Node]);
+    if (headers.length > 0) out.push("Headers:", "", fieldTable(contract, headerRows(contract, headers)), "");
+    out.push(...contentBlocks(contract, response.content));
   }
-  const responses = Object.entries(operation.responses ?? {});
-  if (responses.length > 0) {
-    out.push(`### ${op.webhook ? "Your responses" : "Responses"} {#${anchor}-responses}`, "");
-    if (shared.size > 0 && !op.webhook)
-      out.push(
-        `Every response also carries the [headers on every response](./#response-headers) (${[...shared.keys()].map(code).join(", ")}).`,
-        "",
-      );
-    for (const [status, reference] of responses) {
-      const response = deref(contract, reference);
-      out.push(
-        `#### ${status === "default" ? "default (any other status)" : status} {#${responseAnchor(op.operationId, status)}}`,
-        "",
-        prose(response.description),
-        "",
-        annotations(response),
-        "",
-      );
-      const headers = Object.entries(response.headers ?? {})
-        .filter(([name]) => op.webhook || !shared.has(name))
-        .map(([name, header]) => [name, deref(contract, header)] as [string, Node]);
-      if (headers.length > 0) out.push("Headers:", "", fieldTable(contract, headerRows(contract, headers)), "");
-      out.push(...contentBlocks(contract, response.content));
-    }
-  }
-  out.push("::::", "");
-  if (!op.webhook) out.push(`<TryIt api="${api}" operation-id="${op.operationId}" />`, "");
-  return squash(out);
+  return out;
 }
 
 function contentBlocks(doc: Document, content: Record<string, Node> | undefined): string[] {

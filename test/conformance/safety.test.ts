@@ -1,36 +1,25 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // What makes the runner safe to point at production: it never exceeds the rate limit (the server's headers and the
-// contract's budget), it deletes what it created also when interrupted, no secret reaches any output, and every
-// way of failing to start is one line with exit code 2. The tests run side by side, each with servers of its own;
-// those about the command as a process (signals, output, exit codes) run the CLI, the others run it in this process.
-import { execFile } from "node:child_process";
+// contract's budget), it deletes what it created also when interrupted, and it bounds the writes it cannot undo. What
+// it prints (no secret, exit codes) is safe-output.test.ts's. The tests run side by side, each with servers of their
+// own; those about the command as a process (signals, output) run the CLI, the others run it in this process.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, it, type TestContext } from "vitest";
-import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
+import { describe, expect, it } from "vitest";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
 import type { RunReport } from "../../conformance/report.js";
-import type { FailureRecord } from "../../conformance/session.js";
 import { parseRequestRate } from "../../lib/cli.js";
-import { testPort } from "../support/ports.js";
+import { closedAfter } from "../support/servers.js";
 import { conformInProcess } from "../support/conform.js";
 import { runContracts } from "../support/processes.js";
 
-const UNUSED_PORT = testPort(4559); // nothing listens there
 const dir = mkdtempSync(join(tmpdir(), "conform-safety-"));
 const env = { ...FAULT_SERVER_CREDENTIALS };
-
-/** `server`, closed when the test that started it ends. */
-function closedAfter<T extends RunningServer>(server: T, { onTestFinished }: TestContext): T {
-  onTestFinished(() => server.close());
-  return server;
-}
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -203,22 +192,25 @@ describe.concurrent("writes the run cannot undo", () => {
     );
   });
 
-  it("--max-writes also bounds the orders a lenient gateway creates from invalid data or without credentials", async (context) => {
-    const { expect } = context;
-    // The independent gateway accepts any body with a valid signature, shop and nonce, as a lenient provider may.
-    const server = closedAfter(
-      await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }),
-      context,
-    );
-    const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"]);
-    expect(server.orders, none.output).toHaveLength(0);
-    expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(
-      /^invalid data not sent: .*; valid data not sent/,
-    );
-    const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"]);
-    expect(server.orders.length, two.output).toBeLessThanOrEqual(2);
-    expect(two.report.resources.filter((r) => r.state === "left behind")).toHaveLength(server.orders.length);
-  });
+  it(
+    "--max-writes also bounds the orders a lenient gateway creates " + "from invalid data or without credentials",
+    async (context) => {
+      const { expect } = context;
+      // The independent gateway accepts any body with a valid signature, shop and nonce, as a lenient provider may.
+      const server = closedAfter(
+        await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET }),
+        context,
+      );
+      const none = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "0"]);
+      expect(server.orders, none.output).toHaveLength(0);
+      expect(none.report.skippedOperations.find((s) => s.operationId === "createOrder")?.reason).toMatch(
+        /^invalid data not sent: .*; valid data not sent/,
+      );
+      const two = await run(["pay", "--base-url", server.url, "--max-examples", "6", "--max-writes", "2"]);
+      expect(server.orders.length, two.output).toBeLessThanOrEqual(2);
+      expect(two.report.resources.filter((r) => r.state === "left behind")).toHaveLength(server.orders.length);
+    },
+  );
 
   it("--max-writes 0 creates no pay order, and says which checks could not run", async (context) => {
     const { expect } = context;
@@ -230,176 +222,5 @@ describe.concurrent("writes the run cannot undo", () => {
     expect(none.report.checks.find((c) => c.name === "created_values_echoed")?.couldNotRun).toMatch(
       /--max-writes 0 leaves no creation for this sequence/,
     );
-  });
-});
-
-/** The reproduction of the failure `which` of a failing `contracts conform pay` run against `server`. */
-async function payReproduction(
-  server: RunningServer,
-  args: string[],
-  which: (failure: FailureRecord) => boolean,
-): Promise<string> {
-  const { code, report, output } = await conformInProcess(["pay", "--base-url", server.url, ...args], env);
-  // Not `expect`: the concurrent tests that call this each have their own.
-  if (code !== 1) throw new Error(`contracts conform pay exited ${code}, not 1:\n${output}`);
-  return report.failures.find(which)!.curl;
-}
-
-/** Runs a reproduction with bash, asynchronously (the server answering its curl runs in this process). */
-async function runReproduction(curl: string, paySecret: string): Promise<string> {
-  const { stdout } = await promisify(execFile)("bash", ["-c", curl], {
-    env: { ...process.env, PAY_SECRET: paySecret },
-    encoding: "utf8",
-  });
-  return stdout;
-}
-
-describe.concurrent("secrets", () => {
-  it.for([
-    "links-wrong-content-type",
-    "catalog-idempotency-ignored",
-    "pay-nonce-not-checked",
-    "identity-code-reusable",
-  ])("no output of a failing run against %s shows a secret", async (name, context) => {
-    const { expect } = context;
-    const fault = FAULTS.find((f) => f.name === name)!;
-    const server = closedAfter(await fault.start(), context);
-    const json = join(dir, `${name}.json`);
-    const junit = join(dir, `${name}.xml`);
-    const run = runContracts(
-      [
-        "conform",
-        fault.api,
-        "--base-url",
-        server.url,
-        "--max-examples",
-        "3",
-        "--rate-limit",
-        "1000/s",
-        "--json",
-        json,
-        "--junit",
-        junit,
-        ...fault.args,
-      ],
-      env,
-    );
-    expect(await run.exit).toBe(1);
-    const outputs = {
-      stdout: run.stdout(),
-      stderr: run.stderr(),
-      json: readFileSync(json, "utf8"),
-      junit: readFileSync(junit, "utf8"),
-    };
-    const secrets = [
-      ...server.secretsSeen,
-      env.LINKS_TOKEN,
-      env.CATALOG_API_KEY,
-      env.PAY_SECRET,
-      env.IDENTITY_CLIENT_SECRET,
-      "alice-demo-password",
-    ];
-    expect(server.secretsSeen.size).toBeGreaterThan(0);
-    for (const [where, text] of Object.entries(outputs)) {
-      for (const secret of secrets) expect(text.includes(secret), `${where} shows ${secret.slice(0, 6)}…`).toBe(false);
-    }
-    // The reproductions name the variables instead.
-    const variable = {
-      links: "${LINKS_TOKEN}",
-      catalog: "${CATALOG_API_KEY}",
-      pay: '"$PAY_SECRET"',
-      identity: "${IDENTITY_CLIENT_SECRET}",
-    }[fault.api];
-    if (fault.api !== "identity") expect(outputs.stdout).toContain(variable);
-  });
-
-  it("the pay reproduction re-signs the body with $PAY_SECRET and a fresh nonce, and the server accepts it", async (context) => {
-    const { expect } = context;
-    const fault = FAULTS.find((f) => f.name === "pay-order-not-listed")!;
-    const server = closedAfter(await fault.start(), context);
-    const curl = await payReproduction(server, ["--max-examples", "2", ...fault.args], () => true);
-    const output = await runReproduction(curl, env.PAY_SECRET);
-    expect(output).toMatch(/^HTTP\/1\.1 200/);
-    expect(output).toContain('"type":"success"');
-  });
-
-  it("a pay reproduction of a wrongly signed or unsigned request gets a fresh nonce: rerun, it shows the fault again", async (context) => {
-    const { expect } = context;
-    const server = closedAfter(
-      await startPayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "signature-not-checked" }),
-      context,
-    );
-    const curl = await payReproduction(
-      server,
-      ["--operation", "getBalance", "--check", "ignored_auth", "--max-examples", "1"],
-      (f) => f.check === "ignored_auth",
-    );
-    expect(curl).toContain("$(date +%s%6N)");
-    for (let attempt = 0; attempt < 2; attempt++) {
-      // Without PAY_SECRET: a wrong signature needs no secret to reproduce.
-      const output = await runReproduction(curl, "");
-      expect(output).toMatch(/^HTTP\/1\.1 200/);
-      expect(output).not.toContain("Nonce must be unique");
-    }
-  });
-
-  it("the reproduction of a nonce replayed on another operation sends the first operation, then the second, with one fresh nonce", async (context) => {
-    const { expect } = context;
-    const server = closedAfter(
-      await startOraclePayServer({ shopId: env.PAY_SHOP_ID, secret: env.PAY_SECRET, fault: "nonce-per-endpoint" }),
-      context,
-    );
-    const curl = await payReproduction(
-      server,
-      ["--operation", "getBalance", "--check", "nonce_replay", "--max-examples", "1"],
-      (f) => f.operationId === "listShops",
-    );
-    const sent = server.log.length;
-    const output = await runReproduction(curl, env.PAY_SECRET);
-    // getBalance, then listShops with the nonce getBalance used: accepted, so the fault shows again (listShops twice was refused).
-    expect(server.log.slice(sent).map((request) => request.url)).toEqual(["/api/balance/", "/api/shops/"]);
-    expect([...output.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((match) => match[1])).toEqual(["200", "200"]);
-  });
-});
-
-describe.concurrent("exit codes", () => {
-  it.for<[string[], RegExp]>([
-    [["conform"], /expected exactly one API/],
-    [["conform", "nope", "--base-url", "http://127.0.0.1:1"], /unknown API "nope"/],
-    [["conform", "links"], /--base-url is required/],
-    [["conform", "pay", "--base-url", "http://127.0.0.1:1"], /pay needs --shop-id \(or PAY_SHOP_ID\)/],
-    [
-      ["conform", "links", "--base-url", `http://127.0.0.1:${UNUSED_PORT}`, "--token", "x-token-1234"],
-      new RegExp(`cannot reach http://127\\.0\\.0\\.1:${UNUSED_PORT}: ECONNREFUSED`),
-    ],
-    [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--rate-limit", "fast"],
-      /--rate-limit takes a number of requests per minute \(30, 30\/min\), per second or hour/,
-    ],
-    [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "made_up"],
-      /unknown check "made_up"/,
-    ],
-    [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--check", "nonce_replay"],
-      /none of the selected checks \(nonce_replay\) applies to links; `contracts conform --list-checks` shows which do/,
-    ],
-    ...["0", "-5", "abc", "99999999999"].map((t): [string[], RegExp] => [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", `--timeout=${t}`],
-      /--timeout (takes milliseconds|must be a whole number)/,
-    ]),
-    [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/no-such-dir/r.json"],
-      /--json \/no-such-dir\/r\.json: the directory \/no-such-dir does not exist/,
-    ],
-    [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/no-such-dir/r.xml"],
-      /--junit \/no-such-dir\/r\.xml: the directory \/no-such-dir does not exist/,
-    ],
-  ])("%j → exit 2 with one line", async ([args, message], { expect }) => {
-    const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });
-    expect(await run.exit).toBe(2);
-    expect(run.stderr()).toMatch(message);
-    expect(run.stderr().trim().split("\n")).toHaveLength(1);
   });
 });
