@@ -186,3 +186,50 @@ export function coverageLines(coverage: CoverageReport, shown = 8): string[] {
   }
   return lines;
 }
+
+function mergeKind(into: KindCoverage, from: KindCoverage): void {
+  into.requests += from.requests;
+  for (const status of from.statuses) if (!into.statuses.includes(status)) into.statuses.push(status);
+  into.statuses.sort();
+  for (const [check, tally] of Object.entries(from.checks)) {
+    const sum = (into.checks[check] ??= { passed: 0, failed: 0 });
+    sum.passed += tally.passed;
+    sum.failed += tally.failed;
+  }
+}
+
+/** The coverage of the shards of one run as one (contracts conform merge): an operation any shard reached is reached. */
+export function mergeCoverage(parts: CoverageReport[]): CoverageReport | undefined {
+  const [first] = parts;
+  if (!first) return undefined;
+  const byOperation = first.byOperation.map((op): OperationCoverage => {
+    const same = parts.map((part) => part.byOperation.find((o) => o.operationId === op.operationId) ?? op);
+    const kinds: Partial<Record<CaseKind, KindCoverage>> = {};
+    for (const part of same)
+      for (const [kind, entry] of Object.entries(part.kinds) as Array<[CaseKind, KindCoverage]>)
+        mergeKind((kinds[kind] ??= { requests: 0, statuses: [], checks: {} }), entry);
+    const reached = same.some((o) => o.reached);
+    const seen = new Set(same.flatMap((o) => o.documentedSeen));
+    const { notReached, ...rest } = op;
+    return {
+      ...rest,
+      reached,
+      ...(reached
+        ? {}
+        : { notReached: same.find((o) => o.notReached && !o.notReached.includes("shard"))?.notReached ?? notReached }),
+      documentedSeen: op.documentedStatuses.filter((code) => seen.has(code)),
+      undocumentedSeen: [...new Set(same.flatMap((o) => o.undocumentedSeen))].sort(),
+      kinds,
+    };
+  });
+  const kinds = [...new Set(parts.flatMap((part) => part.kinds))];
+  return {
+    operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
+    statuses: {
+      seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
+      documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
+    },
+    kinds: kinds.sort((a, b) => kindRank(a) - kindRank(b) || a.localeCompare(b)),
+    byOperation,
+  };
+}
