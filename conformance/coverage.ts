@@ -116,8 +116,12 @@ export class CoverageLog {
     if (status !== undefined && !entry.statuses.includes(status)) entry.statuses.push(status);
   }
 
-  /** A check judged an exchange; one not sent through the log (none, or a browser's) counts as a sequence step. */
+  /**
+   * A check judged an exchange. One the session did not send (identity's sign-in flows, a replay) is a sequence step,
+   * counted as sent here; a result without an exchange is counted too, so an operation with results is reached.
+   */
   judged(operationId: string, check: string, exchange: Exchange | undefined, passed: boolean): void {
+    if (exchange && !this.sentKinds.has(exchange)) this.sent(operationId, "sequence step", exchange);
     const kind = (exchange && this.sentKinds.get(exchange)) ?? "sequence step";
     const checks = this.entry(operationId, kind).checks;
     const tally = (checks[check] ??= { passed: 0, failed: 0 });
@@ -138,7 +142,7 @@ export class CoverageLog {
       .filter((op) => !op.webhook)
       .map((op): OperationCoverage => {
         const kinds = this.byOperation.get(op.operationId) ?? new Map<CaseKind, KindCoverage>();
-        const reached = [...kinds.values()].some((k) => k.requests > 0);
+        const reached = [...kinds.values()].some((k) => k.requests > 0 || Object.keys(k.checks).length > 0);
         const seen = [...kinds.values()].flatMap((k) => k.statuses);
         const documented = Object.keys(op.operation.responses ?? {}).filter((code) => code !== "default");
         const sorted = [...kinds.entries()].sort(([a], [b]) => kindRank(a) - kindRank(b) || a.localeCompare(b));

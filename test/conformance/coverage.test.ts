@@ -68,6 +68,19 @@ describe("coverage log", () => {
     expect(report.operations).toEqual({ reached: 1, total: report.byOperation.length });
     expect(report.kinds).toEqual(["example", "no credentials"]);
   });
+
+  it("counts an exchange a check judged that the session did not send (a sign-in step, a replay) as a sequence step", () => {
+    const log = new CoverageLog();
+    log.judged("authorize", "sign_in", exchange(302), true);
+    log.judged("authorize", "sign_in", undefined, false);
+    const authorize = log.report("identity", new Map()).byOperation.find((op) => op.operationId === "authorize")!;
+    expect(authorize.reached).toBe(true);
+    expect(authorize.kinds["sequence step"]).toEqual({
+      requests: 1,
+      statuses: [302],
+      checks: { sign_in: { passed: 1, failed: 1 } },
+    });
+  });
 });
 
 describe("coverage of a real run", () => {
