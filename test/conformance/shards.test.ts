@@ -147,12 +147,28 @@ describe.concurrent("--config: a whole deployment in one command", () => {
       };
       const blank = { LINKS_TOKEN: "", CATALOG_API_KEY: "", CATALOG_READ_API_KEY: "", PAY_SHOP_ID: "", PAY_SECRET: "" };
       const command = runContracts(
-        ["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")],
+        [
+          "conform",
+          "--config",
+          config,
+          "--max-examples",
+          "2",
+          "--seed",
+          "3",
+          "--json",
+          join(dir, "prod-{api}.json"),
+          "--html",
+          join(dir, "prod.html"),
+        ],
         { ...blank, ...prod },
       );
       // pay's nonce is unique per endpoint only: the worst exit code of the three is 1.
       expect(await command.exit, command.stderr()).toBe(1);
-      for (const api of ["links", "catalog", "pay"]) expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+      for (const api of ["links", "catalog", "pay"]) {
+        expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+        // Without {api} in the name, the API goes before the extension.
+        expect(readFileSync(join(dir, `prod.${api}.html`), "utf8")).toContain(`<title>contracts conform ${api}:`);
+      }
       const reports = Object.fromEntries(
         ["links", "catalog", "pay"].map((api) => [
           api,
