@@ -57,7 +57,7 @@ export function mutationKind(description: string): string {
   const what = description.includes(": ") ? description.slice(description.indexOf(": ") + 2) : description;
   return what
     .replace(/\s*\(.*$/, "")
-    .replace(/^(does not match the pattern|not a valid|not one of).*$/, "$1")
+    .replace(/^(does not match the pattern|not one of|not the constant) .*$/, "$1")
     .replace(/\s+-?\d[\d.e+-]*$/, "")
     .trim();
 }

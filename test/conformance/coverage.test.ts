@@ -37,6 +37,10 @@ describe("coverage log", () => {
     expect(mutationKind("query parameter limit: wrong type (boolean)")).toBe("wrong type");
     expect(mutationKind("body /url: does not match the pattern ^https?://")).toBe("does not match the pattern");
     expect(mutationKind("body: malformed JSON")).toBe("malformed JSON");
+    expect(mutationKind('body /status: not one of ["a","b"]')).toBe("not one of");
+    expect(mutationKind('body /kind: not the constant "x"')).toBe("not the constant");
+    expect(mutationKind("query parameter page: below the minimum 1")).toBe("below the minimum");
+    expect(mutationKind("body /format: not a valid date-time")).toBe("not a valid date-time");
   });
 
   it("reports what was sent as reached, and every other operation as not reached with its reason", () => {
