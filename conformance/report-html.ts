@@ -98,6 +98,18 @@ function listSection(id: string, title: string, items: string[]): string {
   return `<h2 id="${id}">${title} (${items.length})</h2>\n<ul>${items.map((item) => `<li>${item}</li>`).join("\n")}</ul>`;
 }
 
+function baselineSection(report: RunReport, t: Text): string {
+  const { file, known, fixed, unseen, seed } = report.baseline!;
+  const items = [
+    ...known.map((key) => `known: ${t(key)}`),
+    ...fixed.map((entry) => `fixed: ${t(entry.key)}`),
+    ...unseen.map(
+      (entry) => `not seen with seed ${report.seed} (found by random data of seed ${seed}): ${t(entry.key)}`,
+    ),
+  ];
+  return listSection("baseline", `Baseline ${t(file)}`, items);
+}
+
 function checksTable(report: RunReport, t: Text): string {
   const rows = report.checks
     .filter((c) => c.skipped !== `does not apply to ${report.api}`)
@@ -143,6 +155,7 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
 ${report.coverage ? coverageSection(report.coverage, t) : "<p>This report has no coverage section (written by an older version).</p>"}
 <h2 id="failures">Failures (${report.failures.length})</h2>
 ${report.failures.length ? report.failures.map((f, i) => failureBlock(f, i, t)).join("\n") : "<p>None.</p>"}
+${report.baseline ? baselineSection(report, t) : ""}
 ${listSection("warnings", "Warnings: a constraint marked x-assumption was broken", warnings)}
 ${listSection("observations", "Observations: gaps in the contract, never failures", observations)}
 ${listSection("resources", "Resources created by this run", resources)}

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import { htmlReport } from "../../conformance/report-html.js";
+import type { RunReport } from "../../conformance/report.js";
 import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
 import { conformInProcess } from "../support/conform.js";
 
@@ -119,4 +121,52 @@ describe("contracts conform --html", () => {
       }
     },
   );
+});
+
+describe("htmlReport", () => {
+  it("escapes every text, lists the baseline, and passes every text through the redaction", () => {
+    const report: RunReport = {
+      api: "links",
+      baseUrl: "http://127.0.0.1:1",
+      seed: 1,
+      maxExamples: 1,
+      allowWrites: false,
+      startedAt: "2026-01-01T00:00:00.000Z",
+      finishedAt: "2026-01-01T00:00:01.000Z",
+      interrupted: false,
+      requests: 1,
+      checks: [],
+      skippedOperations: [],
+      failures: [
+        {
+          check: "not_a_server_error",
+          operationId: "getAccount",
+          message: "<script>alert(1)</script> SECRET-VALUE",
+          case: "example",
+          shrunk: false,
+          occurrences: 1,
+          request: { method: "GET", url: "http://127.0.0.1:1/api/account", headers: {} },
+          curl: "curl 'http://127.0.0.1:1/api/account?a=1&b=2'",
+          known: true,
+          key: "not_a_server_error | getAccount",
+        },
+      ],
+      warnings: [],
+      observations: [],
+      resources: [],
+      baseline: {
+        file: "conform/links.json",
+        known: ["not_a_server_error | getAccount"],
+        fixed: [],
+        unseen: [],
+        seed: 1,
+      },
+    };
+    const html = htmlReport(report, (text) => text.replaceAll("SECRET-VALUE", "[redacted]"));
+    expect(html).not.toContain("<script>");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; [redacted]");
+    expect(html).toContain("curl &#39;http://127.0.0.1:1/api/account?a=1&amp;b=2&#39;");
+    expect(html).toContain("known: not_a_server_error | getAccount");
+    expect(html).toContain("no coverage section");
+  });
 });
