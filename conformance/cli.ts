@@ -10,6 +10,7 @@ import { anyApplies, CHECKS, selectChecks } from "./checks.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./baseline.js";
 import { runMergeCommand } from "./merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
+import { htmlReport } from "./report-html.js";
 import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./console.js";
@@ -59,11 +60,12 @@ Options:
                           (links) always runs one request at a time
   --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
   --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
+  --html <file>           write a self-contained HTML report (coverage matrix, failures with reproductions)
   --list-checks           print the checks and what each catches
   --config <file>         check a whole deployment: the file names per API the base URL, the environment
                           variables of its credentials, its rate limit, baseline and options (YAML or JSON:
                           apis: { links: { baseUrl: <url>, credentials: { token: <VARIABLE> } }, ... });
-                          --json/--junit files get the API in their name ({api}, or .<api> before the extension)
+                          --json/--junit/--html files get the API in their name ({api}, or .<api> before the extension)
   --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
                           --json reports with: contracts conform merge <json...> [--json f] [--junit f]
   --strict                a broken x-assumption fails the run instead of being a warning
@@ -177,6 +179,7 @@ const CONFORM_OPTIONS = {
   "max-shrinks": { type: "string" },
   junit: { type: "string" },
   json: { type: "string" },
+  html: { type: "string" },
   "list-checks": { type: "boolean", default: false },
   strict: { type: "boolean", default: false },
   baseline: { type: "string" },
@@ -272,6 +275,7 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   }
   checkWritable(values.json, "--json");
   checkWritable(values.junit, "--junit");
+  checkWritable(values.html, "--html");
   const credentials = credentialsFrom(values, env);
   for (const [key, flag] of PROFILES[api].needs) {
     if (!credentials[key]) throw new UsageError(`${api} needs ${flag} (or ${CREDENTIAL_ENV[key]})`);
@@ -328,6 +332,7 @@ function finishRun(
   io.out(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
+  if (values.html) writeFileSync(values.html, htmlReport(report, redact));
   const failed = failedCount(report);
   const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
   const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";

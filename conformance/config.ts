@@ -79,7 +79,7 @@ export function apiRun(
   if (entry.rateLimit) argv.push("--rate-limit", entry.rateLimit);
   if (entry.baseline) argv.push("--baseline", entry.baseline);
   const perApi = shared.map((arg, index) =>
-    index > 0 && (shared[index - 1] === "--json" || shared[index - 1] === "--junit") ? perApiFile(arg, api) : arg,
+    index > 0 && ["--json", "--junit", "--html"].includes(shared[index - 1]!) ? perApiFile(arg, api) : arg,
   );
   argv.push(...(entry.options ?? []), ...perApi);
   return { argv, env: runEnv };

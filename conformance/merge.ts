@@ -6,6 +6,8 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../lib/cli.js";
 import { type ConformConsole, PROCESS_CONSOLE } from "./console.js";
 import type { Observation } from "./observations.js";
+import { mergeCoverage } from "./coverage.js";
+import { htmlReport } from "./report-html.js";
 import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import type { FailureRecord, WarningRecord } from "./session.js";
 
@@ -82,10 +84,11 @@ export function mergeReports(reports: RunReport[]): RunReport {
     observations: [...observations.values()],
     resources: reports.flatMap((r) => r.resources),
     baseline: undefined,
+    coverage: reports.every((r) => r.coverage) ? mergeCoverage(reports.map((r) => r.coverage!)) : undefined,
   };
 }
 
-export const MERGE_USAGE = `contracts conform merge <report.json>... [--json <file>] [--junit <file>]
+export const MERGE_USAGE = `contracts conform merge <report.json>... [--json <file>] [--junit <file>] [--html <file>]
   Join the JSON reports of the shards of one run (contracts conform ... --shard i/n --json <file>) into one report;
   prints it and exits 1 when it holds a failure not in the baseline or a check that could not run.
 `;
@@ -98,6 +101,7 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
     options: {
       json: { type: "string" },
       junit: { type: "string" },
+      html: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -121,6 +125,7 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
   io.out(consoleReport(merged, same));
   if (values.json) writeFileSync(values.json, jsonReport(merged, same));
   if (values.junit) writeFileSync(values.junit, junitReport(merged, same));
+  if (values.html) writeFileSync(values.html, htmlReport(merged, same));
   const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
   const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
   io.err(

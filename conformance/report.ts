@@ -3,6 +3,8 @@
 import type { ApiName } from "../lib/contract/index.js";
 import { type BaselineOutcome, baselineEntry } from "./baseline.js";
 import { appliesTo, CHECKS } from "./checks.js";
+import { type CoverageReport, coverageLines } from "./coverage.js";
+import { operationsOf } from "./lookup.js";
 import type { Observation } from "./observations.js";
 import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./stateful.js";
@@ -40,6 +42,21 @@ export interface RunReport {
   baseline?: BaselineOutcome;
   observations: Observation[];
   resources: TrackedResource[];
+  /** What the run reached per operation, documented status and kind of case (absent in reports of older versions). */
+  coverage?: CoverageReport;
+}
+
+/** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
+function notRunReasons(session: Session): Map<string, string> {
+  const reasons = new Map(session.skippedOperations);
+  const selected = session.options.operations;
+  for (const op of operationsOf(session.options.api)) {
+    if (op.webhook || reasons.has(op.operationId)) continue;
+    if (selected.length > 0 && !selected.includes(op.operationId))
+      reasons.set(op.operationId, "not selected (--operation)");
+    else if (!session.ownsPath(op.path)) reasons.set(op.operationId, "another shard's (--shard)");
+  }
+  return reasons;
 }
 
 export function buildReport(
@@ -81,6 +98,11 @@ export function buildReport(
     warnings: [...session.warnings.values()],
     observations: session.observations.list(),
     resources: tracker.resources.map((r) => ({ ...r })),
+    coverage: session.coverage.report(
+      session.options.api,
+      notRunReasons(session),
+      meta.interrupted ? "not reached before the run was interrupted" : undefined,
+    ),
   };
 }
 
@@ -166,8 +188,27 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
     }
   }
   return redact(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties><property name="seed" value="${report.seed}"/><property name="max-examples" value="${report.maxExamples}"/></properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties>${junitProperties(report)}</properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
   );
+}
+
+/** The run's seed, depth and coverage as JUnit properties (CI dashboards show them next to the test cases). */
+function junitProperties(report: RunReport): string {
+  const properties: Array<[string, string | number]> = [
+    ["seed", report.seed],
+    ["max-examples", report.maxExamples],
+  ];
+  const coverage = report.coverage;
+  if (coverage) {
+    const missed = coverage.byOperation.filter((op) => !op.reached).map((op) => op.operationId);
+    properties.push(
+      ["coverage.operations-reached", `${coverage.operations.reached}/${coverage.operations.total}`],
+      ["coverage.documented-statuses-seen", `${coverage.statuses.seen}/${coverage.statuses.documented}`],
+      ["coverage.kinds-of-case", coverage.kinds.join(", ")],
+      ["coverage.not-reached", missed.join(", ")],
+    );
+  }
+  return properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(String(value))}"/>`).join("");
 }
 
 /** A failure as text: what failed, the request, the response and the reproduction. */
@@ -242,6 +283,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     }
   }
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
+  if (report.coverage) out.push("", ...coverageLines(report.coverage));
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);
     report.failures.forEach((failure, index) =>

@@ -22,6 +22,7 @@ import {
   type ResponseCheckInput,
   runResponseChecks,
 } from "./checks.js";
+import { caseKind, CoverageLog } from "./coverage.js";
 import { ObservationLog } from "./observations.js";
 import { isSuccess } from "./contract-words.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
@@ -124,6 +125,8 @@ export class Session {
   readonly secrets: Secrets;
   readonly transport: Transport;
   readonly observations = new ObservationLog();
+  /** What each operation was sent and what judged it (the report's coverage section). */
+  readonly coverage = new CoverageLog();
   readonly nonces = newNonceSource();
   /** check → operationId → tally */
   readonly tallies = new Map<string, Map<string, Tally>>();
@@ -282,6 +285,7 @@ export class Session {
     });
     const exchange = await this.transport.send(request);
     if (exchange.interrupted) return exchange;
+    this.coverage.sent(model.op.operationId, caseKind(requestCase, auth, probe !== undefined), exchange);
     const limit = this.options.maxResponseTimeMs;
     if (limit !== undefined && exchange.response) {
       this.record(
@@ -409,6 +413,7 @@ export class Session {
       byOperation.set(operationId, tally);
       if (outcome) tally.failed += 1;
       else tally.passed += 1;
+      this.coverage.judged(operationId, check, exchange, !outcome);
     }
     if (!outcome) return;
     const key = `${check} ${operationId}`;

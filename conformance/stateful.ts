@@ -92,6 +92,7 @@ async function deleteResource(
   const requestCase: RequestCase = {
     ...structuredClone(base),
     path: { ...base.path, [kind.delete.pathParameter]: id },
+    origin: "sequence",
     label: `delete ${kind.name} ${id}`,
   };
   return session.send(model, requestCase);
@@ -172,7 +173,7 @@ async function sendStep(
   expectation: "valid" | "any" = "valid",
 ): Promise<Exchange> {
   const model = session.model(operationId);
-  const exchange = await session.send(model, requestCase);
+  const exchange = await session.send(model, { ...requestCase, origin: "sequence" });
   session.check(model, exchange, expectation, requestCase.label);
   return exchange;
 }
@@ -412,7 +413,7 @@ async function nonceReplay(session: Session): Promise<void> {
   const base = exampleCases(model, session.profile, session.options.credentials)[0];
   if (!base) return;
   session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
-  const first = await session.send(model, { ...base, label: "signed read" });
+  const first = await session.send(model, { ...base, origin: "sequence", label: "signed read" });
   session.check(model, first, "valid", "signed read (nonce replay)");
   const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
@@ -441,6 +442,7 @@ async function nonceReplay(session: Session): Promise<void> {
   const elsewhere = await session.send(other, {
     ...otherBase,
     body: { ...(otherBase.body as Record<string, unknown>), nonce: used },
+    origin: "sequence",
     label,
   });
   session.check(other, elsewhere, "any", label);

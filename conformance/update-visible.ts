@@ -88,7 +88,7 @@ export async function singletonUpdatesVisible(
       continue;
     }
     const label = `read after ${update}`;
-    const exchange = await session.send(session.model(read), { ...readCase, label });
+    const exchange = await session.send(session.model(read), { ...readCase, origin: "sequence", label });
     session.check(session.model(read), exchange, "valid", label);
     if (!isSuccess(session.options.api, exchange.response)) {
       session.cannotRun(CHECK, `${read} after ${update} was not answered with a success`);

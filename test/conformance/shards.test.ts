@@ -76,10 +76,22 @@ describe.sequential("--shard and merge", () => {
     const merged = join(dir, "merged.json");
     const junit = join(dir, "merged.xml");
     shardReports = shards.map((part) => part.files.json);
-    const joined = runContracts(["conform", "merge", ...shardReports, "--json", merged, "--junit", junit], env);
+    const html = join(dir, "merged.html");
+    const joined = runContracts(
+      ["conform", "merge", ...shardReports, "--json", merged, "--junit", junit, "--html", html],
+      env,
+    );
     expect(await joined.exit, joined.stderr()).toBe(0);
     const report = JSON.parse(readFileSync(merged, "utf8")) as RunReport;
     expect(tallies(report)).toEqual(tallies(whole.report));
+    // The shards' coverage joins into the whole run's: the same operations reached, each shard alone reached less.
+    const reached = (r: RunReport) => r.coverage!.byOperation.filter((op) => op.reached).map((op) => op.operationId);
+    expect(reached(report)).toEqual(reached(whole.report));
+    for (const part of parts) expect(reached(part).length).toBeLessThan(reached(whole.report).length);
+    expect(report.coverage!.statuses).toEqual(whole.report.coverage!.statuses);
+    expect(readFileSync(html, "utf8")).toContain(
+      `Operations reached <strong>${whole.report.coverage!.operations.reached}/`,
+    );
     expect(report.shard).toBe("1/3 + 2/3 + 3/3");
     expect(readFileSync(junit, "utf8")).toMatch(/<testsuites name="contracts conform" tests="\d+" failures="0"/);
   });
@@ -135,12 +147,28 @@ describe.concurrent("--config: a whole deployment in one command", () => {
       };
       const blank = { LINKS_TOKEN: "", CATALOG_API_KEY: "", CATALOG_READ_API_KEY: "", PAY_SHOP_ID: "", PAY_SECRET: "" };
       const command = runContracts(
-        ["conform", "--config", config, "--max-examples", "2", "--seed", "3", "--json", join(dir, "prod-{api}.json")],
+        [
+          "conform",
+          "--config",
+          config,
+          "--max-examples",
+          "2",
+          "--seed",
+          "3",
+          "--json",
+          join(dir, "prod-{api}.json"),
+          "--html",
+          join(dir, "prod.html"),
+        ],
         { ...blank, ...prod },
       );
       // pay's nonce is unique per endpoint only: the worst exit code of the three is 1.
       expect(await command.exit, command.stderr()).toBe(1);
-      for (const api of ["links", "catalog", "pay"]) expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+      for (const api of ["links", "catalog", "pay"]) {
+        expect(existsSync(join(dir, `prod-${api}.json`)), api).toBe(true);
+        // Without {api} in the name, the API goes before the extension.
+        expect(readFileSync(join(dir, `prod.${api}.html`), "utf8")).toContain(`<title>contracts conform ${api}:`);
+      }
       const reports = Object.fromEntries(
         ["links", "catalog", "pay"].map((api) => [
           api,
