@@ -48,7 +48,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "code_reuse_revokes_tokens",
-    "an access token issued for an authorization code that still works after the code was replayed (RFC 6749 §4.1.2: tokens issued from a reused code should be revoked).",
+    "an access token issued for an authorization code that still works after the code was replayed (RFC 6749 §4.1.2: tokens issued from a reused code SHOULD be revoked, so a warning, a failure under --strict).",
   ),
   identity(
     "redirect_uri_mismatch",

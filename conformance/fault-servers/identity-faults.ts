@@ -129,8 +129,9 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     name: "identity-code-reuse-keeps-tokens",
     api: "identity",
     check: "code_reuse_revokes_tokens",
+    // RFC 6749 §4.1.2 only recommends revoking them (SHOULD): a warning, a failure under --strict.
     breaks: "a replayed code is refused but the tokens issued for it keep working",
-    args: FLOWS,
+    args: [...FLOWS, "--strict"],
     start: identity("code-reuse-keeps-tokens"),
   },
   {
