@@ -16,6 +16,7 @@ import { propertiesWith, resolveAt, validateAt } from "./lookup.js";
 import type { CaseOrigin, OperationModel, Violation } from "./cases.js";
 import {
   closedResponseAssumption,
+  type ContractWord,
   envelopeError,
   isRefusal,
   judgedStatus,
@@ -372,16 +373,20 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     const api = input.model.op.api;
     if (isRefusal(api, response) || isErrorRedirect(response)) return "";
     const what = input.violation?.description ?? "invalid data";
-    const promise = input.violation
-      ? requestWord(
-          api,
-          input.model.op.pointer,
-          input.violation.location,
-          input.model.body?.pointer,
-          "x-provider-refuses",
-          input.violation.removed,
-        )
-      : undefined;
+    const violation = input.violation;
+    // The words on the node the invalid data broke (a parameter left out is judged by the parameter's own words).
+    const wordOnViolation = (word: ContractWord) =>
+      violation
+        ? requestWord(
+            api,
+            input.model.op.pointer,
+            violation.location,
+            input.model.body?.pointer,
+            word,
+            violation.removed,
+          )
+        : undefined;
+    const promise = wordOnViolation("x-provider-refuses");
     if (promise === undefined) {
       input.note?.({
         kind: "observation",
@@ -390,16 +395,7 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
       return undefined;
     }
     const message = `invalid data was accepted with status ${response.status} (${what}), though the provider refuses it: ${promise}`;
-    const assumption = input.violation
-      ? requestWord(
-          api,
-          input.model.op.pointer,
-          input.violation.location,
-          input.model.body?.pointer,
-          "x-assumption",
-          input.violation.removed,
-        )
-      : undefined;
+    const assumption = wordOnViolation("x-assumption");
     return assumption === undefined ? message : assumptionBroken(input, message, assumption);
   },
 
