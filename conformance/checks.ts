@@ -37,6 +37,8 @@ export interface CheckInfo {
   apis?: ApiName[];
   /** Needs --allow-writes. */
   writes?: boolean;
+  /** Judges recorded traffic only (--har, --from-json, contracts proxy): an active run does not run it. */
+  recordedOnly?: boolean;
 }
 
 export const CHECKS: CheckInfo[] = [
@@ -148,6 +150,13 @@ export const CHECKS: CheckInfo[] = [
       "an update answered with success whose values the next read does not show (a domain or campaign update and its list; with --operation updateAccount, the account's e-mail address).",
   },
   ...IDENTITY_CHECKS,
+  {
+    name: "issued_token_accepted",
+    apis: ["identity"],
+    recordedOnly: true,
+    catches:
+      "in recorded traffic (--har, --from-json): an access token the provider issued that is refused with 401 before it expires (expires_in, else the JWT's exp), unless a logout or a second exchange of its code came between.",
+  },
 ];
 
 export const CHECK_NAMES = CHECKS.map((c) => c.name);

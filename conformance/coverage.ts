@@ -19,7 +19,8 @@ export type CaseKind =
   | "wrong credentials"
   | "narrower credentials"
   | "sequence step"
-  | "other method";
+  | "other method"
+  | "recorded traffic";
 
 export interface KindCoverage {
   requests: number;

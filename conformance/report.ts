@@ -8,6 +8,8 @@ import { operationsOf } from "./lookup.js";
 import type { Observation } from "./observations.js";
 import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./stateful.js";
+import type { PassiveSummary, RecordedExchange } from "./passive/types.js";
+import { passiveConsoleLines, passiveJunitCases } from "./passive/report-lines.js";
 
 export interface CheckResult {
   name: string;
@@ -44,6 +46,10 @@ export interface RunReport {
   resources: TrackedResource[];
   /** What the run reached per operation, documented status and kind of case (absent in reports of older versions). */
   coverage?: CoverageReport;
+  /** A passive run (recorded traffic): its source and the entries it could not judge (conformance/passive/). */
+  passive?: PassiveSummary;
+  /** The exchanges the run judged, redacted (passive runs): `--from-json` judges them again. */
+  exchanges?: RecordedExchange[];
 }
 
 /** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
@@ -187,6 +193,10 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
         cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
     }
   }
+  const gaps = passiveJunitCases(report.api, report.passive, xml);
+  tests += gaps.length;
+  skipped += gaps.length;
+  cases.push(...gaps);
   return redact(
     `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties>${junitProperties(report)}</properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
   );
@@ -245,7 +255,9 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
   const width = Math.max(...shown.map((c) => c.name.length));
   out.push(
     "",
-    `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`,
+    report.passive
+      ? `Checks (${report.requests} recorded exchanges, nothing sent):`
+      : `Checks (${report.requests} requests, seed ${report.seed}${report.interrupted ? ", INTERRUPTED" : ""}):`,
   );
   for (const check of shown) {
     const allKnown = check.failed > 0 && report.failures.filter((f) => f.check === check.name).every((f) => f.known);
@@ -283,6 +295,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     }
   }
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
+  out.push(...passiveConsoleLines(report.passive));
   if (report.coverage) out.push("", ...coverageLines(report.coverage));
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);

@@ -114,6 +114,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const tracker = new ResourceTracker();
   for (const check of CHECKS) {
     if (!appliesTo(check, options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
+    else if (check.recordedOnly)
+      session.skippedChecks.set(check.name, "judges recorded traffic only (--har, --from-json)");
     else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined)
       session.skippedChecks.set(check.name, "needs --max-response-time <ms>");

@@ -1,0 +1,267 @@
+// The passive judge: recorded exchanges (a HAR file, a previous report, the proxy's traffic) judged one at a time by
+// the same response checks and verdict rules as an active run (conformance/session.ts), plus the checks only a
+// history of real traffic allows (history.ts). Nothing is sent. Every exchange either reaches an operation or is
+// listed as a gap with its reason; the result is the same RunReport as an active run's.
+//
+// The API (stable; `contracts proxy` builds on it):
+//   const judge = createPassiveJudge("links", { baseUrl, source: "proxy" });
+//   const { operationId, gap, failures } = judge.judge(exchange);   // one exchange, as soon as it is complete
+//   judge.gap({ method, url, reason });                             // an entry that is no exchange at all
+//   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
+//   judge.redact(text);                                              // every output goes through it
+import type { ApiName } from "../../lib/contract/index.js";
+import { loadContract } from "../../lib/contract/index.js";
+import { appliesTo, CHECK_NAMES, CHECKS, RESPONSE_CHECK_NAMES } from "../checks.js";
+import { buildReport, type RunReport } from "../report.js";
+import { Secrets } from "../secrets.js";
+import { Session } from "../session.js";
+import { ResourceTracker } from "../stateful.js";
+import type { Exchange } from "../transport.js";
+import { headerOf, judgeRequest } from "./expectation.js";
+import { type HistoryCheck, historyChecks } from "./history.js";
+import { TrafficSecrets } from "./traffic-secrets.js";
+import type { PassiveGap, RecordedExchange } from "./types.js";
+
+export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
+
+export interface PassiveJudgeOptions {
+  /** Where the API is deployed; exchanges elsewhere are gaps. Absent: the first exchange that matches an operation sets it. */
+  baseUrl?: string;
+  /** Where the exchanges come from, for the report: `HAR file traffic.har`, `proxy`. */
+  source: string;
+  /** The selected checks (--check, --exclude-check); all by default. */
+  checks?: ReadonlySet<string>;
+  /** A broken x-assumption fails instead of warning. */
+  strict?: boolean;
+  /** The run's secrets (configured credentials); the secrets found in the traffic are added to it. */
+  secrets?: Secrets;
+  /** Keep the exchanges, redacted, in the report (for --from-json); default true. */
+  keepExchanges?: boolean;
+  /** Told of each new failure as it is found (the proxy prints them live); the message is redacted. */
+  onFailure?: (failure: { check: string; operationId: string; message: string }) => void;
+}
+
+/** What judging one exchange found: its operation, or the gap it is; the checks it failed (messages redacted). */
+export interface JudgedExchange {
+  operationId?: string;
+  gap?: PassiveGap;
+  failures: Array<{ check: string; message: string }>;
+}
+
+export interface PassiveJudge {
+  /** Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list. */
+  judge(exchange: Exchange, entry?: number): JudgedExchange;
+  /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
+  gap(gap: PassiveGap): void;
+  /** The report of everything judged so far. */
+  report(): RunReport;
+  /** Replaces every secret seen so far (configured or found in the traffic), in every encoding. */
+  redact(text: string): string;
+  readonly secrets: Secrets;
+}
+
+/** The checks a passive run can judge: those of each response, and those of the history. */
+const PASSIVE_CHECKS = new Set([
+  ...RESPONSE_CHECK_NAMES,
+  "nonce_replay",
+  "idempotency",
+  "rate_limit_headers_consistent",
+  "issued_token_accepted",
+]);
+
+/**
+ * The profile skips positive_data_acceptance where a valid request needs credentials the runner was not given
+ * (identity's authorize and userinfo); recorded traffic carries its own, so only the one-time codes stay skipped.
+ */
+const RECORDED_CREDENTIALS = { clientId: "recorded", redirectUri: "recorded", accessToken: "recorded" };
+
+function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets): Session {
+  const checks = options.checks ?? new Set(CHECK_NAMES);
+  const session = new Session({
+    api,
+    baseUrl: options.baseUrl ?? "",
+    credentials: RECORDED_CREDENTIALS,
+    secrets,
+    maxExamples: 0,
+    seed: 0,
+    operations: [],
+    checks,
+    allowWrites: true,
+    timeoutMs: 1,
+    maxShrinks: 0,
+    signal: new AbortController().signal,
+    strict: options.strict,
+    onProgress: (event) => {
+      if (event.type === "failure") options.onFailure?.(event);
+    },
+  });
+  for (const check of CHECKS) {
+    if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
+    else if (!PASSIVE_CHECKS.has(check.name))
+      session.skippedChecks.set(check.name, "sends requests of its own: a passive run judges recorded traffic only");
+  }
+  return session;
+}
+
+/** The base address an exchange's URL lies under, as `origin` + path prefix, or undefined. */
+function under(url: URL, baseUrl: string): string | undefined {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/$/, "");
+  if (url.origin !== base.origin || (prefix && !`${url.pathname}/`.startsWith(`${prefix}/`))) return undefined;
+  return url.pathname.slice(prefix.length) || "/";
+}
+
+function recorded(exchange: Exchange, redact: (text: string) => string): RecordedExchange {
+  const request = exchange.request;
+  const headers = (record: Record<string, string>) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, redact(v)]));
+  const response = exchange.response;
+  return {
+    request: {
+      method: request.method,
+      url: redact(request.url),
+      headers: headers(request.headers),
+      ...(request.body !== undefined ? { body: redact(request.body) } : {}),
+    },
+    ...(response
+      ? {
+          response: {
+            status: response.status,
+            headers: headers(response.headers),
+            ...(response.setCookies.length ? { setCookies: response.setCookies.map(redact) } : {}),
+            body: redact(response.text),
+            ...(response.tooLarge !== undefined ? { tooLarge: response.tooLarge } : {}),
+          },
+        }
+      : {}),
+    ...(exchange.error !== undefined ? { error: redact(exchange.error) } : {}),
+    durationMs: exchange.durationMs,
+    receivedAt: new Date(exchange.receivedAt).toISOString(),
+  };
+}
+
+/** Why an exchange at the API's address matches no operation. */
+function unmatchedReason(api: ApiName, method: string, path: string, exchange: Exchange): string {
+  const allowed = loadContract(api).allowedMethods(path);
+  if (method === "OPTIONS" && headerOf(exchange.request, "access-control-request-method"))
+    return "a CORS preflight (OPTIONS), which the contract does not describe";
+  if (allowed.length > 0)
+    return `the contract has no ${method} at ${path} (it has ${allowed.map((m) => m.toUpperCase()).join(", ")})`;
+  return `matches no operation of ${api}`;
+}
+
+export function createPassiveJudge(api: ApiName, options: PassiveJudgeOptions): PassiveJudge {
+  return new PassiveRun(api, options);
+}
+
+class PassiveRun implements PassiveJudge {
+  readonly secrets: Secrets;
+  private readonly traffic: TrafficSecrets;
+  private readonly session: Session;
+  private readonly history: HistoryCheck[];
+  private readonly gaps: PassiveGap[] = [];
+  private readonly kept: Exchange[] = [];
+  private baseUrl: string | undefined;
+  private entries = 0;
+  private judged = 0;
+  private first: number | undefined;
+  private last: number | undefined;
+
+  constructor(
+    private readonly api: ApiName,
+    private readonly options: PassiveJudgeOptions,
+  ) {
+    this.secrets = options.secrets ?? new Secrets({});
+    this.traffic = new TrafficSecrets(this.secrets);
+    this.session = newSession(api, options, this.secrets);
+    this.history = historyChecks(api).filter((h) => this.session.options.checks.has(h.check));
+    this.baseUrl = options.baseUrl?.replace(/\/$/, "");
+  }
+
+  redact(text: string): string {
+    return this.secrets.redact(text);
+  }
+
+  gap(found: PassiveGap): void {
+    this.entries += 1;
+    this.listGap(found);
+  }
+
+  private listGap(found: PassiveGap): PassiveGap {
+    const listed = { ...found, url: this.secrets.redactSent(found.url), reason: this.secrets.redact(found.reason) };
+    this.gaps.push(listed);
+    return listed;
+  }
+
+  judge(exchange: Exchange, entry?: number): JudgedExchange {
+    this.entries += 1;
+    this.traffic.register(exchange);
+    const sentAt = exchange.receivedAt - exchange.durationMs;
+    this.first = Math.min(this.first ?? sentAt, sentAt);
+    this.last = Math.max(this.last ?? exchange.receivedAt, exchange.receivedAt);
+    const method = exchange.request.method.toUpperCase();
+    const url = new URL(exchange.request.url);
+    const listed = (reason: string): JudgedExchange => {
+      const status = exchange.response ? { status: exchange.response.status } : {};
+      return {
+        gap: this.listGap({ ...(entry ? { entry } : {}), method, url: exchange.request.url, reason, ...status }),
+        failures: [],
+      };
+    };
+    const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
+    if (path === undefined)
+      return listed(`another host or address than ${this.api}'s ${this.secrets.redact(this.baseUrl!)}`);
+    const match = loadContract(this.api).route(method, path);
+    if (!match) return listed(unmatchedReason(this.api, method, path, exchange));
+    this.baseUrl ??= url.origin;
+    this.session.options.baseUrl = this.baseUrl;
+    this.judged += 1;
+    if (this.options.keepExchanges !== false) this.kept.push(exchange);
+    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry);
+  }
+
+  private judgeMatched(
+    operationId: string,
+    pathParams: Record<string, string>,
+    exchange: Exchange,
+    entry: number | undefined,
+  ): JudgedExchange {
+    const session = this.session;
+    const model = session.model(operationId);
+    const request = judgeRequest(model, exchange.request, pathParams);
+    const kind = request.expectation === "unauthenticated" ? "no credentials" : "recorded traffic";
+    session.coverage.sent(operationId, kind, exchange);
+    if (exchange.response) session.observations.observe(model, exchange);
+    const label = entry ? `${request.label} (entry ${entry})` : request.label;
+    const failed = session.check(model, exchange, request.expectation, label, { violation: request.violation });
+    const failures = [...failed].map(([check, message]) => ({ check, message: this.redact(message) }));
+    for (const check of this.history) {
+      const judgeAssumption = session.assumptionJudge(check.check, operationId, label);
+      for (const { outcome, sentBefore } of check.observe(operationId, exchange, judgeAssumption)) {
+        session.record(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {});
+        if (outcome) failures.push({ check: check.check, message: this.redact(outcome) });
+      }
+    }
+    return { operationId, failures };
+  }
+
+  report(): RunReport {
+    const now = new Date();
+    const built = buildReport(this.session, new ResourceTracker(), {
+      startedAt: this.first === undefined ? now : new Date(this.first),
+      finishedAt: this.last === undefined ? now : new Date(this.last),
+      interrupted: false,
+    });
+    const redact = (text: string) => this.redact(text);
+    const { entries, judged, gaps } = this;
+    return {
+      ...built,
+      baseUrl: redact(this.baseUrl ?? "(no exchange matched an operation)"),
+      requests: judged,
+      passive: { source: redact(this.options.source), entries, judged, gaps },
+      ...(this.options.keepExchanges !== false
+        ? { exchanges: this.kept.map((exchange) => recorded(exchange, redact)) }
+        : {}),
+    };
+  }
+}

@@ -1,0 +1,29 @@
+// The passive part of the console and JUnit reports: where the traffic came from, and every entry that was not
+// judged against an operation (a gap), with its reason. Nothing recorded is left out of a report.
+import type { PassiveSummary } from "./types.js";
+
+/** The console lines of a passive run (empty for an active one). */
+export function passiveConsoleLines(passive: PassiveSummary | undefined): string[] {
+  if (!passive) return [];
+  const lines = [
+    "",
+    `Recorded traffic: ${passive.source}: ${passive.entries} entries, ${passive.judged} judged against an operation, ${passive.gaps.length} not (gaps)`,
+  ];
+  for (const gap of passive.gaps)
+    lines.push(
+      `  ○ ${gap.entry !== undefined ? `entry ${gap.entry}: ` : ""}${gap.method} ${gap.url}${gap.status !== undefined ? ` (${gap.status})` : ""}: ${gap.reason}`,
+    );
+  return lines;
+}
+
+/** One skipped JUnit test case per gap, so that CI dashboards list them too. */
+export function passiveJunitCases(
+  api: string,
+  passive: PassiveSummary | undefined,
+  xml: (text: string) => string,
+): string[] {
+  return (passive?.gaps ?? []).map(
+    (gap) =>
+      `    <testcase classname="${xml(`conform.${api}.gaps`)}" name="${xml(`${gap.entry !== undefined ? `entry ${gap.entry} ` : ""}${gap.method} ${gap.url}`)}"><skipped message="${xml(`not judged: ${gap.reason}`)}"/></testcase>`,
+  );
+}

@@ -1,0 +1,40 @@
+// What a passive run (recorded traffic: --har, --from-json, the proxy) adds to the report: where the traffic came
+// from, what was judged, the exchanges that could not be judged (gaps, never dropped), and the exchanges themselves,
+// redacted, so that a later run can judge them again (--from-json).
+
+/** An entry of the recording that was not judged against an operation, and why. */
+export interface PassiveGap {
+  /** The entry's position in the recording (1-based), when it has one. */
+  entry?: number;
+  method: string;
+  url: string;
+  status?: number;
+  reason: string;
+}
+
+export interface PassiveSummary {
+  /** Where the exchanges came from: `HAR file <name> (Chromium 131)`, `JSON report <name>`, `proxy`. */
+  source: string;
+  /** Every entry of the recording, judged or not. */
+  entries: number;
+  /** Of those, the exchanges matched to an operation and judged. */
+  judged: number;
+  gaps: PassiveGap[];
+}
+
+/** One recorded exchange as the report keeps it (every secret replaced by its placeholder). */
+export interface RecordedExchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    setCookies?: string[];
+    body: string;
+    /** The body was cut at this many bytes when it was recorded. */
+    tooLarge?: number;
+  };
+  error?: string;
+  durationMs: number;
+  /** When the response arrived (ISO 8601). */
+  receivedAt: string;
+}
