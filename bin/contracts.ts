@@ -26,6 +26,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "check a live deployment against a contract with generated requests",
     run: async (argv) => (await import("../conformance/cli.js")).runConformCommand(argv),
   },
+  proxy: {
+    summary: "a recording reverse proxy that judges the traffic to a deployment against a contract",
+    longRunning: (argv) => !argv.includes("--help") && !argv.includes("-h"),
+    run: async (argv) => (await import("../conformance/proxy/cli.js")).runProxyCommand(argv),
+  },
   diff: {
     summary: "compare two versions of a contract; exit code 1 on a breaking change",
     run: async (argv) => (await import("../lib/diff/cli.js")).runDiffCommand(argv),

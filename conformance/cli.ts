@@ -129,7 +129,7 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
 }
 
 /** A report file the run will write: checked before the run, which could take long and then lose its report. */
-function checkWritable(file: string | undefined, flag: string): void {
+export function checkWritable(file: string | undefined, flag: string): void {
   if (file === undefined) return;
   const directory = dirname(file);
   let isDirectory = false;

@@ -1,0 +1,202 @@
+// `contracts proxy <api> --target <url>`: a recording reverse proxy in front of a deployment (staging, the sandbox).
+// Traffic passes unchanged (forward.ts); each exchange, once its response has gone, is judged by the passive judge
+// (conformance/passive/) with the active run's checks and verdict rules; failures are printed as they are found and
+// the reports of `contracts conform` are written when the proxy stops (Ctrl-C, SIGTERM, SIGHUP).
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
+import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
+import { untilSignal } from "../../lib/signals.js";
+import { anyApplies, selectChecks } from "../checks.js";
+import { checkWritable } from "../cli.js";
+import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
+import { htmlReport } from "../report-html.js";
+import { consoleReport, jsonReport, junitReport, verdict } from "../report.js";
+import { TrafficSecrets } from "../passive/traffic-secrets.js";
+import { ProxyStartError, startRecordingProxy } from "./forward.js";
+import type { ProxiedExchange } from "./recording.js";
+
+/** identity on 4030, links 4031, catalog 4032, pay 4033: beside the mocks (4010-) and the sandbox (4020-). */
+const DEFAULT_BASE_PORT = 4030;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export const PROXY_USAGE = `contracts proxy <api> --target <url> [--port <n>] [--host <host>] [--json <file>] [--junit <file>]
+                [--html <file>] [--max-body <bytes>] [--check <name>]... [--exclude-check <name>]... [--strict]
+  A recording reverse proxy for a deployment you may not send test requests to: put it in front of staging (or the
+  sandbox) and point your frontend, partner or client at it. Every request goes to --target unchanged and every
+  response comes back unchanged, streamed, never delayed or blocked; only the Host header names the target, and
+  hop-by-hop fields stay on their own connection (RFC 9110 §7.6.1). After each response has been passed on, the
+  exchange is judged with the checks and verdict rules of \`contracts conform\` plus the checks only real traffic
+  allows (nonces, rate-limit headers, idempotency, issued tokens). Failures are printed as they are found; the
+  reports are written when the proxy stops (Ctrl-C, SIGTERM). Secrets in the traffic never reach an output.
+  --target <url>       the deployment: an http(s) URL; a path in it goes before every request's path (env
+                       PROXY_TARGET)
+  --port <n>           port to listen on (default: identity 4030, links 4031, catalog 4032, pay 4033; 0 picks one)
+  --host <host>        address to listen on (default 127.0.0.1: loopback only)
+  --max-body <bytes>   the most of each request and response body kept for judging (default ${DEFAULT_MAX_BODY_BYTES});
+                       larger bodies pass whole but are judged as too large
+  --json <file>        write the JSON report on exit: checks, failures, gaps and every judged exchange, redacted
+  --junit <file>       write a JUnit XML report on exit      --html <file>   write the HTML report on exit
+  --check <name>       only this check; repeatable           --exclude-check <name>  all but this one; repeatable
+  --strict             a broken x-assumption fails instead of warning
+
+Exit codes: 0 nothing failed, 1 a check failed or no exchange was judged, 2 usage error, a port in use.
+`;
+
+const OPTIONS = {
+  target: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  "max-body": { type: "string" },
+  json: { type: "string" },
+  junit: { type: "string" },
+  html: { type: "string" },
+  check: { type: "string", multiple: true },
+  "exclude-check": { type: "string", multiple: true },
+  strict: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+type ProxyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+interface ProxySettings {
+  api: ApiName;
+  target: URL;
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  checks: Set<string>;
+}
+
+function settingsFrom(values: ProxyValues, positionals: string[], env: NodeJS.ProcessEnv): ProxySettings {
+  if (positionals.length !== 1)
+    throw new UsageError("expected exactly one API: contracts proxy <identity|links|catalog|pay> --target <url>");
+  const api = parseApiName(positionals[0]!);
+  const targetText = values.target ?? env.PROXY_TARGET;
+  if (!targetText) throw new UsageError("--target is required (or PROXY_TARGET): the deployment to forward to");
+  const target = URL.canParse(targetText) ? new URL(targetText) : undefined;
+  if (!target || (target.protocol !== "http:" && target.protocol !== "https:") || target.search || target.hash)
+    throw new UsageError(`--target must be an http(s) URL without query or fragment, got "${targetText}"`);
+  const port = values.port === "0" ? 0 : values.port ? parsePort(values.port, "--port") : defaultPort(api);
+  const maxBody = values["max-body"] ?? String(DEFAULT_MAX_BODY_BYTES);
+  if (!/^\d+$/.test(maxBody) || Number(maxBody) < 1)
+    throw new UsageError(`--max-body takes a number of bytes (at least 1), got "${maxBody}"`);
+  checkWritable(values.json, "--json");
+  checkWritable(values.junit, "--junit");
+  checkWritable(values.html, "--html");
+  const checks = selectChecks(values.check, values["exclude-check"]);
+  if (!anyApplies(checks, api))
+    throw new UsageError(
+      `none of the selected checks applies to ${api}; \`contracts conform --list-checks\` shows which do`,
+    );
+  return { api, target, host: values.host ?? "127.0.0.1", port, maxBodyBytes: Number(maxBody), checks };
+}
+
+function defaultPort(api: ApiName): number {
+  return DEFAULT_BASE_PORT + API_NAMES.indexOf(api);
+}
+
+export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    process.stdout.write(PROXY_USAGE);
+    return 0;
+  }
+  const settings = settingsFrom(values, positionals, env);
+  // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the proxy as
+  // soon as it is up, and writes its (empty) reports.
+  const stopRequested = untilSignal();
+  const judge = createPassiveJudge(settings.api, {
+    baseUrl: settings.target.href,
+    source: `contracts proxy in front of ${settings.target.origin}`,
+    checks: settings.checks,
+    strict: values.strict,
+    onFailure: (failure) =>
+      process.stderr.write(`  ✗ ${failure.check} on ${failure.operationId}: ${oneLine(failure.message)}\n`),
+  });
+  // The secrets of exchanges that cannot be judged (the judge learns those of the others itself).
+  const unjudged = new TrafficSecrets(judge.secrets);
+  let proxy;
+  try {
+    proxy = await startRecordingProxy({
+      target: settings.target,
+      host: settings.host,
+      port: settings.port,
+      maxBodyBytes: settings.maxBodyBytes,
+      onExchange: (exchange) => judgeExchange(judge, unjudged, exchange, settings.maxBodyBytes),
+    });
+  } catch (error) {
+    if (error instanceof ProxyStartError) throw new UsageError(error.message);
+    throw error;
+  }
+  process.stdout.write(
+    `contracts proxy: ${settings.api} at ${proxy.url} -> ${judge.redact(settings.target.href)}\n` +
+      `Each exchange is judged against the ${settings.api} contract after its response has been passed on; failures show below.\n` +
+      `Ctrl-C to stop and write the reports.\n`,
+  );
+  const reason = await stopRequested;
+  process.stderr.write(`\n${reason}: stopping the proxy; exchanges in flight finish first...\n`);
+  await proxy.stop();
+  return finish(judge, values);
+}
+
+/** A failure message on the one line it is printed on. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, " ");
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/**
+ * One exchange that passed: judged when it is complete; listed as a gap, with its reason, when it is not (no
+ * response, cut short, a request body too large to judge, a body that does not decode). None is dropped.
+ */
+function judgeExchange(
+  judge: PassiveJudge,
+  unjudged: TrafficSecrets,
+  exchange: ProxiedExchange,
+  maxBodyBytes: number,
+): void {
+  const notJudged =
+    exchange.error !== undefined
+      ? exchange.response
+        ? `cut short: ${exchange.error}`
+        : `no response: ${exchange.error} (the proxy answered 502)`
+      : exchange.requestTooLarge !== undefined
+        ? `the request body is larger than --max-body ${maxBodyBytes} bytes, so it cannot be judged`
+        : exchange.unreadable;
+  if (notJudged === undefined) {
+    judge.judge(exchange);
+    return;
+  }
+  // Its secrets are learnt first: the URL of a gap is shown, and may carry a code or a token.
+  unjudged.register(exchange);
+  const method = exchange.request.method;
+  const status = exchange.response ? { status: exchange.response.status } : {};
+  judge.gap({ method, url: exchange.request.url, reason: notJudged, ...status });
+  process.stderr.write(`  ! ${method} ${judge.redact(exchange.request.url)} not judged: ${judge.redact(notJudged)}\n`);
+}
+
+/** Writes the reports and returns the exit code: 1 when a check failed or nothing at all was judged. */
+function finish(judge: PassiveJudge, values: ProxyValues): number {
+  const report = judge.report();
+  const redact = (text: string) => judge.redact(text);
+  process.stdout.write(consoleReport(report, redact));
+  if (values.json) writeFileSync(values.json, jsonReport(report, redact));
+  if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
+  if (values.html) writeFileSync(values.html, htmlReport(report, redact));
+  const { newFailures, couldNotRun } = verdict(report);
+  const judged = report.passive?.judged ?? 0;
+  const entries = report.passive?.entries ?? 0;
+  if (newFailures.length > 0 || couldNotRun.length > 0) {
+    process.stderr.write(
+      `contracts proxy: ${newFailures.length} check failure(s) on ${report.api} in ${judged} judged exchange(s) of ${entries}\n`,
+    );
+    return 1;
+  }
+  if (judged === 0) {
+    process.stderr.write(`contracts proxy: no exchange of ${report.api} was judged (${entries} passed)\n`);
+    return 1;
+  }
+  process.stderr.write(`contracts proxy: no failures on ${report.api} in ${judged} judged exchange(s) of ${entries}\n`);
+  return 0;
+}
