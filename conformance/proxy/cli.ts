@@ -9,12 +9,11 @@ import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../checks.js";
 import { checkWritable } from "../cli.js";
-import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
+import type { PassiveJudge } from "../passive/judge.js";
 import { htmlReport } from "../report-html.js";
-import { consoleReport, jsonReport, junitReport, verdict } from "../report.js";
-import { TrafficSecrets } from "../passive/traffic-secrets.js";
-import { ProxyStartError, startRecordingProxy } from "./forward.js";
-import type { ProxiedExchange } from "./recording.js";
+import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report.js";
+import { ProxyStartError } from "./forward.js";
+import { type JudgingProxy, startJudgingProxy } from "./judging.js";
 
 /** identity on 4030, links 4031, catalog 4032, pay 4033: beside the mocks (4010-) and the sandbox (4020-). */
 const DEFAULT_BASE_PORT = 4030;
@@ -106,29 +105,23 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
   // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the proxy as
   // soon as it is up, and writes its (empty) reports.
   const stopRequested = untilSignal();
-  const judge = createPassiveJudge(settings.api, {
-    baseUrl: settings.target.href,
-    source: `contracts proxy in front of ${settings.target.origin}`,
-    checks: settings.checks,
-    strict: values.strict,
-    onFailure: (failure) =>
-      process.stderr.write(`  ✗ ${failure.check} on ${failure.operationId}: ${oneLine(failure.message)}\n`),
-  });
-  // The secrets of exchanges that cannot be judged (the judge learns those of the others itself).
-  const unjudged = new TrafficSecrets(judge.secrets);
-  let proxy;
+  let proxy: JudgingProxy;
   try {
-    proxy = await startRecordingProxy({
+    proxy = await startJudgingProxy({
+      api: settings.api,
       target: settings.target,
       host: settings.host,
       port: settings.port,
       maxBodyBytes: settings.maxBodyBytes,
-      onExchange: (exchange) => judgeExchange(judge, unjudged, exchange, settings.maxBodyBytes),
+      checks: settings.checks,
+      strict: values.strict,
+      onLine: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (error) {
     if (error instanceof ProxyStartError) throw new UsageError(error.message);
     throw error;
   }
+  const judge = proxy.judge;
   process.stdout.write(
     `contracts proxy: ${settings.api} at ${proxy.url} -> ${judge.redact(settings.target.href)}\n` +
       `Each exchange is judged against the ${settings.api} contract after its response has been passed on; failures show below.\n` +
@@ -136,49 +129,11 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
   );
   const reason = await stopRequested;
   process.stderr.write(`\n${reason}: stopping the proxy; exchanges in flight finish first...\n`);
-  await proxy.stop();
-  return finish(judge, values);
-}
-
-/** A failure message on the one line it is printed on. */
-function oneLine(text: string): string {
-  const line = text.replace(/\s*\n\s*/g, " ");
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-/**
- * One exchange that passed: judged when it is complete; listed as a gap, with its reason, when it is not (no
- * response, cut short, a request body too large to judge, a body that does not decode). None is dropped.
- */
-function judgeExchange(
-  judge: PassiveJudge,
-  unjudged: TrafficSecrets,
-  exchange: ProxiedExchange,
-  maxBodyBytes: number,
-): void {
-  const notJudged =
-    exchange.error !== undefined
-      ? exchange.response
-        ? `cut short: ${exchange.error}`
-        : `no response: ${exchange.error} (the proxy answered 502)`
-      : exchange.requestTooLarge !== undefined
-        ? `the request body is larger than --max-body ${maxBodyBytes} bytes, so it cannot be judged`
-        : exchange.unreadable;
-  if (notJudged === undefined) {
-    judge.judge(exchange);
-    return;
-  }
-  // Its secrets are learnt first: the URL of a gap is shown, and may carry a code or a token.
-  unjudged.register(exchange);
-  const method = exchange.request.method;
-  const status = exchange.response ? { status: exchange.response.status } : {};
-  judge.gap({ method, url: exchange.request.url, reason: notJudged, ...status });
-  process.stderr.write(`  ! ${method} ${judge.redact(exchange.request.url)} not judged: ${judge.redact(notJudged)}\n`);
+  return finish(await proxy.stop(), judge, values);
 }
 
 /** Writes the reports and returns the exit code: 1 when a check failed or nothing at all was judged. */
-function finish(judge: PassiveJudge, values: ProxyValues): number {
-  const report = judge.report();
+function finish(report: RunReport, judge: PassiveJudge, values: ProxyValues): number {
   const redact = (text: string) => judge.redact(text);
   process.stdout.write(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));

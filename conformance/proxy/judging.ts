@@ -1,0 +1,92 @@
+// The proxy and the passive judge put together: every exchange that passes the proxy (forward.ts) goes, once its
+// response has gone, to the judge of conformance/passive/, and each failure it finds becomes one redacted line.
+// `contracts proxy` (cli.ts) runs it until a signal; tests run it in their own process.
+import type { ApiName } from "../../lib/contract/index.js";
+import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
+import { TrafficSecrets } from "../passive/traffic-secrets.js";
+import type { RunReport } from "../report.js";
+import { startRecordingProxy } from "./forward.js";
+import type { ProxiedExchange } from "./recording.js";
+
+export interface JudgingProxyOptions {
+  api: ApiName;
+  target: URL;
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  checks?: ReadonlySet<string>;
+  strict?: boolean;
+  /** Each failure, and each exchange that cannot be judged, as one line (secrets replaced). */
+  onLine(line: string): void;
+}
+
+export interface JudgingProxy {
+  url: string;
+  judge: PassiveJudge;
+  /** Stops the proxy once the exchanges in flight have passed and been judged; the report of all of them. */
+  stop(graceMs?: number): Promise<RunReport>;
+}
+
+export async function startJudgingProxy(options: JudgingProxyOptions): Promise<JudgingProxy> {
+  const judge = createPassiveJudge(options.api, {
+    baseUrl: options.target.href,
+    source: `contracts proxy in front of ${options.target.origin}`,
+    ...(options.checks ? { checks: options.checks } : {}),
+    ...(options.strict ? { strict: true } : {}),
+    onFailure: (failure) =>
+      options.onLine(`  ✗ ${failure.check} on ${failure.operationId}: ${oneLine(failure.message)}`),
+  });
+  // The secrets of exchanges that cannot be judged (the judge learns those of the others itself).
+  const unjudged = new TrafficSecrets(judge.secrets);
+  const proxy = await startRecordingProxy({
+    target: options.target,
+    host: options.host,
+    port: options.port,
+    maxBodyBytes: options.maxBodyBytes,
+    onExchange: (exchange) => judgeExchange(judge, unjudged, exchange, options),
+  });
+  return {
+    url: proxy.url,
+    judge,
+    async stop(graceMs) {
+      await proxy.stop(graceMs);
+      return judge.report();
+    },
+  };
+}
+
+/** A failure message on the one line it is printed on. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, " ");
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/**
+ * One exchange that passed: judged when it is complete; listed as a gap, with its reason, when it is not (no
+ * response, cut short, a request body too large to judge, a body that does not decode). None is dropped.
+ */
+function judgeExchange(
+  judge: PassiveJudge,
+  unjudged: TrafficSecrets,
+  exchange: ProxiedExchange,
+  options: JudgingProxyOptions,
+): void {
+  const notJudged =
+    exchange.error !== undefined
+      ? exchange.response
+        ? `cut short: ${exchange.error}`
+        : `no response: ${exchange.error} (the proxy answered 502)`
+      : exchange.requestTooLarge !== undefined
+        ? `the request body is larger than --max-body ${options.maxBodyBytes} bytes, so it cannot be judged`
+        : exchange.unreadable;
+  if (notJudged === undefined) {
+    judge.judge(exchange);
+    return;
+  }
+  // Its secrets are learnt first: the URL of a gap is shown, and may carry a code or a token.
+  unjudged.register(exchange);
+  const method = exchange.request.method;
+  const status = exchange.response ? { status: exchange.response.status } : {};
+  judge.gap({ method, url: exchange.request.url, reason: notJudged, ...status });
+  options.onLine(`  ! ${method} ${judge.redact(exchange.request.url)} not judged: ${judge.redact(notJudged)}`);
+}
