@@ -4,11 +4,11 @@
 // the same server without the fault passes. The faults are the conformance self-test's (conformance/fault-servers/).
 import { describe, expect, it } from "vitest";
 import { createLinksClient } from "../../clients/links.js";
-import { startCatalogServer, type CatalogFault } from "../../conformance/fault-servers/catalog.js";
+import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { FAULT_SERVER_CREDENTIALS as C } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
-import { type PayFault, startPayServer } from "../../conformance/fault-servers/pay.js";
+import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
 import type { RunReport } from "../../conformance/report.js";
 import type { ApiName } from "../../lib/contract/index.js";
@@ -101,7 +101,7 @@ const CASES: ProxyCase[] = [
       startPayServer({
         shopId: C.PAY_SHOP_ID,
         secret: C.PAY_SECRET,
-        ...(on ? { fault: "nonce-not-checked" as PayFault } : {}),
+        ...(on ? { fault: "nonce-not-checked" } : {}),
       }),
     // The passive judge (conformance/passive/) takes the replayed request for a valid one, so the clean gateway's
     // refusal of the used nonce counts as "valid data was refused"; reported to the judge's author.
@@ -117,7 +117,7 @@ const CASES: ProxyCase[] = [
     start: (on) =>
       startCatalogServer({
         apiKey: C.CATALOG_API_KEY,
-        ...(on ? { fault: "idempotency-ignored" as CatalogFault } : {}),
+        ...(on ? { fault: "idempotency-ignored" } : {}),
       }),
     // A retried creation: the same key, the same body.
     traffic: async (url) => {
