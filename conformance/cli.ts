@@ -16,9 +16,11 @@ import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./console.js";
 import { Secrets } from "./secrets.js";
 import { DEFAULT_MAX_WRITES } from "./session.js";
+import { runPassiveCommand } from "./passive/cli.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 
 export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
+       contracts conform <api> --har <file> | --from-json <report> [--base-url <url>] [options]
   Send generated requests (examples, boundary values, random valid and invalid data) to a deployment and check
   every response against the contract. Read-only unless --allow-writes.
 
@@ -31,6 +33,12 @@ Credentials (each also read from the environment variable shown, which keeps sec
             --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
             [--sign-in <field>=<value>]...                  IDENTITY_SIGN_IN="login=alice&password=..."
             [--post-logout-redirect-uri <uri>]              IDENTITY_POST_LOGOUT_REDIRECT_URI
+
+Recorded traffic (nothing is sent; the same checks and reports; production traffic that may not be tested):
+  --har <file>            judge the exchanges of a HAR 1.2 file (browser developer tools, Playwright's recordHar,
+                          Insomnia, mitmproxy); --base-url, when given, sets which host is the API's (else the first
+                          entry that matches an operation); entries elsewhere or matching no operation are listed
+  --from-json <report>    judge again the exchanges a previous run's --json report recorded
 
 Signing in (identity flow checks; without a completed sign-in the sign_in check fails and the run exits 1):
   (default)               plain HTTP: submit the provider's HTML forms with the --sign-in values in the fields of
@@ -79,7 +87,7 @@ Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not r
 from running, or only checks of other APIs selected) or unreachable target, 130 interrupted.
 `;
 
-function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
+export function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
   const pick = (flag: string, key: keyof Credentials) =>
     (values[flag] as string | undefined) ?? env[CREDENTIAL_ENV[key]] ?? undefined;
   const credentials: Credentials = {};
@@ -150,6 +158,8 @@ export function checkWritable(file: string | undefined, flag: string): void {
 /** The options of `contracts conform <api>` (CONFORM_USAGE explains them). */
 const CONFORM_OPTIONS = {
   "base-url": { type: "string" },
+  har: { type: "string" },
+  "from-json": { type: "string" },
   token: { type: "string" },
   "api-key": { type: "string" },
   "read-only-api-key": { type: "string" },
@@ -187,7 +197,7 @@ const CONFORM_OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-type ConformValues = ReturnType<typeof parseConformArgs>["values"];
+export type ConformValues = ReturnType<typeof parseConformArgs>["values"];
 
 function parseConformArgs(argv: string[]) {
   return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CONFORM_OPTIONS });
@@ -214,6 +224,8 @@ export async function runConformCommand(
       );
     return 0;
   }
+  if (values.har !== undefined || values["from-json"] !== undefined)
+    return runPassiveCommand(values, positionals, env, io, { credentialsFrom, checkWritable, finishRun });
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } =
     runSettings(values, positionals, env);
   const interrupt = abortOnSignals(io);
@@ -315,7 +327,7 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
 }
 
 /** Applies the baseline, writes the reports and returns the exit code. */
-function finishRun(
+export function finishRun(
   api: ApiName,
   report: RunReport,
   values: ConformValues,

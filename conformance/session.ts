@@ -154,6 +154,8 @@ export class Session {
   readonly linkSources = new Map<string, Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>>();
   /** Successful updates of a resource without an id (the links account), in order: update_visible_on_read. */
   readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
+  /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
+  readonly exchanges: Exchange[] = [];
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
@@ -178,7 +180,10 @@ export class Session {
       ...(declared ? { rateLimitWindowMs: declared.windowSeconds * 1000 } : {}),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      onExchange: () => options.onProgress?.({ type: "request", count: this.transport.requestCount }),
+      onExchange: (exchange) => {
+        this.exchanges.push(exchange);
+        options.onProgress?.({ type: "request", count: this.transport.requestCount });
+      },
     });
     const unitAssumption =
       declared &&

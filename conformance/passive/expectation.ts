@@ -136,6 +136,9 @@ export function judgeRequest(
   const api = model.op.api;
   if (lacksCredentials(api, model, request))
     return { expectation: "unauthenticated", label: "recorded request without credentials" };
+  // An active run's probe with made-up credentials, judged again from its report (--from-json).
+  if (request.wrongKey !== undefined)
+    return { expectation: "unauthenticated", label: "recorded request with wrong credentials" };
   const url = new URL(request.url);
   const { problems } = readParameters(loadContract(api), model.op, {
     pathParams,

@@ -25,6 +25,8 @@ export interface HistoryCheck {
     exchange: Exchange,
     judge: Pick<ResponseCheckInput, "strict" | "note">,
   ): HistoryOutcome[];
+  /** Why the history makes a request that the contract allows one that need not be accepted (a nonce used before). */
+  notValid?(exchange: Exchange): string | undefined;
 }
 
 function jsonObject(text: string | undefined): Record<string, unknown> | undefined {
@@ -42,11 +44,28 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
 class NonceHistory implements HistoryCheck {
   readonly check = "nonce_replay";
   private readonly used = new Map<string, { operationId: string; exchange: Exchange }>();
-  observe(operationId: string, exchange: Exchange): HistoryOutcome[] {
+  private readonly seen = new Set<string>();
+
+  private keyOf(exchange: Exchange): { key: string; nonce: unknown } | undefined {
     const body = jsonObject(exchange.request.body);
     const nonce = body?.nonce;
-    if (nonce === undefined || !exchange.response) return [];
-    const key = `${JSON.stringify(body?.shop_id)} ${JSON.stringify(nonce)}`;
+    return nonce === undefined
+      ? undefined
+      : { key: `${JSON.stringify(body?.shop_id)} ${JSON.stringify(nonce)}`, nonce };
+  }
+
+  notValid(exchange: Exchange): string | undefined {
+    const found = this.keyOf(exchange);
+    if (!found) return undefined;
+    const repeated = this.seen.has(found.key);
+    this.seen.add(found.key);
+    return repeated ? `its nonce ${JSON.stringify(found.nonce)} was sent before` : undefined;
+  }
+
+  observe(operationId: string, exchange: Exchange): HistoryOutcome[] {
+    const found = this.keyOf(exchange);
+    if (!found || !exchange.response) return [];
+    const { key, nonce } = found;
     const first = this.used.get(key);
     const accepted = isSuccess("pay", exchange.response);
     if (!first) {

@@ -20,7 +20,8 @@ import type { Exchange } from "../transport.js";
 import { headerOf, judgeRequest } from "./expectation.js";
 import { type HistoryCheck, historyChecks } from "./history.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
-import type { PassiveGap, RecordedExchange } from "./types.js";
+import { recordedExchange } from "./recorded.js";
+import type { PassiveGap } from "./types.js";
 
 export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
 
@@ -53,6 +54,8 @@ export interface PassiveJudge {
   judge(exchange: Exchange, entry?: number): JudgedExchange;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
+  /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
+  note(note: PassiveGap): void;
   /** The report of everything judged so far. */
   report(): RunReport;
   /** Replaces every secret seen so far (configured or found in the traffic), in every encoding. */
@@ -111,35 +114,6 @@ function under(url: URL, baseUrl: string): string | undefined {
   return url.pathname.slice(prefix.length) || "/";
 }
 
-function recorded(exchange: Exchange, redact: (text: string) => string): RecordedExchange {
-  const request = exchange.request;
-  const headers = (record: Record<string, string>) =>
-    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, redact(v)]));
-  const response = exchange.response;
-  return {
-    request: {
-      method: request.method,
-      url: redact(request.url),
-      headers: headers(request.headers),
-      ...(request.body !== undefined ? { body: redact(request.body) } : {}),
-    },
-    ...(response
-      ? {
-          response: {
-            status: response.status,
-            headers: headers(response.headers),
-            ...(response.setCookies.length ? { setCookies: response.setCookies.map(redact) } : {}),
-            body: redact(response.text),
-            ...(response.tooLarge !== undefined ? { tooLarge: response.tooLarge } : {}),
-          },
-        }
-      : {}),
-    ...(exchange.error !== undefined ? { error: redact(exchange.error) } : {}),
-    durationMs: exchange.durationMs,
-    receivedAt: new Date(exchange.receivedAt).toISOString(),
-  };
-}
-
 /** Why an exchange at the API's address matches no operation. */
 function unmatchedReason(api: ApiName, method: string, path: string, exchange: Exchange): string {
   const allowed = loadContract(api).allowedMethods(path);
@@ -160,6 +134,7 @@ class PassiveRun implements PassiveJudge {
   private readonly session: Session;
   private readonly history: HistoryCheck[];
   private readonly gaps: PassiveGap[] = [];
+  private readonly notes: PassiveGap[] = [];
   private readonly kept: Exchange[] = [];
   private baseUrl: string | undefined;
   private entries = 0;
@@ -185,6 +160,10 @@ class PassiveRun implements PassiveJudge {
   gap(found: PassiveGap): void {
     this.entries += 1;
     this.listGap(found);
+  }
+
+  note(note: PassiveGap): void {
+    this.notes.push({ ...note, url: this.secrets.redactSent(note.url), reason: this.secrets.redact(note.reason) });
   }
 
   private listGap(found: PassiveGap): PassiveGap {
@@ -229,6 +208,11 @@ class PassiveRun implements PassiveJudge {
     const session = this.session;
     const model = session.model(operationId);
     const request = judgeRequest(model, exchange.request, pathParams);
+    // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
+    // its history check judges it, not positive_data_acceptance.
+    const notValid = this.history.map((check) => check.notValid?.(exchange)).find((why) => why !== undefined);
+    if (notValid !== undefined && request.expectation === "valid")
+      Object.assign(request, { expectation: "any", label: `recorded request: ${notValid}` });
     const kind = request.expectation === "unauthenticated" ? "no credentials" : "recorded traffic";
     session.coverage.sent(operationId, kind, exchange);
     if (exchange.response) session.observations.observe(model, exchange);
@@ -253,14 +237,14 @@ class PassiveRun implements PassiveJudge {
       interrupted: false,
     });
     const redact = (text: string) => this.redact(text);
-    const { entries, judged, gaps } = this;
+    const { entries, judged, gaps, notes } = this;
     return {
       ...built,
       baseUrl: redact(this.baseUrl ?? "(no exchange matched an operation)"),
       requests: judged,
-      passive: { source: redact(this.options.source), entries, judged, gaps },
+      passive: { source: redact(this.options.source), entries, judged, gaps, ...(notes.length ? { notes } : {}) },
       ...(this.options.keepExchanges !== false
-        ? { exchanges: this.kept.map((exchange) => recorded(exchange, redact)) }
+        ? { exchanges: this.kept.map((exchange) => recordedExchange(exchange, redact)) }
         : {}),
     };
   }

@@ -13,6 +13,10 @@ export function passiveConsoleLines(passive: PassiveSummary | undefined): string
     lines.push(
       `  ○ ${gap.entry !== undefined ? `entry ${gap.entry}: ` : ""}${gap.method} ${gap.url}${gap.status !== undefined ? ` (${gap.status})` : ""}: ${gap.reason}`,
     );
+  for (const note of passive.notes ?? [])
+    lines.push(
+      `  · ${note.entry !== undefined ? `entry ${note.entry}: ` : ""}${note.method} ${note.url}: judged; ${note.reason}`,
+    );
   return lines;
 }
 

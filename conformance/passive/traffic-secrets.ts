@@ -14,6 +14,9 @@ const SECRET_FIELD =
 const SECRET_HEADER =
   /^(authorization|proxy-authorization|x-seller-api-key|x-api-key|api-key|x-auth-token|x-csrf-token)$/i;
 
+/** A placeholder a report wrote in a secret's place (`<recorded bearer token 1>`, `$LINKS_TOKEN`): no secret. */
+const PLACEHOLDER = /^(<[^<>]*>|\$\{?[A-Z_]+\}?)$/;
+
 export class TrafficSecrets {
   private readonly counts = new Map<string, number>();
   private readonly seen = new Set<string>();
@@ -21,7 +24,7 @@ export class TrafficSecrets {
 
   private add(value: string | undefined, kind: string): void {
     const trimmed = value?.trim();
-    if (!trimmed || trimmed.length < 4 || this.seen.has(trimmed)) return;
+    if (!trimmed || trimmed.length < 4 || this.seen.has(trimmed) || PLACEHOLDER.test(trimmed)) return;
     this.seen.add(trimmed);
     const n = (this.counts.get(kind) ?? 0) + 1;
     this.counts.set(kind, n);
@@ -30,10 +33,10 @@ export class TrafficSecrets {
 
   /** An Authorization-like header: the whole value, the credential after its scheme, and Basic's decoded parts. */
   private credentialHeader(name: string, value: string): void {
-    const [scheme, credential] = value.trim().split(/\s+/, 2);
-    if (credential === undefined) return this.add(value, name.toLowerCase());
-    this.add(credential, scheme!.toLowerCase() === "bearer" ? "bearer token" : `${scheme!.toLowerCase()} credential`);
-    if (scheme!.toLowerCase() === "basic") {
+    const [, scheme, credential] = /^(\S+)\s+(.+)$/.exec(value.trim()) ?? [];
+    if (scheme === undefined || credential === undefined) return this.add(value, name.toLowerCase());
+    this.add(credential, scheme.toLowerCase() === "bearer" ? "bearer token" : `${scheme.toLowerCase()} credential`);
+    if (scheme.toLowerCase() === "basic") {
       const decoded = Buffer.from(credential, "base64").toString("utf8");
       const colon = decoded.indexOf(":");
       if (colon > 0) {

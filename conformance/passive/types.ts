@@ -20,11 +20,20 @@ export interface PassiveSummary {
   /** Of those, the exchanges matched to an operation and judged. */
   judged: number;
   gaps: PassiveGap[];
+  /** Entries judged with a caveat (a body recorded in base64, compressed or binary), `reason` saying which. */
+  notes?: PassiveGap[];
 }
 
 /** One recorded exchange as the report keeps it (every secret replaced by its placeholder). */
 export interface RecordedExchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** An active run's probe with credentials it made up (`wrong`) or with the narrower key (`read-only`). */
+    credentials?: "wrong" | "read-only";
+  };
   response?: {
     status: number;
     headers: Record<string, string>;

@@ -1,0 +1,153 @@
+// `contracts conform <api> --har <file>` and `--from-json <report>`: judge recorded traffic, send nothing. The
+// recording is read into memory only; the reports are those of an active run (console, --json, --junit, --html).
+import { readFileSync } from "node:fs";
+import { parseApiName, UsageError } from "../../lib/cli.js";
+import { type ApiName, isApiName } from "../../lib/contract/index.js";
+import { anyApplies, selectChecks } from "../checks.js";
+import { readBaseline } from "../baseline.js";
+import type { ConformConsole } from "../console.js";
+import type { RunReport } from "../report.js";
+import { Secrets } from "../secrets.js";
+import type { Exchange } from "../transport.js";
+import type { ConformValues } from "../cli.js";
+import { type HarRecording, readHar } from "./har.js";
+import { createPassiveJudge, type PassiveJudge } from "./judge.js";
+
+export interface PassiveCommandHelpers {
+  credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ConstructorParameters<typeof Secrets>[0];
+  checkWritable(file: string | undefined, flag: string): void;
+  finishRun(
+    api: ApiName,
+    report: RunReport,
+    values: ConformValues,
+    baseline: ReturnType<typeof readBaseline> | undefined,
+    secrets: Secrets,
+    io: ConformConsole,
+  ): number;
+}
+
+/** Options of an active run that mean nothing to recorded traffic: named, not silently ignored. */
+const ACTIVE_ONLY = [
+  "allow-writes",
+  "max-examples",
+  "seed",
+  "operation",
+  "shard",
+  "concurrency",
+  "rate-limit",
+] as const;
+
+function readInput(file: string, flag: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${flag} ${file}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+}
+
+/** The exchanges a previous run's JSON report recorded, as the judge reads them. */
+function exchangesOfReport(text: string, file: string, api: ApiName): { exchanges: Exchange[]; source: string } {
+  let report: Partial<RunReport>;
+  try {
+    report = JSON.parse(text) as Partial<RunReport>;
+  } catch (error) {
+    throw new UsageError(`--from-json ${file}: not a JSON report: ${(error as Error).message}`);
+  }
+  if (typeof report.api === "string" && isApiName(report.api) && report.api !== api)
+    throw new UsageError(`--from-json ${file}: the report is of ${report.api}, not ${api}`);
+  if (!Array.isArray(report.exchanges))
+    throw new UsageError(
+      `--from-json ${file}: the report records no exchanges (written before contracts conform recorded them); run it again to record them`,
+    );
+  const exchanges = report.exchanges.map((recorded): Exchange => {
+    const response = recorded.response;
+    let json: unknown;
+    let isJson = false;
+    try {
+      json = JSON.parse(response?.body ?? "");
+      isJson = true;
+    } catch {
+      // not JSON
+    }
+    return {
+      request: { ...recorded.request, ...(recorded.request.credentials === "wrong" ? { wrongKey: "recorded" } : {}) },
+      ...(response
+        ? {
+            response: {
+              status: response.status,
+              headers: response.headers,
+              text: response.body,
+              json,
+              isJson,
+              setCookies: response.setCookies ?? [],
+              ...(response.tooLarge !== undefined ? { tooLarge: response.tooLarge } : {}),
+            },
+          }
+        : {}),
+      ...(recorded.error !== undefined ? { error: recorded.error } : {}),
+      durationMs: recorded.durationMs,
+      receivedAt: Date.parse(recorded.receivedAt),
+    };
+  });
+  return { exchanges, source: `JSON report ${file} (${exchanges.length} exchanges recorded at ${report.baseUrl})` };
+}
+
+/** Feeds a HAR file to the judge, entry by entry; gaps and caveats are listed, nothing is dropped. */
+function judgeHar(judge: PassiveJudge, recording: HarRecording): void {
+  for (const item of recording.items) {
+    if ("gap" in item) judge.gap(item.gap);
+    else {
+      if (item.note)
+        judge.note({
+          entry: item.entry,
+          method: item.exchange.request.method,
+          url: item.exchange.request.url,
+          reason: item.note,
+        });
+      judge.judge(item.exchange, item.entry);
+    }
+  }
+}
+
+export function runPassiveCommand(
+  values: ConformValues,
+  positionals: string[],
+  env: NodeJS.ProcessEnv,
+  io: ConformConsole,
+  helpers: PassiveCommandHelpers,
+): number {
+  if (positionals.length !== 1)
+    throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --har <file>");
+  const api = parseApiName(positionals[0]!);
+  if (values.har && values["from-json"]) throw new UsageError("choose one of --har and --from-json");
+  for (const flag of ACTIVE_ONLY)
+    if (values[flag] !== undefined && values[flag] !== false)
+      throw new UsageError(
+        `--${flag} shapes the requests an active run sends; with --har or --from-json nothing is sent`,
+      );
+  const baseUrl = values["base-url"] ?? env.CONFORM_BASE_URL;
+  if (baseUrl !== undefined && !URL.canParse(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  for (const flag of ["json", "junit", "html"] as const) helpers.checkWritable(values[flag], `--${flag}`);
+  const checks = selectChecks(values.check, values["exclude-check"]);
+  if (!anyApplies(checks, api)) throw new UsageError(`none of the selected checks applies to ${api}`);
+  const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
+  const secrets = new Secrets(helpers.credentialsFrom(values, env));
+  const file = (values.har ?? values["from-json"])!;
+  const text = readInput(file, values.har ? "--har" : "--from-json");
+  const fromJson = values.har ? undefined : exchangesOfReport(text, file, api);
+  const har = values.har ? readHar(text, file) : undefined;
+  const source = fromJson?.source ?? `HAR file ${file} (${har!.creator})`;
+  const judge = createPassiveJudge(api, {
+    ...(baseUrl ? { baseUrl } : {}),
+    source,
+    checks,
+    strict: values.strict,
+    secrets,
+  });
+  io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
+  if (fromJson) fromJson.exchanges.forEach((exchange, index) => judge.judge(exchange, index + 1));
+  else judgeHar(judge, har!);
+  return helpers.finishRun(api, judge.report(), values, baseline, judge.secrets, io);
+}
