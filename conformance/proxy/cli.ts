@@ -9,7 +9,6 @@ import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../checks.js";
 import { checkWritable } from "../cli.js";
-import type { PassiveJudge } from "../passive/judge.js";
 import { htmlReport } from "../report-html.js";
 import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report.js";
 import { ProxyStartError } from "./forward.js";
@@ -129,11 +128,15 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
   );
   const reason = await stopRequested;
   process.stderr.write(`\n${reason}: stopping the proxy; exchanges in flight finish first...\n`);
-  return finish(await proxy.stop(), judge, values);
+  return finish(await proxy.stop(), proxy, values);
 }
 
-/** Writes the reports and returns the exit code: 1 when a check failed or nothing at all was judged. */
-function finish(report: RunReport, judge: PassiveJudge, values: ProxyValues): number {
+/**
+ * Writes the reports and returns the exit code: 1 when a check failed, an exchange could not be judged for an
+ * error of the judge's own, or nothing at all was judged.
+ */
+function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): number {
+  const judge = proxy.judge;
   const redact = (text: string) => judge.redact(text);
   process.stdout.write(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
@@ -145,6 +148,12 @@ function finish(report: RunReport, judge: PassiveJudge, values: ProxyValues): nu
   if (newFailures.length > 0 || couldNotRun.length > 0) {
     process.stderr.write(
       `contracts proxy: ${newFailures.length} check failure(s) on ${report.api} in ${judged} judged exchange(s) of ${entries}\n`,
+    );
+    return 1;
+  }
+  if (proxy.judgeErrors > 0) {
+    process.stderr.write(
+      `contracts proxy: ${proxy.judgeErrors} exchange(s) could not be judged (listed above and in the report)\n`,
     );
     return 1;
   }

@@ -23,6 +23,8 @@ export interface JudgingProxyOptions {
 export interface JudgingProxy {
   url: string;
   judge: PassiveJudge;
+  /** Exchanges the judge failed on (its own error): listed as gaps, and the run must not pass. */
+  readonly judgeErrors: number;
   /** Stops the proxy once the exchanges in flight have passed and been judged; the report of all of them. */
   stop(graceMs?: number): Promise<RunReport>;
 }
@@ -38,16 +40,20 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   });
   // The secrets of exchanges that cannot be judged (the judge learns those of the others itself).
   const unjudged = new TrafficSecrets(judge.secrets);
+  const state = { judgeErrors: 0 };
   const proxy = await startRecordingProxy({
     target: options.target,
     host: options.host,
     port: options.port,
     maxBodyBytes: options.maxBodyBytes,
-    onExchange: (exchange) => judgeExchange(judge, unjudged, exchange, options),
+    onExchange: (exchange) => judgeExchange(judge, unjudged, exchange, options, state),
   });
   return {
     url: proxy.url,
     judge,
+    get judgeErrors() {
+      return state.judgeErrors;
+    },
     async stop(graceMs) {
       await proxy.stop(graceMs);
       return judge.report();
@@ -70,6 +76,7 @@ function judgeExchange(
   unjudged: TrafficSecrets,
   exchange: ProxiedExchange,
   options: JudgingProxyOptions,
+  state: { judgeErrors: number },
 ): void {
   const notJudged =
     exchange.error !== undefined
@@ -80,11 +87,33 @@ function judgeExchange(
         ? `the request body is larger than --max-body ${options.maxBodyBytes} bytes, so it cannot be judged`
         : exchange.unreadable;
   if (notJudged === undefined) {
-    judge.judge(exchange);
-    return;
+    try {
+      judge.judge(exchange);
+      return;
+    } catch (error) {
+      // Fail closed: an exchange the judge could not judge is listed, and the run does not pass.
+      state.judgeErrors += 1;
+      listUnjudged(judge, unjudged, exchange, `could not be judged: ${(error as Error).message}`, options);
+      return;
+    }
   }
+  listUnjudged(judge, unjudged, exchange, notJudged, options);
+}
+
+/** An exchange listed as a gap with its reason, and printed as one line. */
+function listUnjudged(
+  judge: PassiveJudge,
+  unjudged: TrafficSecrets,
+  exchange: ProxiedExchange,
+  notJudged: string,
+  options: JudgingProxyOptions,
+): void {
   // Its secrets are learnt first: the URL of a gap is shown, and may carry a code or a token.
-  unjudged.register(exchange);
+  try {
+    unjudged.register(exchange);
+  } catch {
+    // a credential that does not decode: the placeholders of the others still apply
+  }
   const method = exchange.request.method;
   const status = exchange.response ? { status: exchange.response.status } : {};
   judge.gap({ method, url: exchange.request.url, reason: notJudged, ...status });
