@@ -1,13 +1,16 @@
 // `contracts proxy` as a user runs it: the real CLI in its own process in front of a links server, traffic through
 // it, failures printed live as one redacted line each, SIGINT or SIGTERM, then the console summary, the JSON, JUnit
-// and HTML reports on disk and the exit code; and the usage errors, each one clear line with exit code 2.
+// and HTML reports on disk and the exit code; an https target reached by its name with its certificate checked; and
+// the usage errors, each one clear line with exit code 2.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS as C } from "../../conformance/fault-servers/credentials.js";
-import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
+import { exampleOf, type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
 import { runContracts } from "../support/processes.js";
 
 const directory = mkdtempSync(join(tmpdir(), "proxy-cli-"));
@@ -21,7 +24,11 @@ async function linksServer(fault?: LinksFault): Promise<string> {
 }
 
 async function startProxy(target: string, ...extra: string[]) {
-  const command = runContracts(["proxy", "links", "--target", target, "--port", "0", ...extra]);
+  return startProxyWith({}, target, ...extra);
+}
+
+async function startProxyWith(env: NodeJS.ProcessEnv, target: string, ...extra: string[]) {
+  const command = runContracts(["proxy", "links", "--target", target, "--port", "0", ...extra], env);
   const banner = await command.waitForOutput(/at (http:\/\/127\.0\.0\.1:\d+)/);
   return { command, url: /at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]! };
 }
@@ -113,6 +120,64 @@ describe("contracts proxy (the CLI)", () => {
     await waitFor(() => /! GET .*\/api\/account not judged: no response: ECONNREFUSED/.test(command.stderr()));
     command.child.kill("SIGTERM");
     expect(await command.exit).toBe(1);
+  });
+
+  it("forwards to an https target (a staging deployment) by its name, and checks its certificate", async () => {
+    const key = join(directory, "key.pem");
+    const cert = join(directory, "cert.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost",
+      ],
+      { stdio: "ignore" },
+    );
+    const hosts: string[] = [];
+    const staging = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+      hosts.push(req.headers.host ?? "");
+      const reset = String(Math.floor(Date.now() / 1000) + 60);
+      res
+        .writeHead(200, {
+          "Content-Type": "application/json",
+          "X-RateLimit-Limit": "30",
+          "X-RateLimit-Remaining": "29",
+          "X-RateLimit-Reset": reset,
+        })
+        .end(JSON.stringify(exampleOf("links", "getAccount")));
+    });
+    await new Promise<void>((resolve) => staging.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => staging.close(() => resolve())));
+    const target = `https://localhost:${(staging.address() as { port: number }).port}`;
+
+    const trusted = await startProxyWith({ NODE_EXTRA_CA_CERTS: cert }, target);
+    const answer = await fetch(`${trusted.url}/api/account`, { headers: { Authorization: `Bearer ${C.LINKS_TOKEN}` } });
+    expect(await answer.json()).toEqual(exampleOf("links", "getAccount"));
+    expect(hosts).toEqual([new URL(target).host]);
+    trusted.command.child.kill("SIGTERM");
+    expect(await trusted.command.exit).toBe(0);
+    expect(trusted.command.stderr()).toMatch(/no failures on links in 1 judged exchange\(s\) of 1/);
+
+    // A certificate the machine does not trust is refused, never waved through: the client gets 502 and the reason.
+    const untrusted = await startProxy(target);
+    const refused = await fetch(`${untrusted.url}/api/account`);
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toMatch(/SELF_SIGNED|self.signed/i);
+    untrusted.command.child.kill("SIGTERM");
+    expect(await untrusted.command.exit).toBe(1);
   });
 
   it("refuses bad usage with one clear line and exit code 2", async () => {
