@@ -28,7 +28,7 @@ export const PROXY_USAGE = `contracts proxy <api> --target <url> [--port <n>] [-
   allows (nonces, rate-limit headers, idempotency, issued tokens). Failures are printed as they are found; the
   reports are written when the proxy stops (Ctrl-C, SIGTERM). Secrets in the traffic never reach an output.
   --target <url>       the deployment: an http(s) URL; a path in it goes before every request's path (env
-                       PROXY_TARGET)
+                       PROXY_TARGET); an https target's certificate is checked (a private CA: NODE_EXTRA_CA_CERTS)
   --port <n>           port to listen on (default: identity 4030, links 4031, catalog 4032, pay 4033; 0 picks one)
   --host <host>        address to listen on (default 127.0.0.1: loopback only)
   --max-body <bytes>   the most of each request and response body kept for judging (default ${DEFAULT_MAX_BODY_BYTES});
@@ -126,6 +126,10 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
       `Each exchange is judged against the ${settings.api} contract after its response has been passed on; failures show below.\n` +
       `Ctrl-C to stop and write the reports.\n`,
   );
+  if (!["127.0.0.1", "::1", "localhost"].includes(settings.host))
+    process.stderr.write(
+      `contracts proxy: listening on ${settings.host}, not loopback only: whoever reaches it reaches the target through it\n`,
+    );
   const reason = await stopRequested;
   process.stderr.write(`\n${reason}: stopping the proxy; exchanges in flight finish first...\n`);
   return finish(await proxy.stop(), proxy, values);
