@@ -4,6 +4,7 @@
 // headers counting up, a changed idempotent replay, a token refused before it expires) fail on the check that
 // catches it. No output of any run holds a secret of the recording, in any encoding.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +34,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Judged {
   code: number;
   report: RunReport;
-  outputs: Record<string, string>;
+  outputs: Record<"console" | "json" | "junit" | "html", string>;
 }
 
 let runs = 0;
@@ -257,5 +258,77 @@ describe("secrets of the recording", () => {
       for (const form of forms(secret))
         for (const [output, text] of Object.entries(outputs))
           expect(text.includes(form), `${kind} in the ${output} output`).toBe(false);
+  });
+});
+
+describe("bad input gets a clear line and loses nothing", () => {
+  it("a truncated HAR and a file that is no HAR are usage errors that say so", async () => {
+    await expect(judge("links", recording.har.slice(0, recording.har.length / 2))).rejects.toThrow(
+      /not a HAR file: its JSON does not parse .*a truncated file cannot be judged/,
+    );
+    await expect(judge("links", '{"entries": []}')).rejects.toThrow(/not a HAR 1\.2 file: it has no log\.entries list/);
+  });
+
+  it("an entry without a response, one with its body left out and one that is no entry are gaps; the rest is judged", async () => {
+    const har = parsed();
+    const [account] = entriesOf(har, "GET", "/api/account");
+    const [first] = entriesOf(har, "GET", "/api/campaigns");
+    Object.assign(account!, { response: { status: 0, headers: [], content: {}, _error: "net::ERR_ABORTED" } });
+    delete first!.response.content.text;
+    (har.log.entries as unknown[]).push(null, { request: { method: "GET" } });
+    const { code, report, outputs } = await judge("links", har);
+    expect(code, outputs.console).toBe(0);
+    expect(report.passive!.entries).toBe(parsed().log.entries.length + 2);
+    expect(outputs.console).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/api\/account: recorded without a response \(net::ERR_ABORTED\): not judged/,
+    );
+    expect(outputs.console).toMatch(
+      /\/api\/campaigns\?limit=2&page=1 \(200\): the recording left the body out \(\d+ bytes; record with content embedded\): not judged/,
+    );
+    expect(outputs.console).toMatch(/GET \(no URL\): not a HAR entry: no request with an absolute URL/);
+    // The one listCampaigns left is judged.
+    expect(report.checks.find((c) => c.name === "response_schema_conformance")!.operations.listCampaigns).toEqual({
+      passed: 1,
+      failed: 0,
+    });
+  });
+
+  it("a body recorded compressed in base64 is decoded and judged, with a note", async () => {
+    const har = parsed();
+    const entry = entriesOf(har, "GET", "/api/campaigns")[0]!;
+    const body = entry.response.content as { text?: string; encoding?: string };
+    body.text = gzipSync(Buffer.from(body.text!)).toString("base64");
+    body.encoding = "base64";
+    entry.response.headers.push({ name: "Content-Encoding", value: "gzip" });
+    const broken = parsed();
+    const brokenEntry = entriesOf(broken, "GET", "/api/campaigns")[0]!;
+    const brokenBody = brokenEntry.response.content as { text?: string; encoding?: string };
+    brokenBody.text = gzipSync(Buffer.from(brokenBody.text!.replace('"campaigns"', '"campaigns_"'))).toString("base64");
+    brokenBody.encoding = "base64";
+    const clean = await judge("links", har);
+    expect(failedChecks(clean.report), clean.outputs.console).toEqual([]);
+    expect(clean.outputs.console).toMatch(
+      /judged; the body was recorded in base64 \(\d+ bytes\), decompressed to \d+ bytes/,
+    );
+    expect(failedChecks((await judge("links", broken)).report)).toContain("response_schema_conformance");
+  });
+});
+
+describe("--from-json: the exchanges a report recorded, judged again", () => {
+  it("judges the same exchanges to the same verdicts, faults included, with secrets still out", async () => {
+    const har = parsed();
+    FAULTS.find(([, , check]) => check === "nonce_replay")![3](har);
+    const first = await judge("pay", har);
+    const file = join(dir, "recorded.json");
+    writeFileSync(file, first.outputs.json);
+    const printed: string[] = [];
+    const io = { out: (t: string) => printed.push(t), err: (t: string) => printed.push(t), tty: false, signals: false };
+    const again = join(dir, "again.json");
+    expect(await runConformCommand(["pay", "--from-json", file, "--json", again], {}, io)).toBe(1);
+    const report = JSON.parse(readFileSync(again, "utf8")) as RunReport;
+    expect(failedChecks(report)).toEqual(failedChecks(first.report));
+    expect(report.passive!.judged).toBe(first.report.passive!.judged);
+    expect(printed.join("")).toMatch(/JSON report .*recorded\.json \(\d+ exchanges recorded at/);
+    for (const secret of Object.values(recordedSecrets())) expect(readFileSync(again, "utf8")).not.toContain(secret);
   });
 });
