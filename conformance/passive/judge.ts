@@ -21,6 +21,7 @@ import { headerOf, judgeRequest } from "./expectation.js";
 import { type HistoryCheck, historyChecks } from "./history.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
 import { recordedExchange } from "./recorded.js";
+import { ELSEWHERE } from "./report-lines.js";
 import type { PassiveGap } from "./types.js";
 
 export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
@@ -188,8 +189,7 @@ class PassiveRun implements PassiveJudge {
       };
     };
     const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
-    if (path === undefined)
-      return listed(`another host or address than ${this.api}'s ${this.secrets.redact(this.baseUrl!)}`);
+    if (path === undefined) return listed(`${ELSEWHERE}${this.api}'s ${this.secrets.redact(this.baseUrl!)}`);
     const match = loadContract(this.api).route(method, path);
     if (!match) return listed(unmatchedReason(this.api, method, path, exchange));
     this.baseUrl ??= url.origin;

@@ -2,6 +2,9 @@
 // judged against an operation (a gap), with its reason. Nothing recorded is left out of a report.
 import type { PassiveSummary } from "./types.js";
 
+/** How the judge words the reason of an exchange at another address (conformance/passive/judge.ts). */
+export const ELSEWHERE = "another host or address than ";
+
 /** The console lines of a passive run (empty for an active one). */
 export function passiveConsoleLines(passive: PassiveSummary | undefined): string[] {
   if (!passive) return [];
@@ -9,10 +12,25 @@ export function passiveConsoleLines(passive: PassiveSummary | undefined): string
     "",
     `Recorded traffic: ${passive.source}: ${passive.entries} entries, ${passive.judged} judged against an operation, ${passive.gaps.length} not (gaps)`,
   ];
-  for (const gap of passive.gaps)
+  // The entries at other addresses (a web page's own files, other APIs) are counted per address here; the JSON,
+  // JUnit and HTML reports list each one.
+  const elsewhere = new Map<string, number>();
+  for (const gap of passive.gaps) {
+    if (gap.reason.startsWith(ELSEWHERE)) {
+      const origin = URL.canParse(gap.url) ? new URL(gap.url).origin : gap.url;
+      elsewhere.set(origin, (elsewhere.get(origin) ?? 0) + 1);
+      continue;
+    }
     lines.push(
       `  ○ ${gap.entry !== undefined ? `entry ${gap.entry}: ` : ""}${gap.method} ${gap.url}${gap.status !== undefined ? ` (${gap.status})` : ""}: ${gap.reason}`,
     );
+  }
+  if (elsewhere.size > 0) {
+    const first = passive.gaps.find((gap) => gap.reason.startsWith(ELSEWHERE))!;
+    lines.push(
+      `  ○ ${[...elsewhere.values()].reduce((a, b) => a + b, 0)} entries at other addresses than ${first.reason.slice(ELSEWHERE.length)}: ${[...elsewhere].map(([origin, count]) => `${origin} (${count})`).join(", ")}`,
+    );
+  }
   for (const note of passive.notes ?? [])
     lines.push(
       `  · ${note.entry !== undefined ? `entry ${note.entry}: ` : ""}${note.method} ${note.url}: judged; ${note.reason}`,
