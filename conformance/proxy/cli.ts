@@ -38,7 +38,8 @@ export const PROXY_USAGE = `contracts proxy <api> --target <url> [--port <n>] [-
   --check <name>       only this check; repeatable           --exclude-check <name>  all but this one; repeatable
   --strict             a broken x-assumption fails instead of warning
 
-Exit codes: 0 nothing failed, 1 a check failed or no exchange was judged, 2 usage error, a port in use.
+Exit codes: 0 nothing failed, 1 a check failed, the judge failed on an exchange or none was judged, 2 usage error
+or a port in use.
 `;
 
 const OPTIONS = {
