@@ -4,6 +4,7 @@
 // offline. Every text is redacted by the run's secret filter before it is escaped, and the page is redacted again.
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
+import { passiveHtml } from "./passive/report-lines.js";
 import type { FailureRecord } from "./session.js";
 
 type Text = (text: string) => string;
@@ -132,7 +133,9 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
   const t: Text = (text) => escapeHtml(redact(text));
   const { newFailures, couldNotRun, checkedNothing } = verdict(report);
   const failed = newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing;
-  const summary = `${report.requests} requests, seed ${report.seed}, ${report.allowWrites ? "writes allowed" : "read-only"}${report.shard ? `, shard ${report.shard}` : ""}${report.interrupted ? ", INTERRUPTED" : ""}`;
+  const summary = report.passive
+    ? `${report.requests} recorded exchanges judged, nothing sent`
+    : `${report.requests} requests, seed ${report.seed}, ${report.allowWrites ? "writes allowed" : "read-only"}${report.shard ? `, shard ${report.shard}` : ""}${report.interrupted ? ", INTERRUPTED" : ""}`;
   const warnings = report.warnings.map(
     (w) =>
       `${t(`${w.check} on ${w.operationId}: ${w.message}`)}${w.occurrences > 1 ? ` (${w.occurrences}×)` : ""}<br><small>assumption: ${t(w.assumption)}</small>`,
@@ -159,6 +162,7 @@ ${report.baseline ? baselineSection(report, t) : ""}
 ${listSection("warnings", "Warnings: a constraint marked x-assumption was broken", warnings)}
 ${listSection("observations", "Observations: gaps in the contract, never failures", observations)}
 ${listSection("resources", "Resources created by this run", resources)}
+${passiveHtml(report.passive, t)}
 ${checksTable(report, t)}
 </body></html>
 `;

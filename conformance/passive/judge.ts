@@ -9,8 +9,7 @@
 //   judge.gap({ method, url, reason });                             // an entry that is no exchange at all
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
-import type { ApiName } from "../../lib/contract/index.js";
-import { loadContract } from "../../lib/contract/index.js";
+import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { appliesTo, CHECK_NAMES, CHECKS, RESPONSE_CHECK_NAMES } from "../checks.js";
 import { buildReport, type RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
@@ -115,6 +114,15 @@ function under(url: URL, baseUrl: string): string | undefined {
   return url.pathname.slice(prefix.length) || "/";
 }
 
+/** `; a request of pay (getBalance)` when the path is an operation of another API, else "". */
+function otherApi(api: ApiName, method: string, url: URL): string {
+  for (const other of API_NAMES) {
+    const match = other === api ? undefined : loadContract(other).route(method, url.pathname);
+    if (match) return `; a request of ${other} (${match.operation.operationId})`;
+  }
+  return "";
+}
+
 /** Why an exchange at the API's address matches no operation. */
 function unmatchedReason(api: ApiName, method: string, path: string, exchange: Exchange): string {
   const allowed = loadContract(api).allowedMethods(path);
@@ -189,7 +197,10 @@ class PassiveRun implements PassiveJudge {
       };
     };
     const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
-    if (path === undefined) return listed(`${ELSEWHERE}${this.api}'s ${this.secrets.redact(this.baseUrl!)}`);
+    if (path === undefined)
+      return listed(
+        `${ELSEWHERE}${this.api}'s ${this.secrets.redact(this.baseUrl!)}${otherApi(this.api, method, url)}`,
+      );
     const match = loadContract(this.api).route(method, path);
     if (!match) return listed(unmatchedReason(this.api, method, path, exchange));
     this.baseUrl ??= url.origin;

@@ -1,6 +1,6 @@
 // The passive part of the console and JUnit reports: where the traffic came from, and every entry that was not
 // judged against an operation (a gap), with its reason. Nothing recorded is left out of a report.
-import type { PassiveSummary } from "./types.js";
+import type { PassiveGap, PassiveSummary } from "./types.js";
 
 /** How the judge words the reason of an exchange at another address (conformance/passive/judge.ts). */
 export const ELSEWHERE = "another host or address than ";
@@ -28,7 +28,7 @@ export function passiveConsoleLines(passive: PassiveSummary | undefined): string
   if (elsewhere.size > 0) {
     const first = passive.gaps.find((gap) => gap.reason.startsWith(ELSEWHERE))!;
     lines.push(
-      `  ○ ${[...elsewhere.values()].reduce((a, b) => a + b, 0)} entries at other addresses than ${first.reason.slice(ELSEWHERE.length)}: ${[...elsewhere].map(([origin, count]) => `${origin} (${count})`).join(", ")}`,
+      `  ○ ${[...elsewhere.values()].reduce((a, b) => a + b, 0)} entries at other addresses than ${first.reason.slice(ELSEWHERE.length).split("; ")[0]}: ${[...elsewhere].map(([origin, count]) => `${origin} (${count})`).join(", ")}`,
     );
   }
   for (const note of passive.notes ?? [])
@@ -48,4 +48,16 @@ export function passiveJunitCases(
     (gap) =>
       `    <testcase classname="${xml(`conform.${api}.gaps`)}" name="${xml(`${gap.entry !== undefined ? `entry ${gap.entry} ` : ""}${gap.method} ${gap.url}`)}"><skipped message="${xml(`not judged: ${gap.reason}`)}"/></testcase>`,
   );
+}
+
+/** The HTML report's section of a passive run: where the traffic came from and every entry not judged. */
+export function passiveHtml(passive: PassiveSummary | undefined, text: (value: string) => string): string {
+  if (!passive) return "";
+  const line = (gap: PassiveGap) =>
+    `<li>${text(`${gap.entry !== undefined ? `entry ${gap.entry}: ` : ""}${gap.method} ${gap.url}${gap.status !== undefined ? ` (${gap.status})` : ""}`)}: ${text(gap.reason)}</li>`;
+  const notes = passive.notes ?? [];
+  return `<h2 id="recorded-traffic">Recorded traffic</h2>
+<p>${text(`${passive.source}: ${passive.entries} entries, ${passive.judged} judged against an operation, ${passive.gaps.length} not (gaps)`)}</p>
+${passive.gaps.length ? `<h3>Gaps (${passive.gaps.length})</h3><ul>${passive.gaps.map(line).join("\n")}</ul>` : ""}
+${notes.length ? `<h3>Judged with a note (${notes.length})</h3><ul>${notes.map(line).join("\n")}</ul>` : ""}`;
 }

@@ -82,6 +82,11 @@ describe("Chromium's recording of the docs consoles and the sign-in, judged with
     expect(outputs.console).toMatch(/Recorded traffic: HAR file .* \(Playwright .*\)/);
     expect(outputs.console).toMatch(/entries at other addresses than/);
     expect(outputs.junit).toContain('classname="conform.' + api + '.gaps"');
+    // A request to another API's host says whose operation it is.
+    expect(report.passive!.gaps.map((gap) => gap.reason)).toContainEqual(
+      expect.stringMatching(/; a request of (identity|links|catalog|pay) \(\w+\)$/),
+    );
+    expect(outputs.html).toContain('<h2 id="recorded-traffic">Recorded traffic</h2>');
   });
 
   it("the history checks judged the recorded repeats: rate-limit headers, the idempotent repeat, nonces, the token", async () => {
