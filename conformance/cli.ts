@@ -3,6 +3,7 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
+import { parseDuration } from "./plan/budget.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
@@ -44,7 +45,12 @@ Signing in (identity flow checks; without a completed sign-in the sign_in check 
 
 Options:
   --base-url <url>        the deployment (env CONFORM_BASE_URL)
-  --max-examples <n>      valid and invalid cases per operation, each (default 20)
+  --max-requests <n>      a budget: at most n requests (cleanup included); every operation, kind of case and check
+                          is reached once before any twice, then random data deepens the run; what the budget
+                          does not reach is reported as not reached. Default with a rate-limited contract: two
+                          minutes of its cap read-only, three with --allow-writes (links: 60, 90); none: no budget
+  --max-duration <time>   a budget in time (90s, 2m, 1m30s): no case starts that would end after it
+  --max-examples <n>      valid and invalid cases per operation, each, within the budget (default 20)
   --seed <n>              same seed, same requests (default: random, printed)
   --operation <id>        only this operationId; repeatable (a named update or delete brings its resource's
                           stateful sequence: the run creates the resource it acts on)
@@ -165,6 +171,8 @@ const CONFORM_OPTIONS = {
   "sign-in-script": { type: "string" },
   "post-logout-redirect-uri": { type: "string" },
   "max-examples": { type: "string" },
+  "max-requests": { type: "string" },
+  "max-duration": { type: "string" },
   seed: { type: "string" },
   operation: { type: "string", multiple: true },
   check: { type: "string", multiple: true },
@@ -240,6 +248,7 @@ export async function runConformCommand(
       rateLimit,
       timeoutMs,
       maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
+      ...budgetOptions(values),
       signal: interrupt.signal,
       onProgress: progress.event,
       identity,
@@ -258,6 +267,24 @@ export async function runConformCommand(
   } finally {
     interrupt.release();
   }
+}
+
+/** --max-requests (a number, or `none` for no budget) and --max-duration, checked. */
+function budgetOptions(values: ConformValues): { maxRequests?: number; maxDurationMs?: number } {
+  const requests = values["max-requests"];
+  const duration = values["max-duration"];
+  const options: { maxRequests?: number; maxDurationMs?: number } = {};
+  if (requests !== undefined) {
+    options.maxRequests = requests === "none" ? Number.POSITIVE_INFINITY : Number(requests);
+    if (!(options.maxRequests >= 2) || (requests !== "none" && !/^\d+$/.test(requests)))
+      throw new UsageError(`--max-requests takes a number of requests (2 or more) or none, got "${requests}"`);
+  }
+  if (duration !== undefined) {
+    options.maxDurationMs = parseDuration(duration);
+    if (!options.maxDurationMs)
+      throw new UsageError(`--max-duration takes a time such as 90s, 2m or 1m30s, got "${duration}"`);
+  }
+  return options;
 }
 
 /** The run's settings from the options and the environment, checked; a UsageError names what is wrong. */

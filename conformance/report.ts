@@ -4,10 +4,19 @@ import type { ApiName } from "../lib/contract/index.js";
 import { type BaselineOutcome, baselineEntry } from "./baseline.js";
 import { appliesTo, CHECKS } from "./checks.js";
 import { type CoverageReport, coverageLines } from "./coverage.js";
+import {
+  budgetLines,
+  budgetReport,
+  type BudgetReport,
+  budgetWords,
+  notReachedByCheck,
+  notReachedByOperation,
+  type PlanOutcome,
+} from "./budget-report.js";
 import { operationsOf } from "./lookup.js";
 import type { Observation } from "./observations.js";
 import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
-import type { ResourceTracker, TrackedResource } from "./stateful.js";
+import type { ResourceTracker, TrackedResource } from "./resources.js";
 
 export interface CheckResult {
   name: string;
@@ -18,6 +27,8 @@ export interface CheckResult {
   skipped?: string;
   /** Why the check applies but could not run (a missing credential, a failed prerequisite): the run fails. */
   couldNotRun?: string;
+  /** Planned cases this check would have judged that the budget did not reach: not passed, not failed. */
+  notReached?: string;
   operations: Record<string, Tally>;
 }
 
@@ -44,17 +55,21 @@ export interface RunReport {
   resources: TrackedResource[];
   /** What the run reached per operation, documented status and kind of case (absent in reports of older versions). */
   coverage?: CoverageReport;
+  /** The budget and how much of the plan it reached (absent in reports of older versions). */
+  budget?: BudgetReport;
 }
 
 /** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
-function notRunReasons(session: Session): Map<string, string> {
+function notRunReasons(session: Session, budget: BudgetReport): Map<string, string> {
   const reasons = new Map(session.skippedOperations);
+  const spent = `not reached within the budget (${budgetWords(budget)})`;
   const selected = session.options.operations;
   for (const op of operationsOf(session.options.api)) {
     if (op.webhook || reasons.has(op.operationId)) continue;
     if (selected.length > 0 && !selected.includes(op.operationId))
       reasons.set(op.operationId, "not selected (--operation)");
     else if (!session.ownsPath(op.path)) reasons.set(op.operationId, "another shard's (--shard)");
+    else if (budget.notReached > 0) reasons.set(op.operationId, spent);
   }
   return reasons;
 }
@@ -62,8 +77,10 @@ function notRunReasons(session: Session): Map<string, string> {
 export function buildReport(
   session: Session,
   tracker: ResourceTracker,
-  meta: { startedAt: Date; finishedAt: Date; interrupted: boolean },
+  meta: { startedAt: Date; finishedAt: Date; interrupted: boolean; plan: PlanOutcome },
 ): RunReport {
+  const budget = budgetReport(meta.plan);
+  const unreachedChecks = notReachedByCheck(meta.plan.notReached);
   const checks: CheckResult[] = CHECKS.filter((c) => session.options.checks.has(c.name)).map((info) => {
     const byOperation = session.tallies.get(info.name) ?? new Map<string, Tally>();
     const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
@@ -74,8 +91,11 @@ export function buildReport(
     const skipped =
       session.skippedChecks.get(info.name) ??
       (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
+    const unreached = unreachedChecks.get(info.name);
+    if (unreached)
+      result.notReached = `${unreached} planned cases not reached within the budget (${budgetWords(budget)})`;
     if (couldNotRun) result.couldNotRun = couldNotRun;
-    else if (skipped && passed + failed === 0) result.skipped = skipped;
+    else if (skipped && passed + failed === 0 && !unreached) result.skipped = skipped;
     return result;
   });
   return {
@@ -100,9 +120,11 @@ export function buildReport(
     resources: tracker.resources.map((r) => ({ ...r })),
     coverage: session.coverage.report(
       session.options.api,
-      notRunReasons(session),
+      notRunReasons(session, budget),
       meta.interrupted ? "not reached before the run was interrupted" : undefined,
+      notReachedByOperation(meta.plan.notReached),
     ),
+    budget,
   };
 }
 
@@ -161,6 +183,14 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
       );
       continue;
     }
+    if (check.notReached) {
+      tests += 1;
+      skipped += 1;
+      cases.push(
+        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(`${check.name} (not reached)`)}"><skipped message="${xml(`not reached: ${check.notReached}`)}"/></testcase>`,
+      );
+      if (check.passed + check.failed === 0) continue;
+    }
     if (check.skipped) {
       tests += 1;
       skipped += 1;
@@ -208,6 +238,12 @@ function junitProperties(report: RunReport): string {
       ["coverage.not-reached", missed.join(", ")],
     );
   }
+  if (report.budget)
+    properties.push(
+      ["budget", budgetWords(report.budget)],
+      ["budget.cases-planned", report.budget.planned],
+      ["budget.cases-not-reached", report.budget.notReached],
+    );
   return properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(String(value))}"/>`).join("");
 }
 
@@ -284,6 +320,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
   }
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
   if (report.coverage) out.push("", ...coverageLines(report.coverage));
+  out.push(...budgetLines(report.budget));
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);
     report.failures.forEach((failure, index) =>

@@ -9,7 +9,7 @@ import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { isRefusal, isSuccess } from "./contract-words.js";
 import type { Session } from "./session.js";
-import { markAsOurs, type ResourceTracker } from "./stateful.js";
+import { markAsOurs, type ResourceTracker } from "./resources.js";
 
 const CHECK = "scope_enforcement";
 

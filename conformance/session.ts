@@ -47,6 +47,10 @@ export interface RunOptions {
   timeoutMs: number;
   /** Upper bound of requests spent shrinking one failure. */
   maxShrinks: number;
+  /** --max-requests (Infinity: no cap, not even the default of a rate-limited contract). */
+  maxRequests?: number;
+  /** --max-duration, in milliseconds: no item starts that would end after it. */
+  maxDurationMs?: number;
   signal: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   /** identity only: the sign-in driver and the logout address (identity-checks.ts). */
@@ -141,6 +145,8 @@ export class Session {
   readonly skippedOperations = new Map<string, string>();
   /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
   readonly rateLimited: boolean;
+  /** The contract's x-rate-limit, if it declares one. */
+  readonly declaredRateLimit: { limit: number; windowSeconds: number } | undefined;
   /** --max-writes: valid creations of resources the run cannot delete, in the whole run. */
   readonly maxWrites: number;
   /** Of those, the ones the valid-data phases may still make: the rest are made, or kept for the sequences. */
@@ -172,6 +178,7 @@ export class Session {
       | undefined;
     const budget = options.rateLimit ?? declared;
     this.rateLimited = declared !== undefined;
+    this.declaredRateLimit = declared && { limit: declared.limit, windowSeconds: declared.windowSeconds };
     this.transport = new Transport({
       budget: budget ? new RequestBudget(budget.limit, budget.windowSeconds * 1000) : undefined,
       rateLimitHeaders: declared?.headers,
@@ -248,8 +255,9 @@ export class Session {
     );
   }
 
+  /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   get aborted(): boolean {
-    return this.options.signal.aborted;
+    return this.options.signal.aborted || this.transport.capReached;
   }
 
   model(operationId: string): OperationModel {
@@ -392,7 +400,8 @@ export class Session {
 
   /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
   cannotRun(check: string, reason: string): void {
-    if (!this.options.checks.has(check) || this.unrunChecks.has(check)) return;
+    // A step the spent budget cut short is not reached, which the report says; it did not fail to run.
+    if (!this.options.checks.has(check) || this.unrunChecks.has(check) || this.transport.capReached) return;
     this.unrunChecks.set(check, this.secrets.redact(reason));
   }
 
@@ -420,6 +429,8 @@ export class Session {
     const existing = this.failures.get(key);
     if (existing && !options.shrunk) {
       if (options.tally !== false) existing.occurrences += 1;
+      // A fixed case (an example, a boundary, a step) failing the same way: another seed shows it too.
+      if (options.tally !== false && !options.seeded) delete existing.seeded;
       return;
     }
     if (!existing)

@@ -1,114 +1,27 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
-// catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
+// catalog's Idempotency-Key replay and pay's nonce replay. Each is one step of the plan (plan/items.ts); the resources
+// they create are tracked and deleted by resources.ts.
 import { canonicalJson } from "../lib/canonical-json.js";
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type OperationModel, type RequestCase } from "./cases.js";
-import { envelopeError, isSuccess } from "./contract-words.js";
 import { type Session } from "./session.js";
+import { markAsOurs, outcomeOf, type ResourceTracker, succeeded } from "./resources.js";
 import type { Exchange } from "./transport.js";
 import { echoed } from "./echoed.js";
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
 import { findInList, type ListSearch } from "./list-search.js";
-import { singletonUpdatesVisible, updateVisibleInList } from "./update-visible.js";
+import { updateVisibleInList } from "./update-visible.js";
 
-export interface TrackedResource {
-  kind: string;
-  id: string | number | undefined;
-  createdBy: string;
-  state: "created" | "deleted" | "left behind";
-  /** Why it is left behind (no delete operation, a delete that failed, an interrupted cleanup). */
-  note?: string;
+/** The sequence of one resource kind: catalog's Idempotency-Key replay, or the lifecycle. */
+export async function runSequence(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
+  if (session.options.api === "catalog") await idempotentCreation(session, tracker, kind);
+  else await resourceLifecycle(session, tracker, kind);
 }
 
-export class ResourceTracker {
-  readonly resources: TrackedResource[] = [];
-  private readonly kinds = new Map<TrackedResource, ResourceKind>();
-
-  created(kind: ResourceKind, id: string | number | undefined, createdBy: string): TrackedResource {
-    const existing = this.resources.find((r) => r.kind === kind.name && id !== undefined && r.id === id);
-    if (existing) return existing;
-    const resource: TrackedResource = { kind: kind.name, id, createdBy, state: "created" };
-    this.resources.push(resource);
-    this.kinds.set(resource, kind);
-    return resource;
-  }
-
-  kindOf(resource: TrackedResource): ResourceKind {
-    return this.kinds.get(resource)!;
-  }
-}
-
-/** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
-const succeeded = (session: Session, exchange: Exchange) => isSuccess(session.options.api, exchange.response);
-
-/** How an exchange ended, for the reason a check could not run. */
-function outcomeOf(session: Session, exchange: Exchange): string {
-  if (!exchange.response) return exchange.error ?? "no response";
-  const inBody = envelopeError(session.options.api, exchange.response);
-  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
-}
-
-/** Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI). */
-export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
-  session.transport.ignoreInterrupts();
-  for (const resource of tracker.resources) {
-    if (resource.state !== "created") continue;
-    const kind = tracker.kindOf(resource);
-    if (!kind.delete) {
-      resource.state = "left behind";
-      resource.note = kind.undeletable ?? "the contract has no delete operation";
-      continue;
-    }
-    if (resource.id === undefined) {
-      resource.state = "left behind";
-      resource.note = "the creation response carried no id";
-      continue;
-    }
-    const exchange = await deleteResource(session, kind, resource.id);
-    if (exchange && (succeeded(session, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
-    else {
-      resource.state = "left behind";
-      resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
-    }
-  }
-}
-
-async function deleteResource(
-  session: Session,
-  kind: ResourceKind,
-  id: string | number,
-): Promise<Exchange | undefined> {
-  if (!kind.delete) return undefined;
-  const model = session.model(kind.delete.operationId);
-  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? {
-    origin: "example",
-    label: "delete",
-    path: {},
-    query: {},
-    headers: {},
-  };
-  const requestCase: RequestCase = {
-    ...structuredClone(base),
-    path: { ...base.path, [kind.delete.pathParameter]: id },
-    origin: "sequence",
-    label: `delete ${kind.name} ${id}`,
-  };
-  return session.send(model, requestCase);
-}
-
-/** Runs every sequence that applies to this API and to the operations selected. */
-export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
-  const { api, checks } = session.options;
-  if (api === "pay" && checks.has("nonce_replay") && selected(session, "getBalance")) await nonceReplay(session);
-  await singletonUpdatesVisible(session, session.acceptedUpdates);
-  for (const kind of sequencedKinds(session)) {
-    if (session.aborted) return;
-    if (api === "catalog") await idempotentCreation(session, tracker, kind);
-    else await resourceLifecycle(session, tracker, kind);
-  }
-}
+/** Whether pay's nonce replay runs: the check is selected and the run owns the signed read it replays. */
+export const nonceReplayRuns = (session: Session): boolean =>
+  session.options.api === "pay" && session.options.checks.has("nonce_replay") && selected(session, "getBalance");
 
 /** Named with --operation (every operation is, when none is named). */
 const named = (session: Session, operationId: string | undefined) => {
@@ -130,22 +43,6 @@ export function sequencedKinds(session: Session): ResourceKind[] {
     : [];
 }
 
-/**
- * Makes the identifying fields of a creation unique to this run (`conformance <tag>`), so that the contract's
- * examples do not collide with resources that already exist and what the run created is recognisable.
- */
-export function markAsOurs(requestCase: RequestCase, session: Session): RequestCase {
-  const body = requestCase.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== "object" || Array.isArray(body)) return requestCase;
-  const tag = runTag(session);
-  const copy = { ...body };
-  for (const field of ["name", "title"]) if (typeof copy[field] === "string") copy[field] = `conformance ${tag}`;
-  if (typeof copy.domain === "string") copy.domain = `https://conformance-${tag}.example.com`;
-  if (typeof copy.slug === "string") copy.slug = `conformance-${tag}`;
-  if (typeof copy.order_id === "string") copy.order_id = `conformance-${tag}`;
-  return { ...requestCase, body: copy };
-}
-
 /** The first example, marked as ours, with the values the links give it from the deployment (or why there are none). */
 async function creationCase(session: Session, kind: ResourceKind): Promise<RequestCase | string | undefined> {
   const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
@@ -155,12 +52,6 @@ async function creationCase(session: Session, kind: ResourceKind): Promise<Reque
   const values = await linkedValues(session, kind.create);
   if (values.missing) return values.missing;
   return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });
-}
-
-let tagCounter = 0;
-function runTag(session: Session): string {
-  tagCounter += 1;
-  return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }
 
 const sendToList = (session: Session) => (operationId: string, requestCase: RequestCase) =>
@@ -408,7 +299,7 @@ async function sendAgain(session: Session, model: OperationModel, sent: Exchange
 }
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
-async function nonceReplay(session: Session): Promise<void> {
+export async function nonceReplay(session: Session): Promise<void> {
   const model = session.model("getBalance");
   const base = exampleCases(model, session.profile, session.options.credentials)[0];
   if (!base) return;
