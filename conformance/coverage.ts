@@ -6,7 +6,7 @@ import type { ApiName } from "../lib/contract/index.js";
 import type { AuthMode } from "./apis.js";
 import type { RequestCase } from "./cases.js";
 import { operationsOf } from "./lookup.js";
-import type { Tally } from "./session.js";
+import type { Tally } from "./ledger.js";
 import type { Exchange } from "./transport.js";
 import { mergeNotReached, type NotReachedCases } from "./budget-report.js";
 

@@ -2,6 +2,7 @@
 // credential probe, a random draw), sends it through the session and judges it with the response checks. A random
 // draw that fails a check not seen failing on its operation yet is shrunk by fast-check; the shrinking requests come
 // out of the same budget (the transport's cap) and --max-shrinks.
+import { judge } from "./judge.js";
 import fc from "fast-check";
 import { isSuccess } from "./contract-words.js";
 import {
@@ -91,7 +92,7 @@ async function valuesFromLinks(session: Session, cases: OperationCases): Promise
   if (!values.missing || session.isRead(cases.model.op.operationId)) return values;
   // A write without them is not sent (its example's ids are made up); a read falls back to generated values.
   session.skippedOperations.set(cases.model.op.operationId, `valid data not sent: ${values.missing}`);
-  session.cannotRun("positive_data_acceptance", values.missing);
+  session.ledger.cannotRun("positive_data_acceptance", values.missing);
   return undefined;
 }
 
@@ -113,7 +114,7 @@ export async function executeItem(
     const label = source.auth === "none" ? "no credentials" : "wrong credentials";
     const exchange = await session.send(cases.model, cases.examples[0]!, source.auth);
     afterSend(session, tracker, cases, exchange);
-    session.check(cases.model, exchange, "unauthenticated", label);
+    judge(session, cases.model, exchange, "unauthenticated", label);
     return;
   }
   if (source.type === "mutation") return sendFixed(session, tracker, cases, cases.mutations[source.index], "invalid");
@@ -158,7 +159,7 @@ async function sendFixed(
   const exchange = await session.send(cases.model, prepareCase(requestCase));
   afterSend(session, tracker, cases, exchange);
   countRefusedCreation(session, cases, expectation, exchange);
-  session.check(cases.model, exchange, expectation, requestCase.label, { violation: requestCase.violation });
+  judge(session, cases.model, exchange, expectation, requestCase.label, { violation: requestCase.violation });
 }
 
 /**
@@ -191,7 +192,7 @@ async function randomDraw(
       const exchange = await session.send(model, prepareCase(requestCase));
       afterSend(session, tracker, cases, exchange);
       countRefusedCreation(session, cases, expectation, exchange);
-      const failed = session.check(model, exchange, expectation, requestCase.label, {
+      const failed = judge(session, model, exchange, expectation, requestCase.label, {
         tally: target === undefined,
         violation: requestCase.violation,
         seeded: true,
@@ -214,7 +215,7 @@ async function randomDraw(
   if (target === undefined || !last) return;
   cases.shrunk.add(`${expectation} ${target}`);
   if (shrinkRequests > 0)
-    session.record(
+    session.ledger.record(
       target,
       model.op.operationId,
       last.message,

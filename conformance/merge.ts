@@ -10,7 +10,7 @@ import { mergeCoverage } from "./coverage.js";
 import { mergeBudgets } from "./budget-report.js";
 import { htmlReport } from "./report-html.js";
 import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
-import type { FailureRecord, WarningRecord } from "./session.js";
+import type { FailureRecord, WarningRecord } from "./ledger.js";
 
 export function mergeReports(reports: RunReport[]): RunReport {
   const [first] = reports;

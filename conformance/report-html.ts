@@ -5,7 +5,7 @@
 import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
-import type { FailureRecord } from "./session.js";
+import type { FailureRecord } from "./ledger.js";
 
 type Text = (text: string) => string;
 

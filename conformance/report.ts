@@ -15,7 +15,8 @@ import {
 } from "./budget-report.js";
 import { operationsOf } from "./lookup.js";
 import type { Observation } from "./observations.js";
-import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
+import type { FailureRecord, Tally, WarningRecord } from "./ledger.js";
+import type { Session } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./resources.js";
 
 export interface CheckResult {
@@ -82,12 +83,12 @@ export function buildReport(
   const budget = budgetReport(meta.plan);
   const unreachedChecks = notReachedByCheck(meta.plan.notReached);
   const checks: CheckResult[] = CHECKS.filter((c) => session.options.checks.has(c.name)).map((info) => {
-    const byOperation = session.tallies.get(info.name) ?? new Map<string, Tally>();
+    const byOperation = session.ledger.tallies.get(info.name) ?? new Map<string, Tally>();
     const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
     const passed = [...byOperation.values()].reduce((n, t) => n + t.passed, 0);
     const failed = [...byOperation.values()].reduce((n, t) => n + t.failed, 0);
     const result: CheckResult = { name: info.name, catches: info.catches, passed, failed, operations };
-    const couldNotRun = session.unrunChecks.get(info.name);
+    const couldNotRun = session.ledger.unrunChecks.get(info.name);
     const skipped =
       session.skippedChecks.get(info.name) ??
       (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
@@ -114,8 +115,8 @@ export function buildReport(
       operationId,
       reason,
     })),
-    failures: [...session.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
-    warnings: [...session.warnings.values()],
+    failures: [...session.ledger.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
+    warnings: [...session.ledger.warnings.values()],
     observations: session.observations.list(),
     resources: tracker.resources.map((r) => ({ ...r })),
     coverage: session.coverage.report(

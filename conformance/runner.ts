@@ -94,7 +94,7 @@ function selectOperations(session: Session): SelectedOperation[] {
     if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {
       const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
       skip(reason);
-      session.cannotRun("positive_data_acceptance", reason);
+      session.ledger.cannotRun("positive_data_acceptance", reason);
       continue;
     }
     const kind = session.resources.find((k) => k.create === id);

@@ -1,6 +1,7 @@
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
 // catalog's Idempotency-Key replay and pay's nonce replay. Each is one step of the plan (plan/items.ts); the resources
 // they create are tracked and deleted by resources.ts.
+import { judge } from "./judge.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type OperationModel, type RequestCase } from "./cases.js";
@@ -65,7 +66,7 @@ async function sendStep(
 ): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, { ...requestCase, origin: "sequence" });
-  session.check(model, exchange, expectation, requestCase.label);
+  judge(session, model, exchange, expectation, requestCase.label);
   return exchange;
 }
 
@@ -103,7 +104,10 @@ async function createForSequence(
             ? `no id at ${kind.id} in the response`
             : outcomeOf(session, created);
     for (const check of checks)
-      session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
+      session.ledger.cannotRun(
+        check,
+        `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`,
+      );
     return undefined;
   }
   tracker.created(kind, id, kind.create);
@@ -126,12 +130,12 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (kind.list) {
     listed = await findInList(session, kind, id, sendToList(session));
     if (listed.outcome === "unknown")
-      session.cannotRun(
+      session.ledger.cannotRun(
         "ensure_resource_availability",
         `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
       );
     else
-      session.record(
+      session.ledger.record(
         "ensure_resource_availability",
         kind.list.operationId,
         listed.outcome === "found"
@@ -169,7 +173,7 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (!deleteCase) return;
   const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
   if (!succeeded(session, deleted)) {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "use_after_free",
       `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`,
     );
@@ -196,7 +200,7 @@ async function replayCreation(
   const replay = await sendAgain(session, model, created, label);
   const accepted = succeeded(session, replay);
   if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
-  session.record(
+  session.ledger.record(
     "nonce_replay",
     kind.create,
     accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "",
@@ -222,7 +226,7 @@ async function afterDeletion(
   );
   if (probe) {
     const after = await sendStep(session, step.operationId, probe, "any");
-    session.record(
+    session.ledger.record(
       "use_after_free",
       step.operationId,
       succeeded(session, after)
@@ -234,7 +238,7 @@ async function afterDeletion(
   }
   if (!kind.list) return;
   if (listed?.outcome !== "found") {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "use_after_free",
       `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`,
     );
@@ -242,9 +246,12 @@ async function afterDeletion(
   }
   const { outcome, last, why } = await findInList(session, kind, id, sendToList(session), listed.page);
   if (outcome === "unknown")
-    session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
+    session.ledger.cannotRun(
+      "use_after_free",
+      `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`,
+    );
   else
-    session.record(
+    session.ledger.record(
       "use_after_free",
       kind.list.operationId,
       outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "",
@@ -259,7 +266,7 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   if (create === undefined) return;
   if (typeof create === "string") {
     for (const check of ["idempotency", "created_values_echoed"])
-      session.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
+      session.ledger.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
     return;
   }
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
@@ -268,8 +275,8 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
   if (!succeeded(session, first)) {
     const why = `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)})`;
-    session.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
-    session.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
+    session.ledger.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
+    session.ledger.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
     return;
   }
   tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
@@ -287,14 +294,14 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
     : same
       ? ""
       : `the repeat with the same Idempotency-Key returned another product: ${JSON.stringify(first.response?.json).slice(0, 200)} then ${JSON.stringify(second.response?.json).slice(0, 200)}`;
-  session.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
+  session.ledger.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
 }
 
 /** Sends a request again byte for byte (same nonce, same signature), and checks the answer like any other. */
 async function sendAgain(session: Session, model: OperationModel, sent: Exchange, label: string): Promise<Exchange> {
   const replay = await session.transport.send({ ...sent.request, headers: { ...sent.request.headers } });
   session.observations.observe(model, replay);
-  session.check(model, replay, "any", label);
+  judge(session, model, replay, "any", label);
   return replay;
 }
 
@@ -305,10 +312,10 @@ export async function nonceReplay(session: Session): Promise<void> {
   if (!base) return;
   session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
   const first = await session.send(model, { ...base, origin: "sequence", label: "signed read" });
-  session.check(model, first, "valid", "signed read (nonce replay)");
+  judge(session, model, first, "valid", "signed read (nonce replay)");
   const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "nonce_replay",
       `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`,
     );
@@ -316,7 +323,7 @@ export async function nonceReplay(session: Session): Promise<void> {
   }
   const again = "the same request again (same nonce and signature)";
   const replay = await sendAgain(session, model, first, again);
-  session.record(
+  session.ledger.record(
     "nonce_replay",
     "getBalance",
     accepted(replay) ? "a request whose nonce was already used was accepted" : "",
@@ -336,8 +343,8 @@ export async function nonceReplay(session: Session): Promise<void> {
     origin: "sequence",
     label,
   });
-  session.check(other, elsewhere, "any", label);
-  session.record(
+  judge(session, other, elsewhere, "any", label);
+  session.ledger.record(
     "nonce_replay",
     "listShops",
     accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "",
