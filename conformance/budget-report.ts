@@ -1,7 +1,7 @@
 // What the budget reached and what it did not: the report's `budget` section, the not-reached cases per operation
 // and kind (for the coverage section) and per check, and the console's lines. A planned case the budget did not
 // reach is reported as not reached, never as passed.
-import type { BudgetSettings } from "./plan/budget.js";
+import { budgetText, type BudgetSettings } from "./plan/budget.js";
 import type { PlanItem } from "./plan/items.js";
 
 export interface BudgetReport {
@@ -61,14 +61,13 @@ export function notReachedByCheck(items: readonly PlanItem[]): Map<string, numbe
   return counts;
 }
 
-/** What the budget was, in words: `--max-requests 60 (the default for 30 requests per 60 s)`. */
+/** What the budget was, in words (plan/budget.ts budgetText). */
 export function budgetWords(budget: BudgetReport): string {
-  const parts = [
-    ...(budget.maxRequests !== undefined ? [`${budget.maxRequests} requests`] : []),
-    ...(budget.maxDurationSeconds !== undefined ? [`${budget.maxDurationSeconds} s`] : []),
-  ];
-  if (parts.length === 0) return "no budget";
-  return `${parts.join(", ")}${budget.default ? ", the default for the contract's rate limit" : ""}`;
+  return budgetText({
+    ...(budget.maxRequests !== undefined ? { maxRequests: budget.maxRequests } : {}),
+    ...(budget.maxDurationSeconds !== undefined ? { maxDurationMs: budget.maxDurationSeconds * 1000 } : {}),
+    isDefault: budget.default,
+  });
 }
 
 /** The console's lines about the budget: nothing when the whole plan was reached without one. */

@@ -3,7 +3,7 @@
 import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { parseDuration } from "./plan/budget.js";
+import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
@@ -233,7 +233,12 @@ export async function runConformCommand(
     io.err(
       `contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`,
     );
-  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
+  const budget = resolveBudget(
+    { ...budgetOptions(values), allowWrites: values["allow-writes"], shard },
+    loadContract(api).document.info["x-rate-limit"] as { limit: number; windowSeconds: number } | undefined,
+  );
+  const within = (budget.maxRequests ?? budget.maxDurationMs) ? `, budget ${budgetText(budget)}` : "";
+  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}${within}`;
   const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
   try {
     const report = await runConformance({

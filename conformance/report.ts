@@ -93,8 +93,7 @@ export function buildReport(
       session.skippedChecks.get(info.name) ??
       (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
     const unreached = unreachedChecks.get(info.name);
-    if (unreached)
-      result.notReached = `${unreached} planned cases not reached within the budget (${budgetWords(budget)})`;
+    if (unreached) result.notReached = `${unreached} planned cases beyond the budget (${budgetWords(budget)})`;
     if (couldNotRun) result.couldNotRun = couldNotRun;
     else if (skipped && passed + failed === 0 && !unreached) result.skipped = skipped;
     return result;
@@ -272,6 +271,11 @@ function truncate(text: string, max: number): string {
   return oneLine.length > max ? `${oneLine.slice(0, max)}… (${oneLine.length} characters)` : oneLine;
 }
 
+/** What the budget left out of a check that has results: said beside them, so that they are not read as all. */
+function checkNotReached(check: CheckResult): string {
+  return check.notReached && check.passed + check.failed > 0 && !check.couldNotRun ? " (more not reached)" : "";
+}
+
 /** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
 // eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export function consoleReport(report: RunReport, redact: (text: string) => string): string {
@@ -292,10 +296,11 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
         ? `skipped: ${check.skipped}`
         : check.failed > 0
           ? `${allKnown ? "known failures (baseline)" : "FAILED"} ${check.failed} of ${check.passed + check.failed}`
-          : `passed ${check.passed}`;
-    out.push(
-      `  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`,
-    );
+          : check.passed > 0
+            ? `passed ${check.passed}`
+            : `not reached: ${check.notReached ?? "no result"}`;
+    const mark = check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.passed > 0 ? "✓" : "-";
+    out.push(`  ${mark} ${check.name.padEnd(width)}  ${state}${checkNotReached(check)}`);
   }
   const otherApis = report.checks.length - shown.length;
   if (otherApis > 0)

@@ -56,16 +56,17 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       writes: writes(Boolean(kind.undeletable)),
       priority: PRIORITY.sequence,
     });
-  const paths = new Set(operationIds.map((id) => session.model(id).op.path));
-  if (operationIds.length > 0) {
+  const probes = probedPaths(session, operationIds);
+  if (probes > 0)
     steps.push({
       step: { type: "step", step: "unsupported methods" },
       operationId: operationIds[0]!,
       checks: ["unsupported_method"],
-      cost: paths.size,
+      cost: probes,
       writes: "nothing",
       priority: PRIORITY.probe,
     });
+  if (operationIds.length > 0)
     steps.push({
       step: { type: "step", step: "scopes" },
       operationId: operationIds[0]!,
@@ -74,7 +75,6 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       writes: allowWrites ? "deletable" : "nothing",
       priority: PRIORITY.probe,
     });
-  }
   if (api === "identity" && (session.options.shard?.index ?? 1) === 1)
     steps.push({
       step: { type: "step", step: "identity" },
@@ -85,6 +85,16 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       priority: PRIORITY.sequence,
     });
   return steps;
+}
+
+/** The paths unsupported_method probes: those without GET, and with --allow-writes those without PATCH (methods.ts). */
+function probedPaths(session: Session, operationIds: string[]): number {
+  const methods = new Map<string, Set<string>>();
+  for (const id of operationIds) {
+    const { path, method } = session.model(id).op;
+    methods.set(path, (methods.get(path) ?? new Set()).add(method.toUpperCase()));
+  }
+  return [...methods.values()].filter((m) => !m.has("GET") || (session.options.allowWrites && !m.has("PATCH"))).length;
 }
 
 /** Runs one step of the plan. */

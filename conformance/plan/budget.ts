@@ -62,3 +62,13 @@ export function parseDuration(text: string): number | undefined {
   const [, h = "0", m = "0", s = "0"] = match;
   return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
 }
+
+/** A budget in words: `60 requests, the default for the contract's rate limit`; `no budget`. */
+export function budgetText(budget: BudgetSettings): string {
+  const parts = [
+    ...(budget.maxRequests !== undefined ? [`${budget.maxRequests} requests`] : []),
+    ...(budget.maxDurationMs !== undefined ? [`${budget.maxDurationMs / 1000} s`] : []),
+  ];
+  if (parts.length === 0) return "no budget";
+  return `${parts.join(", ")}${budget.isDefault ? ", the default for the contract's rate limit" : ""}`;
+}

@@ -73,18 +73,52 @@ describe("a budget too small for the plan", () => {
     const ignoredAuth = report.checks.find((c) => c.name === "ignored_auth")!;
     expect(ignoredAuth.passed + ignoredAuth.failed).toBe(0);
     expect(ignoredAuth.skipped).toBeUndefined();
-    expect(ignoredAuth.notReached).toMatch(/planned cases not reached within the budget \(8 requests\)/);
+    expect(ignoredAuth.notReached).toMatch(/planned cases beyond the budget \(8 requests\)/);
     const listDomains = report.coverage!.byOperation.find((op) => op.operationId === "listDomains")!;
     expect(listDomains.notReachedCases!.map((c) => c.kind)).toEqual(
       expect.arrayContaining(["no credentials", "wrong credentials", "random data"]),
     );
     expect(stdout).toMatch(/Budget: 8 requests; 6 of \d+ planned cases reached/);
     expect(stdout).toMatch(/\d+ planned cases not reached \(not passed\)/);
+    // On the console too a check the budget did not reach is not shown as passed.
+    expect(stdout).toMatch(/- ignored_auth +not reached: \d+ planned cases beyond the budget \(8 requests\)/);
+    expect(stdout).toMatch(/✓ not_a_server_error +passed \d+ \(more not reached\)/);
     const junit = readFileSync(files.junit!, "utf8");
     expect(junit).toContain('<property name="budget.cases-not-reached"');
     expect(junit).toMatch(/name="ignored_auth \(not reached\)"><skipped message="not reached: /);
     expect(junit).not.toMatch(/name="ignored_auth [a-zA-Z]+"\/>/);
     const page = readFileSync(html, "utf8");
     expect(page).toContain("not reached within the budget");
+  });
+});
+
+describe("a budget in time", () => {
+  it("--max-duration stops starting cases that would end after it, and says what it left out", async () => {
+    const server = await startReferenceServer("links");
+    servers.push(server);
+    // At 30 requests a second a case is expected to take a thirtieth of a second: one second holds about 30.
+    const { code, report, stdout, stderr } = await conformInProcess(
+      ["links", "--base-url", server.url, "--seed", "3", "--rate-limit", "30/s", "--max-duration", "1s"],
+      { ...FAULT_SERVER_CREDENTIALS },
+    );
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/read-only, budget 1 s/);
+    expect(stdout).toMatch(/Budget: 1 s; \d+ of \d+ planned cases reached/);
+    expect(report.budget).toMatchObject({ maxDurationSeconds: 1, default: false });
+    expect(report.budget!.maxRequests).toBeUndefined();
+    expect(report.requests).toBeLessThan(40);
+    expect(report.budget!.notReached).toBeGreaterThan(0);
+    expect(Date.parse(report.finishedAt) - Date.parse(report.startedAt)).toBeLessThan(5000);
+  });
+
+  it("refuses a budget it cannot read", async () => {
+    for (const [flag, value] of [
+      ["--max-requests", "lots"],
+      ["--max-requests", "1"],
+      ["--max-duration", "soon"],
+    ])
+      await expect(
+        conformInProcess(["links", "--base-url", "http://127.0.0.1:9", flag!, value!], { ...FAULT_SERVER_CREDENTIALS }),
+      ).rejects.toThrow(new RegExp(`${flag} takes`));
   });
 });
