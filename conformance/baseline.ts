@@ -4,7 +4,7 @@
 // seeds (numbers, ids, quoted values, URLs, array positions), so the same deviation has the same key every time.
 import { readFileSync, writeFileSync } from "node:fs";
 import { UsageError } from "../lib/cli.js";
-import type { FailureRecord } from "./session.js";
+import type { FailureRecord } from "./ledger.js";
 
 export interface BaselineEntry {
   key: string;

@@ -1,8 +1,8 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
 import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
+import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
@@ -15,77 +15,10 @@ import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, ve
 import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./console.js";
 import { Secrets } from "./secrets.js";
+import { CONFORM_USAGE } from "./cli-usage.js";
 import { DEFAULT_MAX_WRITES } from "./session.js";
 import { runPassiveCommand } from "./passive/cli.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
-
-export const CONFORM_USAGE = `contracts conform <api> --base-url <url> [credentials] [options]
-       contracts conform <api> --har <file> | --from-json <report> [--base-url <url>] [options]
-  Send generated requests (examples, boundary values, random valid and invalid data) to a deployment and check
-  every response against the contract. Read-only unless --allow-writes.
-
-Credentials (each also read from the environment variable shown, which keeps secrets out of shell history):
-  links     --token <key>                                   LINKS_TOKEN
-  catalog   --api-key <key>                                 CATALOG_API_KEY
-            [--read-only-api-key <key>]                     CATALOG_READ_API_KEY (scope_enforcement)
-  pay       --shop-id <id> --secret <key>                   PAY_SHOP_ID, PAY_SECRET
-  identity  --client-id <id> --client-secret <secret>       IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET
-            --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
-            [--sign-in <field>=<value>]...                  IDENTITY_SIGN_IN="login=alice&password=..."
-            [--post-logout-redirect-uri <uri>]              IDENTITY_POST_LOGOUT_REDIRECT_URI
-
-Recorded traffic (nothing is sent; the same checks and reports; production traffic that may not be tested):
-  --har <file>            judge the exchanges of a HAR 1.2 file (browser developer tools, Playwright's recordHar,
-                          Insomnia, mitmproxy); --base-url, when given, sets which host is the API's (else the first
-                          entry that matches an operation); entries elsewhere or matching no operation are listed
-  --from-json <report>    judge again the exchanges a previous run's --json report recorded
-
-Signing in (identity flow checks; without a completed sign-in the sign_in check fails and the run exits 1):
-  (default)               plain HTTP: submit the provider's HTML forms with the --sign-in values in the fields of
-                          those names, pressing only the button a person would press (accept, never cancel)
-  --browser               headless Chromium (playwright-core; CONFORM_CHROMIUM names the executable) drives the real
-                          pages, JavaScript included; --sign-in login=<..> and password=<..> fill the fields found by
-                          name, id, label, placeholder or autocomplete token; consent pages are approved
-  --sign-in-script <file.mjs>  with --browser: its default export \`async (page, fields) => {}\` gets through the
-                          pages (MFA, test-mode captchas, several steps) before the driver goes on
-  --manual                print each URL to open; a person signs in and pastes back the address the browser reached
-
-Options:
-  --base-url <url>        the deployment (env CONFORM_BASE_URL)
-  --max-examples <n>      valid and invalid cases per operation, each (default 20)
-  --seed <n>              same seed, same requests (default: random, printed)
-  --operation <id>        only this operationId; repeatable (a named update or delete brings its resource's
-                          stateful sequence: the run creates the resource it acts on)
-  --check <name>          only this check; repeatable     --exclude-check <name>  all but this one; repeatable
-  --allow-writes          also create, update and delete; everything created is deleted at the end
-  --max-writes <n>        with --allow-writes, at most n creations of resources the contract gives no way to
-                          delete (default 5), also from invalid data or no credentials a lenient server accepts;
-                          one kept for each stateful sequence; listed as left behind
-  --rate-limit <rate>     at most this many requests: 30 (per minute), 30/min, 5/s, 900/h (default: the
-                          contract's x-rate-limit, if any); the live X-RateLimit-* headers are always followed too
-  --timeout <ms>          per request (default 10000)
-  --concurrency <n>       operations in parallel (default 1); an API whose contract declares a rate limit
-                          (links) always runs one request at a time
-  --max-response-time <ms>  every response must arrive within <ms> (check max_response_time)
-  --junit <file>          write a JUnit XML report      --json <file>   write a JSON report
-  --html <file>           write a self-contained HTML report (coverage matrix, failures with reproductions)
-  --list-checks           print the checks and what each catches
-  --config <file>         check a whole deployment: the file names per API the base URL, the environment
-                          variables of its credentials, its rate limit, baseline and options (YAML or JSON:
-                          apis: { links: { baseUrl: <url>, credentials: { token: <VARIABLE> } }, ... });
-                          --json/--junit/--html files get the API in their name ({api}, or .<api> before the extension)
-  --shard <i>/<n>         only the i-th of n deterministic parts of the work (one CI job each); join the
-                          --json reports with: contracts conform merge <json...> [--json f] [--junit f]
-  --strict                a broken x-assumption fails the run instead of being a warning
-  --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
-                          failures no longer seen are reported as fixed (those found by random data: only
-                          with the baseline's --seed)
-  --update-baseline       write this run's failures to the --baseline file and exit 0
-
-Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with
---exclude-check) or every selected check was skipped, 2 usage error (also a named operation the options keep
-from running, or only checks of other APIs selected) or unreachable target, 130 interrupted.
-`;
 
 export function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
   const pick = (flag: string, key: keyof Credentials) =>
@@ -175,6 +108,8 @@ const CONFORM_OPTIONS = {
   "sign-in-script": { type: "string" },
   "post-logout-redirect-uri": { type: "string" },
   "max-examples": { type: "string" },
+  "max-requests": { type: "string" },
+  "max-duration": { type: "string" },
   seed: { type: "string" },
   operation: { type: "string", multiple: true },
   check: { type: "string", multiple: true },
@@ -237,7 +172,12 @@ export async function runConformCommand(
     io.err(
       `contracts conform: --concurrency ignored: the ${api} contract declares a rate limit, so requests go one at a time\n`,
     );
-  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}`;
+  const budget = resolveBudget(
+    { ...budgetOptions(values), allowWrites: values["allow-writes"], shard },
+    loadContract(api).document.info["x-rate-limit"] as { limit: number; windowSeconds: number } | undefined,
+  );
+  const within = (budget.maxRequests ?? budget.maxDurationMs) ? `, budget ${budgetText(budget)}` : "";
+  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}${within}`;
   const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
   try {
     const report = await runConformance({
@@ -252,6 +192,7 @@ export async function runConformCommand(
       rateLimit,
       timeoutMs,
       maxShrinks: positiveInteger(values["max-shrinks"], "--max-shrinks", 30),
+      ...budgetOptions(values),
       signal: interrupt.signal,
       onProgress: progress.event,
       identity,
@@ -270,6 +211,24 @@ export async function runConformCommand(
   } finally {
     interrupt.release();
   }
+}
+
+/** --max-requests (a number, or `none` for no budget) and --max-duration, checked. */
+function budgetOptions(values: ConformValues): { maxRequests?: number; maxDurationMs?: number } {
+  const requests = values["max-requests"];
+  const duration = values["max-duration"];
+  const options: { maxRequests?: number; maxDurationMs?: number } = {};
+  if (requests !== undefined) {
+    options.maxRequests = requests === "none" ? Number.POSITIVE_INFINITY : Number(requests);
+    if (!(options.maxRequests >= 2) || (requests !== "none" && !/^\d+$/.test(requests)))
+      throw new UsageError(`--max-requests takes a number of requests (2 or more) or none, got "${requests}"`);
+  }
+  if (duration !== undefined) {
+    options.maxDurationMs = parseDuration(duration);
+    if (!options.maxDurationMs)
+      throw new UsageError(`--max-duration takes a time such as 90s, 2m or 1m30s, got "${duration}"`);
+  }
+  return options;
 }
 
 /** The run's settings from the options and the environment, checked; a UsageError names what is wrong. */

@@ -6,8 +6,9 @@ import type { ApiName } from "../lib/contract/index.js";
 import type { AuthMode } from "./apis.js";
 import type { RequestCase } from "./cases.js";
 import { operationsOf } from "./lookup.js";
-import type { Tally } from "./session.js";
+import type { Tally } from "./ledger.js";
 import type { Exchange } from "./transport.js";
+import { mergeNotReached, type NotReachedCases } from "./budget-report.js";
 
 /** The kinds of case, as the coverage matrix's columns. A mutation's kind is `mutation: <what it breaks>`. */
 export type CaseKind =
@@ -43,6 +44,8 @@ export interface OperationCoverage {
   /** Statuses answered that the contract does not document. */
   undocumentedSeen: number[];
   kinds: Partial<Record<CaseKind, KindCoverage>>;
+  /** Planned cases the budget did not reach, by kind: not passed (budget-report.ts). */
+  notReachedCases?: NotReachedCases[];
 }
 
 export interface CoverageReport {
@@ -138,6 +141,7 @@ export class CoverageLog {
     api: ApiName,
     notRun: ReadonlyMap<string, string>,
     why = "no request of this run was sent to it",
+    budgetLeftOut: ReadonlyMap<string, NotReachedCases[]> = new Map(),
   ): CoverageReport {
     const byOperation = operationsOf(api)
       .filter((op) => !op.webhook)
@@ -161,6 +165,7 @@ export class CoverageLog {
           kinds: Object.fromEntries(
             sorted.map(([kind, entry]) => [kind, { ...entry, statuses: entry.statuses.sort() }]),
           ),
+          ...(budgetLeftOut.has(op.operationId) ? { notReachedCases: budgetLeftOut.get(op.operationId) } : {}),
         };
       });
     const kinds = [...new Set(byOperation.flatMap((op) => Object.keys(op.kinds) as CaseKind[]))];
@@ -215,9 +220,11 @@ export function mergeCoverage(parts: CoverageReport[]): CoverageReport | undefin
         mergeKind((kinds[kind] ??= { requests: 0, statuses: [], checks: {} }), entry);
     const reached = same.some((o) => o.reached);
     const seen = new Set(same.flatMap((o) => o.documentedSeen));
-    const { notReached, ...rest } = op;
+    const { notReached, notReachedCases: _ignored, ...rest } = op;
+    const leftOut = mergeNotReached(same.map((o) => o.notReachedCases));
     return {
       ...rest,
+      ...(leftOut ? { notReachedCases: leftOut } : {}),
       reached,
       ...(reached
         ? {}

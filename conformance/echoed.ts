@@ -87,7 +87,7 @@ export function echoed(
   const { compared, differences } = compareWithSent(session, kind.create, sent, answer, where);
   const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
   if (compared > 0)
-    session.record(
+    session.ledger.record(
       "created_values_echoed",
       operationId,
       differences.join("; "),

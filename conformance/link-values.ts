@@ -1,6 +1,7 @@
 // Values from the deployment: before an operation's valid requests, the runner calls each operation whose Link
 // Objects feed it (listCategories for createProduct, listChannels for listChannelItems) once, evaluates the links'
 // runtime expressions on the answer and puts the values into every valid case.
+import { judge } from "./judge.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { evaluate, type ContractLink, type LinkContext } from "./links.js";
 import type { Session } from "./session.js";
@@ -60,7 +61,7 @@ function sourceExchange(
       if (!base) return undefined;
       const requestCase = { ...base, label: `read values for later requests (${operationId}'s links)` };
       const exchange = await session.send(model, requestCase);
-      session.check(model, exchange, "valid", requestCase.label);
+      judge(session, model, exchange, "valid", requestCase.label);
       return { requestCase, exchange };
     })();
     session.linkSources.set(operationId, pending);

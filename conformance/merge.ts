@@ -7,9 +7,10 @@ import { UsageError } from "../lib/cli.js";
 import { type ConformConsole, PROCESS_CONSOLE } from "./console.js";
 import type { Observation } from "./observations.js";
 import { mergeCoverage } from "./coverage.js";
+import { mergeBudgets } from "./budget-report.js";
 import { htmlReport } from "./report-html.js";
 import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
-import type { FailureRecord, WarningRecord } from "./session.js";
+import type { FailureRecord, WarningRecord } from "./ledger.js";
 
 export function mergeReports(reports: RunReport[]): RunReport {
   const [first] = reports;
@@ -36,6 +37,8 @@ export function mergeReports(reports: RunReport[]): RunReport {
       operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))),
     };
     const couldNotRun = all.find((c) => c.couldNotRun)?.couldNotRun;
+    const notReached = [...new Set(all.flatMap((c) => (c.notReached ? [c.notReached] : [])))];
+    if (notReached.length > 0) merged.notReached = notReached.join("; ");
     if (couldNotRun) merged.couldNotRun = couldNotRun;
     else if (merged.passed + merged.failed === 0 && all.every((c) => c.skipped)) merged.skipped = all[0]!.skipped;
     return merged;
@@ -85,6 +88,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
     resources: reports.flatMap((r) => r.resources),
     baseline: undefined,
     coverage: reports.every((r) => r.coverage) ? mergeCoverage(reports.map((r) => r.coverage!)) : undefined,
+    budget: reports.every((r) => r.budget) ? mergeBudgets(reports.map((r) => r.budget!)) : undefined,
   };
 }
 

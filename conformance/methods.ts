@@ -43,6 +43,6 @@ export async function unsupportedMethods(session: Session, operationIds: string[
         : response.status >= 500
           ? `${method} ${path} was answered with the server error ${response.status}`
           : "";
-    session.record(CHECK, model.op.operationId, problem, exchange, label);
+    session.ledger.record(CHECK, model.op.operationId, problem, exchange, label);
   }
 }

@@ -2,10 +2,11 @@
 // coverage matrix as a heat map, every failure with its reproduction, the warnings, observations and the resources
 // the run left behind. No script, no external asset (a Content-Security-Policy forbids any request), so it opens
 // offline. Every text is redacted by the run's secret filter before it is escaped, and the page is redacted again.
+import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
 import { passiveHtml } from "./passive/report-lines.js";
-import type { FailureRecord } from "./session.js";
+import type { FailureRecord } from "./ledger.js";
 
 type Text = (text: string) => string;
 
@@ -52,21 +53,29 @@ function statusesCell(op: OperationCoverage, t: Text): string {
   return `<td>${op.documentedSeen.length}/${op.documentedStatuses.length}: ${codes.join(" ")}${extra}</td>`;
 }
 
+/** The planned cases of an operation the budget did not reach, by kind, with the checks that would have judged them. */
+function leftOutCell(op: OperationCoverage, t: Text): string {
+  const left = op.notReachedCases ?? [];
+  if (left.length === 0) return "<td></td>";
+  const items = left.map((c) => `<span title="${t(c.checks.join(", "))}">${t(`${c.kind} ×${c.cases}`)}</span>`);
+  return `<td class="none">${items.join("<br>")}</td>`;
+}
+
 /** The matrix: one row per operation, one column per kind of case, each cell coloured by the checks that judged it. */
 function coverageSection(coverage: CoverageReport, t: Text): string {
   const head = coverage.kinds.map((kind) => `<th class="kind">${t(kind)}</th>`).join("");
   const rows = coverage.byOperation.map((op) => {
     const name = `<th>${t(op.operationId)}<br><small>${t(`${op.method} ${op.path}`)}</small></th>`;
     if (!op.reached)
-      return `<tr class="not-reached">${name}<td class="cell none" colspan="${coverage.kinds.length || 1}">not reached: ${t(op.notReached ?? "")}</td><td>0/${op.documentedStatuses.length}</td></tr>`;
-    return `<tr class="reached">${name}${coverage.kinds.map((kind) => cell(op, kind, t)).join("")}${statusesCell(op, t)}</tr>`;
+      return `<tr class="not-reached">${name}<td class="cell none" colspan="${coverage.kinds.length || 1}">not reached: ${t(op.notReached ?? "")}</td><td>0/${op.documentedStatuses.length}</td>${leftOutCell(op, t)}</tr>`;
+    return `<tr class="reached">${name}${coverage.kinds.map((kind) => cell(op, kind, t)).join("")}${statusesCell(op, t)}${leftOutCell(op, t)}</tr>`;
   });
   return `<h2 id="coverage">Coverage</h2>
 <p>Operations reached <strong>${coverage.operations.reached}/${coverage.operations.total}</strong>, documented statuses
 seen <strong>${coverage.statuses.seen}/${coverage.statuses.documented}</strong>. Each cell: the requests of that kind of
 case; hover for the statuses and the checks that judged them.</p>
 <p class="legend"><span class="passed">checks passed</span><span class="failed">a check failed</span><span class="unjudged">sent, no check judged it</span><span class="none">not sent</span></p>
-<table class="coverage"><tr><th>operation</th>${head || "<th>kinds of case</th>"}<th>documented statuses seen</th></tr>
+<table class="coverage"><tr><th>operation</th>${head || "<th>kinds of case</th>"}<th>documented statuses seen</th><th>not reached within the budget (not passed)</th></tr>
 ${rows.join("\n")}</table>`;
 }
 
@@ -121,9 +130,12 @@ function checksTable(report: RunReport, t: Text): string {
           ? `skipped: ${c.skipped}`
           : c.failed > 0
             ? `failed ${c.failed} of ${c.passed + c.failed}`
-            : `passed ${c.passed}`;
-      const css = c.couldNotRun || c.failed > 0 ? "failed" : c.skipped ? "none" : "passed";
-      return `<tr><td>${t(c.name)}</td><td class="${css}">${t(state)}</td></tr>`;
+            : c.passed > 0
+              ? `passed ${c.passed}`
+              : "not reached";
+      const notReached = c.notReached ? `; not reached: ${c.notReached}` : "";
+      const css = c.couldNotRun || c.failed > 0 ? "failed" : c.skipped || c.passed === 0 ? "none" : "passed";
+      return `<tr><td>${t(c.name)}</td><td class="${css}">${t(state + notReached)}</td></tr>`;
     });
   return `<h2 id="checks">Checks</h2><table><tr><th>check</th><th>result</th></tr>${rows.join("\n")}</table>`;
 }
@@ -155,6 +167,7 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
 <body>
 <h1>contracts conform ${t(report.api)} at ${t(report.baseUrl)}: <span class="${failed ? "failed" : "passed"}">${failed ? "FAILED" : "passed"}</span></h1>
 <p>${t(summary)}; ${t(report.startedAt)} to ${t(report.finishedAt)}. ${newFailures.length} new failure(s), ${couldNotRun.length} check(s) that could not run${checkedNothing ? ", nothing was checked" : ""}.</p>
+${report.budget ? `<p id="budget">Budget: ${t(budgetWords(report.budget))}; ${report.budget.reached} of ${report.budget.planned} planned cases reached, ${report.budget.notReached} not reached within the budget (not passed).</p>` : ""}
 ${report.coverage ? coverageSection(report.coverage, t) : "<p>This report has no coverage section (written by an older version).</p>"}
 <h2 id="failures">Failures (${report.failures.length})</h2>
 ${report.failures.length ? report.failures.map((f, i) => failureBlock(f, i, t)).join("\n") : "<p>None.</p>"}

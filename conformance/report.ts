@@ -4,10 +4,20 @@ import type { ApiName } from "../lib/contract/index.js";
 import { type BaselineOutcome, baselineEntry } from "./baseline.js";
 import { appliesTo, CHECKS } from "./checks.js";
 import { type CoverageReport, coverageLines } from "./coverage.js";
+import {
+  budgetLines,
+  budgetReport,
+  type BudgetReport,
+  budgetWords,
+  notReachedByCheck,
+  notReachedByOperation,
+  type PlanOutcome,
+} from "./budget-report.js";
 import { operationsOf } from "./lookup.js";
 import type { Observation } from "./observations.js";
-import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js";
-import type { ResourceTracker, TrackedResource } from "./stateful.js";
+import type { FailureRecord, Tally, WarningRecord } from "./ledger.js";
+import type { Session } from "./session.js";
+import type { ResourceTracker, TrackedResource } from "./resources.js";
 import type { PassiveSummary, RecordedExchange } from "./passive/types.js";
 import { passiveConsoleLines, passiveJunitCases } from "./passive/report-lines.js";
 import { recordedExchange } from "./passive/recorded.js";
@@ -21,6 +31,8 @@ export interface CheckResult {
   skipped?: string;
   /** Why the check applies but could not run (a missing credential, a failed prerequisite): the run fails. */
   couldNotRun?: string;
+  /** Planned cases this check would have judged that the budget did not reach: not passed, not failed. */
+  notReached?: string;
   operations: Record<string, Tally>;
 }
 
@@ -51,17 +63,21 @@ export interface RunReport {
   passive?: PassiveSummary;
   /** The exchanges the run judged, redacted (passive runs): `--from-json` judges them again. */
   exchanges?: RecordedExchange[];
+  /** The budget and how much of the plan it reached (absent in reports of older versions). */
+  budget?: BudgetReport;
 }
 
 /** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
-function notRunReasons(session: Session): Map<string, string> {
+function notRunReasons(session: Session, budget: BudgetReport | undefined): Map<string, string> {
   const reasons = new Map(session.skippedOperations);
+  const spent = budget && `not reached within the budget (${budgetWords(budget)})`;
   const selected = session.options.operations;
   for (const op of operationsOf(session.options.api)) {
     if (op.webhook || reasons.has(op.operationId)) continue;
     if (selected.length > 0 && !selected.includes(op.operationId))
       reasons.set(op.operationId, "not selected (--operation)");
     else if (!session.ownsPath(op.path)) reasons.set(op.operationId, "another shard's (--shard)");
+    else if (spent && budget.notReached > 0) reasons.set(op.operationId, spent);
   }
   return reasons;
 }
@@ -69,20 +85,27 @@ function notRunReasons(session: Session): Map<string, string> {
 export function buildReport(
   session: Session,
   tracker: ResourceTracker,
-  meta: { startedAt: Date; finishedAt: Date; interrupted: boolean },
+  meta: { startedAt: Date; finishedAt: Date; interrupted: boolean; plan?: PlanOutcome },
 ): RunReport {
+  // A passive run (recorded traffic) has no plan and no budget.
+  const budget = meta.plan && budgetReport(meta.plan);
+  const notReached = meta.plan?.notReached ?? [];
+  const unreachedChecks = notReachedByCheck(notReached);
   const checks: CheckResult[] = CHECKS.filter((c) => session.options.checks.has(c.name)).map((info) => {
-    const byOperation = session.tallies.get(info.name) ?? new Map<string, Tally>();
+    const byOperation = session.ledger.tallies.get(info.name) ?? new Map<string, Tally>();
     const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
     const passed = [...byOperation.values()].reduce((n, t) => n + t.passed, 0);
     const failed = [...byOperation.values()].reduce((n, t) => n + t.failed, 0);
     const result: CheckResult = { name: info.name, catches: info.catches, passed, failed, operations };
-    const couldNotRun = session.unrunChecks.get(info.name);
+    const couldNotRun = session.ledger.unrunChecks.get(info.name);
     const skipped =
       session.skippedChecks.get(info.name) ??
       (passed + failed === 0 ? "no request of this run was one it applies to" : undefined);
+    const unreached = unreachedChecks.get(info.name);
+    if (unreached && budget)
+      result.notReached = `${unreached} planned cases beyond the budget (${budgetWords(budget)})`;
     if (couldNotRun) result.couldNotRun = couldNotRun;
-    else if (skipped && passed + failed === 0) result.skipped = skipped;
+    else if (skipped && passed + failed === 0 && !unreached) result.skipped = skipped;
     return result;
   });
   return {
@@ -101,18 +124,20 @@ export function buildReport(
       operationId,
       reason,
     })),
-    failures: [...session.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
-    warnings: [...session.warnings.values()],
+    failures: [...session.ledger.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
+    warnings: [...session.ledger.warnings.values()],
     observations: session.observations.list(),
     resources: tracker.resources.map((r) => ({ ...r })),
     coverage: session.coverage.report(
       session.options.api,
-      notRunReasons(session),
+      notRunReasons(session, budget),
       meta.interrupted ? "not reached before the run was interrupted" : undefined,
+      notReachedByOperation(notReached),
     ),
     exchanges: session.exchanges.map((exchange) =>
       recordedExchange(exchange, (text) => session.secrets.redactSent(text), session.options.credentials.readApiKey),
     ),
+    ...(budget ? { budget } : {}),
   };
 }
 
@@ -171,6 +196,14 @@ export function junitReport(report: RunReport, redact: (text: string) => string)
       );
       continue;
     }
+    if (check.notReached) {
+      tests += 1;
+      skipped += 1;
+      cases.push(
+        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(`${check.name} (not reached)`)}"><skipped message="${xml(`not reached: ${check.notReached}`)}"/></testcase>`,
+      );
+      if (check.passed + check.failed === 0) continue;
+    }
     if (check.skipped) {
       tests += 1;
       skipped += 1;
@@ -222,6 +255,12 @@ function junitProperties(report: RunReport): string {
       ["coverage.not-reached", missed.join(", ")],
     );
   }
+  if (report.budget)
+    properties.push(
+      ["budget", budgetWords(report.budget)],
+      ["budget.cases-planned", report.budget.planned],
+      ["budget.cases-not-reached", report.budget.notReached],
+    );
   return properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(String(value))}"/>`).join("");
 }
 
@@ -249,6 +288,11 @@ function truncate(text: string, max: number): string {
   return oneLine.length > max ? `${oneLine.slice(0, max)}… (${oneLine.length} characters)` : oneLine;
 }
 
+/** What the budget left out of a check that has results: said beside them, so that they are not read as all. */
+function checkNotReached(check: CheckResult): string {
+  return check.notReached && check.passed + check.failed > 0 && !check.couldNotRun ? " (more not reached)" : "";
+}
+
 /** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
 // eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
 export function consoleReport(report: RunReport, redact: (text: string) => string): string {
@@ -271,10 +315,11 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
         ? `skipped: ${check.skipped}`
         : check.failed > 0
           ? `${allKnown ? "known failures (baseline)" : "FAILED"} ${check.failed} of ${check.passed + check.failed}`
-          : `passed ${check.passed}`;
-    out.push(
-      `  ${check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.skipped ? "-" : "✓"} ${check.name.padEnd(width)}  ${state}`,
-    );
+          : check.passed > 0
+            ? `passed ${check.passed}`
+            : `not reached: ${check.notReached ?? "no result"}`;
+    const mark = check.couldNotRun ? "!" : check.failed > 0 ? (allKnown ? "~" : "✗") : check.passed > 0 ? "✓" : "-";
+    out.push(`  ${mark} ${check.name.padEnd(width)}  ${state}${checkNotReached(check)}`);
   }
   const otherApis = report.checks.length - shown.length;
   if (otherApis > 0)
@@ -301,6 +346,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
   for (const skipped of report.skippedOperations) out.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
   out.push(...passiveConsoleLines(report.passive));
   if (report.coverage) out.push("", ...coverageLines(report.coverage));
+  out.push(...budgetLines(report.budget));
   if (report.failures.length > 0) {
     out.push("", `Failures (${report.failures.length}):`);
     report.failures.forEach((failure, index) =>

@@ -1,45 +1,40 @@
-// The conformance run: plans which operations run (read-only unless --allow-writes), sends each operation's cases
-// in order (examples, boundary values, random valid data, invalid data, missing and wrong credentials) with
-// fast-check driving generation and shrinking, runs the stateful sequences, then deletes what the run created,
-// also after a failure or Ctrl-C.
-import fc from "fast-check";
+// The conformance run, one way through: select the operations (read-only unless --allow-writes), build the plan
+// (plan/build.ts), let the planner order it coverage-first within the budget (plan/planner.ts), execute each item
+// (execute.ts for one operation's case, steps.ts for sequences and probes), which sends and judges through the
+// session, then delete what the run created, also after a failure or Ctrl-C, and build the report from what was
+// recorded and what the plan did not reach.
 import { operationsOf } from "./lookup.js";
 import { UsageError } from "../lib/cli.js";
-import { appliesTo, CHECKS } from "./checks.js";
-import { isSuccess } from "./contract-words.js";
-import {
-  applyMutation,
-  boundaryCases,
-  exampleCases,
-  invalidCaseArbitrary,
-  type OperationModel,
-  type RequestCase,
-  validateCase,
-  validCaseArbitrary,
-} from "./cases.js";
-import { scopeEnforcement } from "./scopes.js";
-import { unsupportedMethods } from "./methods.js";
-import { operationMutations } from "./mutations.js";
+import { appliesTo, CHECKS, RESPONSE_CHECK_NAMES } from "./checks.js";
+import { mutationKind } from "./coverage.js";
+import { executeItem, type OperationCases, operationCases } from "./execute.js";
+import { buildPlan, type OperationFacts } from "./plan/build.js";
+import { budgetView, resolveBudget } from "./plan/budget.js";
+import type { PlanItem } from "./plan/items.js";
+import { Planner } from "./plan/planner.js";
 import { buildReport, type RunReport } from "./report.js";
+import { cleanUp, ResourceTracker } from "./resources.js";
 import { type RunOptions, Session } from "./session.js";
-import { cleanUp, markAsOurs, ResourceTracker, runStatefulSequences, sequencedKinds } from "./stateful.js";
-import { linkedValues } from "./link-values.js";
-import { resourceId } from "./links.js";
-import type { Exchange } from "./transport.js";
+import { sequencedKinds } from "./stateful.js";
+import { runStep, stepFacts } from "./steps.js";
 
 export type { RunOptions } from "./session.js";
 
 /** Thrown when the target cannot be reached at all (exit code 2). */
 export class UnreachableTarget extends UsageError {}
 
+/** The checks that judge every exchange the run sends (the session judges the last two while sending). */
+const EVERY_EXCHANGE_CHECKS = [...RESPONSE_CHECK_NAMES, "rate_limit_headers_consistent", "max_response_time"];
+
 const READ_METHODS = new Set(["get", "head", "options"]);
 
-interface PlannedOperation {
-  model: OperationModel;
+interface SelectedOperation {
+  operationId: string;
   /** The resource kind this operation creates, if any. */
   creates?: string;
   /** A creation the run cannot delete afterwards: its valid cases count against --max-writes and are not shrunk. */
   undeletable: boolean;
+  readOnly: boolean;
 }
 
 /** One request to the base address (counted against the rate limit like every other) before anything else. */
@@ -52,7 +47,8 @@ async function ensureReachable(session: Session): Promise<void> {
     );
 }
 
-function plan(session: Session): PlannedOperation[] {
+/** The operations this run sends cases to; the others are noted with the reason. */
+function selectOperations(session: Session): SelectedOperation[] {
   const { api, operations: named, allowWrites } = session.options;
   const profile = session.profile;
   const all = operationsOf(api);
@@ -67,7 +63,7 @@ function plan(session: Session): PlannedOperation[] {
   const linked = new Set(
     session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to),
   );
-  const planned: PlannedOperation[] = [];
+  const selected: SelectedOperation[] = [];
   for (const op of all) {
     const id = op.operationId;
     if (named.length > 0 && !named.includes(id)) continue;
@@ -98,58 +94,119 @@ function plan(session: Session): PlannedOperation[] {
     if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {
       const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
       skip(reason);
-      session.cannotRun("positive_data_acceptance", reason);
+      session.ledger.cannotRun("positive_data_acceptance", reason);
       continue;
     }
     const kind = session.resources.find((k) => k.create === id);
-    planned.push({ model: session.model(id), creates: kind?.name, undeletable: Boolean(kind?.undeletable) });
+    selected.push({ operationId: id, creates: kind?.name, undeletable: Boolean(kind?.undeletable), readOnly });
   }
-  return planned;
+  return selected;
+}
+
+/** Checks that do not run at all in this run, and why. */
+function skipChecks(session: Session): void {
+  const { api, allowWrites, maxResponseTimeMs } = session.options;
+  for (const check of CHECKS) {
+    if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
+    else if (check.recordedOnly)
+      session.skippedChecks.set(check.name, "judges recorded traffic only (--har, --from-json)");
+    else if (check.writes && !allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
+    else if (check.name === "max_response_time" && maxResponseTimeMs === undefined)
+      session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
+  }
+}
+
+function factsOf(session: Session, operation: SelectedOperation, cases: OperationCases): OperationFacts {
+  return {
+    operationId: operation.operationId,
+    examples: cases.examples.length,
+    boundaries: cases.boundaries.length,
+    mutations: cases.mutations.map((c) => mutationKind(c.violation?.description ?? c.label)),
+    invalidData: cases.invalid !== undefined,
+    secured: session.isSecured(cases.model),
+    writes: operation.readOnly ? "nothing" : operation.undeletable ? "undeletable" : "deletable",
+  };
+}
+
+/** The plan of this run: every selected operation's cases and the steps across them. */
+function planRun(
+  session: Session,
+  selected: SelectedOperation[],
+): { items: PlanItem[]; cases: Map<string, OperationCases> } {
+  const cases = new Map(
+    selected.map((op) => [op.operationId, operationCases(session, op.operationId, op.creates, op.undeletable)]),
+  );
+  const checks = new Set([...session.options.checks].filter((check) => !session.skippedChecks.has(check)));
+  const items = buildPlan(
+    selected.map((op) => factsOf(session, op, cases.get(op.operationId)!)),
+    stepFacts(
+      session,
+      selected.map((op) => op.operationId),
+    ),
+    { maxExamples: session.options.maxExamples, checks, responseChecks: EVERY_EXCHANGE_CHECKS },
+  );
+  return { items, cases };
+}
+
+/**
+ * Executes the planner's items while the budget lasts. Operation items go --concurrency at a time where the contract
+ * declares no rate limit (the budget would hold them back anyway, and the X-RateLimit-* consistency check reads
+ * consecutive responses); a step waits for them and runs alone, since it follows resources across operations.
+ */
+async function executePlan(
+  session: Session,
+  tracker: ResourceTracker,
+  planner: Planner,
+  cases: Map<string, OperationCases>,
+): Promise<void> {
+  const workers = session.rateLimited ? 1 : Math.max(1, session.options.concurrency ?? 1);
+  const running = new Set<Promise<void>>();
+  const operationIds = [...cases.keys()];
+  for (let item = planner.next(); item && !session.aborted; item = planner.next()) {
+    if (item.source.type === "step") {
+      await Promise.all(running);
+      await runStep(session, tracker, item, operationIds);
+      continue;
+    }
+    const done: Promise<void> = executeItem(session, tracker, cases.get(item.operationId)!, item).finally(() =>
+      running.delete(done),
+    );
+    running.add(done);
+    if (running.size >= workers) await Promise.race(running);
+  }
+  await Promise.all(running);
 }
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date();
   const session = new Session(options);
+  const budget = resolveBudget(options, session.declaredRateLimit);
+  session.transport.capRequests(budget.maxRequests);
   await ensureReachable(session);
   const tracker = new ResourceTracker();
-  for (const check of CHECKS) {
-    if (!appliesTo(check, options.api)) session.skippedChecks.set(check.name, `does not apply to ${options.api}`);
-    else if (check.recordedOnly)
-      session.skippedChecks.set(check.name, "judges recorded traffic only (--har, --from-json)");
-    else if (check.writes && !options.allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
-    else if (check.name === "max_response_time" && options.maxResponseTimeMs === undefined)
-      session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
-  }
+  skipChecks(session);
   let error: Error | undefined;
+  let items: PlanItem[] = [];
+  let planner: Planner | undefined;
   try {
-    const planned = plan(session);
+    const selected = selectOperations(session);
     session.keepWritesForSequences(sequencedKinds(session));
-    // Operations run in parallel only where the contract declares no rate limit (the budget would hold them back
-    // anyway, and the X-RateLimit-* consistency check reads consecutive responses).
-    const workers = session.rateLimited ? 1 : Math.max(1, options.concurrency ?? 1);
-    const queue = [...planned];
-    await Promise.all(
-      Array.from({ length: Math.min(workers, queue.length) }, async () => {
-        for (let item = queue.shift(); item && !session.aborted; item = queue.shift())
-          await runOperation(session, tracker, item);
+    const plan = planRun(session, selected);
+    items = plan.items;
+    const rate = options.rateLimit ?? session.declaredRateLimit;
+    planner = new Planner(
+      items,
+      budgetView(budget, {
+        requestsSent: () => session.transport.requestCount,
+        reserved: () => tracker.resources.filter((r) => r.state === "created" && tracker.kindOf(r).delete).length,
+        msPerRequest: () =>
+          rate
+            ? (rate.windowSeconds * 1000) / rate.limit
+            : (Date.now() - startedAt.getTime()) / Math.max(1, session.transport.requestCount),
+        elapsedMs: () => Date.now() - startedAt.getTime(),
       }),
     );
-    if (!session.aborted) await runStatefulSequences(session, tracker);
-    if (!session.aborted)
-      await scopeEnforcement(
-        session,
-        tracker,
-        planned.map((p) => p.model.op.operationId),
-      );
-    if (!session.aborted)
-      await unsupportedMethods(
-        session,
-        planned.map((p) => p.model.op.operationId),
-      );
-    // The OpenID Connect checks are one unit: the first shard runs them. Loaded only here, since their modules (the
-    // flows, the sign-in drivers, jose) are about a quarter of the start-up of a links, catalog or pay run.
-    if (!session.aborted && options.api === "identity" && (options.shard?.index ?? 1) === 1)
-      await (await import("./identity-checks.js")).runIdentityChecks(session);
+    await executePlan(session, tracker, planner, plan.cases);
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
@@ -157,228 +214,10 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     await cleanUp(session, tracker);
   }
   if (error) throw error;
-  return buildReport(session, tracker, { startedAt, finishedAt: new Date(), interrupted: session.aborted });
-}
-
-/** What the phases of one operation share: its model, its first examples, and how its sends are counted. */
-interface OperationRun {
-  session: Session;
-  item: PlannedOperation;
-  examples: RequestCase[];
-  progress: (phase: string) => void;
-  /** Records a creation; for what cannot be deleted, also takes it from --max-writes. */
-  afterSend: (exchange: Exchange) => void;
-  /** Notes in the report that requests of a kind were not sent for lack of --max-writes. */
-  notSent: (what: string) => void;
-}
-
-async function runOperation(session: Session, tracker: ResourceTracker, item: PlannedOperation): Promise<void> {
-  const { model } = item;
-  const operationId = model.op.operationId;
-  const kind = item.creates ? session.resources.find((k) => k.name === item.creates) : undefined;
-  const run: OperationRun = {
-    session,
-    item,
-    examples: exampleCases(model, session.profile, session.options.credentials).map((c) =>
-      item.creates ? markAsOurs(c, session) : c,
-    ),
-    progress: (phase) => session.options.onProgress?.({ type: "operation", operationId, phase }),
-    afterSend: (exchange) => {
-      // A 200 carrying the error envelope (links, pay) created nothing: no phantom "left behind" without an id.
-      if (!kind || !isSuccess(model.op.api, exchange.response)) return;
-      tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
-      if (item.undeletable) session.writesLeft -= 1;
-    },
-    notSent: (what) => {
-      const earlier = session.skippedOperations.get(operationId);
-      const why = `the --max-writes ${session.maxWrites} creations the run cannot delete are made or kept for the stateful sequences`;
-      session.skippedOperations.set(operationId, earlier ? `${earlier}; ${what} not sent` : `${what} not sent: ${why}`);
-    },
-  };
-  // A lenient server may also create from invalid data: what it cannot delete goes first, while the budget has room
-  // for it, and a correct server's refusals leave the budget to the valid data.
-  const phases = item.undeletable
-    ? [invalidData, validData, credentialProbes]
-    : [validData, invalidData, credentialProbes];
-  for (const phase of phases) if (!session.aborted) await phase(run);
-}
-
-/** Valid requests (examples, boundaries, then generated ones); what cannot be deleted at most --max-writes times. */
-async function validData({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
-  const { model } = item;
-  const operationId = model.op.operationId;
-  const { credentials, maxExamples } = session.options;
-  const budget = item.undeletable ? Math.min(maxExamples, session.writesLeft) : maxExamples;
-  // Every valid creation gets identifying values of its own (a fresh domain, name, slug), so that no valid request
-  // is refused because of a resource this run created before (two boundary cases adding the same domain: 409).
-  const unique = (c: RequestCase): RequestCase => {
-    if (!item.creates || c.origin === "invalid") return c;
-    const tagged = markAsOurs(c, session);
-    return validateCase(model, tagged).valid ? tagged : c;
-  };
-  // Values from the deployment (Link Objects). A write without them is not sent (its example's ids are made up); a
-  // read falls back to generated values, which the contract allows to find nothing.
-  const fromLinks = budget > 0 ? await linkedValues(session, operationId) : undefined;
-  if (fromLinks?.missing && !session.isRead(operationId)) {
-    session.skippedOperations.set(operationId, `valid data not sent: ${fromLinks.missing}`);
-    session.cannotRun("positive_data_acceptance", fromLinks.missing);
-  } else if (fromLinks) {
-    progress("valid data");
-    const boundaries = boundaryCases(model, session.profile, credentials, Math.max(1, Math.floor(budget / 2)));
-    const fixed = [...examples, ...boundaries].slice(0, budget);
-    const prepareValid = (c: RequestCase) => fromLinks.apply(unique(c));
-    const count = (exchange: Exchange) => {
-      afterSend(exchange);
-      // A valid creation counts against --max-writes even when refused: the refusal may have come after it was stored.
-      if (item.undeletable && !isSuccess(model.op.api, exchange.response)) session.writesLeft -= 1;
-    };
-    await propertyPhase(
-      session,
-      model,
-      "valid",
-      validCaseArbitrary(model, session.profile, credentials),
-      fixed,
-      count,
-      prepareValid,
-      { limit: budget, shrinks: item.undeletable ? 0 : undefined },
-    );
-  } else if (item.undeletable) notSent("valid data");
-}
-
-/** Invalid requests (every kind of mutation of the first example, then generated ones), which should be refused. */
-async function invalidData({ session, item, examples, progress, afterSend, notSent }: OperationRun): Promise<void> {
-  const { model } = item;
-  const { credentials, maxExamples } = session.options;
-  const invalid = invalidCaseArbitrary(model, session.profile, credentials);
-  if (!invalid || !examples[0] || !session.options.checks.has("negative_data_rejection")) return;
-  if (item.undeletable && session.writesLeft <= 0) return notSent("invalid data");
-  progress("invalid data");
-  // Every kind of mutation on the first example first, so that each kind is tried even with few examples.
-  const base = examples[0];
-  const systematic = operationMutations(model.op.api, model.op.pointer)
-    .map((mutation) => applyMutation(base, mutation))
-    .filter((c): c is RequestCase => c !== undefined && !validateCase(model, c).valid);
-  const bounds = item.undeletable ? { shrinks: 0, stop: () => session.writesLeft <= 0 } : {};
-  await propertyPhase(
-    session,
-    model,
-    "invalid",
-    invalid,
-    spread(systematic, Math.ceil(maxExamples / 2)),
-    afterSend,
-    undefined,
-    bounds,
-  );
-}
-
-/** The first example without credentials and with wrong ones, which should be refused. */
-async function credentialProbes({
-  session,
-  item,
-  examples,
-  progress,
-  afterSend,
-  notSent,
-}: OperationRun): Promise<void> {
-  if (!session.isSecured(item.model) || !examples[0] || !session.options.checks.has("ignored_auth")) return;
-  progress("credentials");
-  for (const [mode, label] of [
-    ["none", "no credentials"],
-    ["wrong", "wrong credentials"],
-  ] as const) {
-    if (session.aborted) return;
-    if (item.undeletable && session.writesLeft <= 0) return notSent(`a request with ${label}`);
-    const exchange = await session.send(item.model, examples[0], mode);
-    afterSend(exchange);
-    session.check(item.model, exchange, "unauthenticated", label);
-  }
-}
-
-/** Up to `count` items spread over the whole list, so that every kind of mutation has a chance. */
-function spread<T>(items: T[], count: number): T[] {
-  if (items.length <= count) return items;
-  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
-}
-
-/**
- * Sends `fixed` cases and then random ones from `arbitrary` (up to --max-examples in all) through fast-check. On a
- * failure fast-check shrinks the case while the same check keeps failing; the run then goes on with the checks that
- * have not failed yet, so one failure does not hide the others.
- */
-async function propertyPhase(
-  session: Session,
-  model: OperationModel,
-  expectation: "valid" | "invalid",
-  arbitrary: fc.Arbitrary<RequestCase | undefined>,
-  fixed: RequestCase[],
-  afterSend: (exchange: Exchange) => void,
-  beforeSend: (requestCase: RequestCase) => RequestCase = (c) => c,
-  bounds: { limit?: number; shrinks?: number; stop?: () => boolean } = {},
-): Promise<number> {
-  const { seed } = session.options;
-  const maxExamples = bounds.limit ?? session.options.maxExamples;
-  const maxShrinks = bounds.shrinks ?? session.options.maxShrinks;
-  const operationId = model.op.operationId;
-  const found = new Set<string>();
-  const sent = new Set<RequestCase>();
-  let consumed = 0;
-  const stopped = () => session.aborted || (bounds.stop?.() ?? false);
-  for (let round = 0; round < 8 && !stopped() && consumed < maxExamples; round++) {
-    const examples = fixed.filter((c) => !sent.has(c));
-    let target: string | undefined;
-    let shrinkRequests = 0;
-    let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
-    const result = await fc.check(
-      fc.asyncProperty(arbitrary, async (requestCase) => {
-        // No case to send (invalidCaseArbitrary): skipped; too many skips end the phase (fast-check's maxSkipsPerRun).
-        fc.pre(requestCase !== undefined);
-        if (stopped()) return true;
-        if (target === undefined) {
-          consumed += 1;
-          sent.add(requestCase);
-        } else if (shrinkRequests++ >= maxShrinks) return true;
-        const exchange = await session.send(model, beforeSend(requestCase));
-        afterSend(exchange);
-        const seeded = !fixed.includes(requestCase);
-        const failed = session.check(model, exchange, expectation, requestCase.label, {
-          tally: target === undefined,
-          violation: requestCase.violation,
-          seeded,
-        });
-        if (target === undefined) {
-          const fresh = [...failed.keys()].find((check) => !found.has(check));
-          if (!fresh) return true;
-          target = fresh;
-          last = {
-            exchange,
-            label: requestCase.label,
-            message: failed.get(fresh)!,
-            where: requestCase.violation?.description.split(":")[0],
-          };
-          return false;
-        }
-        const message = failed.get(target);
-        if (message === undefined) return true;
-        last = { exchange, label: requestCase.label, message, where: requestCase.violation?.description.split(":")[0] };
-        return false;
-      }),
-      {
-        seed: seed + round,
-        numRuns: Math.max(examples.length, maxExamples - consumed),
-        examples: examples.map((c) => [c] as [RequestCase]),
-      },
-    );
-    if (!result.failed || target === undefined || !last) break; // passed, or too many cases skipped
-    if (shrinkRequests > 0)
-      session.record(
-        target,
-        operationId,
-        last.message,
-        last.exchange,
-        `${last.label} (shrunk in ${shrinkRequests} requests)`,
-        { tally: false, shrunk: true, where: last.where },
-      );
-    found.add(target);
-  }
-  return consumed;
+  return buildReport(session, tracker, {
+    startedAt,
+    finishedAt: new Date(),
+    interrupted: options.signal.aborted,
+    plan: { budget, planned: items.length, notReached: planner?.notReached() ?? [] },
+  });
 }

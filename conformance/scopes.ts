@@ -3,13 +3,14 @@
 // taken to hold the read scopes (`…:read`) and none of the others. A read must be answered; a write must be refused
 // with 403 and a body that names each missing scope. Writes are tried only with --allow-writes, since a provider that
 // ignores scopes would create something.
+import { judge } from "./judge.js";
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
 import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { isRefusal, isSuccess } from "./contract-words.js";
 import type { Session } from "./session.js";
-import { markAsOurs, type ResourceTracker } from "./stateful.js";
+import { markAsOurs, type ResourceTracker } from "./resources.js";
 
 const CHECK = "scope_enforcement";
 
@@ -52,7 +53,7 @@ export async function scopeEnforcement(
     };
     session.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
     const exchange = await session.send(model, requestCase, "read-only");
-    session.check(model, exchange, "any", requestCase.label);
+    judge(session, model, exchange, "any", requestCase.label);
     const response = exchange.response;
     if (!response) continue; // not_a_server_error reports it
     if (kind && isSuccess(model.op.api, response))
@@ -70,6 +71,6 @@ export async function scopeEnforcement(
       if (unnamed.length > 0)
         problem = `the 403 does not name the missing scope ${unnamed.join(", ")}: ${response.text.slice(0, 200)}`;
     }
-    session.record(CHECK, operationId, problem, exchange, requestCase.label);
+    session.ledger.record(CHECK, operationId, problem, exchange, requestCase.label);
   }
 }

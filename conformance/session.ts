@@ -1,7 +1,6 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
-// One run against one deployment: sends cases (authenticated, rate-limited, recorded), runs the response checks on
-// every exchange, keeps the tallies per check and operation, the failures with their reproductions, the gap
-// observations and the resources the run created.
+// One run against one deployment: what the run knows (its options, facts read from the contract, shard ownership,
+// the write budget, the model cache) and how it sends a case (authenticated, rate-limited, within the request
+// budget) and judges the exchange with the response checks. What it finds goes to the ledger (ledger.ts).
 import { type ApiName, loadContract } from "../lib/contract/index.js";
 import { operationOf, operationsOf } from "./lookup.js";
 import {
@@ -14,19 +13,14 @@ import {
   type ResourceKind,
 } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
-import { type OperationModel, operationModel, prepare, type RequestCase, type Violation } from "./cases.js";
-import {
-  type CheckNote,
-  type Expectation,
-  RateLimitConsistency,
-  type ResponseCheckInput,
-  runResponseChecks,
-} from "./checks.js";
+import { type OperationModel, operationModel, prepare, type RequestCase } from "./cases.js";
+import { RateLimitConsistency } from "./checks.js";
 import { caseKind, CoverageLog } from "./coverage.js";
 import { ObservationLog } from "./observations.js";
-import { isSuccess } from "./contract-words.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
-import { curlCommand, Secrets } from "./secrets.js";
+import { judgeArrival } from "./judge.js";
+import { Ledger } from "./ledger.js";
+import { Secrets } from "./secrets.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
 
 /** Valid creations the run may make of resources it cannot delete, when --max-writes does not say. */
@@ -47,6 +41,10 @@ export interface RunOptions {
   timeoutMs: number;
   /** Upper bound of requests spent shrinking one failure. */
   maxShrinks: number;
+  /** --max-requests (Infinity: no cap, not even the default of a rate-limited contract). */
+  maxRequests?: number;
+  /** --max-duration, in milliseconds: no item starts that would end after it. */
+  maxDurationMs?: number;
   signal: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   /** identity only: the sign-in driver and the logout address (identity-checks.ts). */
@@ -71,76 +69,24 @@ export type ProgressEvent =
   | { type: "request"; count: number }
   | { type: "failure"; check: string; operationId: string; message: string };
 
-export interface FailureRecord {
-  check: string;
-  operationId: string;
-  message: string;
-  /** What the failing case was: `example ...`, `random valid data`, the mutation, `no credentials`, a sequence step. */
-  case: string;
-  shrunk: boolean;
-  occurrences: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-  curl: string;
-  /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
-  where?: string;
-  /** Found by random data of this run's seed, not by an example, a boundary or a fixed step: another seed may not show it. */
-  seeded?: boolean;
-  /** Listed in the --baseline file: reported, not failing the run. */
-  known?: boolean;
-  /** The baseline key: check | operation | where | normalized reason. */
-  key?: string;
-}
-
-interface RecordOptions {
-  /** false while shrinking: the counts are those of the cases the run meant to send. */
-  tally?: boolean;
-  shrunk?: boolean;
-  /** Where in the request an invalid case breaks the contract, for the baseline key. */
-  where?: string;
-  /** The case came from random data of this run's seed. */
-  seeded?: boolean;
-  /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
-  sentBefore?: Exchange;
-}
-
-/** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
-export interface WarningRecord {
-  check: string;
-  operationId: string;
-  message: string;
-  assumption: string;
-  case: string;
-  occurrences: number;
-}
-
-export interface Tally {
-  passed: number;
-  failed: number;
-}
-
 export class Session {
   readonly profile: ApiProfile;
   readonly secrets: Secrets;
   readonly transport: Transport;
   readonly observations = new ObservationLog();
+  /** What the run found: every check's results, the failures with their reproductions, warnings (ledger.ts). */
+  readonly ledger: Ledger;
   /** What each operation was sent and what judged it (the report's coverage section). */
   readonly coverage = new CoverageLog();
   readonly nonces = newNonceSource();
-  /** check → operationId → tally */
-  readonly tallies = new Map<string, Map<string, Tally>>();
-  readonly failures = new Map<string, FailureRecord>();
   /** check → why it did not run at all (it does not apply, or the run was not asked to write) */
   readonly skippedChecks = new Map<string, string>();
-  /** check → why it applies but could not run (a missing credential, a failed prerequisite): fails the run. */
-  readonly unrunChecks = new Map<string, string>();
-  /** `check operationId assumption` → the warning */
-  readonly warnings = new Map<string, WarningRecord>();
   /** operationId → why it did not run */
   readonly skippedOperations = new Map<string, string>();
   /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
   readonly rateLimited: boolean;
+  /** The contract's x-rate-limit, if it declares one. */
+  readonly declaredRateLimit: { limit: number; windowSeconds: number } | undefined;
   /** --max-writes: valid creations of resources the run cannot delete, in the whole run. */
   readonly maxWrites: number;
   /** Of those, the ones the valid-data phases may still make: the rest are made, or kept for the sequences. */
@@ -156,7 +102,8 @@ export class Session {
   readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
   /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
   readonly exchanges: Exchange[] = [];
-  private readonly rateLimitConsistency: RateLimitConsistency | undefined;
+  /** rate_limit_headers_consistent across consecutive responses (judge.ts), when the contract declares a limit. */
+  readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
   constructor(readonly options: RunOptions) {
@@ -164,6 +111,7 @@ export class Session {
     this.maxWrites = options.maxWrites ?? DEFAULT_MAX_WRITES;
     this.writesLeft = this.maxWrites;
     this.secrets = options.secrets ?? new Secrets(options.credentials);
+    this.ledger = new Ledger(options, this.secrets, this.coverage, () => this.transport.capReached);
     this.links = readLinks(loadContract(options.api).document);
     this.resources = [
       ...linkedResources(loadContract(options.api).document, (id) => this.isRead(id)),
@@ -174,6 +122,7 @@ export class Session {
       | undefined;
     const budget = options.rateLimit ?? declared;
     this.rateLimited = declared !== undefined;
+    this.declaredRateLimit = declared && { limit: declared.limit, windowSeconds: declared.windowSeconds };
     this.transport = new Transport({
       budget: budget ? new RequestBudget(budget.limit, budget.windowSeconds * 1000) : undefined,
       rateLimitHeaders: declared?.headers,
@@ -253,8 +202,9 @@ export class Session {
     );
   }
 
+  /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   get aborted(): boolean {
-    return this.options.signal.aborted;
+    return this.options.signal.aborted || this.transport.capReached;
   }
 
   model(operationId: string): OperationModel {
@@ -291,195 +241,7 @@ export class Session {
     const exchange = await this.transport.send(request);
     if (exchange.interrupted) return exchange;
     this.coverage.sent(model.op.operationId, caseKind(requestCase, auth, probe !== undefined), exchange);
-    const limit = this.options.maxResponseTimeMs;
-    if (limit !== undefined && exchange.response) {
-      this.record(
-        "max_response_time",
-        model.op.operationId,
-        exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "",
-        exchange,
-        requestCase.label,
-      );
-    }
-    if (probe) return exchange;
-    this.observations.observe(model, exchange);
-    const operationId = model.op.operationId;
-    if (this.rateLimitConsistency) {
-      const outcome = this.rateLimitConsistency.observe(
-        exchange,
-        this.assumptionJudge("rate_limit_headers_consistent", operationId, "consecutive responses"),
-      );
-      if (outcome !== undefined)
-        this.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
-    }
+    judgeArrival(this, model, exchange, requestCase.label, probe !== undefined);
     return exchange;
-  }
-
-  /**
-   * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
-   * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
-   */
-  check(
-    model: OperationModel,
-    exchange: Exchange,
-    expectation: Expectation,
-    caseLabel: string,
-    options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
-  ): Map<string, string> {
-    if (exchange.interrupted) return new Map();
-    this.noteAcceptedUpdate(model, exchange, expectation);
-    const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
-    const operationId = model.op.operationId;
-    let current = "";
-    const note = (found: CheckNote) => {
-      if (options.tally === false) return; // shrinking repeats what was already noted
-      if (found.kind === "observation")
-        this.observations.acceptedInvalid(operationId, this.secrets.redact(found.message));
-      else this.warn(current, operationId, found.message, found.assumption ?? "", caseLabel);
-    };
-    const outcomes = runResponseChecks(
-      {
-        model,
-        exchange,
-        expectation,
-        positiveAcceptanceSkipped: skipPositive,
-        violation: options.violation,
-        strict: this.options.strict,
-        note,
-      },
-      this.options.checks,
-      (name) => (current = name),
-    );
-    const failed = new Map<string, string>();
-    const where = options.violation?.description.split(":")[0];
-    for (const [check, outcome] of outcomes) {
-      if (outcome) failed.set(check, outcome);
-      if (options.tally !== false)
-        this.record(check, model.op.operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded });
-    }
-    return failed;
-  }
-
-  /** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */
-  private noteAcceptedUpdate(model: OperationModel, exchange: Exchange, expectation: Expectation): void {
-    const operationId = model.op.operationId;
-    if (expectation !== "valid" && expectation !== "invalid") return;
-    if (!this.profile.singletonUpdates?.some((s) => s.update === operationId)) return;
-    if (!isSuccess(this.options.api, exchange.response)) return;
-    const accepted = this.acceptedUpdates.get(operationId) ?? [];
-    accepted.push({ exchange, valid: expectation === "valid" });
-    this.acceptedUpdates.set(operationId, accepted);
-  }
-
-  /** How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under --strict. */
-  assumptionJudge(check: string, operationId: string, caseLabel: string): Pick<ResponseCheckInput, "strict" | "note"> {
-    return {
-      strict: this.options.strict,
-      note: (found: CheckNote) => this.warn(check, operationId, found.message, found.assumption ?? "", caseLabel),
-    };
-  }
-
-  /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
-  warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
-    const key = `${check} ${operationId} ${assumption}`;
-    const existing = this.warnings.get(key);
-    if (existing) existing.occurrences += 1;
-    else
-      this.warnings.set(key, {
-        check,
-        operationId,
-        message: this.secrets.redact(message),
-        assumption,
-        case: this.secrets.redact(caseLabel),
-        occurrences: 1,
-      });
-  }
-
-  /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
-  cannotRun(check: string, reason: string): void {
-    if (!this.options.checks.has(check) || this.unrunChecks.has(check)) return;
-    this.unrunChecks.set(check, this.secrets.redact(reason));
-  }
-
-  /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(
-    check: string,
-    operationId: string,
-    outcome: string,
-    exchange: Exchange | undefined,
-    caseLabel: string,
-    options: RecordOptions = {},
-  ): void {
-    if (!this.options.checks.has(check) || exchange?.interrupted) return;
-    if (options.tally !== false) {
-      const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
-      this.tallies.set(check, byOperation);
-      const tally = byOperation.get(operationId) ?? { passed: 0, failed: 0 };
-      byOperation.set(operationId, tally);
-      if (outcome) tally.failed += 1;
-      else tally.passed += 1;
-      this.coverage.judged(operationId, check, exchange, !outcome);
-    }
-    if (!outcome) return;
-    const key = `${check} ${operationId}`;
-    const existing = this.failures.get(key);
-    if (existing && !options.shrunk) {
-      if (options.tally !== false) existing.occurrences += 1;
-      return;
-    }
-    if (!existing)
-      this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, {
-      shrunk: Boolean(options.shrunk),
-      occurrences: existing?.occurrences ?? 1,
-      sentBefore: options.sentBefore,
-    });
-    const where = options.where ?? existing?.where;
-    if (where) record.where = this.secrets.redact(where);
-    // A shrunk case keeps the origin of the case that first failed.
-    if (existing ? existing.seeded : options.seeded) record.seeded = true;
-    this.failures.set(key, record);
-  }
-
-  private failureRecord(
-    check: string,
-    operationId: string,
-    message: string,
-    exchange: Exchange | undefined,
-    caseLabel: string,
-    { shrunk, occurrences, sentBefore }: { shrunk: boolean; occurrences: number; sentBefore?: Exchange },
-  ): FailureRecord {
-    const redact = (text: string) => this.secrets.redact(text);
-    const request = exchange?.request ?? { method: "-", url: this.options.baseUrl, headers: {} };
-    const record: FailureRecord = {
-      check,
-      operationId,
-      message: redact(message),
-      case: redact(caseLabel),
-      shrunk,
-      occurrences,
-      request: {
-        method: request.method,
-        url: this.secrets.redactSent(request.url),
-        headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, this.secrets.redactSent(v)])),
-        ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
-      },
-      // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then this one.
-      curl: curlCommand(
-        request,
-        this.secrets,
-        sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 },
-      ),
-    };
-    if (exchange?.response) {
-      record.response = {
-        status: exchange.response.status,
-        headers: Object.fromEntries(Object.entries(exchange.response.headers).map(([k, v]) => [k, redact(v)])),
-        body: redact(exchange.response.text.slice(0, 4000)),
-      };
-    }
-    // A transport or browser error can quote the whole URL, and with it a token the provider issued in this run.
-    if (exchange?.error) record.error = redact(exchange.error);
-    return record;
   }
 }

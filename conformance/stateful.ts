@@ -1,114 +1,28 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
-// catalog's Idempotency-Key replay, pay's nonce replay, and the tracker that deletes whatever the run created.
+// catalog's Idempotency-Key replay and pay's nonce replay. Each is one step of the plan (plan/items.ts); the resources
+// they create are tracked and deleted by resources.ts.
+import { judge } from "./judge.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type OperationModel, type RequestCase } from "./cases.js";
-import { envelopeError, isSuccess } from "./contract-words.js";
 import { type Session } from "./session.js";
+import { markAsOurs, outcomeOf, type ResourceTracker, succeeded } from "./resources.js";
 import type { Exchange } from "./transport.js";
 import { echoed } from "./echoed.js";
 import { linkedValues } from "./link-values.js";
 import { resourceId } from "./links.js";
 import { findInList, type ListSearch } from "./list-search.js";
-import { singletonUpdatesVisible, updateVisibleInList } from "./update-visible.js";
+import { updateVisibleInList } from "./update-visible.js";
 
-export interface TrackedResource {
-  kind: string;
-  id: string | number | undefined;
-  createdBy: string;
-  state: "created" | "deleted" | "left behind";
-  /** Why it is left behind (no delete operation, a delete that failed, an interrupted cleanup). */
-  note?: string;
+/** The sequence of one resource kind: catalog's Idempotency-Key replay, or the lifecycle. */
+export async function runSequence(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
+  if (session.options.api === "catalog") await idempotentCreation(session, tracker, kind);
+  else await resourceLifecycle(session, tracker, kind);
 }
 
-export class ResourceTracker {
-  readonly resources: TrackedResource[] = [];
-  private readonly kinds = new Map<TrackedResource, ResourceKind>();
-
-  created(kind: ResourceKind, id: string | number | undefined, createdBy: string): TrackedResource {
-    const existing = this.resources.find((r) => r.kind === kind.name && id !== undefined && r.id === id);
-    if (existing) return existing;
-    const resource: TrackedResource = { kind: kind.name, id, createdBy, state: "created" };
-    this.resources.push(resource);
-    this.kinds.set(resource, kind);
-    return resource;
-  }
-
-  kindOf(resource: TrackedResource): ResourceKind {
-    return this.kinds.get(resource)!;
-  }
-}
-
-/** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
-const succeeded = (session: Session, exchange: Exchange) => isSuccess(session.options.api, exchange.response);
-
-/** How an exchange ended, for the reason a check could not run. */
-function outcomeOf(session: Session, exchange: Exchange): string {
-  if (!exchange.response) return exchange.error ?? "no response";
-  const inBody = envelopeError(session.options.api, exchange.response);
-  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
-}
-
-/** Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI). */
-export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
-  session.transport.ignoreInterrupts();
-  for (const resource of tracker.resources) {
-    if (resource.state !== "created") continue;
-    const kind = tracker.kindOf(resource);
-    if (!kind.delete) {
-      resource.state = "left behind";
-      resource.note = kind.undeletable ?? "the contract has no delete operation";
-      continue;
-    }
-    if (resource.id === undefined) {
-      resource.state = "left behind";
-      resource.note = "the creation response carried no id";
-      continue;
-    }
-    const exchange = await deleteResource(session, kind, resource.id);
-    if (exchange && (succeeded(session, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
-    else {
-      resource.state = "left behind";
-      resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
-    }
-  }
-}
-
-async function deleteResource(
-  session: Session,
-  kind: ResourceKind,
-  id: string | number,
-): Promise<Exchange | undefined> {
-  if (!kind.delete) return undefined;
-  const model = session.model(kind.delete.operationId);
-  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? {
-    origin: "example",
-    label: "delete",
-    path: {},
-    query: {},
-    headers: {},
-  };
-  const requestCase: RequestCase = {
-    ...structuredClone(base),
-    path: { ...base.path, [kind.delete.pathParameter]: id },
-    origin: "sequence",
-    label: `delete ${kind.name} ${id}`,
-  };
-  return session.send(model, requestCase);
-}
-
-/** Runs every sequence that applies to this API and to the operations selected. */
-export async function runStatefulSequences(session: Session, tracker: ResourceTracker): Promise<void> {
-  const { api, checks } = session.options;
-  if (api === "pay" && checks.has("nonce_replay") && selected(session, "getBalance")) await nonceReplay(session);
-  await singletonUpdatesVisible(session, session.acceptedUpdates);
-  for (const kind of sequencedKinds(session)) {
-    if (session.aborted) return;
-    if (api === "catalog") await idempotentCreation(session, tracker, kind);
-    else await resourceLifecycle(session, tracker, kind);
-  }
-}
+/** Whether pay's nonce replay runs: the check is selected and the run owns the signed read it replays. */
+export const nonceReplayRuns = (session: Session): boolean =>
+  session.options.api === "pay" && session.options.checks.has("nonce_replay") && selected(session, "getBalance");
 
 /** Named with --operation (every operation is, when none is named). */
 const named = (session: Session, operationId: string | undefined) => {
@@ -130,22 +44,6 @@ export function sequencedKinds(session: Session): ResourceKind[] {
     : [];
 }
 
-/**
- * Makes the identifying fields of a creation unique to this run (`conformance <tag>`), so that the contract's
- * examples do not collide with resources that already exist and what the run created is recognisable.
- */
-export function markAsOurs(requestCase: RequestCase, session: Session): RequestCase {
-  const body = requestCase.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== "object" || Array.isArray(body)) return requestCase;
-  const tag = runTag(session);
-  const copy = { ...body };
-  for (const field of ["name", "title"]) if (typeof copy[field] === "string") copy[field] = `conformance ${tag}`;
-  if (typeof copy.domain === "string") copy.domain = `https://conformance-${tag}.example.com`;
-  if (typeof copy.slug === "string") copy.slug = `conformance-${tag}`;
-  if (typeof copy.order_id === "string") copy.order_id = `conformance-${tag}`;
-  return { ...requestCase, body: copy };
-}
-
 /** The first example, marked as ours, with the values the links give it from the deployment (or why there are none). */
 async function creationCase(session: Session, kind: ResourceKind): Promise<RequestCase | string | undefined> {
   const base = exampleCases(session.model(kind.create), session.profile, session.options.credentials)[0];
@@ -155,12 +53,6 @@ async function creationCase(session: Session, kind: ResourceKind): Promise<Reque
   const values = await linkedValues(session, kind.create);
   if (values.missing) return values.missing;
   return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });
-}
-
-let tagCounter = 0;
-function runTag(session: Session): string {
-  tagCounter += 1;
-  return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }
 
 const sendToList = (session: Session) => (operationId: string, requestCase: RequestCase) =>
@@ -174,7 +66,7 @@ async function sendStep(
 ): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, { ...requestCase, origin: "sequence" });
-  session.check(model, exchange, expectation, requestCase.label);
+  judge(session, model, exchange, expectation, requestCase.label);
   return exchange;
 }
 
@@ -212,7 +104,10 @@ async function createForSequence(
             ? `no id at ${kind.id} in the response`
             : outcomeOf(session, created);
     for (const check of checks)
-      session.cannotRun(check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
+      session.ledger.cannotRun(
+        check,
+        `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`,
+      );
     return undefined;
   }
   tracker.created(kind, id, kind.create);
@@ -235,12 +130,12 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (kind.list) {
     listed = await findInList(session, kind, id, sendToList(session));
     if (listed.outcome === "unknown")
-      session.cannotRun(
+      session.ledger.cannotRun(
         "ensure_resource_availability",
         `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
       );
     else
-      session.record(
+      session.ledger.record(
         "ensure_resource_availability",
         kind.list.operationId,
         listed.outcome === "found"
@@ -278,7 +173,7 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (!deleteCase) return;
   const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
   if (!succeeded(session, deleted)) {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "use_after_free",
       `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`,
     );
@@ -305,7 +200,7 @@ async function replayCreation(
   const replay = await sendAgain(session, model, created, label);
   const accepted = succeeded(session, replay);
   if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
-  session.record(
+  session.ledger.record(
     "nonce_replay",
     kind.create,
     accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "",
@@ -331,7 +226,7 @@ async function afterDeletion(
   );
   if (probe) {
     const after = await sendStep(session, step.operationId, probe, "any");
-    session.record(
+    session.ledger.record(
       "use_after_free",
       step.operationId,
       succeeded(session, after)
@@ -343,7 +238,7 @@ async function afterDeletion(
   }
   if (!kind.list) return;
   if (listed?.outcome !== "found") {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "use_after_free",
       `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`,
     );
@@ -351,9 +246,12 @@ async function afterDeletion(
   }
   const { outcome, last, why } = await findInList(session, kind, id, sendToList(session), listed.page);
   if (outcome === "unknown")
-    session.cannotRun("use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
+    session.ledger.cannotRun(
+      "use_after_free",
+      `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`,
+    );
   else
-    session.record(
+    session.ledger.record(
       "use_after_free",
       kind.list.operationId,
       outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "",
@@ -368,7 +266,7 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   if (create === undefined) return;
   if (typeof create === "string") {
     for (const check of ["idempotency", "created_values_echoed"])
-      session.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
+      session.ledger.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
     return;
   }
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
@@ -377,8 +275,8 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
   if (!succeeded(session, first)) {
     const why = `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)})`;
-    session.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
-    session.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
+    session.ledger.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
+    session.ledger.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
     return;
   }
   tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
@@ -396,28 +294,28 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
     : same
       ? ""
       : `the repeat with the same Idempotency-Key returned another product: ${JSON.stringify(first.response?.json).slice(0, 200)} then ${JSON.stringify(second.response?.json).slice(0, 200)}`;
-  session.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
+  session.ledger.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
 }
 
 /** Sends a request again byte for byte (same nonce, same signature), and checks the answer like any other. */
 async function sendAgain(session: Session, model: OperationModel, sent: Exchange, label: string): Promise<Exchange> {
   const replay = await session.transport.send({ ...sent.request, headers: { ...sent.request.headers } });
   session.observations.observe(model, replay);
-  session.check(model, replay, "any", label);
+  judge(session, model, replay, "any", label);
   return replay;
 }
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
-async function nonceReplay(session: Session): Promise<void> {
+export async function nonceReplay(session: Session): Promise<void> {
   const model = session.model("getBalance");
   const base = exampleCases(model, session.profile, session.options.credentials)[0];
   if (!base) return;
   session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
   const first = await session.send(model, { ...base, origin: "sequence", label: "signed read" });
-  session.check(model, first, "valid", "signed read (nonce replay)");
+  judge(session, model, first, "valid", "signed read (nonce replay)");
   const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
-    session.cannotRun(
+    session.ledger.cannotRun(
       "nonce_replay",
       `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`,
     );
@@ -425,7 +323,7 @@ async function nonceReplay(session: Session): Promise<void> {
   }
   const again = "the same request again (same nonce and signature)";
   const replay = await sendAgain(session, model, first, again);
-  session.record(
+  session.ledger.record(
     "nonce_replay",
     "getBalance",
     accepted(replay) ? "a request whose nonce was already used was accepted" : "",
@@ -445,8 +343,8 @@ async function nonceReplay(session: Session): Promise<void> {
     origin: "sequence",
     label,
   });
-  session.check(other, elsewhere, "any", label);
-  session.record(
+  judge(session, other, elsewhere, "any", label);
+  session.ledger.record(
     "nonce_replay",
     "listShops",
     accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "",

@@ -133,9 +133,18 @@ function headersOf(
   return { single, setCookies, get: (name) => single[name.toLowerCase()] ?? null };
 }
 
+/** An exchange the transport did not send: an interrupted run, or a spent request budget. */
+function notSent(request: PreparedRequest, why: string): Exchange {
+  return { request, interrupted: true, error: why, durationMs: 0, receivedAt: Date.now() };
+}
+
 export class Transport {
   private readonly limiter: RateLimiter;
   requestCount = 0;
+  /** Requests taken and not answered yet, counted against the request cap. */
+  private inFlight = 0;
+  /** --max-requests: beyond it nothing is sent until the cleanup (ignoreInterrupts). */
+  private cap: number | undefined;
   constructor(private readonly options: TransportOptions) {
     this.limiter = new RateLimiter({ headers: options.rateLimitHeaders, maxResetMs: options.rateLimitWindowMs });
   }
@@ -143,19 +152,33 @@ export class Transport {
   /** From now on waits are not cut short by the signal (the cleanup after Ctrl-C keeps to the limits too). */
   ignoreInterrupts(): void {
     this.options.signal = undefined;
+    this.cap = undefined;
+  }
+
+  /** Sends at most this many requests in all; later ones come back not sent. */
+  capRequests(max: number | undefined): void {
+    this.cap = max;
+  }
+
+  /** The request cap is reached: nothing more is sent before the cleanup. */
+  get capReached(): boolean {
+    return this.cap !== undefined && this.requestCount + this.inFlight >= this.cap;
   }
 
   async send(request: PreparedRequest): Promise<Exchange> {
+    if (this.capReached) return notSent(request, "not sent: the request budget is spent");
+    this.inFlight += 1;
+    try {
+      return await this.sendInBudget(request);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private async sendInBudget(request: PreparedRequest): Promise<Exchange> {
     const budget = this.options.budget;
     const slot = budget ? await budget.take(this.options.signal) : undefined;
-    if (budget && !slot)
-      return {
-        request,
-        interrupted: true,
-        error: "interrupted before it was sent",
-        durationMs: 0,
-        receivedAt: Date.now(),
-      };
+    if (budget && !slot) return notSent(request, "interrupted before it was sent");
     try {
       return await this.sendNow(request);
     } finally {
@@ -214,14 +237,7 @@ export class Transport {
       };
       exchange = { request, response: recorded, durationMs: Date.now() - started, receivedAt: Date.now() };
     } catch (error) {
-      if (!sent && this.options.signal?.aborted)
-        return {
-          request,
-          interrupted: true,
-          error: "interrupted before it was sent",
-          durationMs: 0,
-          receivedAt: Date.now(),
-        };
+      if (!sent && this.options.signal?.aborted) return notSent(request, "interrupted before it was sent");
       this.requestCount += 1;
       // undici names a network failure by its code (ECONNREFUSED) on the error itself or on its cause.
       const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -3,6 +3,7 @@
 // /api/account/update ... email"); a provider that answers them with success and keeps the old values keeps its
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
+import { judge } from "./judge.js";
 import type { ResourceKind } from "./apis.js";
 import { exampleCases, type RequestCase } from "./cases.js";
 import { isSuccess } from "./contract-words.js";
@@ -33,13 +34,16 @@ export async function updateVisibleInList(
   if (!session.options.checks.has(CHECK) || !kind.list || !isSuccess(session.options.api, update.exchange.response))
     return;
   if (listed?.outcome !== "found") {
-    session.cannotRun(CHECK, `the ${kind.name} ${id} was not found in ${kind.list.operationId} before its update`);
+    session.ledger.cannotRun(
+      CHECK,
+      `the ${kind.name} ${id} was not found in ${kind.list.operationId} before its update`,
+    );
     return;
   }
   let after = await findInList(session, kind, id, send, listed.page);
   if (after.outcome !== "found") after = await findInList(session, kind, id, send);
   if (after.outcome !== "found" || !after.last) {
-    session.cannotRun(
+    session.ledger.cannotRun(
       CHECK,
       `the updated ${kind.name} ${id} could not be found in ${kind.list.operationId}${after.why ? `: ${after.why}` : ""}`,
     );
@@ -55,7 +59,7 @@ export async function updateVisibleInList(
     listed.item,
   );
   if (compared > 0)
-    session.record(
+    session.ledger.record(
       CHECK,
       operationId,
       differences.length > 0 ? `${operationId} succeeded but ${differences.join("; ")}` : "",
@@ -82,23 +86,23 @@ export async function singletonUpdatesVisible(
     const again = `the last accepted ${update} again`;
     const resent = await session.transport.send({ ...last.request, headers: { ...last.request.headers } });
     session.observations.observe(session.model(update), resent);
-    session.check(session.model(update), resent, "valid", again);
+    judge(session, session.model(update), resent, "valid", again);
     if (!isSuccess(session.options.api, resent.response)) {
-      session.cannotRun(CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
+      session.ledger.cannotRun(CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
       continue;
     }
     const label = `read after ${update}`;
     const exchange = await session.send(session.model(read), { ...readCase, origin: "sequence", label });
-    session.check(session.model(read), exchange, "valid", label);
+    judge(session, session.model(read), exchange, "valid", label);
     if (!isSuccess(session.options.api, exchange.response)) {
-      session.cannotRun(CHECK, `${read} after ${update} was not answered with a success`);
+      session.ledger.cannotRun(CHECK, `${read} after ${update} was not answered with a success`);
       continue;
     }
     const shown = pointerValue(exchange.response?.json, at, false);
     const sent = JSON.parse(last.request.body ?? "null") as unknown;
     const { compared, differences } = compareWithSent(session, update, sent, shown, `${read} after ${update}`);
     if (compared > 0)
-      session.record(
+      session.ledger.record(
         CHECK,
         update,
         differences.length > 0 ? `${update} succeeded but ${differences.join("; ")}` : "",

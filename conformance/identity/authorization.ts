@@ -1,5 +1,6 @@
 // Authorization endpoint checks: PKCE methods, redirect_uri matching, optional and unknown parameters, prompt and
 // max_age. Each sends the browser through the provider (flow.ts) and records one check.
+import { assumptionJudge } from "../judge.js";
 import { decodeJwt } from "jose";
 import { assumptionBroken } from "../checks.js";
 import { resolveAt } from "../lookup.js";
@@ -40,11 +41,11 @@ export async function plainPkceRefused(flow: Flow): Promise<void> {
       ? "a code was issued for code_challenge_method=plain (RFC 7636 §4.2 allows it; the contract allows S256 only, RFC 9700 §2.1.1)"
       : "";
   const assumption = s256OnlyAssumption(session);
-  session.record(
+  session.ledger.record(
     "pkce_s256_only",
     "authorize",
     problem && assumption !== undefined
-      ? assumptionBroken(session.assumptionJudge("pkce_s256_only", "authorize", label), problem, assumption)
+      ? assumptionBroken(assumptionJudge(session, "pkce_s256_only", "authorize", label), problem, assumption)
       : problem,
     plain.exchange,
     label,
@@ -77,7 +78,7 @@ export async function redirectUriMismatch(flow: Flow): Promise<void> {
         `a code was exchanged with another redirect_uri than the one it was issued for (${describe(last)}; RFC 6749 §4.1.3)`,
       );
   }
-  session.record(
+  session.ledger.record(
     "redirect_uri_mismatch",
     "exchangeToken",
     problems.join("; "),
@@ -94,7 +95,7 @@ export async function redirectUriExactMatch(flow: Flow): Promise<void> {
     redirectUri: registered.href,
     purpose: "authorize with a redirect_uri whose query was altered",
   });
-  flow.session.record(
+  flow.session.ledger.record(
     "redirect_uri_exact_match",
     "authorize",
     attempt.kind === "failed"
@@ -123,7 +124,7 @@ export async function nonceOptional(flow: Flow): Promise<void> {
       problem =
         "the id_token carries a nonce though the request sent none (OpenID Connect Core §2: nonce is the request's)";
   }
-  session.record("nonce_optional", "authorize", problem, exchange, "authorize without nonce");
+  session.ledger.record("nonce_optional", "authorize", problem, exchange, "authorize without nonce");
 }
 
 export async function unknownParametersIgnored(flow: Flow): Promise<void> {
@@ -132,7 +133,7 @@ export async function unknownParametersIgnored(flow: Flow): Promise<void> {
     extra: { conformance_unknown_parameter: "ignore-me" },
     purpose: "authorize with an unknown parameter",
   });
-  flow.session.record(
+  flow.session.ledger.record(
     "unknown_parameters_ignored",
     "authorize",
     attempt.kind === "code"
@@ -151,7 +152,7 @@ export async function promptNoneSignedIn(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none while signed in",
   });
-  flow.session.record(
+  flow.session.ledger.record(
     "prompt_none",
     "authorize",
     attempt.kind === "code"
@@ -171,7 +172,7 @@ export async function promptNoneSignedOut(flow: Flow): Promise<void> {
     purpose: "authorize with prompt=none without a session",
   });
   const ok = attempt.kind === "error" && WITHOUT_HINT_ERRORS.includes(attempt.error);
-  flow.session.record(
+  flow.session.ledger.record(
     "prompt_none",
     "authorize",
     ok
@@ -227,7 +228,7 @@ export async function promptLogin(flow: Flow, firstSignIn: number): Promise<void
         "the id_token carries no auth_time, so a re-authentication cannot be told (OpenID Connect Core §2: auth_time when requested)",
       );
   }
-  session.record("prompt_login", "authorize", problems.join("; "), exchange, "prompt=login");
+  session.ledger.record("prompt_login", "authorize", problems.join("; "), exchange, "prompt=login");
 }
 
 export async function maxAge(flow: Flow): Promise<void> {
@@ -259,5 +260,5 @@ export async function maxAge(flow: Flow): Promise<void> {
         `the id_token's auth_time ${result.authTime} is older than max_age allows (the request was sent at ${before}; OpenID Connect Core §3.1.2.1)`,
       );
   }
-  session.record("max_age", "authorize", problems.join("; "), exchange, "max_age=1");
+  session.ledger.record("max_age", "authorize", problems.join("; "), exchange, "max_age=1");
 }

@@ -1,5 +1,6 @@
 // Discovery and JWKS checks: they need no client and no sign-in. The discovery document is found as an OpenID
 // Connect client finds it, at the issuer's metadata address (the contract's getOpenIdConfiguration path).
+import { judge, assumptionJudge } from "../judge.js";
 import { assumptionBroken } from "../checks.js";
 import type { Session } from "../session.js";
 import { s256OnlyAssumption } from "./authorization.js";
@@ -34,7 +35,7 @@ export interface Discovery {
 async function get(session: Session, operationId: string, label: string): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, { origin: "example", label, path: {}, query: {}, headers: {} });
-  session.check(model, exchange, "valid", label);
+  judge(session, model, exchange, "valid", label);
   return exchange;
 }
 
@@ -84,7 +85,7 @@ function pkceProblem(session: Session, methods: unknown): string {
   return assumption === undefined
     ? problem
     : assumptionBroken(
-        session.assumptionJudge("pkce_s256_only", "getOpenIdConfiguration", "discovery document"),
+        assumptionJudge(session, "pkce_s256_only", "getOpenIdConfiguration", "discovery document"),
         problem,
         assumption,
       );
@@ -95,7 +96,7 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
   const document = jsonObject(exchange.response?.json);
   if (!document) {
     for (const check of ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"]) {
-      session.record(
+      session.ledger.record(
         check,
         "getOpenIdConfiguration",
         `no JSON discovery document (status ${exchange.response?.status ?? exchange.error}; OpenID Connect Discovery §4.2)`,
@@ -105,7 +106,7 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
     }
     return undefined;
   }
-  session.record(
+  session.ledger.record(
     "discovery_fields_and_issuer",
     "getOpenIdConfiguration",
     fieldProblems(session, document).join("; "),
@@ -122,14 +123,14 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
     algorithms.push(
       `scopes_supported (${JSON.stringify(document.scopes_supported)}) lacks openid (OpenID Connect Discovery §3: it MUST)`,
     );
-  session.record(
+  session.ledger.record(
     "discovery_rs256_and_openid",
     "getOpenIdConfiguration",
     algorithms.join("; "),
     exchange,
     "discovery document",
   );
-  session.record(
+  session.ledger.record(
     "pkce_s256_only",
     "getOpenIdConfiguration",
     pkceProblem(session, document.code_challenge_methods_supported),
@@ -168,7 +169,7 @@ export async function checkJwks(session: Session): Promise<unknown[] | undefined
   const exchange = await get(session, "getJwks", "JWKS");
   const keys: unknown = jsonObject(exchange.response?.json)?.keys;
   if (!Array.isArray(keys)) {
-    session.record(
+    session.ledger.record(
       "jwks_shape",
       "getJwks",
       `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error}; RFC 7517 §5)`,
@@ -178,14 +179,14 @@ export async function checkJwks(session: Session): Promise<unknown[] | undefined
     return undefined;
   }
   const list: unknown[] = keys;
-  session.record("jwks_shape", "getJwks", keyProblems(list).join("; "), exchange, "JWKS");
+  session.ledger.record("jwks_shape", "getJwks", keyProblems(list).join("; "), exchange, "JWKS");
   const kids = list.map((key) => jsonObject(key)?.kid).filter((kid): kid is string => typeof kid === "string");
   const repeated = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
   const unnamed =
     list.length > 1 && kids.length < list.length
       ? "several keys and not every one has a kid (OpenID Connect Core §10.1: kid is required with several keys)"
       : "";
-  session.record(
+  session.ledger.record(
     "jwks_unique_kids",
     "getJwks",
     [

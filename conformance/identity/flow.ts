@@ -1,6 +1,7 @@
 // The shared steps of every flow check: sending the browser (a sign-in driver) to the authorization endpoint and
 // reading what comes back to the redirect_uri, and exchanging codes at the token endpoint. The endpoints are the
 // discovery document's, as an OpenID Connect client follows them.
+import { judge } from "../judge.js";
 import { createHash, randomBytes } from "node:crypto";
 import type { RequestCase } from "../cases.js";
 import type { Session } from "../session.js";
@@ -151,7 +152,7 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
   const code = back.get("code");
   if (code) session.secrets.add(code, "<authorization code>");
   const returned = back.get("state");
-  session.record(
+  session.ledger.record(
     "state_echoed",
     "authorize",
     returned === state
@@ -190,7 +191,7 @@ export async function exchangeCode(
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const requestCase: RequestCase = { origin: "example", label, path: {}, query: {}, headers: {}, body };
   const exchange = await session.send(model, requestCase);
-  session.check(model, exchange, "any", label);
+  judge(session, model, exchange, "any", label);
   const tokens = jsonObject(exchange.response?.json);
   for (const name of ["access_token", "refresh_token", "id_token"]) {
     const value = tokens?.[name];

@@ -24,7 +24,7 @@ async function openRedirect(flow: Flow, idToken: string): Promise<void> {
     until: (next) => sameEndpoint(next, elsewhere),
     purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)",
   });
-  flow.session.record(
+  flow.session.ledger.record(
     "logout_open_redirect",
     "logout",
     navigation.arrived
@@ -51,7 +51,7 @@ async function postRedirect(flow: Flow, idToken: string, registered: string): Pr
       : returned == null
         ? "the post-logout redirect carries no state, though one was sent (RP-Initiated Logout §2, §3)"
         : "the post-logout redirect carries another state than the one sent (RP-Initiated Logout §2, §3)";
-  flow.session.record(
+  flow.session.ledger.record(
     "logout_post_redirect",
     "logout",
     problem,
@@ -74,7 +74,8 @@ export async function logout(flow: Flow): Promise<void> {
   }
   let idToken = await signInForLogout(flow);
   if (!idToken) {
-    for (const check of wanted) session.cannotRun(check, "could not sign in again to get an id_token to sign out with"); // fail closed
+    for (const check of wanted)
+      session.ledger.cannotRun(check, "could not sign in again to get an id_token to sign out with"); // fail closed
     return;
   }
   if (checks.has("logout_open_redirect")) {
@@ -93,7 +94,7 @@ export async function logout(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none after signing out",
   });
-  session.record(
+  session.ledger.record(
     "logout_ends_session",
     "logout",
     after.kind === "code"

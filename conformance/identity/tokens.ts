@@ -1,4 +1,5 @@
 // Token endpoint checks: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
+import { assumptionJudge } from "../judge.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   createLocalJWKSet,
@@ -86,7 +87,7 @@ export async function tokenErrors(session: Session): Promise<void> {
       last = exchange;
     } else last ??= exchange;
   }
-  session.record("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail");
+  session.ledger.record("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail");
 }
 
 /** Verifies with the JWKS; where several keys share the kid (jwks_unique_kids reports that), any of them may verify. */
@@ -130,7 +131,13 @@ export async function checkIdToken(
   const { session, document } = flow;
   const { credentials, baseUrl } = session.options;
   const record = (problem: string) =>
-    session.record("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code");
+    session.ledger.record(
+      "id_token_signature_and_claims",
+      "exchangeToken",
+      problem,
+      exchange,
+      "the id_token of a fresh code",
+    );
   if (typeof tokens.id_token !== "string")
     return record("the token response for scope openid carries no id_token (OpenID Connect Core §3.1.3.3)");
   const jwksResponse = await session.transport.send({
@@ -160,7 +167,7 @@ export function checkAtHash(session: Session, tokens: TokenResponse, exchange: E
   if (typeof tokens.id_token !== "string") return;
   const claims = decodeJwt(tokens.id_token);
   if (claims.at_hash === undefined)
-    return session.record(
+    return session.ledger.record(
       "id_token_at_hash",
       "exchangeToken",
       "",
@@ -169,7 +176,7 @@ export function checkAtHash(session: Session, tokens: TokenResponse, exchange: E
     );
   const digest = createHash("sha256").update(tokens.access_token).digest();
   const expected = base64url(digest.subarray(0, digest.length / 2));
-  session.record(
+  session.ledger.record(
     "id_token_at_hash",
     "exchangeToken",
     claims.at_hash === expected
@@ -189,7 +196,7 @@ export async function codeReuse(
 ): Promise<void> {
   const { session } = flow;
   const again = await exchangeCode(session, codeFields(session, first), "exchange the same code again");
-  session.record(
+  session.ledger.record(
     "code_reuse",
     "exchangeToken",
     refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`,
@@ -210,12 +217,12 @@ export async function codeReuse(
     after.response?.status === 200
       ? "the access token issued for the code still reads userinfo after the code was replayed"
       : "";
-  session.record(
+  session.ledger.record(
     "code_reuse_revokes_tokens",
     "getUserInfo",
     problem
       ? assumptionBroken(
-          session.assumptionJudge("code_reuse_revokes_tokens", "getUserInfo", label),
+          assumptionJudge(session, "code_reuse_revokes_tokens", "getUserInfo", label),
           problem,
           REVOKE_IS_A_SHOULD,
         )
@@ -239,7 +246,7 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
   ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
-      session.cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
+      session.ledger.cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
       return;
     }
     last = await exchangeCode(
@@ -250,7 +257,13 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
     if (!refused(last))
       problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)}; RFC 7636 §4.6)`);
   }
-  session.record("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail");
+  session.ledger.record(
+    "pkce_enforcement",
+    "exchangeToken",
+    problems.join("; "),
+    last,
+    "PKCE code exchanges that must fail",
+  );
 }
 
 /** Whether a token response grants offline_access: its scope says so, or it has none (RFC 6749 §5.1: as requested). */
@@ -266,7 +279,7 @@ export async function refreshTokens(flow: Flow): Promise<void> {
   const { session } = flow;
   const { credentials } = session.options;
   const record = (problem: string, exchange: Exchange, label: string) =>
-    session.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
+    session.ledger.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
   const attempt = await authorize(flow, {
     scope: "openid offline_access",
     extra: { prompt: "consent" },

@@ -1,4 +1,5 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
+import { judge, assumptionJudge } from "../judge.js";
 import { assumptionBroken } from "../checks.js";
 import { propertiesWith } from "../lookup.js";
 import type { Session } from "../session.js";
@@ -73,7 +74,7 @@ async function readForScope(
   const model = session.model("getUserInfo");
   const exchange = await readUserinfo(flow, token);
   session.observations.observe(model, exchange);
-  session.check(model, exchange, "valid", `userinfo for scope ${scope}`);
+  judge(session, model, exchange, "valid", `userinfo for scope ${scope}`);
   reading.last = exchange;
   const claims = jsonObject(exchange.response?.json);
   if (exchange.response?.status !== 200 || !claims) {
@@ -99,7 +100,7 @@ export async function userinfoByScope(
     reading.problems.push(
       `userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)} (OpenID Connect Core §5.3.2: it MUST match)`,
     );
-  session.record(
+  session.ledger.record(
     "granted_scope_claims",
     "getUserInfo",
     reading.missingScopes.join("; "),
@@ -112,7 +113,13 @@ export async function userinfoByScope(
     const token = jsonObject(exchange.response?.json)?.access_token;
     if (typeof token === "string") await readForScope(flow, token, "openid", reading);
   }
-  session.record("userinfo_by_scope", "getUserInfo", reading.problems.join("; "), reading.last, "userinfo by scope");
+  session.ledger.record(
+    "userinfo_by_scope",
+    "getUserInfo",
+    reading.problems.join("; "),
+    reading.last,
+    "userinfo by scope",
+  );
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
@@ -184,7 +191,7 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
       failedOn ??= way.operationId;
     } else last ??= exchange;
   }
-  session.record(
+  session.ledger.record(
     "userinfo_methods",
     failedOn ?? "getUserInfoByPost",
     problems.join("; "),
@@ -198,7 +205,7 @@ function brokenAssumption(session: Session, way: UserinfoWay, problem: string): 
   const assumption = bodyTokenAssumption(session);
   if (assumption === undefined) return problem;
   return assumptionBroken(
-    session.assumptionJudge("userinfo_methods", way.operationId, `userinfo by ${way.what}`),
+    assumptionJudge(session, "userinfo_methods", way.operationId, `userinfo by ${way.what}`),
     problem,
     assumption,
   );

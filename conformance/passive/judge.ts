@@ -14,7 +14,8 @@ import { appliesTo, CHECK_NAMES, CHECKS, RESPONSE_CHECK_NAMES } from "../checks.
 import { buildReport, type RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
 import { Session } from "../session.js";
-import { ResourceTracker } from "../stateful.js";
+import { assumptionJudge, judge } from "../judge.js";
+import { ResourceTracker } from "../resources.js";
 import type { Exchange } from "../transport.js";
 import { headerOf, judgeRequest } from "./expectation.js";
 import { type HistoryCheck, historyChecks } from "./history.js";
@@ -228,12 +229,12 @@ class PassiveRun implements PassiveJudge {
     session.coverage.sent(operationId, kind, exchange);
     if (exchange.response) session.observations.observe(model, exchange);
     const label = entry ? `${request.label} (entry ${entry})` : request.label;
-    const failed = session.check(model, exchange, request.expectation, label, { violation: request.violation });
+    const failed = judge(session, model, exchange, request.expectation, label, { violation: request.violation });
     const failures = [...failed].map(([check, message]) => ({ check, message: this.redact(message) }));
     for (const check of this.history) {
-      const judgeAssumption = session.assumptionJudge(check.check, operationId, label);
+      const judgeAssumption = assumptionJudge(session, check.check, operationId, label);
       for (const { outcome, sentBefore } of check.observe(operationId, exchange, judgeAssumption)) {
-        session.record(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {});
+        session.ledger.record(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {});
         if (outcome) failures.push({ check: check.check, message: this.redact(outcome) });
       }
     }

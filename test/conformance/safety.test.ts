@@ -48,7 +48,21 @@ describe.concurrent("rate limits", () => {
       context,
     );
     const run = runContracts(
-      ["conform", "links", "--base-url", server.url, "--max-examples", "6", "--rate-limit", "1000/s", "--seed", "3"],
+      // No request budget: the run must be long enough to wait for new windows.
+      [
+        "conform",
+        "links",
+        "--base-url",
+        server.url,
+        "--max-examples",
+        "6",
+        "--rate-limit",
+        "1000/s",
+        "--seed",
+        "3",
+        "--max-requests",
+        "none",
+      ],
       env,
     );
     expect(await run.exit, run.stderr()).toBe(0);

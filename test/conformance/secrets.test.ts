@@ -155,14 +155,14 @@ describe("a token the provider issued during the run", () => {
     const session = new Session(options);
     session.secrets.add(idToken, "<id_token>");
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
-    session.record(
+    session.ledger.record(
       "logout_post_redirect",
       "logout",
       `logout did not complete: ${error}`,
       { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 },
       "logout",
     );
-    const record = JSON.stringify([...session.failures.values()]);
+    const record = JSON.stringify([...session.ledger.failures.values()]);
     expect(record).toContain("<id_token>");
     expect(record).not.toContain(idToken);
   });
