@@ -23,7 +23,7 @@ import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js"
 import { extractSamples, type Sample } from "../docs/support/samples.js";
 import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
-import { documentedExample, preferences } from "./support/guide-commands.js";
+import { documentedExample, missingLines, preferences } from "./support/guide-commands.js";
 
 const MOCK_PORT = testPort(4150);
 const SANDBOX_PORT = testPort(4170);
@@ -119,30 +119,6 @@ async function runPage(blocks: Block[]): Promise<{ output: string; answers: Curl
 
 const gitStatus = () => execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
 
-/** Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within one. */
-function missingLines(output: string, expected: string): string[] {
-  const lines = output.toLowerCase().split("\n");
-  const matches = (line: string, want: string) => {
-    let from = 0;
-    return want.split("...").every((piece) => {
-      const found = line.indexOf(piece, from);
-      from = found + piece.length;
-      return found >= 0;
-    });
-  };
-  let at = 0;
-  const missing: string[] = [];
-  for (const want of toTestPorts(expected)
-    .split("\n")
-    .map((l) => l.trim().toLowerCase())) {
-    if (want === "" || want === "...") continue;
-    const found = lines.findIndex((line, i) => i >= at && matches(line, want));
-    if (found < 0) missing.push(want);
-    else at = found + 1;
-  }
-  return missing;
-}
-
 describe("the guides' shell commands run against the mock and the sandbox", () => {
   it("finds them on the pages that show them (the identity guide signs in with contracts sandbox sign-in)", () => {
     const counts = Object.fromEntries(byPage.map(({ page, blocks }) => [page, blocks.length]));
@@ -187,7 +163,7 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
           }
         });
         if (block.prints !== undefined)
-          expect(missingLines(output, block.prints), `${where} prints\n${output}`).toEqual([]);
+          expect(missingLines(output, toTestPorts(block.prints)), `${where} prints\n${output}`).toEqual([]);
       });
     },
     180_000,
