@@ -10,7 +10,8 @@
 // The guides name the default ports. So that two runs never meet there, the script's ports are rewritten to this
 // file's test ports (one digit-for-digit substitution of `127.0.0.1:40xy`, nothing else of the command changes) and
 // `contracts sandbox sign-in` finds the sandbox through SANDBOX_BASE_PORT, as `contracts sandbox` would. Only this
-// file runs the guides' commands.
+// file runs the guides' commands, but for the links conformance run against a sandbox started with the rate its page
+// gives (`--rate-limit 30/s`): test/sandbox/fast-path.test.ts starts that sandbox as written and runs it.
 import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,6 +48,7 @@ function localBlocks(page: string): Block[] {
   return samples.flatMap((sample, i) => {
     if (!["sh", "bash", "shell"].includes(sample.language)) return [];
     if (!new RegExp(LOCAL.source).test(sample.code) && !/contracts sandbox sign-in/.test(sample.code)) return [];
+    if (/contracts conform links .*--rate-limit/.test(sample.code)) return []; // fast-path.test.ts runs it
     const next = samples[i + 1];
     const adjacent =
       next && next.language === "text" && next.line - (sample.line + sample.code.split("\n").length) <= 4;
