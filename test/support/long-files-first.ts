@@ -10,6 +10,7 @@ const LONG_FILES = [
   "test/conformance/identity.test.ts",
   "test/package/consumer.test.ts",
   "test/package/guide-samples.test.ts",
+  "test/sandbox/fast-path.test.ts",
   "test/docs/site-phone.test.ts",
   "test/docs/site-console.test.ts",
   "test/third-party/generators.test.ts",
