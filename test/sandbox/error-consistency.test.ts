@@ -4,7 +4,7 @@
 // operation's documented responses, as Prism does), the same error envelope (the same fields, JSON), and a message
 // that names the header, field or path at fault. A wrong credential the mock cannot know (it accepts any): the
 // sandbox's refusal is compared with the mock's documented answer for that status (`Prefer: code=`). A body over
-// the limit both share (1 MiB) is 413 on every API, identity's in the OAuth envelope.
+// the limit both share (1 MiB) is 413 on every API, identity's in the OAuth envelope; a method a path lacks is 405.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName, invalidRequestStatus, loadContract } from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
@@ -35,6 +35,7 @@ const TOO_LARGE = /larger than 1048576 bytes/;
 
 const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
   links: {
+    "wrong method": { method: "DELETE", path: "/api/account", headers: {}, names: /DELETE .*\/api\/account\b/ },
     "no credential": { method: "GET", path: "/api/account", headers: {}, names: /Authorization/ },
     "wrong credential": { method: "GET", path: "/api/account", headers: { authorization: "Bearer no" }, names: /key/ },
     // links' create operations have no required field: none to leave out.
@@ -55,6 +56,12 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
     },
   },
   catalog: {
+    "wrong method": {
+      method: "DELETE",
+      path: "/admin/seller-api/me",
+      headers: {},
+      names: /DELETE .*\/admin\/seller-api\/me\b/,
+    },
     "no credential": { method: "GET", path: "/admin/seller-api/me", headers: {}, names: /x-seller-api-key/ },
     "wrong credential": {
       method: "GET",
@@ -103,6 +110,7 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
     },
   },
   pay: {
+    "wrong method": { method: "GET", path: "/api/balance/", headers: {}, names: /GET .*\/api\/balance\// },
     "no credential": {
       method: "POST",
       path: "/api/balance/",
@@ -147,6 +155,7 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
     },
   },
   identity: {
+    "wrong method": { method: "GET", path: TOKEN_PATH, headers: {}, names: /GET \/api\/login/ },
     // Without a token both answer 401 with a Bearer challenge; the mock's is RFC 6750 §3.1's bare one, without a body.
     "wrong credential": {
       method: "POST",
@@ -208,6 +217,7 @@ function expectedStatus(api: ApiName, which: Case, request: BadRequest): number 
   if (which === "unknown path") return 404;
   if (which === "malformed JSON") return 400;
   if (which === "oversized body") return 413;
+  if (which === "wrong method") return 405;
   if (which === "missing field")
     return invalidRequestStatus(loadContract(api).route(request.method, request.path)!.operation);
   return undefined; // a wrong credential: the sandbox's status, which the mock is then asked for
