@@ -12,7 +12,13 @@ import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js"
 import { testPort } from "../support/ports.js";
 
 type Case =
-  "no credential" | "wrong credential" | "missing field" | "malformed JSON" | "unknown path" | "oversized body";
+  | "no credential"
+  | "wrong credential"
+  | "missing field"
+  | "malformed JSON"
+  | "unknown path"
+  | "oversized body"
+  | "wrong method";
 
 interface BadRequest {
   method: string;
