@@ -17,10 +17,12 @@ import type {
   ProblemJsonError,
 } from "./prism-types.js";
 import { errorBody } from "./refusals.js";
+import { DEFAULT_MAX_BODY_BYTES, tooLargeMessage } from "./sandbox/http.js";
 
 const SEVERITY_NAMES = ["Error", "Warning", "Information", "Hint"]; // DiagnosticSeverity of @stoplight/types
 const MAX_SAFE_HEADER_LENGTH = 8 * 1024 - 100; // as prism-http-server
-const BODY_LIMIT = "10mb"; // as prism-http-server
+/** The sandbox's limit (prism-http-server's is 10 MB): a body over it gets the same 413 from both. */
+const BODY_LIMIT = DEFAULT_MAX_BODY_BYTES;
 
 export interface MockServerOptions {
   api: ApiName;
@@ -72,6 +74,9 @@ async function handle(options: MockServerOptions, request: IncomingMessage, repl
   } catch (error) {
     const refusal = bodyRefusal(error);
     if (!refusal) throw error;
+    // micri stops reading at the limit; the rest is read and dropped, so that the client reads the refusal rather
+    // than a reset of a connection closed with its body still arriving.
+    request.resume();
     refuse(api, request, reply, refusal);
     return;
   }
@@ -116,7 +121,8 @@ function readBody(prism: PrismPackages, request: IncomingMessage): Promise<unkno
     return Promise.resolve(null);
   const mediaType = (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const json = mediaType === "application/json" || /^application\/[^/]+\+json$/.test(mediaType);
-  return json ? prism.readJson(request, { limit: BODY_LIMIT }) : prism.readText(request, { limit: BODY_LIMIT });
+  const limit = `${BODY_LIMIT}b`; // micri reads the limit as a size in words
+  return json ? prism.readJson(request, { limit }) : prism.readText(request, { limit });
 }
 
 /** micri's refusal of a body (not JSON, too large, ...), which carries its status and code. */
@@ -131,7 +137,9 @@ function bodyRefusal(error: unknown): Refusal | undefined {
   const reason =
     code === "invalid_json"
       ? `the request body is not valid JSON (${originalError?.message ?? message})`
-      : `the request body could not be read: ${message}`;
+      : statusCode === 413
+        ? tooLargeMessage(BODY_LIMIT)
+        : `the request body could not be read: ${message}`;
   return { status: statusCode, message: reason };
 }
 

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -69,8 +70,27 @@ export function buildIfStale(stdio = "inherit") {
  * @param {string} command
  */
 export async function runCli(command) {
-  const tsc = buildIfStale();
-  if (tsc && tsc.status !== 0) process.exit(tsc.status ?? 1);
-  process.argv = [process.execPath, cli, command, ...process.argv.slice(2)];
-  await import(pathToFileURL(cli).href);
+  // Until the command watches the signals itself (lib/signals.ts, from the first moment of bin/contracts.js), they
+  // are held here: a signal while tsc compiles (seconds) killed this process half-started, with tsc running on.
+  /** @type {NodeJS.Signals | undefined} */
+  let received;
+  /** @param {NodeJS.Signals} signal */
+  const hold = (signal) => void (received ??= signal);
+  const signals = /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"]);
+  for (const signal of signals) process.on(signal, hold);
+  try {
+    const tsc = buildIfStale();
+    await setImmediate(); // a signal that came during the build is delivered now
+    if (received) {
+      process.stderr.write(`${received}: stopping before contracts ${command} started\n`);
+      process.exit(0);
+    }
+    if (tsc && tsc.status !== 0) process.exit(tsc.status ?? 1);
+    process.argv = [process.execPath, cli, command, ...process.argv.slice(2)];
+    await import(pathToFileURL(cli).href); // its signal watch begins as it loads
+  } finally {
+    for (const signal of signals) process.off(signal, hold);
+  }
+  // One that came while it loaded, maybe before its watch began, is passed on: the watch stops it once it is up.
+  if (received) process.kill(process.pid, received);
 }

@@ -229,10 +229,16 @@ export interface components {
         };
         /** @description Body of the 403 sent when the key lacks a required scope; it names the missing scope. */
         ScopeError: {
+            /** @description The refusal in words, naming the missing scope. */
+            error?: string;
+        } & {
             [key: string]: unknown;
         };
         /** @description Body of any other error; its shape is not shown. */
         ErrorBody: {
+            /** @description What was refused, in words. */
+            error?: string;
+        } & {
             [key: string]: unknown;
         };
         /** @description The signed sale event sent to the seller's server. Its payload is not shown. */

@@ -172,7 +172,8 @@ export interface components {
     schemas: {
         /**
          * @description OpenID Provider Metadata (OpenID Connect Discovery 1.0 §3), with `end_session_endpoint` from RP-Initiated
-         *     Logout 1.0 §3.1 and `code_challenge_methods_supported` from RFC 8414 §2. Required members are the ones the
+         *     Logout 1.0 §3.1, `code_challenge_methods_supported` from RFC 8414 §2 and
+         *     `authorization_response_iss_parameter_supported` from RFC 9207 §3. Required members are the ones the
          *     standard requires for a provider that supports the Authorization Code flow.
          */
         OpenIdConfiguration: {
@@ -232,6 +233,8 @@ export interface components {
             claims_supported?: string[];
             /** @description PKCE methods (RFC 8414 §2). */
             code_challenge_methods_supported?: string[];
+            /** @description Whether the redirect back from the authorize endpoint carries the issuer in `iss` (RFC 9207 §3, an OAuth Authorization Server Metadata member). */
+            authorization_response_iss_parameter_supported?: boolean;
             /** Format: uri */
             service_documentation?: string;
             claims_locales_supported?: string[];

@@ -66,7 +66,7 @@ export function originAllowed(policy: AccessPolicy, origin: string, host: string
 }
 
 /** Response headers that let an allowed page (e.g. a dev server on :5173) read the answers and these headers. */
-const EXPOSED_HEADERS = "x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, idempotent-replayed";
+const EXPOSED_HEADERS = "x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after";
 
 export function corsHeaders(origin: string): Record<string, string> {
   return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS, vary: "Origin" };

@@ -9,8 +9,9 @@ import {
   mediaTypeOf,
   parseForm,
   type ValidateFunction,
+  valueAt,
 } from "../../lib/contract/index.js";
-import { escapeHtml, page } from "./http.js";
+import { escapeHtml, page, tooLargeMessage } from "./http.js";
 import { FORM_LIMIT_BYTES, sendHtml } from "./identity-pages.js";
 import { ABORTED, logAborted, readBody } from "./read-body.js";
 
@@ -23,6 +24,37 @@ function formValidator(operationId: "exchangeToken" | "logoutWithForm"): Validat
   return identity.validator(
     joinPointer(identity.operation(operationId).pointer, "requestBody", "content", FORM, "schema"),
   );
+}
+
+/**
+ * The token request's problems in words: those of the shape its grant_type selects (the schema's discriminator),
+ * so that a code exchange is told what it lacks, not also what a refresh would; without a known grant_type, those
+ * of every shape.
+ */
+function tokenRequestProblemsOf(): (form: Record<string, unknown>) => string | undefined {
+  const identity = loadContract("identity");
+  const whole = formValidator("exchangeToken");
+  const schema = identity.deref(
+    valueAt(
+      identity.document,
+      joinPointer(identity.operation("exchangeToken").pointer, "requestBody", "content", FORM, "schema"),
+    ),
+  ) as { discriminator?: { mapping?: Record<string, string> } };
+  const shapes = new Map(
+    Object.entries(schema.discriminator?.mapping ?? {}).map(([grant, ref]) => [
+      grant,
+      identity.validator(ref.slice(1)),
+    ]),
+  );
+  return (form) => {
+    const valid: boolean = whole(form); // not in the condition: Ajv's type guard would narrow `form` to never
+    if (valid) return undefined;
+    const shape = typeof form.grant_type === "string" ? shapes.get(form.grant_type) : undefined;
+    if (shape && !shape(form)) return describeErrors(shape.errors, "body");
+    // The oneOf over both grants reports every branch; its own keywords say nothing a reader can act on.
+    const problems = (whole.errors ?? []).filter((error) => !["oneOf", "const", "enum"].includes(error.keyword));
+    return describeErrors(problems, "body") || "the token request is malformed";
+  };
 }
 
 /**
@@ -101,25 +133,23 @@ export function tokenEndpoint(
   callback: Callback,
   issuer: string,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const tokenRequestValid = formValidator("exchangeToken");
+  const tokenRequestProblems = tokenRequestProblemsOf();
   return async (req, res) => {
     const body = await readBody(req, FORM_LIMIT_BYTES);
     if (body === ABORTED) return logAborted("identity", req);
     const oauthError = (error: string, description: string) => sendOAuthError(res, 400, error, description);
-    if (body === undefined) return oauthError("invalid_request", "the request body is too large");
+    // 413 in the OAuth envelope, as the identity front door and the other APIs answer a body over their limit.
+    if (body === undefined) {
+      return sendOAuthError(res, 413, "invalid_request", tooLargeMessage(FORM_LIMIT_BYTES));
+    }
     if (refuseAuthorizationHeader(req, res, issuer)) return;
     if (mediaTypeOf(req.headers["content-type"]) === FORM) {
       const form = parseForm(body);
       if (typeof form.grant_type === "string" && !["authorization_code", "refresh_token"].includes(form.grant_type)) {
         return oauthError("unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
       }
-      if (form.client_id !== undefined && form.client_secret !== undefined && !tokenRequestValid(form)) {
-        // The oneOf over both grants reports every branch; the grant_type's own branch says what is wrong.
-        const problems = (tokenRequestValid.errors ?? []).filter(
-          (error) => !["oneOf", "const", "enum"].includes(error.keyword),
-        );
-        return oauthError("invalid_request", describeErrors(problems, "body") || "the token request is malformed");
-      }
+      const problems = form.client_id !== undefined && form.client_secret !== undefined && tokenRequestProblems(form);
+      if (problems) return oauthError("invalid_request", problems);
     }
     callback(replayRequest(req, body), res);
   };
@@ -141,6 +171,13 @@ export function logoutEndpoints(callback: Callback, logoutPath: string) {
     async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const body = await readBody(req, FORM_LIMIT_BYTES);
       if (body === ABORTED) return logAborted("identity", req);
+      if (body === undefined) {
+        return sendHtml(
+          res,
+          413,
+          page("Sign-out error", `<h1>Sign-out error</h1><p>${tooLargeMessage(FORM_LIMIT_BYTES)}</p>`),
+        );
+      }
       const isForm = body !== undefined && (body.byteLength === 0 || mediaTypeOf(req.headers["content-type"]) === FORM);
       const form = isForm ? withoutEmptyValues(parseForm(body)) : undefined;
       if (form === undefined || !logoutRequestValid(form))

@@ -32,6 +32,19 @@ export interface IdentitySandbox {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/**
+ * A method the contract has no operation for at one of its paths: 405 with Allow (RFC 9110 §15.5.6), worded as the
+ * mock words it, where oidc-provider would answer a text/plain 404. OPTIONS (CORS) and HEAD go on to oidc-provider.
+ */
+function methodRefusal(method: string, path: string): [string, Record<string, string>] | undefined {
+  const allowed = loadContract("identity")
+    .allowedMethods(path)
+    .map((m) => m.toUpperCase());
+  if (allowed.length === 0 || allowed.includes(method) || method === "OPTIONS" || method === "HEAD") return undefined;
+  const allow = allowed.join(", ");
+  return [`no operation ${method} ${path} in the identity contract; ${path} has ${allow}`, { allow }];
+}
+
 export function createIdentitySandbox(state: IdentityState, options: IdentityProviderOptions): IdentitySandbox {
   const { config, issuer } = options;
   const routes = identityRoutes();
@@ -60,6 +73,8 @@ export function createIdentitySandbox(state: IdentityState, options: IdentityPro
     // An OAuth error in JSON, as on every other path, where oidc-provider would answer a text/plain 404.
     if (!served(path))
       return Promise.resolve(sendOAuthError(res, 404, "invalid_request", `no identity endpoint at ${path}`));
+    const wrongMethod = methodRefusal(req.method ?? "GET", path);
+    if (wrongMethod) return Promise.resolve(sendOAuthError(res, 405, "invalid_request", ...wrongMethod));
     if (req.method === "POST" && path === routes.token) return token(req, res);
     if (req.method === "POST" && path === routes.end_session) return logout.post(req, res);
     if (req.method === "GET" && path === routes.end_session) return logout.get(req, res);

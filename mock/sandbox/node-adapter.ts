@@ -70,7 +70,8 @@ async function serve(api: SandboxApi, settings: AdapterSettings, req: IncomingMe
     const body = await readBody(req, settings.maxBodyBytes);
     if (body === ABORTED) return logAborted(settings.name, req);
     if (body === undefined) {
-      res.setHeader("connection", "close");
+      // readBody drops the rest of the body: the connection stays open until it has arrived, so that the client
+      // reads the 413 rather than a reset (a close with the body still arriving resets the connection).
       return send(res, api.refuse(413, tooLargeMessage(settings.maxBodyBytes), request), origin);
     }
     request.body = body;

@@ -52,14 +52,16 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The identity API's own front door: the same Host check and body cap, refusals as OAuth errors (JSON). */
 function identityListener(listener: RequestListener, settings: AdapterSettings, durable: boolean): RequestListener {
-  const refuse = (res: ServerResponse, status: number, description: string) => {
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+  const refuse = (res: ServerResponse, status: number, description: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
     res.end(JSON.stringify({ error: "invalid_request", error_description: description }));
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     const refused = accessRefusal({ ...settings, access: { ...settings.access, allowedOrigins: ["*"] } }, req);
-    if (refused) return refuse(res, 403, refused);
+    if (refused) return refuse(res, 403, refused, { connection: "close" });
     if (Number(req.headers["content-length"] ?? 0) > settings.maxBodyBytes) {
+      // The rest of the body is read and dropped before the connection is closed or reused (within the request
+      // timeout): closing it at once with the body still arriving resets it, and the client never reads the 413.
       req.resume();
       return refuse(res, 413, tooLargeMessage(settings.maxBodyBytes));
     }

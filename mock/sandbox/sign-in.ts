@@ -102,11 +102,23 @@ async function signIn(
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: "S256",
   });
+  return { callback: await signInAtSandbox(authorize, options), verifier, state };
+}
+
+/**
+ * What a person does in a browser between an application's redirect to the sandbox's authorize URL and the
+ * redirect back: the e-mail form filled in and submitted, the redirects followed with their cookies. Returns the
+ * address the browser reaches at `redirectUri` (with code and state), without requesting it.
+ */
+export async function signInAtSandbox(
+  authorize: URL,
+  options: { redirectUri: string; login: string; password: string },
+): Promise<URL> {
   const agent = new UserAgent(options.redirectUri);
   const page = await agent.visit(authorize.href, { method: "GET" });
   const form = page.html.split("<form").find((chunk) => chunk.includes('value="email"'));
   const action = form && /action="([^"]+)"/.exec(form)?.[1];
-  if (!action) throw new UsageError(`${options.issuer} showed no e-mail sign-in form: is it the sandbox?`, 1);
+  if (!action) throw new UsageError(`${authorize.origin} showed no e-mail sign-in form: is it the sandbox?`, 1);
   const done = await agent.visit(new URL(action.replaceAll("&amp;", "&"), page.url).href, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -115,7 +127,7 @@ async function signIn(
   const callback = new URL(done.url);
   if (!done.url.startsWith(options.redirectUri) || !callback.searchParams.has("code"))
     throw new UsageError(`the sign-in of ${options.login} did not come back with a code (wrong password?)`, 1);
-  return { callback, verifier, state };
+  return callback;
 }
 
 /** Cookies kept, redirects followed by hand up to the application's redirect_uri, where nobody need listen. */

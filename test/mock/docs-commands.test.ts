@@ -10,7 +10,8 @@
 // The guides name the default ports. So that two runs never meet there, the script's ports are rewritten to this
 // file's test ports (one digit-for-digit substitution of `127.0.0.1:40xy`, nothing else of the command changes) and
 // `contracts sandbox sign-in` finds the sandbox through SANDBOX_BASE_PORT, as `contracts sandbox` would. Only this
-// file runs the guides' commands.
+// file runs the guides' commands, but for the links conformance run against a sandbox started with the rate its page
+// gives (`--rate-limit 30/s`): test/sandbox/fast-path.test.ts starts that sandbox as written and runs it.
 import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js"
 import { extractSamples, type Sample } from "../docs/support/samples.js";
 import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
-import { documentedExample, preferences } from "./support/guide-commands.js";
+import { documentedExample, missingLines, preferences } from "./support/guide-commands.js";
 
 const MOCK_PORT = testPort(4150);
 const SANDBOX_PORT = testPort(4170);
@@ -47,6 +48,7 @@ function localBlocks(page: string): Block[] {
   return samples.flatMap((sample, i) => {
     if (!["sh", "bash", "shell"].includes(sample.language)) return [];
     if (!new RegExp(LOCAL.source).test(sample.code) && !/contracts sandbox sign-in/.test(sample.code)) return [];
+    if (/contracts conform links .*--rate-limit/.test(sample.code)) return []; // fast-path.test.ts runs it
     const next = samples[i + 1];
     const adjacent =
       next && next.language === "text" && next.line - (sample.line + sample.code.split("\n").length) <= 4;
@@ -119,30 +121,6 @@ async function runPage(blocks: Block[]): Promise<{ output: string; answers: Curl
 
 const gitStatus = () => execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
 
-/** Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within one. */
-function missingLines(output: string, expected: string): string[] {
-  const lines = output.toLowerCase().split("\n");
-  const matches = (line: string, want: string) => {
-    let from = 0;
-    return want.split("...").every((piece) => {
-      const found = line.indexOf(piece, from);
-      from = found + piece.length;
-      return found >= 0;
-    });
-  };
-  let at = 0;
-  const missing: string[] = [];
-  for (const want of toTestPorts(expected)
-    .split("\n")
-    .map((l) => l.trim().toLowerCase())) {
-    if (want === "" || want === "...") continue;
-    const found = lines.findIndex((line, i) => i >= at && matches(line, want));
-    if (found < 0) missing.push(want);
-    else at = found + 1;
-  }
-  return missing;
-}
-
 describe("the guides' shell commands run against the mock and the sandbox", () => {
   it("finds them on the pages that show them (the identity guide signs in with contracts sandbox sign-in)", () => {
     const counts = Object.fromEntries(byPage.map(({ page, blocks }) => [page, blocks.length]));
@@ -187,7 +165,7 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
           }
         });
         if (block.prints !== undefined)
-          expect(missingLines(output, block.prints), `${where} prints\n${output}`).toEqual([]);
+          expect(missingLines(output, toTestPorts(block.prints)), `${where} prints\n${output}`).toEqual([]);
       });
     },
     180_000,

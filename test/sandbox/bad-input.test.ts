@@ -153,8 +153,21 @@ it("the identity token endpoint refuses malformed requests with an OAuth error",
     error: "invalid_request",
     error_description: expect.stringContaining("code_verifier"),
   });
-  // Over the sandbox's body cap (64 KiB here) every API answers 413, identity with an OAuth error. The identity
-  // contract does not list 413 yet, hence the unchecked fetch.
+  // A missing parameter is named, and only those of the grant asked for (not also what a refresh would need).
+  const base = { client_id: "demo-app", client_secret: "demo-app-secret" };
+  const noRedirect = await (await form({ ...base, grant_type: "authorization_code", code: "x" })).json();
+  expect(noRedirect).toEqual({
+    error: "invalid_request",
+    error_description: "body must have required property 'redirect_uri'",
+  });
+  const noRefresh = await (await form({ ...base, grant_type: "refresh_token" })).json();
+  expect(noRefresh).toEqual({
+    error: "invalid_request",
+    error_description: "body must have required property 'refresh_token'",
+  });
+  // Over the sandbox's body cap (64 KiB here) every API answers 413, identity with an OAuth error; so does a form
+  // over the token endpoint's own 56 KiB, sent without a length (chunked). The identity contract does not list 413
+  // (nor 405) yet, hence the unchecked fetches.
   const huge = await fetch(token, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -162,6 +175,26 @@ it("the identity token endpoint refuses malformed requests with an OAuth error",
   });
   expect(huge.status).toBe(413);
   expect(await huge.json()).toMatchObject({ error: "invalid_request" });
+  const chunks = new Blob([`grant_type=authorization_code&code=${"x".repeat(60 * 1024)}`]).stream();
+  const chunked = await fetch(token, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: chunks,
+    duplex: "half",
+  } as RequestInit);
+  expect(chunked.status).toBe(413);
+  expect(await chunked.json()).toEqual({
+    error: "invalid_request",
+    error_description: "the request body is larger than 57344 bytes",
+  });
+  // A method the contract has no operation for: 405 with Allow, an OAuth error in JSON (not oidc-provider's text 404).
+  const wrongMethod = await fetch(token, { method: "GET" });
+  expect(wrongMethod.status).toBe(405);
+  expect(wrongMethod.headers.get("allow")).toBe("POST");
+  expect(await wrongMethod.json()).toMatchObject({
+    error: "invalid_request",
+    error_description: expect.stringContaining("GET"),
+  });
   expect(
     await sandbox
       .fetch(token, { method: "POST", headers: { "content-type": "application/json" }, body: "{" })

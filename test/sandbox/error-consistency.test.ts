@@ -3,15 +3,22 @@
 // for malformed JSON, and for a missing field the status lib/contract's invalidRequestStatus reads from the
 // operation's documented responses, as Prism does), the same error envelope (the same fields, JSON), and a message
 // that names the header, field or path at fault. A wrong credential the mock cannot know (it accepts any): the
-// sandbox's refusal is compared with the mock's documented answer for that status (`Prefer: code=`).
-// Not here: a body over the size limit (413), which issue 38 brings to identity as well.
+// sandbox's refusal is compared with the mock's documented answer for that status (`Prefer: code=`). A body over
+// the limit both share (1 MiB) is 413 on every API, identity's in the OAuth envelope; a method a path lacks is 405.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName, invalidRequestStatus, loadContract } from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import { testPort } from "../support/ports.js";
 
-type Case = "no credential" | "wrong credential" | "missing field" | "malformed JSON" | "unknown path";
+type Case =
+  | "no credential"
+  | "wrong credential"
+  | "missing field"
+  | "malformed JSON"
+  | "unknown path"
+  | "oversized body"
+  | "wrong method";
 
 interface BadRequest {
   method: string;
@@ -28,9 +35,13 @@ const PAY_BODY = '{"shop_id":"3561","nonce":1}';
 const SIGNED = { authorization: `Bearer ${"0".repeat(64)}` };
 const VERIFIER = "a".repeat(43);
 const TOKEN_PATH = loadContract("identity").operation("exchangeToken").path;
+/** A little over the 1 MiB that the mock and the sandbox accept. */
+const OVER_LIMIT = "a".repeat(1024 * 1024 + 1024);
+const TOO_LARGE = /larger than 1048576 bytes/;
 
 const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
   links: {
+    "wrong method": { method: "DELETE", path: "/api/account", headers: {}, names: /DELETE .*\/api\/account\b/ },
     "no credential": { method: "GET", path: "/api/account", headers: {}, names: /Authorization/ },
     "wrong credential": { method: "GET", path: "/api/account", headers: { authorization: "Bearer no" }, names: /key/ },
     // links' create operations have no required field: none to leave out.
@@ -42,8 +53,21 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
       names: /JSON/,
     },
     "unknown path": { method: "GET", path: "/api/nothing", headers: {}, names: /\/api\/nothing/ },
+    "oversized body": {
+      method: "POST",
+      path: "/api/campaign/add",
+      headers: { authorization: "Bearer demo-links-key", ...JSON_TYPE },
+      body: `{"name":"${OVER_LIMIT}"}`,
+      names: TOO_LARGE,
+    },
   },
   catalog: {
+    "wrong method": {
+      method: "DELETE",
+      path: "/admin/seller-api/me",
+      headers: {},
+      names: /DELETE .*\/admin\/seller-api\/me\b/,
+    },
     "no credential": { method: "GET", path: "/admin/seller-api/me", headers: {}, names: /x-seller-api-key/ },
     "wrong credential": {
       method: "GET",
@@ -79,8 +103,20 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
       headers: {},
       names: /\/admin\/seller-api\/nothing/,
     },
+    "oversized body": {
+      method: "POST",
+      path: "/admin/seller-api/products",
+      headers: {
+        "x-seller-api-key": "demo-seller-key",
+        "idempotency-key": "7c0e9a52-3f1b-4d8e-9a61-2b5f0c4d8e19",
+        ...JSON_TYPE,
+      },
+      body: `{"title":"${OVER_LIMIT}"}`,
+      names: TOO_LARGE,
+    },
   },
   pay: {
+    "wrong method": { method: "GET", path: "/api/balance/", headers: {}, names: /GET .*\/api\/balance\// },
     "no credential": {
       method: "POST",
       path: "/api/balance/",
@@ -116,8 +152,16 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
       body: "{}",
       names: /\/api\/nothing\//,
     },
+    "oversized body": {
+      method: "POST",
+      path: "/api/balance/",
+      headers: { ...SIGNED, ...JSON_TYPE },
+      body: `{"shop_id":"3561","nonce":1,"pad":"${OVER_LIMIT}"}`,
+      names: TOO_LARGE,
+    },
   },
   identity: {
+    "wrong method": { method: "GET", path: TOKEN_PATH, headers: {}, names: /GET \/api\/login/ },
     // Without a token both answer 401 with a Bearer challenge; the mock's is RFC 6750 §3.1's bare one, without a body.
     "wrong credential": {
       method: "POST",
@@ -134,6 +178,13 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
       names: /'code'/,
     },
     "unknown path": { method: "GET", path: "/api/nothing", headers: {}, names: /\/api\/nothing/ },
+    "oversized body": {
+      method: "POST",
+      path: TOKEN_PATH,
+      headers: FORM_TYPE,
+      body: `grant_type=authorization_code&client_id=demo-app&client_secret=demo-app-secret&code=${OVER_LIMIT}`,
+      names: TOO_LARGE,
+    },
   },
 };
 
@@ -171,6 +222,8 @@ function expectedStatus(api: ApiName, which: Case, request: BadRequest): number 
   if (which === "no credential") return 401;
   if (which === "unknown path") return 404;
   if (which === "malformed JSON") return 400;
+  if (which === "oversized body") return 413;
+  if (which === "wrong method") return 405;
   if (which === "missing field")
     return invalidRequestStatus(loadContract(api).route(request.method, request.path)!.operation);
   return undefined; // a wrong credential: the sandbox's status, which the mock is then asked for
@@ -183,8 +236,15 @@ const rows = API_NAMES.flatMap((api) =>
 describe("the mock and the sandbox refuse the same bad request alike", () => {
   it("covers every API with at least three refusals, and each refusal on at least three APIs", () => {
     for (const api of API_NAMES) expect(Object.keys(CASES[api]).length, api).toBeGreaterThanOrEqual(3);
-    for (const which of ["no credential", "wrong credential", "missing field", "malformed JSON", "unknown path"])
-      expect(rows.filter((row) => row[1] === which).length, which).toBeGreaterThanOrEqual(2);
+    const cases = [
+      "no credential",
+      "wrong credential",
+      "missing field",
+      "malformed JSON",
+      "unknown path",
+      "oversized body",
+    ];
+    for (const which of cases) expect(rows.filter((row) => row[1] === which).length, which).toBeGreaterThanOrEqual(2);
   });
 
   it.each(rows)("%s, %s", async (api, which, request) => {

@@ -9,6 +9,8 @@ const LONG_FILES = [
   "test/docs/site-pages.test.ts",
   "test/conformance/identity.test.ts",
   "test/package/consumer.test.ts",
+  "test/package/guide-samples.test.ts",
+  "test/sandbox/fast-path.test.ts",
   "test/docs/site-phone.test.ts",
   "test/docs/site-console.test.ts",
   "test/third-party/generators.test.ts",

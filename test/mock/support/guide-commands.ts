@@ -1,5 +1,5 @@
 // What a guide's curl command asks of the mock: the status and the named example it picks (`Prefer`, `__code`,
-// `__example`), and that example as the contract documents it.
+// `__example`), and that example as the contract documents it; whether a command's output is what its page says.
 import { expect } from "vitest";
 import { API_NAMES, type ApiName } from "../../../lib/contract/index.js";
 import { listOperations, pointerSegment, resolvePointer } from "../../support/bundle-nodes.js";
@@ -34,4 +34,26 @@ export function documentedExample(api: ApiName, method: string, path: string, st
     if (content[mediaType].examples?.[name]) return resolvePointer(api, pointer).value;
   }
   throw new Error(`${api} ${method} ${path} documents no example ${name} for ${status}`);
+}
+
+/** Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within one. */
+export function missingLines(output: string, expected: string): string[] {
+  const lines = output.toLowerCase().split("\n");
+  const matches = (line: string, want: string) => {
+    let from = 0;
+    return want.split("...").every((piece) => {
+      const found = line.indexOf(piece, from);
+      from = found + piece.length;
+      return found >= 0;
+    });
+  };
+  let at = 0;
+  const missing: string[] = [];
+  for (const want of expected.split("\n").map((l) => l.trim().toLowerCase())) {
+    if (want === "" || want === "...") continue;
+    const found = lines.findIndex((line, i) => i >= at && matches(line, want));
+    if (found < 0) missing.push(want);
+    else at = found + 1;
+  }
+  return missing;
 }

@@ -1,0 +1,58 @@
+// `npm start` and `npm run sandbox` compile first when dist/ is stale (scripts/build-if-stale.mjs). A SIGTERM during
+// that build killed the process half-started, with tsc running on; it now ends it cleanly once the build is done.
+// The scripts run in a scratch project of their own (a one-file CLI), so that the checkout's dist/, which the other
+// test files run, is never rebuilt here.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { repoRoot, spawnCommand } from "../support/processes.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "start-while-compiling-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function project(): string {
+  mkdirSync(join(scratch, "scripts"));
+  mkdirSync(join(scratch, "bin"));
+  mkdirSync(join(scratch, "node_modules"));
+  for (const script of ["build-if-stale.mjs", "sandbox.mjs"])
+    copyFileSync(join(repoRoot, "scripts", script), join(scratch, "scripts", script));
+  symlinkSync(join(repoRoot, "node_modules", "typescript"), join(scratch, "node_modules", "typescript"));
+  writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(join(scratch, "tsconfig.json"), JSON.stringify({}));
+  writeFileSync(
+    join(scratch, "tsconfig.build.json"),
+    JSON.stringify({
+      include: ["bin"],
+      compilerOptions: {
+        outDir: "dist",
+        rootDir: ".",
+        module: "nodenext",
+        target: "es2022",
+        types: [],
+        skipLibCheck: true,
+      },
+    }),
+  );
+  // A long-running command that, like bin/contracts.ts, watches the signals from its first moment.
+  writeFileSync(
+    join(scratch, "bin", "contracts.ts"),
+    `declare const process: { on(s: string, f: () => void): void; exit(c: number): never; argv: string[] };
+declare const console: { log(t: string): void };
+process.on("SIGTERM", () => process.exit(0));
+console.log("up: " + process.argv.slice(2).join(" "));
+setInterval(() => {}, 1000);
+`,
+  );
+  return scratch;
+}
+
+it("a SIGTERM while npm run sandbox compiles ends it with exit 0, once the build is done", async () => {
+  const dir = project();
+  const command = spawnCommand(process.execPath, [join(dir, "scripts", "sandbox.mjs")], dir);
+  while (!command.stderr().includes("compiling") && command.child.exitCode === null)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  command.child.kill("SIGTERM");
+  expect(await command.exit, command.stderr()).toBe(0);
+  expect(existsSync(join(dir, "dist", "bin", "contracts.js")), "tsc finished its build").toBe(true);
+}, 120_000);
