@@ -85,6 +85,8 @@ export function mergeReports(reports: RunReport[]): RunReport {
     resources: reports.flatMap((r) => r.resources),
     baseline: undefined,
     coverage: reports.every((r) => r.coverage) ? mergeCoverage(reports.map((r) => r.coverage!)) : undefined,
+    // Every shard's recorded exchanges (--from-json judges the merged run); none when a shard did not record them.
+    exchanges: reports.every((r) => r.exchanges) ? reports.flatMap((r) => r.exchanges!) : undefined,
   };
 }
 

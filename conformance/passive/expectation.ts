@@ -132,13 +132,16 @@ export function judgeRequest(
   model: OperationModel,
   request: PreparedRequest,
   pathParams: Record<string, string>,
+  credentials?: "wrong" | "read-only",
 ): RequestJudgement {
   const api = model.op.api;
   if (lacksCredentials(api, model, request))
     return { expectation: "unauthenticated", label: "recorded request without credentials" };
-  // An active run's probe with made-up credentials, judged again from its report (--from-json).
-  if (request.wrongKey !== undefined)
+  // An active run's probes, judged again from its report (--from-json): made-up credentials must be refused; what a
+  // narrower key may do is scope_enforcement's to judge, which needs both keys.
+  if (credentials === "wrong" || request.wrongKey !== undefined)
     return { expectation: "unauthenticated", label: "recorded request with wrong credentials" };
+  if (credentials === "read-only") return { expectation: "any", label: "recorded request with the narrower key" };
   const url = new URL(request.url);
   const { problems } = readParameters(loadContract(api), model.op, {
     pathParams,

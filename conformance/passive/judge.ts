@@ -50,8 +50,11 @@ export interface JudgedExchange {
 }
 
 export interface PassiveJudge {
-  /** Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list. */
-  judge(exchange: Exchange, entry?: number): JudgedExchange;
+  /**
+   * Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list;
+   * `credentials` marks an active run's probe read back from its report (made-up or narrower credentials).
+   */
+  judge(exchange: Exchange, entry?: number, credentials?: "wrong" | "read-only"): JudgedExchange;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
   /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
@@ -181,7 +184,7 @@ class PassiveRun implements PassiveJudge {
     return listed;
   }
 
-  judge(exchange: Exchange, entry?: number): JudgedExchange {
+  judge(exchange: Exchange, entry?: number, credentials?: "wrong" | "read-only"): JudgedExchange {
     this.entries += 1;
     this.traffic.register(exchange);
     const sentAt = exchange.receivedAt - exchange.durationMs;
@@ -207,7 +210,7 @@ class PassiveRun implements PassiveJudge {
     this.session.options.baseUrl = this.baseUrl;
     this.judged += 1;
     if (this.options.keepExchanges !== false) this.kept.push(exchange);
-    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry);
+    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, credentials);
   }
 
   private judgeMatched(
@@ -215,10 +218,11 @@ class PassiveRun implements PassiveJudge {
     pathParams: Record<string, string>,
     exchange: Exchange,
     entry: number | undefined,
+    credentials: "wrong" | "read-only" | undefined,
   ): JudgedExchange {
     const session = this.session;
     const model = session.model(operationId);
-    const request = judgeRequest(model, exchange.request, pathParams);
+    const request = judgeRequest(model, exchange.request, pathParams, credentials);
     // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
     // its history check judges it, not positive_data_acceptance.
     const notValid = this.history.map((check) => check.notValid?.(exchange)).find((why) => why !== undefined);
