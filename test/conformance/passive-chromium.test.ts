@@ -224,6 +224,17 @@ function recordedSecrets(): Record<string, string> {
   return found;
 }
 
+/** The token exchange of the recording with the client authenticated by HTTP Basic (RFC 6749 §2.3.1) instead. */
+function withBasicClientAuthentication(har: Har): string {
+  const entry = entriesOf(har, "POST", "/api/login/oauth/access_token")[0]!;
+  const form = new URLSearchParams(entry.request.postData!.text!);
+  const basic = Buffer.from(`${form.get("client_id")}:${form.get("client_secret")}`).toString("base64");
+  form.delete("client_secret");
+  entry.request.postData!.text = form.toString();
+  entry.request.headers.push({ name: "Authorization", value: `Basic ${basic}` });
+  return basic;
+}
+
 describe("secrets of the recording", () => {
   it("the recording carries every credential kind of the four APIs", () => {
     const secrets = recordedSecrets();
@@ -249,6 +260,7 @@ describe("secrets of the recording", () => {
   it.each(
     FAULTS.map(([what, api]) => [what, api] as const).concat([
       ["clean", "identity"],
+      ["client_secret_basic", "identity"],
       ["clean", "links"],
       ["clean", "catalog"],
       ["clean", "pay"],
@@ -256,10 +268,12 @@ describe("secrets of the recording", () => {
   )("%s, %s: no output holds a secret in any encoding", async (what, api) => {
     const har = parsed();
     FAULTS.find(([name]) => name === what)?.[3](har);
+    const basic = what === "client_secret_basic" ? withBasicClientAuthentication(har) : undefined;
     const { outputs } = await judge(api, har);
+    if (basic) expect(outputs.json).toContain('"Authorization": "Basic <recorded basic credential');
     // The recorded exchanges are in the JSON report, their secrets replaced by numbered placeholders.
     expect(outputs.json).toMatch(/"(Authorization": "Bearer |x-seller-api-key": ")<recorded /);
-    for (const [kind, secret] of Object.entries(recordedSecrets()))
+    for (const [kind, secret] of Object.entries({ ...recordedSecrets(), ...(basic ? { basic } : {}) }))
       for (const form of forms(secret))
         for (const [output, text] of Object.entries(outputs))
           expect(text.includes(form), `${kind} in the ${output} output`).toBe(false);
