@@ -227,7 +227,7 @@ function recordedSecrets(): Record<string, string> {
 /** The token exchange of the recording with the client authenticated by HTTP Basic (RFC 6749 §2.3.1) instead. */
 function withBasicClientAuthentication(har: Har): string {
   const entry = entriesOf(har, "POST", "/api/login/oauth/access_token")[0]!;
-  const form = new URLSearchParams(entry.request.postData!.text!);
+  const form = new URLSearchParams(entry.request.postData!.text);
   const basic = Buffer.from(`${form.get("client_id")}:${form.get("client_secret")}`).toString("base64");
   form.delete("client_secret");
   entry.request.postData!.text = form.toString();
