@@ -191,7 +191,6 @@ class PassiveRun implements PassiveJudge {
     this.first = Math.min(this.first ?? sentAt, sentAt);
     this.last = Math.max(this.last ?? exchange.receivedAt, exchange.receivedAt);
     const method = exchange.request.method.toUpperCase();
-    const url = new URL(exchange.request.url);
     const listed = (reason: string): JudgedExchange => {
       const status = exchange.response ? { status: exchange.response.status } : {};
       return {
@@ -199,6 +198,8 @@ class PassiveRun implements PassiveJudge {
         failures: [],
       };
     };
+    if (!URL.canParse(exchange.request.url)) return listed("its URL is not an absolute URL");
+    const url = new URL(exchange.request.url);
     const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
     if (path === undefined)
       return listed(
