@@ -10,7 +10,7 @@ import type { FailureRecord, Session, Tally, WarningRecord } from "./session.js"
 import type { ResourceTracker, TrackedResource } from "./stateful.js";
 import type { PassiveSummary, RecordedExchange } from "./passive/types.js";
 import { passiveConsoleLines, passiveJunitCases } from "./passive/report-lines.js";
-import { recordedExchange } from "./passive/recorded.js";
+import { recordedExchanges } from "./passive/recorded.js";
 
 export interface CheckResult {
   name: string;
@@ -110,8 +110,10 @@ export function buildReport(
       notRunReasons(session),
       meta.interrupted ? "not reached before the run was interrupted" : undefined,
     ),
-    exchanges: session.exchanges.map((exchange) =>
-      recordedExchange(exchange, (text) => session.secrets.redactSent(text), session.options.credentials.readApiKey),
+    exchanges: recordedExchanges(
+      session.exchanges,
+      (text) => session.secrets.redactSent(text),
+      session.options.credentials.readApiKey,
     ),
   };
 }

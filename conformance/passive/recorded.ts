@@ -1,6 +1,8 @@
 // An exchange as a report keeps it (RecordedExchange): every part redacted, and an active run's probes marked, so
 // that `--from-json` judges them again as what they were (made-up credentials must be refused).
 import { WRONG_SECRET } from "../apis.js";
+import { Secrets } from "../secrets.js";
+import { TrafficSecrets } from "./traffic-secrets.js";
 import type { Exchange } from "../transport.js";
 import type { RecordedExchange } from "./types.js";
 
@@ -46,4 +48,21 @@ export function recordedExchange(
     durationMs: exchange.durationMs,
     receivedAt: new Date(exchange.receivedAt).toISOString(),
   };
+}
+
+/**
+ * The exchanges of a run as its report keeps them: `redactSent` replaces the run's known secrets, and every secret
+ * the traffic itself carries (session cookies, PKCE verifiers, codes, tokens, passwords: TrafficSecrets) is replaced
+ * too, so that recording the exchanges shows nothing the rest of the report did not.
+ */
+export function recordedExchanges(
+  exchanges: Exchange[],
+  redactSent: (text: string) => string,
+  readOnlyKey?: string,
+): RecordedExchange[] {
+  const found = new Secrets({});
+  const traffic = new TrafficSecrets(found);
+  for (const exchange of exchanges) traffic.register(exchange);
+  const redact = (text: string) => found.redact(redactSent(text));
+  return exchanges.map((exchange) => recordedExchange(exchange, redact, readOnlyKey));
 }
