@@ -64,6 +64,6 @@ describe("createPassiveJudge", () => {
     expect(report.failures.map((f) => f.check)).toEqual(["rate_limit_headers_consistent"]);
     const text = judge.redact(JSON.stringify(report));
     expect(text).not.toContain("key-of-the-recording");
-    expect(text).toContain("Bearer <recorded bearer token 1>");
+    expect(text).toContain("Bearer recorded-bearer-token-1");
   });
 });
