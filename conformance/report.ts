@@ -110,11 +110,7 @@ export function buildReport(
       notRunReasons(session),
       meta.interrupted ? "not reached before the run was interrupted" : undefined,
     ),
-    exchanges: recordedExchanges(
-      session.exchanges,
-      (text) => session.secrets.redactSent(text),
-      session.options.credentials.readApiKey,
-    ),
+    exchanges: recordedExchanges(session.exchanges, (text) => session.secrets.redactSent(text), session.expectations),
   };
 }
 

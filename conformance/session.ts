@@ -156,6 +156,8 @@ export class Session {
   readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
   /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
   readonly exchanges: Exchange[] = [];
+  /** What the run expected of each exchange it judged (valid, invalid, unauthenticated, any), for its JSON report. */
+  readonly expectations = new WeakMap<Exchange, Expectation>();
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();
 
@@ -327,6 +329,7 @@ export class Session {
     options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
   ): Map<string, string> {
     if (exchange.interrupted) return new Map();
+    if (!this.expectations.has(exchange)) this.expectations.set(exchange, expectation);
     this.noteAcceptedUpdate(model, exchange, expectation);
     const skipPositive = this.profile.noPositiveAcceptance(model.op.operationId, this.options.credentials);
     const operationId = model.op.operationId;

@@ -52,7 +52,7 @@ function exchangesOfReport(
   text: string,
   file: string,
   api: ApiName,
-): { exchanges: Array<{ exchange: Exchange; credentials?: "wrong" | "read-only" }>; source: string } {
+): { exchanges: Array<{ exchange: Exchange; expected?: RecordedExchange["expectation"] }>; source: string } {
   let report: Partial<RunReport>;
   try {
     report = JSON.parse(text) as Partial<RunReport>;
@@ -67,7 +67,7 @@ function exchangesOfReport(
     );
   const exchanges = report.exchanges.map((recorded) => ({
     exchange: exchangeOf(recorded),
-    ...(recorded.request.credentials ? { credentials: recorded.request.credentials } : {}),
+    ...(recorded.expectation ? { expected: recorded.expectation } : {}),
   }));
   return { exchanges, source: `JSON report ${file} (${exchanges.length} exchanges recorded at ${report.baseUrl})` };
 }
@@ -164,7 +164,7 @@ export function runPassiveCommand(
   });
   io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
   if (fromJson)
-    fromJson.exchanges.forEach(({ exchange, credentials }, index) => judge.judge(exchange, index + 1, credentials));
+    fromJson.exchanges.forEach(({ exchange, expected }, index) => judge.judge(exchange, index + 1, expected));
   else judgeHar(judge, har!);
   return helpers.finishRun(api, judge.report(), values, baseline, judge.secrets, io);
 }

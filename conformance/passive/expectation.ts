@@ -132,16 +132,17 @@ export function judgeRequest(
   model: OperationModel,
   request: PreparedRequest,
   pathParams: Record<string, string>,
-  credentials?: "wrong" | "read-only",
+  expected?: Expectation,
 ): RequestJudgement {
   const api = model.op.api;
   if (lacksCredentials(api, model, request))
     return { expectation: "unauthenticated", label: "recorded request without credentials" };
-  // An active run's probes, judged again from its report (--from-json): made-up credentials must be refused; what a
-  // narrower key may do is scope_enforcement's to judge, which needs both keys.
-  if (credentials === "wrong" || request.wrongKey !== undefined)
+  // An active run's probes, judged again from its report (--from-json) by what that run expected of them: made-up
+  // credentials must be refused; a replay, a deliberately wrong flow step or the narrower key's request is judged by
+  // its response's shape only.
+  if (expected === "unauthenticated")
     return { expectation: "unauthenticated", label: "recorded request with wrong credentials" };
-  if (credentials === "read-only") return { expectation: "any", label: "recorded request with the narrower key" };
+  if (expected === "any") return { expectation: "any", label: "recorded probe of an active run" };
   const url = new URL(request.url);
   const { problems } = readParameters(loadContract(api), model.op, {
     pathParams,

@@ -10,7 +10,7 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { appliesTo, CHECK_NAMES, CHECKS, RESPONSE_CHECK_NAMES } from "../checks.js";
+import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../checks.js";
 import { buildReport, type RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
 import { Session } from "../session.js";
@@ -52,9 +52,9 @@ export interface JudgedExchange {
 export interface PassiveJudge {
   /**
    * Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list;
-   * `credentials` marks an active run's probe read back from its report (made-up or narrower credentials).
+   * `expected` is what an active run expected of it, read back from its report (--from-json).
    */
-  judge(exchange: Exchange, entry?: number, credentials?: "wrong" | "read-only"): JudgedExchange;
+  judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
   /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
@@ -184,7 +184,7 @@ class PassiveRun implements PassiveJudge {
     return listed;
   }
 
-  judge(exchange: Exchange, entry?: number, credentials?: "wrong" | "read-only"): JudgedExchange {
+  judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange {
     this.entries += 1;
     this.traffic.register(exchange);
     const sentAt = exchange.receivedAt - exchange.durationMs;
@@ -211,7 +211,7 @@ class PassiveRun implements PassiveJudge {
     this.session.options.baseUrl = this.baseUrl;
     this.judged += 1;
     if (this.options.keepExchanges !== false) this.kept.push(exchange);
-    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, credentials);
+    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, expected);
   }
 
   private judgeMatched(
@@ -219,11 +219,11 @@ class PassiveRun implements PassiveJudge {
     pathParams: Record<string, string>,
     exchange: Exchange,
     entry: number | undefined,
-    credentials: "wrong" | "read-only" | undefined,
+    expected: Expectation | undefined,
   ): JudgedExchange {
     const session = this.session;
     const model = session.model(operationId);
-    const request = judgeRequest(model, exchange.request, pathParams, credentials);
+    const request = judgeRequest(model, exchange.request, pathParams, expected);
     // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
     // its history check judges it, not positive_data_acceptance.
     const notValid = this.history.map((check) => check.notValid?.(exchange)).find((why) => why !== undefined);
