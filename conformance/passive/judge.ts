@@ -103,6 +103,8 @@ function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets
   });
   for (const check of CHECKS) {
     if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
+    else if (check.name === "max_response_time")
+      session.skippedChecks.set(check.name, "not judged on recorded traffic: its timings are the recording tool's");
     else if (!PASSIVE_CHECKS.has(check.name))
       session.skippedChecks.set(check.name, "sends requests of its own: a passive run judges recorded traffic only");
   }
