@@ -137,7 +137,7 @@ export interface SendContext {
   secured: boolean;
 }
 
-export const WRONG_SECRET = "conformance-wrong-credential-0000";
+const WRONG_SECRET = "conformance-wrong-credential-0000";
 
 function bearer(request: PreparedRequest, secret: string | undefined, mode: AuthMode): void {
   if (mode === "valid" && secret !== undefined) request.headers.Authorization = `Bearer ${secret}`;

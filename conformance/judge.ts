@@ -52,6 +52,7 @@ export function judge(
   options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
 ): Map<string, string> {
   if (exchange.interrupted) return new Map();
+  if (!session.expectations.has(exchange)) session.expectations.set(exchange, expectation);
   noteAcceptedUpdate(session, model, exchange, expectation);
   const skipPositive = session.profile.noPositiveAcceptance(model.op.operationId, session.options.credentials);
   const operationId = model.op.operationId;

@@ -89,6 +89,8 @@ export function mergeReports(reports: RunReport[]): RunReport {
     baseline: undefined,
     coverage: reports.every((r) => r.coverage) ? mergeCoverage(reports.map((r) => r.coverage!)) : undefined,
     budget: reports.every((r) => r.budget) ? mergeBudgets(reports.map((r) => r.budget!)) : undefined,
+    // Every shard's recorded exchanges (--from-json judges the merged run); none when a shard did not record them.
+    exchanges: reports.every((r) => r.exchanges) ? reports.flatMap((r) => r.exchanges!) : undefined,
   };
 }
 

@@ -20,7 +20,7 @@ import type { Session } from "./session.js";
 import type { ResourceTracker, TrackedResource } from "./resources.js";
 import type { PassiveSummary, RecordedExchange } from "./passive/types.js";
 import { passiveConsoleLines, passiveJunitCases } from "./passive/report-lines.js";
-import { recordedExchange } from "./passive/recorded.js";
+import { recordedExchanges } from "./passive/recorded.js";
 
 export interface CheckResult {
   name: string;
@@ -134,9 +134,7 @@ export function buildReport(
       meta.interrupted ? "not reached before the run was interrupted" : undefined,
       notReachedByOperation(notReached),
     ),
-    exchanges: session.exchanges.map((exchange) =>
-      recordedExchange(exchange, (text) => session.secrets.redactSent(text), session.options.credentials.readApiKey),
-    ),
+    exchanges: recordedExchanges(session.exchanges, (text) => session.secrets.redactSent(text), session.expectations),
     ...(budget ? { budget } : {}),
   };
 }

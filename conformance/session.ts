@@ -14,7 +14,7 @@ import {
 } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase } from "./cases.js";
-import { RateLimitConsistency } from "./checks.js";
+import { type Expectation, RateLimitConsistency } from "./checks.js";
 import { caseKind, CoverageLog } from "./coverage.js";
 import { ObservationLog } from "./observations.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
@@ -102,6 +102,8 @@ export class Session {
   readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
   /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
   readonly exchanges: Exchange[] = [];
+  /** What the run expected of each exchange it judged (valid, invalid, unauthenticated, any), for its JSON report. */
+  readonly expectations = new WeakMap<Exchange, Expectation>();
   /** rate_limit_headers_consistent across consecutive responses (judge.ts), when the contract declares a limit. */
   readonly rateLimitConsistency: RateLimitConsistency | undefined;
   private readonly models = new Map<string, OperationModel>();

@@ -12,6 +12,7 @@ import type { Exchange } from "../transport.js";
 import type { ConformValues } from "../cli.js";
 import { type HarRecording, readHar } from "./har.js";
 import { createPassiveJudge, type PassiveJudge } from "./judge.js";
+import type { RecordedExchange } from "./types.js";
 
 export interface PassiveCommandHelpers {
   credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ConstructorParameters<typeof Secrets>[0];
@@ -47,7 +48,11 @@ function readInput(file: string, flag: string): string {
 }
 
 /** The exchanges a previous run's JSON report recorded, as the judge reads them. */
-function exchangesOfReport(text: string, file: string, api: ApiName): { exchanges: Exchange[]; source: string } {
+function exchangesOfReport(
+  text: string,
+  file: string,
+  api: ApiName,
+): { exchanges: Array<{ exchange: Exchange; expected?: RecordedExchange["expectation"] }>; source: string } {
   let report: Partial<RunReport>;
   try {
     report = JSON.parse(text) as Partial<RunReport>;
@@ -60,37 +65,48 @@ function exchangesOfReport(text: string, file: string, api: ApiName): { exchange
     throw new UsageError(
       `--from-json ${file}: the report records no exchanges (written before contracts conform recorded them); run it again to record them`,
     );
-  const exchanges = report.exchanges.map((recorded): Exchange => {
-    const response = recorded.response;
-    let json: unknown;
-    let isJson = false;
-    try {
-      json = JSON.parse(response?.body ?? "");
-      isJson = true;
-    } catch {
-      // not JSON
-    }
-    return {
-      request: { ...recorded.request, ...(recorded.request.credentials === "wrong" ? { wrongKey: "recorded" } : {}) },
-      ...(response
-        ? {
-            response: {
-              status: response.status,
-              headers: response.headers,
-              text: response.body,
-              json,
-              isJson,
-              setCookies: response.setCookies ?? [],
-              ...(response.tooLarge !== undefined ? { tooLarge: response.tooLarge } : {}),
-            },
-          }
-        : {}),
-      ...(recorded.error !== undefined ? { error: recorded.error } : {}),
-      durationMs: recorded.durationMs,
-      receivedAt: Date.parse(recorded.receivedAt),
-    };
-  });
+  const exchanges = report.exchanges.map((recorded) => ({
+    exchange: exchangeOf(recorded),
+    ...(recorded.expectation ? { expected: recorded.expectation } : {}),
+  }));
   return { exchanges, source: `JSON report ${file} (${exchanges.length} exchanges recorded at ${report.baseUrl})` };
+}
+
+/** A report's recorded exchange as the judge reads it (the body parsed as the transport would). */
+function exchangeOf(recorded: RecordedExchange): Exchange {
+  const response = recorded.response;
+  let json: unknown;
+  let isJson = false;
+  try {
+    json = JSON.parse(response?.body ?? "");
+    isJson = true;
+  } catch {
+    // not JSON
+  }
+  return {
+    request: {
+      method: recorded.request.method,
+      url: recorded.request.url,
+      headers: recorded.request.headers,
+      ...(recorded.request.body !== undefined ? { body: recorded.request.body } : {}),
+    },
+    ...(response
+      ? {
+          response: {
+            status: response.status,
+            headers: response.headers,
+            text: response.body,
+            json,
+            isJson,
+            setCookies: response.setCookies ?? [],
+            ...(response.tooLarge !== undefined ? { tooLarge: response.tooLarge } : {}),
+          },
+        }
+      : {}),
+    ...(recorded.error !== undefined ? { error: recorded.error } : {}),
+    durationMs: recorded.durationMs,
+    receivedAt: Date.parse(recorded.receivedAt),
+  };
 }
 
 /** Feeds a HAR file to the judge, entry by entry; gaps and caveats are listed, nothing is dropped. */
@@ -147,7 +163,8 @@ export function runPassiveCommand(
     secrets,
   });
   io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
-  if (fromJson) fromJson.exchanges.forEach((exchange, index) => judge.judge(exchange, index + 1));
+  if (fromJson)
+    fromJson.exchanges.forEach(({ exchange, expected }, index) => judge.judge(exchange, index + 1, expected));
   else judgeHar(judge, har!);
   return helpers.finishRun(api, judge.report(), values, baseline, judge.secrets, io);
 }

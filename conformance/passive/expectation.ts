@@ -132,13 +132,17 @@ export function judgeRequest(
   model: OperationModel,
   request: PreparedRequest,
   pathParams: Record<string, string>,
+  expected?: Expectation,
 ): RequestJudgement {
   const api = model.op.api;
   if (lacksCredentials(api, model, request))
     return { expectation: "unauthenticated", label: "recorded request without credentials" };
-  // An active run's probe with made-up credentials, judged again from its report (--from-json).
-  if (request.wrongKey !== undefined)
+  // An active run's probes, judged again from its report (--from-json) by what that run expected of them: made-up
+  // credentials must be refused; a replay, a deliberately wrong flow step or the narrower key's request is judged by
+  // its response's shape only.
+  if (expected === "unauthenticated")
     return { expectation: "unauthenticated", label: "recorded request with wrong credentials" };
+  if (expected === "any") return { expectation: "any", label: "recorded probe of an active run" };
   const url = new URL(request.url);
   const { problems } = readParameters(loadContract(api), model.op, {
     pathParams,

@@ -10,7 +10,7 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { appliesTo, CHECK_NAMES, CHECKS, RESPONSE_CHECK_NAMES } from "../checks.js";
+import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../checks.js";
 import { buildReport, type RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
 import { Session } from "../session.js";
@@ -51,8 +51,11 @@ export interface JudgedExchange {
 }
 
 export interface PassiveJudge {
-  /** Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list. */
-  judge(exchange: Exchange, entry?: number): JudgedExchange;
+  /**
+   * Judges one complete exchange; `entry` is its position in the recording (1-based), for the gaps list;
+   * `expected` is what an active run expected of it, read back from its report (--from-json).
+   */
+  judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
   /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
@@ -101,6 +104,8 @@ function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets
   });
   for (const check of CHECKS) {
     if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
+    else if (check.name === "max_response_time")
+      session.skippedChecks.set(check.name, "not judged on recorded traffic: its timings are the recording tool's");
     else if (!PASSIVE_CHECKS.has(check.name))
       session.skippedChecks.set(check.name, "sends requests of its own: a passive run judges recorded traffic only");
   }
@@ -182,14 +187,13 @@ class PassiveRun implements PassiveJudge {
     return listed;
   }
 
-  judge(exchange: Exchange, entry?: number): JudgedExchange {
+  judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange {
     this.entries += 1;
     this.traffic.register(exchange);
     const sentAt = exchange.receivedAt - exchange.durationMs;
     this.first = Math.min(this.first ?? sentAt, sentAt);
     this.last = Math.max(this.last ?? exchange.receivedAt, exchange.receivedAt);
     const method = exchange.request.method.toUpperCase();
-    const url = new URL(exchange.request.url);
     const listed = (reason: string): JudgedExchange => {
       const status = exchange.response ? { status: exchange.response.status } : {};
       return {
@@ -197,6 +201,8 @@ class PassiveRun implements PassiveJudge {
         failures: [],
       };
     };
+    if (!URL.canParse(exchange.request.url)) return listed("its URL is not an absolute URL");
+    const url = new URL(exchange.request.url);
     const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
     if (path === undefined)
       return listed(
@@ -208,7 +214,7 @@ class PassiveRun implements PassiveJudge {
     this.session.options.baseUrl = this.baseUrl;
     this.judged += 1;
     if (this.options.keepExchanges !== false) this.kept.push(exchange);
-    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry);
+    return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, expected);
   }
 
   private judgeMatched(
@@ -216,10 +222,11 @@ class PassiveRun implements PassiveJudge {
     pathParams: Record<string, string>,
     exchange: Exchange,
     entry: number | undefined,
+    expected: Expectation | undefined,
   ): JudgedExchange {
     const session = this.session;
     const model = session.model(operationId);
-    const request = judgeRequest(model, exchange.request, pathParams);
+    const request = judgeRequest(model, exchange.request, pathParams, expected);
     // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
     // its history check judges it, not positive_data_acceptance.
     const notValid = this.history.map((check) => check.notValid?.(exchange)).find((why) => why !== undefined);

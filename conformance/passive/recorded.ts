@@ -1,35 +1,28 @@
-// An exchange as a report keeps it (RecordedExchange): every part redacted, and an active run's probes marked, so
-// that `--from-json` judges them again as what they were (made-up credentials must be refused).
-import { WRONG_SECRET } from "../apis.js";
+// An exchange as a report keeps it (RecordedExchange): every part redacted, and what the active run expected of it,
+// so that `--from-json` judges its probes again as what they were (made-up credentials must be refused, a replay or
+// a deliberately wrong flow request is judged only by its response's shape).
+import type { Expectation } from "../checks.js";
+import { Secrets } from "../secrets.js";
+import { TrafficSecrets } from "./traffic-secrets.js";
 import type { Exchange } from "../transport.js";
 import type { RecordedExchange } from "./types.js";
 
-function credentialsOf(exchange: Exchange, readOnlyKey: string | undefined): "wrong" | "read-only" | undefined {
-  const request = exchange.request;
-  const values = Object.values(request.headers);
-  if (request.wrongKey !== undefined || values.some((value) => value.includes(WRONG_SECRET))) return "wrong";
-  if (readOnlyKey !== undefined && values.includes(readOnlyKey)) return "read-only";
-  return undefined;
-}
-
-/** `redact` replaces every secret; `readOnlyKey` is the narrower key of catalog's scope_enforcement, if any. */
+/** `redact` replaces every secret; `expectation` is what the active run that sent it expected, if one did. */
 export function recordedExchange(
   exchange: Exchange,
   redact: (text: string) => string,
-  readOnlyKey?: string,
+  expectation?: Expectation,
 ): RecordedExchange {
   const request = exchange.request;
   const headers = (record: Record<string, string>) =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, redact(v)]));
   const response = exchange.response;
-  const credentials = credentialsOf(exchange, readOnlyKey);
   return {
     request: {
       method: request.method,
       url: redact(request.url),
       headers: headers(request.headers),
       ...(request.body !== undefined ? { body: redact(request.body) } : {}),
-      ...(credentials ? { credentials } : {}),
     },
     ...(response
       ? {
@@ -45,5 +38,25 @@ export function recordedExchange(
     ...(exchange.error !== undefined ? { error: redact(exchange.error) } : {}),
     durationMs: exchange.durationMs,
     receivedAt: new Date(exchange.receivedAt).toISOString(),
+    ...(expectation ? { expectation } : {}),
   };
+}
+
+/**
+ * The exchanges of a run as its report keeps them: `redactSent` replaces the run's known secrets, and every secret
+ * the traffic itself carries (session cookies, PKCE verifiers, codes, tokens, passwords: TrafficSecrets) is replaced
+ * too, so that recording the exchanges shows nothing the rest of the report did not.
+ */
+export function recordedExchanges(
+  exchanges: Exchange[],
+  redactSent: (text: string) => string,
+  expectations: WeakMap<Exchange, Expectation>,
+): RecordedExchange[] {
+  const found = new Secrets({});
+  const traffic = new TrafficSecrets(found);
+  for (const exchange of exchanges) traffic.register(exchange);
+  // The traffic's own secrets first, in their shapes (the JSON judged again still validates), then the run's.
+  const redact = (text: string) => redactSent(found.redact(text));
+  // An exchange the run sent without judging it as a case (a flow step, a replay) is expected nothing in particular.
+  return exchanges.map((exchange) => recordedExchange(exchange, redact, expectations.get(exchange) ?? "any"));
 }

@@ -1,8 +1,8 @@
 // Recorded traffic carries real secrets nobody configured: API keys, pay signatures, bearer and refresh tokens,
 // cookies, authorization codes, client secrets, PKCE verifiers, sign-in passwords. Each is found where it travels and
 // added to the run's Secrets before the exchange is judged, so that no report shows it in any encoding. Each distinct
-// value gets a numbered placeholder of its kind (`<recorded bearer token 2>`): a report judged again from its JSON
-// (--from-json) still tells one token from another.
+// value gets a numbered placeholder of its kind in its own shape (`recorded-bearer-token-2`): a report judged again
+// from its JSON (--from-json) still tells one token from another, and its bodies still validate.
 import type { Secrets } from "../secrets.js";
 import type { Exchange } from "../transport.js";
 
@@ -15,7 +15,18 @@ const SECRET_HEADER =
   /^(authorization|proxy-authorization|x-seller-api-key|x-api-key|api-key|x-auth-token|x-csrf-token)$/i;
 
 /** A placeholder a report wrote in a secret's place (`<recorded bearer token 1>`, `$LINKS_TOKEN`): no secret. */
-const PLACEHOLDER = /^(<[^<>]*>|\$\{?[A-Z_]+\}?)$/;
+const PLACEHOLDER = /^(<[^<>]*>|\$\{?[A-Z_]+\}?|recorded-[a-z0-9-]+-\d+x*(\.redacted\.redacted)?)$/;
+
+/**
+ * The placeholder of the n-th secret of a kind, in the secret's own shape so that a report judged again
+ * (--from-json) still validates: URL- and form-safe characters only, a JWT's three parts, and at least the secret's
+ * length up to 64 (a PKCE verifier has 43 to 128 characters).
+ */
+export function placeholderOf(secret: string, kind: string, n: number): string {
+  const base = `recorded-${kind.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${n}`;
+  const padded = base.padEnd(Math.min(secret.length, 64), "x");
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(secret) ? `${padded}.redacted.redacted` : padded;
+}
 
 export class TrafficSecrets {
   private readonly counts = new Map<string, number>();
@@ -28,7 +39,7 @@ export class TrafficSecrets {
     this.seen.add(trimmed);
     const n = (this.counts.get(kind) ?? 0) + 1;
     this.counts.set(kind, n);
-    this.secrets.add(trimmed, `<recorded ${kind} ${n}>`);
+    this.secrets.add(trimmed, placeholderOf(trimmed, kind, n));
   }
 
   /** An Authorization-like header: the whole value, the credential after its scheme, and Basic's decoded parts. */

@@ -31,8 +31,6 @@ export interface RecordedExchange {
     url: string;
     headers: Record<string, string>;
     body?: string;
-    /** An active run's probe with credentials it made up (`wrong`) or with the narrower key (`read-only`). */
-    credentials?: "wrong" | "read-only";
   };
   response?: {
     status: number;
@@ -46,4 +44,6 @@ export interface RecordedExchange {
   durationMs: number;
   /** When the response arrived (ISO 8601). */
   receivedAt: string;
+  /** What the active run that sent it expected (`unauthenticated`: made-up credentials; `any`: a replay, a flow step). */
+  expectation?: "valid" | "invalid" | "unauthenticated" | "any";
 }

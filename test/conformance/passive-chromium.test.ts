@@ -224,6 +224,17 @@ function recordedSecrets(): Record<string, string> {
   return found;
 }
 
+/** The token exchange of the recording with the client authenticated by HTTP Basic (RFC 6749 §2.3.1) instead. */
+function withBasicClientAuthentication(har: Har): string {
+  const entry = entriesOf(har, "POST", "/api/login/oauth/access_token")[0]!;
+  const form = new URLSearchParams(entry.request.postData!.text);
+  const basic = Buffer.from(`${form.get("client_id")}:${form.get("client_secret")}`).toString("base64");
+  form.delete("client_secret");
+  entry.request.postData!.text = form.toString();
+  entry.request.headers.push({ name: "Authorization", value: `Basic ${basic}` });
+  return basic;
+}
+
 describe("secrets of the recording", () => {
   it("the recording carries every credential kind of the four APIs", () => {
     const secrets = recordedSecrets();
@@ -249,6 +260,7 @@ describe("secrets of the recording", () => {
   it.each(
     FAULTS.map(([what, api]) => [what, api] as const).concat([
       ["clean", "identity"],
+      ["client_secret_basic", "identity"],
       ["clean", "links"],
       ["clean", "catalog"],
       ["clean", "pay"],
@@ -256,10 +268,12 @@ describe("secrets of the recording", () => {
   )("%s, %s: no output holds a secret in any encoding", async (what, api) => {
     const har = parsed();
     FAULTS.find(([name]) => name === what)?.[3](har);
+    const basic = what === "client_secret_basic" ? withBasicClientAuthentication(har) : undefined;
     const { outputs } = await judge(api, har);
+    if (basic) expect(outputs.json).toContain('"Authorization": "Basic recorded-basic-credential-1');
     // The recorded exchanges are in the JSON report, their secrets replaced by numbered placeholders.
-    expect(outputs.json).toMatch(/"(Authorization": "Bearer |x-seller-api-key": ")<recorded /);
-    for (const [kind, secret] of Object.entries(recordedSecrets()))
+    expect(outputs.json).toMatch(/"(Authorization": "Bearer |x-seller-api-key": ")recorded-/);
+    for (const [kind, secret] of Object.entries({ ...recordedSecrets(), ...(basic ? { basic } : {}) }))
       for (const form of forms(secret))
         for (const [output, text] of Object.entries(outputs))
           expect(text.includes(form), `${kind} in the ${output} output`).toBe(false);
@@ -336,4 +350,27 @@ describe("--from-json: the exchanges a report recorded, judged again", () => {
     expect(printed.join("")).toMatch(/JSON report .*recorded\.json \(\d+ exchanges recorded at/);
     for (const secret of Object.values(recordedSecrets())) expect(readFileSync(again, "utf8")).not.toContain(secret);
   });
+});
+
+describe("--from-json of a clean recording's report", () => {
+  it.each(["links", "catalog", "pay", "identity"] as const)(
+    "%s: the redacted exchanges still pass (placeholders keep the secrets' shapes)",
+    async (api) => {
+      const first = await judge(api, recording.har);
+      const file = join(dir, `clean-${api}.json`);
+      writeFileSync(file, first.outputs.json);
+      const printed: string[] = [];
+      const io = {
+        out: (t: string) => printed.push(t),
+        err: (t: string) => printed.push(t),
+        tty: false,
+        signals: false,
+      };
+      const again = join(dir, `clean-${api}-again.json`);
+      expect(await runConformCommand([api, "--from-json", file, "--json", again], {}, io), printed.join("")).toBe(0);
+      const report = JSON.parse(readFileSync(again, "utf8")) as RunReport;
+      expect(report.passive!.judged).toBe(first.report.passive!.judged);
+      expect(report.checks.map((c) => [c.name, c.passed])).toEqual(first.report.checks.map((c) => [c.name, c.passed]));
+    },
+  );
 });
