@@ -12,37 +12,40 @@ import { htmlReport } from "./report-html.js";
 import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
 import type { FailureRecord, WarningRecord } from "./ledger.js";
 
+/** One check over every shard: tallies summed per operation; skipped only if every shard skipped it. */
+function mergeCheck(check: CheckResult, reports: RunReport[]): CheckResult {
+  const all = reports
+    .map((r) => r.checks.find((c) => c.name === check.name))
+    .filter((c): c is CheckResult => c !== undefined);
+  const operations: CheckResult["operations"] = {};
+  for (const part of all) {
+    for (const [operationId, tally] of Object.entries(part.operations)) {
+      const sum = (operations[operationId] ??= { passed: 0, failed: 0 });
+      sum.passed += tally.passed;
+      sum.failed += tally.failed;
+    }
+  }
+  const merged: CheckResult = {
+    name: check.name,
+    catches: check.catches,
+    passed: all.reduce((n, c) => n + c.passed, 0),
+    failed: all.reduce((n, c) => n + c.failed, 0),
+    operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))),
+  };
+  const couldNotRun = all.find((c) => c.couldNotRun)?.couldNotRun;
+  const notReached = [...new Set(all.flatMap((c) => (c.notReached ? [c.notReached] : [])))];
+  if (notReached.length > 0) merged.notReached = notReached.join("; ");
+  if (couldNotRun) merged.couldNotRun = couldNotRun;
+  else if (merged.passed + merged.failed === 0 && all.every((c) => c.skipped)) merged.skipped = all[0]!.skipped;
+  return merged;
+}
+
 export function mergeReports(reports: RunReport[]): RunReport {
   const [first] = reports;
   if (!first) throw new UsageError("contracts conform merge needs at least one JSON report");
   for (const report of reports)
     if (report.api !== first.api) throw new UsageError(`cannot merge reports of ${first.api} and ${report.api}`);
-  const checks: CheckResult[] = first.checks.map((check) => {
-    const all = reports
-      .map((r) => r.checks.find((c) => c.name === check.name))
-      .filter((c): c is CheckResult => c !== undefined);
-    const operations: CheckResult["operations"] = {};
-    for (const part of all) {
-      for (const [operationId, tally] of Object.entries(part.operations)) {
-        const sum = (operations[operationId] ??= { passed: 0, failed: 0 });
-        sum.passed += tally.passed;
-        sum.failed += tally.failed;
-      }
-    }
-    const merged: CheckResult = {
-      name: check.name,
-      catches: check.catches,
-      passed: all.reduce((n, c) => n + c.passed, 0),
-      failed: all.reduce((n, c) => n + c.failed, 0),
-      operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))),
-    };
-    const couldNotRun = all.find((c) => c.couldNotRun)?.couldNotRun;
-    const notReached = [...new Set(all.flatMap((c) => (c.notReached ? [c.notReached] : [])))];
-    if (notReached.length > 0) merged.notReached = notReached.join("; ");
-    if (couldNotRun) merged.couldNotRun = couldNotRun;
-    else if (merged.passed + merged.failed === 0 && all.every((c) => c.skipped)) merged.skipped = all[0]!.skipped;
-    return merged;
-  });
+  const checks = first.checks.map((check) => mergeCheck(check, reports));
   const failures = new Map<string, FailureRecord>();
   for (const failure of reports.flatMap((r) => r.failures)) {
     const key = `${failure.check} ${failure.operationId}`;

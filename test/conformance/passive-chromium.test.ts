@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformCommand } from "../../conformance/cli.js";
 import type { RunReport } from "../../conformance/report.js";
-import type { ApiName } from "../../lib/contract/index.js";
+import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type BrowserRecording, recordBrowserTraffic } from "../support/har-recording.js";
 
 interface HarEntry {
@@ -170,7 +170,7 @@ const FAULTS: Array<[string, ApiName, string, (har: Har) => void]> = [
     "identity",
     "issued_token_accepted",
     (har) => {
-      const userinfo = entriesOf(har, "GET", "/api/userinfo")[0]!;
+      const userinfo = entriesOf(har, "GET", loadContract("identity").operation("getUserInfo").path)[0]!;
       userinfo.response.status = 401;
       userinfo.response.headers.push({ name: "WWW-Authenticate", value: 'Bearer error="invalid_token"' });
       userinfo.response.content.text = JSON.stringify({
@@ -226,7 +226,7 @@ function recordedSecrets(): Record<string, string> {
 
 /** The token exchange of the recording with the client authenticated by HTTP Basic (RFC 6749 §2.3.1) instead. */
 function withBasicClientAuthentication(har: Har): string {
-  const entry = entriesOf(har, "POST", "/api/login/oauth/access_token")[0]!;
+  const entry = entriesOf(har, "POST", loadContract("identity").operation("exchangeToken").path)[0]!;
   const form = new URLSearchParams(entry.request.postData!.text);
   const basic = Buffer.from(`${form.get("client_id")}:${form.get("client_secret")}`).toString("base64");
   form.delete("client_secret");

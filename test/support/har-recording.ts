@@ -7,13 +7,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { type ApiName } from "../../lib/contract/index.js";
+import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { startSandbox } from "../../mock/sandbox/server.js";
 import { launchChromium } from "../../scripts/docs/chromium.js";
 import { builtSite } from "../docs/support/built-site.js";
 import { freePort } from "../docs/support/site-browser.js";
 import { serveStatic } from "../docs/support/static-server.js";
+
+const identityContract = loadContract("identity");
 
 export interface BrowserRecording {
   /** The HAR file's text (Chromium's recordHar, bodies embedded). */
@@ -47,7 +49,7 @@ async function send(
 async function signIn(page: Page, identity: string, redirectUri: string): Promise<{ code: string; verifier: string }> {
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const authorize = new URL(`${identity}/login/oauth/authorize`);
+  const authorize = new URL(`${identity}${identityContract.operation("authorize").path}`);
   for (const [name, value] of Object.entries({
     response_type: "code",
     client_id: "demo-app",
@@ -129,7 +131,9 @@ export async function recordBrowserTraffic(): Promise<BrowserRecording> {
     // RP-initiated logout with the id_token as hint: one more credential kind in the recording.
     if (tokens.id_token)
       await page
-        .goto(`${urls.identity}/api/logout?id_token_hint=${encodeURIComponent(tokens.id_token)}`)
+        .goto(
+          `${urls.identity}${identityContract.operation("logout").path}?id_token_hint=${encodeURIComponent(tokens.id_token)}`,
+        )
         .catch(() => undefined);
     await context.close(); // writes the HAR
     return {
