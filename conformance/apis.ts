@@ -53,6 +53,13 @@ export interface PreparedRequest {
   wrongKey?: string;
 }
 
+/** A case-insensitive reader of a request's headers. */
+export function headerOf(request: PreparedRequest, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
 /** valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key). */
 export type AuthMode = "valid" | "none" | "wrong" | "read-only";
 

@@ -25,7 +25,7 @@ import {
 } from "./contract-words.js";
 import { IDENTITY_CHECKS } from "./identity-check-list.js";
 import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
-import { PROFILES } from "./apis.js";
+import { headerOf, PROFILES } from "./apis.js";
 import { resetAtOf } from "../lib/rate-limit.js";
 import type { Exchange, RecordedResponse } from "./transport.js";
 
@@ -597,8 +597,9 @@ export class RateLimitConsistency {
       problems.push(
         `${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`,
       );
-    const headers = exchange.request.headers;
-    const key = headers.Authorization ?? headers["x-seller-api-key"] ?? "(no credentials)";
+    // Servers count per key; recorded traffic (--har, contracts proxy) spells header names in any case.
+    const request = exchange.request;
+    const key = headerOf(request, "authorization") ?? headerOf(request, "x-seller-api-key") ?? "(no credentials)";
     const previous = this.previous.get(key);
     if (previous && previous.reset === reset && remaining >= previous.remaining) {
       problems.push(

@@ -15,7 +15,7 @@ import {
 import type { OperationModel, Violation } from "../cases.js";
 import type { Expectation } from "../checks.js";
 import { resolveAt, validateAt } from "../lookup.js";
-import type { PreparedRequest } from "../apis.js";
+import { headerOf, type PreparedRequest } from "../apis.js";
 
 export interface RequestJudgement {
   expectation: Expectation;
@@ -23,13 +23,6 @@ export interface RequestJudgement {
   violation?: Violation;
   /** What kind of recorded case it is, for the coverage matrix and the failure's case line. */
   label: string;
-}
-
-/** A case-insensitive reader of a request's headers. */
-export function headerOf(request: PreparedRequest, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === wanted) return value;
-  return undefined;
 }
 
 interface SecurityScheme {

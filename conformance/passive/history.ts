@@ -8,7 +8,7 @@ import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type ResponseCheckInput, RateLimitConsistency } from "../checks.js";
 import { isRefusal, isSuccess } from "../contract-words.js";
 import type { Exchange } from "../transport.js";
-import { headerOf } from "./expectation.js";
+import { headerOf } from "../apis.js";
 
 export interface HistoryOutcome {
   /** "" passed, text failed. */

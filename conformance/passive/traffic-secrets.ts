@@ -28,6 +28,15 @@ export function placeholderOf(secret: string, kind: string, n: number): string {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(secret) ? `${padded}.redacted.redacted` : padded;
 }
 
+/** RFC 6749 §2.3.1 form-encodes a Basic client secret; a malformed `%` leaves it as it was sent. */
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, " "));
+  } catch {
+    return value;
+  }
+}
+
 export class TrafficSecrets {
   private readonly counts = new Map<string, number>();
   private readonly seen = new Set<string>();
@@ -52,7 +61,7 @@ export class TrafficSecrets {
       const colon = decoded.indexOf(":");
       if (colon > 0) {
         this.add(decoded.slice(colon + 1), "client secret");
-        this.add(decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")), "client secret");
+        this.add(formDecoded(decoded.slice(colon + 1)), "client secret");
         this.add(decoded, "basic credential");
       }
     }
