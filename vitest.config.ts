@@ -11,7 +11,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Files run in parallel: servers started in-process listen on port 0, and the fixed ports a CLI under test
-    // needs come from test/support/ports.ts, one block per worker (MAX_WORKERS, more than the cores: the files wait a lot).
+    // needs come from test/support/ports.ts, one block per worker (MAX_WORKERS, more than the cores: the files wait a
+    // lot).
     fileParallelism: true,
     pool: "forks",
     // A worker runs file after file in one process: the modules the files share (the contracts and their compiled

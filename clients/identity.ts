@@ -20,8 +20,9 @@ export interface IdentityClientOptions {
   /** Plain-HTTP providers are refused unless this is set (local mocks and sandboxes). */
   allowInsecureRequests?: boolean | undefined;
   /**
-   * Seconds each request after discovery may take; none by default, as with fetch and the other clients. (openid-client's
-   * own default of 30 s arms an AbortSignal.timeout for every call, measured at about a fifth of a local userinfo call.)
+   * Seconds each request after discovery may take; none by default, as with fetch and the other clients.
+   * (openid-client's own default of 30 s arms an AbortSignal.timeout for every call, measured at about a fifth of a
+   * local userinfo call.)
    */
   timeout?: number | undefined;
   /** Sends every request of the client (discovery, token, userinfo, JWKS); defaults to the global fetch. */
@@ -51,7 +52,9 @@ export interface IdentityClient {
   readonly configuration: oidc.Configuration;
   /** Builds the authorize URL with a fresh state, nonce and PKCE (S256) pair. */
   createAuthorizationRequest(scopes?: Scope[]): Promise<AuthorizationRequest>;
-  /** Exchanges the code on the callback URL; checks state, PKCE, and the id_token's signature, iss, aud, exp and nonce. */
+  /**
+   * Exchanges the code on the callback URL; checks state, PKCE, and the id_token's signature, iss, aud, exp and nonce.
+   */
   handleCallback(callbackUrl: string | URL, request: Omit<AuthorizationRequest, "url">): Promise<Tokens>;
   refresh(refreshToken: string): Promise<Tokens>;
   userInfo(accessToken: string, expectedSubject: string): Promise<UserInfo>;

@@ -1,4 +1,5 @@
-// Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as LinksApiError.
+// Typed client of the links API: bearer API key, the client-side rate limiter, and `{error: 1}` envelopes as
+// LinksApiError.
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/types/links.js";
 import { checkHeaderCredential } from "./credentials.js";

@@ -47,7 +47,9 @@ export interface PreparedRequest {
   body?: string;
   /** Signed with the real secret (pay): a reproduction must re-sign it in the shell. */
   signed?: boolean;
-  /** The body carries a single-use nonce (pay): a reproduction puts a fresh one in, or the server refuses it as used. */
+  /**
+   * The body carries a single-use nonce (pay): a reproduction puts a fresh one in, or the server refuses it as used.
+   */
   nonce?: boolean;
   /** Signed on purpose with this made-up key (a wrong signature, not a secret): a reproduction re-signs with it. */
   wrongKey?: string;
@@ -60,7 +62,9 @@ export function headerOf(request: PreparedRequest, name: string): string | undef
   return undefined;
 }
 
-/** valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key). */
+/**
+ * valid: the run's credentials; none; wrong: a made-up credential; read-only: the narrower key (--read-only-api-key).
+ */
 export type AuthMode = "valid" | "none" | "wrong" | "read-only";
 
 /**
@@ -94,7 +98,9 @@ export interface ApiProfile {
   readOnly: Record<string, string>;
   /** Operations that run only when named with --operation (and --allow-writes), with why. */
   explicitOnly: Record<string, string>;
-  /** Why valid requests of an operation cannot be expected to succeed (e.g. a one-time value the generator cannot know). */
+  /**
+   * Why valid requests of an operation cannot be expected to succeed (e.g. a one-time value the generator cannot know).
+   */
   noPositiveAcceptance(operationId: string, credentials: Credentials): string | undefined;
   resources: ResourceKind[];
   /**
@@ -120,7 +126,9 @@ export interface ApiProfile {
     seen: Array<{ value: unknown; type: "null" | "string" }>;
     assumption: string;
   };
-  /** Writes on a resource that has no id (the account), and the read that shows it afterwards (update_visible_on_read). */
+  /**
+   * Writes on a resource that has no id (the account), and the read that shows it afterwards (update_visible_on_read).
+   */
   singletonUpdates?: Array<{ update: string; read: string; at: string }>;
   /** Fills request values that come from the credentials (applies to every generated case). */
   bind(operationId: string, parts: RequestParts, credentials: Credentials): void;

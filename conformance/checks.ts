@@ -203,7 +203,10 @@ export interface ResponseCheckInput {
   violation?: Violation;
   /** --strict: breaking an `x-assumption` fails instead of warning. */
   strict?: boolean;
-  /** Receives the warnings (x-assumption) and observations (accepted invalid data the provider never promised to refuse). */
+  /**
+   * Receives the warnings (x-assumption) and observations (accepted invalid data the provider never promised to
+   * refuse).
+   */
   note?: (note: CheckNote) => void;
 }
 
@@ -303,7 +306,8 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
     }
     const result = validateAt(api, schemaPointer, body);
     if (result.valid) return "";
-    // An error envelope under a success status is a refusal (x-error-envelope): its body is one of the documented errors.
+    // An error envelope under a success status is a refusal (x-error-envelope): its body is one of the documented
+    // errors.
     if (response.status < 400 && envelopeError(api, response) !== undefined && matchesDocumentedError(input, body))
       return "";
     // A union (links and pay: the success envelope or the error envelope) is judged by its closest branch, so that an

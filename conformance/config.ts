@@ -4,9 +4,15 @@
 // the same runner as `contracts conform <api>`; the exit code is the worst of them.
 //
 //   apis:
-//     links:   { baseUrl: https://links.example.com, credentials: { token: PROD_LINKS_TOKEN }, rateLimit: 30/m, baseline: conform/links.json }
-//     catalog: { baseUrl: https://api.example.com, credentials: { apiKey: PROD_CATALOG_KEY, readApiKey: PROD_CATALOG_READ_KEY } }
-//     pay:     { baseUrl: https://pay.example.com, credentials: { shopId: PROD_SHOP_ID, secret: PROD_PAY_SECRET }, options: [--max-examples, "10"] }
+//     links:
+//       { baseUrl: https://links.example.com, credentials: { token: PROD_LINKS_TOKEN }, rateLimit: 30/m,
+//         baseline: conform/links.json }
+//     catalog:
+//       { baseUrl: https://api.example.com,
+//         credentials: { apiKey: PROD_CATALOG_KEY, readApiKey: PROD_CATALOG_READ_KEY } }
+//     pay:
+//       { baseUrl: https://pay.example.com, credentials: { shopId: PROD_SHOP_ID, secret: PROD_PAY_SECRET },
+//         options: [--max-examples, "10"] }
 import { readFileSync } from "node:fs";
 import { UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName } from "../lib/contract/index.js";

@@ -187,7 +187,9 @@ function schemaRootDepth(pointer: string): number {
   return media < 0 ? 1 : media + 3;
 }
 
-/** Where a status is judged: its documented response, and the assumption it breaks when it is not the one documented. */
+/**
+ * Where a status is judged: its documented response, and the assumption it breaks when it is not the one documented.
+ */
 export interface JudgedStatus {
   key: string;
   /** Set when the status is only of the same class as a documented code whose response carries `x-assumption`. */

@@ -208,7 +208,9 @@ function mergeKind(into: KindCoverage, from: KindCoverage): void {
   }
 }
 
-/** The coverage of the shards of one run as one (contracts conform merge): an operation any shard reached is reached. */
+/**
+ * The coverage of the shards of one run as one (contracts conform merge): an operation any shard reached is reached.
+ */
 export function mergeCoverage(parts: CoverageReport[]): CoverageReport | undefined {
   const [first] = parts;
   if (!first) return undefined;

@@ -105,7 +105,10 @@ function noteAcceptedUpdate(
   session.acceptedUpdates.set(operationId, accepted);
 }
 
-/** How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under --strict. */
+/**
+ * How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under
+ * --strict.
+ */
 export function assumptionJudge(
   session: Session,
   check: string,

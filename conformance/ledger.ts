@@ -20,7 +20,10 @@ export interface FailureRecord {
   curl: string;
   /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
   where?: string;
-  /** Found by random data of this run's seed, not by an example, a boundary or a fixed step: another seed may not show it. */
+  /**
+   * Found by random data of this run's seed, not by an example, a boundary or a fixed step: another seed may not show
+   * it.
+   */
   seeded?: boolean;
   /** Listed in the --baseline file: reported, not failing the run. */
   known?: boolean;
@@ -160,7 +163,8 @@ export class Ledger {
         headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, this.secrets.redactSent(v)])),
         ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
       },
-      // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then this one.
+      // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then
+      // this one.
       curl: curlCommand(
         request,
         this.secrets,

@@ -15,7 +15,10 @@ export interface ContractLink {
   to: string;
   /** Values of the target's parameters: `in` when the name is qualified (`path.id`), an expression or a literal. */
   parameters: Array<{ in?: string; name: string; value: unknown }>;
-  /** A body for the target: an object whose properties are expressions or literals (merged into a case's body), or one expression. */
+  /**
+   * A body for the target: an object whose properties are expressions or literals (merged into a case's body), or one
+   * expression.
+   */
   requestBody?: unknown;
 }
 

@@ -65,7 +65,9 @@ export interface BundleNode {
 const nodes = new Map<string, BundleNode>();
 const validators = new Map<string, ValidateFunction>();
 
-/** The top-level properties of the body schema at `bodyPointer` that carry `word` (an `x-` extension), with its text. */
+/**
+ * The top-level properties of the body schema at `bodyPointer` that carry `word` (an `x-` extension), with its text.
+ */
 export function propertiesWith(api: ApiName, bodyPointer: string, word: string): Map<string, string> {
   const found = new Map<string, string>();
   const properties = resolveAt(api, bodyPointer).properties;

@@ -292,7 +292,7 @@ function checkNotReached(check: CheckResult): string {
 }
 
 /** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
-// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
+// eslint-disable-next-line max-lines-per-function -- over the cap since formatted at 120 columns; to be split
 export function consoleReport(report: RunReport, redact: (text: string) => string): string {
   const out: string[] = [];
   // The checks of the other APIs are one line, not one each (the JSON and JUnit reports list them all).

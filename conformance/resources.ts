@@ -43,7 +43,9 @@ export function outcomeOf(session: Session, exchange: Exchange): string {
   return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
 }
 
-/** Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI). */
+/**
+ * Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI).
+ */
 export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
   session.transport.ignoreInterrupts();
   for (const resource of tracker.resources) {

@@ -88,7 +88,8 @@ function selectOperations(session: Session): SelectedOperation[] {
       notRun("it writes; run with --allow-writes to include it");
       continue;
     }
-    if (statefulOnly.has(id)) continue; // exercised on the run's own resources by the stateful sequences (see sequencedKinds)
+    // Exercised on the run's own resources by the stateful sequences (see sequencedKinds).
+    if (statefulOnly.has(id)) continue;
     // A write on one resource acts only on what a Link Object names (the run's own resources): a generated id could
     // be someone else's. Without a link it cannot run, and that is no pass.
     if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {

@@ -16,7 +16,10 @@ function xmlEscape(value: string): string {
   );
 }
 
-/** A secret as it can travel: raw and percent-encoded (encodeURIComponent, encodeURI, the form encoding; either hex case). */
+/**
+ * A secret as it can travel: raw and percent-encoded (encodeURIComponent, encodeURI, the form encoding; either hex
+ * case).
+ */
 function encodedForms(value: string): string[] {
   const forms = new Set<string>();
   for (const form of [value, encodeURIComponent(value), formEncode(value), encodeURI(value)]) {
@@ -77,7 +80,10 @@ export function tolerantPattern(form: string): string {
   return [...form].map(charPattern).join("");
 }
 
-/** The HTTP Basic credentials of a client (RFC 6749 §2.3.1: each part form-encoded first, and as most clients send them, raw). */
+/**
+ * The HTTP Basic credentials of a client (RFC 6749 §2.3.1: each part form-encoded first, and as most clients send them,
+ * raw).
+ */
 export function basicCredentials(clientId: string, clientSecret: string): string[] {
   return [...new Set([`${clientId}:${clientSecret}`, `${formEncode(clientId)}:${formEncode(clientSecret)}`])].map(
     (pair) => Buffer.from(pair, "utf8").toString("base64"),

@@ -69,7 +69,9 @@ const SEED_TITLES: Record<SeedName, string> = {
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
-/** The docs page: per seed, the behavioural sentences with their checks and faults or reasons, then a count of the rest. */
+/**
+ * The docs page: per seed, the behavioural sentences with their checks and faults or reasons, then a count of the rest.
+ */
 export function renderSeedSentencePage(table: SeedSentenceTable): string {
   const parts = [
     "# What the seeds say, and what checks it",

@@ -93,7 +93,9 @@ export class Session {
   writesLeft: number;
   /** Kinds whose stateful sequence has one creation kept for it (keepWritesForSequences). */
   private readonly writesKept = new Set<string>();
-  /** The contract's Link Objects, and the resources the stateful sequences follow (from the links, then the profile's). */
+  /**
+   * The contract's Link Objects, and the resources the stateful sequences follow (from the links, then the profile's).
+   */
   readonly links: ContractLink[];
   readonly resources: ResourceKind[];
   /** An operation called once for the values its links give (conformance/link-values.ts) → its exchange. */

@@ -78,11 +78,14 @@ function withId(
   label: string,
 ): RequestCase | undefined {
   const base = exampleCases(session.model(operationId), session.profile, session.options.credentials)[0];
-  // An update sends its identifying values marked as ours, like a creation: the example's may be taken (a rotator slug).
+  // An update sends its identifying values marked as ours, like a creation: the example's may be taken (a rotator
+  // slug).
   return base && markAsOurs({ ...structuredClone(base), path: { ...base.path, [parameter]: id }, label }, session);
 }
 
-/** Sends the first example of a creation with the links' values; says why the sequence's checks cannot run otherwise. */
+/**
+ * Sends the first example of a creation with the links' values; says why the sequence's checks cannot run otherwise.
+ */
 async function createForSequence(
   session: Session,
   tracker: ResourceTracker,

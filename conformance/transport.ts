@@ -87,7 +87,10 @@ export interface TransportOptions {
   budget?: RequestBudget;
   /** The names of the rate-limit headers to follow, from the contract (default X-RateLimit-*). */
   rateLimitHeaders?: { limit: string; remaining: string; reset: string };
-  /** The contract's window: a reset announced further ahead is not waited for longer (rate_limit_headers_consistent reports it). */
+  /**
+   * The contract's window: a reset announced further ahead is not waited for longer (rate_limit_headers_consistent
+   * reports it).
+   */
   rateLimitWindowMs?: number;
   timeoutMs: number;
   /** The most of a body the runner reads (default 16 MiB). */

@@ -70,9 +70,10 @@ export async function updateVisibleInList(
 
 /**
  * After the run's updates of a resource without an id (links' account): the valid update the provider accepted that
- * sent the most fields (the last of those) is sent once more, since invalid data a lenient provider accepted after it may have changed the resource in ways
- * the seed does not describe, and the read that follows must show what it sent. Sent only when the run's own
- * updates were accepted (the update is named with --operation and cannot be undone anyway).
+ * sent the most fields (the last of those) is sent once more, since invalid data a lenient provider accepted after it
+ * may have changed the resource in ways the seed does not describe, and the read that follows must show what it sent.
+ * Sent only when the run's own updates were accepted (the update is named with --operation and cannot be undone
+ * anyway).
  */
 export async function singletonUpdatesVisible(
   session: Session,

@@ -39,14 +39,19 @@ export interface RateLimiterOptions {
    * broken clock) is taken to reset after this long, e.g. the window its contract declares.
    */
   maxResetMs?: number | undefined;
-  /** The longest one call may wait for a reset; a call that would wait longer fails at once with RateLimitError (default: no bound). */
+  /**
+   * The longest one call may wait for a reset; a call that would wait longer fails at once with RateLimitError
+   * (default: no bound).
+   */
   maxWaitMs?: number | undefined;
   /** Called before every wait for a reset; return `false` to fail the call with RateLimitError instead of waiting. */
   onRateLimit?: ((wait: RateLimitWait) => boolean | void) | undefined;
   now?: (() => number) | undefined;
 }
 
-/** A call that was not sent because the rate-limit window is used up and waiting was refused (maxWaitMs, onRateLimit). */
+/**
+ * A call that was not sent because the rate-limit window is used up and waiting was refused (maxWaitMs, onRateLimit).
+ */
 export class RateLimitError extends Error {
   override readonly name = "RateLimitError";
   constructor(
@@ -164,7 +169,8 @@ export class RateLimiter {
         signal?.removeEventListener("abort", onAbort);
         this.waiters = this.waiters.filter((waiter) => waiter !== done);
         if (error === undefined) resolve();
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the signal's own reason, as fetch rejects with it
+        // Rejects with the signal's own reason, as fetch does.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the signal's reason, not an Error
         else reject(error);
       };
       const done = () => settle();

@@ -83,7 +83,10 @@ function exampleNames(api: ApiName, operation: OperationInfo, key: string): stri
   return [...new Set([...bodies, ...headers])];
 }
 
-/** The response key Prism serves for a request without a status preference: the lowest 2xx code (or 2XX), else default, else the first. */
+/**
+ * The response key Prism serves for a request without a status preference: the lowest 2xx code (or 2XX), else default,
+ * else the first.
+ */
 function unspecifiedKey(operation: OperationInfo): string | undefined {
   const keys = Object.keys(operation.operation.responses ?? {});
   return successKeyOf(operation) ?? (keys.includes("default") ? "default" : keys[0]);

@@ -1,9 +1,10 @@
 // Writes (or, with --check, verifies) everything in generated/ that is derived from specs/:
 //   openapi: generated/openapi/<api>.json, one bundled document per API (Redocly CLI)
-//   types:   generated/types/<api>.ts, from the bundle (openapi-typescript; output paths from redocly.yaml x-openapi-ts)
-//   reference: generated/reference/<api>.html, a standalone Redoc page that works offline (redocly build-docs --inlineBundle),
-//              built from the readers' copy of the bundle (scripts/docs/reader-bundle.ts): code samples at every
-//              operation and the quirks, gaps and assumptions that apply to it in its description
+//   types:   generated/types/<api>.ts, from the bundle (openapi-typescript; output paths from redocly.yaml
+//            x-openapi-ts)
+//   reference: generated/reference/<api>.html, a standalone Redoc page that works offline (redocly build-docs
+//              --inlineBundle), built from the readers' copy of the bundle (scripts/docs/reader-bundle.ts): code
+//              samples at every operation and the quirks, gaps and assumptions that apply to it in its description
 // Usage: tsx scripts/generate.ts [--check] [openapi|types|reference ...]
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";

@@ -3,7 +3,8 @@
 //      from the kind of change (scripts/releases.ts: breaking, feature, fix), keeping a version already bumped by hand;
 //   2. picks the package version from the largest change (or takes --version, if it is at least that);
 //   3. writes info.version into specs/<api>.yaml and the package version into package.json and into the manifests of
-//      both published packages (packages/contracts, packages/contracts-tools: versioned together), regenerates generated/;
+//      both published packages (packages/contracts, packages/contracts-tools: versioned together), regenerates
+//      generated/;
 //   4. snapshots generated/openapi/<api>.json into releases/<version>/ (the baseline of the CI gate);
 //   5. writes the release's section of CHANGELOG.md from the diff, moving the notes written under "Unreleased".
 import { execFile } from "node:child_process";

@@ -332,7 +332,9 @@ export const FAULTS: Fault[] = [
   },
 ];
 
-/** The independent, seed-written servers without a fault: they must pass too (links: test/conformance/verdicts.test.ts). */
+/**
+ * The independent, seed-written servers without a fault: they must pass too (links: test/conformance/verdicts.test.ts).
+ */
 export const ORACLES: Array<{ api: ApiName; start(port?: number): Promise<RunningServer> }> = [
   { api: "catalog", start: oracleCatalog() },
   { api: "pay", start: oraclePay() },

@@ -1,5 +1,6 @@
 // Plumbing of the fault servers: a node:http server on loopback that finds the contract's operation for each
-// request (lib/contract's router), parses and validates it with the contract's own validators, counts requests, and hands it to a handler.
+// request (lib/contract's router), parses and validates it with the contract's own validators, counts requests, and
+// hands it to a handler.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "./loopback.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
@@ -35,7 +36,10 @@ export interface RunningServer {
   port: number;
   /** Every request received, in order, with its arrival time. */
   log: Array<{ at: number; method: string; url: string }>;
-  /** Secrets this server accepted or issued (keys, valid signatures, codes, tokens), for the tests that prove no output shows one. */
+  /**
+   * Secrets this server accepted or issued (keys, valid signatures, codes, tokens), for the tests that prove no output
+   * shows one.
+   */
   secretsSeen: Set<string>;
   close(): Promise<void>;
 }

@@ -544,7 +544,10 @@ class FaultProvider {
   }
 }
 
-/** `appOrigin`: the client's application is there, its redirect_uri `<appOrigin>/callback` and its post-logout address `<appOrigin>/` (by default the ones of FAULT_SERVER_CREDENTIALS). */
+/**
+ * `appOrigin`: the client's application is there, its redirect_uri `<appOrigin>/callback` and its post-logout address
+ * `<appOrigin>/` (by default the ones of FAULT_SERVER_CREDENTIALS).
+ */
 export async function startIdentityServer(
   options: {
     fault?: IdentityFault;

@@ -41,7 +41,9 @@ export interface LinksServer extends RunningServer {
   busiestWindow: number;
 }
 
-/** A stored domain, campaign or channel: the contract's fields, plus whether the `created-not-listed` fault hides it. */
+/**
+ * A stored domain, campaign or channel: the contract's fields, plus whether the `created-not-listed` fault hides it.
+ */
 type Item = Record<string, unknown> & { id: number; hidden?: boolean };
 
 interface LinksState {
@@ -75,7 +77,10 @@ function exampleData<T>(operationId: OperationId<"links">, key?: string): T {
   return (key === undefined ? data : data[key]) as T;
 }
 
-/** JSON as other encoders write it: `/` as PHP's `\/`, `+ = ' < > &` and non-ASCII as \uXXXX in either hex case (.NET, Gson, Go). */
+/**
+ * JSON as other encoders write it: `/` as PHP's `\/`, `+ = ' < > &` and non-ASCII as \uXXXX in either hex case (.NET,
+ * Gson, Go).
+ */
 function escapedJson(value: unknown): string {
   const escapes: Record<string, string> = {
     "/": "\\/",
@@ -92,7 +97,9 @@ function escapedJson(value: unknown): string {
   );
 }
 
-/** getAccount with the caller's token in it, escaped as another encoder writes it, as text/plain (so it is reported). */
+/**
+ * getAccount with the caller's token in it, escaped as another encoder writes it, as text/plain (so it is reported).
+ */
 function echoToken(call: IncomingCall, account: Record<string, unknown>): Reply {
   const token = String(call.headers.authorization).replace(/^Bearer /, "");
   return {
@@ -191,7 +198,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
 const error = (status: number, message: string): Reply => ({ status, body: { error: 1, message } });
 
 /** The operations of the fake links API over its state, each broken only where `fault` says. */
-// eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
+// eslint-disable-next-line max-lines-per-function -- over the cap since formatted at 120 columns; to be split
 function linksHandler({
   fault,
   state,
@@ -232,7 +239,7 @@ function linksHandler({
     list: campaign.list,
   });
 
-  // eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
+  // eslint-disable-next-line max-lines-per-function -- over the cap since formatted at 120 columns; to be split
   return function handle(call: IncomingCall): Reply {
     const body = call.body ?? {};
     switch (call.operationId) {

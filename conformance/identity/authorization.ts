@@ -18,12 +18,17 @@ import {
   tokensFor,
 } from "./flow.js";
 
-/** What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core §3.1.2.6). */
+/**
+ * What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core
+ * §3.1.2.6).
+ */
 const SILENT_ERRORS = ["login_required", "interaction_required", "consent_required", "account_selection_required"];
 /** Core §3.1.2.1 (id_token_hint): "an invalid_request error MAY be returned if it is not" present with prompt=none. */
 const WITHOUT_HINT_ERRORS = [...SILENT_ERRORS, "invalid_request"];
 
-/** The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256). */
+/**
+ * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
+ */
 export function s256OnlyAssumption(session: Session): string | undefined {
   const parameter = session.model("authorize").parameters.find((p) => p.name === "code_challenge_method");
   const schema = parameter ? resolveAt("identity", `${parameter.pointer}/schema`) : {};

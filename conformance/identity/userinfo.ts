@@ -200,7 +200,10 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
   );
 }
 
-/** A refused optional way: a warning, or under --strict a failure (the message, then); a failure if the contract drops the assumption. */
+/**
+ * A refused optional way: a warning, or under --strict a failure (the message, then); a failure if the contract drops
+ * the assumption.
+ */
 function brokenAssumption(session: Session, way: UserinfoWay, problem: string): string {
   const assumption = bodyTokenAssumption(session);
   if (assumption === undefined) return problem;

@@ -40,7 +40,10 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
   }
 }
 
-/** Pay seed, Limits: "nonce — must be unique for each request". A nonce an accepted request used is never accepted again. */
+/**
+ * Pay seed, Limits: "nonce — must be unique for each request". A nonce an accepted request used is never accepted
+ * again.
+ */
 class NonceHistory implements HistoryCheck {
   readonly check = "nonce_replay";
   private readonly used = new Map<string, { operationId: string; exchange: Exchange }>();

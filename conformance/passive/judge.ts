@@ -28,7 +28,10 @@ import type { PassiveGap } from "./types.js";
 export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
 
 export interface PassiveJudgeOptions {
-  /** Where the API is deployed; exchanges elsewhere are gaps. Absent: the first exchange that matches an operation sets it. */
+  /**
+   * Where the API is deployed; exchanges elsewhere are gaps. Absent: the first exchange that matches an operation sets
+   * it.
+   */
   baseUrl?: string;
   /** Where the exchanges come from, for the report: `HAR file traffic.har`, `proxy`. */
   source: string;

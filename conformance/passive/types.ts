@@ -44,6 +44,8 @@ export interface RecordedExchange {
   durationMs: number;
   /** When the response arrived (ISO 8601). */
   receivedAt: string;
-  /** What the active run that sent it expected (`unauthenticated`: made-up credentials; `any`: a replay, a flow step). */
+  /**
+   * What the active run that sent it expected (`unauthenticated`: made-up credentials; `any`: a replay, a flow step).
+   */
   expectation?: "valid" | "invalid" | "unauthenticated" | "any";
 }

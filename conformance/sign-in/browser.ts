@@ -144,7 +144,7 @@ export class BrowserDriver implements SignInDriver {
     await page.waitForLoadState("networkidle", { timeout: SETTLE_MS }).catch(() => {});
   }
 
-  // eslint-disable-next-line max-lines-per-function -- over the cap since the code was formatted at 120 columns; to be split
+  // eslint-disable-next-line max-lines-per-function -- over the cap since formatted at 120 columns; to be split
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
     this.until = options.until;
     this.arrived = undefined;

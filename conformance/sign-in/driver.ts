@@ -9,7 +9,9 @@ export type SignInDriverName = "form" | "browser" | "manual";
 
 export interface IdentityRunOptions {
   driver: SignInDriverName;
-  /** --sign-in-script: a module whose default export `async (page, fields) => {}` gets through the pages (--browser). */
+  /**
+   * --sign-in-script: a module whose default export `async (page, fields) => {}` gets through the pages (--browser).
+   */
   signInScript?: string;
   /** --post-logout-redirect-uri: registered for the client; needed by the RP-initiated logout checks. */
   postLogoutRedirectUri?: string;

@@ -115,7 +115,10 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
     return media ? examplesOf(media, this.deref) : [];
   }
 
-  /** A copy of one named response example's value (status as in responseExamples); throws when there is none by that name. */
+  /**
+   * A copy of one named response example's value (status as in responseExamples); throws when there is none by that
+   * name.
+   */
   responseExample(operationId: OperationId<A>, name: string, status?: string, mediaType = "application/json"): unknown {
     const found = this.responseExamples(operationId, status, mediaType).find((example) => example.name === name);
     if (!found)

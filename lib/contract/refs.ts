@@ -42,7 +42,10 @@ export function valueAt(doc: unknown, pointer: string): unknown {
   return parsePointer(pointer).reduce(child, doc);
 }
 
-/** The local pointer a `$ref` names (`#/components/schemas/X` → `/components/schemas/X`); only local refs exist in bundles. */
+/**
+ * The local pointer a `$ref` names (`#/components/schemas/X` → `/components/schemas/X`); only local refs exist in
+ * bundles.
+ */
 export function refPointer(ref: Reference | string): string {
   const text = typeof ref === "string" ? ref : ref.$ref;
   if (!text.startsWith("#")) throw new Error(`only local $refs are supported in a bundle, got ${text}`);

@@ -63,7 +63,9 @@ export class Validators {
     return validate;
   }
 
-  /** Drops every compiled validator, so that the next use compiles the document as it is now (after a change in place). */
+  /**
+   * Drops every compiled validator, so that the next use compiles the document as it is now (after a change in place).
+   */
   forget(): void {
     this.ajvInstance = undefined;
     this.compiled.clear();

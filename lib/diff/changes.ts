@@ -13,7 +13,9 @@ export interface Change {
   breaking: boolean;
   /** Absent for changes that are not about a message (operations, security, servers). */
   direction?: Direction;
-  /** Every operation the change affects: `POST /api/orders`, `webhook issuance (POST)`. Empty for document-wide ones. */
+  /**
+   * Every operation the change affects: `POST /api/orders`, `webhook issuance (POST)`. Empty for document-wide ones.
+   */
   operations: string[];
   /** Where inside the first affected operation: `request body application/json .variants[].title`. */
   where: string;

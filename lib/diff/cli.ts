@@ -1,4 +1,5 @@
-// `contracts diff <old> <new>`: classifies every change between two versions of a contract; exit code 1 on a breaking one.
+// `contracts diff <old> <new>`: classifies every change between two versions of a contract; exit code 1 on a breaking
+// one.
 import { parseArgs } from "node:util";
 import { UsageError } from "../cli.js";
 import { diffDocuments } from "./compare.js";

@@ -46,7 +46,10 @@ export interface CatalogShop {
   issuance_url: string | null;
   categories: Array<{ id: string; name: string; parent_id: string | null }>;
   products: StoredProduct[];
-  /** Idempotency-Key → the fingerprint (SHA-256 of the canonical JSON) of the body it was first used with and the product it created. */
+  /**
+   * Idempotency-Key → the fingerprint (SHA-256 of the canonical JSON) of the body it was first used with and the
+   * product it created.
+   */
   idempotency: Record<string, { fingerprint: string; status: number; product_id: string }>;
   sales: Sale[];
 }
@@ -110,7 +113,9 @@ const productView = (product: StoredProduct) => ({
   variants: product.variants.map((variant) => ({ prices: variant.prices.map(({ amount }) => ({ amount })) })),
 });
 
-/** Hex SHA-256 with Web Crypto (the MSW handlers run in browsers too): a fingerprint of fixed size, whatever the body. */
+/**
+ * Hex SHA-256 with Web Crypto (the MSW handlers run in browsers too): a fingerprint of fixed size, whatever the body.
+ */
 async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -191,7 +191,9 @@ export function createPayApi(state: PayState, options: PayApiOptions): SandboxAp
   };
 }
 
-/** Compares two strings in time that depends on their length only, so that a signature cannot be guessed byte by byte. */
+/**
+ * Compares two strings in time that depends on their length only, so that a signature cannot be guessed byte by byte.
+ */
 export function constantTimeEqual(expected: string, received: string): boolean {
   let difference = expected.length ^ received.length;
   for (let i = 0; i < expected.length; i++)

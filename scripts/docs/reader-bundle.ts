@@ -1,7 +1,8 @@
 // The readers' copy of a bundle: the contract plus, on every operation, its generated code samples (`x-codeSamples`,
 // which Redoc and other renderers show) and a list of the quirks, gaps and assumptions that apply to it, added to its
-// description; those of the whole API (on `info`, which Redoc does not show) are added to the API's description. The standalone Redoc pages (scripts/generate.ts) are built from it and the reference pages of the
-// docs site read the same samples; the contract itself (generated/openapi/) stays as it is.
+// description; those of the whole API (on `info`, which Redoc does not show) are added to the API's description. The
+// standalone Redoc pages (scripts/generate.ts) are built from it and the reference pages of the docs site read the same
+// samples; the contract itself (generated/openapi/) stays as it is.
 import { type Annotation, collectAnnotations } from "./annotations.js";
 import { type CodeSample, codeSamplesOf } from "./code-samples.js";
 import { type ApiName, type Document, operationsOf } from "./document.js";

@@ -27,7 +27,9 @@ import {
   extensions,
 } from "./reference-parts.js";
 
-/** What our typed client of each API throws (test/docs/reference-pages.test.ts holds it to each client's error classes). */
+/**
+ * What our typed client of each API throws (test/docs/reference-pages.test.ts holds it to each client's error classes).
+ */
 export const CLIENT_ERRORS: Record<ApiName, string> = {
   identity:
     "`createIdentityClient` (over openid-client) throws `IdentityApiError` (`code`, `description`, `status`, `operation`) for an OAuth " +

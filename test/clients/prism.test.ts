@@ -32,7 +32,10 @@ afterAll(async () => {
 
 type Outcome = { data?: unknown; error?: unknown; response: Response };
 
-/** Validates `data` against the JSON schema of the response an operation documents for an HTTP status (exact, range or default). */
+/**
+ * Validates `data` against the JSON schema of the response an operation documents for an HTTP status (exact, range or
+ * default).
+ */
 function validateResponse(api: ApiName, operationId: string, status: number, data: unknown): ValidationResult {
   const contract = loadContract(api);
   const operation = contract.findOperation(operationId);
@@ -151,7 +154,8 @@ describe("catalog client", () => {
 describe("pay client", () => {
   const pay = () => createPayClient({ baseUrl: url("pay"), shopId: "1042", apiKey: "test-pay-secret" });
 
-  // Prism refuses bodies without shop_id and nonce, and requests without Authorization: a 200 proves the client added them.
+  // Prism refuses bodies without shop_id and nonce, and requests without Authorization: a 200 proves the client added
+  // them.
   it("listShops", async () => expectConforms("pay", "listShops", await pay().POST("/api/shops/", { body: {} })));
   it("listOrders", async () =>
     expectConforms("pay", "listOrders", await pay().POST("/api/orders/", { body: { page: 1 } })));

@@ -104,7 +104,8 @@ describe("secrets with ~ ! ' ( ) + / = and a space", () => {
           ],
           env,
         );
-        expect(await run.exit, run.stderr()).toBe(1); // a failing run: the reports carry requests, responses, reproductions
+        // A failing run: the reports carry requests, responses, reproductions.
+        expect(await run.exit, run.stderr()).toBe(1);
         const outputs = {
           stdout: run.stdout(),
           stderr: run.stderr(),

@@ -29,7 +29,10 @@ async function linksServer({ onTestFinished }: TestContext): Promise<RunningServ
   return fresh;
 }
 
-/** `contracts conform <args>` in this process (test/support/conform.ts); merge, --config and the usage errors run the CLI. */
+/**
+ * `contracts conform <args>` in this process (test/support/conform.ts); merge, --config and the usage errors run the
+ * CLI.
+ */
 const run = (args: string[]) => conformInProcess(args, env);
 
 /** check → operation → passed/failed, without the checks that ran nowhere. */

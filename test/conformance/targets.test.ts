@@ -49,7 +49,8 @@ describe.concurrent("against the Prism mock (read-only)", () => {
   // than that cannot pass against it, so they are left out here (the sandbox test below runs every one of them):
   // - ignored_auth: Prism only checks that a credential is present, never whether it is right;
   // - nonce_replay: Prism keeps no state and does not verify pay signatures or nonces;
-  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every response;
+  // - rate_limit_headers_consistent: Prism repeats the example headers (Remaining 29, a Reset in 2024) on every
+  //   response;
   // - list_parameters_honoured: Prism answers every page with the example's page, whatever limit and page ask.
   const STATELESS_LIMITS = [
     "ignored_auth",
@@ -162,7 +163,8 @@ describe.concurrent("against the sandbox (contracts sandbox)", () => {
     ],
     ["catalog", ["--max-examples", "3"]],
     // The sandbox requires currency on createOrder, which the contract leaves optional under an x-assumption ("which
-    // fields the provider requires is not shown"): random orders without it are refused, a warning rather than a failure.
+    // fields the provider requires is not shown"): random orders without it are refused, a warning rather than a
+    // failure.
     ["pay", ["--max-examples", "3"]],
   ] as const)("%s: nothing fails with writes, and what can be deleted is deleted", async (api, args) => {
     const { code, report, output } = await conform(api, urls[api], [...args, "--allow-writes"], env);

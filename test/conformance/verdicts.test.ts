@@ -122,7 +122,8 @@ describe("an independent, seed-conforming links server", () => {
 
   it("a missing campaign body and an unknown channel field, accepted, are observations: the seed promises no refusal", async () => {
     const server = await oracle("http");
-    // The body of campaign add stays required here (a constraint of ours the seed does not state), whatever the spec says.
+    // The body of campaign add stays required here (a constraint of ours the seed does not state), whatever the spec
+    // says.
     const bodyRequired: ContractPatch = {
       api: "links",
       pointer: "/paths/~1api~1campaign~1add/post/requestBody",

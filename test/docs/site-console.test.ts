@@ -63,7 +63,8 @@ describe("the console of an operation against a running sandbox and mock", () =>
     ["sandbox", "links", "/reference/links/campaigns", "listCampaigns", /"campaigns"/],
     ["sandbox", "pay", "/reference/pay/balance", "getBalance", /"type": "success"/],
     ["sandbox", "pay", "/reference/pay/orders", "createOrder", /"url": "http/],
-    // The example adds a domain the demo account does not hold yet: the sandbox refused the first try with "already added".
+    // The example adds a domain the demo account does not hold yet: the sandbox refused the first try with "already
+    // added".
     ["sandbox", "links", "/reference/links/domains", "addDomain", /"id": \d+/],
     ["mock", "links", "/reference/links/campaigns", "addCampaign", /"domain": "Spring Launch"/],
   ] as const)(

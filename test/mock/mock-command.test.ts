@@ -119,7 +119,10 @@ function examplesOfResponses(api: ApiName, operations: Operation[]) {
   );
 }
 
-/** An example as the mock serves it: its URLs on the example server's origin (the first concrete one's) moved to the mock's. */
+/**
+ * An example as the mock serves it: its URLs on the example server's origin (the first concrete one's) moved to the
+ * mock's.
+ */
 function onThisMock(api: ApiName, value: unknown): unknown {
   const exampleOrigin = new URL(loadBundle(api).servers!.find((s) => !s.url.includes("{"))!.url).origin;
   return JSON.parse(JSON.stringify(value).replaceAll(`"${exampleOrigin}`, `"${urlOf(api)}`));

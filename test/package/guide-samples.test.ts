@@ -5,10 +5,11 @@
 // name. What is checked:
 // - it ends with exit 0 and writes nothing to stderr (a sample whose page shows it warning or failing says so in a
 //   ```text block);
-// - a ```text block right after the sample (or after a line that introduces it) is what it prints: each of its lines, in order (`...` for anything);
-// - a sample that is a server (`.listen(<port>)`, its port moved too) is started and used as its page says: the identity application
-//   signs alice in through the sandbox and greets her; the issuance receiver gets a sale from the sandbox and
-//   issues its code.
+// - a ```text block right after the sample (or after a line that introduces it) is what it prints: each of its lines,
+//   in order (`...` for anything);
+// - a sample that is a server (`.listen(<port>)`, its port moved too) is started and used as its page says: the
+//   identity application signs alice in through the sandbox and greets her; the issuance receiver gets a sale from the
+//   sandbox and issues its code.
 // So that two runs never meet on a port, the samples' ports are moved to this file's test ports, digit for digit
 // (`127.0.0.1:4011` and the like, nothing else of the code changes). The sandbox's links limit is the contract's 30
 // requests per 5 s instead of per 60 s, so that the rate-limit sample waits seconds, not a minute.

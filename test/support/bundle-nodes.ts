@@ -21,7 +21,10 @@ export {
   type ValidationResult,
 } from "../../lib/contract/index.js";
 
-/** The round-1 loosely typed document (any OpenAPI document: a bundle, a released snapshot, a file given to `contracts diff`). */
+/**
+ * The round-1 loosely typed document (any OpenAPI document: a bundle, a released snapshot, a file given to `contracts
+ * diff`).
+ */
 export interface OpenApiDocument {
   openapi: string;
   info: Record<string, unknown> & { title: string; version: string };
@@ -42,7 +45,9 @@ export interface Operation {
   path: string;
   webhook: boolean;
   pointer: string;
-  /** The operation object; typed as `Operation` of lib/contract/model.ts in `loadContract(api).operation(id).operation`. */
+  /**
+   * The operation object; typed as `Operation` of lib/contract/model.ts in `loadContract(api).operation(id).operation`.
+   */
   operation: LegacyNode;
 }
 
@@ -50,7 +55,8 @@ export interface Operation {
 export { escapeSegment as pointerSegment } from "../../lib/contract/index.js";
 
 export function listOperationsIn(doc: OpenApiDocument): Array<Omit<Operation, "api">> {
-  // Any document (a file given to `contracts diff` may lack operationIds), so not listOperationsOf, which requires them.
+  // Any document (a file given to `contracts diff` may lack operationIds), so not listOperationsOf, which requires
+  // them.
   const result: Array<Omit<Operation, "api">> = [];
   for (const [section, webhook] of [
     ["paths", false],

@@ -20,7 +20,10 @@ export interface CliRun {
   output: string;
 }
 
-/** `contracts conform <args> --json <file>` with the fault servers' credentials (and `env`); a run without a report fails with the CLI's own output. */
+/**
+ * `contracts conform <args> --json <file>` with the fault servers' credentials (and `env`); a run without a report
+ * fails with the CLI's own output.
+ */
 export async function conformWithCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
   const run = runContracts(["conform", ...args, "--json", json], { ...FAULT_SERVER_CREDENTIALS, ...env });

@@ -103,7 +103,10 @@ async function withPatches<T>(patches: ContractPatch[], run: () => Promise<T>): 
   }
 }
 
-/** `contracts conform identity` against `baseUrl` in this process (identityRunArgs), with the fault servers' credentials. */
+/**
+ * `contracts conform identity` against `baseUrl` in this process (identityRunArgs), with the fault servers'
+ * credentials.
+ */
 export function conformIdentityInProcess(
   baseUrl: string,
   args: string[],

@@ -1,5 +1,5 @@
-// The code samples of the hand-written docs pages and the README: fenced blocks extracted with their page and line, so that tests
-// can compile the TypeScript ones against the real clients and check the curl ones against the contracts.
+// The code samples of the hand-written docs pages and the README: fenced blocks extracted with their page and line, so
+// that tests can compile the TypeScript ones against the real clients and check the curl ones against the contracts.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { handWrittenPages } from "../../../scripts/docs/pages.js";

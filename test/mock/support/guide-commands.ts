@@ -36,7 +36,10 @@ export function documentedExample(api: ApiName, method: string, path: string, st
   throw new Error(`${api} ${method} ${path} documents no example ${name} for ${status}`);
 }
 
-/** Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within one. */
+/**
+ * Each line of `expected`, in order, found in a line of `output`; `...` stands for anything, a whole line or within
+ * one.
+ */
 export function missingLines(output: string, expected: string): string[] {
   const lines = output.toLowerCase().split("\n");
   const matches = (line: string, want: string) => {

@@ -1,6 +1,6 @@
 // The links quirks in the types @hey-api/openapi-ts generates from generated/openapi/links.json. Not compiled with the
-// repository: test/third-party/generators.test.ts copies it beside the generated client and runs `tsc --strict` on both;
-// each `@ts-expect-error` fails that check as soon as the quirk it guards is lost.
+// repository: test/third-party/generators.test.ts copies it beside the generated client and runs `tsc --strict` on
+// both; each `@ts-expect-error` fails that check as soon as the quirk it guards is lost.
 import type { Campaign, CampaignListResponse, CampaignSaved, GetAccountResponses } from "./hey/links/types.gen";
 
 // A list's `error` is the string "0"; every other success carries the integer 0.
