@@ -149,7 +149,8 @@ export function runPassiveCommand(
   const checks = selectChecks(values.check, values["exclude-check"]);
   if (!anyApplies(checks, api)) throw new UsageError(`none of the selected checks applies to ${api}`);
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
-  const secrets = new Secrets(helpers.credentialsFrom(values, env));
+  const credentials = helpers.credentialsFrom(values, env);
+  const secrets = new Secrets(credentials);
   const file = (values.har ?? values["from-json"])!;
   const text = readInput(file, values.har ? "--har" : "--from-json");
   const fromJson = values.har ? undefined : exchangesOfReport(text, file, api);
@@ -161,6 +162,7 @@ export function runPassiveCommand(
     checks,
     strict: values.strict,
     secrets,
+    credentials,
   });
   io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
   if (fromJson)
