@@ -109,6 +109,10 @@ function exchangeOf(recorded: RecordedExchange): Exchange {
   };
 }
 
+function harExchanges(recording: HarRecording): Exchange[] {
+  return recording.items.flatMap((item) => ("exchange" in item ? [item.exchange] : []));
+}
+
 /** Feeds a HAR file to the judge, entry by entry; gaps and caveats are listed, nothing is dropped. */
 function judgeHar(judge: PassiveJudge, recording: HarRecording): void {
   for (const item of recording.items) {
@@ -165,6 +169,9 @@ export function runPassiveCommand(
     credentials,
   });
   io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
+  // The whole recording is at hand: the credentials the provider accepted anywhere in it are learnt first.
+  for (const exchange of fromJson ? fromJson.exchanges.map((e) => e.exchange) : harExchanges(har!))
+    judge.learn(exchange);
   if (fromJson)
     fromJson.exchanges.forEach(({ exchange, expected }, index) => judge.judge(exchange, index + 1, expected));
   else judgeHar(judge, har!);

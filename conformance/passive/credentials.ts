@@ -95,6 +95,12 @@ export class CredentialTrust {
     return this.configured.size > 0;
   }
 
+  /** Learns that the provider accepted the credential of an exchange, when it did (a whole recording, read first). */
+  learn(model: OperationModel, exchange: Exchange): void {
+    const credential = credentialOf(this.api, model, exchange.request);
+    if (credential !== undefined && isSuccess(this.api, exchange.response)) this.accepted.add(credential);
+  }
+
   /**
    * Why a request the contract allows need not be accepted: its credential is not trusted. Undefined when it
    * is (or carries none: lacksCredentials judged that). Learns each credential the provider accepts, in order.
@@ -107,7 +113,7 @@ export class CredentialTrust {
       this.untrusted += 1;
       return "a credential other than the configured one";
     }
-    if (isSuccess(this.api, exchange.response)) this.accepted.add(credential);
+    this.learn(model, exchange);
     if (this.accepted.has(credential)) return undefined;
     this.untrusted += 1;
     return "a credential the recording never saw accepted";

@@ -63,6 +63,11 @@ export interface PassiveJudge {
    * `expected` is what an active run expected of it, read back from its report (--from-json).
    */
   judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange;
+  /**
+   * Reads an exchange ahead of judging (a whole recording: --har, --from-json): a credential the provider accepted
+   * anywhere in it is trusted from the first entry on. The proxy, judging live, learns them in order only.
+   */
+  learn(exchange: Exchange): void;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
   /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
@@ -179,6 +184,15 @@ class PassiveRun implements PassiveJudge {
 
   redact(text: string): string {
     return this.secrets.redact(text);
+  }
+
+  learn(exchange: Exchange): void {
+    if (this.trust.knowsCredentials || !URL.canParse(exchange.request.url)) return;
+    const url = new URL(exchange.request.url);
+    const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
+    const match =
+      path === undefined ? undefined : loadContract(this.api).route(exchange.request.method.toUpperCase(), path);
+    if (match) this.trust.learn(this.session.model(match.operation.operationId), exchange);
   }
 
   gap(found: PassiveGap): void {
