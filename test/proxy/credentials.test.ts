@@ -2,11 +2,15 @@
 // pay body signed for a shop that does not exist, next to good traffic, through the judging proxy in front of the
 // sandbox. The sandbox refuses the wrong ones, as the seeds say it may, so the traffic must pass, with the API's
 // credentials configured and without them; and a deployment that refuses the configured key is still caught.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Credentials } from "../../conformance/apis.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
-import type { RunReport } from "../../conformance/report.js";
+import { jsonReport, type RunReport } from "../../conformance/report.js";
+import { runConformCommand } from "../../conformance/cli.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { startTestSandbox, type TestSandbox } from "../sandbox/support/sandbox.js";
@@ -63,7 +67,7 @@ async function throughProxy(
   api: ApiName,
   credentials: Credentials | undefined,
   traffic: (base: string) => Promise<unknown>,
-): Promise<{ report: RunReport; lines: string[] }> {
+): Promise<{ report: RunReport; lines: string[]; json: string }> {
   const lines: string[] = [];
   const proxy = await startJudgingProxy({
     api,
@@ -80,7 +84,7 @@ async function throughProxy(
   } finally {
     report = await proxy.stop(1000);
   }
-  return { report, lines };
+  return { report, lines, json: jsonReport(report, (text) => proxy.judge.redact(text)) };
 }
 
 const acceptance = (report: RunReport) => report.checks.find((c) => c.name === "positive_data_acceptance")!;
@@ -105,6 +109,24 @@ describe("wrong credentials in recorded traffic", () => {
       }
     },
   );
+
+  it("links: the proxy's report judged again with --from-json passes, with LINKS_TOKEN and without", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "passive-credentials-"));
+    try {
+      for (const env of [{ LINKS_TOKEN: GOOD.links }, {}]) {
+        const { json } = await throughProxy("links", env.LINKS_TOKEN ? CONFIGURED.links : undefined, TRAFFIC.links);
+        writeFileSync(join(dir, "proxy.json"), json);
+        const printed: string[] = [];
+        const io = { out: (t: string) => printed.push(t), err: (t: string) => printed.push(t), tty: false };
+        const args = ["links", "--from-json", join(dir, "proxy.json"), "--json", join(dir, "again.json")];
+        expect(await runConformCommand(args, env, { ...io, signals: false }), printed.join("")).toBe(0);
+        const again = JSON.parse(readFileSync(join(dir, "again.json"), "utf8")) as RunReport;
+        expect(acceptance(again)).toEqual(expect.objectContaining({ passed: 1, failed: 0 }));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("a deployment that refuses the configured key fails positive_data_acceptance", async () => {
     // The sandbox's expired key stands for a good key the deployment wrongly refuses.
