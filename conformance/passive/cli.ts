@@ -109,6 +109,10 @@ function exchangeOf(recorded: RecordedExchange): Exchange {
   };
 }
 
+function harExchanges(recording: HarRecording): Exchange[] {
+  return recording.items.flatMap((item) => ("exchange" in item ? [item.exchange] : []));
+}
+
 /** Feeds a HAR file to the judge, entry by entry; gaps and caveats are listed, nothing is dropped. */
 function judgeHar(judge: PassiveJudge, recording: HarRecording): void {
   for (const item of recording.items) {
@@ -149,7 +153,8 @@ export function runPassiveCommand(
   const checks = selectChecks(values.check, values["exclude-check"]);
   if (!anyApplies(checks, api)) throw new UsageError(`none of the selected checks applies to ${api}`);
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
-  const secrets = new Secrets(helpers.credentialsFrom(values, env));
+  const credentials = helpers.credentialsFrom(values, env);
+  const secrets = new Secrets(credentials);
   const file = (values.har ?? values["from-json"])!;
   const text = readInput(file, values.har ? "--har" : "--from-json");
   const fromJson = values.har ? undefined : exchangesOfReport(text, file, api);
@@ -161,8 +166,12 @@ export function runPassiveCommand(
     checks,
     strict: values.strict,
     secrets,
+    credentials,
   });
   io.err(`conform ${api}: judging the recorded traffic of ${secrets.redact(source)}; nothing is sent\n`);
+  // The whole recording is at hand: the credentials the provider accepted anywhere in it are learnt first.
+  for (const exchange of fromJson ? fromJson.exchanges.map((e) => e.exchange) : harExchanges(har!))
+    judge.learn(exchange);
   if (fromJson)
     fromJson.exchanges.forEach(({ exchange, expected }, index) => judge.judge(exchange, index + 1, expected));
   else judgeHar(judge, har!);

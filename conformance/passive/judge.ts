@@ -11,14 +11,15 @@
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../checks.js";
-import { buildReport, type RunReport } from "../report.js";
+import { buildReport, type CheckResult, type RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
 import { Session } from "../session.js";
 import { assumptionJudge, judge } from "../judge.js";
 import { ResourceTracker } from "../resources.js";
 import type { Exchange } from "../transport.js";
-import { headerOf } from "../apis.js";
+import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
+import { CredentialTrust } from "./credentials.js";
 import { type HistoryCheck, historyChecks } from "./history.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
 import { recordedExchange } from "./recorded.js";
@@ -41,6 +42,11 @@ export interface PassiveJudgeOptions {
   strict?: boolean;
   /** The run's secrets (configured credentials); the secrets found in the traffic are added to it. */
   secrets?: Secrets;
+  /**
+   * The API's configured credentials: a request carrying another is judged by its response's shape only. Without
+   * them, a credential is trusted once the provider accepted a request carrying it.
+   */
+  credentials?: Credentials;
   /** Keep the exchanges, redacted, in the report (for --from-json); default true. */
   keepExchanges?: boolean;
   /** Told of each new failure as it is found (the proxy prints them live); the message is redacted. */
@@ -60,6 +66,11 @@ export interface PassiveJudge {
    * `expected` is what an active run expected of it, read back from its report (--from-json).
    */
   judge(exchange: Exchange, entry?: number, expected?: Expectation): JudgedExchange;
+  /**
+   * Reads an exchange ahead of judging (a whole recording: --har, --from-json): a credential the provider accepted
+   * anywhere in it is trusted from the first entry on. The proxy, judging live, learns them in order only.
+   */
+  learn(exchange: Exchange): void;
   /** Lists an entry of the recording that could not become an exchange (no response, unreadable). */
   gap(gap: PassiveGap): void;
   /** Notes a caveat on an exchange judged (or to be judged): a body recorded in base64, compressed or binary. */
@@ -152,6 +163,7 @@ class PassiveRun implements PassiveJudge {
   private readonly traffic: TrafficSecrets;
   private readonly session: Session;
   private readonly history: HistoryCheck[];
+  private readonly trust: CredentialTrust;
   private readonly gaps: PassiveGap[] = [];
   private readonly notes: PassiveGap[] = [];
   private readonly kept: Exchange[] = [];
@@ -170,10 +182,20 @@ class PassiveRun implements PassiveJudge {
     this.session = newSession(api, options, this.secrets);
     this.history = historyChecks(api).filter((h) => this.session.options.checks.has(h.check));
     this.baseUrl = options.baseUrl?.replace(/\/$/, "");
+    this.trust = new CredentialTrust(api, options.credentials ?? {});
   }
 
   redact(text: string): string {
     return this.secrets.redact(text);
+  }
+
+  learn(exchange: Exchange): void {
+    if (this.trust.knowsCredentials || !URL.canParse(exchange.request.url)) return;
+    const url = new URL(exchange.request.url);
+    const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
+    const match =
+      path === undefined ? undefined : loadContract(this.api).route(exchange.request.method.toUpperCase(), path);
+    if (match) this.trust.learn(this.session.model(match.operation.operationId), exchange);
   }
 
   gap(found: PassiveGap): void {
@@ -236,6 +258,10 @@ class PassiveRun implements PassiveJudge {
     const notValid = this.history.map((check) => check.notValid?.(exchange)).find((why) => why !== undefined);
     if (notValid !== undefined && request.expectation === "valid")
       Object.assign(request, { expectation: "any", label: `recorded request: ${notValid}` });
+    // A wrong credential (mistyped, expired, revoked) looks like a right one: refusing it keeps the seeds.
+    const untrusted = request.expectation === "valid" ? this.trust.untrustedReason(model, exchange) : undefined;
+    if (untrusted !== undefined)
+      Object.assign(request, { expectation: "any", label: `recorded request with ${untrusted}` });
     const kind = request.expectation === "unauthenticated" ? "no credentials" : "recorded traffic";
     session.coverage.sent(operationId, kind, exchange);
     if (exchange.response) session.observations.observe(model, exchange);
@@ -252,6 +278,14 @@ class PassiveRun implements PassiveJudge {
     return { operationId, failures };
   }
 
+  /** positive_data_acceptance applied to nothing because no credential was trusted: said so, never a pass. */
+  private untrustedOnly(check: CheckResult): CheckResult {
+    if (check.name !== "positive_data_acceptance" || check.skipped === undefined || this.trust.untrusted === 0)
+      return check;
+    const credential = this.trust.knowsCredentials ? "the configured credential" : "a credential the provider accepted";
+    return { ...check, skipped: `no recorded request the contract allows carried ${credential}` };
+  }
+
   report(): RunReport {
     const now = new Date();
     const built = buildReport(this.session, new ResourceTracker(), {
@@ -263,6 +297,7 @@ class PassiveRun implements PassiveJudge {
     const { entries, judged, gaps, notes } = this;
     return {
       ...built,
+      checks: built.checks.map((check) => this.untrustedOnly(check)),
       baseUrl: redact(this.baseUrl ?? "(no exchange matched an operation)"),
       requests: judged,
       passive: { source: redact(this.options.source), entries, judged, gaps, ...(notes.length ? { notes } : {}) },

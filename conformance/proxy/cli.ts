@@ -8,7 +8,7 @@ import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../checks.js";
-import { checkWritable } from "../cli.js";
+import { checkWritable, credentialsFrom } from "../cli.js";
 import { htmlReport } from "../report-html.js";
 import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report.js";
 import { ProxyStartError } from "./forward.js";
@@ -37,6 +37,9 @@ export const PROXY_USAGE = `contracts proxy <api> --target <url> [--port <n>] [-
   --junit <file>       write a JUnit XML report on exit      --html <file>   write the HTML report on exit
   --check <name>       only this check; repeatable           --exclude-check <name>  all but this one; repeatable
   --strict             a broken x-assumption fails instead of warning
+  Credentials come from the environment as for \`contracts conform\` (LINKS_TOKEN, CATALOG_API_KEY,
+  CATALOG_READ_API_KEY, PAY_SHOP_ID): a request carrying another credential need not be accepted. Without them, a
+  credential counts once the deployment accepted a request carrying it.
 
 Exit codes: 0 nothing failed, 1 a check failed, the judge failed on an exchange or none was judged, 2 usage error
 or a port in use.
@@ -115,6 +118,7 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
       maxBodyBytes: settings.maxBodyBytes,
       checks: settings.checks,
       strict: values.strict,
+      credentials: credentialsFrom({}, env),
       onLine: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (error) {

@@ -5,6 +5,8 @@ import type { ApiName } from "../../lib/contract/index.js";
 import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
 import { TrafficSecrets } from "../passive/traffic-secrets.js";
 import type { RunReport } from "../report.js";
+import type { Credentials } from "../apis.js";
+import { Secrets } from "../secrets.js";
 import { startRecordingProxy } from "./forward.js";
 import type { ProxiedExchange } from "./recording.js";
 
@@ -16,6 +18,8 @@ export interface JudgingProxyOptions {
   maxBodyBytes: number;
   checks?: ReadonlySet<string>;
   strict?: boolean;
+  /** The API's credentials (from the environment): only requests carrying them must be accepted; never printed. */
+  credentials?: Credentials;
   /** Each failure, and each exchange that cannot be judged, as one line (secrets replaced). */
   onLine(line: string): void;
 }
@@ -35,6 +39,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
     source: `contracts proxy in front of ${options.target.origin}`,
     ...(options.checks ? { checks: options.checks } : {}),
     ...(options.strict ? { strict: true } : {}),
+    ...(options.credentials ? { credentials: options.credentials, secrets: new Secrets(options.credentials) } : {}),
     onFailure: (failure) =>
       options.onLine(`  ✗ ${failure.check} on ${failure.operationId}: ${oneLine(failure.message)}`),
   });
