@@ -12,6 +12,7 @@ import { runConformCommand } from "../../conformance/cli.js";
 import type { RunReport } from "../../conformance/report.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type BrowserRecording, recordBrowserTraffic } from "../support/har-recording.js";
+import { secretForms } from "../support/secret-forms.js";
 
 interface HarEntry {
   request: {
@@ -191,24 +192,6 @@ describe("faults planted in copies of the recording", () => {
   });
 });
 
-/** Every way a secret could be written in an output, computed here independently of conformance/secrets.ts. */
-function forms(secret: string): string[] {
-  const percent = encodeURIComponent(secret);
-  const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  return [
-    ...new Set([
-      secret,
-      percent,
-      percent.toLowerCase(),
-      form,
-      JSON.stringify(secret).slice(1, -1),
-      JSON.stringify(JSON.stringify(secret)).slice(1, -1),
-      secret.replace(/&/g, "&amp;").replace(/'/g, "&apos;").replace(/"/g, "&quot;"),
-      Buffer.from(secret).toString("base64"),
-    ]),
-  ];
-}
-
 /** The secrets of the recording, read from the HAR itself: signatures, cookies, and what the test knows it sent. */
 function recordedSecrets(): Record<string, string> {
   const found: Record<string, string> = { ...recording.secrets };
@@ -274,7 +257,7 @@ describe("secrets of the recording", () => {
     // The recorded exchanges are in the JSON report, their secrets replaced by numbered placeholders.
     expect(outputs.json).toMatch(/"(Authorization": "Bearer |x-seller-api-key": ")recorded-/);
     for (const [kind, secret] of Object.entries({ ...recordedSecrets(), ...(basic ? { basic } : {}) }))
-      for (const form of forms(secret))
+      for (const form of secretForms(secret))
         for (const [output, text] of Object.entries(outputs))
           expect(text.includes(form), `${kind} in the ${output} output`).toBe(false);
   });

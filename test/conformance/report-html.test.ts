@@ -14,35 +14,11 @@ import { htmlReport } from "../../conformance/report-html.js";
 import type { RunReport } from "../../conformance/report.js";
 import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
 import { conformInProcess } from "../support/conform.js";
+import { secretForms } from "../support/secret-forms.js";
 
 const SPECIAL = "~!'()+/= x\"<&>";
 const secrets = { LINKS_TOKEN: `links${SPECIAL}1`, PAY_SECRET: `pay${SPECIAL}3` };
 const env = { ...FAULT_SERVER_CREDENTIALS, ...secrets };
-
-/** Every way a secret could be written: raw, URL-encoded (both forms and cases), JSON, HTML, base64, hex. */
-function forms(secret: string): string[] {
-  const percent = encodeURIComponent(secret);
-  const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  const html = secret.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const bytes = Buffer.from(secret);
-  return [
-    ...new Set([
-      secret,
-      percent,
-      percent.toLowerCase(),
-      form,
-      JSON.stringify(secret).slice(1, -1),
-      html,
-      html.replace(/"/g, "&quot;").replace(/'/g, "&#39;"),
-      html.replace(/"/g, "&quot;").replace(/'/g, "&apos;"),
-      bytes.toString("base64"),
-      bytes.toString("base64url"),
-      bytes.toString("base64").replace(/=+$/, ""),
-      bytes.toString("hex"),
-      bytes.toString("hex").toUpperCase(),
-    ]),
-  ];
-}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -109,7 +85,7 @@ describe("contracts conform --html", () => {
         expect(reproductions.join("\n")).toContain(api === "links" ? "${LINKS_TOKEN}" : '"$PAY_SECRET"');
 
         const leaks = [
-          ...Object.values(secrets).flatMap(forms),
+          ...Object.values(secrets).flatMap(secretForms),
           ...[...server.secretsSeen].filter((s) => s.length >= 8),
         ];
         for (const [where, content] of Object.entries({ file: html, rendered: text }))

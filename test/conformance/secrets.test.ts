@@ -13,6 +13,7 @@ import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { Secrets } from "../../conformance/secrets.js";
 import { type RunOptions, Session } from "../../conformance/session.js";
 import { runContracts } from "../support/processes.js";
+import { secretForms } from "../support/secret-forms.js";
 
 const SPECIAL = "~!'()+/= x";
 const secrets = {
@@ -24,23 +25,6 @@ const secrets = {
 };
 const env = { ...FAULT_SERVER_CREDENTIALS, ...secrets };
 const dir = mkdtempSync(join(tmpdir(), "conform-secrets-"));
-
-/** Every way a secret could be written, computed here independently of conformance/secrets.ts. */
-function forms(secret: string): string[] {
-  const percent = encodeURIComponent(secret);
-  const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  const all = [
-    secret,
-    percent,
-    percent.toLowerCase(),
-    form,
-    form.toLowerCase(),
-    JSON.stringify(secret).slice(1, -1),
-    JSON.stringify(JSON.stringify(secret)).slice(1, -1),
-  ];
-  all.push(secret.replace(/'/g, "&apos;").replace(/"/g, "&quot;"));
-  return [...new Set(all)];
-}
 
 function basics(id: string, secret: string): string[] {
   const form = (v: string) => new URLSearchParams({ s: v }).toString().slice(2);
@@ -114,7 +98,7 @@ describe("secrets with ~ ! ' ( ) + / = and a space", () => {
         };
         const secretValues = [...Object.values(secrets), ...[...server.secretsSeen].filter((s) => s.length >= 8)];
         const leaks = [
-          ...secretValues.flatMap(forms),
+          ...secretValues.flatMap(secretForms),
           ...basics(env.IDENTITY_CLIENT_ID, secrets.IDENTITY_CLIENT_SECRET),
           "alice-demo-password",
         ];
