@@ -9,22 +9,16 @@ import type { ConformConsole } from "../console.js";
 import type { RunReport } from "../report.js";
 import { Secrets } from "../secrets.js";
 import type { Exchange } from "../transport.js";
-import type { ConformValues } from "../cli.js";
+import type { checkWritable, ConformValues, credentialsFrom, finishRun } from "../cli.js";
 import { type HarRecording, readHar } from "./har.js";
 import { createPassiveJudge, type PassiveJudge } from "./judge.js";
 import type { RecordedExchange } from "./types.js";
 
+/** The active command's own steps, handed in because conformance/cli.ts imports this module (no import cycle). */
 export interface PassiveCommandHelpers {
-  credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ConstructorParameters<typeof Secrets>[0];
-  checkWritable(file: string | undefined, flag: string): void;
-  finishRun(
-    api: ApiName,
-    report: RunReport,
-    values: ConformValues,
-    baseline: ReturnType<typeof readBaseline> | undefined,
-    secrets: Secrets,
-    io: ConformConsole,
-  ): number;
+  credentialsFrom: typeof credentialsFrom;
+  checkWritable: typeof checkWritable;
+  finishRun: typeof finishRun;
 }
 
 /** Options of an active run that mean nothing to recorded traffic: named, not silently ignored. */
