@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { markBinExecutable } from "./bin-executable.mjs";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const config = join(root, "tsconfig.build.json");
@@ -55,11 +56,13 @@ export function buildIfStale(stdio = "inherit") {
   const reason = staleness();
   if (!reason) return undefined;
   process.stderr.write(`contracts: compiling, since ${reason} (tsc -p tsconfig.build.json)...\n`);
-  return spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], {
     cwd: root,
     stdio,
     encoding: "utf8",
   });
+  if (existsSync(join(outDir, "bin", "contracts.js"))) markBinExecutable();
+  return tsc;
 }
 
 /**

@@ -2,7 +2,16 @@
 // that build killed the process half-started, with tsc running on; it now ends it cleanly once the build is done.
 // The scripts run in a scratch project of their own (a one-file CLI), so that the checkout's dist/, which the other
 // test files run, is never rebuilt here.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  statSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -15,7 +24,7 @@ function project(): string {
   mkdirSync(join(scratch, "scripts"));
   mkdirSync(join(scratch, "bin"));
   mkdirSync(join(scratch, "node_modules"));
-  for (const script of ["build-if-stale.mjs", "sandbox.mjs"])
+  for (const script of ["build-if-stale.mjs", "bin-executable.mjs", "sandbox.mjs"])
     copyFileSync(join(repoRoot, "scripts", script), join(scratch, "scripts", script));
   symlinkSync(join(repoRoot, "node_modules", "typescript"), join(scratch, "node_modules", "typescript"));
   writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }));
@@ -55,4 +64,8 @@ it("a SIGTERM while npm run sandbox compiles ends it with exit 0, once the build
   command.child.kill("SIGTERM");
   expect(await command.exit, command.stderr()).toBe(0);
   expect(existsSync(join(dir, "dist", "bin", "contracts.js")), "tsc finished its build").toBe(true);
+  // tsc writes a new file without the executable bit: `npx contracts` from a stale npx cache entry runs it as it is.
+  expect(statSync(join(dir, "dist", "bin", "contracts.js")).mode & 0o111, "the built command is executable").not.toBe(
+    0,
+  );
 }, 120_000);
