@@ -97,6 +97,15 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   if (typeof schema.exclusiveMaximum === "number")
     max = integer ? Math.ceil(schema.exclusiveMaximum) - 1 : schema.exclusiveMaximum;
   if (integer) return fc.integer({ min: min ?? -(2 ** 31), max: max ?? 2 ** 31 - 1 });
+  // `x-fraction-digits: n` (specs/README.md): a decimal amount with at most n decimals, drawn as whole units of 10^-n,
+  // which `multipleOf: 0.01` cannot say of binary doubles (Ajv and Prism judge 0.07 no multiple of 0.01).
+  const digits = schema["x-fraction-digits"];
+  if (typeof digits === "number") {
+    const scale = 10 ** digits;
+    const lowest = Math.ceil((min ?? -1e9) * scale) + (typeof schema.exclusiveMinimum === "number" ? 1 : 0);
+    const highest = Math.floor((max ?? 1e9) * scale) - (typeof schema.exclusiveMaximum === "number" ? 1 : 0);
+    return fc.bigInt({ min: BigInt(lowest), max: BigInt(highest) }).map((units) => Number(units) / scale || 0);
+  }
   return fc
     .double({
       min: min ?? -1e9,

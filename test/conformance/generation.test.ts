@@ -274,3 +274,14 @@ it("a run ends when no mutation can make a request invalid (an empty form field 
     await server.close();
   }
 });
+
+it("random valid amounts keep to x-fraction-digits (catalog's request price: at most two decimals, not negative)", () => {
+  const pointer = "/components/schemas/PriceCreate/properties/amount";
+  const amounts = fc.sample(unfilteredArbitrary("catalog", pointer), { seed: 11, numRuns: 500 }) as number[];
+  const validate = loadContract("catalog").validator(pointer);
+  for (const amount of amounts) {
+    expect(validate(amount), String(amount)).toBe(true);
+    expect(String(amount), "at most two decimals as written").toMatch(/^\d+(\.\d{1,2})?$/);
+  }
+  expect(new Set(amounts).size, "still random").toBeGreaterThan(250);
+});
