@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Credentials } from "../../conformance/apis.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
+import { judgedTraffic } from "./support/judged.js";
 import { jsonReport, type RunReport } from "../../conformance/report.js";
 import { runConformCommand } from "../../conformance/cli.js";
 import type { ApiName } from "../../lib/contract/index.js";
@@ -68,23 +69,8 @@ async function throughProxy(
   credentials: Credentials | undefined,
   traffic: (base: string) => Promise<unknown>,
 ): Promise<{ report: RunReport; lines: string[]; json: string }> {
-  const lines: string[] = [];
-  const proxy = await startJudgingProxy({
-    api,
-    target: new URL(sandbox.urls[api]),
-    host: "127.0.0.1",
-    port: 0,
-    maxBodyBytes: 1024 * 1024,
-    ...(credentials ? { credentials } : {}),
-    onLine: (line) => lines.push(line),
-  });
-  let report: RunReport;
-  try {
-    await traffic(proxy.url);
-  } finally {
-    report = await proxy.stop(1000);
-  }
-  return { report, lines, json: jsonReport(report, (text) => proxy.judge.redact(text)) };
+  const { report, lines, redact } = await judgedTraffic(api, sandbox.urls[api], traffic, credentials);
+  return { report, lines, json: jsonReport(report, redact) };
 }
 
 const acceptance = (report: RunReport) => report.checks.find((c) => c.name === "positive_data_acceptance")!;

@@ -9,8 +9,7 @@ import { FAULT_SERVER_CREDENTIALS as C } from "../../conformance/fault-servers/c
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
-import { startJudgingProxy } from "../../conformance/proxy/judging.js";
-import type { RunReport } from "../../conformance/report.js";
+import { judgedTraffic } from "./support/judged.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 
@@ -137,24 +136,12 @@ const CASES: ProxyCase[] = [
 /** The traffic through a judging proxy in front of the server; the report and the lines printed live. */
 async function throughProxy(entry: ProxyCase, fault: boolean) {
   const server = await entry.start(fault);
-  const lines: string[] = [];
-  const proxy = await startJudgingProxy({
-    api: entry.api,
-    target: new URL(server.url),
-    host: "127.0.0.1",
-    port: 0,
-    maxBodyBytes: 1024 * 1024,
-    onLine: (line) => lines.push(line),
-  });
-  let report: RunReport;
   try {
-    await entry.traffic(proxy.url);
+    const { report, lines } = await judgedTraffic(entry.api, server.url, entry.traffic);
+    return { report, lines, secrets: [...server.secretsSeen, C.LINKS_TOKEN, C.CATALOG_API_KEY, C.PAY_SECRET] };
   } finally {
-    report = await proxy.stop(1000);
     await server.close();
   }
-  const secrets = [...server.secretsSeen, C.LINKS_TOKEN, C.CATALOG_API_KEY, C.PAY_SECRET];
-  return { report, lines, secrets };
 }
 
 describe("contracts proxy in front of fault servers", () => {
