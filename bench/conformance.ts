@@ -10,8 +10,8 @@ import { hmacSha256Signer } from "../lib/pay-signature.js";
 import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentials.js";
 import { startReferenceServer } from "../conformance/fault-servers/faults.js";
 import { runConformance } from "../conformance/runner.js";
-import { Transport } from "../conformance/transport.js";
-import { CHECK_NAMES } from "../conformance/checks.js";
+import { Transport } from "../conformance/send/transport.js";
+import { CHECK_NAMES } from "../conformance/judge/checks.js";
 import type { ApiName } from "../lib/contract/index.js";
 import { printTable } from "./support.js";
 

@@ -69,7 +69,7 @@ export type AuthMode = "valid" | "none" | "wrong" | "read-only";
 
 /**
  * A resource the stateful sequences create and follow; operation ids refer to the API's bundle. Most are derived
- * from the bundle's Link Objects (conformance/links.ts); a profile lists only those the links cannot describe.
+ * from the bundle's Link Objects (conformance/contract/links.ts); a profile lists only those the links cannot describe.
  */
 export interface ResourceKind {
   name: string;

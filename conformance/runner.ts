@@ -3,22 +3,22 @@
 // (execute.ts for one operation's case, steps.ts for sequences and probes), which sends and judges through the
 // session, then delete what the run created, also after a failure or Ctrl-C, and build the report from what was
 // recorded and what the plan did not reach.
-import { operationsOf } from "./lookup.js";
+import { operationsOf } from "./contract/lookup.js";
 import { UsageError } from "../lib/cli.js";
-import { appliesTo, CHECKS, RESPONSE_CHECK_NAMES } from "./checks.js";
-import { mutationKind } from "./coverage.js";
-import { executeItem, type OperationCases, operationCases } from "./execute.js";
+import { appliesTo, CHECKS, RESPONSE_CHECK_NAMES } from "./judge/checks.js";
+import { mutationKind } from "./report/coverage.js";
+import { executeItem, type OperationCases, operationCases } from "./send/execute.js";
 import { buildPlan, type OperationFacts } from "./plan/build.js";
 import { budgetView, resolveBudget } from "./plan/budget.js";
 import type { PlanItem } from "./plan/items.js";
 import { Planner } from "./plan/planner.js";
-import { buildReport, type RunReport } from "./report.js";
-import { cleanUp, ResourceTracker } from "./resources.js";
-import { type RunOptions, Session } from "./session.js";
-import { sequencedKinds } from "./stateful.js";
-import { runStep, stepFacts } from "./steps.js";
+import { buildReport, type RunReport } from "./report/report.js";
+import { cleanUp, ResourceTracker } from "./send/resources.js";
+import { type RunOptions, Session } from "./send/session.js";
+import { sequencedKinds } from "./steps/stateful.js";
+import { runStep, stepFacts } from "./steps/run-step.js";
 
-export type { RunOptions } from "./session.js";
+export type { RunOptions } from "./send/session.js";
 
 /** Thrown when the target cannot be reached at all (exit code 2). */
 export class UnreachableTarget extends UsageError {}

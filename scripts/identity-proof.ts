@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentials.js";
-import type { RunReport } from "../conformance/report.js";
+import type { RunReport } from "../conformance/report/report.js";
 import { STOCK_SIGN_IN, startStockOidcProvider } from "../test/support/stock-oidc-provider.js";
 
 const root = new URL("..", import.meta.url).pathname;

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runConformCommand } from "../cli.js";
-import type { RunReport } from "../report.js";
+import type { RunReport } from "../report/report.js";
 import { patchContract } from "./contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, type Fault, startReferenceServer } from "./faults.js";
 

@@ -2,7 +2,7 @@
 // `x-provider-refuses` and `x-error-envelope` on small, explicit changes to the loaded bundle, whatever the specs
 // carry today. Each patch sets (or, with `value: undefined`, removes) one key of the node at `pointer` as written.
 import { type ApiName, loadContract, valueAt } from "../../lib/contract/index.js";
-import { forgetLookups } from "../lookup.js";
+import { forgetLookups } from "../contract/lookup.js";
 
 export interface ContractPatch {
   api: ApiName;

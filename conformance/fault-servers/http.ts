@@ -4,8 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback } from "./loopback.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import { type OperationModel, operationModel, type RequestCase, validateCase } from "../cases.js";
-import { operationOf } from "../lookup.js";
+import { type OperationModel, operationModel, type RequestCase, validateCase } from "../plan/cases.js";
+import { operationOf } from "../contract/lookup.js";
 
 export interface IncomingCall {
   operationId: string;

@@ -1,11 +1,11 @@
 // Authorization endpoint checks: PKCE methods, redirect_uri matching, optional and unknown parameters, prompt and
 // max_age. Each sends the browser through the provider (flow.ts) and records one check.
-import { assumptionJudge } from "../judge.js";
+import { assumptionJudge } from "../judge/judge.js";
 import { decodeJwt } from "jose";
-import { assumptionBroken } from "../checks.js";
-import { resolveAt } from "../lookup.js";
-import type { Session } from "../session.js";
-import { type Exchange, sleep } from "../transport.js";
+import { assumptionBroken } from "../judge/checks.js";
+import { resolveAt } from "../contract/lookup.js";
+import type { Session } from "../send/session.js";
+import { type Exchange, sleep } from "../send/transport.js";
 import {
   authorize,
   type CodeGrant,

@@ -1,10 +1,10 @@
 // Discovery and JWKS checks: they need no client and no sign-in. The discovery document is found as an OpenID
 // Connect client finds it, at the issuer's metadata address (the contract's getOpenIdConfiguration path).
-import { judge, assumptionJudge } from "../judge.js";
-import { assumptionBroken } from "../checks.js";
-import type { Session } from "../session.js";
+import { judge, assumptionJudge } from "../judge/judge.js";
+import { assumptionBroken } from "../judge/checks.js";
+import type { Session } from "../send/session.js";
 import { s256OnlyAssumption } from "./authorization.js";
-import type { Exchange } from "../transport.js";
+import type { Exchange } from "../send/transport.js";
 import { type DiscoveryDocument, jsonObject, shown } from "./flow.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
 

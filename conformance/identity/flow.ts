@@ -1,12 +1,12 @@
 // The shared steps of every flow check: sending the browser (a sign-in driver) to the authorization endpoint and
 // reading what comes back to the redirect_uri, and exchanging codes at the token endpoint. The endpoints are the
 // discovery document's, as an OpenID Connect client follows them.
-import { judge } from "../judge.js";
+import { judge } from "../judge/judge.js";
 import { createHash, randomBytes } from "node:crypto";
-import type { RequestCase } from "../cases.js";
-import type { Session } from "../session.js";
+import type { RequestCase } from "../plan/cases.js";
+import type { Session } from "../send/session.js";
 import type { Navigation, SignInDriver } from "../sign-in/driver.js";
-import type { Exchange } from "../transport.js";
+import type { Exchange } from "../send/transport.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
 
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */

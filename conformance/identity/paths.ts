@@ -3,7 +3,7 @@
 // Nothing else spells an endpoint path: a live provider is followed through its discovery document.
 import type { operations } from "../../generated/types/identity.js";
 import { loadContract } from "../../lib/contract/index.js";
-import { operationOf } from "../lookup.js";
+import { operationOf } from "../contract/lookup.js";
 
 export type IdentityOperationId = keyof operations;
 

@@ -1,5 +1,5 @@
 // Token endpoint checks: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
-import { assumptionJudge } from "../judge.js";
+import { assumptionJudge } from "../judge/judge.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   createLocalJWKSet,
@@ -10,9 +10,9 @@ import {
   type JWTVerifyOptions,
 } from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
-import { assumptionBroken } from "../checks.js";
-import type { Session } from "../session.js";
-import type { Exchange } from "../transport.js";
+import { assumptionBroken } from "../judge/checks.js";
+import type { Session } from "../send/session.js";
+import type { Exchange } from "../send/transport.js";
 import {
   authorize,
   base64url,

@@ -1,9 +1,9 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
-import { judge, assumptionJudge } from "../judge.js";
-import { assumptionBroken } from "../checks.js";
-import { propertiesWith } from "../lookup.js";
-import type { Session } from "../session.js";
-import type { Exchange } from "../transport.js";
+import { judge, assumptionJudge } from "../judge/judge.js";
+import { assumptionBroken } from "../judge/checks.js";
+import { propertiesWith } from "../contract/lookup.js";
+import type { Session } from "../send/session.js";
+import type { Exchange } from "../send/transport.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, jsonObject, shown } from "./flow.js";
 import { identitySchema } from "./paths.js";
 

@@ -3,12 +3,12 @@
 import { readFileSync } from "node:fs";
 import { parseApiName, UsageError } from "../../lib/cli.js";
 import { type ApiName, isApiName } from "../../lib/contract/index.js";
-import { anyApplies, selectChecks } from "../checks.js";
-import { readBaseline } from "../baseline.js";
-import type { ConformConsole } from "../console.js";
-import type { RunReport } from "../report.js";
-import { Secrets } from "../secrets.js";
-import type { Exchange } from "../transport.js";
+import { anyApplies, selectChecks } from "../judge/checks.js";
+import { readBaseline } from "../report/baseline.js";
+import type { ConformConsole } from "../report/console.js";
+import type { RunReport } from "../report/report.js";
+import { Secrets } from "../report/secrets.js";
+import type { Exchange } from "../send/transport.js";
 import type { checkWritable, ConformValues, credentialsFrom, finishRun } from "../cli.js";
 import { type HarRecording, readHar } from "./har.js";
 import { createPassiveJudge, type PassiveJudge } from "./judge.js";

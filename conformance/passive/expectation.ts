@@ -12,9 +12,9 @@ import {
   parseForm,
   readParameters,
 } from "../../lib/contract/index.js";
-import type { OperationModel, Violation } from "../cases.js";
-import type { Expectation } from "../checks.js";
-import { resolveAt, validateAt } from "../lookup.js";
+import type { OperationModel, Violation } from "../plan/cases.js";
+import type { Expectation } from "../judge/checks.js";
+import { resolveAt, validateAt } from "../contract/lookup.js";
 import { headerOf, type PreparedRequest } from "../apis.js";
 
 export interface RequestJudgement {

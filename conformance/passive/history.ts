@@ -5,9 +5,9 @@
 // when the exchange says nothing about it.
 import { canonicalJson } from "../../lib/canonical-json.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import { type ResponseCheckInput, RateLimitConsistency } from "../checks.js";
-import { isRefusal, isSuccess } from "../contract-words.js";
-import type { Exchange } from "../transport.js";
+import { type ResponseCheckInput, RateLimitConsistency } from "../judge/checks.js";
+import { isRefusal, isSuccess } from "../judge/contract-words.js";
+import type { Exchange } from "../send/transport.js";
 import { headerOf } from "../apis.js";
 
 export interface HistoryOutcome {
@@ -18,7 +18,7 @@ export interface HistoryOutcome {
 }
 
 export interface HistoryCheck {
-  /** The check's name (conformance/checks.ts). */
+  /** The check's name (conformance/judge/checks.ts). */
   readonly check: string;
   observe(
     operationId: string,

@@ -1,5 +1,5 @@
 // The passive judge: recorded exchanges (a HAR file, a previous report, the proxy's traffic) judged one at a time by
-// the same response checks and verdict rules as an active run (conformance/session.ts), plus the checks only a
+// the same response checks and verdict rules as an active run (conformance/send/session.ts), plus the checks only a
 // history of real traffic allows (history.ts). Nothing is sent. Every exchange either reaches an operation or is
 // listed as a gap with its reason; the result is the same RunReport as an active run's.
 //
@@ -10,13 +10,13 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../checks.js";
-import { buildReport, type CheckResult, type RunReport } from "../report.js";
-import { Secrets } from "../secrets.js";
-import { Session } from "../session.js";
-import { assumptionJudge, judge } from "../judge.js";
-import { ResourceTracker } from "../resources.js";
-import type { Exchange } from "../transport.js";
+import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../judge/checks.js";
+import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
+import { Secrets } from "../report/secrets.js";
+import { Session } from "../send/session.js";
+import { assumptionJudge, judge } from "../judge/judge.js";
+import { ResourceTracker } from "../send/resources.js";
+import type { Exchange } from "../send/transport.js";
 import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
 import { CredentialTrust } from "./credentials.js";

@@ -7,10 +7,10 @@ import { parseArgs } from "node:util";
 import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
-import { anyApplies, selectChecks } from "../checks.js";
+import { anyApplies, selectChecks } from "../judge/checks.js";
 import { checkWritable, credentialsFrom } from "../cli.js";
-import { htmlReport } from "../report-html.js";
-import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report.js";
+import { htmlReport } from "../report/report-html.js";
+import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
 

@@ -31,7 +31,7 @@ export function withHost(raw: readonly string[], host: string): string[] {
 }
 
 /**
- * Raw headers as the reports record them (conformance/transport.ts does the same for the active run): lower-case
+ * Raw headers as the reports record them (conformance/send/transport.ts does the same for the active run): lower-case
  * names, repeated values joined with ", " as fetch's Headers shows them, Set-Cookie never joined (each on its own in
  * `setCookies`, the last one in the record) and Cookie joined with "; " (RFC 9110 §5.3 keeps it out of the rule).
  */

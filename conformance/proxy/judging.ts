@@ -4,9 +4,9 @@
 import type { ApiName } from "../../lib/contract/index.js";
 import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
 import { TrafficSecrets } from "../passive/traffic-secrets.js";
-import type { RunReport } from "../report.js";
+import type { RunReport } from "../report/report.js";
 import type { Credentials } from "../apis.js";
-import { Secrets } from "../secrets.js";
+import { Secrets } from "../report/secrets.js";
 import { startRecordingProxy } from "./forward.js";
 import type { ProxiedExchange } from "./recording.js";
 

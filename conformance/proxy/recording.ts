@@ -1,9 +1,9 @@
-// What the proxy keeps of an exchange for the judge: the request and response as conformance/transport.ts records
+// What the proxy keeps of an exchange for the judge: the request and response as conformance/send/transport.ts records
 // the active run's, built from copies of at most --max-body bytes of each body taken while the bytes stream through.
 // A larger body is passed on whole but marked too large instead of being kept.
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { PreparedRequest } from "../apis.js";
-import type { Exchange, RecordedResponse } from "../transport.js";
+import type { Exchange, RecordedResponse } from "../send/transport.js";
 import { recordedHeaders } from "./headers.js";
 
 /** An exchange as the proxy saw it pass. */

@@ -2,7 +2,7 @@
 // person would use with the --sign-in values in their fields and only the button a person would press (on a
 // consent page with accept and cancel buttons, accept). A page that builds its form with JavaScript is reported as
 // such: run with --browser.
-import type { Transport, Exchange } from "../transport.js";
+import type { Transport, Exchange } from "../send/transport.js";
 import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 

@@ -1,6 +1,6 @@
 // Opens the sign-in driver a run asked for. The browser driver is loaded only for --browser: it imports
 // playwright-core, which the CLI does not need otherwise.
-import type { Transport } from "../transport.js";
+import type { Transport } from "../send/transport.js";
 import type { IdentityRunOptions, SignInDriver } from "./driver.js";
 import { FormDriver } from "./form.js";
 import { ManualDriver } from "./manual.js";

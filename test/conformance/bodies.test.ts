@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
-import type { RunReport } from "../../conformance/report.js";
-import { Transport } from "../../conformance/transport.js";
+import type { RunReport } from "../../conformance/report/report.js";
+import { Transport } from "../../conformance/send/transport.js";
 import { runContracts } from "../support/processes.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };

@@ -2,11 +2,11 @@
 // An operation the run never sent a request to is "not reached" with the reason, never counted as passed.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RequestCase } from "../../conformance/cases.js";
-import { caseKind, CoverageLog, mutationKind } from "../../conformance/coverage.js";
+import type { RequestCase } from "../../conformance/plan/cases.js";
+import { caseKind, CoverageLog, mutationKind } from "../../conformance/report/coverage.js";
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
-import type { Exchange } from "../../conformance/transport.js";
+import type { Exchange } from "../../conformance/send/transport.js";
 import { conformInProcess } from "../support/conform.js";
 
 function exchange(status: number | undefined, interrupted = false): Exchange {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { BaselineFile } from "../../conformance/baseline.js";
+import type { BaselineFile } from "../../conformance/report/baseline.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";

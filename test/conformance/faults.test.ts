@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CHECKS } from "../../conformance/checks.js";
+import { CHECKS } from "../../conformance/judge/checks.js";
 import {
   type Fault,
   FAULT_SERVER_CREDENTIALS,

@@ -15,11 +15,11 @@ import {
   type RequestCase,
   validateCase,
   validCaseArbitrary,
-} from "../../conformance/cases.js";
-import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../../conformance/mutations.js";
-import { jsonType, unfilteredArbitrary } from "../../conformance/schema-arbitraries.js";
+} from "../../conformance/plan/cases.js";
+import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../../conformance/plan/mutations.js";
+import { jsonType, unfilteredArbitrary } from "../../conformance/plan/schema-arbitraries.js";
 import { API_NAMES, type ApiName, escapeSegment as pointerSegment, loadContract } from "../../lib/contract/index.js";
-import { operationsOf } from "../../conformance/lookup.js";
+import { operationsOf } from "../../conformance/contract/lookup.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { conformInProcess } from "../support/conform.js";

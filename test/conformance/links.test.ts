@@ -4,13 +4,19 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
-import { evaluate, isRuntimeExpression, linkedResources, pointerValue, readLinks } from "../../conformance/links.js";
+import {
+  evaluate,
+  isRuntimeExpression,
+  linkedResources,
+  pointerValue,
+  readLinks,
+} from "../../conformance/contract/links.js";
 import { PROFILES } from "../../conformance/apis.js";
-import { operationModel } from "../../conformance/cases.js";
+import { operationModel } from "../../conformance/plan/cases.js";
 import { startOracleCatalogServer } from "../../conformance/oracle/catalog.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
 import { API_NAMES, loadContract } from "../../lib/contract/index.js";
-import { operationOf } from "../../conformance/lookup.js";
+import { operationOf } from "../../conformance/contract/lookup.js";
 import { conformInProcess } from "../support/conform.js";
 
 const C = FAULT_SERVER_CREDENTIALS;

@@ -2,8 +2,8 @@
 // page, page the current page number; pay's status and date_payed only seen together), and every choice the seed
 // leaves open passing (a provider's maximum page size, the last page served past the end).
 import { describe, expect, it } from "vitest";
-import { listParametersProblems, seenTogetherProblems } from "../../conformance/list-parameters.js";
-import type { Exchange } from "../../conformance/transport.js";
+import { listParametersProblems, seenTogetherProblems } from "../../conformance/judge/list-parameters.js";
+import type { Exchange } from "../../conformance/send/transport.js";
 
 function exchange(query: string, body: unknown): Exchange {
   return {

@@ -5,10 +5,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
-import { LIST_PAGES_READ } from "../../conformance/list-search.js";
+import { LIST_PAGES_READ } from "../../conformance/steps/list-search.js";
 import { type OracleLinksOptions, startOracleLinksServer } from "../../conformance/oracle/links.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { conformInProcess } from "../support/conform.js";
 
 const C = FAULT_SERVER_CREDENTIALS;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformCommand } from "../../conformance/cli.js";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type BrowserRecording, recordBrowserTraffic } from "../support/har-recording.js";
 import { secretForms } from "../support/secret-forms.js";

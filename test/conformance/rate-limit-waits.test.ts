@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { describe, expect, it, type TestContext } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
-import type { RunReport } from "../../conformance/report.js";
-import { type CheckNote, RateLimitConsistency } from "../../conformance/checks.js";
-import { type Exchange, Transport } from "../../conformance/transport.js";
+import type { RunReport } from "../../conformance/report/report.js";
+import { type CheckNote, RateLimitConsistency } from "../../conformance/judge/checks.js";
+import { type Exchange, Transport } from "../../conformance/send/transport.js";
 import { RATE_LIMIT_HEADERS, RateLimiter } from "../../lib/rate-limit.js";
 import { runContracts } from "../support/processes.js";
 

@@ -12,7 +12,7 @@ import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-server
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
-import type { FailureRecord } from "../../conformance/ledger.js";
+import type { FailureRecord } from "../../conformance/report/ledger.js";
 import { testPort } from "../support/ports.js";
 import { conformInProcess } from "../support/conform.js";
 import { runContracts } from "../support/processes.js";

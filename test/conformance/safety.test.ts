@@ -12,7 +12,7 @@ import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { parseRequestRate } from "../../lib/cli.js";
 import { closedAfter } from "../support/servers.js";
 import { conformInProcess } from "../support/conform.js";

@@ -10,8 +10,8 @@ import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/creden
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
-import { Secrets } from "../../conformance/secrets.js";
-import { type RunOptions, Session } from "../../conformance/session.js";
+import { Secrets } from "../../conformance/report/secrets.js";
+import { type RunOptions, Session } from "../../conformance/send/session.js";
 import { runContracts } from "../support/processes.js";
 import { secretForms } from "../support/secret-forms.js";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserDriver } from "../../conformance/sign-in/browser.js";
 import { openSignInDriver } from "../../conformance/sign-in/open.js";
-import { Transport } from "../../conformance/transport.js";
+import { Transport } from "../../conformance/send/transport.js";
 import {
   ARIA_SWITCHES,
   AUTH0_CONSENT,

@@ -1,9 +1,9 @@
-// Which documented response judges a status (conformance/contract-words.ts judgedStatus): the exact code, its range,
-// a code of the same class whose response is an x-assumption (the status is then a broken assumption, judged by that
-// response), else default. And an x-assumption on a response is about its status: it does not reach into the body.
+// Which documented response judges a status (conformance/judge/contract-words.ts judgedStatus): the exact code, its
+// range, a code of the same class whose response is an x-assumption (the status is then a broken assumption, judged by
+// that response), else default. And an x-assumption on a response is about its status: it does not reach into the body.
 import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { judgedStatus, responseErrorWord } from "../../conformance/contract-words.js";
+import { judgedStatus, responseErrorWord } from "../../conformance/judge/contract-words.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 
 const operation = (api: ApiName, operationId: string) => loadContract(api).findOperation(operationId)!;

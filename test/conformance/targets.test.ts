@@ -1,12 +1,12 @@
 // The real `contracts conform` against the two targets this repository ships: the Prism mock (read-only; Prism is
 // stateless) and the stateful sandbox (`contracts sandbox`, with writes and the OpenID Connect flow checks).
-import { FLOW_CHECKS } from "../../conformance/identity-check-list.js";
+import { FLOW_CHECKS } from "../../conformance/judge/identity-check-list.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_CHECKS } from "../../conformance/identity-check-list.js";
-import type { RunReport } from "../../conformance/report.js";
+import { IDENTITY_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { testPort } from "../support/ports.js";

@@ -4,12 +4,12 @@
 // and only x-provider-refuses makes an accepted invalid request a failure.
 import { afterEach, describe, expect, it } from "vitest";
 import { type ContractPatch, ERROR_ENVELOPES } from "../../conformance/fault-servers/contract-patch.js";
-import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/contract-words.js";
+import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/judge/contract-words.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
 import { startOraclePayServer } from "../../conformance/oracle/pay.js";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { loadContract } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
 

@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { loadContract } from "../../lib/contract/index.js";
 import { staleness } from "../../scripts/build-if-stale.mjs";
 import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 import { satisfies } from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { staleness } from "../../scripts/build-if-stale.mjs";
 import { packPackages, readManifest } from "../../scripts/pack.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";

@@ -10,7 +10,7 @@ import type { Credentials } from "../../conformance/apis.js";
 import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
 import { judgedTraffic } from "./support/judged.js";
-import { jsonReport, type RunReport } from "../../conformance/report.js";
+import { jsonReport, type RunReport } from "../../conformance/report/report.js";
 import { runConformCommand } from "../../conformance/cli.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";

@@ -6,7 +6,7 @@
 // The assertion is shown to catch what it looks for: with the contract's catalog error field taken out for one run,
 // the same run reports the sandbox's `error` as an extra field.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import { conformInProcess } from "../support/conform.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { runConformCommand } from "../../conformance/cli.js";
 import { type ContractPatch, patchContract } from "../../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import type { RunReport } from "../../conformance/report.js";
+import type { RunReport } from "../../conformance/report/report.js";
 import { cliFailure } from "../../lib/cli.js";
 import { identityRunArgs } from "./conform-cli.js";
 

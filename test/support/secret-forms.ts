@@ -1,4 +1,4 @@
-// Every way a secret could be written in an output, computed here independently of conformance/secrets.ts: raw,
+// Every way a secret could be written in an output, computed here independently of conformance/report/secrets.ts: raw,
 // URL-encoded (both forms and cases), JSON (once and twice), HTML-escaped (with each quote style), base64 (padded,
 // unpadded, URL-safe) and hex. The secrets tests assert that none of them appears anywhere.
 export function secretForms(secret: string): string[] {

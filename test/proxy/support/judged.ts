@@ -2,7 +2,7 @@
 // stopped, the lines it printed live, and its redaction for anything the test prints.
 import type { Credentials } from "../../../conformance/apis.js";
 import { startJudgingProxy } from "../../../conformance/proxy/judging.js";
-import type { RunReport } from "../../../conformance/report.js";
+import type { RunReport } from "../../../conformance/report/report.js";
 import type { ApiName } from "../../../lib/contract/index.js";
 
 export interface JudgedTraffic {

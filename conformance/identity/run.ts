@@ -1,0 +1,151 @@
+// OpenID Connect provider checks for identity, at the level of the OpenID Foundation's Basic OP and Config OP plans
+// where they apply to the contract (docs/guide/identity-conformance.md maps each check to its test modules).
+// Discovery and JWKS need nothing; the flow checks need a registered client and a way through the provider's pages,
+// which a sign-in driver provides (sign-in/: HTML forms by default, --browser, --manual). Fail closed: when the
+// sign-in cannot complete, the sign_in check fails with the real cause and the run exits 1. The checks themselves
+// live in identity/ by endpoint: discovery (and JWKS), authorization, tokens, userinfo and logout; flow.ts holds
+// the steps they share and paths.ts the one lookup of an endpoint path in the contract.
+import { FLOW_CHECKS } from "../judge/identity-check-list.js";
+import {
+  maxAge,
+  nonceOptional,
+  plainPkceRefused,
+  promptLogin,
+  promptNoneSignedIn,
+  promptNoneSignedOut,
+  redirectUriExactMatch,
+  redirectUriMismatch,
+  unknownParametersIgnored,
+} from "./authorization.js";
+import { checkDiscovery, checkJwks, readDiscovery } from "./discovery.js";
+import { authorize, describe, describeAuthorization, type Flow, tokensFor } from "./flow.js";
+import { logout } from "./logout.js";
+import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./tokens.js";
+import { userinfoByScope, userinfoMethods } from "./userinfo.js";
+import type { Session } from "../send/session.js";
+import { openSignInDriver } from "../sign-in/open.js";
+
+export { checkDiscovery, checkJwks, type Discovery } from "./discovery.js";
+
+const CREDENTIAL_FLAGS = {
+  clientId: "--client-id (IDENTITY_CLIENT_ID)",
+  clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)",
+  redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)",
+};
+
+export async function runIdentityChecks(session: Session): Promise<void> {
+  const { checks, credentials, operations } = session.options;
+  const selected = (...ids: string[]) => operations.length === 0 || ids.some((id) => operations.includes(id));
+  const discoveryChecks = ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"].some((c) =>
+    checks.has(c),
+  );
+  const discovery =
+    selected("getOpenIdConfiguration", "authorize", "exchangeToken", "getUserInfo") && discoveryChecks
+      ? await checkDiscovery(session)
+      : undefined;
+  if (selected("getJwks") && (checks.has("jwks_shape") || checks.has("jwks_unique_kids"))) await checkJwks(session);
+
+  const flowChecks = FLOW_CHECKS.filter((c) => checks.has(c));
+  if (!selected("authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm") || flowChecks.length === 0)
+    return;
+  const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
+  if (missing.length) {
+    for (const check of flowChecks)
+      session.ledger.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
+    return;
+  }
+  if (checks.has("token_errors")) await tokenErrors(session);
+
+  // As an OpenID Connect client does, the flows follow the endpoints the discovery document names.
+  const document = discovery?.document ?? (await readDiscovery(session));
+  const identity = session.options.identity ?? { driver: "form" };
+  const driver = await openSignInDriver(identity, {
+    transport: session.transport,
+    signIn: credentials.signIn ?? {},
+    timeoutMs: session.options.timeoutMs,
+  });
+  try {
+    await runFlows({ session, driver, document });
+  } finally {
+    await driver.close();
+  }
+}
+
+/** The sign-in every flow check starts from and the checks on its tokens; false when the flows cannot go on. */
+async function firstSignIn(
+  flow: Flow,
+  run: (check: string) => boolean,
+  skipRest: (reason: string) => void,
+): Promise<boolean> {
+  const { session } = flow;
+  // Fail closed: without a sign-in no flow check can run, and that is a failure of the run, not a pass.
+  const first = await authorize(flow, { scope: "openid profile email", purpose: "sign in" });
+  if (first.kind !== "code") {
+    const cause =
+      first.kind === "failed"
+        ? first.failure
+        : `the provider answered the sign-in with ${describeAuthorization(first)}`;
+    session.ledger.record(
+      "sign_in",
+      "authorize",
+      `could not sign in to get an authorization code: ${cause}`,
+      first.exchange,
+      "sign in",
+    );
+    skipRest(`the sign-in did not complete: ${cause}`);
+    return false;
+  }
+  session.ledger.record("sign_in", "authorize", "", first.exchange, "sign in");
+
+  // The first code is exchanged properly; its tokens serve the id_token and userinfo checks before code_reuse
+  // replays the code (a provider should then revoke those tokens, RFC 6749 §4.1.2).
+  const { exchange: tokensExchange, tokens } = await tokensFor(session, first, "exchange a fresh code");
+  if (!tokens) {
+    session.ledger.record(
+      "code_reuse",
+      "exchangeToken",
+      `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
+      tokensExchange,
+      "exchange a fresh code",
+    );
+    skipRest(`the provider refused a fresh code with its verifier: ${describe(tokensExchange)}`);
+    return false;
+  }
+  let idTokenSub: unknown;
+  if (run("id_token_signature_and_claims")) idTokenSub = await checkIdToken(flow, tokens, first, tokensExchange);
+  if (run("id_token_at_hash")) checkAtHash(session, tokens, tokensExchange);
+  if (run("userinfo_by_scope") || run("granted_scope_claims"))
+    await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub);
+  if (run("userinfo_methods")) await userinfoMethods(flow, tokens.access_token);
+  // A refresh token without offline_access is allowed: the seed says one is included when offline_access was granted,
+  // not only then, and OpenID Connect Core §11 does not forbid it.
+  if (typeof tokens.id_token === "string") flow.idTokenHint = tokens.id_token;
+  if (run("code_reuse") || run("code_reuse_revokes_tokens")) await codeReuse(flow, first, tokens, run);
+  return true;
+}
+
+async function runFlows(flow: Flow): Promise<void> {
+  const { session } = flow;
+  const { checks } = session.options;
+  const run = (check: string) => checks.has(check) && !session.aborted;
+  // Could not run, not skipped: a run whose flow checks never ran must not pass, whichever checks were selected
+  // (with sign_in excluded or not selected nothing else would fail it).
+  const skipRest = (reason: string) => {
+    for (const check of FLOW_CHECKS)
+      if (checks.has(check) && !session.ledger.tallies.has(check)) session.ledger.cannotRun(check, reason);
+  };
+  const signInStarted = Math.floor(Date.now() / 1000);
+  if (!(await firstSignIn(flow, run, skipRest))) return;
+  if (run("pkce_enforcement")) await pkceEnforcement(flow);
+  if (run("pkce_s256_only")) await plainPkceRefused(flow);
+  if (run("redirect_uri_mismatch")) await redirectUriMismatch(flow);
+  if (run("redirect_uri_exact_match")) await redirectUriExactMatch(flow);
+  if (run("nonce_optional")) await nonceOptional(flow);
+  if (run("unknown_parameters_ignored")) await unknownParametersIgnored(flow);
+  if (run("prompt_none")) await promptNoneSignedIn(flow);
+  if (run("prompt_login")) await promptLogin(flow, signInStarted);
+  if (run("max_age")) await maxAge(flow);
+  if (run("refresh_token_offline_access")) await refreshTokens(flow);
+  await logout(flow);
+  if (run("prompt_none")) await promptNoneSignedOut(flow);
+}

@@ -1,0 +1,97 @@
+// created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
+import type { ResourceKind } from "../apis.js";
+import { type ApiName, isJsonObject, loadContract } from "../../lib/contract/index.js";
+import { propertiesWith } from "../contract/lookup.js";
+import { pointerValue } from "../contract/links.js";
+import type { Session } from "../send/session.js";
+import type { Exchange } from "../send/transport.js";
+
+const aliasesByApi = new Map<ApiName, Map<string, string>>();
+
+/**
+ * Response properties that show a request property under another name, from the contract's `x-echoes: <request
+ * property>` (pay's order list shows createOrder's `order_id` as `payment_id`): response name → request name.
+ */
+function echoAliases(api: ApiName): Map<string, string> {
+  let aliases = aliasesByApi.get(api);
+  if (aliases) return aliases;
+  aliases = new Map();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isJsonObject(node)) return;
+    if (isJsonObject(node.properties)) {
+      for (const [name, schema] of Object.entries(node.properties))
+        if (isJsonObject(schema) && typeof schema["x-echoes"] === "string") aliases.set(name, schema["x-echoes"]);
+    }
+    Object.values(node).forEach(walk);
+  };
+  walk(loadContract(api).document);
+  aliasesByApi.set(api, aliases);
+  return aliases;
+}
+
+/**
+ * Request fields the provider says it does not store as sent, from the contract's `x-not-echoed: <why>` on the
+ * writing operation's body property (catalog's `thumbnail`: the service keeps its own copy of the image).
+ */
+function notEchoed(session: Session, operationId: string): Set<string> {
+  const body = session.model(operationId).body;
+  return new Set(body ? propertiesWith(session.options.api, body.pointer, "x-not-echoed").keys() : []);
+}
+
+/**
+ * Compares what a write sent (`operationId`'s body) with what an answer shows. A request field is compared when the
+ * answer carries it under the same name, or under a name whose schema says `x-echoes: <field>`, with the same JSON
+ * type; a field the answer renames without saying so or retypes (a campaign's name under `domain`, an amount sent as
+ * a number and read back as a decimal string) is not compared. With `before` (the resource as shown before the
+ * write), only fields whose sent value differs from it are compared: a value that did not change proves nothing.
+ */
+export function compareWithSent(
+  session: Session,
+  operationId: string,
+  sent: unknown,
+  answer: unknown,
+  where: string,
+  before?: unknown,
+): { compared: number; differences: string[] } {
+  const differences: string[] = [];
+  let compared = 0;
+  if (!isJsonObject(sent) || !isJsonObject(answer)) return { compared, differences };
+  const aliases = echoAliases(session.options.api);
+  const stored = notEchoed(session, operationId);
+  for (const [shown, back] of Object.entries(answer)) {
+    const name = sent[shown] !== undefined ? shown : aliases.get(shown);
+    if (name === undefined || stored.has(name)) continue;
+    const value = sent[name];
+    if (value === undefined || value === null || typeof value === "object" || typeof back !== typeof value) continue;
+    if (isJsonObject(before) && before[shown] === value) continue;
+    compared += 1;
+    if (back !== value)
+      differences.push(
+        `${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`,
+      );
+  }
+  return { compared, differences };
+}
+
+/** created_values_echoed: the creation response (or, with `listed`, the list entry) shows what the creation sent. */
+export function echoed(
+  session: Session,
+  kind: ResourceKind,
+  sent: unknown,
+  exchange: Exchange,
+  where: string,
+  listed?: unknown,
+): void {
+  const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
+  const { compared, differences } = compareWithSent(session, kind.create, sent, answer, where);
+  const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
+  if (compared > 0)
+    session.ledger.record(
+      "created_values_echoed",
+      operationId,
+      differences.join("; "),
+      exchange,
+      `compare what was created with ${where}`,
+    );
+}

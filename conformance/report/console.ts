@@ -1,0 +1,85 @@
+// Where `contracts conform` writes and what interrupts it. The CLI uses the process's own streams and signals; a test
+// that runs the command in its own process passes buffers instead, so that several runs can go at once and none of
+// them takes over the process's signals.
+import type { ProgressEvent } from "../send/session.js";
+
+export interface ConformConsole {
+  out(text: string): void;
+  err(text: string): void;
+  /** stderr is a terminal: the progress line is rewritten in place. */
+  tty: boolean;
+  /** The first SIGINT/SIGTERM aborts the run (which then deletes what it created); the second exits the process. */
+  signals: boolean;
+}
+
+export const PROCESS_CONSOLE: ConformConsole = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  tty: Boolean(process.stderr.isTTY),
+  signals: true,
+};
+
+/** The run's abort signal, fired by the first SIGINT/SIGTERM when the console takes signals; `release` when done. */
+export function abortOnSignals(io: ConformConsole): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  if (!io.signals) return { signal: controller.signal, release: () => {} };
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      io.err(`\n${signal}: stopping; deleting what this run created (Ctrl-C again to abandon the cleanup)\n`);
+      controller.abort();
+    } else {
+      io.err(`${signal} again: exiting without finishing the cleanup\n`);
+      process.exit(130);
+    }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+/** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */
+export function progressPrinter(
+  io: ConformConsole,
+  api: string,
+  banner: string,
+  redact: (text: string) => string,
+): { event: (event: ProgressEvent) => void; done: () => void } {
+  let current = "";
+  let started = false;
+  let requests = 0;
+  let failures = 0;
+  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s)`;
+  return {
+    event(event) {
+      // The banner waits for the first progress, so that an unreachable target is reported in one line.
+      if (!started && event.type !== "request") {
+        started = true;
+        io.err(`${banner}\n`);
+      }
+      if (event.type === "request") {
+        requests = event.count;
+        if (io.tty) io.err(`\r\u001b[2K${line()}`);
+        return;
+      }
+      if (event.type === "failure") {
+        failures += 1;
+        const text = redact(`  ✗ ${event.check} on ${event.operationId}: ${event.message}`);
+        io.err(io.tty ? `\r\u001b[2K${text}\n${line()}` : `${text}\n`);
+        return;
+      }
+      current = `${event.operationId}: ${event.phase}`;
+      io.err(io.tty ? `\r\u001b[2K${line()}` : `${line()}\n`);
+    },
+    done() {
+      if (io.tty) io.err("\n");
+    },
+  };
+}

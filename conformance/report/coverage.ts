@@ -1,0 +1,249 @@
+// What the run reached and what it did not: per operation, the kinds of case sent (examples, boundaries, random
+// data, each kind of mutation, credential probes, sequence steps), the statuses answered against the statuses the
+// contract documents, and per kind the checks that judged it. Recorded as the session sends and judges; summarized
+// into the report's `coverage` section. An operation nothing was sent to is "not reached", whatever the reason.
+import type { ApiName } from "../../lib/contract/index.js";
+import type { AuthMode } from "../apis.js";
+import type { RequestCase } from "../plan/cases.js";
+import { operationsOf } from "../contract/lookup.js";
+import type { Tally } from "./ledger.js";
+import type { Exchange } from "../send/transport.js";
+import { mergeNotReached, type NotReachedCases } from "./budget-report.js";
+
+/** The kinds of case, as the coverage matrix's columns. A mutation's kind is `mutation: <what it breaks>`. */
+export type CaseKind =
+  | "example"
+  | "boundary"
+  | "random data"
+  | `mutation: ${string}`
+  | "no credentials"
+  | "wrong credentials"
+  | "narrower credentials"
+  | "sequence step"
+  | "other method"
+  | "recorded traffic";
+
+export interface KindCoverage {
+  requests: number;
+  /** The statuses answered to cases of this kind. */
+  statuses: number[];
+  /** check → its results on cases of this kind. */
+  checks: Record<string, Tally>;
+}
+
+export interface OperationCoverage {
+  operationId: string;
+  method: string;
+  path: string;
+  reached: boolean;
+  /** Why nothing was sent to it (not selected, another shard, a skipped operation, an interrupted run). */
+  notReached?: string;
+  /** The response codes the contract documents (`default` left out), and those of them some answer matched. */
+  documentedStatuses: string[];
+  documentedSeen: string[];
+  /** Statuses answered that the contract does not document. */
+  undocumentedSeen: number[];
+  kinds: Partial<Record<CaseKind, KindCoverage>>;
+  /** Planned cases the budget did not reach, by kind: not passed (budget-report.ts). */
+  notReachedCases?: NotReachedCases[];
+}
+
+export interface CoverageReport {
+  operations: { reached: number; total: number };
+  statuses: { seen: number; documented: number };
+  /** Every kind of case some operation was sent, in a stable order: the matrix's columns. */
+  kinds: CaseKind[];
+  byOperation: OperationCoverage[];
+}
+
+/** The kind of a mutation from its description (`body /name: longer than maxLength 40` → `longer than maxLength`). */
+export function mutationKind(description: string): string {
+  const what = description.includes(": ") ? description.slice(description.indexOf(": ") + 2) : description;
+  return what
+    .replace(/\s*\(.*$/, "")
+    .replace(/^(does not match the pattern|not one of|not the constant) .*$/, "$1")
+    .replace(/\s+-?\d[\d.e+-]*$/, "")
+    .trim();
+}
+
+/** The kind of a case as sent with these credentials (`probe`: a method the path does not document). */
+export function caseKind(requestCase: RequestCase, auth: AuthMode, probe: boolean): CaseKind {
+  if (probe) return "other method";
+  if (auth === "none") return "no credentials";
+  if (auth === "wrong") return "wrong credentials";
+  if (auth === "read-only") return "narrower credentials";
+  switch (requestCase.origin) {
+    case "invalid":
+      return `mutation: ${mutationKind(requestCase.violation?.description ?? requestCase.label)}`;
+    case "random":
+      return "random data";
+    case "sequence":
+      return "sequence step";
+    default:
+      return requestCase.origin;
+  }
+}
+
+const KIND_ORDER = ["example", "boundary", "random data", "mutation", "no credentials", "wrong credentials"];
+
+function kindRank(kind: string): number {
+  const index = KIND_ORDER.findIndex((k) => kind === k || kind.startsWith(`${k}: `));
+  return index === -1 ? KIND_ORDER.length : index;
+}
+
+function statusMatches(documented: string, status: number): boolean {
+  const code = String(status);
+  return /^\dXX$/i.test(documented) ? documented[0] === code[0] : documented === code;
+}
+
+/** Collects, as the run goes, what was sent to each operation and what judged it. */
+export class CoverageLog {
+  private readonly sentKinds = new WeakMap<Exchange, CaseKind>();
+  /** operationId → kind → coverage */
+  private readonly byOperation = new Map<string, Map<CaseKind, KindCoverage>>();
+
+  private entry(operationId: string, kind: CaseKind): KindCoverage {
+    const kinds = this.byOperation.get(operationId) ?? new Map<CaseKind, KindCoverage>();
+    this.byOperation.set(operationId, kinds);
+    const entry = kinds.get(kind) ?? { requests: 0, statuses: [], checks: {} };
+    kinds.set(kind, entry);
+    return entry;
+  }
+
+  /** A request was sent and answered (or not). Interrupted exchanges reached nothing. */
+  sent(operationId: string, kind: CaseKind, exchange: Exchange): void {
+    if (exchange.interrupted) return;
+    this.sentKinds.set(exchange, kind);
+    const entry = this.entry(operationId, kind);
+    entry.requests += 1;
+    const status = exchange.response?.status;
+    if (status !== undefined && !entry.statuses.includes(status)) entry.statuses.push(status);
+  }
+
+  /**
+   * A check judged an exchange. One the session did not send (identity's sign-in flows, a replay) is a sequence step,
+   * counted as sent here; a result without an exchange is counted too, so an operation with results is reached.
+   */
+  judged(operationId: string, check: string, exchange: Exchange | undefined, passed: boolean): void {
+    if (exchange && !this.sentKinds.has(exchange)) this.sent(operationId, "sequence step", exchange);
+    const kind = (exchange && this.sentKinds.get(exchange)) ?? "sequence step";
+    const checks = this.entry(operationId, kind).checks;
+    const tally = (checks[check] ??= { passed: 0, failed: 0 });
+    if (passed) tally.passed += 1;
+    else tally.failed += 1;
+  }
+
+  /**
+   * The coverage section. `notRun` says why an operation was left out (skipped operations); the rest of the
+   * operations nothing was sent to are "not reached" with a generic reason, never passed.
+   */
+  report(
+    api: ApiName,
+    notRun: ReadonlyMap<string, string>,
+    why = "no request of this run was sent to it",
+    budgetLeftOut: ReadonlyMap<string, NotReachedCases[]> = new Map(),
+  ): CoverageReport {
+    const byOperation = operationsOf(api)
+      .filter((op) => !op.webhook)
+      .map((op): OperationCoverage => {
+        const kinds = this.byOperation.get(op.operationId) ?? new Map<CaseKind, KindCoverage>();
+        const reached = [...kinds.values()].some((k) => k.requests > 0 || Object.keys(k.checks).length > 0);
+        const seen = [...kinds.values()].flatMap((k) => k.statuses);
+        const documented = Object.keys(op.operation.responses ?? {}).filter((code) => code !== "default");
+        const sorted = [...kinds.entries()].sort(([a], [b]) => kindRank(a) - kindRank(b) || a.localeCompare(b));
+        return {
+          operationId: op.operationId,
+          method: op.method.toUpperCase(),
+          path: op.path,
+          reached,
+          ...(reached ? {} : { notReached: notRun.get(op.operationId) ?? why }),
+          documentedStatuses: documented,
+          documentedSeen: documented.filter((code) => seen.some((status) => statusMatches(code, status))),
+          undocumentedSeen: [...new Set(seen)]
+            .filter((status) => !documented.some((code) => statusMatches(code, status)))
+            .sort(),
+          kinds: Object.fromEntries(
+            sorted.map(([kind, entry]) => [kind, { ...entry, statuses: entry.statuses.sort() }]),
+          ),
+          ...(budgetLeftOut.has(op.operationId) ? { notReachedCases: budgetLeftOut.get(op.operationId) } : {}),
+        };
+      });
+    const kinds = [...new Set(byOperation.flatMap((op) => Object.keys(op.kinds) as CaseKind[]))];
+    return {
+      operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
+      statuses: {
+        seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
+        documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
+      },
+      kinds: kinds.sort((a, b) => kindRank(a) - kindRank(b) || a.localeCompare(b)),
+      byOperation,
+    };
+  }
+}
+
+/** The console's few lines: operations and documented statuses reached, and what was not, shortened. */
+export function coverageLines(coverage: CoverageReport, shown = 8): string[] {
+  const missed = coverage.byOperation.filter((op) => !op.reached);
+  const lines = [
+    `Coverage: operations reached ${coverage.operations.reached}/${coverage.operations.total}, ` +
+      `documented statuses seen ${coverage.statuses.seen}/${coverage.statuses.documented}, ` +
+      `${coverage.kinds.length} kinds of case`,
+  ];
+  if (missed.length > 0) {
+    const names = missed.slice(0, shown).map((op) => op.operationId);
+    const more = missed.length > shown ? `, and ${missed.length - shown} more (see the JSON or HTML report)` : "";
+    lines.push(`  not reached: ${names.join(", ")}${more}`);
+  }
+  return lines;
+}
+
+function mergeKind(into: KindCoverage, from: KindCoverage): void {
+  into.requests += from.requests;
+  for (const status of from.statuses) if (!into.statuses.includes(status)) into.statuses.push(status);
+  into.statuses.sort();
+  for (const [check, tally] of Object.entries(from.checks)) {
+    const sum = (into.checks[check] ??= { passed: 0, failed: 0 });
+    sum.passed += tally.passed;
+    sum.failed += tally.failed;
+  }
+}
+
+/**
+ * The coverage of the shards of one run as one (contracts conform merge): an operation any shard reached is reached.
+ */
+export function mergeCoverage(parts: CoverageReport[]): CoverageReport | undefined {
+  const [first] = parts;
+  if (!first) return undefined;
+  const byOperation = first.byOperation.map((op): OperationCoverage => {
+    const same = parts.map((part) => part.byOperation.find((o) => o.operationId === op.operationId) ?? op);
+    const kinds: Partial<Record<CaseKind, KindCoverage>> = {};
+    for (const part of same)
+      for (const [kind, entry] of Object.entries(part.kinds) as Array<[CaseKind, KindCoverage]>)
+        mergeKind((kinds[kind] ??= { requests: 0, statuses: [], checks: {} }), entry);
+    const reached = same.some((o) => o.reached);
+    const seen = new Set(same.flatMap((o) => o.documentedSeen));
+    const { notReached, notReachedCases: _ignored, ...rest } = op;
+    const leftOut = mergeNotReached(same.map((o) => o.notReachedCases));
+    return {
+      ...rest,
+      ...(leftOut ? { notReachedCases: leftOut } : {}),
+      reached,
+      ...(reached
+        ? {}
+        : { notReached: same.find((o) => o.notReached && !o.notReached.includes("shard"))?.notReached ?? notReached }),
+      documentedSeen: op.documentedStatuses.filter((code) => seen.has(code)),
+      undocumentedSeen: [...new Set(same.flatMap((o) => o.undocumentedSeen))].sort(),
+      kinds,
+    };
+  });
+  const kinds = [...new Set(parts.flatMap((part) => part.kinds))];
+  return {
+    operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
+    statuses: {
+      seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
+      documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
+    },
+    kinds: kinds.sort((a, b) => kindRank(a) - kindRank(b) || a.localeCompare(b)),
+    byOperation,
+  };
+}

@@ -1,0 +1,185 @@
+// The ledger of a run: every check's result per operation, the failures with their reproductions (redacted, with a
+// curl command that names environment variables), the broken assumptions and the checks that could not run. Judging
+// writes to it; the report is built from it (report.ts), the coverage log hears of every result.
+import type { CoverageLog } from "./coverage.js";
+import { curlCommand, type Secrets } from "./secrets.js";
+import type { RunOptions } from "../send/session.js";
+import type { Exchange } from "../send/transport.js";
+
+export interface FailureRecord {
+  check: string;
+  operationId: string;
+  message: string;
+  /** What the failing case was: `example ...`, `random valid data`, the mutation, `no credentials`, a sequence step. */
+  case: string;
+  shrunk: boolean;
+  occurrences: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+  curl: string;
+  /** Where in the request the case breaks the contract (invalid cases), for the baseline key. */
+  where?: string;
+  /**
+   * Found by random data of this run's seed, not by an example, a boundary or a fixed step: another seed may not show
+   * it.
+   */
+  seeded?: boolean;
+  /** Listed in the --baseline file: reported, not failing the run. */
+  known?: boolean;
+  /** The baseline key: check | operation | where | normalized reason. */
+  key?: string;
+}
+
+interface RecordOptions {
+  /** false while shrinking: the counts are those of the cases the run meant to send. */
+  tally?: boolean;
+  shrunk?: boolean;
+  /** Where in the request an invalid case breaks the contract, for the baseline key. */
+  where?: string;
+  /** The case came from random data of this run's seed. */
+  seeded?: boolean;
+  /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
+  sentBefore?: Exchange;
+}
+
+/** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
+export interface WarningRecord {
+  check: string;
+  operationId: string;
+  message: string;
+  assumption: string;
+  case: string;
+  occurrences: number;
+}
+
+export interface Tally {
+  passed: number;
+  failed: number;
+}
+
+export class Ledger {
+  /** check → operationId → tally */
+  readonly tallies = new Map<string, Map<string, Tally>>();
+  readonly failures = new Map<string, FailureRecord>();
+  /** check → why it applies but could not run (a missing credential, a failed prerequisite): fails the run. */
+  readonly unrunChecks = new Map<string, string>();
+  /** `check operationId assumption` → the warning */
+  readonly warnings = new Map<string, WarningRecord>();
+
+  constructor(
+    private readonly options: Pick<RunOptions, "checks" | "onProgress" | "baseUrl">,
+    private readonly secrets: Secrets,
+    private readonly coverage: CoverageLog,
+    /** The request budget is spent: what it cut short is not reached, not unable to run. */
+    private readonly budgetSpent: () => boolean,
+  ) {}
+
+  /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
+  warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
+    const key = `${check} ${operationId} ${assumption}`;
+    const existing = this.warnings.get(key);
+    if (existing) existing.occurrences += 1;
+    else
+      this.warnings.set(key, {
+        check,
+        operationId,
+        message: this.secrets.redact(message),
+        assumption,
+        case: this.secrets.redact(caseLabel),
+        occurrences: 1,
+      });
+  }
+
+  /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
+  cannotRun(check: string, reason: string): void {
+    // A step the spent budget cut short is not reached, which the report says; it did not fail to run.
+    if (!this.options.checks.has(check) || this.unrunChecks.has(check) || this.budgetSpent()) return;
+    this.unrunChecks.set(check, this.secrets.redact(reason));
+  }
+
+  /** Records one outcome ("" passed, text failed) of a check on an operation. */
+  record(
+    check: string,
+    operationId: string,
+    outcome: string,
+    exchange: Exchange | undefined,
+    caseLabel: string,
+    options: RecordOptions = {},
+  ): void {
+    if (!this.options.checks.has(check) || exchange?.interrupted) return;
+    if (options.tally !== false) {
+      const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
+      this.tallies.set(check, byOperation);
+      const tally = byOperation.get(operationId) ?? { passed: 0, failed: 0 };
+      byOperation.set(operationId, tally);
+      if (outcome) tally.failed += 1;
+      else tally.passed += 1;
+      this.coverage.judged(operationId, check, exchange, !outcome);
+    }
+    if (!outcome) return;
+    const key = `${check} ${operationId}`;
+    const existing = this.failures.get(key);
+    if (existing && !options.shrunk) {
+      if (options.tally !== false) existing.occurrences += 1;
+      // A fixed case (an example, a boundary, a step) failing the same way: another seed shows it too.
+      if (options.tally !== false && !options.seeded) delete existing.seeded;
+      return;
+    }
+    if (!existing)
+      this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
+    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, {
+      shrunk: Boolean(options.shrunk),
+      occurrences: existing?.occurrences ?? 1,
+      sentBefore: options.sentBefore,
+    });
+    const where = options.where ?? existing?.where;
+    if (where) record.where = this.secrets.redact(where);
+    // A shrunk case keeps the origin of the case that first failed.
+    if (existing ? existing.seeded : options.seeded) record.seeded = true;
+    this.failures.set(key, record);
+  }
+
+  private failureRecord(
+    check: string,
+    operationId: string,
+    message: string,
+    exchange: Exchange | undefined,
+    caseLabel: string,
+    { shrunk, occurrences, sentBefore }: { shrunk: boolean; occurrences: number; sentBefore?: Exchange },
+  ): FailureRecord {
+    const redact = (text: string) => this.secrets.redact(text);
+    const request = exchange?.request ?? { method: "-", url: this.options.baseUrl, headers: {} };
+    const record: FailureRecord = {
+      check,
+      operationId,
+      message: redact(message),
+      case: redact(caseLabel),
+      shrunk,
+      occurrences,
+      request: {
+        method: request.method,
+        url: this.secrets.redactSent(request.url),
+        headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, this.secrets.redactSent(v)])),
+        ...(request.body !== undefined ? { body: this.secrets.redactSent(request.body) } : {}),
+      },
+      // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then
+      // this one.
+      curl: curlCommand(
+        request,
+        this.secrets,
+        sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 },
+      ),
+    };
+    if (exchange?.response) {
+      record.response = {
+        status: exchange.response.status,
+        headers: Object.fromEntries(Object.entries(exchange.response.headers).map(([k, v]) => [k, redact(v)])),
+        body: redact(exchange.response.text.slice(0, 4000)),
+      };
+    }
+    // A transport or browser error can quote the whole URL, and with it a token the provider issued in this run.
+    if (exchange?.error) record.error = redact(exchange.error);
+    return record;
+  }
+}
