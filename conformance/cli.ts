@@ -16,7 +16,7 @@ import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./report/console.js";
 import { Secrets } from "./report/secrets.js";
 import { CONFORM_USAGE } from "./cli-usage.js";
-import { DEFAULT_MAX_WRITES } from "./send/session.js";
+import { DEFAULT_MAX_WRITES } from "./plan/write-budget.js";
 import { runPassiveCommand } from "./passive/cli.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 

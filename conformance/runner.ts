@@ -14,11 +14,12 @@ import type { PlanItem } from "./plan/items.js";
 import { Planner } from "./plan/planner.js";
 import { buildReport, type RunReport } from "./report/report.js";
 import { cleanUp, ResourceTracker } from "./send/resources.js";
-import { type RunOptions, Session } from "./send/session.js";
+import type { RunOptions } from "./context.js";
+import { Session } from "./send/session.js";
 import { sequencedKinds } from "./steps/stateful.js";
 import { runStep, stepFacts } from "./steps/run-step.js";
 
-export type { RunOptions } from "./send/session.js";
+export type { RunOptions } from "./context.js";
 
 /** Thrown when the target cannot be reached at all (exit code 2). */
 export class UnreachableTarget extends UsageError {}
@@ -95,7 +96,12 @@ function selectOperations(session: Session): SelectedOperation[] {
     if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {
       const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
       skip(reason);
-      session.ledger.cannotRun("positive_data_acceptance", reason);
+      session.ledger.decide({
+        about: "check",
+        name: "positive_data_acceptance",
+        decision: "cannot run",
+        reason: reason,
+      });
       continue;
     }
     const kind = session.resources.find((k) => k.create === id);

@@ -1,6 +1,5 @@
 // Authorization endpoint checks: PKCE methods, redirect_uri matching, optional and unknown parameters, prompt and
 // max_age. Each sends the browser through the provider (flow.ts) and records one check.
-import { assumptionJudge } from "../judge/judge.js";
 import { decodeJwt } from "jose";
 import { assumptionBroken } from "../judge/checks.js";
 import { resolveAt } from "../contract/lookup.js";
@@ -17,6 +16,7 @@ import {
   refused,
   tokensFor,
 } from "./flow.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /**
  * What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core
@@ -46,14 +46,16 @@ export async function plainPkceRefused(flow: Flow): Promise<void> {
       ? "a code was issued for code_challenge_method=plain (RFC 7636 §4.2 allows it; the contract allows S256 only, RFC 9700 §2.1.1)"
       : "";
   const assumption = s256OnlyAssumption(session);
-  session.ledger.record(
-    "pkce_s256_only",
-    "authorize",
-    problem && assumption !== undefined
-      ? assumptionBroken(assumptionJudge(session, "pkce_s256_only", "authorize", label), problem, assumption)
-      : problem,
-    plain.exchange,
-    label,
+  session.ledger.add(
+    verdictOf(
+      "pkce_s256_only",
+      "authorize",
+      problem && assumption !== undefined
+        ? assumptionBroken(session.judge.assumption("pkce_s256_only", "authorize", label), problem, assumption)
+        : problem,
+      plain.exchange,
+      label,
+    ),
   );
 }
 
@@ -83,12 +85,8 @@ export async function redirectUriMismatch(flow: Flow): Promise<void> {
         `a code was exchanged with another redirect_uri than the one it was issued for (${describe(last)}; RFC 6749 §4.1.3)`,
       );
   }
-  session.ledger.record(
-    "redirect_uri_mismatch",
-    "exchangeToken",
-    problems.join("; "),
-    last,
-    "redirect_uri that must be refused",
+  session.ledger.add(
+    verdictOf("redirect_uri_mismatch", "exchangeToken", problems.join("; "), last, "redirect_uri that must be refused"),
   );
 }
 
@@ -100,14 +98,16 @@ export async function redirectUriExactMatch(flow: Flow): Promise<void> {
     redirectUri: registered.href,
     purpose: "authorize with a redirect_uri whose query was altered",
   });
-  flow.session.ledger.record(
-    "redirect_uri_exact_match",
-    "authorize",
-    attempt.kind === "failed"
-      ? ""
-      : `the provider redirected (${describeAuthorization(attempt)}) to ${registered.href}, which is the registered redirect_uri with another query (exact matching: RFC 9700 §4.1.3, OpenID Connect Core §3.1.2.1)`,
-    attempt.exchange,
-    "authorize with an altered redirect_uri query",
+  flow.session.ledger.add(
+    verdictOf(
+      "redirect_uri_exact_match",
+      "authorize",
+      attempt.kind === "failed"
+        ? ""
+        : `the provider redirected (${describeAuthorization(attempt)}) to ${registered.href}, which is the registered redirect_uri with another query (exact matching: RFC 9700 §4.1.3, OpenID Connect Core §3.1.2.1)`,
+      attempt.exchange,
+      "authorize with an altered redirect_uri query",
+    ),
   );
 }
 
@@ -129,7 +129,7 @@ export async function nonceOptional(flow: Flow): Promise<void> {
       problem =
         "the id_token carries a nonce though the request sent none (OpenID Connect Core §2: nonce is the request's)";
   }
-  session.ledger.record("nonce_optional", "authorize", problem, exchange, "authorize without nonce");
+  session.ledger.add(verdictOf("nonce_optional", "authorize", problem, exchange, "authorize without nonce"));
 }
 
 export async function unknownParametersIgnored(flow: Flow): Promise<void> {
@@ -138,14 +138,16 @@ export async function unknownParametersIgnored(flow: Flow): Promise<void> {
     extra: { conformance_unknown_parameter: "ignore-me" },
     purpose: "authorize with an unknown parameter",
   });
-  flow.session.ledger.record(
-    "unknown_parameters_ignored",
-    "authorize",
-    attempt.kind === "code"
-      ? ""
-      : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)} (RFC 6749 §3.1, OpenID Connect Core §3.1.2.1: unknown parameters are ignored)`,
-    attempt.exchange,
-    "authorize with an unknown parameter",
+  flow.session.ledger.add(
+    verdictOf(
+      "unknown_parameters_ignored",
+      "authorize",
+      attempt.kind === "code"
+        ? ""
+        : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)} (RFC 6749 §3.1, OpenID Connect Core §3.1.2.1: unknown parameters are ignored)`,
+      attempt.exchange,
+      "authorize with an unknown parameter",
+    ),
   );
 }
 
@@ -157,14 +159,16 @@ export async function promptNoneSignedIn(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none while signed in",
   });
-  flow.session.ledger.record(
-    "prompt_none",
-    "authorize",
-    attempt.kind === "code"
-      ? ""
-      : `prompt=none with a live session${flow.idTokenHint ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`,
-    attempt.exchange,
-    "prompt=none while signed in",
+  flow.session.ledger.add(
+    verdictOf(
+      "prompt_none",
+      "authorize",
+      attempt.kind === "code"
+        ? ""
+        : `prompt=none with a live session${flow.idTokenHint ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`,
+      attempt.exchange,
+      "prompt=none while signed in",
+    ),
   );
 }
 
@@ -177,14 +181,16 @@ export async function promptNoneSignedOut(flow: Flow): Promise<void> {
     purpose: "authorize with prompt=none without a session",
   });
   const ok = attempt.kind === "error" && WITHOUT_HINT_ERRORS.includes(attempt.error);
-  flow.session.ledger.record(
-    "prompt_none",
-    "authorize",
-    ok
-      ? ""
-      : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`,
-    attempt.exchange,
-    "prompt=none without a session",
+  flow.session.ledger.add(
+    verdictOf(
+      "prompt_none",
+      "authorize",
+      ok
+        ? ""
+        : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`,
+      attempt.exchange,
+      "prompt=none without a session",
+    ),
   );
 }
 
@@ -233,7 +239,7 @@ export async function promptLogin(flow: Flow, firstSignIn: number): Promise<void
         "the id_token carries no auth_time, so a re-authentication cannot be told (OpenID Connect Core §2: auth_time when requested)",
       );
   }
-  session.ledger.record("prompt_login", "authorize", problems.join("; "), exchange, "prompt=login");
+  session.ledger.add(verdictOf("prompt_login", "authorize", problems.join("; "), exchange, "prompt=login"));
 }
 
 export async function maxAge(flow: Flow): Promise<void> {
@@ -265,5 +271,5 @@ export async function maxAge(flow: Flow): Promise<void> {
         `the id_token's auth_time ${result.authTime} is older than max_age allows (the request was sent at ${before}; OpenID Connect Core §3.1.2.1)`,
       );
   }
-  session.ledger.record("max_age", "authorize", problems.join("; "), exchange, "max_age=1");
+  session.ledger.add(verdictOf("max_age", "authorize", problems.join("; "), exchange, "max_age=1"));
 }

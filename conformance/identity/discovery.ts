@@ -1,12 +1,12 @@
 // Discovery and JWKS checks: they need no client and no sign-in. The discovery document is found as an OpenID
 // Connect client finds it, at the issuer's metadata address (the contract's getOpenIdConfiguration path).
-import { judge, assumptionJudge } from "../judge/judge.js";
 import { assumptionBroken } from "../judge/checks.js";
 import type { Session } from "../send/session.js";
 import { s256OnlyAssumption } from "./authorization.js";
 import type { Exchange } from "../send/transport.js";
 import { type DiscoveryDocument, jsonObject, shown } from "./flow.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** The discovery members naming the provider's endpoints, and the operation each must point at. */
 const ENDPOINT_OPERATIONS: Record<string, IdentityOperationId> = {
@@ -35,7 +35,7 @@ export interface Discovery {
 async function get(session: Session, operationId: string, label: string): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, { origin: "example", label, path: {}, query: {}, headers: {} });
-  judge(session, model, exchange, "valid", label);
+  session.judge.exchange(model, exchange, "valid", label);
   return exchange;
 }
 
@@ -85,7 +85,7 @@ function pkceProblem(session: Session, methods: unknown): string {
   return assumption === undefined
     ? problem
     : assumptionBroken(
-        assumptionJudge(session, "pkce_s256_only", "getOpenIdConfiguration", "discovery document"),
+        session.judge.assumption("pkce_s256_only", "getOpenIdConfiguration", "discovery document"),
         problem,
         assumption,
       );
@@ -96,22 +96,26 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
   const document = jsonObject(exchange.response?.json);
   if (!document) {
     for (const check of ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"]) {
-      session.ledger.record(
-        check,
-        "getOpenIdConfiguration",
-        `no JSON discovery document (status ${exchange.response?.status ?? exchange.error}; OpenID Connect Discovery §4.2)`,
-        exchange,
-        "discovery document",
+      session.ledger.add(
+        verdictOf(
+          check,
+          "getOpenIdConfiguration",
+          `no JSON discovery document (status ${exchange.response?.status ?? exchange.error}; OpenID Connect Discovery §4.2)`,
+          exchange,
+          "discovery document",
+        ),
       );
     }
     return undefined;
   }
-  session.ledger.record(
-    "discovery_fields_and_issuer",
-    "getOpenIdConfiguration",
-    fieldProblems(session, document).join("; "),
-    exchange,
-    "discovery document",
+  session.ledger.add(
+    verdictOf(
+      "discovery_fields_and_issuer",
+      "getOpenIdConfiguration",
+      fieldProblems(session, document).join("; "),
+      exchange,
+      "discovery document",
+    ),
   );
 
   const algorithms: string[] = [];
@@ -123,19 +127,23 @@ export async function checkDiscovery(session: Session): Promise<Discovery | unde
     algorithms.push(
       `scopes_supported (${JSON.stringify(document.scopes_supported)}) lacks openid (OpenID Connect Discovery §3: it MUST)`,
     );
-  session.ledger.record(
-    "discovery_rs256_and_openid",
-    "getOpenIdConfiguration",
-    algorithms.join("; "),
-    exchange,
-    "discovery document",
+  session.ledger.add(
+    verdictOf(
+      "discovery_rs256_and_openid",
+      "getOpenIdConfiguration",
+      algorithms.join("; "),
+      exchange,
+      "discovery document",
+    ),
   );
-  session.ledger.record(
-    "pkce_s256_only",
-    "getOpenIdConfiguration",
-    pkceProblem(session, document.code_challenge_methods_supported),
-    exchange,
-    "discovery document",
+  session.ledger.add(
+    verdictOf(
+      "pkce_s256_only",
+      "getOpenIdConfiguration",
+      pkceProblem(session, document.code_challenge_methods_supported),
+      exchange,
+      "discovery document",
+    ),
   );
   return { document, exchange };
 }
@@ -169,36 +177,40 @@ export async function checkJwks(session: Session): Promise<unknown[] | undefined
   const exchange = await get(session, "getJwks", "JWKS");
   const keys: unknown = jsonObject(exchange.response?.json)?.keys;
   if (!Array.isArray(keys)) {
-    session.ledger.record(
-      "jwks_shape",
-      "getJwks",
-      `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error}; RFC 7517 §5)`,
-      exchange,
-      "JWKS",
+    session.ledger.add(
+      verdictOf(
+        "jwks_shape",
+        "getJwks",
+        `no keys array in the JWKS (status ${exchange.response?.status ?? exchange.error}; RFC 7517 §5)`,
+        exchange,
+        "JWKS",
+      ),
     );
     return undefined;
   }
   const list: unknown[] = keys;
-  session.ledger.record("jwks_shape", "getJwks", keyProblems(list).join("; "), exchange, "JWKS");
+  session.ledger.add(verdictOf("jwks_shape", "getJwks", keyProblems(list).join("; "), exchange, "JWKS"));
   const kids = list.map((key) => jsonObject(key)?.kid).filter((kid): kid is string => typeof kid === "string");
   const repeated = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
   const unnamed =
     list.length > 1 && kids.length < list.length
       ? "several keys and not every one has a kid (OpenID Connect Core §10.1: kid is required with several keys)"
       : "";
-  session.ledger.record(
-    "jwks_unique_kids",
-    "getJwks",
-    [
-      repeated.length
-        ? `kid ${repeated.join(", ")} is used by more than one key (RFC 7517 §4.5: kids are distinct within a set)`
-        : "",
-      unnamed,
-    ]
-      .filter(Boolean)
-      .join("; "),
-    exchange,
-    "JWKS",
+  session.ledger.add(
+    verdictOf(
+      "jwks_unique_kids",
+      "getJwks",
+      [
+        repeated.length
+          ? `kid ${repeated.join(", ")} is used by more than one key (RFC 7517 §4.5: kids are distinct within a set)`
+          : "",
+        unnamed,
+      ]
+        .filter(Boolean)
+        .join("; "),
+      exchange,
+      "JWKS",
+    ),
   );
   return list;
 }

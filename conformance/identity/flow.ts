@@ -1,13 +1,13 @@
 // The shared steps of every flow check: sending the browser (a sign-in driver) to the authorization endpoint and
 // reading what comes back to the redirect_uri, and exchanging codes at the token endpoint. The endpoints are the
 // discovery document's, as an OpenID Connect client follows them.
-import { judge } from "../judge/judge.js";
 import { createHash, randomBytes } from "node:crypto";
 import type { RequestCase } from "../plan/cases.js";
 import type { Session } from "../send/session.js";
 import type { Navigation, SignInDriver } from "../sign-in/driver.js";
 import type { Exchange } from "../send/transport.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
 export type DiscoveryDocument = Record<string, unknown>;
@@ -152,16 +152,18 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
   const code = back.get("code");
   if (code) session.secrets.add(code, "<authorization code>");
   const returned = back.get("state");
-  session.ledger.record(
-    "state_echoed",
-    "authorize",
-    returned === state
-      ? ""
-      : returned === null
-        ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent (RFC 6749 §4.1.2, §4.1.2.1)`
-        : "the provider came back to the redirect_uri with another state than the one sent (RFC 6749 §4.1.2, §4.1.2.1)",
-    exchange,
-    options.purpose,
+  session.ledger.add(
+    verdictOf(
+      "state_echoed",
+      "authorize",
+      returned === state
+        ? ""
+        : returned === null
+          ? `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent (RFC 6749 §4.1.2, §4.1.2.1)`
+          : "the provider came back to the redirect_uri with another state than the one sent (RFC 6749 §4.1.2, §4.1.2.1)",
+      exchange,
+      options.purpose,
+    ),
   );
   if (code) {
     return { kind: "code", code, verifier, nonce, scope: options.scope, redirectUri, navigation, exchange };
@@ -191,7 +193,7 @@ export async function exchangeCode(
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const requestCase: RequestCase = { origin: "example", label, path: {}, query: {}, headers: {}, body };
   const exchange = await session.send(model, requestCase);
-  judge(session, model, exchange, "any", label);
+  session.judge.exchange(model, exchange, "any", label);
   const tokens = jsonObject(exchange.response?.json);
   for (const name of ["access_token", "refresh_token", "id_token"]) {
     const value = tokens?.[name];

@@ -1,6 +1,7 @@
 // RP-initiated logout checks: the registered post_logout_redirect_uri with state, no open redirect, and the
 // session really ended. They need --post-logout-redirect-uri and an id_token to hint with.
 import { authorize, endpointOf, type Flow, navigationExchange, newState, sameEndpoint, tokensFor } from "./flow.js";
+import { verdictOf } from "../judge/verdict.js";
 
 const LOGOUT_CHECKS = ["logout_post_redirect", "logout_open_redirect", "logout_ends_session"];
 
@@ -24,14 +25,16 @@ async function openRedirect(flow: Flow, idToken: string): Promise<void> {
     until: (next) => sameEndpoint(next, elsewhere),
     purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)",
   });
-  flow.session.ledger.record(
-    "logout_open_redirect",
-    "logout",
-    navigation.arrived
-      ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect; RP-Initiated Logout §3)`
-      : "",
-    navigationExchange(url, navigation, navigation.arrived),
-    "logout with an unregistered post_logout_redirect_uri",
+  flow.session.ledger.add(
+    verdictOf(
+      "logout_open_redirect",
+      "logout",
+      navigation.arrived
+        ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect; RP-Initiated Logout §3)`
+        : "",
+      navigationExchange(url, navigation, navigation.arrived),
+      "logout with an unregistered post_logout_redirect_uri",
+    ),
   );
 }
 
@@ -51,12 +54,14 @@ async function postRedirect(flow: Flow, idToken: string, registered: string): Pr
       : returned == null
         ? "the post-logout redirect carries no state, though one was sent (RP-Initiated Logout §2, §3)"
         : "the post-logout redirect carries another state than the one sent (RP-Initiated Logout §2, §3)";
-  flow.session.ledger.record(
-    "logout_post_redirect",
-    "logout",
-    problem,
-    navigationExchange(url, navigation, navigation.arrived),
-    "logout with the registered post_logout_redirect_uri",
+  flow.session.ledger.add(
+    verdictOf(
+      "logout_post_redirect",
+      "logout",
+      problem,
+      navigationExchange(url, navigation, navigation.arrived),
+      "logout with the registered post_logout_redirect_uri",
+    ),
   );
   return Boolean(navigation.arrived);
 }
@@ -75,7 +80,12 @@ export async function logout(flow: Flow): Promise<void> {
   let idToken = await signInForLogout(flow);
   if (!idToken) {
     for (const check of wanted)
-      session.ledger.cannotRun(check, "could not sign in again to get an id_token to sign out with"); // fail closed
+      session.ledger.decide({
+        about: "check",
+        name: check,
+        decision: "cannot run",
+        reason: "could not sign in again to get an id_token to sign out with",
+      }); // fail closed
     return;
   }
   if (checks.has("logout_open_redirect")) {
@@ -94,13 +104,15 @@ export async function logout(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none after signing out",
   });
-  session.ledger.record(
-    "logout_ends_session",
-    "logout",
-    after.kind === "code"
-      ? "prompt=none still got a code after the logout: the session was not ended (RP-Initiated Logout §2, §3)"
-      : "",
-    after.exchange,
-    "prompt=none after logout",
+  session.ledger.add(
+    verdictOf(
+      "logout_ends_session",
+      "logout",
+      after.kind === "code"
+        ? "prompt=none still got a code after the logout: the session was not ended (RP-Initiated Logout §2, §3)"
+        : "",
+      after.exchange,
+      "prompt=none after logout",
+    ),
   );
 }

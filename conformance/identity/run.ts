@@ -24,6 +24,7 @@ import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, t
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { Session } from "../send/session.js";
 import { openSignInDriver } from "../sign-in/open.js";
+import { verdictOf } from "../judge/verdict.js";
 
 export { checkDiscovery, checkJwks, type Discovery } from "./discovery.js";
 
@@ -51,7 +52,12 @@ export async function runIdentityChecks(session: Session): Promise<void> {
   const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
   if (missing.length) {
     for (const check of flowChecks)
-      session.ledger.cannotRun(check, `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
+      session.ledger.decide({
+        about: "check",
+        name: check,
+        decision: "cannot run",
+        reason: `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`,
+      });
     return;
   }
   if (checks.has("token_errors")) await tokenErrors(session);
@@ -85,28 +91,32 @@ async function firstSignIn(
       first.kind === "failed"
         ? first.failure
         : `the provider answered the sign-in with ${describeAuthorization(first)}`;
-    session.ledger.record(
-      "sign_in",
-      "authorize",
-      `could not sign in to get an authorization code: ${cause}`,
-      first.exchange,
-      "sign in",
+    session.ledger.add(
+      verdictOf(
+        "sign_in",
+        "authorize",
+        `could not sign in to get an authorization code: ${cause}`,
+        first.exchange,
+        "sign in",
+      ),
     );
     skipRest(`the sign-in did not complete: ${cause}`);
     return false;
   }
-  session.ledger.record("sign_in", "authorize", "", first.exchange, "sign in");
+  session.ledger.add(verdictOf("sign_in", "authorize", "", first.exchange, "sign in"));
 
   // The first code is exchanged properly; its tokens serve the id_token and userinfo checks before code_reuse
   // replays the code (a provider should then revoke those tokens, RFC 6749 §4.1.2).
   const { exchange: tokensExchange, tokens } = await tokensFor(session, first, "exchange a fresh code");
   if (!tokens) {
-    session.ledger.record(
-      "code_reuse",
-      "exchangeToken",
-      `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
-      tokensExchange,
-      "exchange a fresh code",
+    session.ledger.add(
+      verdictOf(
+        "code_reuse",
+        "exchangeToken",
+        `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
+        tokensExchange,
+        "exchange a fresh code",
+      ),
     );
     skipRest(`the provider refused a fresh code with its verifier: ${describe(tokensExchange)}`);
     return false;
@@ -132,7 +142,8 @@ async function runFlows(flow: Flow): Promise<void> {
   // (with sign_in excluded or not selected nothing else would fail it).
   const skipRest = (reason: string) => {
     for (const check of FLOW_CHECKS)
-      if (checks.has(check) && !session.ledger.tallies.has(check)) session.ledger.cannotRun(check, reason);
+      if (checks.has(check) && !session.ledger.tallies.has(check))
+        session.ledger.decide({ about: "check", name: check, decision: "cannot run", reason: reason });
   };
   const signInStarted = Math.floor(Date.now() / 1000);
   if (!(await firstSignIn(flow, run, skipRest))) return;

@@ -1,5 +1,4 @@
 // Token endpoint checks: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
-import { assumptionJudge } from "../judge/judge.js";
 import { createHash, randomBytes } from "node:crypto";
 import {
   createLocalJWKSet,
@@ -31,6 +30,7 @@ import {
   tokensFor,
 } from "./flow.js";
 import { readUserinfo } from "./userinfo.js";
+import { verdictOf } from "../judge/verdict.js";
 
 type TokenErrorCase = [string, Record<string, string | undefined>, (e: Exchange) => boolean, string];
 
@@ -87,7 +87,9 @@ export async function tokenErrors(session: Session): Promise<void> {
       last = exchange;
     } else last ??= exchange;
   }
-  session.ledger.record("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail");
+  session.ledger.add(
+    verdictOf("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail"),
+  );
 }
 
 /** Verifies with the JWKS; where several keys share the kid (jwks_unique_kids reports that), any of them may verify. */
@@ -131,12 +133,8 @@ export async function checkIdToken(
   const { session, document } = flow;
   const { credentials, baseUrl } = session.options;
   const record = (problem: string) =>
-    session.ledger.record(
-      "id_token_signature_and_claims",
-      "exchangeToken",
-      problem,
-      exchange,
-      "the id_token of a fresh code",
+    session.ledger.add(
+      verdictOf("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code"),
     );
   if (typeof tokens.id_token !== "string")
     return record("the token response for scope openid carries no id_token (OpenID Connect Core §3.1.3.3)");
@@ -167,23 +165,27 @@ export function checkAtHash(session: Session, tokens: TokenResponse, exchange: E
   if (typeof tokens.id_token !== "string") return;
   const claims = decodeJwt(tokens.id_token);
   if (claims.at_hash === undefined)
-    return session.ledger.record(
-      "id_token_at_hash",
-      "exchangeToken",
-      "",
-      exchange,
-      "the id_token's at_hash (absent, which code flow allows)",
+    return session.ledger.add(
+      verdictOf(
+        "id_token_at_hash",
+        "exchangeToken",
+        "",
+        exchange,
+        "the id_token's at_hash (absent, which code flow allows)",
+      ),
     );
   const digest = createHash("sha256").update(tokens.access_token).digest();
   const expected = base64url(digest.subarray(0, digest.length / 2));
-  session.ledger.record(
-    "id_token_at_hash",
-    "exchangeToken",
-    claims.at_hash === expected
-      ? ""
-      : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected} (OpenID Connect Core §3.1.3.6)`,
-    exchange,
-    "the id_token's at_hash",
+  session.ledger.add(
+    verdictOf(
+      "id_token_at_hash",
+      "exchangeToken",
+      claims.at_hash === expected
+        ? ""
+        : `at_hash is ${shown(claims.at_hash)}, the access token's is ${expected} (OpenID Connect Core §3.1.3.6)`,
+      exchange,
+      "the id_token's at_hash",
+    ),
   );
 }
 
@@ -196,12 +198,14 @@ export async function codeReuse(
 ): Promise<void> {
   const { session } = flow;
   const again = await exchangeCode(session, codeFields(session, first), "exchange the same code again");
-  session.ledger.record(
-    "code_reuse",
-    "exchangeToken",
-    refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`,
-    again,
-    "exchange the same code again",
+  session.ledger.add(
+    verdictOf(
+      "code_reuse",
+      "exchangeToken",
+      refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`,
+      again,
+      "exchange the same code again",
+    ),
   );
   if (!run("code_reuse_revokes_tokens")) return;
   // Revoking the tokens is what a provider does once it detects the replay; accepting the replay is code_reuse's.
@@ -217,18 +221,20 @@ export async function codeReuse(
     after.response?.status === 200
       ? "the access token issued for the code still reads userinfo after the code was replayed"
       : "";
-  session.ledger.record(
-    "code_reuse_revokes_tokens",
-    "getUserInfo",
-    problem
-      ? assumptionBroken(
-          assumptionJudge(session, "code_reuse_revokes_tokens", "getUserInfo", label),
-          problem,
-          REVOKE_IS_A_SHOULD,
-        )
-      : "",
-    after,
-    label,
+  session.ledger.add(
+    verdictOf(
+      "code_reuse_revokes_tokens",
+      "getUserInfo",
+      problem
+        ? assumptionBroken(
+            session.judge.assumption("code_reuse_revokes_tokens", "getUserInfo", label),
+            problem,
+            REVOKE_IS_A_SHOULD,
+          )
+        : "",
+      after,
+      label,
+    ),
   );
 }
 
@@ -246,7 +252,12 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
   ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
-      session.ledger.cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`);
+      session.ledger.decide({
+        about: "check",
+        name: "pkce_enforcement",
+        decision: "cannot run",
+        reason: `could not get a code again: ${describeAuthorization(grant)}`,
+      });
       return;
     }
     last = await exchangeCode(
@@ -257,12 +268,8 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
     if (!refused(last))
       problems.push(`a code issued for a S256 challenge was exchanged ${what} (${describe(last)}; RFC 7636 §4.6)`);
   }
-  session.ledger.record(
-    "pkce_enforcement",
-    "exchangeToken",
-    problems.join("; "),
-    last,
-    "PKCE code exchanges that must fail",
+  session.ledger.add(
+    verdictOf("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail"),
   );
 }
 
@@ -279,7 +286,7 @@ export async function refreshTokens(flow: Flow): Promise<void> {
   const { session } = flow;
   const { credentials } = session.options;
   const record = (problem: string, exchange: Exchange, label: string) =>
-    session.ledger.record("refresh_token_offline_access", "exchangeToken", problem, exchange, label);
+    session.ledger.add(verdictOf("refresh_token_offline_access", "exchangeToken", problem, exchange, label));
   const attempt = await authorize(flow, {
     scope: "openid offline_access",
     extra: { prompt: "consent" },

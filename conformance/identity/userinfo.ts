@@ -1,11 +1,11 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
-import { judge, assumptionJudge } from "../judge/judge.js";
 import { assumptionBroken } from "../judge/checks.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, jsonObject, shown } from "./flow.js";
 import { identitySchema } from "./paths.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** Scope of each claim, read from the contract's UserInfo descriptions ("Scope `profile`: ..."). */
 function claimScopes(): Map<string, string> {
@@ -74,7 +74,7 @@ async function readForScope(
   const model = session.model("getUserInfo");
   const exchange = await readUserinfo(flow, token);
   session.observations.observe(model, exchange);
-  judge(session, model, exchange, "valid", `userinfo for scope ${scope}`);
+  session.judge.exchange(model, exchange, "valid", `userinfo for scope ${scope}`);
   reading.last = exchange;
   const claims = jsonObject(exchange.response?.json);
   if (exchange.response?.status !== 200 || !claims) {
@@ -100,12 +100,14 @@ export async function userinfoByScope(
     reading.problems.push(
       `userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)} (OpenID Connect Core §5.3.2: it MUST match)`,
     );
-  session.ledger.record(
-    "granted_scope_claims",
-    "getUserInfo",
-    reading.missingScopes.join("; "),
-    reading.last,
-    `userinfo for scope ${grantedScope}`,
+  session.ledger.add(
+    verdictOf(
+      "granted_scope_claims",
+      "getUserInfo",
+      reading.missingScopes.join("; "),
+      reading.last,
+      `userinfo for scope ${grantedScope}`,
+    ),
   );
   const narrow = await authorize(flow, { scope: "openid", purpose: "authorize with scope openid only" });
   if (narrow.kind === "code") {
@@ -113,12 +115,8 @@ export async function userinfoByScope(
     const token = jsonObject(exchange.response?.json)?.access_token;
     if (typeof token === "string") await readForScope(flow, token, "openid", reading);
   }
-  session.ledger.record(
-    "userinfo_by_scope",
-    "getUserInfo",
-    reading.problems.join("; "),
-    reading.last,
-    "userinfo by scope",
+  session.ledger.add(
+    verdictOf("userinfo_by_scope", "getUserInfo", reading.problems.join("; "), reading.last, "userinfo by scope"),
   );
 }
 
@@ -191,12 +189,14 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
       failedOn ??= way.operationId;
     } else last ??= exchange;
   }
-  session.ledger.record(
-    "userinfo_methods",
-    failedOn ?? "getUserInfoByPost",
-    problems.join("; "),
-    last,
-    "userinfo by GET and POST",
+  session.ledger.add(
+    verdictOf(
+      "userinfo_methods",
+      failedOn ?? "getUserInfoByPost",
+      problems.join("; "),
+      last,
+      "userinfo by GET and POST",
+    ),
   );
 }
 
@@ -208,7 +208,7 @@ function brokenAssumption(session: Session, way: UserinfoWay, problem: string): 
   const assumption = bodyTokenAssumption(session);
   if (assumption === undefined) return problem;
   return assumptionBroken(
-    assumptionJudge(session, "userinfo_methods", way.operationId, `userinfo by ${way.what}`),
+    session.judge.assumption("userinfo_methods", way.operationId, `userinfo by ${way.what}`),
     problem,
     assumption,
   );

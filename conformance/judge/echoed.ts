@@ -5,6 +5,7 @@ import { propertiesWith } from "../contract/lookup.js";
 import { pointerValue } from "../contract/links.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
+import { verdictOf } from "./verdict.js";
 
 const aliasesByApi = new Map<ApiName, Map<string, string>>();
 
@@ -87,11 +88,13 @@ export function echoed(
   const { compared, differences } = compareWithSent(session, kind.create, sent, answer, where);
   const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
   if (compared > 0)
-    session.ledger.record(
-      "created_values_echoed",
-      operationId,
-      differences.join("; "),
-      exchange,
-      `compare what was created with ${where}`,
+    session.ledger.add(
+      verdictOf(
+        "created_values_echoed",
+        operationId,
+        differences.join("; "),
+        exchange,
+        `compare what was created with ${where}`,
+      ),
     );
 }

@@ -1,123 +1,154 @@
-// Judging: what the checks say of an exchange, written to the ledger. `judgeArrival` runs on every exchange the
-// session sends (max_response_time, rate-limit consistency, the gaps the contract leaves); `judge` runs the response
-// checks for what the case expected (accepted, refused, refused for its credentials, anything); `assumptionJudge` is
-// how a check outside the response checks reports a broken `x-assumption`.
+// Judging: what the checks say of an exchange, as verdicts added to the ledger. `arrival` runs on every exchange the
+// sender hands on (max_response_time, rate-limit consistency, the gaps the contract leaves, the coverage of what was
+// sent); `exchange` runs the response checks for what the case expected (accepted, refused, refused for its
+// credentials, anything); `assumption` is how a check outside the response checks reports a broken `x-assumption`.
+import { loadContract } from "../../lib/contract/index.js";
+import type { RunContext } from "../context.js";
 import type { OperationModel, Violation } from "../plan/cases.js";
-import { type CheckNote, type Expectation, type ResponseCheckInput, runResponseChecks } from "./checks.js";
-import { isSuccess } from "./contract-words.js";
-import type { Session } from "../send/session.js";
+import { caseKind } from "../report/coverage.js";
+import type { Ledger } from "../report/ledger.js";
+import type { Arrival } from "../send/sender.js";
 import type { Exchange } from "../send/transport.js";
+import {
+  type CheckNote,
+  type Expectation,
+  RateLimitConsistency,
+  type ResponseCheckInput,
+  runResponseChecks,
+} from "./checks.js";
+import { isSuccess } from "./contract-words.js";
+import { verdictOf } from "./verdict.js";
 
-/** The judgments every exchange gets as it arrives; a probe of another method gets only max_response_time. */
-export function judgeArrival(
-  session: Session,
-  model: OperationModel,
-  exchange: Exchange,
-  caseLabel: string,
-  probe: boolean,
-): void {
-  const limit = session.options.maxResponseTimeMs;
-  if (limit !== undefined && exchange.response) {
-    session.ledger.record(
-      "max_response_time",
-      model.op.operationId,
-      exchange.durationMs > limit ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "",
-      exchange,
-      caseLabel,
-    );
+export interface JudgeOptions {
+  /** false while shrinking: the counts are those of the cases the run meant to send. */
+  tally?: boolean;
+  violation?: Violation;
+  seeded?: boolean;
+}
+
+export class Judge {
+  /** rate_limit_headers_consistent across consecutive responses, when the contract declares a limit. */
+  private readonly rateLimitConsistency: RateLimitConsistency | undefined;
+  /** Successful updates of a resource without an id (the links account), in order: update_visible_on_read. */
+  readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
+
+  constructor(
+    private readonly context: RunContext,
+    private readonly ledger: Ledger,
+  ) {
+    const declared = context.declaredRateLimit;
+    const unitAssumption =
+      declared &&
+      (
+        loadContract(context.options.api).document.components?.headers?.[declared.headers.reset] as
+          { schema?: { "x-assumption"?: string } } | undefined
+      )?.schema?.["x-assumption"];
+    this.rateLimitConsistency =
+      declared && context.options.checks.has("rate_limit_headers_consistent")
+        ? new RateLimitConsistency(declared, unitAssumption)
+        : undefined;
   }
-  if (probe) return;
-  session.observations.observe(model, exchange);
-  const operationId = model.op.operationId;
-  if (session.rateLimitConsistency) {
-    const outcome = session.rateLimitConsistency.observe(
+
+  /** The judgments every exchange gets as it arrives; a probe of another method gets only max_response_time. */
+  arrival({ model, exchange, requestCase, auth, probe }: Arrival): void {
+    const operationId = model.op.operationId;
+    this.ledger.coverage.sent(operationId, caseKind(requestCase, auth, probe), exchange);
+    const limit = this.context.options.maxResponseTimeMs;
+    if (limit !== undefined && exchange.response) {
+      const slow = exchange.durationMs > limit;
+      const message = slow ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "";
+      this.ledger.add(verdictOf("max_response_time", operationId, message, exchange, requestCase.label));
+    }
+    if (probe) return;
+    this.ledger.observations.observe(model, exchange);
+    if (!this.rateLimitConsistency) return;
+    const caseLabel = "consecutive responses";
+    const outcome = this.rateLimitConsistency.observe(
       exchange,
-      assumptionJudge(session, "rate_limit_headers_consistent", operationId, "consecutive responses"),
+      this.assumption("rate_limit_headers_consistent", operationId, caseLabel),
     );
     if (outcome !== undefined)
-      session.ledger.record("rate_limit_headers_consistent", operationId, outcome, exchange, "consecutive responses");
+      this.ledger.add(verdictOf("rate_limit_headers_consistent", operationId, outcome, exchange, caseLabel));
   }
-}
 
-/**
- * Runs the response checks on an exchange and records them. Returns the failed checks with their messages.
- * `tally: false` while shrinking, so that the counts are those of the cases the run meant to send.
- */
-export function judge(
-  session: Session,
-  model: OperationModel,
-  exchange: Exchange,
-  expectation: Expectation,
-  caseLabel: string,
-  options: { tally?: boolean; violation?: Violation; seeded?: boolean } = {},
-): Map<string, string> {
-  if (exchange.interrupted) return new Map();
-  if (!session.expectations.has(exchange)) session.expectations.set(exchange, expectation);
-  noteAcceptedUpdate(session, model, exchange, expectation);
-  const skipPositive = session.profile.noPositiveAcceptance(model.op.operationId, session.options.credentials);
-  const operationId = model.op.operationId;
-  let current = "";
-  const note = (found: CheckNote) => {
-    if (options.tally === false) return; // shrinking repeats what was already noted
-    if (found.kind === "observation")
-      session.observations.acceptedInvalid(operationId, session.secrets.redact(found.message));
-    else session.ledger.warn(current, operationId, found.message, found.assumption ?? "", caseLabel);
-  };
-  const outcomes = runResponseChecks(
-    {
-      model,
-      exchange,
-      expectation,
-      positiveAcceptanceSkipped: skipPositive,
-      violation: options.violation,
-      strict: session.options.strict,
-      note,
-    },
-    session.options.checks,
-    (name) => (current = name),
-  );
-  const failed = new Map<string, string>();
-  const where = options.violation?.description.split(":")[0];
-  for (const [check, outcome] of outcomes) {
-    if (outcome) failed.set(check, outcome);
-    if (options.tally !== false)
-      session.ledger.record(check, model.op.operationId, outcome, exchange, caseLabel, {
-        where,
-        seeded: options.seeded,
-      });
+  /** Runs the response checks on an exchange and adds their verdicts. Returns the failed checks with their messages. */
+  exchange(
+    model: OperationModel,
+    exchange: Exchange,
+    expectation: Expectation,
+    caseLabel: string,
+    options: JudgeOptions = {},
+  ): Map<string, string> {
+    if (exchange.interrupted) return new Map();
+    this.ledger.expected(exchange, expectation);
+    this.noteAcceptedUpdate(model, exchange, expectation);
+    const { options: run, profile, secrets } = this.context;
+    const operationId = model.op.operationId;
+    let current = "";
+    const note = (found: CheckNote) => {
+      if (options.tally === false) return; // shrinking repeats what was already noted
+      if (found.kind === "observation")
+        this.ledger.observations.acceptedInvalid(operationId, secrets.redact(found.message));
+      else
+        this.ledger.add({
+          check: current,
+          operationId,
+          outcome: "warn",
+          message: found.message,
+          assumption: found.assumption ?? "",
+          case: caseLabel,
+        });
+    };
+    const outcomes = runResponseChecks(
+      {
+        model,
+        exchange,
+        expectation,
+        positiveAcceptanceSkipped: profile.noPositiveAcceptance(operationId, run.credentials),
+        violation: options.violation,
+        strict: run.strict,
+        note,
+      },
+      run.checks,
+      (name) => (current = name),
+    );
+    const failed = new Map<string, string>();
+    const where = options.violation?.description.split(":")[0];
+    for (const [check, outcome] of outcomes) {
+      if (outcome) failed.set(check, outcome);
+      if (options.tally !== false)
+        this.ledger.add(verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded }));
+    }
+    return failed;
   }
-  return failed;
-}
 
-/** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */
-function noteAcceptedUpdate(
-  session: Session,
-  model: OperationModel,
-  exchange: Exchange,
-  expectation: Expectation,
-): void {
-  const operationId = model.op.operationId;
-  if (expectation !== "valid" && expectation !== "invalid") return;
-  if (!session.profile.singletonUpdates?.some((s) => s.update === operationId)) return;
-  if (!isSuccess(session.options.api, exchange.response)) return;
-  const accepted = session.acceptedUpdates.get(operationId) ?? [];
-  accepted.push({ exchange, valid: expectation === "valid" });
-  session.acceptedUpdates.set(operationId, accepted);
-}
+  /**
+   * How a check judges a broken `x-assumption` outside the response checks: a warning added here, a failure under
+   * --strict.
+   */
+  assumption(check: string, operationId: string, caseLabel: string): Pick<ResponseCheckInput, "strict" | "note"> {
+    return {
+      strict: this.context.options.strict,
+      note: (found: CheckNote) =>
+        this.ledger.add({
+          check,
+          operationId,
+          outcome: "warn",
+          message: found.message,
+          assumption: found.assumption ?? "",
+          case: caseLabel,
+        }),
+    };
+  }
 
-/**
- * How a check judges a broken `x-assumption` outside the response checks: a warning recorded here, a failure under
- * --strict.
- */
-export function assumptionJudge(
-  session: Session,
-  check: string,
-  operationId: string,
-  caseLabel: string,
-): Pick<ResponseCheckInput, "strict" | "note"> {
-  return {
-    strict: session.options.strict,
-    note: (found: CheckNote) =>
-      session.ledger.warn(check, operationId, found.message, found.assumption ?? "", caseLabel),
-  };
+  /** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */
+  private noteAcceptedUpdate(model: OperationModel, exchange: Exchange, expectation: Expectation): void {
+    const operationId = model.op.operationId;
+    if (expectation !== "valid" && expectation !== "invalid") return;
+    if (!this.context.profile.singletonUpdates?.some((s) => s.update === operationId)) return;
+    if (!isSuccess(this.context.options.api, exchange.response)) return;
+    const accepted = this.acceptedUpdates.get(operationId) ?? [];
+    accepted.push({ exchange, valid: expectation === "valid" });
+    this.acceptedUpdates.set(operationId, accepted);
+  }
 }

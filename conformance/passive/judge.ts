@@ -14,7 +14,6 @@ import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES 
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
 import { Session } from "../send/session.js";
-import { assumptionJudge, judge } from "../judge/judge.js";
 import { ResourceTracker } from "../send/resources.js";
 import type { Exchange } from "../send/transport.js";
 import { type Credentials, headerOf } from "../apis.js";
@@ -25,6 +24,7 @@ import { TrafficSecrets } from "./traffic-secrets.js";
 import { recordedExchange } from "./recorded.js";
 import { ELSEWHERE } from "./report-lines.js";
 import type { PassiveGap } from "./types.js";
+import { verdictOf } from "../judge/verdict.js";
 
 export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
 
@@ -266,12 +266,16 @@ class PassiveRun implements PassiveJudge {
     session.coverage.sent(operationId, kind, exchange);
     if (exchange.response) session.observations.observe(model, exchange);
     const label = entry ? `${request.label} (entry ${entry})` : request.label;
-    const failed = judge(session, model, exchange, request.expectation, label, { violation: request.violation });
+    const failed = session.judge.exchange(model, exchange, request.expectation, label, {
+      violation: request.violation,
+    });
     const failures = [...failed].map(([check, message]) => ({ check, message: this.redact(message) }));
     for (const check of this.history) {
-      const judgeAssumption = assumptionJudge(session, check.check, operationId, label);
+      const judgeAssumption = session.judge.assumption(check.check, operationId, label);
       for (const { outcome, sentBefore } of check.observe(operationId, exchange, judgeAssumption)) {
-        session.ledger.record(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {});
+        session.ledger.add(
+          verdictOf(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {}),
+        );
         if (outcome) failures.push({ check: check.check, message: this.redact(outcome) });
       }
     }

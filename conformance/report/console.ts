@@ -1,7 +1,7 @@
 // Where `contracts conform` writes and what interrupts it. The CLI uses the process's own streams and signals; a test
 // that runs the command in its own process passes buffers instead, so that several runs can go at once and none of
 // them takes over the process's signals.
-import type { ProgressEvent } from "../send/session.js";
+import type { ProgressEvent } from "../context.js";
 
 export interface ConformConsole {
   out(text: string): void;

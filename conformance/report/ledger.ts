@@ -1,10 +1,14 @@
-// The ledger of a run: every check's result per operation, the failures with their reproductions (redacted, with a
-// curl command that names environment variables), the broken assumptions and the checks that could not run. Judging
-// writes to it; the report is built from it (report.ts), the coverage log hears of every result.
-import type { CoverageLog } from "./coverage.js";
-import { curlCommand, type Secrets } from "./secrets.js";
-import type { RunOptions } from "../send/session.js";
+// The ledger of a run, append-only: the verdicts (every check's result per operation, the failures with their
+// reproductions, redacted, with a curl command that names environment variables, the broken assumptions), the
+// decisions (checks and operations skipped or unable to run), the observations, the coverage and every exchange with
+// what the run expected of it. Judging writes to it; the report is built from it alone (report.ts).
+import type { Expectation } from "../judge/checks.js";
+import { ObservationLog } from "../judge/observations.js";
+import type { Decision, Verdict } from "../judge/verdict.js";
+import type { RunOptions } from "../context.js";
 import type { Exchange } from "../send/transport.js";
+import { CoverageLog } from "./coverage.js";
+import { curlCommand, type Secrets } from "./secrets.js";
 
 export interface FailureRecord {
   check: string;
@@ -31,18 +35,6 @@ export interface FailureRecord {
   key?: string;
 }
 
-interface RecordOptions {
-  /** false while shrinking: the counts are those of the cases the run meant to send. */
-  tally?: boolean;
-  shrunk?: boolean;
-  /** Where in the request an invalid case breaks the contract, for the baseline key. */
-  where?: string;
-  /** The case came from random data of this run's seed. */
-  seeded?: boolean;
-  /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
-  sentBefore?: Exchange;
-}
-
 /** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
 export interface WarningRecord {
   check: string;
@@ -66,17 +58,47 @@ export class Ledger {
   readonly unrunChecks = new Map<string, string>();
   /** `check operationId assumption` → the warning */
   readonly warnings = new Map<string, WarningRecord>();
+  /** check → why it did not run at all (it does not apply, or the run was not asked to write) */
+  readonly skippedChecks = new Map<string, string>();
+  /** operationId → why it did not run, or which of its cases were not sent */
+  readonly skippedOperations = new Map<string, string>();
+  /** Extra fields and headers, undocumented statuses, accepted invalid data the provider never promised to refuse. */
+  readonly observations = new ObservationLog();
+  /** What each operation was sent and what judged it (the report's coverage section). */
+  readonly coverage = new CoverageLog();
+  /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
+  readonly exchanges: Exchange[] = [];
+  /** What the run expected of each exchange it judged (valid, invalid, unauthenticated, any), for its JSON report. */
+  readonly expectations = new WeakMap<Exchange, Expectation>();
 
   constructor(
     private readonly options: Pick<RunOptions, "checks" | "onProgress" | "baseUrl">,
     private readonly secrets: Secrets,
-    private readonly coverage: CoverageLog,
     /** The request budget is spent: what it cut short is not reached, not unable to run. */
     private readonly budgetSpent: () => boolean,
   ) {}
 
+  /** Adds what a check found. */
+  add(verdict: Verdict): void {
+    if (verdict.outcome === "warn")
+      this.warn(verdict.check, verdict.operationId, verdict.message, verdict.assumption ?? "", verdict.case);
+    else this.record(verdict);
+  }
+
+  /** Adds a check or an operation the run skipped or could not run. */
+  decide(decision: Decision): void {
+    if (decision.about === "operation") this.skippedOperations.set(decision.name, decision.reason);
+    else if (decision.decision === "skipped") this.skippedChecks.set(decision.name, decision.reason);
+    else this.cannotRun(decision.name, decision.reason);
+  }
+
+  /** What the run expected of an exchange it judged: the first judgment says (a shrink or a step may judge again). */
+  expected(exchange: Exchange, expectation: Expectation): void {
+    if (!this.expectations.has(exchange)) this.expectations.set(exchange, expectation);
+  }
+
   /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
-  warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
+  private warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
     const key = `${check} ${operationId} ${assumption}`;
     const existing = this.warnings.get(key);
     if (existing) existing.occurrences += 1;
@@ -92,21 +114,18 @@ export class Ledger {
   }
 
   /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
-  cannotRun(check: string, reason: string): void {
+  private cannotRun(check: string, reason: string): void {
     // A step the spent budget cut short is not reached, which the report says; it did not fail to run.
     if (!this.options.checks.has(check) || this.unrunChecks.has(check) || this.budgetSpent()) return;
     this.unrunChecks.set(check, this.secrets.redact(reason));
   }
 
-  /** Records one outcome ("" passed, text failed) of a check on an operation. */
-  record(
-    check: string,
-    operationId: string,
-    outcome: string,
-    exchange: Exchange | undefined,
-    caseLabel: string,
-    options: RecordOptions = {},
-  ): void {
+  /** Records one outcome (passed or failed) of a check on an operation. */
+  private record(verdict: Verdict): void {
+    const { check, operationId, exchange, case: caseLabel } = verdict;
+    // A failure always says why; a pass carries no message.
+    const outcome = verdict.outcome === "fail" ? verdict.message || `${check} failed` : "";
+    const options = verdict;
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
     if (options.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();

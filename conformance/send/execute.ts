@@ -2,7 +2,6 @@
 // credential probe, a random draw), sends it through the session and judges it with the response checks. A random
 // draw that fails a check not seen failing on its operation yet is shrunk by fast-check; the shrinking requests come
 // out of the same budget (the transport's cap) and --max-shrinks.
-import { judge } from "../judge/judge.js";
 import fc from "fast-check";
 import { isSuccess } from "../judge/contract-words.js";
 import {
@@ -22,6 +21,7 @@ import type { PlanItem } from "../plan/items.js";
 import type { Session } from "./session.js";
 import { markAsOurs, type ResourceTracker } from "./resources.js";
 import type { Exchange } from "./transport.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** What the items of one operation share: its model and fixed cases, built once, and the checks already shrunk. */
 export interface OperationCases {
@@ -92,7 +92,12 @@ async function valuesFromLinks(session: Session, cases: OperationCases): Promise
   if (!values.missing || session.isRead(cases.model.op.operationId)) return values;
   // A write without them is not sent (its example's ids are made up); a read falls back to generated values.
   session.skippedOperations.set(cases.model.op.operationId, `valid data not sent: ${values.missing}`);
-  session.ledger.cannotRun("positive_data_acceptance", values.missing);
+  session.ledger.decide({
+    about: "check",
+    name: "positive_data_acceptance",
+    decision: "cannot run",
+    reason: values.missing,
+  });
   return undefined;
 }
 
@@ -114,7 +119,7 @@ export async function executeItem(
     const label = source.auth === "none" ? "no credentials" : "wrong credentials";
     const exchange = await session.send(cases.model, cases.examples[0]!, source.auth);
     afterSend(session, tracker, cases, exchange);
-    judge(session, cases.model, exchange, "unauthenticated", label);
+    session.judge.exchange(cases.model, exchange, "unauthenticated", label);
     return;
   }
   if (source.type === "mutation") return sendFixed(session, tracker, cases, cases.mutations[source.index], "invalid");
@@ -159,7 +164,7 @@ async function sendFixed(
   const exchange = await session.send(cases.model, prepareCase(requestCase));
   afterSend(session, tracker, cases, exchange);
   countRefusedCreation(session, cases, expectation, exchange);
-  judge(session, cases.model, exchange, expectation, requestCase.label, { violation: requestCase.violation });
+  session.judge.exchange(cases.model, exchange, expectation, requestCase.label, { violation: requestCase.violation });
 }
 
 /**
@@ -192,7 +197,7 @@ async function randomDraw(
       const exchange = await session.send(model, prepareCase(requestCase));
       afterSend(session, tracker, cases, exchange);
       countRefusedCreation(session, cases, expectation, exchange);
-      const failed = judge(session, model, exchange, expectation, requestCase.label, {
+      const failed = session.judge.exchange(model, exchange, expectation, requestCase.label, {
         tally: target === undefined,
         violation: requestCase.violation,
         seeded: true,
@@ -215,12 +220,14 @@ async function randomDraw(
   if (target === undefined || !last) return;
   cases.shrunk.add(`${expectation} ${target}`);
   if (shrinkRequests > 0)
-    session.ledger.record(
-      target,
-      model.op.operationId,
-      last.message,
-      last.exchange,
-      `${last.label} (shrunk in ${shrinkRequests} requests)`,
-      { tally: false, shrunk: true, where: last.where },
+    session.ledger.add(
+      verdictOf(
+        target,
+        model.op.operationId,
+        last.message,
+        last.exchange,
+        `${last.label} (shrunk in ${shrinkRequests} requests)`,
+        { tally: false, shrunk: true, where: last.where },
+      ),
     );
 }

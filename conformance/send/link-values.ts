@@ -1,7 +1,6 @@
 // Values from the deployment: before an operation's valid requests, the runner calls each operation whose Link
 // Objects feed it (listCategories for createProduct, listChannels for listChannelItems) once, evaluates the links'
 // runtime expressions on the answer and puts the values into every valid case.
-import { judge } from "../judge/judge.js";
 import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { evaluate, type ContractLink, type LinkContext } from "../contract/links.js";
 import type { Session } from "./session.js";
@@ -61,7 +60,7 @@ function sourceExchange(
       if (!base) return undefined;
       const requestCase = { ...base, label: `read values for later requests (${operationId}'s links)` };
       const exchange = await session.send(model, requestCase);
-      judge(session, model, exchange, "valid", requestCase.label);
+      session.judge.exchange(model, exchange, "valid", requestCase.label);
       return { requestCase, exchange };
     })();
     session.linkSources.set(operationId, pending);

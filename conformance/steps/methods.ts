@@ -4,6 +4,7 @@
 import { exampleCases } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
 import type { Session } from "../send/session.js";
+import { verdictOf } from "../judge/verdict.js";
 
 const CHECK = "unsupported_method";
 
@@ -43,6 +44,6 @@ export async function unsupportedMethods(session: Session, operationIds: string[
         : response.status >= 500
           ? `${method} ${path} was answered with the server error ${response.status}`
           : "";
-    session.ledger.record(CHECK, model.op.operationId, problem, exchange, label);
+    session.ledger.add(verdictOf(CHECK, model.op.operationId, problem, exchange, label));
   }
 }

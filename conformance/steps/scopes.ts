@@ -3,7 +3,6 @@
 // taken to hold the read scopes (`…:read`) and none of the others. A read must be answered; a write must be refused
 // with 403 and a body that names each missing scope. Writes are tried only with --allow-writes, since a provider that
 // ignores scopes would create something.
-import { judge } from "../judge/judge.js";
 import { linkedValues } from "../send/link-values.js";
 import { resourceId } from "../contract/links.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
@@ -11,6 +10,7 @@ import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { isRefusal, isSuccess } from "../judge/contract-words.js";
 import type { Session } from "../send/session.js";
 import { markAsOurs, type ResourceTracker } from "../send/resources.js";
+import { verdictOf } from "../judge/verdict.js";
 
 const CHECK = "scope_enforcement";
 
@@ -53,7 +53,7 @@ export async function scopeEnforcement(
     };
     session.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
     const exchange = await session.send(model, requestCase, "read-only");
-    judge(session, model, exchange, "any", requestCase.label);
+    session.judge.exchange(model, exchange, "any", requestCase.label);
     const response = exchange.response;
     if (!response) continue; // not_a_server_error reports it
     if (kind && isSuccess(model.op.api, response))
@@ -71,6 +71,6 @@ export async function scopeEnforcement(
       if (unnamed.length > 0)
         problem = `the 403 does not name the missing scope ${unnamed.join(", ")}: ${response.text.slice(0, 200)}`;
     }
-    session.ledger.record(CHECK, operationId, problem, exchange, requestCase.label);
+    session.ledger.add(verdictOf(CHECK, operationId, problem, exchange, requestCase.label));
   }
 }

@@ -1,7 +1,6 @@
 // Stateful sequences that follow the resources (create, find in the list, update, delete, then prove it is gone),
 // catalog's Idempotency-Key replay and pay's nonce replay. Each is one step of the plan (plan/items.ts); the resources
 // they create are tracked and deleted by resources.ts.
-import { judge } from "../judge/judge.js";
 import { canonicalJson } from "../../lib/canonical-json.js";
 import type { ResourceKind } from "../apis.js";
 import { exampleCases, type OperationModel, type RequestCase } from "../plan/cases.js";
@@ -13,6 +12,7 @@ import { linkedValues } from "../send/link-values.js";
 import { resourceId } from "../contract/links.js";
 import { findInList, type ListSearch } from "./list-search.js";
 import { updateVisibleInList } from "./update-visible.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** The sequence of one resource kind: catalog's Idempotency-Key replay, or the lifecycle. */
 export async function runSequence(session: Session, tracker: ResourceTracker, kind: ResourceKind): Promise<void> {
@@ -66,7 +66,7 @@ async function sendStep(
 ): Promise<Exchange> {
   const model = session.model(operationId);
   const exchange = await session.send(model, { ...requestCase, origin: "sequence" });
-  judge(session, model, exchange, expectation, requestCase.label);
+  session.judge.exchange(model, exchange, expectation, requestCase.label);
   return exchange;
 }
 
@@ -107,10 +107,12 @@ async function createForSequence(
             ? `no id at ${kind.id} in the response`
             : outcomeOf(session, created);
     for (const check of checks)
-      session.ledger.cannotRun(
-        check,
-        `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`,
-      );
+      session.ledger.decide({
+        about: "check",
+        name: check,
+        decision: "cannot run",
+        reason: `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`,
+      });
     return undefined;
   }
   tracker.created(kind, id, kind.create);
@@ -133,19 +135,23 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (kind.list) {
     listed = await findInList(session, kind, id, sendToList(session));
     if (listed.outcome === "unknown")
-      session.ledger.cannotRun(
-        "ensure_resource_availability",
-        `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
-      );
+      session.ledger.decide({
+        about: "check",
+        name: "ensure_resource_availability",
+        decision: "cannot run",
+        reason: `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
+      });
     else
-      session.ledger.record(
-        "ensure_resource_availability",
-        kind.list.operationId,
-        listed.outcome === "found"
-          ? ""
-          : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`,
-        listed.last ?? created,
-        `find the new ${kind.name} ${id}`,
+      session.ledger.add(
+        verdictOf(
+          "ensure_resource_availability",
+          kind.list.operationId,
+          listed.outcome === "found"
+            ? ""
+            : `the ${kind.name} ${id} created by ${kind.create} is not in ${kind.list.operationId}`,
+          listed.last ?? created,
+          `find the new ${kind.name} ${id}`,
+        ),
       );
     if (listed.outcome === "found" && listed.last)
       echoed(session, kind, create.body, listed.last, kind.list.operationId, listed.item);
@@ -176,10 +182,12 @@ async function resourceLifecycle(session: Session, tracker: ResourceTracker, kin
   if (!deleteCase) return;
   const deleted = await sendStep(session, kind.delete.operationId, deleteCase);
   if (!succeeded(session, deleted)) {
-    session.ledger.cannotRun(
-      "use_after_free",
-      `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: "use_after_free",
+      decision: "cannot run",
+      reason: `the ${kind.name} ${id} could not be deleted (${kind.delete.operationId}: ${outcomeOf(session, deleted)})`,
+    });
     return;
   }
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
@@ -203,12 +211,14 @@ async function replayCreation(
   const replay = await sendAgain(session, model, created, label);
   const accepted = succeeded(session, replay);
   if (accepted) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
-  session.ledger.record(
-    "nonce_replay",
-    kind.create,
-    accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "",
-    replay,
-    label,
+  session.ledger.add(
+    verdictOf(
+      "nonce_replay",
+      kind.create,
+      accepted ? `a ${kind.create} whose nonce was already used was accepted (a second ${kind.name})` : "",
+      replay,
+      label,
+    ),
   );
 }
 
@@ -229,37 +239,45 @@ async function afterDeletion(
   );
   if (probe) {
     const after = await sendStep(session, step.operationId, probe, "any");
-    session.ledger.record(
-      "use_after_free",
-      step.operationId,
-      succeeded(session, after)
-        ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}`
-        : "",
-      after,
-      probe.label,
+    session.ledger.add(
+      verdictOf(
+        "use_after_free",
+        step.operationId,
+        succeeded(session, after)
+          ? `the ${kind.name} ${id} was deleted but ${step.operationId} still answered ${after.response!.status}`
+          : "",
+        after,
+        probe.label,
+      ),
     );
   }
   if (!kind.list) return;
   if (listed?.outcome !== "found") {
-    session.ledger.cannotRun(
-      "use_after_free",
-      `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: "use_after_free",
+      decision: "cannot run",
+      reason: `the deleted ${kind.name} ${id} was not looked for in ${kind.list.operationId}: it was not found there before its deletion either`,
+    });
     return;
   }
   const { outcome, last, why } = await findInList(session, kind, id, sendToList(session), listed.page);
   if (outcome === "unknown")
-    session.ledger.cannotRun(
-      "use_after_free",
-      `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: "use_after_free",
+      decision: "cannot run",
+      reason: `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`,
+    });
   else
-    session.ledger.record(
-      "use_after_free",
-      kind.list.operationId,
-      outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "",
-      last,
-      `look for the deleted ${kind.name} ${id}`,
+    session.ledger.add(
+      verdictOf(
+        "use_after_free",
+        kind.list.operationId,
+        outcome === "found" ? `the ${kind.name} ${id} was deleted but is still in ${kind.list.operationId}` : "",
+        last,
+        `look for the deleted ${kind.name} ${id}`,
+      ),
     );
 }
 
@@ -269,7 +287,12 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   if (create === undefined) return;
   if (typeof create === "string") {
     for (const check of ["idempotency", "created_values_echoed"])
-      session.ledger.cannotRun(check, `the ${kind.name} could not be created: ${create}`);
+      session.ledger.decide({
+        about: "check",
+        name: check,
+        decision: "cannot run",
+        reason: `the ${kind.name} could not be created: ${create}`,
+      });
     return;
   }
   session.options.onProgress?.({ type: "operation", operationId: kind.create, phase: "idempotency" });
@@ -278,8 +301,18 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
   const first = await sendStep(session, kind.create, { ...create, label: `create with Idempotency-Key ${key}` });
   if (!succeeded(session, first)) {
     const why = `the first creation with an Idempotency-Key was not accepted (${outcomeOf(session, first)})`;
-    session.ledger.cannotRun("idempotency", `${why}, so a repeat proves nothing`);
-    session.ledger.cannotRun("created_values_echoed", `${why}, so nothing came back to compare`);
+    session.ledger.decide({
+      about: "check",
+      name: "idempotency",
+      decision: "cannot run",
+      reason: `${why}, so a repeat proves nothing`,
+    });
+    session.ledger.decide({
+      about: "check",
+      name: "created_values_echoed",
+      decision: "cannot run",
+      reason: `${why}, so nothing came back to compare`,
+    });
     return;
   }
   tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
@@ -297,14 +330,14 @@ async function idempotentCreation(session: Session, tracker: ResourceTracker, ki
     : same
       ? ""
       : `the repeat with the same Idempotency-Key returned another product: ${JSON.stringify(first.response?.json).slice(0, 200)} then ${JSON.stringify(second.response?.json).slice(0, 200)}`;
-  session.ledger.record("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`);
+  session.ledger.add(verdictOf("idempotency", kind.create, message, second, `repeat with the same Idempotency-Key`));
 }
 
 /** Sends a request again byte for byte (same nonce, same signature), and checks the answer like any other. */
 async function sendAgain(session: Session, model: OperationModel, sent: Exchange, label: string): Promise<Exchange> {
   const replay = await session.transport.send({ ...sent.request, headers: { ...sent.request.headers } });
   session.observations.observe(model, replay);
-  judge(session, model, replay, "any", label);
+  session.judge.exchange(model, replay, "any", label);
   return replay;
 }
 
@@ -315,23 +348,27 @@ export async function nonceReplay(session: Session): Promise<void> {
   if (!base) return;
   session.options.onProgress?.({ type: "operation", operationId: "getBalance", phase: "nonce replay" });
   const first = await session.send(model, { ...base, origin: "sequence", label: "signed read" });
-  judge(session, model, first, "valid", "signed read (nonce replay)");
+  session.judge.exchange(model, first, "valid", "signed read (nonce replay)");
   const accepted = (exchange: Exchange) => succeeded(session, exchange);
   if (!accepted(first)) {
-    session.ledger.cannotRun(
-      "nonce_replay",
-      `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: "nonce_replay",
+      decision: "cannot run",
+      reason: `the first signed request was not accepted (${outcomeOf(session, first)}), so a replay proves nothing`,
+    });
     return;
   }
   const again = "the same request again (same nonce and signature)";
   const replay = await sendAgain(session, model, first, again);
-  session.ledger.record(
-    "nonce_replay",
-    "getBalance",
-    accepted(replay) ? "a request whose nonce was already used was accepted" : "",
-    replay,
-    again,
+  session.ledger.add(
+    verdictOf(
+      "nonce_replay",
+      "getBalance",
+      accepted(replay) ? "a request whose nonce was already used was accepted" : "",
+      replay,
+      again,
+    ),
   );
 
   // A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce.
@@ -346,13 +383,15 @@ export async function nonceReplay(session: Session): Promise<void> {
     origin: "sequence",
     label,
   });
-  judge(session, other, elsewhere, "any", label);
-  session.ledger.record(
-    "nonce_replay",
-    "listShops",
-    accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "",
-    elsewhere,
-    label,
-    { sentBefore: first },
+  session.judge.exchange(other, elsewhere, "any", label);
+  session.ledger.add(
+    verdictOf(
+      "nonce_replay",
+      "listShops",
+      accepted(elsewhere) ? `a nonce already used on getBalance was accepted on listShops` : "",
+      elsewhere,
+      label,
+      { sentBefore: first },
+    ),
   );
 }

@@ -3,7 +3,6 @@
 // /api/account/update ... email"); a provider that answers them with success and keeps the old values keeps its
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
-import { judge } from "../judge/judge.js";
 import type { ResourceKind } from "../apis.js";
 import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
@@ -12,6 +11,7 @@ import { pointerValue } from "../contract/links.js";
 import { findInList, type ListSearch } from "./list-search.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
+import { verdictOf } from "../judge/verdict.js";
 
 const CHECK = "update_visible_on_read";
 
@@ -34,19 +34,23 @@ export async function updateVisibleInList(
   if (!session.options.checks.has(CHECK) || !kind.list || !isSuccess(session.options.api, update.exchange.response))
     return;
   if (listed?.outcome !== "found") {
-    session.ledger.cannotRun(
-      CHECK,
-      `the ${kind.name} ${id} was not found in ${kind.list.operationId} before its update`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: CHECK,
+      decision: "cannot run",
+      reason: `the ${kind.name} ${id} was not found in ${kind.list.operationId} before its update`,
+    });
     return;
   }
   let after = await findInList(session, kind, id, send, listed.page);
   if (after.outcome !== "found") after = await findInList(session, kind, id, send);
   if (after.outcome !== "found" || !after.last) {
-    session.ledger.cannotRun(
-      CHECK,
-      `the updated ${kind.name} ${id} could not be found in ${kind.list.operationId}${after.why ? `: ${after.why}` : ""}`,
-    );
+    session.ledger.decide({
+      about: "check",
+      name: CHECK,
+      decision: "cannot run",
+      reason: `the updated ${kind.name} ${id} could not be found in ${kind.list.operationId}${after.why ? `: ${after.why}` : ""}`,
+    });
     return;
   }
   const where = `${kind.list.operationId} after ${operationId}`;
@@ -59,12 +63,14 @@ export async function updateVisibleInList(
     listed.item,
   );
   if (compared > 0)
-    session.ledger.record(
-      CHECK,
-      operationId,
-      differences.length > 0 ? `${operationId} succeeded but ${differences.join("; ")}` : "",
-      after.last,
-      `read the ${kind.name} ${id} after its update`,
+    session.ledger.add(
+      verdictOf(
+        CHECK,
+        operationId,
+        differences.length > 0 ? `${operationId} succeeded but ${differences.join("; ")}` : "",
+        after.last,
+        `read the ${kind.name} ${id} after its update`,
+      ),
     );
 }
 
@@ -87,28 +93,40 @@ export async function singletonUpdatesVisible(
     const again = `the last accepted ${update} again`;
     const resent = await session.transport.send({ ...last.request, headers: { ...last.request.headers } });
     session.observations.observe(session.model(update), resent);
-    judge(session, session.model(update), resent, "valid", again);
+    session.judge.exchange(session.model(update), resent, "valid", again);
     if (!isSuccess(session.options.api, resent.response)) {
-      session.ledger.cannotRun(CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
+      session.ledger.decide({
+        about: "check",
+        name: CHECK,
+        decision: "cannot run",
+        reason: `${update} sent again was not accepted, so the read after it proves nothing`,
+      });
       continue;
     }
     const label = `read after ${update}`;
     const exchange = await session.send(session.model(read), { ...readCase, origin: "sequence", label });
-    judge(session, session.model(read), exchange, "valid", label);
+    session.judge.exchange(session.model(read), exchange, "valid", label);
     if (!isSuccess(session.options.api, exchange.response)) {
-      session.ledger.cannotRun(CHECK, `${read} after ${update} was not answered with a success`);
+      session.ledger.decide({
+        about: "check",
+        name: CHECK,
+        decision: "cannot run",
+        reason: `${read} after ${update} was not answered with a success`,
+      });
       continue;
     }
     const shown = pointerValue(exchange.response?.json, at, false);
     const sent = JSON.parse(last.request.body ?? "null") as unknown;
     const { compared, differences } = compareWithSent(session, update, sent, shown, `${read} after ${update}`);
     if (compared > 0)
-      session.ledger.record(
-        CHECK,
-        update,
-        differences.length > 0 ? `${update} succeeded but ${differences.join("; ")}` : "",
-        exchange,
-        label,
+      session.ledger.add(
+        verdictOf(
+          CHECK,
+          update,
+          differences.length > 0 ? `${update} succeeded but ${differences.join("; ")}` : "",
+          exchange,
+          label,
+        ),
       );
   }
 }

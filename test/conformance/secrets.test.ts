@@ -11,9 +11,11 @@ import { startIdentityServer } from "../../conformance/fault-servers/identity.js
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { Secrets } from "../../conformance/report/secrets.js";
-import { type RunOptions, Session } from "../../conformance/send/session.js";
+import type { RunOptions } from "../../conformance/context.js";
+import { Session } from "../../conformance/send/session.js";
 import { runContracts } from "../support/processes.js";
 import { secretForms } from "../support/secret-forms.js";
+import { verdictOf } from "../../conformance/judge/verdict.js";
 
 const SPECIAL = "~!'()+/= x";
 const secrets = {
@@ -140,12 +142,14 @@ describe("a token the provider issued during the run", () => {
     const session = new Session(options);
     session.secrets.add(idToken, "<id_token>");
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
-    session.ledger.record(
-      "logout_post_redirect",
-      "logout",
-      `logout did not complete: ${error}`,
-      { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 },
-      "logout",
+    session.ledger.add(
+      verdictOf(
+        "logout_post_redirect",
+        "logout",
+        `logout did not complete: ${error}`,
+        { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 },
+        "logout",
+      ),
     );
     const record = JSON.stringify([...session.ledger.failures.values()]);
     expect(record).toContain("<id_token>");

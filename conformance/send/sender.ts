@@ -1,0 +1,81 @@
+// Sending: a case of an operation becomes a request (prepared from the case, then authenticated, signed and given a
+// nonce by the API's profile), goes out through the transport (the rate limit's waits, the request cap) and comes
+// back as an Exchange stamped with the plan item it belongs to. Each exchange is handed on as it arrives (the
+// runner gives it to the judge); nothing is judged here.
+import { type AuthMode, newNonceSource, type PreparedRequest } from "../apis.js";
+import type { RunContext } from "../context.js";
+import { type OperationModel, prepare, type RequestCase } from "../plan/cases.js";
+import { type Exchange, RequestBudget, Transport } from "./transport.js";
+
+/** One exchange as it arrives, with what it was sent as. */
+export interface Arrival {
+  model: OperationModel;
+  exchange: Exchange;
+  requestCase: RequestCase;
+  auth: AuthMode;
+  /** A request the contract does not describe (another method on a documented path). */
+  probe: boolean;
+}
+
+export interface SendOptions {
+  auth?: AuthMode;
+  /** Changes the prepared request into one the contract does not describe (another method): no observations. */
+  probe?: (request: PreparedRequest) => void;
+}
+
+export class Sender {
+  readonly transport: Transport;
+  readonly nonces = newNonceSource();
+  /** The plan item being executed: its id is stamped on every exchange until the next one starts. */
+  itemId: number | undefined;
+
+  constructor(
+    private readonly context: RunContext,
+    private readonly onArrival: (arrival: Arrival) => void,
+    onExchange: (exchange: Exchange) => void,
+  ) {
+    const { options, declaredRateLimit: declared } = context;
+    const rate = options.rateLimit ?? declared;
+    this.transport = new Transport({
+      budget: rate ? new RequestBudget(rate.limit, rate.windowSeconds * 1000) : undefined,
+      rateLimitHeaders: declared?.headers,
+      ...(declared ? { rateLimitWindowMs: declared.windowSeconds * 1000 } : {}),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onExchange: (exchange) => {
+        if (this.itemId !== undefined) exchange.itemId = this.itemId;
+        onExchange(exchange);
+      },
+    });
+  }
+
+  /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
+  get aborted(): boolean {
+    return this.context.options.signal.aborted || this.transport.capReached;
+  }
+
+  /** Sends one case of an operation and returns the exchange (with the request as sent). */
+  async send(model: OperationModel, requestCase: RequestCase, options: SendOptions = {}): Promise<Exchange> {
+    const auth = options.auth ?? "valid";
+    const request = prepare(model, requestCase, this.context.options.baseUrl);
+    options.probe?.(request);
+    await this.context.profile.finalize(model.op.operationId, request, auth, {
+      credentials: this.context.options.credentials,
+      nonces: this.nonces,
+      registerSecret: (value, replacement) => this.context.secrets.add(value, replacement),
+      secured: this.context.isSecured(model),
+    });
+    const exchange = await this.transport.send(request);
+    if (!exchange.interrupted)
+      this.onArrival({ model, exchange, requestCase, auth, probe: options.probe !== undefined });
+    return exchange;
+  }
+
+  /**
+   * Sends a request exactly as given: a repeat of one sent before (a replayed nonce, a request sent again), or one the
+   * contract does not describe. It is not judged on arrival.
+   */
+  sendAsIs(request: PreparedRequest): Promise<Exchange> {
+    return this.transport.send(request);
+  }
+}
