@@ -23,11 +23,22 @@ export interface SendOptions {
   probe?: (request: PreparedRequest) => void;
 }
 
+/** What an item of the plan sends with: every exchange it makes carries the item's id. */
+export interface CaseSender {
+  /** Sends one case of an operation and returns the exchange (with the request as sent). */
+  send(model: OperationModel, requestCase: RequestCase, options?: SendOptions): Promise<Exchange>;
+  /**
+   * Sends a request exactly as given: a repeat of one sent before (a replayed nonce, a request sent again), or one the
+   * contract does not describe. It is not judged on arrival.
+   */
+  sendAsIs(request: PreparedRequest): Promise<Exchange>;
+  /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
+  readonly aborted: boolean;
+}
+
 export class Sender {
   readonly transport: Transport;
   readonly nonces = newNonceSource();
-  /** The plan item being executed: its id is stamped on every exchange until the next one starts. */
-  itemId: number | undefined;
 
   constructor(
     private readonly context: RunContext,
@@ -42,10 +53,7 @@ export class Sender {
       ...(declared ? { rateLimitWindowMs: declared.windowSeconds * 1000 } : {}),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      onExchange: (exchange) => {
-        if (this.itemId !== undefined) exchange.itemId = this.itemId;
-        onExchange(exchange);
-      },
+      onExchange,
     });
   }
 
@@ -54,8 +62,28 @@ export class Sender {
     return this.context.options.signal.aborted || this.transport.capReached;
   }
 
-  /** Sends one case of an operation and returns the exchange (with the request as sent). */
-  async send(model: OperationModel, requestCase: RequestCase, options: SendOptions = {}): Promise<Exchange> {
+  /** The sender of one plan item: its exchanges carry the item's id (none for the reachability check, the cleanup). */
+  forItem(itemId: number | undefined): CaseSender {
+    const aborted = () => this.aborted;
+    const stamp = (exchange: Exchange) => {
+      if (itemId !== undefined) exchange.itemId = itemId;
+      return exchange;
+    };
+    return {
+      send: async (model, requestCase, options) => stamp(await this.send(model, requestCase, options, itemId)),
+      sendAsIs: async (request) => stamp(await this.transport.send(request)),
+      get aborted() {
+        return aborted();
+      },
+    };
+  }
+
+  private async send(
+    model: OperationModel,
+    requestCase: RequestCase,
+    options: SendOptions = {},
+    itemId?: number,
+  ): Promise<Exchange> {
     const auth = options.auth ?? "valid";
     const request = prepare(model, requestCase, this.context.options.baseUrl);
     options.probe?.(request);
@@ -66,16 +94,9 @@ export class Sender {
       secured: this.context.isSecured(model),
     });
     const exchange = await this.transport.send(request);
+    if (itemId !== undefined) exchange.itemId = itemId; // before the judge sees it
     if (!exchange.interrupted)
       this.onArrival({ model, exchange, requestCase, auth, probe: options.probe !== undefined });
     return exchange;
-  }
-
-  /**
-   * Sends a request exactly as given: a repeat of one sent before (a replayed nonce, a request sent again), or one the
-   * contract does not describe. It is not judged on arrival.
-   */
-  sendAsIs(request: PreparedRequest): Promise<Exchange> {
-    return this.transport.send(request);
   }
 }

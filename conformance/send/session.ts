@@ -121,6 +121,6 @@ export class Session {
     auth: AuthMode = "valid",
     probe?: (request: PreparedRequest) => void,
   ): Promise<Exchange> {
-    return this.sender.send(model, requestCase, { auth, ...(probe ? { probe } : {}) });
+    return this.sender.forItem(undefined).send(model, requestCase, { auth, ...(probe ? { probe } : {}) });
   }
 }
