@@ -138,6 +138,28 @@ function headersOf(
   return { single, setCookies, get: (name) => single[name.toLowerCase()] ?? null };
 }
 
+/** Methods a client may send again after a connection failure (RFC 9110 §9.2.2): the retry changes nothing. */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+
+/**
+ * One request. An idempotent request whose connection was closed under it before any response (a kept-alive
+ * connection the server closed while the runner was busy, so that the request went out on a dead socket) is sent
+ * once more on a new connection, as RFC 9110 §9.2.2 allows: a busy CI machine is no server error. A server that
+ * resets again is reported (not_a_server_error), and a POST is never sent twice.
+ */
+async function requestOnce(request: PreparedRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  const send = () =>
+    undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+  try {
+    return await send();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const closed = code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE";
+    if (!closed || !IDEMPOTENT.has(request.method.toUpperCase()) || signal.aborted) throw error;
+    return send();
+  }
+}
+
 /** An exchange the transport did not send: an interrupted run, or a spent request budget. */
 function notSent(request: PreparedRequest, why: string): Exchange {
   return { request, interrupted: true, error: why, durationMs: 0, receivedAt: Date.now() };
@@ -209,12 +231,7 @@ export class Transport {
           () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
           this.options.timeoutMs,
         );
-        const answer = await undiciRequest(request.url, {
-          method: request.method,
-          headers: request.headers,
-          body: request.body,
-          signal: controller.signal,
-        });
+        const answer = await requestOnce(request, controller.signal);
         return { answer, headers: headersOf(answer.headers) };
       }, this.options.signal);
       this.requestCount += 1;

@@ -4,9 +4,14 @@
 // Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
 // that no file finds it missing and no worker is blocked by apt-get for a minute.
 // Also gives each run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
+// And makes npx's entry for this clone's `contracts` before tests run `npx contracts` in parallel, as the guides do:
+// npm writes that entry's package.json outside its lock, so two first runs at once, or one killed half-way, leave an
+// entry that fails every later `npx contracts` with ENOENT (as in npm/cli#8151). A broken one is removed and made
+// again.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildIfStale, cli } from "../../scripts/build-if-stale.mjs";
 import { installChromiumIfMissing } from "../../scripts/docs/chromium.js";
@@ -21,6 +26,7 @@ export default function setup(project: TestProject): () => void {
   if (result?.error || !existsSync(cli))
     throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
   installChromiumIfMissing();
+  prepareNpxEntry();
   // A new directory for every run, reruns in watch mode included, so that edited docs are built again.
   let docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
   project.provide("docsSiteDir", docsSiteDir);
@@ -30,4 +36,16 @@ export default function setup(project: TestProject): () => void {
     project.provide("docsSiteDir", docsSiteDir);
   });
   return () => rmSync(docsSiteDir, { recursive: true, force: true });
+}
+
+function prepareNpxEntry(): void {
+  const root = resolve(import.meta.dirname, "../..");
+  const help = () => spawnSync("npx", ["contracts", "--help"], { cwd: root, encoding: "utf8" });
+  let result = help();
+  const broken = /(\S*\/_npx\/[0-9a-f]{16})\/package\.json/.exec(result.stderr ?? "");
+  if (result.status !== 0 && broken) {
+    rmSync(broken[1]!, { recursive: true, force: true });
+    result = help();
+  }
+  if (result.status !== 0) throw new Error(`npx contracts --help failed:\n${result.stderr}`);
 }
