@@ -2,7 +2,7 @@
 // max_age. Each sends the browser through the provider (flow.ts) and records one check.
 import { assumptionJudge } from "../judge/judge.js";
 import { decodeJwt } from "jose";
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import { resolveAt } from "../contract/lookup.js";
 import type { Session } from "../send/session.js";
 import { type Exchange, sleep } from "../send/transport.js";

@@ -1,6 +1,6 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
 import { judge, assumptionJudge } from "../judge/judge.js";
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";

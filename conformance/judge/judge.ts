@@ -3,7 +3,9 @@
 // checks for what the case expected (accepted, refused, refused for its credentials, anything); `assumptionJudge` is
 // how a check outside the response checks reports a broken `x-assumption`.
 import type { OperationModel, Violation } from "../plan/cases.js";
-import { type CheckNote, type Expectation, type ResponseCheckInput, runResponseChecks } from "./checks.js";
+import type { CheckNote } from "./assumptions.js";
+import type { Expectation, ResponseCheckInput } from "./response-check-input.js";
+import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "./contract-words.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";

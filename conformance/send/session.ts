@@ -14,7 +14,8 @@ import {
 } from "../apis.js";
 import { type ContractLink, linkedResources, readLinks } from "../contract/links.js";
 import { type OperationModel, operationModel, prepare, type RequestCase } from "../plan/cases.js";
-import { type Expectation, RateLimitConsistency } from "../judge/checks.js";
+import { RateLimitConsistency } from "../judge/rate-limit-consistency.js";
+import type { Expectation } from "../judge/response-check-input.js";
 import { caseKind, CoverageLog } from "../report/coverage.js";
 import { ObservationLog } from "../judge/observations.js";
 import type { IdentityRunOptions } from "../sign-in/driver.js";
