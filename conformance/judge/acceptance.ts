@@ -52,10 +52,11 @@ export function positiveDataAcceptance(input: ResponseCheckInput): Outcome {
   )
     return "";
   if (response.status >= 500) return undefined;
+  const redirect = isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : "";
   const message =
     refusedInBody !== undefined
       ? `valid data was refused: ${refusedInBody} (status ${response.status})`
-      : `valid data was refused with status ${response.status}${isErrorRedirect(response) ? ` (error redirect ${response.headers.location})` : ""}`;
+      : `valid data was refused with status ${response.status}${redirect}`;
   const assumption = assumedBodyProperty(input) ?? assumedParameter(input);
   return assumption === undefined ? message : assumptionBroken(input, message, assumption);
 }
@@ -66,7 +67,9 @@ export function ignoredAuth(input: ResponseCheckInput): Outcome {
   if (input.expectation !== "unauthenticated" || !response) return undefined;
   if (response.status >= 500) return undefined;
   if (isRefusal(input.model.op.api, response)) return "";
-  return `a request with ${input.exchange.request.headers.Authorization || input.exchange.request.headers["x-seller-api-key"] ? "wrong" : "no"} credentials was answered with status ${response.status}`;
+  const sent = input.exchange.request.headers;
+  const credentials = sent.Authorization || sent["x-seller-api-key"] ? "wrong" : "no";
+  return `a request with ${credentials} credentials was answered with status ${response.status}`;
 }
 
 /** A redirect whose Location carries an `error` parameter (OAuth 2.0's error redirect). */
