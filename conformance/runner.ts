@@ -5,7 +5,8 @@
 // recorded and what the plan did not reach.
 import { operationsOf } from "./contract/lookup.js";
 import { UsageError } from "../lib/cli.js";
-import { appliesTo, CHECKS, RESPONSE_CHECK_NAMES } from "./judge/checks.js";
+import { appliesTo, CHECKS } from "./judge/checks.js";
+import { RESPONSE_CHECK_NAMES } from "./judge/response-checks.js";
 import { mutationKind } from "./report/coverage.js";
 import { executeItem, type OperationCases, operationCases } from "./send/execute.js";
 import { buildPlan, type OperationFacts } from "./plan/build.js";

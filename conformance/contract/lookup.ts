@@ -3,6 +3,7 @@
 // self-tests (fault-servers/contract-patch.ts) forget these on every change.
 import {
   type ApiName,
+  type CheckContext,
   escapeSegment,
   loadContract,
   type OperationInfo,
@@ -96,6 +97,24 @@ export function validateAt(api: ApiName, pointer: string, data: unknown): Valida
   }
   const valid = Boolean(validate(data));
   return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
+}
+
+const checkContexts = new Map<ApiName, CheckContext>();
+
+/**
+ * What lib/contract's checks of one exchange (lib/contract/requests.ts) need, validating through validateAt: the
+ * runner judges responses with lib/contract's functions on its memoized validators.
+ */
+export function checkContextOf(api: ApiName): CheckContext {
+  let context = checkContexts.get(api);
+  if (!context) {
+    context = {
+      validators: { validate: (pointer, data) => validateAt(api, pointer, data) },
+      deref: loadContract(api).deref,
+    };
+    checkContexts.set(api, context);
+  }
+  return context;
 }
 
 /** Forgets what was looked up (the loaded contract changed). */

@@ -1,7 +1,7 @@
 // Authorization endpoint checks: PKCE methods, redirect_uri matching, optional and unknown parameters, prompt and
 // max_age. Each sends the browser through the provider (flow.ts) and records one check.
 import { decodeJwt } from "jose";
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import { resolveAt } from "../contract/lookup.js";
 import type { Session } from "../send/session.js";
 import { type Exchange, sleep } from "../send/transport.js";

@@ -1,6 +1,6 @@
 // Discovery and JWKS checks: they need no client and no sign-in. The discovery document is found as an OpenID
 // Connect client finds it, at the issuer's metadata address (the contract's getOpenIdConfiguration path).
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import type { Session } from "../send/session.js";
 import { s256OnlyAssumption } from "./authorization.js";
 import type { Exchange } from "../send/transport.js";

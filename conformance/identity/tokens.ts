@@ -9,7 +9,7 @@ import {
   type JWTVerifyOptions,
 } from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
 import {

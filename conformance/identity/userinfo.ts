@@ -1,5 +1,5 @@
 // Userinfo checks: the claims released by scope, and the three ways of presenting the access token.
-import { assumptionBroken } from "../judge/checks.js";
+import { assumptionBroken } from "../judge/assumptions.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";

@@ -10,6 +10,7 @@ import {
   type JsonSchema,
   loadContract,
   type OperationInfo,
+  responseKeyFor,
   valueAt,
 } from "../../lib/contract/index.js";
 import type { Location } from "../plan/mutations.js";
@@ -201,18 +202,21 @@ export interface JudgedStatus {
  * whose response carries `x-any-status-in-class` (a standard leaves the provider every status of the class: 303 where
  * the contract writes 302 for any redirect passes) or `x-assumption` (a provider that answers 201 where the contract
  * assumes 200 breaks that assumption, and its body is judged by the 200's schema), else `default`; undefined when none
- * covers it. Generators read concrete codes, not ranges: the contract says `302`, and the runner reads the rest.
+ * covers it. Generators read concrete codes, not ranges: the contract says `302`, and the runner reads the rest. The
+ * order is lib/contract's responseKeyFor; the same-class rule is the contract's words, read here.
  */
 export function judgedStatus(api: ApiName, operation: OperationInfo, status: number): JudgedStatus | undefined {
-  const responses = operation.operation.responses ?? {};
-  const documented = [String(status), `${String(status)[0]}XX`].find((key) => key in responses);
-  if (documented !== undefined) return { key: documented };
-  for (const key of Object.keys(responses)) {
-    if (!/^\d{3}$/.test(key) || key[0] !== String(status)[0]) continue;
-    const response = safeResolve(api, `${operation.pointer}/responses/${key}`);
-    if (textOf(response, "x-any-status-in-class") !== undefined) return { key };
-    const assumption = textOf(response, "x-assumption");
-    if (assumption !== undefined) return { key, assumption };
-  }
-  return "default" in responses ? { key: "default" } : undefined;
+  const wordOf = (key: string, word: ContractWord) =>
+    textOf(safeResolve(api, `${operation.pointer}/responses/${key}`), word);
+  const anyInClass = (key: string) => wordOf(key, "x-any-status-in-class") !== undefined;
+  const key = responseKeyFor(
+    operation,
+    status,
+    (code) => anyInClass(code) || wordOf(code, "x-assumption") !== undefined,
+  );
+  if (key === undefined) return undefined;
+  // Only a code of the same class (not the status itself, its range or default) can break an assumed one.
+  const sameClass = key !== String(status) && /^\d{3}$/.test(key);
+  const assumption = sameClass && !anyInClass(key) ? wordOf(key, "x-assumption") : undefined;
+  return assumption === undefined ? { key } : { key, assumption };
 }

@@ -9,13 +9,10 @@ import { caseKind } from "../report/coverage.js";
 import type { Ledger } from "../report/ledger.js";
 import type { Arrival } from "../send/sender.js";
 import type { Exchange } from "../send/transport.js";
-import {
-  type CheckNote,
-  type Expectation,
-  RateLimitConsistency,
-  type ResponseCheckInput,
-  runResponseChecks,
-} from "./checks.js";
+import type { AssumptionJudge, CheckNote } from "./assumptions.js";
+import { RateLimitConsistency } from "./rate-limit-consistency.js";
+import type { Expectation } from "./response-check-input.js";
+import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "./contract-words.js";
 import { verdictOf } from "./verdict.js";
 
@@ -126,7 +123,7 @@ export class Judge {
    * How a check judges a broken `x-assumption` outside the response checks: a warning added here, a failure under
    * --strict.
    */
-  assumption(check: string, operationId: string, caseLabel: string): Pick<ResponseCheckInput, "strict" | "note"> {
+  assumption(check: string, operationId: string, caseLabel: string): AssumptionJudge {
     return {
       strict: this.context.options.strict,
       note: (found: CheckNote) =>

@@ -1,9 +1,15 @@
 // Gap discovery: what a deployment returns that the contract does not describe (fields of open objects, statuses
 // covered only by `default` or a range, headers nobody documented), matched to the `x-undocumented` entries they shed
 // light on. Observations are facts for whoever maintains the contract; they never fail a run.
-import { escapeSegment as pointerSegment, loadContract } from "../../lib/contract/index.js";
+import {
+  documentedMediaType,
+  documentedResponse,
+  escapeSegment as pointerSegment,
+  loadContract,
+  responseSchemaPointer,
+} from "../../lib/contract/index.js";
 import { judgedStatus } from "./contract-words.js";
-import { resolveAt, validateAt } from "../contract/lookup.js";
+import { checkContextOf, resolveAt, validateAt } from "../contract/lookup.js";
 import type { OperationModel } from "../plan/cases.js";
 import type { Exchange } from "../send/transport.js";
 
@@ -143,8 +149,7 @@ export class ObservationLog {
     const judged = judgedStatus(api, model.op, response.status);
     if (judged === undefined) return; // status_code_conformance reports it
     const key = judged.key;
-    const responsePointer = `${model.op.pointer}/responses/${pointerSegment(key)}`;
-    const documented = resolveAt(api, responsePointer);
+    const documented = documentedResponse(checkContextOf(api), model.op, key);
 
     // A status beside an assumed one is a warning of status_code_conformance already.
     if (key !== String(response.status) && judged.assumption === undefined) {
@@ -153,28 +158,28 @@ export class ObservationLog {
         kind: "undocumented-status",
         subject: String(response.status),
         detail: `status ${response.status} is documented only as ${key}`,
-        undocumented: [...undocumentedAt(documented), ...relatedEntries(model, undefined, "status codes")].filter(
-          (e, i, all) => all.indexOf(e) === i && e.toLowerCase().includes(about),
-        ),
+        undocumented: [
+          ...undocumentedAt(documented.response),
+          ...relatedEntries(model, undefined, "status codes"),
+        ].filter((e, i, all) => all.indexOf(e) === i && e.toLowerCase().includes(about)),
       });
     }
 
-    const declaredHeaders = new Set(Object.keys(documented.headers ?? {}).map((h) => h.toLowerCase()));
+    const declaredHeaders = new Set(Object.keys(documented.response.headers ?? {}).map((h) => h.toLowerCase()));
     for (const name of Object.keys(response.headers)) {
       if (declaredHeaders.has(name) || ORDINARY_HEADERS.has(name)) continue;
       this.add(operationId, {
         kind: "undocumented-header",
         subject: name,
         detail: `header ${name} is not documented for ${key === "default" ? "errors" : key}`,
-        undocumented: relatedEntries(model, responsePointer, name.replace(/^x-/, "")),
+        undocumented: relatedEntries(model, documented.pointer, name.replace(/^x-/, "")),
       });
     }
 
-    const contentType = response.headers["content-type"]?.split(";")[0]?.trim();
-    if (!response.isJson || !contentType?.includes("json")) return;
-    const mediaType = Object.keys(documented.content ?? {}).find((m) => m.includes("json"));
-    if (!mediaType) return;
-    this.walk(model, `${responsePointer}/content/${pointerSegment(mediaType)}/schema`, response.json, "", 0);
+    // The schema of the media type received (content_type_conformance judges one that is not documented).
+    const mediaType = documentedMediaType(documented.response.content ?? {}, response.headers["content-type"]);
+    if (!response.isJson || !mediaType?.includes("json")) return;
+    this.walk(model, responseSchemaPointer(documented, mediaType), response.json, "", 0);
   }
 
   /** Records the keys of open objects that their schema does not declare. */

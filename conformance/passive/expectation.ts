@@ -13,7 +13,7 @@ import {
   readParameters,
 } from "../../lib/contract/index.js";
 import type { OperationModel, Violation } from "../plan/cases.js";
-import type { Expectation } from "../judge/checks.js";
+import type { Expectation } from "../judge/response-check-input.js";
 import { resolveAt, validateAt } from "../contract/lookup.js";
 import { headerOf, type PreparedRequest } from "../apis.js";
 

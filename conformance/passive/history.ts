@@ -5,7 +5,8 @@
 // when the exchange says nothing about it.
 import { canonicalJson } from "../../lib/canonical-json.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import { type ResponseCheckInput, RateLimitConsistency } from "../judge/checks.js";
+import type { AssumptionJudge } from "../judge/assumptions.js";
+import { RateLimitConsistency } from "../judge/rate-limit-consistency.js";
 import { isRefusal, isSuccess } from "../judge/contract-words.js";
 import type { Exchange } from "../send/transport.js";
 import { headerOf } from "../apis.js";
@@ -20,11 +21,7 @@ export interface HistoryOutcome {
 export interface HistoryCheck {
   /** The check's name (conformance/judge/checks.ts). */
   readonly check: string;
-  observe(
-    operationId: string,
-    exchange: Exchange,
-    judge: Pick<ResponseCheckInput, "strict" | "note">,
-  ): HistoryOutcome[];
+  observe(operationId: string, exchange: Exchange, judge: AssumptionJudge): HistoryOutcome[];
   /** Why the history makes a request that the contract allows one that need not be accepted (a nonce used before). */
   notValid?(exchange: Exchange): string | undefined;
 }

@@ -10,7 +10,9 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { appliesTo, CHECK_NAMES, CHECKS, type Expectation, RESPONSE_CHECK_NAMES } from "../judge/checks.js";
+import { appliesTo, CHECK_NAMES, CHECKS } from "../judge/checks.js";
+import type { Expectation } from "../judge/response-check-input.js";
+import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
 import { Session } from "../send/session.js";

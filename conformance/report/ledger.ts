@@ -2,7 +2,7 @@
 // reproductions, redacted, with a curl command that names environment variables, the broken assumptions), the
 // decisions (checks and operations skipped or unable to run), the observations, the coverage and every exchange with
 // what the run expected of it. Judging writes to it; the report is built from it alone (report.ts).
-import type { Expectation } from "../judge/checks.js";
+import type { Expectation } from "../judge/response-check-input.js";
 import { ObservationLog } from "../judge/observations.js";
 import type { Decision, Verdict } from "../judge/verdict.js";
 import type { RunOptions } from "../context.js";

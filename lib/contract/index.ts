@@ -38,14 +38,20 @@ export {
   checkRequest,
   invalidRequestStatus,
   checkResponse,
+  documentedMediaType,
+  documentedResponse,
+  type DocumentedResponse,
   type HttpRequest,
   type HttpResponse,
   mediaTypeOf,
   parseForm,
   readParameters,
   type RequestCheck,
+  responseHeaderProblems,
   responseKeyFor,
+  responseSchemaPointer,
   successKeyOf,
+  validateResponseBody,
 } from "./requests.js";
 export { type RouteMatch, Router } from "./router.js";
 export type { ApiOperations, OperationId, OperationTypes } from "./typed.js";

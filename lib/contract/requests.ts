@@ -1,11 +1,13 @@
 // Checking one HTTP exchange against its operation: the request's parameters (coerced first) and body, and a
-// response's status, media type and body. Shared by the sandbox, the test helpers and (next) the runner.
+// response's status, headers, media type and body. The one implementation of "which documented response covers this
+// status", "does the media type match" and "does the body validate": the mock and the sandbox, the test helpers
+// (checkResponse) and the conformance runner (conformance/judge/, which adds the contract's words on top) use it.
 import type { Header, JsonSchema, MediaType, Reference, Response } from "./model.js";
 import type { OperationInfo } from "./operations.js";
 import { coerceForm, coerceParameter, coerceScalar, rawParameter, type ParameterSource } from "./parameters.js";
 import { joinPointer } from "./refs.js";
 import type { RouteMatch } from "./router.js";
-import { describeErrors, type Validators } from "./validation.js";
+import { describeErrors, type ValidationResult, type Validators } from "./validation.js";
 
 /** The part of an HTTP request a check reads; `body` holds the exact bytes received. */
 export interface HttpRequest {
@@ -19,9 +21,12 @@ export type RequestCheck =
   | { ok: true; params: Record<string, unknown>; body: unknown; mediaType: string | undefined }
   | { ok: false; status: number; message: string };
 
-/** What a check needs from the contract (kept narrow so the functions here stay plain). */
+/**
+ * What a check needs from the contract (kept narrow so the functions here stay plain, and so that a caller may bring
+ * its own memoized validation, as the conformance runner does).
+ */
 export interface CheckContext {
-  validators: Validators;
+  validators: Pick<Validators, "validate">;
   deref: <T>(node: T | Reference) => T;
 }
 
@@ -144,10 +149,22 @@ export interface HttpResponse {
   body: unknown;
 }
 
-/** The documented response key for a status: the exact code, else its range (`4XX`), else `default`. */
-export function responseKeyFor(operation: OperationInfo, status: number): string | undefined {
+/**
+ * The documented response key for a status: the exact code, else its range (`4XX`), else a concrete code of the same
+ * class that `sameClass` accepts (none by default: the runner reads the contract's words there), else `default`.
+ */
+export function responseKeyFor(
+  operation: OperationInfo,
+  status: number,
+  sameClass: (key: string) => boolean = () => false,
+): string | undefined {
   const responses = operation.operation.responses ?? {};
-  return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
+  const statusClass = String(status)[0];
+  return (
+    [String(status), `${statusClass}XX`].find((key) => key in responses) ??
+    Object.keys(responses).find((key) => /^\d{3}$/.test(key) && key[0] === statusClass && sameClass(key)) ??
+    ("default" in responses ? "default" : undefined)
+  );
 }
 
 /** The operation's success response key: its lowest documented 2xx code, or `2XX` (which sorts after every code). */
@@ -157,27 +174,79 @@ export function successKeyOf(operation: OperationInfo): string | undefined {
     .sort()[0];
 }
 
-/** Problems of the documented headers of a response: required ones missing, values (coerced) not valid. */
-function headerProblems(
+/** A documented response of an operation: its key, its pointer, and the Response object (`$ref` followed). */
+export interface DocumentedResponse {
+  key: string;
+  pointer: string;
+  response: Response;
+}
+
+/** The documented response under `key` (a key of the operation's responses, e.g. from responseKeyFor). */
+export function documentedResponse(
+  ctx: Pick<CheckContext, "deref">,
+  operation: OperationInfo,
+  key: string,
+): DocumentedResponse {
+  const node = (operation.operation.responses ?? {})[key] as Response | Reference;
+  return { key, pointer: joinPointer(operation.pointer, "responses", key), response: ctx.deref<Response>(node) };
+}
+
+/**
+ * The documented media type (a key of `content`) that a Content-Type falls under: the same type, else a range that
+ * covers it (`text/*`, `*\/*`); undefined when none does, or when there is no Content-Type.
+ */
+export function documentedMediaType(
+  content: Record<string, unknown>,
+  contentType: string | null | undefined,
+): string | undefined {
+  const actual = mediaTypeOf(contentType);
+  if (actual === "") return undefined;
+  const [type] = actual.split("/");
+  return (
+    Object.keys(content).find((declared) => declared.toLowerCase() === actual) ??
+    Object.keys(content).find((declared) => declared === "*/*" || declared.toLowerCase() === `${type}/*`)
+  );
+}
+
+/** The pointer of the schema documented for a response's media type. */
+export function responseSchemaPointer(documented: DocumentedResponse, mediaType: string): string {
+  return joinPointer(documented.pointer, "content", mediaType, "schema");
+}
+
+/** Validates a response body against the schema of its media type; undefined when that media type has no schema. */
+export function validateResponseBody(
   ctx: CheckContext,
-  documented: Response,
-  pointer: string,
+  documented: DocumentedResponse,
+  mediaType: string,
+  body: unknown,
+): ValidationResult | undefined {
+  if (!documented.response.content?.[mediaType]?.schema) return undefined;
+  return ctx.validators.validate(responseSchemaPointer(documented, mediaType), body);
+}
+
+/**
+ * Problems of the documented headers of a response: required ones missing, values (trimmed, then coerced to their
+ * schema's type) not valid. Each problem names the header and the value received.
+ */
+export function responseHeaderProblems(
+  ctx: CheckContext,
+  documented: DocumentedResponse,
   headers: { get(name: string): string | null },
 ): string[] {
   const problems: string[] = [];
-  for (const [name, node] of Object.entries(documented.headers ?? {})) {
+  for (const [name, node] of Object.entries(documented.response.headers ?? {})) {
     const header = ctx.deref<Header>(node);
-    const value = headers.get(name);
+    const value = headers.get(name)?.trim() ?? null;
     if (value === null) {
       if (header.required) problems.push(`required header ${name} is missing`);
       continue;
     }
     if (!header.schema) continue;
     const result = ctx.validators.validate(
-      joinPointer(pointer, "headers", name, "schema"),
+      joinPointer(documented.pointer, "headers", name, "schema"),
       coerceScalar(value, ctx.deref<JsonSchema>(header.schema)),
     );
-    if (!result.valid) problems.push(describeErrors(result.errors, `header ${name}`));
+    if (!result.valid) problems.push(describeErrors(result.errors, `header ${name} ${JSON.stringify(value)}`));
   }
   return problems;
 }
@@ -186,15 +255,15 @@ function headerProblems(
 export function checkResponse(ctx: CheckContext, operation: OperationInfo, response: HttpResponse): string[] {
   const key = responseKeyFor(operation, response.status);
   if (key === undefined) return [`status ${response.status} is not documented`];
-  const pointer = joinPointer(operation.pointer, "responses", key);
-  const documented = ctx.deref<Response>((operation.operation.responses ?? {})[key] as Response | Reference);
-  const problems = response.headers ? headerProblems(ctx, documented, pointer, response.headers) : [];
-  const content = documented.content ?? {};
+  const documented = documentedResponse(ctx, operation, key);
+  const problems = response.headers ? responseHeaderProblems(ctx, documented, response.headers) : [];
+  const content = documented.response.content ?? {};
   if (Object.keys(content).length === 0) return problems;
-  const mediaType = mediaTypeOf(response.contentType);
-  const media = content[mediaType];
-  if (!media) return [...problems, `content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`];
-  if (!media.schema) return problems;
-  const result = ctx.validators.validate(joinPointer(pointer, "content", mediaType, "schema"), response.body);
-  return result.valid ? problems : [...problems, describeErrors(result.errors, "body")];
+  const mediaType = documentedMediaType(content, response.contentType);
+  if (mediaType === undefined) {
+    const actual = mediaTypeOf(response.contentType);
+    return [...problems, `content type "${actual}" is not one of ${Object.keys(content).join(", ")}`];
+  }
+  const result = validateResponseBody(ctx, documented, mediaType, response.body);
+  return result === undefined || result.valid ? problems : [...problems, describeErrors(result.errors, "body")];
 }

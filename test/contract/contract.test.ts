@@ -2,12 +2,14 @@
 import { describe, expect, it } from "vitest";
 import {
   API_NAMES,
+  documentedMediaType,
   HTTP_METHODS,
   invalidRequestStatus,
   joinPointer,
   loadBundle,
   loadContract,
   type HttpRequest,
+  responseKeyFor,
 } from "../../lib/contract/index.js";
 
 function request(method: string, url: string, body?: unknown, contentType = "application/json"): HttpRequest {
@@ -166,6 +168,47 @@ describe("checkResponse", () => {
     expect(
       links.checkResponse(op, { status: 418, contentType: "application/json", body: { error: 1, message: "teapot" } }),
     ).toEqual([]);
+  });
+});
+
+describe("the steps of checkResponse, which the conformance runner judges with", () => {
+  const links = loadContract("links");
+  const op = links.operation("listDomains");
+  const example = links.responseExample("listDomains", "twoDomains");
+  // Not fetch's Headers, which trims values itself: recorded traffic (HAR, a proxy) may keep the spaces.
+  const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+
+  it("responseKeyFor: the exact code, else the range, else a same-class code the caller accepts, else default", () => {
+    expect(responseKeyFor(op, 200)).toBe("200");
+    expect(responseKeyFor(op, 201)).toBe("default");
+    expect(responseKeyFor(op, 201, (code) => code === "200")).toBe("200");
+    expect(responseKeyFor(op, 404, () => true)).toBe("default");
+  });
+
+  it("documentedMediaType: the same type (parameters and case aside), else a range that covers it", () => {
+    const content = { "application/json": {}, "text/*": {} };
+    expect(documentedMediaType(content, "Application/JSON; charset=utf-8")).toBe("application/json");
+    expect(documentedMediaType(content, "text/plain")).toBe("text/*");
+    expect(documentedMediaType(content, "image/png")).toBeUndefined();
+    expect(documentedMediaType({ "*/*": {} }, "image/png")).toBe("*/*");
+    expect(documentedMediaType(content, undefined)).toBeUndefined();
+  });
+
+  it("checks the documented headers: required ones present, values trimmed and valid, the value named", () => {
+    const response = (values: Record<string, string>) =>
+      links.checkResponse(op, {
+        status: 200,
+        headers: headers(values),
+        contentType: "application/json",
+        body: example,
+      });
+    const valid = { "X-RateLimit-Limit": " 30 ", "X-RateLimit-Remaining": "29", "X-RateLimit-Reset": "1767225600" };
+    expect(response(valid)).toEqual([]);
+    expect(response({ ...valid, "X-RateLimit-Limit": "thirty" })).toEqual([
+      'header X-RateLimit-Limit "thirty" must be integer',
+    ]);
+    const { "X-RateLimit-Remaining": _left, ...withoutRemaining } = valid;
+    expect(response(withoutRemaining)).toEqual(["required header X-RateLimit-Remaining is missing"]);
   });
 });
 

@@ -1,0 +1,20 @@
+// What a response check is given: one exchange, the operation it was sent to, and what the case expected of it.
+import type { CaseOrigin, OperationModel, Violation } from "../plan/cases.js";
+import type { Exchange } from "../send/transport.js";
+import type { AssumptionJudge } from "./assumptions.js";
+
+export type Expectation = "valid" | "invalid" | "unauthenticated" | "any";
+
+export interface ResponseCheckInput extends AssumptionJudge {
+  model: OperationModel;
+  exchange: Exchange;
+  expectation: Expectation;
+  origin?: CaseOrigin | "auth" | "stateful";
+  /** When set, positive_data_acceptance does not apply, for this reason. */
+  positiveAcceptanceSkipped?: string;
+  /** What makes an invalid case invalid (the mutation applied to a valid one). */
+  violation?: Violation;
+}
+
+/** Outcome of one check on one exchange: `undefined` = not applicable, "" = passed, text = the failure. */
+export type Outcome = string | undefined;
