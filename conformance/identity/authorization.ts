@@ -47,7 +47,8 @@ export async function plainPkceRefused(flow: Flow): Promise<void> {
 
 export async function redirectUriMismatch(flow: Flow): Promise<void> {
   const { context } = flow;
-  const unregistered = `${(context.options.credentials.redirectUri ?? "").replace(/\/$/, "")}/conformance-not-registered`;
+  const registered = (context.options.credentials.redirectUri ?? "").replace(/\/$/, "");
+  const unregistered = `${registered}/conformance-not-registered`;
   const attempt = await authorize(flow, {
     scope: "openid",
     redirectUri: unregistered,

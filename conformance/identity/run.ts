@@ -9,6 +9,7 @@
 import type { RunContext } from "../context.js";
 import { freshCodeRefused, signInFailure } from "../judge/identity-authorization.js";
 import { DISCOVERY_CHECKS, FLOW_CHECKS } from "../judge/identity-check-list.js";
+import { describe } from "../judge/identity-words.js";
 import type { Judge } from "../judge/judge.js";
 import { verdictOf } from "../judge/verdict.js";
 import type { Ledger } from "../report/ledger.js";
@@ -27,7 +28,6 @@ import {
 } from "./authorization.js";
 import { checkDiscovery, checkJwks, readDiscovery } from "./discovery.js";
 import { authorize, type Flow, type IdentityParts, tokensFor } from "./flow.js";
-import { describe } from "../judge/identity-words.js";
 import { logout } from "./logout.js";
 import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";

@@ -1,5 +1,6 @@
 // The userinfo flows: the claims released by scope, and the three ways of presenting the access token. Each reads
 // userinfo at the address the discovery names and adds the verdicts of its checks (judge/identity-userinfo.ts).
+import type { PreparedRequest } from "../apis.js";
 import type { RunContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../judge/identity-userinfo.js";
 import { assumedMessage, jsonObject } from "../judge/identity-words.js";
 import { verdictOf } from "../judge/verdict.js";
-import type { PreparedRequest } from "../apis.js";
 import type { Exchange } from "../send/transport.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, readUserinfo } from "./flow.js";
 

@@ -108,10 +108,12 @@ export interface Reauthentication {
   authTime?: number;
 }
 
-/** The problems of the code's exchange and of a sign-in that did not happen again (pages shown, auth_time). */
+/** What a re-authentication got wrong before its auth_time is read: no code, no page shown, the code refused. */
 function reauthenticationProblems(run: Reauthentication, asked: string, didNotAskAgain: string): string[] {
   const { attempt, exchanged } = run;
-  if (attempt.kind !== "code") return [`${asked} got ${describeAuthorization(attempt)} (OpenID Connect Core §3.1.2.1)`];
+  if (attempt.kind !== "code") {
+    return [`${asked} got ${describeAuthorization(attempt)} (OpenID Connect Core §3.1.2.1)`];
+  }
   const problems: string[] = [];
   if (!run.manual && attempt.navigation.pages === 0) problems.push(didNotAskAgain);
   if (exchanged && !exchanged.tokens)
