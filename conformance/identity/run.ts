@@ -32,8 +32,6 @@ import { logout } from "./logout.js";
 import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 
-export { checkDiscovery, checkJwks, type Discovery } from "./discovery.js";
-
 const CREDENTIAL_FLAGS = {
   clientId: "--client-id (IDENTITY_CLIENT_ID)",
   clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)",

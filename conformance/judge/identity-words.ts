@@ -34,7 +34,7 @@ export interface CodeExchange {
   tokens?: TokenResponse;
 }
 
-/** A check's result that is not a verdict on an exchange: skipped or unable to run. */
+/** What an identity check found: a verdict, or a decision (skipped, unable to run). */
 export type IdentityResult = Verdict | Decision;
 
 /** A JSON body as an object, or undefined. */
