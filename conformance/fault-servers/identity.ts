@@ -1,18 +1,29 @@
-/* eslint-disable max-lines -- over the cap since the code was formatted at 120 columns; to be split */
 // A deliberately small OpenID Connect provider at the contract's paths, for the conformance self-tests only. A
 // certified implementation (oidc-provider, used by the sandbox) cannot be made to break one rule at a time (accept
 // a reused code, skip PKCE), so this one spells each rule out where a fault can switch it off; the cryptography is
 // jose's. Requests reach the endpoints by the contract's operationIds (http.ts routes them with the bundle), and
-// the discovery document names the contract's paths. Sign-in is a plain HTML form (login and password) by default,
-// as the runner meets it on many providers; two variants change only the pages (identity-pages.ts):
-// `javascript-sign-in` builds its sign-in with JavaScript (no HTML form at all, like most single-page sign-ins) and
-// `consent-page` asks for consent afterwards on a Keycloak-style page whose one form has an accept and a cancel button,
-// `scope-consent` on a two-step page with one checkbox per requested scope (only the ticked ones are granted).
-import { createHash, randomBytes } from "node:crypto";
+// the discovery document names the contract's paths. This file holds the provider's state and what a browser goes
+// through (authorize, sign-in, consent, logout); identity-endpoints.ts the discovery, JWKS, token and userinfo.
+// Sign-in is a plain HTML form (login and password) by default, as the runner meets it on many providers; three
+// variants change only the pages (identity-pages.ts): `javascript-sign-in` builds its sign-in with JavaScript (no HTML
+// form at all, like most single-page sign-ins), `consent-page` asks for consent afterwards on a Keycloak-style page
+// whose one form has an accept and a cancel button, and `scope-consent` on a two-step page with one checkbox per
+// requested scope (only the ticked ones are granted).
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import type { JWK } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
+import {
+  discovery,
+  type IssuedCode,
+  jwks,
+  now,
+  type ProviderState,
+  SCOPES,
+  token,
+  userinfo,
+} from "./identity-endpoints.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import {
@@ -72,19 +83,6 @@ export const IDENTITY_FAULTS = [
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
-const SCOPES = ["openid", "profile", "email", "wallets", "offline_access", "quests"];
-const USER = {
-  sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91",
-  profile: {
-    name: "Alice Novak",
-    preferred_username: "alice",
-    picture: "https://t.me/i/userpic/320/alice_novak.jpg",
-    tg_id: 482915637,
-    tg_username: "alice_novak",
-  },
-  email: { email: "alice.novak@example.org", email_verified: true },
-  wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
-};
 const SESSION_COOKIE = "fault_session";
 const KNOWN_AUTHORIZE_PARAMETERS = [
   "response_type",
@@ -99,9 +97,7 @@ const KNOWN_AUTHORIZE_PARAMETERS = [
   "id_token_hint",
   "max_age",
 ];
-const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
-
-interface PendingAuthorization {
+export interface PendingAuthorization {
   clientId: string;
   redirectUri: string;
   scope: string[];
@@ -112,38 +108,15 @@ interface PendingAuthorization {
   maxAge?: number;
 }
 
-interface IssuedCode extends PendingAuthorization {
-  expiresAt: number;
-  used: boolean;
-  authTime: number;
-  /** The access tokens issued for this code, revoked when the code is replayed (RFC 6749 §4.1.2). */
-  accessTokens: string[];
-}
-
-/** What a grant (a code or a refresh token) lets the token endpoint issue. */
-interface Grant {
-  scope: string[];
-  nonce?: string;
-  authTime: number;
-  issued?: IssuedCode;
-}
-
-interface Client {
+export interface Client {
   id: string;
   secret: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
 }
 
-const tokenError = (status: number, error: string, description: string): Reply => ({
-  status,
-  body: { error, error_description: description },
-  headers: NO_STORE,
-});
-const now = () => Math.floor(Date.now() / 1000);
-
 /** The provider's state and endpoints; `fault` switches one rule off. */
-class FaultProvider {
+class FaultProvider implements ProviderState {
   issuer = "";
   readonly pending = new Map<string, PendingAuthorization>();
   /** Signed-in requests waiting for consent (consent-page variant). */
@@ -167,15 +140,6 @@ class FaultProvider {
     );
   }
 
-  claimsFor(scope: string[], ignoreScope = false): Record<string, unknown> {
-    return {
-      sub: USER.sub,
-      ...(ignoreScope || scope.includes("profile") ? USER.profile : {}),
-      ...(ignoreScope || (scope.includes("email") && this.fault !== "userinfo-omits-granted-claims") ? USER.email : {}),
-      ...(ignoreScope || scope.includes("wallets") ? USER.wallets : {}),
-    };
-  }
-
   /** The redirect of an authorization response, state included (unless the fault drops it). */
   backTo(
     request: { redirectUri: string; state?: string },
@@ -193,45 +157,6 @@ class FaultProvider {
     this.secretsSeen.add(code);
     this.codes.set(code, { ...request, expiresAt: Date.now() + 60_000, used: false, authTime, accessTokens: [] });
     return this.backTo(request, { code }, headers);
-  }
-
-  discovery(): Reply {
-    const { fault, issuer } = this;
-    const at = (operationId: Parameters<typeof identityOperationPath>[0]) =>
-      `${issuer}${identityOperationPath(operationId)}`;
-    return {
-      status: fault === "discovery-status-203" ? 203 : 200,
-      body: {
-        issuer: fault === "wrong-issuer" ? "https://id.example.com" : issuer,
-        authorization_endpoint: at("authorize"),
-        token_endpoint: at("exchangeToken"),
-        userinfo_endpoint: at("getUserInfo"),
-        jwks_uri: at("getJwks"),
-        end_session_endpoint: at("logout"),
-        scopes_supported: fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
-        response_types_supported: ["code"],
-        response_modes_supported: ["query"],
-        grant_types_supported: ["authorization_code", "refresh_token"],
-        subject_types_supported: ["public"],
-        id_token_signing_alg_values_supported: ["RS256"],
-        token_endpoint_auth_methods_supported: ["client_secret_post"],
-        ...(this.fault === "no-code-challenge-methods" ? {} : { code_challenge_methods_supported: ["S256"] }),
-      },
-    };
-  }
-
-  async jwks(): Promise<Reply> {
-    const withoutModulus: JWK = { ...this.publicJwk };
-    delete withoutModulus.n;
-    const keys: JWK[] = [this.fault === "jwks-rsa-key-without-modulus" ? withoutModulus : this.publicJwk];
-    if (this.fault === "duplicate-kids")
-      keys.push({
-        ...(await exportJWK((await generateKeyPair("RS256")).publicKey)),
-        kid: this.publicJwk.kid,
-        use: "sig",
-        alg: "RS256",
-      });
-    return { status: 200, body: { keys } };
   }
 
   /** The authorization request's parameters, or the refusal they earn. */
@@ -374,127 +299,6 @@ class FaultProvider {
     return scopeReviewPage(id, granted);
   }
 
-  /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
-  codeGrant(form: URLSearchParams): Grant | Reply {
-    const { fault } = this;
-    const refuse = (description: string) =>
-      fault === "code-refused-403"
-        ? tokenError(403, "access_denied", description)
-        : tokenError(400, "invalid_grant", description);
-    const code = this.codes.get(form.get("code") ?? "");
-    if (!code || code.expiresAt < Date.now())
-      return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
-    if (code.used && fault !== "code-reusable") {
-      if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) this.accessTokens.delete(token);
-      return refuse("The authorization code has already been used.");
-    }
-    code.used = true;
-    if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
-      return refuse("The redirect_uri does not match the one used in the authorization request.");
-    if (code.challenge && fault !== "pkce-not-enforced") {
-      const verifier = form.get("code_verifier") ?? "";
-      const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
-      if (!verifier || expected !== code.challenge)
-        return refuse("The code_verifier does not match the code_challenge.");
-    }
-    return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
-  }
-
-  grantOf(form: URLSearchParams): Grant | Reply {
-    const grantType = form.get("grant_type");
-    if (grantType === "authorization_code") return this.codeGrant(form);
-    if (grantType === "refresh_token") {
-      const refresh = this.refreshTokens.get(form.get("refresh_token") ?? "");
-      return refresh
-        ? { scope: refresh.scope, authTime: now() }
-        : tokenError(400, "invalid_grant", "The refresh token is invalid.");
-    }
-    if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
-    return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
-  }
-
-  async idToken(grant: Grant, accessToken: string): Promise<string> {
-    const { client, fault } = this;
-    const digest = createHash("sha256")
-      .update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken)
-      .digest();
-    return new SignJWT({
-      ...this.claimsFor(grant.scope),
-      ...(grant.nonce ? { nonce: grant.nonce } : {}),
-      auth_time: grant.authTime,
-      azp: client.id,
-      at_hash: digest.subarray(0, 16).toString("base64url"),
-    })
-      .setProtectedHeader({ alg: "RS256", kid: this.publicJwk.kid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setAudience(fault === "id-token-wrong-audience" ? "another-app" : client.id)
-      .setIssuedAt(now())
-      .setExpirationTime(now() + 3600)
-      .sign(this.privateKey);
-  }
-
-  async token(form: URLSearchParams): Promise<Reply> {
-    if (form.get("client_id") !== this.client.id || form.get("client_secret") !== this.client.secret) {
-      return this.fault === "wrong-secret-invalid-grant"
-        ? tokenError(400, "invalid_grant", "The grant is invalid.")
-        : tokenError(401, "invalid_client", "Client authentication failed.");
-    }
-    const grant = this.grantOf(form);
-    if ("status" in grant) return grant;
-    const accessToken = `at_${randomBytes(18).toString("base64url")}`;
-    this.accessTokens.set(accessToken, { scope: grant.scope });
-    grant.issued?.accessTokens.push(accessToken);
-    const idToken = await this.idToken(grant, accessToken);
-    const body: Record<string, unknown> = {
-      access_token: accessToken,
-      token_type: "Bearer",
-      expires_in: 3600,
-      id_token: idToken,
-      scope: grant.scope.join(" "),
-    };
-    if (grant.scope.includes("offline_access") && this.fault !== "offline-access-without-refresh-token") {
-      const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
-      this.refreshTokens.set(refreshToken, { scope: grant.scope });
-      body.refresh_token = refreshToken;
-    }
-    for (const value of [accessToken, idToken, body.refresh_token])
-      if (typeof value === "string") this.secretsSeen.add(value);
-    return { status: 200, body, headers: NO_STORE };
-  }
-
-  /** Userinfo by GET or POST, the token in the Authorization header (RFC 6750 §2.1) or the form body (§2.2). */
-  async userinfo(request: IncomingMessage): Promise<Reply> {
-    if (request.method === "POST" && this.fault === "userinfo-post-refused")
-      return { status: 405, headers: { Allow: "GET" } };
-    let token = request.headers.authorization?.replace(/^Bearer /, "");
-    if (
-      request.method === "POST" &&
-      !token &&
-      this.fault !== "userinfo-post-body-ignored" &&
-      (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")
-    ) {
-      token = new URLSearchParams(await readText(request)).get("access_token") ?? undefined;
-    }
-    if (!token) return { status: 401, headers: { "WWW-Authenticate": "Bearer" } };
-    const grant = this.accessTokens.get(token);
-    if (!grant)
-      return {
-        status: 401,
-        headers: {
-          "WWW-Authenticate":
-            'Bearer error="invalid_token", error_description="The access token is unknown or expired"',
-        },
-      };
-    return {
-      status: 200,
-      body: {
-        iss: this.issuer,
-        aud: this.client.id,
-        ...this.claimsFor(grant.scope, this.fault === "userinfo-ignores-scope"),
-      },
-    };
-  }
-
   /** RP-initiated logout: ends the session, then goes to a registered post_logout_redirect_uri with state. */
   logout(params: URLSearchParams, call: IncomingCall, request: IncomingMessage): Reply {
     const { fault } = this;
@@ -523,17 +327,17 @@ class FaultProvider {
     if (route === "POST /sign-in/cancel") return this.signInCancel(request);
     if (route === "POST /consent") return this.consentSubmit(request);
     // Userinfo also answers POST (OpenID Connect Core §5.3.1), which the contract does not describe.
-    if (url.pathname === identityOperationPath("getUserInfo")) return this.userinfo(request);
+    if (url.pathname === identityOperationPath("getUserInfo")) return userinfo(this, request);
     const call = await readCall("identity", request);
     switch (call?.operationId) {
       case "getOpenIdConfiguration":
-        return this.discovery();
+        return discovery(this);
       case "getJwks":
-        return this.jwks();
+        return jwks(this);
       case "authorize":
         return this.authorize(url, call, request);
       case "exchangeToken":
-        return this.token(new URLSearchParams(call.rawBody));
+        return token(this, new URLSearchParams(call.rawBody));
       case "logout":
         return this.logout(url.searchParams, call, request);
       case "logoutWithForm":

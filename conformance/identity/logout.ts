@@ -1,7 +1,9 @@
 // RP-initiated logout checks: the registered post_logout_redirect_uri with state, no open redirect, and the
 // session really ended. They need --post-logout-redirect-uri and an id_token to hint with.
-import { authorize, endpointOf, type Flow, navigationExchange, newState, sameEndpoint, tokensFor } from "./flow.js";
+// The rules they are judged by are judge/identity-logout.ts'.
+import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "../judge/identity-logout.js";
 import { verdictOf } from "../judge/verdict.js";
+import { authorize, endpointOf, type Flow, navigationExchange, newState, sameEndpoint, tokensFor } from "./flow.js";
 
 const LOGOUT_CHECKS = ["logout_post_redirect", "logout_open_redirect", "logout_ends_session"];
 
@@ -9,13 +11,19 @@ const LOGOUT_CHECKS = ["logout_post_redirect", "logout_open_redirect", "logout_e
 async function signInForLogout(flow: Flow): Promise<string | undefined> {
   const grant = await authorize(flow, { scope: "openid", purpose: "sign in before signing out" });
   if (grant.kind !== "code") return undefined;
-  const result = await tokensFor(flow.session, grant, "exchange a code before signing out");
+  const result = await tokensFor(flow, grant, "exchange a code before signing out");
   return typeof result.tokens?.id_token === "string" ? result.tokens.id_token : undefined;
 }
 
 function logoutUrl(flow: Flow, idToken: string, postLogout: string, state: string): string {
-  const endpoint = endpointOf(flow.session, flow.document, "end_session_endpoint", "logout");
-  return `${endpoint}?${new URLSearchParams({ id_token_hint: idToken, client_id: flow.session.options.credentials.clientId ?? "", post_logout_redirect_uri: postLogout, state })}`;
+  const endpoint = endpointOf(flow, "end_session_endpoint", "logout");
+  const query = new URLSearchParams({
+    id_token_hint: idToken,
+    client_id: flow.context.options.credentials.clientId ?? "",
+    post_logout_redirect_uri: postLogout,
+    state,
+  });
+  return `${endpoint}?${query}`;
 }
 
 async function openRedirect(flow: Flow, idToken: string): Promise<void> {
@@ -25,13 +33,11 @@ async function openRedirect(flow: Flow, idToken: string): Promise<void> {
     until: (next) => sameEndpoint(next, elsewhere),
     purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)",
   });
-  flow.session.ledger.add(
+  flow.ledger.add(
     verdictOf(
       "logout_open_redirect",
       "logout",
-      navigation.arrived
-        ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect; RP-Initiated Logout §3)`
-        : "",
+      openRedirectFollowed(navigation, elsewhere),
       navigationExchange(url, navigation, navigation.arrived),
       "logout with an unregistered post_logout_redirect_uri",
     ),
@@ -46,19 +52,11 @@ async function postRedirect(flow: Flow, idToken: string, registered: string): Pr
     until: (next) => sameEndpoint(next, registered),
     purpose: "sign out (RP-initiated logout)",
   });
-  const returned = navigation.arrived?.searchParams.get("state");
-  const problem = !navigation.arrived
-    ? `logout did not send the browser to the registered post_logout_redirect_uri: ${navigation.failure} (RP-Initiated Logout §3)`
-    : returned === state
-      ? ""
-      : returned == null
-        ? "the post-logout redirect carries no state, though one was sent (RP-Initiated Logout §2, §3)"
-        : "the post-logout redirect carries another state than the one sent (RP-Initiated Logout §2, §3)";
-  flow.session.ledger.add(
+  flow.ledger.add(
     verdictOf(
       "logout_post_redirect",
       "logout",
-      problem,
+      postLogoutRedirect(navigation, state),
       navigationExchange(url, navigation, navigation.arrived),
       "logout with the registered post_logout_redirect_uri",
     ),
@@ -67,25 +65,23 @@ async function postRedirect(flow: Flow, idToken: string, registered: string): Pr
 }
 
 export async function logout(flow: Flow): Promise<void> {
-  const { session } = flow;
-  const { checks } = session.options;
+  const { context, ledger } = flow;
+  const { checks } = context.options;
   const wanted = LOGOUT_CHECKS.filter((c) => checks.has(c));
-  if (wanted.length === 0 || session.aborted) return;
-  const registered = session.options.identity?.postLogoutRedirectUri;
+  if (wanted.length === 0 || flow.send.aborted) return;
+  const decide = (check: string, decision: "skipped" | "cannot run", reason: string) =>
+    ledger.decide({ about: "check", name: check, decision, reason });
+  const registered = context.options.identity?.postLogoutRedirectUri;
   if (!registered) {
     for (const check of wanted)
-      session.skippedChecks.set(check, "needs --post-logout-redirect-uri (registered for the client)");
+      decide(check, "skipped", "needs --post-logout-redirect-uri (registered for the client)");
     return;
   }
   let idToken = await signInForLogout(flow);
   if (!idToken) {
+    // Fail closed: the logout checks apply, and could not run.
     for (const check of wanted)
-      session.ledger.decide({
-        about: "check",
-        name: check,
-        decision: "cannot run",
-        reason: "could not sign in again to get an id_token to sign out with",
-      }); // fail closed
+      decide(check, "cannot run", "could not sign in again to get an id_token to sign out with");
     return;
   }
   if (checks.has("logout_open_redirect")) {
@@ -95,7 +91,7 @@ export async function logout(flow: Flow): Promise<void> {
   const arrived = await postRedirect(flow, idToken, registered);
   if (!checks.has("logout_ends_session")) return;
   if (!arrived) {
-    session.skippedChecks.set("logout_ends_session", "the logout did not complete, see logout_post_redirect");
+    decide("logout_ends_session", "skipped", "the logout did not complete, see logout_post_redirect");
     return;
   }
   const after = await authorize(flow, {
@@ -104,15 +100,7 @@ export async function logout(flow: Flow): Promise<void> {
     interactive: false,
     purpose: "authorize with prompt=none after signing out",
   });
-  session.ledger.add(
-    verdictOf(
-      "logout_ends_session",
-      "logout",
-      after.kind === "code"
-        ? "prompt=none still got a code after the logout: the session was not ended (RP-Initiated Logout §2, §3)"
-        : "",
-      after.exchange,
-      "prompt=none after logout",
-    ),
+  ledger.add(
+    verdictOf("logout_ends_session", "logout", sessionNotEnded(after), after.exchange, "prompt=none after logout"),
   );
 }

@@ -2,10 +2,19 @@
 // where they apply to the contract (docs/guide/identity-conformance.md maps each check to its test modules).
 // Discovery and JWKS need nothing; the flow checks need a registered client and a way through the provider's pages,
 // which a sign-in driver provides (sign-in/: HTML forms by default, --browser, --manual). Fail closed: when the
-// sign-in cannot complete, the sign_in check fails with the real cause and the run exits 1. The checks themselves
-// live in identity/ by endpoint: discovery (and JWKS), authorization, tokens, userinfo and logout; flow.ts holds
-// the steps they share and paths.ts the one lookup of an endpoint path in the contract.
-import { FLOW_CHECKS } from "../judge/identity-check-list.js";
+// sign-in cannot complete, the sign_in check fails with the real cause and the run exits 1. The flows live in
+// identity/ by endpoint: discovery (and JWKS), authorization, tokens, userinfo and logout; flow.ts holds the steps
+// they share and paths.ts the one lookup of an endpoint path in the contract. What passes or fails is decided by
+// the identity checks in judge/ (identity-discovery, -authorization, -tokens, -userinfo, -logout).
+import type { RunContext } from "../context.js";
+import { freshCodeRefused, signInFailure } from "../judge/identity-authorization.js";
+import { DISCOVERY_CHECKS, FLOW_CHECKS } from "../judge/identity-check-list.js";
+import { describe } from "../judge/identity-words.js";
+import type { Judge } from "../judge/judge.js";
+import { verdictOf } from "../judge/verdict.js";
+import type { Ledger } from "../report/ledger.js";
+import type { CaseSender } from "../send/sender.js";
+import { openSignInDriver } from "../sign-in/open.js";
 import {
   maxAge,
   nonceOptional,
@@ -18,15 +27,10 @@ import {
   unknownParametersIgnored,
 } from "./authorization.js";
 import { checkDiscovery, checkJwks, readDiscovery } from "./discovery.js";
-import { authorize, describe, describeAuthorization, type Flow, tokensFor } from "./flow.js";
+import { authorize, type Flow, type IdentityParts, tokensFor } from "./flow.js";
 import { logout } from "./logout.js";
 import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
-import type { Session } from "../send/session.js";
-import { openSignInDriver } from "../sign-in/open.js";
-import { verdictOf } from "../judge/verdict.js";
-
-export { checkDiscovery, checkJwks, type Discovery } from "./discovery.js";
 
 const CREDENTIAL_FLAGS = {
   clientId: "--client-id (IDENTITY_CLIENT_ID)",
@@ -34,44 +38,46 @@ const CREDENTIAL_FLAGS = {
   redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)",
 };
 
-export async function runIdentityChecks(session: Session): Promise<void> {
-  const { checks, credentials, operations } = session.options;
+/**
+ * The identity step: the discovery and JWKS checks, then the flow checks through a sign-in driver. Every request
+ * goes through the step's sender; the verdicts go to the ledger.
+ */
+export async function runIdentityChecks(
+  context: RunContext,
+  send: CaseSender,
+  judge: Judge,
+  ledger: Ledger,
+): Promise<void> {
+  const parts: IdentityParts = { context, send, judge, ledger };
+  const { checks, credentials, operations } = context.options;
   const selected = (...ids: string[]) => operations.length === 0 || ids.some((id) => operations.includes(id));
-  const discoveryChecks = ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"].some((c) =>
-    checks.has(c),
-  );
   const discovery =
-    selected("getOpenIdConfiguration", "authorize", "exchangeToken", "getUserInfo") && discoveryChecks
-      ? await checkDiscovery(session)
+    selected("getOpenIdConfiguration", "authorize", "exchangeToken", "getUserInfo") &&
+    DISCOVERY_CHECKS.some((c) => checks.has(c))
+      ? await checkDiscovery(parts)
       : undefined;
-  if (selected("getJwks") && (checks.has("jwks_shape") || checks.has("jwks_unique_kids"))) await checkJwks(session);
+  if (selected("getJwks") && (checks.has("jwks_shape") || checks.has("jwks_unique_kids"))) await checkJwks(parts);
 
   const flowChecks = FLOW_CHECKS.filter((c) => checks.has(c));
   if (!selected("authorize", "exchangeToken", "getUserInfo", "logout", "logoutWithForm") || flowChecks.length === 0)
     return;
   const missing = (["clientId", "clientSecret", "redirectUri"] as const).filter((k) => !credentials[k]);
   if (missing.length) {
-    for (const check of flowChecks)
-      session.ledger.decide({
-        about: "check",
-        name: check,
-        decision: "cannot run",
-        reason: `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`,
-      });
+    const reason = `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`;
+    for (const check of flowChecks) ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
     return;
   }
-  if (checks.has("token_errors")) await tokenErrors(session);
+  if (checks.has("token_errors")) await tokenErrors(parts);
 
   // As an OpenID Connect client does, the flows follow the endpoints the discovery document names.
-  const document = discovery?.document ?? (await readDiscovery(session));
-  const identity = session.options.identity ?? { driver: "form" };
-  const driver = await openSignInDriver(identity, {
-    transport: session.transport,
+  const document = discovery?.document ?? (await readDiscovery(context, send));
+  const driver = await openSignInDriver(context.options.identity ?? { driver: "form" }, {
+    send: (request) => send.sendAsIs(request),
     signIn: credentials.signIn ?? {},
-    timeoutMs: session.options.timeoutMs,
+    timeoutMs: context.options.timeoutMs,
   });
   try {
-    await runFlows({ session, driver, document });
+    await runFlows({ ...parts, driver, document });
   } finally {
     await driver.close();
   }
@@ -83,47 +89,29 @@ async function firstSignIn(
   run: (check: string) => boolean,
   skipRest: (reason: string) => void,
 ): Promise<boolean> {
-  const { session } = flow;
+  const { ledger } = flow;
   // Fail closed: without a sign-in no flow check can run, and that is a failure of the run, not a pass.
   const first = await authorize(flow, { scope: "openid profile email", purpose: "sign in" });
+  const cause = signInFailure(first);
+  const message = first.kind === "code" ? "" : `could not sign in to get an authorization code: ${cause}`;
+  ledger.add(verdictOf("sign_in", "authorize", message, first.exchange, "sign in"));
   if (first.kind !== "code") {
-    const cause =
-      first.kind === "failed"
-        ? first.failure
-        : `the provider answered the sign-in with ${describeAuthorization(first)}`;
-    session.ledger.add(
-      verdictOf(
-        "sign_in",
-        "authorize",
-        `could not sign in to get an authorization code: ${cause}`,
-        first.exchange,
-        "sign in",
-      ),
-    );
     skipRest(`the sign-in did not complete: ${cause}`);
     return false;
   }
-  session.ledger.add(verdictOf("sign_in", "authorize", "", first.exchange, "sign in"));
 
   // The first code is exchanged properly; its tokens serve the id_token and userinfo checks before code_reuse
   // replays the code (a provider should then revoke those tokens, RFC 6749 §4.1.2).
-  const { exchange: tokensExchange, tokens } = await tokensFor(session, first, "exchange a fresh code");
+  const label = "exchange a fresh code";
+  const { exchange: tokensExchange, tokens } = await tokensFor(flow, first, label);
   if (!tokens) {
-    session.ledger.add(
-      verdictOf(
-        "code_reuse",
-        "exchangeToken",
-        `a fresh code with its verifier was refused: ${describe(tokensExchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`,
-        tokensExchange,
-        "exchange a fresh code",
-      ),
-    );
+    ledger.add(verdictOf("code_reuse", "exchangeToken", freshCodeRefused(tokensExchange), tokensExchange, label));
     skipRest(`the provider refused a fresh code with its verifier: ${describe(tokensExchange)}`);
     return false;
   }
   let idTokenSub: unknown;
   if (run("id_token_signature_and_claims")) idTokenSub = await checkIdToken(flow, tokens, first, tokensExchange);
-  if (run("id_token_at_hash")) checkAtHash(session, tokens, tokensExchange);
+  if (run("id_token_at_hash")) checkAtHash(flow, tokens, tokensExchange);
   if (run("userinfo_by_scope") || run("granted_scope_claims"))
     await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub);
   if (run("userinfo_methods")) await userinfoMethods(flow, tokens.access_token);
@@ -135,15 +123,15 @@ async function firstSignIn(
 }
 
 async function runFlows(flow: Flow): Promise<void> {
-  const { session } = flow;
-  const { checks } = session.options;
-  const run = (check: string) => checks.has(check) && !session.aborted;
+  const { context, send, ledger } = flow;
+  const { checks } = context.options;
+  const run = (check: string) => checks.has(check) && !send.aborted;
   // Could not run, not skipped: a run whose flow checks never ran must not pass, whichever checks were selected
   // (with sign_in excluded or not selected nothing else would fail it).
   const skipRest = (reason: string) => {
     for (const check of FLOW_CHECKS)
-      if (checks.has(check) && !session.ledger.tallies.has(check))
-        session.ledger.decide({ about: "check", name: check, decision: "cannot run", reason: reason });
+      if (checks.has(check) && !ledger.tallies.has(check))
+        ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
   };
   const signInStarted = Math.floor(Date.now() / 1000);
   if (!(await firstSignIn(flow, run, skipRest))) return;

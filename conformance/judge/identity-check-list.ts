@@ -116,14 +116,10 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
 ];
 
+/** The checks a discovery document is judged by. */
+export const DISCOVERY_CHECKS = ["discovery_fields_and_issuer", "discovery_rs256_and_openid", "pkce_s256_only"];
+
 /** The checks that need a registered client and a sign-in. */
 export const FLOW_CHECKS = IDENTITY_CHECKS.map((c) => c.name).filter(
-  (name) =>
-    ![
-      "discovery_fields_and_issuer",
-      "discovery_rs256_and_openid",
-      "pkce_s256_only",
-      "jwks_shape",
-      "jwks_unique_kids",
-    ].includes(name),
+  (name) => ![...DISCOVERY_CHECKS, "jwks_shape", "jwks_unique_kids"].includes(name),
 );

@@ -1,19 +1,44 @@
 // The browser driver (--browser): headless Chromium through playwright-core drives the provider's real pages,
 // JavaScript included. On each page it fills the --sign-in values into the fields they name (by name, id, label,
-// placeholder or autocomplete token) and presses the button a person would press; --sign-in-script hands the page
-// to the user's own function first (MFA, test-mode captchas, several steps). Navigations to the addresses the
-// checks wait for are noted as the browser starts them, so nothing needs to listen at the redirect_uri.
+// placeholder or autocomplete token) and presses the button a person would press (page-actions.ts);
+// --sign-in-script hands the page to the user's own function first (MFA, test-mode captchas, several steps).
+// Navigations to the addresses the checks wait for are noted as the browser starts them, so nothing needs to listen
+// at the redirect_uri.
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium.js";
 import { UsageError } from "../../lib/cli.js";
-import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
+import { requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { fill, press, SETTLE_MS, tickRequestedScopes } from "./page-actions.js";
 
 export type SignInScript = (page: Page, fields: Record<string, string>) => Promise<void>;
 
-const SETTLE_MS = 5000;
+/** Where one navigation has got to, page after page. */
+interface Walk {
+  /** Navigations of the main frame so far. */
+  navigations: number;
+  /** Pages acted on (sign-in, consent, confirmation). */
+  pages: number;
+  /** The scopes the authorization request asked for, ticked on a consent page. */
+  scopes: string[];
+  scriptRan: boolean;
+  /** The --sign-in values were filled on an earlier page: a password form again means they were refused. */
+  filledBefore: boolean;
+  /** The last error of a page that went away under the driver. */
+  lastError: string;
+}
+
+type LastPage = NonNullable<Navigation["lastPage"]>;
+
+const firstLine = (error: unknown) => (error as Error).message.split("\n")[0]!;
+
+/** The page the browser is on, for messages (without its query, which may carry codes). */
+async function lastPageOf(page: Page): Promise<LastPage> {
+  const current = new URL(page.url());
+  return { url: `${current.origin}${current.pathname}`, text: pageText(await page.content().catch(() => "")) };
+}
 
 /** Resolves when `done()` holds or after `timeoutMs`, whichever comes first. */
 async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
@@ -144,107 +169,28 @@ export class BrowserDriver implements SignInDriver {
     await page.waitForLoadState("networkidle", { timeout: SETTLE_MS }).catch(() => {});
   }
 
-  // eslint-disable-next-line max-lines-per-function -- over the cap since formatted at 120 columns; to be split
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
     this.until = options.until;
     this.arrived = undefined;
     const page = await this.tab();
+    const walk: Walk = {
+      navigations: 0,
+      pages: 0,
+      scopes: requestedScopes(url),
+      scriptRan: false,
+      filledBefore: false,
+      lastError: "",
+    };
     // A form posted back to its own address (wrong credentials shown again) navigates without changing the URL.
-    let navigations = 0;
     const counted = (frame: Frame) => {
-      if (frame === page.mainFrame()) navigations += 1;
+      if (frame === page.mainFrame()) walk.navigations += 1;
     };
     page.on("framenavigated", counted);
-    let pages = 0;
-    const scopes = requestedScopes(url);
-    let scriptRan = false;
-    let filledBefore = false;
-    /** The page the browser is on, for messages (without its query, which may carry codes). */
-    const last = async () => {
-      const current = new URL(page.url());
-      return { url: `${current.origin}${current.pathname}`, text: pageText(await page.content().catch(() => "")) };
-    };
     try {
       const response = await page.goto(url, { waitUntil: "load" }).catch((error: Error) => error);
       if (response instanceof Error && !this.arrived)
-        return { failure: `the browser could not open the page: ${response.message.split("\n")[0]}`, pages };
-      let lastError = "";
-      for (let step = 0; step < 12; step++) {
-        // Arrived already (a redirect straight to the address waited for): nothing on the page to wait for.
-        if (!this.arrived) await this.settle(page);
-        if (this.arrived) return { arrived: this.arrived, pages };
-        const lastPage = await last();
-        if (options.interactive === false)
-          return { failure: `the provider showed a page instead of redirecting: "${lastPage.text}"`, pages, lastPage };
-        const before = { url: page.url(), navigations };
-        try {
-          // The script gets the first page that asks for input; error and confirmation pages are the driver's.
-          if (
-            this.script &&
-            !scriptRan &&
-            (await page.locator("input:not([type=hidden]):visible, select:visible, textarea:visible").count()) > 0
-          ) {
-            scriptRan = true;
-            pages += 1;
-            try {
-              await this.script(page, { ...this.signIn });
-            } catch (error) {
-              if (this.arrived) return { arrived: this.arrived, pages };
-              return {
-                failure: `the --sign-in-script failed on ${lastPage.url}: ${(error as Error).message.split("\n")[0]}`,
-                pages,
-                lastPage,
-              };
-            }
-          } else {
-            const filled = await this.fill(page);
-            await this.tickRequestedScopes(page, scopes);
-            if (filledBefore && filled > 0 && (await page.locator("input[type=password]").count()) > 0) {
-              return {
-                failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`,
-                pages,
-                lastPage,
-              };
-            }
-            const pressed = await this.press(page);
-            if (!pressed) {
-              const missing =
-                filled === 0 &&
-                Object.keys(this.signIn).length === 0 &&
-                (await page.locator("input[type=password]").count()) > 0;
-              if (missing)
-                return {
-                  failure: `the sign-in page at ${lastPage.url} asks for a password and no --sign-in values were given`,
-                  pages,
-                  lastPage,
-                };
-              return {
-                failure: `stopped at ${lastPage.url} on a page without a button to press: "${lastPage.text}"`,
-                pages,
-                lastPage,
-              };
-            }
-            pages += 1;
-            filledBefore ||= filled > 0;
-          }
-        } catch (error) {
-          // The page went away under the driver (a navigation started late): look again at wherever it is now.
-          if (this.arrived) return { arrived: this.arrived, pages };
-          lastError = (error as Error).message.split("\n")[0]!;
-          continue;
-        }
-        // A sign-in may post with fetch first and navigate only when the answer is in.
-        await waitUntil(
-          () => !!this.arrived || navigations > before.navigations || page.url() !== before.url,
-          SETTLE_MS,
-        );
-      }
-      if (this.arrived) return { arrived: this.arrived, pages };
-      return {
-        failure: `got through more than 12 pages without arriving${lastError ? ` (last: ${lastError})` : ""}`,
-        pages,
-        lastPage: await last(),
-      };
+        return { failure: `the browser could not open the page: ${firstLine(response)}`, pages: walk.pages };
+      return await this.walk(page, walk, options);
     } finally {
       this.until = undefined;
       page.off("framenavigated", counted);
@@ -252,124 +198,96 @@ export class BrowserDriver implements SignInDriver {
     }
   }
 
-  /**
-   * Fills the --sign-in values into the visible fields they name, in the one form (or the fields outside any form)
-   * that takes the most of them, as a person picks one way of signing in on a page that offers several; returns
-   * how many were filled.
-   */
-  private async fill(page: Page): Promise<number> {
-    const fields: Array<FieldInfo & { form: number; options?: string[] }> = await page.evaluate(() => {
-      const visible = (el: Element) =>
-        !!(el as HTMLElement).offsetParent || (el as HTMLElement).getClientRects().length > 0;
-      const forms = [...document.forms];
-      const found = [...document.querySelectorAll("input, select, textarea")].filter(visible);
-      document.querySelectorAll("[data-conform-field]").forEach((el) => el.removeAttribute("data-conform-field"));
-      return found.map((el, index) => {
-        el.setAttribute("data-conform-index", String(index));
-        const input = el as HTMLInputElement;
-        const labels = input.labels ? [...input.labels].map((l) => l.textContent ?? "").join(" ") : "";
+  /** Goes on from page to page until the browser arrives, a page stops it, or 12 pages went by. */
+  private async walk(page: Page, walk: Walk, options: NavigateOptions): Promise<Navigation> {
+    for (let step = 0; step < 12; step++) {
+      // Arrived already (a redirect straight to the address waited for): nothing on the page to wait for.
+      if (!this.arrived) await this.settle(page);
+      if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+      const lastPage = await lastPageOf(page);
+      if (options.interactive === false)
         return {
-          tag: el.tagName.toLowerCase(),
-          type: (el.getAttribute("type") ?? (el.tagName === "INPUT" ? "text" : el.tagName.toLowerCase())).toLowerCase(),
-          name: input.name || undefined,
-          id: el.id || undefined,
-          label: (labels || el.getAttribute("aria-label") || "").trim() || undefined,
-          placeholder: el.getAttribute("placeholder") ?? undefined,
-          autocomplete: el.getAttribute("autocomplete") ?? undefined,
-          form: input.form ? forms.indexOf(input.form) : -1,
-          ...(el.tagName === "SELECT"
-            ? { options: [...(el as HTMLSelectElement).options].flatMap((o) => [o.value, o.text]) }
-            : {}),
+          failure: `the provider showed a page instead of redirecting: "${lastPage.text}"`,
+          pages: walk.pages,
+          lastPage,
         };
-      });
-    });
-    // Per form: which field takes which key (a select only takes a value it offers).
-    const plans = [...new Set(fields.map((f) => f.form))].map((form) => {
-      const taken = new Map<number, string>();
-      for (const [key, value] of Object.entries(this.signIn)) {
-        const candidates = fields.map((f, i) =>
-          f.form !== form || taken.has(i) || (f.options && !f.options.includes(value)) ? { ...f, type: "hidden" } : f,
-        );
-        const index = matchField(key, candidates);
-        if (index >= 0) taken.set(index, key);
+      const before = { url: page.url(), navigations: walk.navigations };
+      let stopped: Navigation | undefined;
+      try {
+        stopped = await this.actOn(page, walk, lastPage);
+      } catch (error) {
+        // The page went away under the driver (a navigation started late): look again at wherever it is now.
+        if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+        walk.lastError = firstLine(error);
+        continue;
       }
-      return taken;
-    });
-    const plan = plans.sort((a, b) => b.size - a.size)[0] ?? new Map<number, string>();
-    for (const [index, key] of plan) {
-      const target = page.locator(`[data-conform-index="${index}"]`);
-      if (fields[index]!.tag === "select") await target.selectOption(this.signIn[key]!, { timeout: SETTLE_MS });
-      else await target.fill(this.signIn[key]!, { timeout: SETTLE_MS });
-      await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
+      if (stopped) return stopped;
+      // A sign-in may post with fetch first and navigate only when the answer is in.
+      await waitUntil(
+        () => !!this.arrived || walk.navigations > before.navigations || page.url() !== before.url,
+        SETTLE_MS,
+      );
     }
-    return plan.size;
+    if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+    const last = walk.lastError ? ` (last: ${walk.lastError})` : "";
+    return {
+      failure: `got through more than 12 pages without arriving${last}`,
+      pages: walk.pages,
+      lastPage: await lastPageOf(page),
+    };
   }
 
   /**
-   * Ticks the unticked checkboxes (native, or ARIA role=checkbox toggles) that grant a requested scope, as a person
-   * grants what the application asked for on a consent page with one box per scope; the others stay as they are.
+   * Acts on one page: the --sign-in-script gets the first page that asks for input (error and confirmation pages are
+   * the driver's), the driver fills and presses on the others. A Navigation when the walk stops on this page.
    */
-  private async tickRequestedScopes(page: Page, scopes: string[]): Promise<void> {
-    if (scopes.length === 0) return;
-    const boxes: Array<FieldInfo & { value?: string }> = await page.evaluate(() => {
-      const visible = (el: Element) => el.getClientRects().length > 0 || !!el.closest("label")?.getClientRects().length;
-      const found = [
-        ...document.querySelectorAll('input[type=checkbox]:not(:checked), [role=checkbox][aria-checked="false"]'),
-      ].filter((el) => visible(el) && !(el as HTMLInputElement).disabled);
-      return found.map((el, index) => {
-        el.setAttribute("data-conform-box", String(index));
-        const input = el as HTMLInputElement;
-        const labels = input.labels ? [...input.labels].map((l) => l.textContent ?? "").join(" ") : "";
-        return {
-          tag: el.tagName.toLowerCase(),
-          type: "checkbox",
-          name: input.name || el.getAttribute("name") || undefined,
-          id: el.id || undefined,
-          value: input.value ?? el.getAttribute("data-value") ?? undefined,
-          label: (labels || el.getAttribute("aria-label") || el.textContent || "").trim() || undefined,
-        };
-      });
-    });
-    for (const [index, box] of boxes.entries()) {
-      if (!grantsRequestedScope(box, scopes)) continue;
-      const target = page.locator(`[data-conform-box="${index}"]`);
-      if (box.tag === "input") await target.check({ timeout: SETTLE_MS, force: true });
-      else await target.click({ timeout: SETTLE_MS });
+  private async actOn(page: Page, walk: Walk, lastPage: LastPage): Promise<Navigation | undefined> {
+    const asksForInput = async () =>
+      (await page.locator("input:not([type=hidden]):visible, select:visible, textarea:visible").count()) > 0;
+    if (this.script && !walk.scriptRan && (await asksForInput()))
+      return this.runScript(this.script, page, walk, lastPage);
+    return this.fillAndPress(page, walk, lastPage);
+  }
+
+  private async runScript(
+    script: SignInScript,
+    page: Page,
+    walk: Walk,
+    lastPage: LastPage,
+  ): Promise<Navigation | undefined> {
+    walk.scriptRan = true;
+    walk.pages += 1;
+    try {
+      await script(page, { ...this.signIn });
+      return undefined;
+    } catch (error) {
+      if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+      const failure = `the --sign-in-script failed on ${lastPage.url}: ${firstLine(error)}`;
+      return { failure, pages: walk.pages, lastPage };
     }
   }
 
-  /** Presses the button a person would press: in the form just filled if any, the one that goes on, never cancel. */
-  private async press(page: Page): Promise<boolean> {
-    const buttons = await page.evaluate(() => {
-      const visible = (el: Element) => (el as HTMLElement).getClientRects().length > 0;
-      const filledForm = document.querySelector("[data-conform-field]")?.closest("form");
-      const found = [
-        ...document.querySelectorAll("button, input[type=submit], input[type=image], [role=button]"),
-      ].filter(visible);
-      return found.map((el, index) => {
-        el.setAttribute("data-conform-button", String(index));
-        const button = el as HTMLButtonElement;
-        const inFilledForm = !!filledForm && (button.form === filledForm || filledForm.contains(el));
-        return {
-          text: `${button.name ?? ""} ${button.value ?? ""} ${el.textContent ?? ""} ${el.getAttribute("aria-label") ?? ""}`,
-          inFilledForm,
-          submits: el.tagName !== "BUTTON" || button.type === "submit",
-        };
-      });
-    });
-    const ranked = buttons
-      .map((b, index) => ({ index, score: buttonScore(b.text) + (b.inFilledForm ? 5 : 0) + (b.submits ? 1 : 0) }))
-      .sort((a, b) => b.score - a.score);
-    const best = ranked[0];
-    if (!best || best.score < 0) {
-      // A form without a button is submitted with Enter in its last filled field.
-      const field = page.locator("[data-conform-field]").last();
-      if ((await field.count()) === 0) return false;
-      await field.press("Enter", { timeout: SETTLE_MS });
-      return true;
+  /** Fills the --sign-in values, ticks the requested scopes and presses on; stops where a person could not go on. */
+  private async fillAndPress(page: Page, walk: Walk, lastPage: LastPage): Promise<Navigation | undefined> {
+    const asksForPassword = async () => (await page.locator("input[type=password]").count()) > 0;
+    const filled = await fill(page, this.signIn);
+    await tickRequestedScopes(page, walk.scopes);
+    if (walk.filledBefore && filled > 0 && (await asksForPassword()))
+      return {
+        failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`,
+        pages: walk.pages,
+        lastPage,
+      };
+    if (!(await press(page))) {
+      const missing = filled === 0 && Object.keys(this.signIn).length === 0 && (await asksForPassword());
+      const failure = missing
+        ? `the sign-in page at ${lastPage.url} asks for a password and no --sign-in values were given`
+        : `stopped at ${lastPage.url} on a page without a button to press: "${lastPage.text}"`;
+      return { failure, pages: walk.pages, lastPage };
     }
-    await page.locator(`[data-conform-button="${best.index}"]`).click({ timeout: SETTLE_MS });
-    return true;
+    walk.pages += 1;
+    walk.filledBefore ||= filled > 0;
+    return undefined;
   }
 
   async reset(): Promise<void> {

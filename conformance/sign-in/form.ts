@@ -2,7 +2,8 @@
 // person would use with the --sign-in values in their fields and only the button a person would press (on a
 // consent page with accept and cancel buttons, accept). A page that builds its form with JavaScript is reported as
 // such: run with --browser.
-import type { Transport, Exchange } from "../send/transport.js";
+import type { PreparedRequest } from "../apis.js";
+import type { Exchange } from "../send/transport.js";
 import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 
@@ -166,7 +167,8 @@ export class FormDriver implements SignInDriver {
   readonly name = "form" as const;
   private cookies = new Map<string, string>();
   constructor(
-    private readonly transport: Transport,
+    /** Sends a request as it is (the identity step's sender): the pages are not operations of the contract. */
+    private readonly sendRequest: (request: PreparedRequest) => Promise<Exchange>,
     private readonly signIn: Record<string, string>,
   ) {}
 
@@ -174,7 +176,7 @@ export class FormDriver implements SignInDriver {
     const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml" };
     if (init.body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    const exchange = await this.transport.send({
+    const exchange = await this.sendRequest({
       method: init.method ?? "GET",
       url,
       headers,

@@ -1,13 +1,19 @@
 // Opens the sign-in driver a run asked for. The browser driver is loaded only for --browser: it imports
 // playwright-core, which the CLI does not need otherwise.
-import type { Transport } from "../send/transport.js";
+import type { PreparedRequest } from "../apis.js";
+import type { Exchange } from "../send/transport.js";
 import type { IdentityRunOptions, SignInDriver } from "./driver.js";
 import { FormDriver } from "./form.js";
 import { ManualDriver } from "./manual.js";
 
 export async function openSignInDriver(
   options: IdentityRunOptions,
-  context: { transport: Transport; signIn: Record<string, string>; timeoutMs: number },
+  context: {
+    /** How the form driver sends its requests (the identity step's sender, as is). */
+    send: (request: PreparedRequest) => Promise<Exchange>;
+    signIn: Record<string, string>;
+    timeoutMs: number;
+  },
 ): Promise<SignInDriver> {
   switch (options.driver) {
     case "browser": {
@@ -22,6 +28,6 @@ export async function openSignInDriver(
     case "manual":
       return new ManualDriver();
     case "form":
-      return new FormDriver(context.transport, context.signIn);
+      return new FormDriver(context.send, context.signIn);
   }
 }

@@ -121,6 +121,11 @@ export async function runStep(
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      return (await import("../identity/run.js")).runIdentityChecks(session);
+      return (await import("../identity/run.js")).runIdentityChecks(
+        session.context,
+        session.sender.forItem(item.id),
+        session.judge,
+        session.ledger,
+      );
   }
 }

@@ -164,8 +164,9 @@ describe("--manual", () => {
       FAULT_SERVER_CREDENTIALS,
     );
     // The "person": a browser of their own (here the form driver with its own cookies) that signs in at the URL.
+    const transport = new Transport({ timeoutMs: 5000 });
     const person = new FormDriver(
-      new Transport({ timeoutMs: 5000 }),
+      (request) => transport.send(request),
       Object.fromEntries(new URLSearchParams(FAULT_SERVER_CREDENTIALS.IDENTITY_SIGN_IN)),
     );
     const deadline = Date.now() + 30_000;

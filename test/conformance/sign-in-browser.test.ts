@@ -50,7 +50,7 @@ beforeAll(async () => {
   });
   driver = (await openSignInDriver(
     { driver: "browser" },
-    { transport: new Transport({ timeoutMs: 10_000 }), signIn: {}, timeoutMs: 10_000 },
+    { send: (request) => new Transport({ timeoutMs: 10_000 }).send(request), signIn: {}, timeoutMs: 10_000 },
   )) as BrowserDriver;
 }, 60_000);
 afterAll(async () => {

@@ -1,0 +1,229 @@
+// The fault provider's back-channel endpoints: the discovery document, the JWKS, the token endpoint and userinfo
+// (identity.ts holds the provider's state and the endpoints a browser goes through: authorize, sign-in, consent,
+// logout). Each rule is spelled out where a fault switches it off.
+import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { identityOperationPath } from "../identity/paths.js";
+import type { Reply } from "./http.js";
+import type { Client, IdentityFault, PendingAuthorization } from "./identity.js";
+import { readText } from "./identity-pages.js";
+
+export const SCOPES = ["openid", "profile", "email", "wallets", "offline_access", "quests"];
+const USER = {
+  sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91",
+  profile: {
+    name: "Alice Novak",
+    preferred_username: "alice",
+    picture: "https://t.me/i/userpic/320/alice_novak.jpg",
+    tg_id: 482915637,
+    tg_username: "alice_novak",
+  },
+  email: { email: "alice.novak@example.org", email_verified: true },
+  wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
+};
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+export interface IssuedCode extends PendingAuthorization {
+  expiresAt: number;
+  used: boolean;
+  authTime: number;
+  /** The access tokens issued for this code, revoked when the code is replayed (RFC 6749 §4.1.2). */
+  accessTokens: string[];
+}
+
+/** What a grant (a code or a refresh token) lets the token endpoint issue. */
+interface Grant {
+  scope: string[];
+  nonce?: string;
+  authTime: number;
+  issued?: IssuedCode;
+}
+
+/** What the endpoints read and change of the provider's state. */
+export interface ProviderState {
+  readonly fault: IdentityFault | undefined;
+  readonly issuer: string;
+  readonly client: Client;
+  readonly codes: Map<string, IssuedCode>;
+  readonly accessTokens: Map<string, { scope: string[] }>;
+  readonly refreshTokens: Map<string, { scope: string[] }>;
+  readonly secretsSeen: Set<string>;
+  readonly privateKey: CryptoKey;
+  readonly publicJwk: JWK & { kid: string };
+}
+
+const tokenError = (status: number, error: string, description: string): Reply => ({
+  status,
+  body: { error, error_description: description },
+  headers: NO_STORE,
+});
+export const now = () => Math.floor(Date.now() / 1000);
+
+/** The user's claims a token of `scope` releases (all of them when the userinfo-ignores-scope fault ignores it). */
+function claimsFor(fault: IdentityFault | undefined, scope: string[], ignoreScope = false): Record<string, unknown> {
+  return {
+    sub: USER.sub,
+    ...(ignoreScope || scope.includes("profile") ? USER.profile : {}),
+    ...(ignoreScope || (scope.includes("email") && fault !== "userinfo-omits-granted-claims") ? USER.email : {}),
+    ...(ignoreScope || scope.includes("wallets") ? USER.wallets : {}),
+  };
+}
+
+export function discovery(provider: ProviderState): Reply {
+  const { fault, issuer } = provider;
+  const at = (operationId: Parameters<typeof identityOperationPath>[0]) =>
+    `${issuer}${identityOperationPath(operationId)}`;
+  return {
+    status: fault === "discovery-status-203" ? 203 : 200,
+    body: {
+      issuer: fault === "wrong-issuer" ? "https://id.example.com" : issuer,
+      authorization_endpoint: at("authorize"),
+      token_endpoint: at("exchangeToken"),
+      userinfo_endpoint: at("getUserInfo"),
+      jwks_uri: at("getJwks"),
+      end_session_endpoint: at("logout"),
+      scopes_supported: fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
+      response_types_supported: ["code"],
+      response_modes_supported: ["query"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      subject_types_supported: ["public"],
+      id_token_signing_alg_values_supported: ["RS256"],
+      token_endpoint_auth_methods_supported: ["client_secret_post"],
+      ...(provider.fault === "no-code-challenge-methods" ? {} : { code_challenge_methods_supported: ["S256"] }),
+    },
+  };
+}
+
+export async function jwks(provider: ProviderState): Promise<Reply> {
+  const withoutModulus: JWK = { ...provider.publicJwk };
+  delete withoutModulus.n;
+  const keys: JWK[] = [provider.fault === "jwks-rsa-key-without-modulus" ? withoutModulus : provider.publicJwk];
+  if (provider.fault === "duplicate-kids")
+    keys.push({
+      ...(await exportJWK((await generateKeyPair("RS256")).publicKey)),
+      kid: provider.publicJwk.kid,
+      use: "sig",
+      alg: "RS256",
+    });
+  return { status: 200, body: { keys } };
+}
+
+/** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
+function codeGrant(provider: ProviderState, form: URLSearchParams): Grant | Reply {
+  const { fault } = provider;
+  const refuse = (description: string) =>
+    fault === "code-refused-403"
+      ? tokenError(403, "access_denied", description)
+      : tokenError(400, "invalid_grant", description);
+  const code = provider.codes.get(form.get("code") ?? "");
+  if (!code || code.expiresAt < Date.now())
+    return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
+  if (code.used && fault !== "code-reusable") {
+    if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) provider.accessTokens.delete(token);
+    return refuse("The authorization code has already been used.");
+  }
+  code.used = true;
+  if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
+    return refuse("The redirect_uri does not match the one used in the authorization request.");
+  if (code.challenge && fault !== "pkce-not-enforced") {
+    const verifier = form.get("code_verifier") ?? "";
+    const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+    if (!verifier || expected !== code.challenge) return refuse("The code_verifier does not match the code_challenge.");
+  }
+  return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
+}
+
+function grantOf(provider: ProviderState, form: URLSearchParams): Grant | Reply {
+  const grantType = form.get("grant_type");
+  if (grantType === "authorization_code") return codeGrant(provider, form);
+  if (grantType === "refresh_token") {
+    const refresh = provider.refreshTokens.get(form.get("refresh_token") ?? "");
+    return refresh
+      ? { scope: refresh.scope, authTime: now() }
+      : tokenError(400, "invalid_grant", "The refresh token is invalid.");
+  }
+  if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
+  return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
+}
+
+async function signIdToken(provider: ProviderState, grant: Grant, accessToken: string): Promise<string> {
+  const { client, fault } = provider;
+  const digest = createHash("sha256")
+    .update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken)
+    .digest();
+  return new SignJWT({
+    ...claimsFor(fault, grant.scope),
+    ...(grant.nonce ? { nonce: grant.nonce } : {}),
+    auth_time: grant.authTime,
+    azp: client.id,
+    at_hash: digest.subarray(0, 16).toString("base64url"),
+  })
+    .setProtectedHeader({ alg: "RS256", kid: provider.publicJwk.kid, typ: "JWT" })
+    .setIssuer(provider.issuer)
+    .setAudience(fault === "id-token-wrong-audience" ? "another-app" : client.id)
+    .setIssuedAt(now())
+    .setExpirationTime(now() + 3600)
+    .sign(provider.privateKey);
+}
+
+export async function token(provider: ProviderState, form: URLSearchParams): Promise<Reply> {
+  if (form.get("client_id") !== provider.client.id || form.get("client_secret") !== provider.client.secret) {
+    return provider.fault === "wrong-secret-invalid-grant"
+      ? tokenError(400, "invalid_grant", "The grant is invalid.")
+      : tokenError(401, "invalid_client", "Client authentication failed.");
+  }
+  const grant = grantOf(provider, form);
+  if ("status" in grant) return grant;
+  const accessToken = `at_${randomBytes(18).toString("base64url")}`;
+  provider.accessTokens.set(accessToken, { scope: grant.scope });
+  grant.issued?.accessTokens.push(accessToken);
+  const idToken = await signIdToken(provider, grant, accessToken);
+  const body: Record<string, unknown> = {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: 3600,
+    id_token: idToken,
+    scope: grant.scope.join(" "),
+  };
+  if (grant.scope.includes("offline_access") && provider.fault !== "offline-access-without-refresh-token") {
+    const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
+    provider.refreshTokens.set(refreshToken, { scope: grant.scope });
+    body.refresh_token = refreshToken;
+  }
+  for (const value of [accessToken, idToken, body.refresh_token])
+    if (typeof value === "string") provider.secretsSeen.add(value);
+  return { status: 200, body, headers: NO_STORE };
+}
+
+/** Userinfo by GET or POST, the token in the Authorization header (RFC 6750 §2.1) or the form body (§2.2). */
+export async function userinfo(provider: ProviderState, request: IncomingMessage): Promise<Reply> {
+  if (request.method === "POST" && provider.fault === "userinfo-post-refused")
+    return { status: 405, headers: { Allow: "GET" } };
+  let token = request.headers.authorization?.replace(/^Bearer /, "");
+  if (
+    request.method === "POST" &&
+    !token &&
+    provider.fault !== "userinfo-post-body-ignored" &&
+    (request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")
+  ) {
+    token = new URLSearchParams(await readText(request)).get("access_token") ?? undefined;
+  }
+  if (!token) return { status: 401, headers: { "WWW-Authenticate": "Bearer" } };
+  const grant = provider.accessTokens.get(token);
+  if (!grant)
+    return {
+      status: 401,
+      headers: {
+        "WWW-Authenticate": 'Bearer error="invalid_token", error_description="The access token is unknown or expired"',
+      },
+    };
+  return {
+    status: 200,
+    body: {
+      iss: provider.issuer,
+      aud: provider.client.id,
+      ...claimsFor(provider.fault, grant.scope, provider.fault === "userinfo-ignores-scope"),
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// The authorization endpoint's checks: what an authorization request must come back with to the redirect_uri (the
+// state, a code or the right error) for sign_in, state_echoed, pkce_s256_only, redirect_uri_mismatch,
+// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login and max_age. Pure:
+// what was sent and what came back in, the problem ("" when there is none) out.
+import type { Exchange } from "../send/transport.js";
+import { type Authorization, type CodeExchange, describe, describeAuthorization, refused } from "./identity-words.js";
+
+/**
+ * What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core
+ * §3.1.2.6).
+ */
+const SILENT_ERRORS = ["login_required", "interaction_required", "consent_required", "account_selection_required"];
+/** Core §3.1.2.1 (id_token_hint): "an invalid_request error MAY be returned if it is not" present with prompt=none. */
+const WITHOUT_HINT_ERRORS = [...SILENT_ERRORS, "invalid_request"];
+
+/** sign_in: the first sign-in brought a code. */
+export const signInFailure = (first: Authorization) =>
+  first.kind === "code"
+    ? ""
+    : first.kind === "failed"
+      ? first.failure
+      : `the provider answered the sign-in with ${describeAuthorization(first)}`;
+
+/** code_reuse fails so when even the first, fresh code was refused: nothing can be replayed then. */
+export const freshCodeRefused = (exchange: Exchange) =>
+  `a fresh code with its verifier was refused: ${describe(exchange)} (RFC 6749 §4.1.3, RFC 7636 §4.6)`;
+
+/** state_echoed: the redirect_uri got back the state the request sent, unchanged. */
+export function stateEchoed(sent: string, back: URLSearchParams): string {
+  const returned = back.get("state");
+  if (returned === sent) return "";
+  if (returned === null)
+    return `the provider came back to the redirect_uri (${back.has("code") ? "with a code" : `with error ${back.get("error")}`}) without the state sent (RFC 6749 §4.1.2, §4.1.2.1)`;
+  return "the provider came back to the redirect_uri with another state than the one sent (RFC 6749 §4.1.2, §4.1.2.1)";
+}
+
+/** pkce_s256_only at the authorization endpoint: a code for plain breaks the contract's S256-only assumption. */
+export const plainPkceAccepted = (attempt: Authorization) =>
+  attempt.kind === "code"
+    ? "a code was issued for code_challenge_method=plain (RFC 7636 §4.2 allows it; the contract allows S256 only, RFC 9700 §2.1.1)"
+    : "";
+
+/**
+ * redirect_uri_mismatch: the provider must not redirect to an unregistered redirect_uri, nor exchange a code sent
+ * with another redirect_uri than the one it was issued for.
+ */
+export function redirectUriMismatch(
+  toUnregistered: Authorization,
+  unregistered: string,
+  exchangedElsewhere: Exchange | undefined,
+): string {
+  const problems: string[] = [];
+  if (toUnregistered.kind !== "failed")
+    problems.push(
+      `the provider redirected (${describeAuthorization(toUnregistered)}) to the unregistered redirect_uri ${unregistered} (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.1: it must not)`,
+    );
+  if (exchangedElsewhere && !refused(exchangedElsewhere))
+    problems.push(
+      `a code was exchanged with another redirect_uri than the one it was issued for (${describe(exchangedElsewhere)}; RFC 6749 §4.1.3)`,
+    );
+  return problems.join("; ");
+}
+
+/** redirect_uri_exact_match: a redirect_uri with another query than the registered one is refused. */
+export const alteredRedirectFollowed = (attempt: Authorization, altered: string) =>
+  attempt.kind === "failed"
+    ? ""
+    : `the provider redirected (${describeAuthorization(attempt)}) to ${altered}, which is the registered redirect_uri with another query (exact matching: RFC 9700 §4.1.3, OpenID Connect Core §3.1.2.1)`;
+
+/** nonce_optional: a request without nonce gets a code, and that code's id_token carries no nonce. */
+export function nonceOptional(attempt: Authorization, exchanged: CodeExchange | undefined, idTokenNonce: unknown) {
+  if (attempt.kind !== "code")
+    return `an authorization request without nonce got ${describeAuthorization(attempt)} (OpenID Connect Core §3.1.2.1: nonce is optional in the code flow)`;
+  if (exchanged && !exchanged.tokens)
+    return `the code of a request without nonce was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`;
+  if (idTokenNonce !== undefined)
+    return "the id_token carries a nonce though the request sent none (OpenID Connect Core §2: nonce is the request's)";
+  return "";
+}
+
+/** unknown_parameters_ignored: a parameter the provider does not know is ignored, not refused. */
+export const unknownParameterRefused = (attempt: Authorization) =>
+  attempt.kind === "code"
+    ? ""
+    : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)} (RFC 6749 §3.1, OpenID Connect Core §3.1.2.1: unknown parameters are ignored)`;
+
+/** prompt_none with a live session (and its id_token_hint, when there is one): a code, without a page. */
+export const promptNoneSignedIn = (attempt: Authorization, hinted: boolean) =>
+  attempt.kind === "code"
+    ? ""
+    : `prompt=none with a live session${hinted ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`;
+
+/** prompt_none without a session: an error redirect, without a page. */
+export const promptNoneSignedOut = (attempt: Authorization) =>
+  attempt.kind === "error" && WITHOUT_HINT_ERRORS.includes(attempt.error)
+    ? ""
+    : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`;
+
+/** A sign-in asked to happen again (prompt=login, max_age), with the auth_time of the id_token its code brought. */
+export interface Reauthentication {
+  attempt: Authorization;
+  /** The driver is a person (--manual): whether pages were shown cannot be told. */
+  manual: boolean;
+  /** When the request was sent, in seconds. */
+  sentAt: number;
+  /** The code exchanged, when there was a code. */
+  exchanged?: CodeExchange;
+  authTime?: number;
+}
+
+/** What a re-authentication got wrong before its auth_time is read: no code, no page shown, the code refused. */
+function reauthenticationProblems(run: Reauthentication, asked: string, didNotAskAgain: string): string[] {
+  const { attempt, exchanged } = run;
+  if (attempt.kind !== "code") {
+    return [`${asked} got ${describeAuthorization(attempt)} (OpenID Connect Core §3.1.2.1)`];
+  }
+  const problems: string[] = [];
+  if (!run.manual && attempt.navigation.pages === 0) problems.push(didNotAskAgain);
+  if (exchanged && !exchanged.tokens)
+    problems.push(`the code was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`);
+  return problems;
+}
+
+/** prompt_login: the sign-in is asked again, and the id_token's auth_time is that of the new one. */
+export function promptLogin(run: Reauthentication, firstSignIn: number): string {
+  const problems = reauthenticationProblems(
+    run,
+    "prompt=login",
+    "prompt=login returned a code without showing the sign-in again (OpenID Connect Core §3.1.2.1)",
+  );
+  if (run.attempt.kind !== "code" || !run.exchanged?.tokens) return problems.join("; ");
+  if (run.authTime !== undefined && run.authTime < run.sentAt - 1)
+    problems.push(
+      `the id_token's auth_time ${run.authTime} is that of the earlier sign-in (about ${firstSignIn}), not of the new one (OpenID Connect Core §2, §3.1.2.1)`,
+    );
+  else if (run.authTime === undefined && run.manual)
+    problems.push(
+      "the id_token carries no auth_time, so a re-authentication cannot be told (OpenID Connect Core §2: auth_time when requested)",
+    );
+  return problems.join("; ");
+}
+
+/** max_age: a session older than max_age signs in again, and the id_token's auth_time is within max_age. */
+export function maxAge(run: Reauthentication): string {
+  const problems = reauthenticationProblems(
+    run,
+    "max_age=1",
+    "max_age=1 on a session older than a second returned a code without signing in again (OpenID Connect Core §3.1.2.1)",
+  );
+  if (run.attempt.kind !== "code" || !run.exchanged?.tokens) return problems.join("; ");
+  if (run.authTime === undefined)
+    problems.push("the id_token of a request with max_age carries no auth_time (OpenID Connect Core §2)");
+  else if (run.authTime < run.sentAt - 1)
+    problems.push(
+      `the id_token's auth_time ${run.authTime} is older than max_age allows (the request was sent at ${run.sentAt}; OpenID Connect Core §3.1.2.1)`,
+    );
+  return problems.join("; ");
+}

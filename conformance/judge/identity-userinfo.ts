@@ -1,0 +1,100 @@
+// The userinfo checks: userinfo_by_scope, granted_scope_claims (the claims released by the granted scopes, read from
+// the contract's UserInfo descriptions) and userinfo_methods (the ways of presenting the access token). Pure: what was
+// asked and what came back in, the problems out.
+import type { Exchange } from "../send/transport.js";
+import { identitySchema } from "../identity/paths.js";
+import { jsonObject, shown } from "./identity-words.js";
+
+/** Scope of each claim, read from the contract's UserInfo descriptions ("Scope `profile`: ..."). */
+function claimScopes(): Map<string, string> {
+  const properties = jsonObject(jsonObject(identitySchema("UserInfo"))?.properties) ?? {};
+  const result = new Map<string, string>();
+  for (const [claim, schema] of Object.entries(properties)) {
+    const description = jsonObject(schema)?.description;
+    const scope = /^Scope `([a-z_]+)`/.exec(typeof description === "string" ? description : "")?.[1];
+    if (scope) result.set(claim, scope);
+  }
+  return result;
+}
+
+/** What userinfo read with the token of one scope showed. */
+export interface ScopeReading {
+  /** userinfo_by_scope's problems. */
+  problems: string[];
+  /** granted_scope_claims' problems: the granted scopes whose claims are all missing. */
+  missingScopes: string[];
+  /** The claims, when userinfo answered 200 with an object. */
+  claims?: Record<string, unknown>;
+}
+
+/** The claims userinfo returned for a token of `scope`: none of a scope not granted, some of each granted one. */
+export function readingForScope(exchange: Exchange, scope: string): ScopeReading {
+  const claims = jsonObject(exchange.response?.json);
+  if (exchange.response?.status !== 200 || !claims) {
+    const status = exchange.response?.status ?? exchange.error;
+    return {
+      problems: [`userinfo for scope "${scope}" answered ${status} (OpenID Connect Core §5.3.2)`],
+      missingScopes: [],
+    };
+  }
+  const reading: ScopeReading = { problems: [], missingScopes: [], claims };
+  const scopesOf = claimScopes();
+  const granted = new Set(scope.split(" "));
+  const leaked = Object.keys(claims).filter((claim) => scopesOf.has(claim) && !granted.has(scopesOf.get(claim) ?? ""));
+  if (leaked.length)
+    reading.problems.push(
+      `scope "${scope}" released ${leaked.join(", ")} (OpenID Connect Core §5.4, the seed's scope table: claims by granted scope)`,
+    );
+  for (const claim of ["sub", "iss", "aud"])
+    if (claims[claim] === undefined)
+      reading.problems.push(
+        `userinfo for scope "${scope}" lacks ${claim} (${claim === "sub" ? "OpenID Connect Core §5.3.2" : "the seed's claim table: always"})`,
+      );
+  for (const grantedScope of granted) {
+    const ofScope = [...scopesOf].filter(([, s]) => s === grantedScope).map(([claim]) => claim);
+    if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined))
+      reading.missingScopes.push(
+        `scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")} (OpenID Connect Core §5.4, the seed's scope table)`,
+      );
+  }
+  return reading;
+}
+
+/** userinfo_by_scope: userinfo's sub is the id_token's. */
+export const subjectDiffers = (claims: Record<string, unknown> | undefined, idTokenSub: unknown) =>
+  claims && idTokenSub !== undefined && claims.sub !== idTokenSub
+    ? `userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)} (OpenID Connect Core §5.3.2: it MUST match)`
+    : "";
+
+/** A way of presenting the access token to userinfo (userinfo_methods). */
+export interface UserinfoWay {
+  what: string;
+  operationId: "getUserInfo" | "getUserInfoByPost";
+  /** The section that requires (or, for the form body, allows) this way. */
+  section: string;
+  /** RFC 6750 §2.2 makes this way optional: the contract marks it x-assumption, so a refusal is a warning. */
+  assumed?: true;
+}
+
+/**
+ * userinfo_methods on one way: claims came back, with the sub of the first way (`subject`, undefined for the first).
+ * `assumed`: the problem is a refusal of an optional way, which breaks only the contract's assumption.
+ */
+export function userinfoWay(
+  way: UserinfoWay,
+  exchange: Exchange,
+  subject: unknown,
+): { problem: string; assumed: boolean } {
+  const claims = exchange.response?.status === 200 ? jsonObject(exchange.response.json) : undefined;
+  if (!claims)
+    return {
+      problem: `userinfo by ${way.what} answered ${exchange.response?.status ?? exchange.error} (${way.section})`,
+      assumed: Boolean(way.assumed && exchange.response),
+    };
+  if (subject !== undefined && claims.sub !== subject)
+    return {
+      problem: `userinfo by ${way.what} returned sub ${shown(claims.sub)}, not ${shown(subject)} (OpenID Connect Core §5.3.2)`,
+      assumed: false,
+    };
+  return { problem: "", assumed: false };
+}

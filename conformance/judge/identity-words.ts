@@ -1,0 +1,103 @@
+// What the identity checks judge and the words they judge with: an authorization's outcome as the redirect_uri
+// received it, a token response, what counts as a refused token request, and how an exchange is described in a
+// message. The flows (identity/) produce these; the identity checks (judge/identity-*.ts) read them.
+import type { Navigation } from "../sign-in/driver.js";
+import type { Exchange } from "../send/transport.js";
+import { assumptionBroken } from "./assumptions.js";
+import type { Judge } from "./judge.js";
+import type { Decision, Verdict } from "./verdict.js";
+
+/** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
+export type DiscoveryDocument = Record<string, unknown>;
+
+/** A token response, as JSON; each member is checked before use. */
+export type TokenResponse = Record<string, unknown> & { access_token: string };
+
+/** An authorization code and what was sent with the request that got it. */
+export interface CodeGrant {
+  code: string;
+  verifier?: string;
+  nonce?: string;
+  scope: string;
+  redirectUri: string;
+}
+
+/** What came back to the redirect_uri: a code, an error, or nothing (the navigation failed). */
+export type Authorization =
+  | ({ kind: "code"; navigation: Navigation; exchange: Exchange } & CodeGrant)
+  | { kind: "error"; error: string; description: string; navigation: Navigation; exchange: Exchange }
+  | { kind: "failed"; failure: string; navigation: Navigation; exchange: Exchange };
+
+/** A code exchanged at the token endpoint: the exchange, and the tokens when the provider issued them. */
+export interface CodeExchange {
+  exchange: Exchange;
+  tokens?: TokenResponse;
+}
+
+/** What an identity check found: a verdict, or a decision (skipped, unable to run). */
+export type IdentityResult = Verdict | Decision;
+
+/** A JSON body as an object, or undefined. */
+export const jsonObject = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** A value for a problem message: strings as they are, anything else as JSON. */
+export const shown = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+const oauthError = (exchange: Exchange) => jsonObject(exchange.response?.json)?.error;
+
+/**
+ * A token request refused: any 4xx without an access token. Which status and error code is token_errors' to judge
+ * (RFC 6749 §5.2); a code refused with 403 and another code was still not accepted.
+ */
+export const refused = (exchange: Exchange) => {
+  const status = exchange.response?.status ?? 0;
+  return status >= 400 && status < 500 && typeof jsonObject(exchange.response?.json)?.access_token !== "string";
+};
+
+/** A token request refused with this RFC 6749 §5.2 error code (a 4xx carrying it): what token_errors judges. */
+export const refusedWith = (exchange: Exchange, error: string) => refused(exchange) && oauthError(exchange) === error;
+
+/** A token endpoint's answer in a message: its status and OAuth error, or why there was none. */
+export const describe = (exchange: Exchange) => {
+  const error = oauthError(exchange);
+  return exchange.response
+    ? `status ${exchange.response.status}${error ? ` ${shown(error)}` : ""}`
+    : `no response (${exchange.error})`;
+};
+
+/** What an authorization came back with, in a message. */
+export const describeAuthorization = (a: Authorization) =>
+  a.kind === "code"
+    ? "a code"
+    : a.kind === "error"
+      ? `error ${a.error}${a.description ? ` (${a.description})` : ""}`
+      : a.failure;
+
+/** The tokens of a successful token response (200 with an access_token), or undefined. */
+export function issuedTokens(exchange: Exchange): TokenResponse | undefined {
+  const tokens = jsonObject(exchange.response?.json);
+  return exchange.response?.status === 200 && typeof tokens?.access_token === "string"
+    ? (tokens as TokenResponse)
+    : undefined;
+}
+
+/** A problem that breaks only an `x-assumption` of the contract, as a check states it. */
+export interface AssumedProblem {
+  check: string;
+  operationId: string;
+  caseLabel: string;
+  problem: string;
+  /** The `x-assumption` text; undefined when the contract makes no such assumption (the problem is a failure). */
+  assumption: string | undefined;
+}
+
+/**
+ * The message of the verdict on a problem that breaks only an assumption: the judge adds the warning (the verdict
+ * passes), or under --strict the message fails it.
+ */
+export function assumedMessage(judge: Pick<Judge, "assumption">, found: AssumedProblem): string {
+  const { check, operationId, caseLabel, problem, assumption } = found;
+  if (!problem || assumption === undefined) return problem;
+  return assumptionBroken(judge.assumption(check, operationId, caseLabel), problem, assumption);
+}
