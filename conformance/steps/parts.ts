@@ -3,7 +3,6 @@
 // takes only the parts it uses (a Pick of StepParts). A step sends, judges each exchange with the response checks,
 // and hands what it saw to its named check in conformance/judge/ (sequence-checks.ts, probe-checks.ts, echoed.ts).
 import type { RunContext } from "../context.js";
-import type { Expectation } from "../judge/checks.js";
 import type { Judge } from "../judge/judge.js";
 import { exampleCases, type OperationModel, type RequestCase } from "../plan/cases.js";
 import type { WriteBudget } from "../plan/write-budget.js";
@@ -13,6 +12,9 @@ import { markAsOurs, type ResourceTracker } from "../send/resources.js";
 import type { CaseSender } from "../send/sender.js";
 import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
+
+/** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
+type Expectation = Parameters<Judge["exchange"]>[2];
 
 /** The run's parts a step may use: created once per run by the runner. */
 export interface RunParts {
