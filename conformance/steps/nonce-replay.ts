@@ -18,7 +18,7 @@ export const nonceReplayRuns = (context: RunContext): boolean =>
   context.options.api === "pay" && context.options.checks.has(CHECK) && selected(context, SIGNED_READ);
 
 /** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
-export async function nonceReplay(step: StepParts): Promise<void> {
+export async function nonceReplay(step: Pick<StepParts, "context" | "send" | "judge" | "ledger">): Promise<void> {
   const { context, send, judge, ledger } = step;
   const model = context.model(SIGNED_READ);
   const base = firstExample(context, SIGNED_READ);
@@ -38,8 +38,10 @@ export async function nonceReplay(step: StepParts): Promise<void> {
 }
 
 /** A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce. */
-async function nonceElsewhere(step: StepParts, first: Exchange): Promise<void> {
-  const { context, send, judge, ledger } = step;
+async function nonceElsewhere(
+  { context, send, judge, ledger }: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+  first: Exchange,
+): Promise<void> {
   const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;
   const other = context.model(OTHER_OPERATION);
   const otherBase = firstExample(context, OTHER_OPERATION);

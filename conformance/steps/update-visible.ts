@@ -55,7 +55,9 @@ export async function updateVisibleInList(
  * The accepted updates are those the judge recorded (Judge.acceptedUpdates). Sent only when the run's own updates were
  * accepted (the update is named with --operation and cannot be undone anyway).
  */
-export async function singletonUpdatesVisible(step: StepParts): Promise<void> {
+export async function singletonUpdatesVisible(
+  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+): Promise<void> {
   const { context, send, judge } = step;
   if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return;
   for (const { update, read, at } of context.profile.singletonUpdates ?? []) {
@@ -69,7 +71,7 @@ export async function singletonUpdatesVisible(step: StepParts): Promise<void> {
 
 /** Sends the accepted update `last` again as it was, then reads the resource and compares. */
 async function readAfterUpdate(
-  step: StepParts,
+  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
   { update, read, at }: { update: string; read: string; at: string },
   last: Exchange,
   readCase: RequestCase,
