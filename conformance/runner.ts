@@ -17,7 +17,7 @@ import { cleanUp, ResourceTracker } from "./send/resources.js";
 import type { RunOptions } from "./context.js";
 import { Session } from "./send/session.js";
 import { sequencedKinds } from "./steps/sequences.js";
-import type { RunParts } from "./steps/parts.js";
+import type { StepParts } from "./steps/parts.js";
 import { runStep, stepFacts } from "./steps/run-step.js";
 
 export type { RunOptions } from "./context.js";
@@ -157,7 +157,7 @@ function planRun(
 }
 
 /** The run's parts a step uses (steps/parts.ts). */
-const stepParts = (session: Session, tracker: ResourceTracker): RunParts => ({
+const stepParts = (session: Session, tracker: ResourceTracker): Omit<StepParts, "send"> => ({
   context: session.context,
   judge: session.judge,
   ledger: session.ledger,

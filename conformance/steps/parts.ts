@@ -16,9 +16,14 @@ import type { Exchange } from "../send/transport.js";
 /** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
 type Expectation = Parameters<Judge["exchange"]>[2];
 
-/** The run's parts a step may use: created once per run by the runner. */
-export interface RunParts {
+/**
+ * What a step works with: the run's parts (created once per run by the runner) and `send`, the sender of the step's
+ * plan item.
+ */
+export interface StepParts {
   context: RunContext;
+  /** Every exchange the step sends carries its plan item's id. */
+  send: CaseSender;
   judge: Judge;
   ledger: Ledger;
   /** --max-writes: the creations kept for the sequences. */
@@ -29,11 +34,6 @@ export interface RunParts {
   linkValues: LinkValues;
   /** TRANSITIONAL: only for the identity step, whose run (identity/run.ts) still takes the Session. */
   identitySession: Session;
-}
-
-/** The run's parts and the sender of the step's plan item. */
-export interface StepParts extends RunParts {
-  send: CaseSender;
 }
 
 /** Named with --operation (every operation is, when none is named). */

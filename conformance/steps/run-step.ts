@@ -8,7 +8,7 @@ import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
 import type { CaseSender } from "../send/sender.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
 import { nonceReplay, nonceReplayRuns } from "./nonce-replay.js";
-import type { RunParts } from "./parts.js";
+import type { StepParts } from "./parts.js";
 import { scopeEnforcement } from "./scopes.js";
 import { runSequence, sequencedKinds } from "./sequences.js";
 import { singletonUpdatesVisible } from "./update-visible.js";
@@ -94,7 +94,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
  * exchange the step makes carries its id. `operationIds`: the operations this run selected.
  */
 export async function runStep(
-  parts: RunParts,
+  parts: Omit<StepParts, "send">,
   send: CaseSender,
   item: PlanItem,
   operationIds: string[],
