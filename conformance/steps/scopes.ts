@@ -23,10 +23,10 @@ function requiredScopes(operation: { security?: Array<Record<string, string[]>> 
   return [];
 }
 
-export async function scopeEnforcement(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger" | "tracker" | "linkValues">,
-  operationIds: string[],
-): Promise<void> {
+/** What the scope probes use of the step's parts. */
+type ScopeParts = Pick<StepParts, "context" | "send" | "judge" | "ledger" | "tracker" | "linkValues">;
+
+export async function scopeEnforcement(step: ScopeParts, operationIds: string[]): Promise<void> {
   const { context, send, ledger } = step;
   if (!context.options.checks.has(CHECK) || ledger.skippedChecks.has(CHECK)) return;
   if (!context.options.credentials.readApiKey) {
@@ -46,7 +46,7 @@ export async function scopeEnforcement(
 
 /** Sends the operation's first example with the narrower key and judges the answer. */
 async function withNarrowerKey(
-  { context, send, judge, ledger, tracker, linkValues }: Parameters<typeof scopeEnforcement>[0],
+  { context, send, judge, ledger, tracker, linkValues }: ScopeParts,
   probe: ScopeProbe,
 ): Promise<void> {
   const { operationId, scopes, missing } = probe;
