@@ -17,7 +17,8 @@ import { buildReport, type RunReport } from "./report/report.js";
 import { cleanUp, ResourceTracker } from "./send/resources.js";
 import type { RunOptions } from "./context.js";
 import { Session } from "./send/session.js";
-import { sequencedKinds } from "./steps/stateful.js";
+import { sequencedKinds } from "./steps/sequences.js";
+import type { StepParts } from "./steps/parts.js";
 import { runStep, stepFacts } from "./steps/run-step.js";
 
 export type { RunOptions } from "./context.js";
@@ -148,13 +149,23 @@ function planRun(
   const items = buildPlan(
     selected.map((op) => factsOf(session, op, cases.get(op.operationId)!)),
     stepFacts(
-      session,
+      session.context,
       selected.map((op) => op.operationId),
     ),
     { maxExamples: session.options.maxExamples, checks, responseChecks: EVERY_EXCHANGE_CHECKS },
   );
   return { items, cases };
 }
+
+/** The run's parts a step uses (steps/parts.ts). */
+const stepParts = (session: Session, tracker: ResourceTracker): Omit<StepParts, "send"> => ({
+  context: session.context,
+  judge: session.judge,
+  ledger: session.ledger,
+  writes: session.writes,
+  tracker,
+  linkValues: session.linkValues,
+});
 
 /**
  * Executes the planner's items while the budget lasts. Operation items go --concurrency at a time where the contract
@@ -173,7 +184,7 @@ async function executePlan(
   for (let item = planner.next(); item && !session.aborted; item = planner.next()) {
     if (item.source.type === "step") {
       await Promise.all(running);
-      await runStep(session, tracker, item, operationIds);
+      await runStep(stepParts(session, tracker), session.sender.forItem(item.id), item, operationIds);
       continue;
     }
     const done: Promise<void> = executeItem(session, tracker, cases.get(item.operationId)!, item).finally(() =>
@@ -198,7 +209,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   let planner: Planner | undefined;
   try {
     const selected = selectOperations(session);
-    session.keepWritesForSequences(sequencedKinds(session));
+    session.keepWritesForSequences(sequencedKinds(session.context));
     const plan = planRun(session, selected);
     items = plan.items;
     const rate = options.rateLimit ?? session.declaredRateLimit;

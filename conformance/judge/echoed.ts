@@ -1,11 +1,12 @@
-// created_values_echoed: what the run created comes back as sent, in the creation response and in the list.
+// created_values_echoed: what the run created comes back as sent, in the creation response and in the list; and the
+// comparison of what a write sent with what an answer shows, which update_visible_on_read uses too.
 import type { ResourceKind } from "../apis.js";
 import { type ApiName, isJsonObject, loadContract } from "../../lib/contract/index.js";
 import { propertiesWith } from "../contract/lookup.js";
 import { pointerValue } from "../contract/links.js";
-import type { Session } from "../send/session.js";
+import type { OperationModel } from "../plan/cases.js";
 import type { Exchange } from "../send/transport.js";
-import { verdictOf } from "./verdict.js";
+import { type Verdict, verdictOf } from "./verdict.js";
 
 const aliasesByApi = new Map<ApiName, Map<string, string>>();
 
@@ -35,21 +36,21 @@ function echoAliases(api: ApiName): Map<string, string> {
  * Request fields the provider says it does not store as sent, from the contract's `x-not-echoed: <why>` on the
  * writing operation's body property (catalog's `thumbnail`: the service keeps its own copy of the image).
  */
-function notEchoed(session: Session, operationId: string): Set<string> {
-  const body = session.model(operationId).body;
-  return new Set(body ? propertiesWith(session.options.api, body.pointer, "x-not-echoed").keys() : []);
+function notEchoed(write: OperationModel): Set<string> {
+  const body = write.body;
+  return new Set(body ? propertiesWith(write.op.api, body.pointer, "x-not-echoed").keys() : []);
 }
 
 /**
- * Compares what a write sent (`operationId`'s body) with what an answer shows. A request field is compared when the
- * answer carries it under the same name, or under a name whose schema says `x-echoes: <field>`, with the same JSON
- * type; a field the answer renames without saying so or retypes (a campaign's name under `domain`, an amount sent as
- * a number and read back as a decimal string) is not compared. With `before` (the resource as shown before the
- * write), only fields whose sent value differs from it are compared: a value that did not change proves nothing.
+ * Compares what a write sent (the body of `write`, the writing operation's model) with what an answer shows. A
+ * request field is compared when the answer carries it under the same name, or under a name whose schema says
+ * `x-echoes: <field>`, with the same JSON type; a field the answer renames without saying so or retypes (a campaign's
+ * name under `domain`, an amount sent as a number and read back as a decimal string) is not compared. With `before`
+ * (the resource as shown before the write), only fields whose sent value differs from it are compared: a value that
+ * did not change proves nothing.
  */
 export function compareWithSent(
-  session: Session,
-  operationId: string,
+  write: OperationModel,
   sent: unknown,
   answer: unknown,
   where: string,
@@ -58,8 +59,8 @@ export function compareWithSent(
   const differences: string[] = [];
   let compared = 0;
   if (!isJsonObject(sent) || !isJsonObject(answer)) return { compared, differences };
-  const aliases = echoAliases(session.options.api);
-  const stored = notEchoed(session, operationId);
+  const aliases = echoAliases(write.op.api);
+  const stored = notEchoed(write);
   for (const [shown, back] of Object.entries(answer)) {
     const name = sent[shown] !== undefined ? shown : aliases.get(shown);
     if (name === undefined || stored.has(name)) continue;
@@ -67,34 +68,31 @@ export function compareWithSent(
     if (value === undefined || value === null || typeof value === "object" || typeof back !== typeof value) continue;
     if (isJsonObject(before) && before[shown] === value) continue;
     compared += 1;
+    const shownAs = name === shown ? "" : `${shown} `;
     if (back !== value)
       differences.push(
-        `${name} was sent as ${JSON.stringify(value)} but ${where} shows ${name === shown ? "" : `${shown} `}${JSON.stringify(back)}`,
+        `${name} was sent as ${JSON.stringify(value)} but ${where} shows ${shownAs}${JSON.stringify(back)}`,
       );
   }
   return { compared, differences };
 }
 
-/** created_values_echoed: the creation response (or, with `listed`, the list entry) shows what the creation sent. */
-export function echoed(
-  session: Session,
+/**
+ * created_values_echoed: the creation response (or, with `listed`, the list entry) shows what the creation sent.
+ * Undefined when the answer shows none of the sent fields (nothing to compare). `create` is the creation's model.
+ */
+export function createdValuesEchoed(
+  create: OperationModel,
   kind: ResourceKind,
   sent: unknown,
   exchange: Exchange,
   where: string,
   listed?: unknown,
-): void {
+): Verdict | undefined {
   const answer = listed ?? pointerValue(exchange.response?.json, kind.id.replace(/\/[^/]*$/, ""), false);
-  const { compared, differences } = compareWithSent(session, kind.create, sent, answer, where);
+  const { compared, differences } = compareWithSent(create, sent, answer, where);
+  if (compared === 0) return undefined;
   const operationId = listed === undefined ? kind.create : (kind.list?.operationId ?? kind.create);
-  if (compared > 0)
-    session.ledger.add(
-      verdictOf(
-        "created_values_echoed",
-        operationId,
-        differences.join("; "),
-        exchange,
-        `compare what was created with ${where}`,
-      ),
-    );
+  const caseLabel = `compare what was created with ${where}`;
+  return verdictOf("created_values_echoed", operationId, differences.join("; "), exchange, caseLabel);
 }

@@ -16,7 +16,7 @@ import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "../
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
 import { type Location, type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
 
-/** Where a case comes from; `sequence`: a step of a stateful sequence (stateful.ts), whatever case it started from. */
+/** Where a case comes from; `sequence`: a step of a sequence (steps/sequences.ts), whatever case it started from. */
 export type CaseOrigin = "example" | "boundary" | "random" | "invalid" | "sequence";
 
 export interface RequestCase extends RequestParts {

@@ -21,7 +21,7 @@ export type CaseSource =
   | { type: "mutation"; index: number }
   | { type: "credentials"; auth: "none" | "wrong" }
   | { type: "random"; expectation: "valid" | "invalid"; draw: number }
-  /** A stateful sequence or a probe across operations (stateful.ts, methods.ts, scopes.ts, identity-checks.ts). */
+  /** A stateful sequence or a probe across operations (steps/sequences.ts, methods.ts, scopes.ts, identity/run.ts). */
   | { type: "step"; step: StepName; resource?: string };
 
 export type StepName = "sequence" | "nonce replay" | "updates visible" | "scopes" | "unsupported methods" | "identity";

@@ -14,7 +14,7 @@ import {
   validateCase,
   validCaseArbitrary,
 } from "../plan/cases.js";
-import { linkedValues, type LinkedValues } from "./link-values.js";
+import type { LinkedValues } from "./link-values.js";
 import { resourceId } from "../contract/links.js";
 import { operationMutations } from "../plan/mutations.js";
 import type { PlanItem } from "../plan/items.js";
@@ -87,7 +87,11 @@ function afterSend(session: Session, tracker: ResourceTracker, cases: OperationC
 
 /** Values from the deployment (Link Objects) for valid data, asked for once per operation. */
 async function valuesFromLinks(session: Session, cases: OperationCases): Promise<LinkedValues | undefined> {
-  cases.fromLinks ??= linkedValues(session, cases.model.op.operationId);
+  cases.fromLinks ??= session.linkValues.valuesFor(
+    cases.model.op.operationId,
+    session.sender.forItem(undefined),
+    session.judge,
+  );
   const values = await cases.fromLinks;
   if (!values.missing || session.isRead(cases.model.op.operationId)) return values;
   // A write without them is not sent (its example's ids are made up); a read falls back to generated values.

@@ -1,9 +1,12 @@
 // Values from the deployment: before an operation's valid requests, the runner calls each operation whose Link
 // Objects feed it (listCategories for createProduct, listChannels for listChannelItems) once, evaluates the links'
-// runtime expressions on the answer and puts the values into every valid case.
+// runtime expressions on the answer and puts the values into every valid case. One LinkValues per run keeps the
+// answers.
 import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { evaluate, type ContractLink, type LinkContext } from "../contract/links.js";
-import type { Session } from "./session.js";
+import type { RunContext } from "../context.js";
+import type { Judge } from "../judge/judge.js";
+import type { CaseSender } from "./sender.js";
 import type { Exchange } from "./transport.js";
 
 export interface LinkedValues {
@@ -47,27 +50,6 @@ function contextOf(requestCase: RequestCase, exchange: Exchange): LinkContext | 
   };
 }
 
-/** Calls the source operation of the links once per run (its first example) and remembers the answer. */
-function sourceExchange(
-  session: Session,
-  operationId: string,
-): Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined> {
-  let pending = session.linkSources.get(operationId);
-  if (!pending) {
-    pending = (async () => {
-      const model = session.model(operationId);
-      const base = exampleCases(model, session.profile, session.options.credentials)[0];
-      if (!base) return undefined;
-      const requestCase = { ...base, label: `read values for later requests (${operationId}'s links)` };
-      const exchange = await session.send(model, requestCase);
-      session.judge.exchange(model, exchange, "valid", requestCase.label);
-      return { requestCase, exchange };
-    })();
-    session.linkSources.set(operationId, pending);
-  }
-  return pending;
-}
-
 /** Puts one link's values into a case: parameters where the case has them (or as `in` says), body properties merged. */
 function put(
   requestCase: RequestCase,
@@ -95,31 +77,73 @@ function put(
   return copy;
 }
 
+/** A source operation's answer: the case it was sent as and the exchange. */
+interface Source {
+  requestCase: RequestCase;
+  exchange: Exchange;
+}
+
 /**
- * The values the links give an operation, read from operations the run may call on its own (reads without path
- * parameters). The first link, in document order, whose every expression finds a value wins.
+ * The values the Link Objects give operations, one per run: each source operation (a read without path parameters,
+ * listCategories for createProduct) is called once, by the first item that needs it, and its answer is kept.
  */
-export async function linkedValues(session: Session, operationId: string): Promise<LinkedValues> {
-  const feeding = session.links.filter(
-    (link) =>
-      link.to === operationId &&
-      session.isRead(link.from) &&
-      !session.model(link.from).parameters.some((p) => p.in === "path"),
-  );
-  if (feeding.length === 0) return { apply: (c) => c, used: [] };
-  const outcomes: string[] = [];
-  for (const link of feeding) {
-    const source = await sourceExchange(session, link.from);
-    const context = source && contextOf(source.requestCase, source.exchange);
-    const values = context && valuesOf(link, context);
-    if (values) return { apply: (c) => put(c, values), used: [link] };
-    outcomes.push(
-      `${link.name} from ${link.from}: ${!source ? "no example to send" : source.exchange.response ? `nothing at its expressions in the answer (status ${source.exchange.response.status})` : (source.exchange.error ?? "no response")}`,
+export class LinkValues {
+  private readonly sources = new Map<string, Promise<Source | undefined>>();
+
+  constructor(private readonly context: RunContext) {}
+
+  /**
+   * The values the links give an operation, read from operations the run may call on its own (reads without path
+   * parameters). The first link, in document order, whose every expression finds a value wins. A source not called
+   * yet is called with `send` and judged like any valid case.
+   */
+  async valuesFor(operationId: string, send: CaseSender, judge: Judge): Promise<LinkedValues> {
+    const { context } = this;
+    const feeding = context.links.filter(
+      (link) =>
+        link.to === operationId &&
+        context.isRead(link.from) &&
+        !context.model(link.from).parameters.some((p) => p.in === "path"),
     );
+    if (feeding.length === 0) return { apply: (c) => c, used: [] };
+    const outcomes: string[] = [];
+    for (const link of feeding) {
+      const source = await this.source(link.from, send, judge);
+      const linkContext = source && contextOf(source.requestCase, source.exchange);
+      const values = linkContext && valuesOf(link, linkContext);
+      if (values) return { apply: (c) => put(c, values), used: [link] };
+      outcomes.push(`${link.name} from ${link.from}: ${whyNone(source)}`);
+    }
+    return {
+      apply: (c) => c,
+      used: [],
+      missing: `no Link Object gave ${operationId} a value from the deployment (${outcomes.join("; ")})`,
+    };
   }
-  return {
-    apply: (c) => c,
-    used: [],
-    missing: `no Link Object gave ${operationId} a value from the deployment (${outcomes.join("; ")})`,
-  };
+
+  /** Calls the source operation of the links once per run (its first example) and remembers the answer. */
+  private source(operationId: string, send: CaseSender, judge: Judge): Promise<Source | undefined> {
+    let pending = this.sources.get(operationId);
+    if (!pending) {
+      pending = (async () => {
+        const model = this.context.model(operationId);
+        const base = exampleCases(model, this.context.profile, this.context.options.credentials)[0];
+        if (!base) return undefined;
+        const requestCase = { ...base, label: `read values for later requests (${operationId}'s links)` };
+        const exchange = await send.send(model, requestCase);
+        judge.exchange(model, exchange, "valid", requestCase.label);
+        return { requestCase, exchange };
+      })();
+      this.sources.set(operationId, pending);
+    }
+    return pending;
+  }
+}
+
+/** Why a source's answer gave a link no value. */
+function whyNone(source: Source | undefined): string {
+  if (!source) return "no example to send";
+  const { response, error } = source.exchange;
+  if (response) return `nothing at its expressions in the answer (status ${response.status})`;
+  return error ?? "no response";
 }

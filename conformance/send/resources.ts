@@ -34,10 +34,11 @@ export class ResourceTracker {
 }
 
 /** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
-export const succeeded = (session: Session, exchange: Exchange) => isSuccess(session.options.api, exchange.response);
+export const succeeded = (session: Pick<Session, "options">, exchange: Exchange) =>
+  isSuccess(session.options.api, exchange.response);
 
 /** How an exchange ended, for the reason a check could not run. */
-export function outcomeOf(session: Session, exchange: Exchange): string {
+export function outcomeOf(session: Pick<Session, "options">, exchange: Exchange): string {
   if (!exchange.response) return exchange.error ?? "no response";
   const inBody = envelopeError(session.options.api, exchange.response);
   return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
@@ -97,7 +98,7 @@ async function deleteResource(
  * Makes the identifying fields of a creation unique to this run (`conformance <tag>`), so that the contract's
  * examples do not collide with resources that already exist and what the run created is recognisable.
  */
-export function markAsOurs(requestCase: RequestCase, session: Session): RequestCase {
+export function markAsOurs(requestCase: RequestCase, session: Pick<Session, "options">): RequestCase {
   const body = requestCase.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== "object" || Array.isArray(body)) return requestCase;
   const tag = runTag(session);
@@ -110,7 +111,7 @@ export function markAsOurs(requestCase: RequestCase, session: Session): RequestC
 }
 
 let tagCounter = 0;
-function runTag(session: Session): string {
+function runTag(session: Pick<Session, "options">): string {
   tagCounter += 1;
   return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }

@@ -8,6 +8,7 @@ import type { OperationModel, RequestCase } from "../plan/cases.js";
 import { WriteBudget } from "../plan/write-budget.js";
 import { Ledger } from "../report/ledger.js";
 import type { Exchange } from "./transport.js";
+import { LinkValues } from "./link-values.js";
 import { Sender } from "./sender.js";
 
 export class Session {
@@ -16,8 +17,8 @@ export class Session {
   readonly judge: Judge;
   readonly sender: Sender;
   readonly writes: WriteBudget;
-  /** An operation called once for the values its links give (send/link-values.ts) → its exchange. */
-  readonly linkSources = new Map<string, Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>>();
+  /** The values the Link Objects give, each source operation called once (send/link-values.ts). */
+  readonly linkValues: LinkValues;
 
   constructor(readonly options: RunOptions) {
     this.context = new RunContext(options);
@@ -32,6 +33,7 @@ export class Session {
       },
     );
     this.writes = new WriteBudget(options.maxWrites);
+    this.linkValues = new LinkValues(this.context);
   }
 
   get profile() {

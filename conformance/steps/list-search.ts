@@ -4,11 +4,11 @@
 // creation order, either way round) and then the pages between, within a budget of requests. It tells "not in the
 // list" only when it has seen the list to its end; when the budget runs out first, it says so instead of guessing.
 import type { ResourceKind } from "../apis.js";
-import { exampleCases, type RequestCase } from "../plan/cases.js";
+import type { RequestCase } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
 import { pointerValue, resourceId } from "../contract/links.js";
-import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
+import { firstExample, sendStep, type StepParts } from "./parts.js";
 
 /** Pages read at most for one search: links allows 30 requests a minute. */
 export const LIST_PAGES_READ = 20;
@@ -41,53 +41,38 @@ interface ListShape {
  * none of them lists it, so that a long list need not be read whole to show a deletion.
  */
 export async function findInList(
-  session: Session,
+  step: Pick<StepParts, "context" | "send" | "judge">,
   kind: ResourceKind,
   id: unknown,
-  send: (operationId: string, requestCase: RequestCase) => Promise<Exchange>,
   wasOn?: number,
 ): Promise<ListSearch> {
+  const { context, send } = step;
   const list = kind.list!;
-  const base = exampleCases(session.model(list.operationId), session.profile, session.options.credentials)[0];
+  const base = firstExample(context, list.operationId);
   if (!base) return { outcome: "unknown", why: `${list.operationId} has no example to send` };
   const shape: ListShape = { read: new Set(), lastFull: 0 };
   let last: Exchange | undefined;
-  for (
-    let page: number | undefined = wasOn ?? 1;
-    page !== undefined && !session.aborted;
-    page = nextPage(shape, wasOn)
-  ) {
+  for (let page: number | undefined = wasOn ?? 1; page !== undefined && !send.aborted; page = nextPage(shape, wasOn)) {
     if (shape.read.size >= LIST_PAGES_READ) {
-      return {
-        outcome: "unknown",
-        last,
-        why: `${list.operationId} was read for ${LIST_PAGES_READ} pages (both ends first) without finding it, and the list goes on${shape.lastPage ? ` to page ${shape.lastPage}` : ""}`,
-      };
+      const read = `${list.operationId} was read for ${LIST_PAGES_READ} pages (both ends first) without finding it`;
+      const goesOn = `the list goes on${shape.lastPage ? ` to page ${shape.lastPage}` : ""}`;
+      return { outcome: "unknown", last, why: `${read}, and ${goesOn}` };
     }
-    last = await send(list.operationId, pageCase(base, list, page, `list ${kind.name}s, page ${page} (sequence)`));
+    const label = `list ${kind.name}s, page ${page} (sequence)`;
+    last = await sendStep(step, list.operationId, pageCase(base, list, page, label));
     const items = pointerValue(last.response?.json, list.items, false);
-    if (!isSuccess(session.options.api, last.response) || !Array.isArray(items))
-      return {
-        outcome: "unknown",
-        last,
-        why: `${list.operationId} page ${page} was not a list (HTTP ${last.response?.status ?? "no response"})`,
-      };
+    if (!isSuccess(context.options.api, last.response) || !Array.isArray(items)) {
+      const status = last.response?.status ?? "no response";
+      return { outcome: "unknown", last, why: `${list.operationId} page ${page} was not a list (HTTP ${status})` };
+    }
     shape.read.add(page);
     const item: unknown = items.find((candidate) => String(resourceId(candidate, list.itemId)) === String(id));
     if (item !== undefined) return { outcome: "found", last, item, page };
     if (!list.pageParameter) return { outcome: "absent", last };
-    learn(
-      shape,
-      page,
-      items.length,
-      (last.response?.json as { data?: { maxpage?: unknown } } | undefined)?.data?.maxpage,
-    );
+    const maxpage = (last.response?.json as { data?: { maxpage?: unknown } } | undefined)?.data?.maxpage;
+    learn(shape, page, items.length, maxpage);
   }
-  return {
-    outcome: session.aborted ? "unknown" : "absent",
-    last,
-    ...(session.aborted ? { why: "the run was interrupted" } : {}),
-  };
+  return send.aborted ? { outcome: "unknown", last, why: "the run was interrupted" } : { outcome: "absent", last };
 }
 
 /** One page of the list: the example without its `limit`, on `page`. */

@@ -1,49 +1,56 @@
 // unsupported_method: a method a path does not document must not succeed. GET is tried wherever a path does not
 // document it (a read cannot harm); PATCH, which none of the contracts documents, only with --allow-writes. The probe
 // carries the run's valid credentials (signed like any request), so that only the method makes it wrong.
-import { exampleCases } from "../plan/cases.js";
-import { isSuccess } from "../judge/contract-words.js";
-import type { Session } from "../send/session.js";
-import { verdictOf } from "../judge/verdict.js";
+import type { RunContext } from "../context.js";
+import { methodRefused } from "../judge/probe-checks.js";
+import type { PreparedRequest } from "../apis.js";
+import { firstExample, type StepParts } from "./parts.js";
 
 const CHECK = "unsupported_method";
 
-export async function unsupportedMethods(session: Session, operationIds: string[]): Promise<void> {
-  if (!session.options.checks.has(CHECK) || session.skippedChecks.has(CHECK)) return;
+/** Each probed path with the operations it documents, and the method it is probed with. */
+export function probedPaths(
+  context: RunContext,
+  operationIds: string[],
+): Map<string, { ids: string[]; method: string }> {
   const byPath = new Map<string, string[]>();
   for (const operationId of operationIds) {
-    const model = session.model(operationId);
-    byPath.set(model.op.path, [...(byPath.get(model.op.path) ?? []), operationId]);
+    const { path } = context.model(operationId).op;
+    byPath.set(path, [...(byPath.get(path) ?? []), operationId]);
   }
+  const probed = new Map<string, { ids: string[]; method: string }>();
   for (const [path, ids] of byPath) {
-    if (session.aborted) return;
-    const documented = new Set(ids.map((id) => session.model(id).op.method.toUpperCase()));
-    const method = !documented.has("GET")
-      ? "GET"
-      : session.options.allowWrites && !documented.has("PATCH")
-        ? "PATCH"
-        : undefined;
-    if (!method) continue;
-    const model = session.model(ids[0]!);
-    const [example] = exampleCases(model, session.profile, session.options.credentials);
+    const documented = new Set(ids.map((id) => context.model(id).op.method.toUpperCase()));
+    if (!documented.has("GET")) probed.set(path, { ids, method: "GET" });
+    else if (context.options.allowWrites && !documented.has("PATCH")) probed.set(path, { ids, method: "PATCH" });
+  }
+  return probed;
+}
+
+/** Changes the prepared request into the undocumented method (a GET carries no body). */
+const asMethod = (method: string) => (request: PreparedRequest) => {
+  request.method = method;
+  if (method === "GET") {
+    delete request.body;
+    delete request.headers["Content-Type"];
+  }
+};
+
+export async function unsupportedMethods(
+  { context, send, ledger }: Pick<StepParts, "context" | "send" | "ledger">,
+  operationIds: string[],
+): Promise<void> {
+  if (!context.options.checks.has(CHECK) || ledger.skippedChecks.has(CHECK)) return;
+  for (const [path, { ids, method }] of probedPaths(context, operationIds)) {
+    if (send.aborted) return;
+    const model = context.model(ids[0]!);
+    const operationId = model.op.operationId;
+    const example = firstExample(context, operationId);
     if (!example) continue;
-    const label = `${method} ${path} (the path documents ${[...documented].join(", ")})`;
-    session.options.onProgress?.({ type: "operation", operationId: model.op.operationId, phase: "unsupported method" });
-    const exchange = await session.send(model, { ...example, label }, "valid", (request) => {
-      request.method = method;
-      if (method === "GET") {
-        delete request.body;
-        delete request.headers["Content-Type"];
-      }
-    });
-    const response = exchange.response;
-    const problem = !response
-      ? `no response: ${exchange.error}`
-      : isSuccess(model.op.api, response)
-        ? `${method} ${path} succeeded with status ${response.status}`
-        : response.status >= 500
-          ? `${method} ${path} was answered with the server error ${response.status}`
-          : "";
-    session.ledger.add(verdictOf(CHECK, model.op.operationId, problem, exchange, label));
+    const documented = [...new Set(ids.map((id) => context.model(id).op.method.toUpperCase()))];
+    const label = `${method} ${path} (the path documents ${documented.join(", ")})`;
+    context.options.onProgress?.({ type: "operation", operationId, phase: "unsupported method" });
+    const exchange = await send.send(model, { ...example, label }, { probe: asMethod(method) });
+    ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label));
   }
 }

@@ -1,14 +1,16 @@
 // The plan's steps across operations: each resource's stateful sequence, pay's nonce replay, the account's updates
 // seen on read, catalog's narrower key, the methods a path does not document and the OpenID Connect checks. What
 // the planner needs to know of each (plan/build.ts StepFacts), and running one.
+import type { RunContext } from "../context.js";
 import { CHECKS } from "../judge/checks.js";
 import type { StepFacts } from "../plan/build.js";
 import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
-import type { ResourceTracker } from "../send/resources.js";
+import type { CaseSender } from "../send/sender.js";
+import { probedPaths, unsupportedMethods } from "./methods.js";
+import { nonceReplay, nonceReplayRuns } from "./nonce-replay.js";
+import type { StepParts } from "./parts.js";
 import { scopeEnforcement } from "./scopes.js";
-import type { Session } from "../send/session.js";
-import { nonceReplay, nonceReplayRuns, runSequence, sequencedKinds } from "./stateful.js";
-import { unsupportedMethods } from "./methods.js";
+import { runSequence, sequencedKinds } from "./sequences.js";
 import { singletonUpdatesVisible } from "./update-visible.js";
 
 const SEQUENCE_CHECKS = [
@@ -23,11 +25,11 @@ const SEQUENCE_CHECKS = [
  * The steps of this run, with what each costs: a lifecycle creates, finds in the list (a few pages), updates, finds
  * again, deletes and reads; the estimates are high so that a step the budget lets start also ends within it.
  */
-export function stepFacts(session: Session, operationIds: string[]): StepFacts[] {
+export function stepFacts(context: RunContext, operationIds: string[]): StepFacts[] {
   const steps: StepFacts[] = [];
   const writes = (undeletable: boolean): Writes => (undeletable ? "undeletable" : "deletable");
-  const { api, allowWrites } = session.options;
-  if (nonceReplayRuns(session))
+  const { api, allowWrites } = context.options;
+  if (nonceReplayRuns(context))
     steps.push({
       step: { type: "step", step: "nonce replay" },
       operationId: "getBalance",
@@ -36,7 +38,7 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       writes: "nothing",
       priority: PRIORITY.sequence,
     });
-  for (const update of allowWrites ? (session.profile.singletonUpdates ?? []) : [])
+  for (const update of allowWrites ? (context.profile.singletonUpdates ?? []) : [])
     if (operationIds.includes(update.update))
       steps.push({
         step: { type: "step", step: "updates visible" },
@@ -47,7 +49,7 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
         // After the update's own items (round one's examples), whose accepted updates it reads back.
         priority: PRIORITY.random,
       });
-  for (const kind of sequencedKinds(session))
+  for (const kind of sequencedKinds(context))
     steps.push({
       step: { type: "step", step: "sequence", resource: kind.name },
       operationId: kind.create,
@@ -56,7 +58,7 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       writes: writes(Boolean(kind.undeletable)),
       priority: PRIORITY.sequence,
     });
-  const probes = probedPaths(session, operationIds);
+  const probes = probedPaths(context, operationIds).size;
   if (probes > 0)
     steps.push({
       step: { type: "step", step: "unsupported methods" },
@@ -75,7 +77,7 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
       writes: allowWrites ? "deletable" : "nothing",
       priority: PRIORITY.probe,
     });
-  if (api === "identity" && (session.options.shard?.index ?? 1) === 1)
+  if (api === "identity" && (context.options.shard?.index ?? 1) === 1)
     steps.push({
       step: { type: "step", step: "identity" },
       operationId: "getOpenIdConfiguration",
@@ -87,45 +89,35 @@ export function stepFacts(session: Session, operationIds: string[]): StepFacts[]
   return steps;
 }
 
-/** The paths unsupported_method probes: those without GET, and with --allow-writes those without PATCH (methods.ts). */
-function probedPaths(session: Session, operationIds: string[]): number {
-  const methods = new Map<string, Set<string>>();
-  for (const id of operationIds) {
-    const { path, method } = session.model(id).op;
-    methods.set(path, (methods.get(path) ?? new Set()).add(method.toUpperCase()));
-  }
-  return [...methods.values()].filter((m) => !m.has("GET") || (session.options.allowWrites && !m.has("PATCH"))).length;
-}
-
-/** Runs one step of the plan. */
+/**
+ * Runs one step of the plan with the run's parts; `send` is the sender of the step's plan item, so that every
+ * exchange the step makes carries its id. `operationIds`: the operations this run selected.
+ */
 export async function runStep(
-  session: Session,
-  tracker: ResourceTracker,
+  parts: Omit<StepParts, "send">,
+  send: CaseSender,
   item: PlanItem,
   operationIds: string[],
 ): Promise<void> {
   if (item.source.type !== "step") return;
+  const step = { ...parts, send };
   switch (item.source.step) {
     case "nonce replay":
-      return nonceReplay(session);
+      return nonceReplay(step);
     case "updates visible":
-      return singletonUpdatesVisible(session, session.acceptedUpdates);
+      return singletonUpdatesVisible(step);
     case "sequence": {
-      const kind = sequencedKinds(session).find((k) => k.name === (item.source as { resource?: string }).resource);
-      return kind && runSequence(session, tracker, kind);
+      const resource = item.source.resource;
+      const kind = sequencedKinds(parts.context).find((k) => k.name === resource);
+      return kind && runSequence(step, kind);
     }
     case "scopes":
-      return scopeEnforcement(session, tracker, operationIds);
+      return scopeEnforcement(step, operationIds);
     case "unsupported methods":
-      return unsupportedMethods(session, operationIds);
+      return unsupportedMethods(step, operationIds);
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      return (await import("../identity/run.js")).runIdentityChecks(
-        session.context,
-        session.sender.forItem(item.id),
-        session.judge,
-        session.ledger,
-      );
+      return (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
   }
 }

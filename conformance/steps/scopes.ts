@@ -3,14 +3,13 @@
 // taken to hold the read scopes (`…:read`) and none of the others. A read must be answered; a write must be refused
 // with 403 and a body that names each missing scope. Writes are tried only with --allow-writes, since a provider that
 // ignores scopes would create something.
-import { linkedValues } from "../send/link-values.js";
 import { resourceId } from "../contract/links.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import { exampleCases, type RequestCase } from "../plan/cases.js";
-import { isRefusal, isSuccess } from "../judge/contract-words.js";
-import type { Session } from "../send/session.js";
-import { markAsOurs, type ResourceTracker } from "../send/resources.js";
-import { verdictOf } from "../judge/verdict.js";
+import type { RequestCase } from "../plan/cases.js";
+import { isSuccess } from "../judge/contract-words.js";
+import { type ScopeProbe, scopesEnforced } from "../judge/probe-checks.js";
+import { markAsOurs } from "../send/resources.js";
+import { firstExample, type StepParts } from "./parts.js";
 
 const CHECK = "scope_enforcement";
 
@@ -24,53 +23,49 @@ function requiredScopes(operation: { security?: Array<Record<string, string[]>> 
   return [];
 }
 
-export async function scopeEnforcement(
-  session: Session,
-  tracker: ResourceTracker,
-  operationIds: string[],
-): Promise<void> {
-  const { credentials, allowWrites } = session.options;
-  if (!session.options.checks.has(CHECK) || session.skippedChecks.has(CHECK)) return;
-  if (!credentials.readApiKey) {
-    session.skippedChecks.set(CHECK, "needs a second, narrower key: --read-only-api-key (or CATALOG_READ_API_KEY)");
+/** What the scope probes use of the step's parts. */
+type ScopeParts = Pick<StepParts, "context" | "send" | "judge" | "ledger" | "tracker" | "linkValues">;
+
+export async function scopeEnforcement(step: ScopeParts, operationIds: string[]): Promise<void> {
+  const { context, send, ledger } = step;
+  if (!context.options.checks.has(CHECK) || ledger.skippedChecks.has(CHECK)) return;
+  if (!context.options.credentials.readApiKey) {
+    const reason = "needs a second, narrower key: --read-only-api-key (or CATALOG_READ_API_KEY)";
+    ledger.decide({ about: "check", name: CHECK, decision: "skipped", reason });
     return;
   }
   for (const operationId of operationIds) {
-    if (session.aborted) return;
-    const model = session.model(operationId);
+    if (send.aborted) return;
+    const model = context.model(operationId);
     const scopes = requiredScopes(model.op.operation, model.op.api);
-    if (scopes.length === 0) continue;
     const missing = scopes.filter((scope) => !/:read$/.test(scope));
-    if (missing.length > 0 && !allowWrites) continue;
-    const kind = session.resources.find((k) => k.create === operationId);
-    const [example] = exampleCases(model, session.profile, credentials);
-    if (!example) continue;
-    // The deployment's own values (a real category), so that a refusal can only be about the key.
-    const fromLinks = await linkedValues(session, operationId);
-    const requestCase: RequestCase = {
-      ...fromLinks.apply(kind ? markAsOurs(example, session) : example),
-      label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})`,
-    };
-    session.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
-    const exchange = await session.send(model, requestCase, "read-only");
-    session.judge.exchange(model, exchange, "any", requestCase.label);
-    const response = exchange.response;
-    if (!response) continue; // not_a_server_error reports it
-    if (kind && isSuccess(model.op.api, response))
-      tracker.created(kind, resourceId(response.json, kind.id), operationId);
-    let problem = "";
-    if (missing.length === 0) {
-      if (isRefusal(model.op.api, response))
-        problem = `a key that holds ${scopes.join(", ")} was refused ${operationId} with status ${response.status}`;
-    } else if (!isRefusal(model.op.api, response)) {
-      problem = `a key without ${missing.join(", ")} could call ${operationId} (status ${response.status})`;
-    } else if (response.status !== 403) {
-      problem = `a key without ${missing.join(", ")} was refused with status ${response.status}, not 403`;
-    } else {
-      const unnamed = missing.filter((scope) => !response.text.includes(scope));
-      if (unnamed.length > 0)
-        problem = `the 403 does not name the missing scope ${unnamed.join(", ")}: ${response.text.slice(0, 200)}`;
-    }
-    session.ledger.add(verdictOf(CHECK, operationId, problem, exchange, requestCase.label));
+    if (scopes.length === 0 || (missing.length > 0 && !context.options.allowWrites)) continue;
+    await withNarrowerKey(step, { operationId, scopes, missing });
   }
+}
+
+/** Sends the operation's first example with the narrower key and judges the answer. */
+async function withNarrowerKey(
+  { context, send, judge, ledger, tracker, linkValues }: ScopeParts,
+  probe: ScopeProbe,
+): Promise<void> {
+  const { operationId, scopes, missing } = probe;
+  const model = context.model(operationId);
+  const kind = context.resources.find((k) => k.create === operationId);
+  const example = firstExample(context, operationId);
+  if (!example) return;
+  // The deployment's own values (a real category), so that a refusal can only be about the key.
+  const fromLinks = await linkValues.valuesFor(operationId, send, judge);
+  const holds = missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`;
+  const requestCase: RequestCase = {
+    ...fromLinks.apply(kind ? markAsOurs(example, context) : example),
+    label: `with the narrower key (${holds})`,
+  };
+  context.options.onProgress?.({ type: "operation", operationId, phase: "scopes" });
+  const exchange = await send.send(model, requestCase, { auth: "read-only" });
+  judge.exchange(model, exchange, "any", requestCase.label);
+  if (kind && isSuccess(model.op.api, exchange.response))
+    tracker.created(kind, resourceId(exchange.response?.json, kind.id), operationId);
+  const verdict = scopesEnforced(model.op.api, probe, exchange, requestCase.label);
+  if (verdict) ledger.add(verdict);
 }

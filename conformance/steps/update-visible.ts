@@ -4,18 +4,15 @@
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
 import type { ResourceKind } from "../apis.js";
-import { exampleCases, type RequestCase } from "../plan/cases.js";
+import type { RequestCase } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
-import { compareWithSent } from "../judge/echoed.js";
+import { updateIsVisible } from "../judge/sequence-checks.js";
 import { pointerValue } from "../contract/links.js";
 import { findInList, type ListSearch } from "./list-search.js";
-import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
-import { verdictOf } from "../judge/verdict.js";
+import { cannotRun, firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
 
 const CHECK = "update_visible_on_read";
-
-type Send = (operationId: string, requestCase: RequestCase) => Promise<Exchange>;
 
 /**
  * After a successful update of the sequence's resource: looks for it where the list showed it before (then both ends
@@ -23,114 +20,79 @@ type Send = (operationId: string, requestCase: RequestCase) => Promise<Exchange>
  * body. Only fields whose value the update changed are evidence; none changed, nothing is recorded.
  */
 export async function updateVisibleInList(
-  session: Session,
+  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
   kind: ResourceKind,
   id: string | number,
   update: { request: RequestCase; exchange: Exchange },
   listed: ListSearch | undefined,
-  send: Send,
 ): Promise<void> {
+  const { context, ledger } = step;
   const operationId = kind.update!.operationId;
-  if (!session.options.checks.has(CHECK) || !kind.list || !isSuccess(session.options.api, update.exchange.response))
+  const listOperation = kind.list?.operationId;
+  if (!context.options.checks.has(CHECK) || !listOperation || !isSuccess(context.options.api, update.exchange.response))
     return;
   if (listed?.outcome !== "found") {
-    session.ledger.decide({
-      about: "check",
-      name: CHECK,
-      decision: "cannot run",
-      reason: `the ${kind.name} ${id} was not found in ${kind.list.operationId} before its update`,
-    });
+    cannotRun(ledger, CHECK, `the ${kind.name} ${id} was not found in ${listOperation} before its update`);
     return;
   }
-  let after = await findInList(session, kind, id, send, listed.page);
-  if (after.outcome !== "found") after = await findInList(session, kind, id, send);
+  let after = await findInList(step, kind, id, listed.page);
+  if (after.outcome !== "found") after = await findInList(step, kind, id);
   if (after.outcome !== "found" || !after.last) {
-    session.ledger.decide({
-      about: "check",
-      name: CHECK,
-      decision: "cannot run",
-      reason: `the updated ${kind.name} ${id} could not be found in ${kind.list.operationId}${after.why ? `: ${after.why}` : ""}`,
-    });
+    const why = after.why ? `: ${after.why}` : "";
+    cannotRun(ledger, CHECK, `the updated ${kind.name} ${id} could not be found in ${listOperation}${why}`);
     return;
   }
-  const where = `${kind.list.operationId} after ${operationId}`;
-  const { compared, differences } = compareWithSent(
-    session,
-    operationId,
-    update.request.body,
-    after.item,
-    where,
-    listed.item,
-  );
-  if (compared > 0)
-    session.ledger.add(
-      verdictOf(
-        CHECK,
-        operationId,
-        differences.length > 0 ? `${operationId} succeeded but ${differences.join("; ")}` : "",
-        after.last,
-        `read the ${kind.name} ${id} after its update`,
-      ),
-    );
+  const shown = { resource: after.item, before: listed.item, where: `${listOperation} after ${operationId}` };
+  const label = `read the ${kind.name} ${id} after its update`;
+  const verdict = updateIsVisible(context.model(operationId), update.request.body, shown, after.last, label);
+  if (verdict) ledger.add(verdict);
 }
 
 /**
  * After the run's updates of a resource without an id (links' account): the valid update the provider accepted that
  * sent the most fields (the last of those) is sent once more, since invalid data a lenient provider accepted after it
  * may have changed the resource in ways the seed does not describe, and the read that follows must show what it sent.
- * Sent only when the run's own updates were accepted (the update is named with --operation and cannot be undone
- * anyway).
+ * The accepted updates are those the judge recorded (Judge.acceptedUpdates). Sent only when the run's own updates were
+ * accepted (the update is named with --operation and cannot be undone anyway).
  */
 export async function singletonUpdatesVisible(
-  session: Session,
-  accepted: ReadonlyMap<string, ReadonlyArray<{ exchange: Exchange; valid: boolean }>>,
+  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
 ): Promise<void> {
-  if (!session.options.checks.has(CHECK) || !session.options.allowWrites) return;
-  for (const { update, read, at } of session.profile.singletonUpdates ?? []) {
-    const last = fullest((accepted.get(update) ?? []).filter((a) => a.valid).map((a) => a.exchange));
-    const readCase = exampleCases(session.model(read), session.profile, session.options.credentials)[0];
-    if (!last || !readCase || session.aborted) continue;
-    const again = `the last accepted ${update} again`;
-    const resent = await session.transport.send({ ...last.request, headers: { ...last.request.headers } });
-    session.observations.observe(session.model(update), resent);
-    session.judge.exchange(session.model(update), resent, "valid", again);
-    if (!isSuccess(session.options.api, resent.response)) {
-      session.ledger.decide({
-        about: "check",
-        name: CHECK,
-        decision: "cannot run",
-        reason: `${update} sent again was not accepted, so the read after it proves nothing`,
-      });
-      continue;
-    }
-    const label = `read after ${update}`;
-    const exchange = await session.send(session.model(read), { ...readCase, origin: "sequence", label });
-    session.judge.exchange(session.model(read), exchange, "valid", label);
-    if (!isSuccess(session.options.api, exchange.response)) {
-      session.ledger.decide({
-        about: "check",
-        name: CHECK,
-        decision: "cannot run",
-        reason: `${read} after ${update} was not answered with a success`,
-      });
-      continue;
-    }
-    const shown = pointerValue(exchange.response?.json, at, false);
-    const sent = JSON.parse(last.request.body ?? "null") as unknown;
-    const { compared, differences } = compareWithSent(session, update, sent, shown, `${read} after ${update}`);
-    if (compared > 0)
-      session.ledger.add(
-        verdictOf(
-          CHECK,
-          update,
-          differences.length > 0 ? `${update} succeeded but ${differences.join("; ")}` : "",
-          exchange,
-          label,
-        ),
-      );
+  const { context, send, judge } = step;
+  if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return;
+  for (const { update, read, at } of context.profile.singletonUpdates ?? []) {
+    const accepted = judge.acceptedUpdates.get(update) ?? [];
+    const last = fullest(accepted.filter((a) => a.valid).map((a) => a.exchange));
+    const readCase = firstExample(context, read);
+    if (!last || !readCase || send.aborted) continue;
+    await readAfterUpdate(step, { update, read, at }, last, readCase);
   }
 }
 
+/** Sends the accepted update `last` again as it was, then reads the resource and compares. */
+async function readAfterUpdate(
+  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+  { update, read, at }: { update: string; read: string; at: string },
+  last: Exchange,
+  readCase: RequestCase,
+): Promise<void> {
+  const { context, ledger } = step;
+  const resent = await sendAgain(step, context.model(update), last, `the last accepted ${update} again`, "valid");
+  if (!isSuccess(context.options.api, resent.response)) {
+    cannotRun(ledger, CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
+    return;
+  }
+  const label = `read after ${update}`;
+  const exchange = await sendStep(step, read, { ...readCase, label });
+  if (!isSuccess(context.options.api, exchange.response)) {
+    cannotRun(ledger, CHECK, `${read} after ${update} was not answered with a success`);
+    return;
+  }
+  const shown = { resource: pointerValue(exchange.response?.json, at, false), where: `${read} after ${update}` };
+  const sent = JSON.parse(last.request.body ?? "null") as unknown;
+  const verdict = updateIsVisible(context.model(update), sent, shown, exchange, label);
+  if (verdict) ledger.add(verdict);
+}
 const fieldCount = (exchange: Exchange): number => {
   try {
     const body = JSON.parse(exchange.request.body ?? "null") as unknown;

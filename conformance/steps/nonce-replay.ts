@@ -1,0 +1,68 @@
+// nonce_replay (pay): a signed request carries a nonce that may be used once. The step sends a signed read, sends the
+// same bytes again through its sender (sendAsIs: same nonce, same signature), then another operation signed with the
+// nonce the read used; the lifecycle replays the order it created the same way. judge/sequence-checks.ts judges them.
+import type { ResourceKind } from "../apis.js";
+import type { RunContext } from "../context.js";
+import { resourceId } from "../contract/links.js";
+import { nonceUsedElsewhereIsRefused, replayedCreationIsRefused, replayIsRefused } from "../judge/sequence-checks.js";
+import { outcomeOf, succeeded } from "../send/resources.js";
+import type { Exchange } from "../send/transport.js";
+import { cannotRun, firstExample, selected, sendAgain, type StepParts } from "./parts.js";
+
+const CHECK = "nonce_replay";
+const SIGNED_READ = "getBalance";
+const OTHER_OPERATION = "listShops";
+
+/** Whether pay's nonce replay runs: the check is selected and the run owns the signed read it replays. */
+export const nonceReplayRuns = (context: RunContext): boolean =>
+  context.options.api === "pay" && context.options.checks.has(CHECK) && selected(context, SIGNED_READ);
+
+/** A signed read sent twice with the same bytes (same nonce, same signature): the second must be refused. */
+export async function nonceReplay(step: Pick<StepParts, "context" | "send" | "judge" | "ledger">): Promise<void> {
+  const { context, send, judge, ledger } = step;
+  const model = context.model(SIGNED_READ);
+  const base = firstExample(context, SIGNED_READ);
+  if (!base) return;
+  context.options.onProgress?.({ type: "operation", operationId: SIGNED_READ, phase: "nonce replay" });
+  const first = await send.send(model, { ...base, origin: "sequence", label: "signed read" });
+  judge.exchange(model, first, "valid", "signed read (nonce replay)");
+  if (!succeeded(context, first)) {
+    const outcome = outcomeOf(context, first);
+    cannotRun(ledger, CHECK, `the first signed request was not accepted (${outcome}), so a replay proves nothing`);
+    return;
+  }
+  const again = "the same request again (same nonce and signature)";
+  const replay = await sendAgain(step, model, first, again);
+  ledger.add(replayIsRefused(context.options.api, SIGNED_READ, replay, again));
+  await nonceElsewhere(step, first);
+}
+
+/** A nonce is unique for each request, not for each operation: another operation, correctly signed, with that nonce. */
+async function nonceElsewhere(
+  { context, send, judge, ledger }: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+  first: Exchange,
+): Promise<void> {
+  const used = (JSON.parse(first.request.body ?? "{}") as { nonce?: unknown }).nonce;
+  const other = context.model(OTHER_OPERATION);
+  const otherBase = firstExample(context, OTHER_OPERATION);
+  if (typeof used !== "number" || !otherBase || !otherBase.body || typeof otherBase.body !== "object") return;
+  const label = `${OTHER_OPERATION} signed with the nonce ${used} that ${SIGNED_READ} used`;
+  const body = { ...(otherBase.body as Record<string, unknown>), nonce: used };
+  const reuse = await send.send(other, { ...otherBase, body, origin: "sequence", label });
+  judge.exchange(other, reuse, "any", label);
+  const firstUse = { operationId: SIGNED_READ, exchange: first };
+  ledger.add(nonceUsedElsewhereIsRefused(context.options.api, firstUse, OTHER_OPERATION, reuse, label));
+}
+
+/**
+ * nonce_replay on the creation itself (pay's createOrder): the sequence's accepted request sent again unchanged must
+ * be refused. A gateway that accepts it makes a second order, so the replay goes only with a write kept for it.
+ */
+export async function replayCreation(step: StepParts, kind: ResourceKind, created: Exchange): Promise<void> {
+  const { context, send, ledger, tracker, writes } = step;
+  if (!context.options.checks.has(CHECK) || !writes.creationMayBeReplayed(kind) || send.aborted) return;
+  const label = `the same ${kind.create} again (same nonce and signature)`;
+  const replay = await sendAgain(step, context.model(kind.create), created, label);
+  if (succeeded(context, replay)) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
+  ledger.add(replayedCreationIsRefused(context.options.api, kind, replay, label));
+}

@@ -1,0 +1,99 @@
+// What a step of the plan works with, and the ways it sends. A step gets the run's parts (built once by the runner)
+// and the sender of its own plan item, so that every exchange it makes carries the item's id; each step function
+// takes only the parts it uses (a Pick of StepParts). A step sends, judges each exchange with the response checks,
+// and hands what it saw to its named check in conformance/judge/ (sequence-checks.ts, probe-checks.ts, echoed.ts).
+import type { RunContext } from "../context.js";
+import type { Judge } from "../judge/judge.js";
+import { exampleCases, type OperationModel, type RequestCase } from "../plan/cases.js";
+import type { WriteBudget } from "../plan/write-budget.js";
+import type { Ledger } from "../report/ledger.js";
+import type { LinkValues } from "../send/link-values.js";
+import { markAsOurs, type ResourceTracker } from "../send/resources.js";
+import type { CaseSender } from "../send/sender.js";
+import type { Session } from "../send/session.js";
+import type { Exchange } from "../send/transport.js";
+
+/** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
+type Expectation = Parameters<Judge["exchange"]>[2];
+
+/**
+ * What a step works with: the run's parts (created once per run by the runner) and `send`, the sender of the step's
+ * plan item.
+ */
+export interface StepParts {
+  context: RunContext;
+  /** Every exchange the step sends carries its plan item's id. */
+  send: CaseSender;
+  judge: Judge;
+  ledger: Ledger;
+  /** --max-writes: the creations kept for the sequences. */
+  writes: WriteBudget;
+  /** The resources the run created, deleted at its end. */
+  tracker: ResourceTracker;
+  /** The values the Link Objects give, each source called once per run. */
+  linkValues: LinkValues;
+}
+
+/** Named with --operation (every operation is, when none is named). */
+export function named(context: RunContext, operationId: string | undefined): boolean {
+  const { operations } = context.options;
+  return operationId !== undefined && (operations.length === 0 || operations.includes(operationId));
+}
+
+/** Named with --operation and owned by this run's shard. */
+export const selected = (context: RunContext, operationId: string): boolean =>
+  named(context, operationId) && context.owns(operationId);
+
+/** The operation's first example, if it has one. */
+export const firstExample = (context: RunContext, operationId: string): RequestCase | undefined =>
+  exampleCases(context.model(operationId), context.profile, context.options.credentials)[0];
+
+/** Sends one request of a sequence and judges it with the response checks. */
+export async function sendStep(
+  { context, send, judge }: Pick<StepParts, "context" | "send" | "judge">,
+  operationId: string,
+  requestCase: RequestCase,
+  expectation: Expectation = "valid",
+): Promise<Exchange> {
+  const model = context.model(operationId);
+  const exchange = await send.send(model, { ...requestCase, origin: "sequence" });
+  judge.exchange(model, exchange, expectation, requestCase.label);
+  return exchange;
+}
+
+/**
+ * Sends a request again byte for byte (same nonce, same signature) through the step's sender, and judges the answer
+ * like any other: the response checks, and the observations of what the contract leaves open.
+ */
+export async function sendAgain(
+  { send, judge, ledger }: Pick<StepParts, "send" | "judge" | "ledger">,
+  model: OperationModel,
+  sent: Exchange,
+  label: string,
+  expectation: Expectation = "any",
+): Promise<Exchange> {
+  const again = await send.sendAsIs({ ...sent.request, headers: { ...sent.request.headers } });
+  ledger.observations.observe(model, again);
+  judge.exchange(model, again, expectation, label);
+  return again;
+}
+
+/**
+ * The operation's first example on the resource `id` (its path parameter), labelled. Its identifying values are
+ * marked as ours, like a creation's: the example's may be taken (a rotator slug).
+ */
+export function withId(
+  context: RunContext,
+  step: { operationId: string; pathParameter: string },
+  id: string | number,
+  label: string,
+): RequestCase | undefined {
+  const base = firstExample(context, step.operationId);
+  if (!base) return undefined;
+  return markAsOurs({ ...structuredClone(base), path: { ...base.path, [step.pathParameter]: id }, label }, context);
+}
+
+/** Notes that a check applies but could not run, and why (the run fails with it). */
+export function cannotRun(ledger: Ledger, check: string, reason: string): void {
+  ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
+}
