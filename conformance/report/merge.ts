@@ -9,7 +9,9 @@ import type { Observation } from "../judge/observations.js";
 import { mergeCoverage } from "./coverage.js";
 import { mergeBudgets } from "./budget-report.js";
 import { htmlReport } from "./report-html.js";
-import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
+import { consoleReport } from "./console-report.js";
+import { junitReport } from "./junit.js";
+import { type CheckResult, jsonReport, type RunReport, verdict } from "./report.js";
 import type { FailureRecord, WarningRecord } from "./ledger.js";
 
 /** One check over every shard: tallies summed per operation; skipped only if every shard skipped it. */

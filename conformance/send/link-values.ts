@@ -3,7 +3,9 @@
 // runtime expressions on the answer and puts the values into every valid case.
 import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { evaluate, type ContractLink, type LinkContext } from "../contract/links.js";
-import type { Session } from "./session.js";
+import type { RunContext } from "../context.js";
+import type { Judge } from "../judge/judge.js";
+import type { CaseSender } from "./sender.js";
 import type { Exchange } from "./transport.js";
 
 export interface LinkedValues {
@@ -47,23 +49,27 @@ function contextOf(requestCase: RequestCase, exchange: Exchange): LinkContext | 
   };
 }
 
+type Source = Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>;
+
+/** Per run (its context), an operation called once for the values its links give → its exchange. */
+const sources = new WeakMap<RunContext, Map<string, Source>>();
+
 /** Calls the source operation of the links once per run (its first example) and remembers the answer. */
-function sourceExchange(
-  session: Session,
-  operationId: string,
-): Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined> {
-  let pending = session.linkSources.get(operationId);
+function sourceExchange(context: RunContext, send: CaseSender, judge: Judge, operationId: string): Source {
+  const called = sources.get(context) ?? new Map<string, Source>();
+  sources.set(context, called);
+  let pending = called.get(operationId);
   if (!pending) {
     pending = (async () => {
-      const model = session.model(operationId);
-      const base = exampleCases(model, session.profile, session.options.credentials)[0];
+      const model = context.model(operationId);
+      const base = exampleCases(model, context.profile, context.options.credentials)[0];
       if (!base) return undefined;
       const requestCase = { ...base, label: `read values for later requests (${operationId}'s links)` };
-      const exchange = await session.send(model, requestCase);
-      session.judge.exchange(model, exchange, "valid", requestCase.label);
+      const exchange = await send.send(model, requestCase);
+      judge.exchange(model, exchange, "valid", requestCase.label);
       return { requestCase, exchange };
     })();
-    session.linkSources.set(operationId, pending);
+    called.set(operationId, pending);
   }
   return pending;
 }
@@ -99,19 +105,24 @@ function put(
  * The values the links give an operation, read from operations the run may call on its own (reads without path
  * parameters). The first link, in document order, whose every expression finds a value wins.
  */
-export async function linkedValues(session: Session, operationId: string): Promise<LinkedValues> {
-  const feeding = session.links.filter(
+export async function linkedValues(
+  context: RunContext,
+  send: CaseSender,
+  judge: Judge,
+  operationId: string,
+): Promise<LinkedValues> {
+  const feeding = context.links.filter(
     (link) =>
       link.to === operationId &&
-      session.isRead(link.from) &&
-      !session.model(link.from).parameters.some((p) => p.in === "path"),
+      context.isRead(link.from) &&
+      !context.model(link.from).parameters.some((p) => p.in === "path"),
   );
   if (feeding.length === 0) return { apply: (c) => c, used: [] };
   const outcomes: string[] = [];
   for (const link of feeding) {
-    const source = await sourceExchange(session, link.from);
-    const context = source && contextOf(source.requestCase, source.exchange);
-    const values = context && valuesOf(link, context);
+    const source = await sourceExchange(context, send, judge, link.from);
+    const found = source && contextOf(source.requestCase, source.exchange);
+    const values = found && valuesOf(link, found);
     if (values) return { apply: (c) => put(c, values), used: [link] };
     outcomes.push(
       `${link.name} from ${link.from}: ${!source ? "no example to send" : source.exchange.response ? `nothing at its expressions in the answer (status ${source.exchange.response.status})` : (source.exchange.error ?? "no response")}`,

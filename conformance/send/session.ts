@@ -1,14 +1,16 @@
-// TRANSITIONAL: the old bag of a run, now only the run's parts put together (context.ts, send/sender.ts,
-// judge/judge.ts, report/ledger.ts, plan/write-budget.ts) with the names its callers still use. Each caller is moving
-// to take only the parts it needs; then this file goes.
+// TRANSITIONAL: the old bag of a run, now only a view over the run's parts (runner.ts startRun: context.ts,
+// send/sender.ts, judge/judge.ts, report/ledger.ts, plan/write-budget.ts) that sends as one plan item, with the names
+// its callers (the steps, the identity run) still use. Each caller is moving to take only the parts it needs; then
+// this file goes.
 import type { AuthMode, PreparedRequest } from "../apis.js";
-import { RunContext, type RunOptions } from "../context.js";
-import { Judge } from "../judge/judge.js";
+import type { RunContext, RunOptions } from "../context.js";
+import type { Judge } from "../judge/judge.js";
 import type { OperationModel, RequestCase } from "../plan/cases.js";
-import { WriteBudget } from "../plan/write-budget.js";
-import { Ledger } from "../report/ledger.js";
+import type { WriteBudget } from "../plan/write-budget.js";
+import type { Ledger } from "../report/ledger.js";
+import type { RunParts } from "../runner.js";
 import type { Exchange } from "./transport.js";
-import { Sender } from "./sender.js";
+import type { CaseSender, Sender } from "./sender.js";
 
 export class Session {
   readonly context: RunContext;
@@ -16,22 +18,20 @@ export class Session {
   readonly judge: Judge;
   readonly sender: Sender;
   readonly writes: WriteBudget;
-  /** An operation called once for the values its links give (send/link-values.ts) → its exchange. */
-  readonly linkSources = new Map<string, Promise<{ requestCase: RequestCase; exchange: Exchange } | undefined>>();
+  readonly options: RunOptions;
+  /** What this view sends with: its exchanges carry the plan item's id given to the constructor. */
+  readonly caseSender: CaseSender;
 
-  constructor(readonly options: RunOptions) {
-    this.context = new RunContext(options);
-    this.ledger = new Ledger(options, this.context.secrets, () => this.sender.transport.capReached);
-    this.judge = new Judge(this.context, this.ledger);
-    this.sender = new Sender(
-      this.context,
-      (arrival) => this.judge.arrival(arrival),
-      (exchange) => {
-        this.ledger.exchanges.push(exchange);
-        options.onProgress?.({ type: "request", count: this.sender.transport.requestCount });
-      },
-    );
-    this.writes = new WriteBudget(options.maxWrites);
+  constructor(parts: RunParts, itemId?: number) {
+    ({
+      context: this.context,
+      ledger: this.ledger,
+      judge: this.judge,
+      sender: this.sender,
+      writes: this.writes,
+    } = parts);
+    this.options = parts.context.options;
+    this.caseSender = parts.sender.forItem(itemId);
   }
 
   get profile() {
@@ -121,6 +121,6 @@ export class Session {
     auth: AuthMode = "valid",
     probe?: (request: PreparedRequest) => void,
   ): Promise<Exchange> {
-    return this.sender.forItem(undefined).send(model, requestCase, { auth, ...(probe ? { probe } : {}) });
+    return this.caseSender.send(model, requestCase, { auth, ...(probe ? { probe } : {}) });
   }
 }

@@ -46,7 +46,7 @@ export async function scopeEnforcement(
     const [example] = exampleCases(model, session.profile, credentials);
     if (!example) continue;
     // The deployment's own values (a real category), so that a refusal can only be about the key.
-    const fromLinks = await linkedValues(session, operationId);
+    const fromLinks = await linkedValues(session.context, session.caseSender, session.judge, operationId);
     const requestCase: RequestCase = {
       ...fromLinks.apply(kind ? markAsOurs(example, session) : example),
       label: `with the narrower key (${missing.length ? `lacks ${missing.join(", ")}` : `holds ${scopes.join(", ")}`})`,

@@ -50,7 +50,7 @@ async function creationCase(session: Session, kind: ResourceKind): Promise<Reque
   if (!base) return undefined;
   if (!session.sequenceMayCreate(kind))
     return `--max-writes ${session.maxWrites} leaves no creation for this sequence (${kind.undeletable})`;
-  const values = await linkedValues(session, kind.create);
+  const values = await linkedValues(session.context, session.caseSender, session.judge, kind.create);
   if (values.missing) return values.missing;
   return values.apply({ ...markAsOurs(base, session), origin: "example", label: `create a ${kind.name} (sequence)` });
 }
