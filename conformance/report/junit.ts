@@ -9,70 +9,94 @@ import { passiveJunitCases } from "../passive/report-lines.js";
 function xml(text: string): string {
   return (
     text
-      .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!) // XML 1.0 has no way to write these control characters, so they are dropped.
+      .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!)
+      // XML 1.0 has no way to write these control characters, so they are dropped.
       // eslint-disable-next-line no-control-regex -- matching control characters is the point
       .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
   );
 }
 
+/** One JUnit test case: passed, or its error (could not run), its skip or its failure. */
+export interface TestCase {
+  classname: string;
+  name: string;
+  outcome?: CaseOutcome;
+}
+
+type CaseOutcome =
+  | { type: "error"; message: string }
+  | { type: "skipped"; message: string }
+  | { type: "failure"; message: string; check: string; text: string };
+
+function testcaseXml({ classname, name, outcome }: TestCase): string {
+  const open = `    <testcase classname="${xml(classname)}" name="${xml(name)}"`;
+  if (!outcome) return `${open}/>`;
+  const message = xml(outcome.message);
+  if (outcome.type === "error") return `${open}><error message="${message}" type="could-not-run"/></testcase>`;
+  if (outcome.type === "skipped") return `${open}><skipped message="${message}"/></testcase>`;
+  const failure = `<failure message="${message}" type="${xml(outcome.check)}">${xml(outcome.text)}</failure>`;
+  return `${open}>\n      ${failure}\n    </testcase>`;
+}
+
+/** A check's test cases: one per operation it judged, or one that says why it has none (or not all). */
+function checkCases(report: RunReport, check: RunReport["checks"][number]): TestCase[] {
+  const classname = `conform.${report.api}`;
+  if (check.couldNotRun)
+    return [
+      { classname, name: check.name, outcome: { type: "error", message: `could not run: ${check.couldNotRun}` } },
+    ];
+  const notReached: TestCase[] = check.notReached
+    ? [
+        {
+          classname,
+          name: `${check.name} (not reached)`,
+          outcome: { type: "skipped", message: `not reached: ${check.notReached}` },
+        },
+      ]
+    : [];
+  if (check.notReached && check.passed + check.failed === 0) return notReached;
+  if (check.skipped)
+    return [...notReached, { classname, name: check.name, outcome: { type: "skipped", message: check.skipped } }];
+  return [
+    ...notReached,
+    ...Object.entries(check.operations).map(([operationId, tally]) =>
+      operationCase(report, check.name, operationId, tally.failed > 0),
+    ),
+  ];
+}
+
+/** A check on one operation: passed, failed with its reproduction, or a known failure (skipped). */
+function operationCase(report: RunReport, check: string, operationId: string, failed: boolean): TestCase {
+  const testcase = { classname: `conform.${report.api}.${operationId}`, name: `${check} ${operationId}` };
+  const failure = report.failures.find((f) => f.check === check && f.operationId === operationId);
+  if (!failed || !failure) return testcase;
+  if (failure.known)
+    return { ...testcase, outcome: { type: "skipped", message: `known failure (baseline): ${failure.message}` } };
+  return { ...testcase, outcome: { type: "failure", message: failure.message, check, text: describeFailure(failure) } };
+}
+
 /** One test case per check and operation; a check that did not run is one skipped test case. */
 export function junitReport(report: RunReport, redact: (text: string) => string): string {
-  const cases: string[] = [];
-  let tests = 0;
-  let failures = 0;
-  let skipped = 0;
-  let errors = 0;
+  const cases = [
+    ...report.checks.flatMap((check) => checkCases(report, check)),
+    ...passiveJunitCases(report.api, report.passive),
+  ];
+  const count = (type: string) => cases.filter((c) => c.outcome?.type === type).length;
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
-  for (const check of report.checks) {
-    if (check.couldNotRun) {
-      tests += 1;
-      errors += 1;
-      cases.push(
-        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><error message="${xml(`could not run: ${check.couldNotRun}`)}" type="could-not-run"/></testcase>`,
-      );
-      continue;
-    }
-    if (check.notReached) {
-      tests += 1;
-      skipped += 1;
-      cases.push(
-        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(`${check.name} (not reached)`)}"><skipped message="${xml(`not reached: ${check.notReached}`)}"/></testcase>`,
-      );
-      if (check.passed + check.failed === 0) continue;
-    }
-    if (check.skipped) {
-      tests += 1;
-      skipped += 1;
-      cases.push(
-        `    <testcase classname="${xml(`conform.${report.api}`)}" name="${xml(check.name)}"><skipped message="${xml(check.skipped)}"/></testcase>`,
-      );
-      continue;
-    }
-    for (const [operationId, tally] of Object.entries(check.operations)) {
-      tests += 1;
-      const name = `${check.name} ${operationId}`;
-      const failure = report.failures.find((f) => f.check === check.name && f.operationId === operationId);
-      if (tally.failed > 0 && failure?.known) {
-        skipped += 1;
-        cases.push(
-          `    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"><skipped message="${xml(`known failure (baseline): ${failure.message}`)}"/></testcase>`,
-        );
-      } else if (tally.failed > 0 && failure) {
-        failures += 1;
-        cases.push(
-          `    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}">\n      <failure message="${xml(failure.message)}" type="${xml(check.name)}">${xml(describeFailure(failure))}</failure>\n    </testcase>`,
-        );
-      } else
-        cases.push(`    <testcase classname="${xml(`conform.${report.api}.${operationId}`)}" name="${xml(name)}"/>`);
-    }
-  }
-  const gaps = passiveJunitCases(report.api, report.passive, xml);
-  tests += gaps.length;
-  skipped += gaps.length;
-  cases.push(...gaps);
-  return redact(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contracts conform" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}">\n  <testsuite name="${xml(`conform ${report.api} ${report.baseUrl}`)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds}" timestamp="${report.startedAt}">\n    <properties>${junitProperties(report)}</properties>\n${cases.join("\n")}\n  </testsuite>\n</testsuites>\n`,
-  );
+  const totals =
+    `tests="${cases.length}" failures="${count("failure")}" errors="${count("error")}" ` +
+    `skipped="${count("skipped")}" time="${seconds}"`;
+  const suite = xml(`conform ${report.api} ${report.baseUrl}`);
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="contracts conform" ${totals}>`,
+    `  <testsuite name="${suite}" ${totals} timestamp="${report.startedAt}">`,
+    `    <properties>${junitProperties(report)}</properties>`,
+    ...cases.map(testcaseXml),
+    "  </testsuite>",
+    "</testsuites>",
+  ];
+  return redact(lines.join("\n") + "\n");
 }
 
 /** The run's seed, depth and coverage as JUnit properties (CI dashboards show them next to the test cases). */
