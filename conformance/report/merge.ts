@@ -139,8 +139,9 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
   if (values.html) writeFileSync(values.html, htmlReport(merged, same));
   const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
   const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
+  const counts = `${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run`;
   io.err(
-    `contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`,
+    `contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${counts}${nothing}\n`,
   );
   return newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing ? 1 : 0;
 }

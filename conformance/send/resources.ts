@@ -67,7 +67,8 @@ export async function cleanUp(context: RunContext, send: CaseSender, tracker: Re
     if (exchange && (succeeded(context, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
     else {
       resource.state = "left behind";
-      resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
+      const outcome = exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent");
+      resource.note = `delete failed: ${outcome}`;
     }
   }
 }
