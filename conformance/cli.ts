@@ -11,7 +11,9 @@ import { applyBaseline, readBaseline, writeBaseline } from "./report/baseline.js
 import { runMergeCommand } from "./report/merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
 import { htmlReport } from "./report/report-html.js";
-import { consoleReport, failedCount, jsonReport, junitReport, type RunReport, verdict } from "./report/report.js";
+import { consoleReport } from "./report/console-report.js";
+import { junitReport } from "./report/junit.js";
+import { failedCount, jsonReport, type RunReport, verdict } from "./report/report.js";
 import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./report/console.js";
 import { Secrets } from "./report/secrets.js";

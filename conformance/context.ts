@@ -49,7 +49,8 @@ export interface RunOptions {
 }
 
 export type ProgressEvent =
-  | { type: "operation"; operationId: string; phase: string }
+  /** An item of the plan starts (`itemId`: the item, for an operation's own; a step's phase names the step). */
+  | { type: "operation"; operationId: string; phase: string; itemId?: number }
   | { type: "request"; count: number }
   | { type: "failure"; check: string; operationId: string; message: string };
 

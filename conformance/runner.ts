@@ -1,24 +1,29 @@
-// The conformance run, one way through: select the operations (read-only unless --allow-writes), build the plan
-// (plan/build.ts), let the planner order it coverage-first within the budget (plan/planner.ts), execute each item
-// (execute.ts for one operation's case, steps.ts for sequences and probes), which sends and judges through the
-// session, then delete what the run created, also after a failure or Ctrl-C, and build the report from what was
-// recorded and what the plan did not reach.
+// The conformance run, one way through: build the run's parts once (startRun), select the operations (read-only
+// unless --allow-writes), build the plan (plan/build.ts), let the planner order it coverage-first within the budget
+// (plan/planner.ts), execute each item with a sender of its own, so that every exchange carries the item's id
+// (send/execute.ts for one operation's case, steps/run-step.ts for sequences and probes), then delete what the run
+// created, also after a failure or Ctrl-C, and build the report from the ledger and what the plan did not reach.
 import { operationsOf } from "./contract/lookup.js";
 import { UsageError } from "../lib/cli.js";
+import type { ResourceKind } from "./apis.js";
+import { RunContext, type RunOptions } from "./context.js";
+import type { ItemParts } from "./item-parts.js";
 import { appliesTo, CHECKS } from "./judge/checks.js";
 import { RESPONSE_CHECK_NAMES } from "./judge/response-checks.js";
+import { Judge } from "./judge/judge.js";
 import { mutationKind } from "./report/coverage.js";
+import { Ledger } from "./report/ledger.js";
 import { executeItem, type OperationCases, operationCases } from "./send/execute.js";
 import { buildPlan, type OperationFacts } from "./plan/build.js";
 import { budgetView, resolveBudget } from "./plan/budget.js";
 import type { PlanItem } from "./plan/items.js";
 import { Planner } from "./plan/planner.js";
+import { WriteBudget } from "./plan/write-budget.js";
 import { buildReport, type RunReport } from "./report/report.js";
 import { cleanUp, ResourceTracker } from "./send/resources.js";
-import type { RunOptions } from "./context.js";
-import { Session } from "./send/session.js";
+import { Sender } from "./send/sender.js";
+import { LinkValues } from "./send/link-values.js";
 import { sequencedKinds } from "./steps/sequences.js";
-import type { StepParts } from "./steps/parts.js";
 import { runStep, stepFacts } from "./steps/run-step.js";
 
 export type { RunOptions } from "./context.js";
@@ -26,217 +31,258 @@ export type { RunOptions } from "./context.js";
 /** Thrown when the target cannot be reached at all (exit code 2). */
 export class UnreachableTarget extends UsageError {}
 
-/** The checks that judge every exchange the run sends (the session judges the last two while sending). */
+/** The checks that judge every exchange the run sends (the judge runs the last two on arrival). */
 const EVERY_EXCHANGE_CHECKS = [...RESPONSE_CHECK_NAMES, "rate_limit_headers_consistent", "max_response_time"];
 
 const READ_METHODS = new Set(["get", "head", "options"]);
 
+/**
+ * The parts of a run, each with one job: the context (options and contract facts, read-only), the sender, the judge
+ * (each exchange the sender receives is handed to it), the ledger (every result) and --max-writes.
+ */
+export interface RunParts extends ItemParts {
+  sender: Sender;
+}
+
+/** Builds the parts of a run once, wired together: the sender hands each arrival to the judge. */
+export function startRun(options: RunOptions): RunParts {
+  const context = new RunContext(options);
+  // What the spent budget cut short is not reached: the ledger asks the sender's transport (built below).
+  const ledger = new Ledger(options, context.secrets, () => sender.transport.capReached);
+  const judge = new Judge(context, ledger);
+  const sender: Sender = new Sender(
+    context,
+    (arrival) => judge.arrival(arrival),
+    (exchange) => {
+      ledger.exchanges.push(exchange);
+      options.onProgress?.({ type: "request", count: sender.transport.requestCount });
+    },
+  );
+  return {
+    context,
+    sender,
+    judge,
+    ledger,
+    writes: new WriteBudget(options.maxWrites),
+    tracker: new ResourceTracker(),
+    linkValues: new LinkValues(context),
+  };
+}
+
 interface SelectedOperation {
   operationId: string;
   /** The resource kind this operation creates, if any. */
-  creates?: string;
+  creates?: ResourceKind;
   /** A creation the run cannot delete afterwards: its valid cases count against --max-writes and are not shrunk. */
   undeletable: boolean;
   readOnly: boolean;
 }
 
 /** One request to the base address (counted against the rate limit like every other) before anything else. */
-async function ensureReachable(session: Session): Promise<void> {
-  const exchange = await session.transport.send({ method: "GET", url: session.options.baseUrl, headers: {} });
+async function ensureReachable(context: RunContext, sender: Sender): Promise<void> {
+  const baseUrl = context.options.baseUrl;
+  const exchange = await sender.forItem(undefined).sendAsIs({ method: "GET", url: baseUrl, headers: {} });
   if (exchange.error)
-    throw new UnreachableTarget(
-      `cannot reach ${session.secrets.redact(session.options.baseUrl)}: ${exchange.error}`,
-      2,
-    );
+    throw new UnreachableTarget(`cannot reach ${context.secrets.redact(baseUrl)}: ${exchange.error}`, 2);
 }
 
-/** The operations this run sends cases to; the others are noted with the reason. */
-function selectOperations(session: Session): SelectedOperation[] {
-  const { api, operations: named, allowWrites } = session.options;
-  const profile = session.profile;
+/** Operations named with --operation must exist. */
+function checkNamed(context: RunContext): void {
+  const { api, operations: named } = context.options;
   const all = operationsOf(api);
   for (const id of named)
     if (!all.some((op) => op.operationId === id))
       throw new UsageError(
         `${api} has no operation "${id}"; operations: ${all.map((op) => op.operationId).join(", ")}`,
       );
+}
+
+/** Why the options keep an operation from being sent cases of its own, or undefined when they do not. */
+function leftOut(
+  context: RunContext,
+  op: ReturnType<typeof operationsOf>[number],
+  readOnly: boolean,
+): string | undefined {
+  const { operations: named, allowWrites } = context.options;
+  const id = op.operationId;
+  if (op.webhook) return "a webhook is sent by the service to you, not called by the runner";
+  const explicit = context.profile.explicitOnly[id];
+  if (explicit && !(named.includes(id) && allowWrites))
+    return `runs only when named with --operation and --allow-writes: ${explicit}`;
+  if (!readOnly && !allowWrites) return "it writes; run with --allow-writes to include it";
+  return undefined;
+}
+
+/** The operations this run sends cases to; the others are noted with the reason. */
+function selectOperations(context: RunContext, ledger: Ledger): SelectedOperation[] {
+  const { api, operations: named } = context.options;
+  checkNamed(context);
   const statefulOnly = new Set(
-    session.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean),
+    context.resources.flatMap((kind) => [kind.update?.operationId, kind.delete?.operationId]).filter(Boolean),
   );
   const linked = new Set(
-    session.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to),
+    context.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to),
   );
   const selected: SelectedOperation[] = [];
-  for (const op of all) {
+  for (const op of operationsOf(api)) {
     const id = op.operationId;
     if (named.length > 0 && !named.includes(id)) continue;
-    if (!session.ownsPath(op.path)) continue; // another shard's
-    const skip = (reason: string) => session.skippedOperations.set(id, reason);
+    if (!context.ownsPath(op.path)) continue; // another shard's
+    const skip = (reason: string) => ledger.decide({ about: "operation", name: id, decision: "skipped", reason });
+    const readOnly = READ_METHODS.has(op.method) || id in context.profile.readOnly;
+    const left = leftOut(context, op, readOnly);
     // An operation named with --operation that the options keep from running is a mistake, not a pass.
-    const notRun = (reason: string) => {
-      if (named.includes(id)) throw new UsageError(`--operation ${id} cannot run: ${reason}`);
-      skip(reason);
-    };
-    if (op.webhook) {
-      notRun("a webhook is sent by the service to you, not called by the runner");
-      continue;
-    }
-    const readOnly = READ_METHODS.has(op.method) || id in profile.readOnly;
-    const explicit = profile.explicitOnly[id];
-    if (explicit && !(named.includes(id) && allowWrites)) {
-      notRun(`runs only when named with --operation and --allow-writes: ${explicit}`);
-      continue;
-    }
-    if (!readOnly && !allowWrites) {
-      notRun("it writes; run with --allow-writes to include it");
+    if (left && named.includes(id)) throw new UsageError(`--operation ${id} cannot run: ${left}`);
+    if (left) {
+      skip(left);
       continue;
     }
     // Exercised on the run's own resources by the stateful sequences (see sequencedKinds).
     if (statefulOnly.has(id)) continue;
     // A write on one resource acts only on what a Link Object names (the run's own resources): a generated id could
     // be someone else's. Without a link it cannot run, and that is no pass.
-    if (!readOnly && !linked.has(id) && !explicit && session.model(id).parameters.some((p) => p.in === "path")) {
+    const explicit = context.profile.explicitOnly[id];
+    if (!readOnly && !linked.has(id) && !explicit && context.model(id).parameters.some((p) => p.in === "path")) {
       const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
       skip(reason);
-      session.ledger.decide({
-        about: "check",
-        name: "positive_data_acceptance",
-        decision: "cannot run",
-        reason: reason,
-      });
+      ledger.decide({ about: "check", name: "positive_data_acceptance", decision: "cannot run", reason });
       continue;
     }
-    const kind = session.resources.find((k) => k.create === id);
-    selected.push({ operationId: id, creates: kind?.name, undeletable: Boolean(kind?.undeletable), readOnly });
+    const kind = context.resources.find((k) => k.create === id);
+    selected.push({ operationId: id, creates: kind, undeletable: Boolean(kind?.undeletable), readOnly });
   }
   return selected;
 }
 
 /** Checks that do not run at all in this run, and why. */
-function skipChecks(session: Session): void {
-  const { api, allowWrites, maxResponseTimeMs } = session.options;
+function skipChecks(context: RunContext, ledger: Ledger): void {
+  const { api, allowWrites, maxResponseTimeMs } = context.options;
+  const skip = (name: string, reason: string) => ledger.decide({ about: "check", name, decision: "skipped", reason });
   for (const check of CHECKS) {
-    if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
-    else if (check.recordedOnly)
-      session.skippedChecks.set(check.name, "judges recorded traffic only (--har, --from-json)");
-    else if (check.writes && !allowWrites) session.skippedChecks.set(check.name, "needs --allow-writes");
+    if (!appliesTo(check, api)) skip(check.name, `does not apply to ${api}`);
+    else if (check.recordedOnly) skip(check.name, "judges recorded traffic only (--har, --from-json)");
+    else if (check.writes && !allowWrites) skip(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && maxResponseTimeMs === undefined)
-      session.skippedChecks.set(check.name, "needs --max-response-time <ms>");
+      skip(check.name, "needs --max-response-time <ms>");
   }
 }
 
-function factsOf(session: Session, operation: SelectedOperation, cases: OperationCases): OperationFacts {
+function factsOf(context: RunContext, operation: SelectedOperation, cases: OperationCases): OperationFacts {
   return {
     operationId: operation.operationId,
     examples: cases.examples.length,
     boundaries: cases.boundaries.length,
     mutations: cases.mutations.map((c) => mutationKind(c.violation?.description ?? c.label)),
     invalidData: cases.invalid !== undefined,
-    secured: session.isSecured(cases.model),
+    secured: context.isSecured(cases.model),
     writes: operation.readOnly ? "nothing" : operation.undeletable ? "undeletable" : "deletable",
   };
 }
 
 /** The plan of this run: every selected operation's cases and the steps across them. */
 function planRun(
-  session: Session,
+  parts: RunParts,
   selected: SelectedOperation[],
 ): { items: PlanItem[]; cases: Map<string, OperationCases> } {
+  const { context, ledger } = parts;
   const cases = new Map(
-    selected.map((op) => [op.operationId, operationCases(session, op.operationId, op.creates, op.undeletable)]),
+    selected.map((op) => [op.operationId, operationCases(context, op.operationId, op.creates, op.undeletable)]),
   );
-  const checks = new Set([...session.options.checks].filter((check) => !session.skippedChecks.has(check)));
-  const items = buildPlan(
-    selected.map((op) => factsOf(session, op, cases.get(op.operationId)!)),
-    stepFacts(
-      session.context,
-      selected.map((op) => op.operationId),
-    ),
-    { maxExamples: session.options.maxExamples, checks, responseChecks: EVERY_EXCHANGE_CHECKS },
+  const checks = new Set([...context.options.checks].filter((check) => !ledger.skippedChecks.has(check)));
+  const operations = selected.map((op) => factsOf(context, op, cases.get(op.operationId)!));
+  const steps = stepFacts(
+    context,
+    selected.map((op) => op.operationId),
   );
+  const items = buildPlan(operations, steps, {
+    maxExamples: context.options.maxExamples,
+    checks,
+    responseChecks: EVERY_EXCHANGE_CHECKS,
+  });
   return { items, cases };
 }
 
-/** The run's parts a step uses (steps/parts.ts). */
-const stepParts = (session: Session, tracker: ResourceTracker): Omit<StepParts, "send"> => ({
-  context: session.context,
-  judge: session.judge,
-  ledger: session.ledger,
-  writes: session.writes,
-  tracker,
-  linkValues: session.linkValues,
-});
-
 /**
- * Executes the planner's items while the budget lasts. Operation items go --concurrency at a time where the contract
- * declares no rate limit (the budget would hold them back anyway, and the X-RateLimit-* consistency check reads
- * consecutive responses); a step waits for them and runs alone, since it follows resources across operations.
+ * Executes the planner's items while the budget lasts, each with a sender of its own (its exchanges carry its id).
+ * Operation items go --concurrency at a time where the contract declares no rate limit (the budget would hold them
+ * back anyway, and the X-RateLimit-* consistency check reads consecutive responses); a step waits for them and runs
+ * alone, since it follows resources across operations.
  */
-async function executePlan(
-  session: Session,
-  tracker: ResourceTracker,
-  planner: Planner,
-  cases: Map<string, OperationCases>,
-): Promise<void> {
-  const workers = session.rateLimited ? 1 : Math.max(1, session.options.concurrency ?? 1);
+async function executePlan(parts: RunParts, planner: Planner, cases: Map<string, OperationCases>): Promise<void> {
+  const { context, sender } = parts;
+  const workers = context.rateLimited ? 1 : Math.max(1, context.options.concurrency ?? 1);
   const running = new Set<Promise<void>>();
   const operationIds = [...cases.keys()];
-  for (let item = planner.next(); item && !session.aborted; item = planner.next()) {
+  for (let item = planner.next(); item && !sender.aborted; item = planner.next()) {
     if (item.source.type === "step") {
       await Promise.all(running);
-      await runStep(stepParts(session, tracker), session.sender.forItem(item.id), item, operationIds);
+      await runStep(parts, sender.forItem(item.id), item, operationIds);
       continue;
     }
-    const done: Promise<void> = executeItem(session, tracker, cases.get(item.operationId)!, item).finally(() =>
-      running.delete(done),
-    );
+    const send = sender.forItem(item.id);
+    const operation = cases.get(item.operationId)!;
+    const done: Promise<void> = executeItem(parts, send, operation, item).finally(() => running.delete(done));
     running.add(done);
     if (running.size >= workers) await Promise.race(running);
   }
   await Promise.all(running);
 }
 
+/** The planner of this run: the plan's items within the budget, at the pace of the rate limit. */
+function plannerOf(
+  parts: RunParts,
+  items: PlanItem[],
+  budget: ReturnType<typeof resolveBudget>,
+  startedAt: Date,
+): Planner {
+  const { context, sender, tracker } = parts;
+  const transport = sender.transport;
+  const rate = context.options.rateLimit ?? context.declaredRateLimit;
+  const elapsedMs = () => Date.now() - startedAt.getTime();
+  return new Planner(
+    items,
+    budgetView(budget, {
+      requestsSent: () => transport.requestCount,
+      reserved: () => tracker.resources.filter((r) => r.state === "created" && tracker.kindOf(r).delete).length,
+      msPerRequest: () =>
+        rate ? (rate.windowSeconds * 1000) / rate.limit : elapsedMs() / Math.max(1, transport.requestCount),
+      elapsedMs,
+    }),
+  );
+}
+
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date();
-  const session = new Session(options);
-  const budget = resolveBudget(options, session.declaredRateLimit);
-  session.transport.capRequests(budget.maxRequests);
-  await ensureReachable(session);
-  const tracker = new ResourceTracker();
-  skipChecks(session);
+  const parts = startRun(options);
+  const { context, sender, ledger, writes } = parts;
+  const budget = resolveBudget(options, context.declaredRateLimit);
+  sender.transport.capRequests(budget.maxRequests);
+  await ensureReachable(context, sender);
+  const { tracker } = parts;
+  skipChecks(context, ledger);
   let error: Error | undefined;
   let items: PlanItem[] = [];
   let planner: Planner | undefined;
   try {
-    const selected = selectOperations(session);
-    session.keepWritesForSequences(sequencedKinds(session.context));
-    const plan = planRun(session, selected);
+    const selected = selectOperations(context, ledger);
+    writes.keepForSequences(sequencedKinds(context), options.api === "pay" && options.checks.has("nonce_replay"));
+    const plan = planRun(parts, selected);
     items = plan.items;
-    const rate = options.rateLimit ?? session.declaredRateLimit;
-    planner = new Planner(
-      items,
-      budgetView(budget, {
-        requestsSent: () => session.transport.requestCount,
-        reserved: () => tracker.resources.filter((r) => r.state === "created" && tracker.kindOf(r).delete).length,
-        msPerRequest: () =>
-          rate
-            ? (rate.windowSeconds * 1000) / rate.limit
-            : (Date.now() - startedAt.getTime()) / Math.max(1, session.transport.requestCount),
-        elapsedMs: () => Date.now() - startedAt.getTime(),
-      }),
-    );
-    await executePlan(session, tracker, planner, plan.cases);
+    planner = plannerOf(parts, items, budget, startedAt);
+    await executePlan(parts, planner, plan.cases);
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
   } finally {
-    // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C.
-    await cleanUp(session, tracker);
+    // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C (a second one is the CLI's).
+    sender.transport.ignoreInterrupts();
+    await cleanUp(context, sender.forItem(undefined), tracker);
   }
   if (error) throw error;
-  return buildReport(session, tracker, {
+  return buildReport(context, ledger, {
     startedAt,
     finishedAt: new Date(),
     interrupted: options.signal.aborted,
+    resources: tracker.resources,
     plan: { budget, planned: items.length, notReached: planner?.notReached() ?? [] },
   });
 }

@@ -100,6 +100,8 @@ function exchangeOf(recorded: RecordedExchange): Exchange {
     ...(recorded.error !== undefined ? { error: recorded.error } : {}),
     durationMs: recorded.durationMs,
     receivedAt: Date.parse(recorded.receivedAt),
+    // The item of the run that sent it, kept when judged again; a report of an older version has none.
+    ...(typeof recorded.itemId === "number" ? { itemId: recorded.itemId } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 // The passive judge: recorded exchanges (a HAR file, a previous report, the proxy's traffic) judged one at a time by
-// the same response checks and verdict rules as an active run (conformance/send/session.ts), plus the checks only a
+// the same response checks and verdict rules as an active run (conformance/judge/judge.ts), plus the checks only a
 // history of real traffic allows (history.ts). Nothing is sent. Every exchange either reaches an operation or is
 // listed as a gap with its reason; the result is the same RunReport as an active run's.
 //
@@ -15,8 +15,9 @@ import type { Expectation } from "../judge/response-check-input.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
-import { Session } from "../send/session.js";
-import { ResourceTracker } from "../send/resources.js";
+import { RunContext } from "../context.js";
+import { Judge } from "../judge/judge.js";
+import { Ledger } from "../report/ledger.js";
 import type { Exchange } from "../send/transport.js";
 import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
@@ -99,9 +100,13 @@ const PASSIVE_CHECKS = new Set([
  */
 const RECORDED_CREDENTIALS = { clientId: "recorded", redirectUri: "recorded", accessToken: "recorded" };
 
-function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets): Session {
-  const checks = options.checks ?? new Set(CHECK_NAMES);
-  const session = new Session({
+/** The parts a passive run judges with: a context of recorded traffic, its ledger and the judge. Nothing sends. */
+function passiveParts(
+  api: ApiName,
+  options: PassiveJudgeOptions,
+  secrets: Secrets,
+): { context: RunContext; ledger: Ledger; judge: Judge } {
+  const context = new RunContext({
     api,
     baseUrl: options.baseUrl ?? "",
     credentials: RECORDED_CREDENTIALS,
@@ -109,7 +114,7 @@ function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets
     maxExamples: 0,
     seed: 0,
     operations: [],
-    checks,
+    checks: options.checks ?? new Set(CHECK_NAMES),
     allowWrites: true,
     timeoutMs: 1,
     maxShrinks: 0,
@@ -119,14 +124,16 @@ function newSession(api: ApiName, options: PassiveJudgeOptions, secrets: Secrets
       if (event.type === "failure") options.onFailure?.(event);
     },
   });
+  const ledger = new Ledger(context.options, secrets, () => false);
+  const skip = (name: string, reason: string) => ledger.decide({ about: "check", name, decision: "skipped", reason });
   for (const check of CHECKS) {
-    if (!appliesTo(check, api)) session.skippedChecks.set(check.name, `does not apply to ${api}`);
+    if (!appliesTo(check, api)) skip(check.name, `does not apply to ${api}`);
     else if (check.name === "max_response_time")
-      session.skippedChecks.set(check.name, "not judged on recorded traffic: its timings are the recording tool's");
+      skip(check.name, "not judged on recorded traffic: its timings are the recording tool's");
     else if (!PASSIVE_CHECKS.has(check.name))
-      session.skippedChecks.set(check.name, "sends requests of its own: a passive run judges recorded traffic only");
+      skip(check.name, "sends requests of its own: a passive run judges recorded traffic only");
   }
-  return session;
+  return { context, ledger, judge: new Judge(context, ledger) };
 }
 
 /** The base address an exchange's URL lies under, as `origin` + path prefix, or undefined. */
@@ -163,7 +170,9 @@ export function createPassiveJudge(api: ApiName, options: PassiveJudgeOptions): 
 class PassiveRun implements PassiveJudge {
   readonly secrets: Secrets;
   private readonly traffic: TrafficSecrets;
-  private readonly session: Session;
+  private readonly context: RunContext;
+  private readonly ledger: Ledger;
+  private readonly verdicts: Judge;
   private readonly history: HistoryCheck[];
   private readonly trust: CredentialTrust;
   private readonly gaps: PassiveGap[] = [];
@@ -181,8 +190,8 @@ class PassiveRun implements PassiveJudge {
   ) {
     this.secrets = options.secrets ?? new Secrets({});
     this.traffic = new TrafficSecrets(this.secrets);
-    this.session = newSession(api, options, this.secrets);
-    this.history = historyChecks(api).filter((h) => this.session.options.checks.has(h.check));
+    ({ context: this.context, ledger: this.ledger, judge: this.verdicts } = passiveParts(api, options, this.secrets));
+    this.history = historyChecks(api).filter((h) => this.context.options.checks.has(h.check));
     this.baseUrl = options.baseUrl?.replace(/\/$/, "");
     this.trust = new CredentialTrust(api, options.credentials ?? {});
   }
@@ -197,7 +206,7 @@ class PassiveRun implements PassiveJudge {
     const path = this.baseUrl === undefined ? url.pathname : under(url, this.baseUrl);
     const match =
       path === undefined ? undefined : loadContract(this.api).route(exchange.request.method.toUpperCase(), path);
-    if (match) this.trust.learn(this.session.model(match.operation.operationId), exchange);
+    if (match) this.trust.learn(this.context.model(match.operation.operationId), exchange);
   }
 
   gap(found: PassiveGap): void {
@@ -239,7 +248,7 @@ class PassiveRun implements PassiveJudge {
     const match = loadContract(this.api).route(method, path);
     if (!match) return listed(unmatchedReason(this.api, method, path, exchange));
     this.baseUrl ??= url.origin;
-    this.session.options.baseUrl = this.baseUrl;
+    this.context.options.baseUrl = this.baseUrl;
     this.judged += 1;
     if (this.options.keepExchanges !== false) this.kept.push(exchange);
     return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, expected);
@@ -252,8 +261,8 @@ class PassiveRun implements PassiveJudge {
     entry: number | undefined,
     expected: Expectation | undefined,
   ): JudgedExchange {
-    const session = this.session;
-    const model = session.model(operationId);
+    const { context, ledger, verdicts } = this;
+    const model = context.model(operationId);
     const request = judgeRequest(model, exchange.request, pathParams, expected);
     // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
     // its history check judges it, not positive_data_acceptance.
@@ -265,19 +274,17 @@ class PassiveRun implements PassiveJudge {
     if (untrusted !== undefined)
       Object.assign(request, { expectation: "any", label: `recorded request with ${untrusted}` });
     const kind = request.expectation === "unauthenticated" ? "no credentials" : "recorded traffic";
-    session.coverage.sent(operationId, kind, exchange);
-    if (exchange.response) session.observations.observe(model, exchange);
+    ledger.coverage.sent(operationId, kind, exchange);
+    if (exchange.response) ledger.observations.observe(model, exchange);
     const label = entry ? `${request.label} (entry ${entry})` : request.label;
-    const failed = session.judge.exchange(model, exchange, request.expectation, label, {
+    const failed = verdicts.exchange(model, exchange, request.expectation, label, {
       violation: request.violation,
     });
     const failures = [...failed].map(([check, message]) => ({ check, message: this.redact(message) }));
     for (const check of this.history) {
-      const judgeAssumption = session.judge.assumption(check.check, operationId, label);
+      const judgeAssumption = verdicts.assumption(check.check, operationId, label);
       for (const { outcome, sentBefore } of check.observe(operationId, exchange, judgeAssumption)) {
-        session.ledger.add(
-          verdictOf(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {}),
-        );
+        ledger.add(verdictOf(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {}));
         if (outcome) failures.push({ check: check.check, message: this.redact(outcome) });
       }
     }
@@ -294,10 +301,11 @@ class PassiveRun implements PassiveJudge {
 
   report(): RunReport {
     const now = new Date();
-    const built = buildReport(this.session, new ResourceTracker(), {
+    const built = buildReport(this.context, this.ledger, {
       startedAt: this.first === undefined ? now : new Date(this.first),
       finishedAt: this.last === undefined ? now : new Date(this.last),
       interrupted: false,
+      resources: [],
     });
     const redact = (text: string) => this.redact(text);
     const { entries, judged, gaps, notes } = this;

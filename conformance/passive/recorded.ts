@@ -39,6 +39,7 @@ export function recordedExchange(
     durationMs: exchange.durationMs,
     receivedAt: new Date(exchange.receivedAt).toISOString(),
     ...(expectation ? { expectation } : {}),
+    ...(exchange.itemId !== undefined ? { itemId: exchange.itemId } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // The passive part of the console and JUnit reports: where the traffic came from, and every entry that was not
 // judged against an operation (a gap), with its reason. Nothing recorded is left out of a report.
+import type { TestCase } from "../report/junit.js";
 import type { PassiveGap, PassiveSummary } from "./types.js";
 
 /** How the judge words the reason of an exchange at another address (conformance/passive/judge.ts). */
@@ -39,15 +40,12 @@ export function passiveConsoleLines(passive: PassiveSummary | undefined): string
 }
 
 /** One skipped JUnit test case per gap, so that CI dashboards list them too. */
-export function passiveJunitCases(
-  api: string,
-  passive: PassiveSummary | undefined,
-  xml: (text: string) => string,
-): string[] {
-  return (passive?.gaps ?? []).map(
-    (gap) =>
-      `    <testcase classname="${xml(`conform.${api}.gaps`)}" name="${xml(`${gap.entry !== undefined ? `entry ${gap.entry} ` : ""}${gap.method} ${gap.url}`)}"><skipped message="${xml(`not judged: ${gap.reason}`)}"/></testcase>`,
-  );
+export function passiveJunitCases(api: string, passive: PassiveSummary | undefined): TestCase[] {
+  return (passive?.gaps ?? []).map((gap) => ({
+    classname: `conform.${api}.gaps`,
+    name: `${gap.entry !== undefined ? `entry ${gap.entry} ` : ""}${gap.method} ${gap.url}`,
+    outcome: { type: "skipped", message: `not judged: ${gap.reason}` },
+  }));
 }
 
 /** The HTML report's section of a passive run: where the traffic came from and every entry not judged. */

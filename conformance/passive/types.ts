@@ -48,4 +48,9 @@ export interface RecordedExchange {
    * What the active run that sent it expected (`unauthenticated`: made-up credentials; `any`: a replay, a flow step).
    */
   expectation?: "valid" | "invalid" | "unauthenticated" | "any";
+  /**
+   * The plan item of the active run that sent it (its budget's `notReached` items are numbered the same); absent for
+   * the reachability check, the cleanup, traffic recorded elsewhere and reports of older versions.
+   */
+  itemId?: number;
 }

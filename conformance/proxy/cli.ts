@@ -10,7 +10,9 @@ import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../judge/checks.js";
 import { checkWritable, credentialsFrom } from "../cli.js";
 import { htmlReport } from "../report/report-html.js";
-import { consoleReport, jsonReport, junitReport, type RunReport, verdict } from "../report/report.js";
+import { consoleReport } from "../report/console-report.js";
+import { junitReport } from "../report/junit.js";
+import { jsonReport, type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
 

@@ -1,7 +1,8 @@
 // What the run reached and what it did not: per operation, the kinds of case sent (examples, boundaries, random
 // data, each kind of mutation, credential probes, sequence steps), the statuses answered against the statuses the
-// contract documents, and per kind the checks that judged it. Recorded as the session sends and judges; summarized
-// into the report's `coverage` section. An operation nothing was sent to is "not reached", whatever the reason.
+// contract documents, and per kind the checks that judged it. Recorded as the judge sees each arrival and each
+// verdict; summarized into the report's `coverage` section. An operation nothing was sent to is "not reached",
+// whatever the reason.
 import type { ApiName } from "../../lib/contract/index.js";
 import type { AuthMode } from "../apis.js";
 import type { RequestCase } from "../plan/cases.js";
@@ -121,16 +122,13 @@ export class CoverageLog {
   }
 
   /**
-   * A check judged an exchange. One the session did not send (identity's sign-in flows, a replay) is a sequence step,
-   * counted as sent here; a result without an exchange is counted too, so an operation with results is reached.
+   * A check judged an exchange. One the judge did not see arrive (identity's sign-in flows, a replay) is a sequence
+   * step, counted as sent here; a result without an exchange is counted too, so an operation with results is reached.
    */
   judged(operationId: string, check: string, exchange: Exchange | undefined, passed: boolean): void {
     if (exchange && !this.sentKinds.has(exchange)) this.sent(operationId, "sequence step", exchange);
     const kind = (exchange && this.sentKinds.get(exchange)) ?? "sequence step";
-    const checks = this.entry(operationId, kind).checks;
-    const tally = (checks[check] ??= { passed: 0, failed: 0 });
-    if (passed) tally.passed += 1;
-    else tally.failed += 1;
+    addTally(this.entry(operationId, kind).checks, check, passed ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
   }
 
   /**
@@ -150,7 +148,7 @@ export class CoverageLog {
         const reached = [...kinds.values()].some((k) => k.requests > 0 || Object.keys(k.checks).length > 0);
         const seen = [...kinds.values()].flatMap((k) => k.statuses);
         const documented = Object.keys(op.operation.responses ?? {}).filter((code) => code !== "default");
-        const sorted = [...kinds.entries()].sort(([a], [b]) => kindRank(a) - kindRank(b) || a.localeCompare(b));
+        const sorted = [...kinds.entries()].sort(([a], [b]) => byRank(a, b));
         return {
           operationId: op.operationId,
           method: op.method.toUpperCase(),
@@ -168,17 +166,27 @@ export class CoverageLog {
           ...(budgetLeftOut.has(op.operationId) ? { notReachedCases: budgetLeftOut.get(op.operationId) } : {}),
         };
       });
-    const kinds = [...new Set(byOperation.flatMap((op) => Object.keys(op.kinds) as CaseKind[]))];
-    return {
-      operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
-      statuses: {
-        seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
-        documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
-      },
-      kinds: kinds.sort((a, b) => kindRank(a) - kindRank(b) || a.localeCompare(b)),
+    return coverageOf(
       byOperation,
-    };
+      byOperation.flatMap((op) => Object.keys(op.kinds) as CaseKind[]),
+    );
   }
+}
+
+/** Kinds of case in the report's order: examples first, sequence steps last, alphabetical within a rank. */
+const byRank = (a: CaseKind, b: CaseKind) => kindRank(a) - kindRank(b) || a.localeCompare(b);
+
+/** The coverage section from its operations: how many were reached, the documented statuses seen, every kind. */
+function coverageOf(byOperation: OperationCoverage[], kinds: CaseKind[]): CoverageReport {
+  return {
+    operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
+    statuses: {
+      seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
+      documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
+    },
+    kinds: [...new Set(kinds)].sort(byRank),
+    byOperation,
+  };
 }
 
 /** The console's few lines: operations and documented statuses reached, and what was not, shortened. */
@@ -201,11 +209,14 @@ function mergeKind(into: KindCoverage, from: KindCoverage): void {
   into.requests += from.requests;
   for (const status of from.statuses) if (!into.statuses.includes(status)) into.statuses.push(status);
   into.statuses.sort();
-  for (const [check, tally] of Object.entries(from.checks)) {
-    const sum = (into.checks[check] ??= { passed: 0, failed: 0 });
-    sum.passed += tally.passed;
-    sum.failed += tally.failed;
-  }
+  for (const [check, tally] of Object.entries(from.checks)) addTally(into.checks, check, tally);
+}
+
+/** Adds a tally to a check's in a kind's checks. */
+function addTally(checks: KindCoverage["checks"], check: string, tally: Tally): void {
+  const sum = (checks[check] ??= { passed: 0, failed: 0 });
+  sum.passed += tally.passed;
+  sum.failed += tally.failed;
 }
 
 /**
@@ -236,14 +247,8 @@ export function mergeCoverage(parts: CoverageReport[]): CoverageReport | undefin
       kinds,
     };
   });
-  const kinds = [...new Set(parts.flatMap((part) => part.kinds))];
-  return {
-    operations: { reached: byOperation.filter((op) => op.reached).length, total: byOperation.length },
-    statuses: {
-      seen: byOperation.reduce((n, op) => n + op.documentedSeen.length, 0),
-      documented: byOperation.reduce((n, op) => n + op.documentedStatuses.length, 0),
-    },
-    kinds: kinds.sort((a, b) => kindRank(a) - kindRank(b) || a.localeCompare(b)),
+  return coverageOf(
     byOperation,
-  };
+    parts.flatMap((part) => part.kinds),
+  );
 }

@@ -9,7 +9,9 @@ import type { Observation } from "../judge/observations.js";
 import { mergeCoverage } from "./coverage.js";
 import { mergeBudgets } from "./budget-report.js";
 import { htmlReport } from "./report-html.js";
-import { type CheckResult, consoleReport, jsonReport, junitReport, type RunReport, verdict } from "./report.js";
+import { consoleReport } from "./console-report.js";
+import { junitReport } from "./junit.js";
+import { type CheckResult, jsonReport, type RunReport, verdict } from "./report.js";
 import type { FailureRecord, WarningRecord } from "./ledger.js";
 
 /** One check over every shard: tallies summed per operation; skipped only if every shard skipped it. */
@@ -137,8 +139,9 @@ export function runMergeCommand(argv: string[], io: ConformConsole = PROCESS_CON
   if (values.html) writeFileSync(values.html, htmlReport(merged, same));
   const { newFailures, couldNotRun, checkedNothing } = verdict(merged);
   const nothing = checkedNothing ? "; nothing was checked: every selected check was skipped" : "";
+  const counts = `${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run`;
   io.err(
-    `contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${newFailures.length} failure(s), ${couldNotRun.length} check(s) that could not run${nothing}\n`,
+    `contracts conform merge: ${reports.length} report(s) of ${merged.api}, ${merged.requests} requests, ${counts}${nothing}\n`,
   );
   return newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing ? 1 : 0;
 }

@@ -3,7 +3,8 @@
 import type { ResourceKind } from "../apis.js";
 import { exampleCases, type RequestCase } from "../plan/cases.js";
 import { envelopeError, isSuccess } from "../judge/contract-words.js";
-import type { Session } from "./session.js";
+import type { RunContext } from "../context.js";
+import type { CaseSender } from "./sender.js";
 import type { Exchange } from "./transport.js";
 
 export interface TrackedResource {
@@ -34,21 +35,21 @@ export class ResourceTracker {
 }
 
 /** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
-export const succeeded = (session: Pick<Session, "options">, exchange: Exchange) =>
-  isSuccess(session.options.api, exchange.response);
+export const succeeded = (context: Pick<RunContext, "options">, exchange: Exchange) =>
+  isSuccess(context.options.api, exchange.response);
 
 /** How an exchange ended, for the reason a check could not run. */
-export function outcomeOf(session: Pick<Session, "options">, exchange: Exchange): string {
+export function outcomeOf(context: Pick<RunContext, "options">, exchange: Exchange): string {
   if (!exchange.response) return exchange.error ?? "no response";
-  const inBody = envelopeError(session.options.api, exchange.response);
+  const inBody = envelopeError(context.options.api, exchange.response);
   return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
 }
 
 /**
- * Deletes every resource the run created that is not deleted yet; ignores Ctrl-C (a second one is handled by the CLI).
+ * Deletes every resource the run created that is not deleted yet. The caller has the transport ignore Ctrl-C first:
+ * the cleanup runs after one.
  */
-export async function cleanUp(session: Session, tracker: ResourceTracker): Promise<void> {
-  session.transport.ignoreInterrupts();
+export async function cleanUp(context: RunContext, send: CaseSender, tracker: ResourceTracker): Promise<void> {
   for (const resource of tracker.resources) {
     if (resource.state !== "created") continue;
     const kind = tracker.kindOf(resource);
@@ -62,23 +63,25 @@ export async function cleanUp(session: Session, tracker: ResourceTracker): Promi
       resource.note = "the creation response carried no id";
       continue;
     }
-    const exchange = await deleteResource(session, kind, resource.id);
-    if (exchange && (succeeded(session, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
+    const exchange = await deleteResource(context, send, kind, resource.id);
+    if (exchange && (succeeded(context, exchange) || exchange.response?.status === 404)) resource.state = "deleted";
     else {
       resource.state = "left behind";
-      resource.note = `delete failed: ${exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent")}`;
+      const outcome = exchange?.response ? `status ${exchange.response.status}` : (exchange?.error ?? "not sent");
+      resource.note = `delete failed: ${outcome}`;
     }
   }
 }
 
 async function deleteResource(
-  session: Session,
+  context: RunContext,
+  send: CaseSender,
   kind: ResourceKind,
   id: string | number,
 ): Promise<Exchange | undefined> {
   if (!kind.delete) return undefined;
-  const model = session.model(kind.delete.operationId);
-  const base = exampleCases(model, session.profile, session.options.credentials)[0] ?? {
+  const model = context.model(kind.delete.operationId);
+  const base = exampleCases(model, context.profile, context.options.credentials)[0] ?? {
     origin: "example",
     label: "delete",
     path: {},
@@ -91,17 +94,17 @@ async function deleteResource(
     origin: "sequence",
     label: `delete ${kind.name} ${id}`,
   };
-  return session.send(model, requestCase);
+  return send.send(model, requestCase);
 }
 
 /**
  * Makes the identifying fields of a creation unique to this run (`conformance <tag>`), so that the contract's
  * examples do not collide with resources that already exist and what the run created is recognisable.
  */
-export function markAsOurs(requestCase: RequestCase, session: Pick<Session, "options">): RequestCase {
+export function markAsOurs(requestCase: RequestCase, context: Pick<RunContext, "options">): RequestCase {
   const body = requestCase.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== "object" || Array.isArray(body)) return requestCase;
-  const tag = runTag(session);
+  const tag = runTag(context.options.seed);
   const copy = { ...body };
   for (const field of ["name", "title"]) if (typeof copy[field] === "string") copy[field] = `conformance ${tag}`;
   if (typeof copy.domain === "string") copy.domain = `https://conformance-${tag}.example.com`;
@@ -111,7 +114,7 @@ export function markAsOurs(requestCase: RequestCase, session: Pick<Session, "opt
 }
 
 let tagCounter = 0;
-function runTag(session: Pick<Session, "options">): string {
+function runTag(seed: number): string {
   tagCounter += 1;
-  return `${session.options.seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
+  return `${seed.toString(36)}-${Date.now().toString(36)}-${tagCounter}`;
 }

@@ -3,14 +3,12 @@
 // takes only the parts it uses (a Pick of StepParts). A step sends, judges each exchange with the response checks,
 // and hands what it saw to its named check in conformance/judge/ (sequence-checks.ts, probe-checks.ts, echoed.ts).
 import type { RunContext } from "../context.js";
+import type { ItemParts } from "../item-parts.js";
 import type { Judge } from "../judge/judge.js";
 import { exampleCases, type OperationModel, type RequestCase } from "../plan/cases.js";
-import type { WriteBudget } from "../plan/write-budget.js";
 import type { Ledger } from "../report/ledger.js";
-import type { LinkValues } from "../send/link-values.js";
-import { markAsOurs, type ResourceTracker } from "../send/resources.js";
+import { markAsOurs } from "../send/resources.js";
 import type { CaseSender } from "../send/sender.js";
-import type { Session } from "../send/session.js";
 import type { Exchange } from "../send/transport.js";
 
 /** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
@@ -20,18 +18,9 @@ type Expectation = Parameters<Judge["exchange"]>[2];
  * What a step works with: the run's parts (created once per run by the runner) and `send`, the sender of the step's
  * plan item.
  */
-export interface StepParts {
-  context: RunContext;
+export interface StepParts extends ItemParts {
   /** Every exchange the step sends carries its plan item's id. */
   send: CaseSender;
-  judge: Judge;
-  ledger: Ledger;
-  /** --max-writes: the creations kept for the sequences. */
-  writes: WriteBudget;
-  /** The resources the run created, deleted at its end. */
-  tracker: ResourceTracker;
-  /** The values the Link Objects give, each source called once per run. */
-  linkValues: LinkValues;
 }
 
 /** Named with --operation (every operation is, when none is named). */

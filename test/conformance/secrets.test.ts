@@ -12,7 +12,7 @@ import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { Secrets } from "../../conformance/report/secrets.js";
 import type { RunOptions } from "../../conformance/context.js";
-import { Session } from "../../conformance/send/session.js";
+import { startRun } from "../../conformance/runner.js";
 import { runContracts } from "../support/processes.js";
 import { secretForms } from "../support/secret-forms.js";
 import { verdictOf } from "../../conformance/judge/verdict.js";
@@ -139,10 +139,10 @@ describe("a token the provider issued during the run", () => {
   const url = `http://127.0.0.1:9/end-session?id_token_hint=${idToken}&state=abc`;
 
   it("is redacted in the error of a failure, which can quote the whole URL (a browser's navigation error does)", () => {
-    const session = new Session(options);
-    session.secrets.add(idToken, "<id_token>");
+    const { context, ledger } = startRun(options);
+    context.secrets.add(idToken, "<id_token>");
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
-    session.ledger.add(
+    ledger.add(
       verdictOf(
         "logout_post_redirect",
         "logout",
@@ -151,15 +151,15 @@ describe("a token the provider issued during the run", () => {
         "logout",
       ),
     );
-    const record = JSON.stringify([...session.ledger.failures.values()]);
+    const record = JSON.stringify([...ledger.failures.values()]);
     expect(record).toContain("<id_token>");
     expect(record).not.toContain(idToken);
   });
 
   it("is redacted by the secrets the caller writes its reports with (the CLI passes its own to the run)", () => {
     const callers = new Secrets(credentials);
-    const session = new Session({ ...options, secrets: callers });
-    session.secrets.add(idToken, "<id_token>");
+    const { context } = startRun({ ...options, secrets: callers });
+    context.secrets.add(idToken, "<id_token>");
     expect(callers.redact(`GET ${url}`)).toBe("GET http://127.0.0.1:9/end-session?id_token_hint=<id_token>&state=abc");
   });
 });

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIdentityClient } from "../../clients/identity.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
 import { htmlReport } from "../../conformance/report/report-html.js";
-import { jsonReport, junitReport } from "../../conformance/report/report.js";
+import { junitReport } from "../../conformance/report/junit.js";
+import { jsonReport } from "../../conformance/report/report.js";
 import { formAction, ScriptedBrowser } from "../sandbox/support/browser.js";
 import { startTestSandbox, type TestSandbox } from "../sandbox/support/sandbox.js";
 

@@ -1,0 +1,125 @@
+// The run's results as JUnit XML (--junit): one test case per check and operation, a skipped one for a check that did
+// not run, a not-reached one for planned cases the budget left out, and the run's seed, depth, coverage and budget as
+// properties. Every text goes through the run's secret filter.
+import { budgetWords } from "./budget-report.js";
+import { describeFailure } from "./console-report.js";
+import type { RunReport } from "./report.js";
+import { passiveJunitCases } from "../passive/report-lines.js";
+
+function xml(text: string): string {
+  return (
+    text
+      .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!)
+      // XML 1.0 has no way to write these control characters, so they are dropped.
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+  );
+}
+
+/** One JUnit test case: passed, or its error (could not run), its skip or its failure. */
+export interface TestCase {
+  classname: string;
+  name: string;
+  outcome?: CaseOutcome;
+}
+
+type CaseOutcome =
+  | { type: "error"; message: string }
+  | { type: "skipped"; message: string }
+  | { type: "failure"; message: string; check: string; text: string };
+
+function testcaseXml({ classname, name, outcome }: TestCase): string {
+  const open = `    <testcase classname="${xml(classname)}" name="${xml(name)}"`;
+  if (!outcome) return `${open}/>`;
+  const message = xml(outcome.message);
+  if (outcome.type === "error") return `${open}><error message="${message}" type="could-not-run"/></testcase>`;
+  if (outcome.type === "skipped") return `${open}><skipped message="${message}"/></testcase>`;
+  const failure = `<failure message="${message}" type="${xml(outcome.check)}">${xml(outcome.text)}</failure>`;
+  return `${open}>\n      ${failure}\n    </testcase>`;
+}
+
+/** A check's test cases: one per operation it judged, or one that says why it has none (or not all). */
+function checkCases(report: RunReport, check: RunReport["checks"][number]): TestCase[] {
+  const classname = `conform.${report.api}`;
+  if (check.couldNotRun)
+    return [
+      { classname, name: check.name, outcome: { type: "error", message: `could not run: ${check.couldNotRun}` } },
+    ];
+  const notReached: TestCase[] = check.notReached
+    ? [
+        {
+          classname,
+          name: `${check.name} (not reached)`,
+          outcome: { type: "skipped", message: `not reached: ${check.notReached}` },
+        },
+      ]
+    : [];
+  if (check.notReached && check.passed + check.failed === 0) return notReached;
+  if (check.skipped)
+    return [...notReached, { classname, name: check.name, outcome: { type: "skipped", message: check.skipped } }];
+  return [
+    ...notReached,
+    ...Object.entries(check.operations).map(([operationId, tally]) =>
+      operationCase(report, check.name, operationId, tally.failed > 0),
+    ),
+  ];
+}
+
+/** A check on one operation: passed, failed with its reproduction, or a known failure (skipped). */
+function operationCase(report: RunReport, check: string, operationId: string, failed: boolean): TestCase {
+  const testcase = { classname: `conform.${report.api}.${operationId}`, name: `${check} ${operationId}` };
+  const failure = report.failures.find((f) => f.check === check && f.operationId === operationId);
+  if (!failed || !failure) return testcase;
+  if (failure.known)
+    return { ...testcase, outcome: { type: "skipped", message: `known failure (baseline): ${failure.message}` } };
+  return { ...testcase, outcome: { type: "failure", message: failure.message, check, text: describeFailure(failure) } };
+}
+
+/** One test case per check and operation; a check that did not run is one skipped test case. */
+export function junitReport(report: RunReport, redact: (text: string) => string): string {
+  const cases = [
+    ...report.checks.flatMap((check) => checkCases(report, check)),
+    ...passiveJunitCases(report.api, report.passive),
+  ];
+  const count = (type: string) => cases.filter((c) => c.outcome?.type === type).length;
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const totals =
+    `tests="${cases.length}" failures="${count("failure")}" errors="${count("error")}" ` +
+    `skipped="${count("skipped")}" time="${seconds}"`;
+  const suite = xml(`conform ${report.api} ${report.baseUrl}`);
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="contracts conform" ${totals}>`,
+    `  <testsuite name="${suite}" ${totals} timestamp="${report.startedAt}">`,
+    `    <properties>${junitProperties(report)}</properties>`,
+    ...cases.map(testcaseXml),
+    "  </testsuite>",
+    "</testsuites>",
+  ];
+  return redact(lines.join("\n") + "\n");
+}
+
+/** The run's seed, depth and coverage as JUnit properties (CI dashboards show them next to the test cases). */
+function junitProperties(report: RunReport): string {
+  const properties: Array<[string, string | number]> = [
+    ["seed", report.seed],
+    ["max-examples", report.maxExamples],
+  ];
+  const coverage = report.coverage;
+  if (coverage) {
+    const missed = coverage.byOperation.filter((op) => !op.reached).map((op) => op.operationId);
+    properties.push(
+      ["coverage.operations-reached", `${coverage.operations.reached}/${coverage.operations.total}`],
+      ["coverage.documented-statuses-seen", `${coverage.statuses.seen}/${coverage.statuses.documented}`],
+      ["coverage.kinds-of-case", coverage.kinds.join(", ")],
+      ["coverage.not-reached", missed.join(", ")],
+    );
+  }
+  if (report.budget)
+    properties.push(
+      ["budget", budgetWords(report.budget)],
+      ["budget.cases-planned", report.budget.planned],
+      ["budget.cases-not-reached", report.budget.notReached],
+    );
+  return properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(String(value))}"/>`).join("");
+}
