@@ -2,11 +2,11 @@
 // test/package/node-lines.test.ts (Node 22 and 24): the tarballs packed from the checkout's dist/, and what both
 // files run from an install: `contracts mock` answering once, and `contracts conform` against `contracts sandbox`.
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { RunReport } from "../../conformance/report/report.js";
 import { staleness } from "../../scripts/build-if-stale.mjs";
 import { packPackages, type PackedPackage } from "../../scripts/pack.js";
+import { freePort } from "./ports.js";
 import { repoRoot, type RunningCommand } from "./processes.js";
 
 /** Starts the installed `contracts` binary with these arguments (on the Node line the test runs it on). */
@@ -88,16 +88,4 @@ export async function conformAgainstSandbox(
   }
   sandbox.child.kill("SIGTERM");
   return { runs, exit: await sandbox.exit, stderr: sandbox.stderr() };
-}
-
-/** A loopback port nothing listens on now, as the system hands it out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
