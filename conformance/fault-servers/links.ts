@@ -2,8 +2,9 @@
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
 // given a fault. Used by the conformance self-tests; not the sandbox.
 import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
-import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
-import { error, type Item, linksHandler, type LinksState } from "./links-operations.js";
+import type { IncomingMessage } from "node:http";
+import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
+import { error, type Item, linksHandler, type LinksState, type LinksWorld } from "./links-operations.js";
 
 export const LINKS_FAULTS = [
   "server-error",
@@ -42,6 +43,7 @@ export interface LinksServer extends RunningServer {
   busiestWindow: number;
 }
 
+/** The contract's cap: requests a window. */
 const LIMIT = 30;
 
 /** A copy of the first named example of an operation's success response (the fault servers' seed data). */
@@ -58,32 +60,102 @@ function exampleData<T>(operationId: OperationId<"links">, key?: string): T {
 }
 
 export async function startLinksServer(options: LinksServerOptions): Promise<LinksServer> {
-  const fault = options.fault;
-  const state: LinksState = {
-    domains: exampleData<Item[]>("listDomains", "domains"),
-    campaigns: exampleData<Item[]>("listCampaigns", "campaigns"),
-    channels: exampleData<Item[]>("listChannels", "channels"),
+  const { fault, token } = options;
+  const world = seededWorld(fault);
+  const handle = linksHandler(world);
+  const rateWindow =
+    options.rateLimit === false ? undefined : new RateWindow(fault, options.rateLimit?.windowMs ?? 60_000);
+  const running = await startServer(
+    options.port ?? 0,
+    async (request) => {
+      const headers = rateWindow ? rateWindow.count(Date.now()) : {};
+      const reply = rateWindow?.refuses() ? rateWindow.refusal() : await answer(request, token, fault, handle);
+      if (fault === "errors-without-message") dropMessage(reply);
+      return { ...reply, headers: { ...reply.headers, ...headers } };
+    },
+    new Set([token]),
+  );
+  return {
+    ...running,
+    state: world.state,
+    get refused() {
+      return rateWindow?.refused ?? 0;
+    },
+    get busiestWindow() {
+      return rateWindow?.busiest ?? 0;
+    },
   };
-  const account = exampleData<Record<string, unknown>>("getAccount");
-  const channelItems = exampleData<unknown[]>("listChannelItems", "items");
-  const overlays = exampleData<Item[]>("listOverlays", "cta");
-  let nextId = 1000;
-  const windowMs = options.rateLimit === false ? 60_000 : (options.rateLimit?.windowMs ?? 60_000);
-  let window = { start: 0, count: 0 };
-  const server = { refused: 0, busiestWindow: 0 };
-  const secretsSeen = new Set([options.token]);
+}
 
-  function rateHeaders(now: number): Record<string, string> {
-    // A server that announces a reset a day ahead keeps counting until then: its window, from its first request,
-    // ends only then, so that the client's wait does not hang on how many requests fit in a clock-aligned window.
-    const start =
-      fault === "reset-a-day-ahead" ? (window.count > 0 ? window.start : now) : Math.floor(now / windowMs) * windowMs;
-    if (start !== window.start) window = { start, count: 0 };
-    window.count += 1;
-    server.busiestWindow = Math.max(server.busiestWindow, window.count);
+/** The world of a new server: the state and fixed lists seeded from the contract's examples, ids from 1000 on. */
+function seededWorld(fault: LinksFault | undefined): LinksWorld {
+  let nextId = 1000;
+  return {
+    fault,
+    state: {
+      domains: exampleData<Item[]>("listDomains", "domains"),
+      campaigns: exampleData<Item[]>("listCampaigns", "campaigns"),
+      channels: exampleData<Item[]>("listChannels", "channels"),
+    },
+    account: exampleData<Record<string, unknown>>("getAccount"),
+    channelItems: exampleData<unknown[]>("listChannelItems", "items"),
+    overlays: exampleData<Item[]>("listOverlays", "cta"),
+    nextId: () => nextId++,
+  };
+}
+
+/**
+ * The rate limit as this server counts it: requests per window, and the three headers it announces about them (each
+ * broken where the fault says).
+ */
+class RateWindow {
+  /** Requests answered 429, and the most requests seen in one window. */
+  refused = 0;
+  busiest = 0;
+  private start = 0;
+  private requests = 0;
+  private readonly fault: LinksFault | undefined;
+  private readonly windowMs: number;
+
+  constructor(fault: LinksFault | undefined, windowMs: number) {
+    this.fault = fault;
+    this.windowMs = windowMs;
+  }
+
+  /** Counts a request that arrives at `now`; the rate-limit headers of its answer. */
+  count(now: number): Record<string, string> {
+    const start = this.windowStart(now);
+    if (start !== this.start) {
+      this.start = start;
+      this.requests = 0;
+    }
+    this.requests += 1;
+    this.busiest = Math.max(this.busiest, this.requests);
+    return this.headers(now);
+  }
+
+  /** Whether the request just counted is over the cap; a server whose remaining count is stuck never refuses. */
+  refuses(): boolean {
+    return this.fault !== "remaining-stuck" && this.requests > LIMIT;
+  }
+
+  refusal(): Reply {
+    this.refused += 1;
+    return error(429, "Rate limit exceeded.");
+  }
+
+  // A server that announces a reset a day ahead keeps counting until then: its window, from its first request, ends
+  // only then, so that the client's wait does not hang on how many requests fit in a clock-aligned window.
+  private windowStart(now: number): number {
+    if (this.fault === "reset-a-day-ahead") return this.requests > 0 ? this.start : now;
+    return Math.floor(now / this.windowMs) * this.windowMs;
+  }
+
+  private headers(now: number): Record<string, string> {
+    const { fault, start, windowMs } = this;
     const headers: Record<string, string> = {
       "X-RateLimit-Limit": String(fault === "limit-header-not-the-cap" ? 2 * LIMIT : LIMIT),
-      "X-RateLimit-Remaining": String(fault === "remaining-stuck" ? LIMIT - 1 : Math.max(0, LIMIT - window.count)),
+      "X-RateLimit-Remaining": String(fault === "remaining-stuck" ? LIMIT - 1 : Math.max(0, LIMIT - this.requests)),
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };
     if (fault === "no-reset-header") delete headers["X-RateLimit-Reset"];
@@ -92,48 +164,32 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Lin
     if (fault === "reset-a-day-ahead") headers["X-RateLimit-Reset"] = String(Math.ceil(now / 1000) + 86_400);
     return headers;
   }
+}
 
-  const handle = linksHandler({ fault, state, account, channelItems, overlays, nextId: () => nextId++ });
+/** The answer to a request within the rate limit: the token first, then a call the contract knows, then its data. */
+async function answer(
+  request: IncomingMessage,
+  token: string,
+  fault: LinksFault | undefined,
+  handle: (call: IncomingCall) => Reply,
+): Promise<Reply> {
+  const authorization = request.headers.authorization ?? "";
+  const authorized =
+    fault === "ignores-wrong-token" ? /^Bearer \S+/.test(authorization) : authorization === `Bearer ${token}`;
+  if (!authorized) {
+    request.resume();
+    return error(401, "A valid API key is required to use this service.");
+  }
+  const call = await readCall("links", request);
+  if (!call) return error(404, "Unknown endpoint.");
+  if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
+  return handle(call);
+}
 
-  const running = await startServer(
-    options.port ?? 0,
-    async (request) => {
-      const now = Date.now();
-      const headers = options.rateLimit === false ? {} : rateHeaders(now);
-      const reply = await (async (): Promise<Reply> => {
-        if (options.rateLimit !== false && fault !== "remaining-stuck" && window.count > LIMIT) {
-          server.refused += 1;
-          return error(429, "Rate limit exceeded.");
-        }
-        const authorization = request.headers.authorization ?? "";
-        const authorized =
-          fault === "ignores-wrong-token"
-            ? /^Bearer \S+/.test(authorization)
-            : authorization === `Bearer ${options.token}`;
-        if (!authorized) {
-          request.resume();
-          return error(401, "A valid API key is required to use this service.");
-        }
-        const call = await readCall("links", request);
-        if (!call) return error(404, "Unknown endpoint.");
-        if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
-        return handle(call);
-      })();
-      // The seed: "Every failing response has body with error = 1 and a message string".
-      if (fault === "errors-without-message" && reply.body && typeof reply.body === "object")
-        delete (reply.body as { message?: unknown }).message;
-      return { ...reply, headers: { ...reply.headers, ...headers } };
-    },
-    secretsSeen,
-  );
-  return {
-    ...running,
-    state,
-    get refused() {
-      return server.refused;
-    },
-    get busiestWindow() {
-      return server.busiestWindow;
-    },
-  };
+/**
+ * The `errors-without-message` fault. The seed: "Every failing response has body with error = 1 and a message
+ * string".
+ */
+function dropMessage(reply: Reply): void {
+  if (reply.body && typeof reply.body === "object") delete (reply.body as { message?: unknown }).message;
 }
