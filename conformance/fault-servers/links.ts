@@ -1,8 +1,9 @@
 // A small links server that keeps the contract (state, pagination, the envelope quirks, a per-window rate limit
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
-// given a fault. Used by the conformance self-tests; not the sandbox.
-import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
+// given a fault. Used by the conformance self-tests; not the sandbox. This file is the server (rate limit, token,
+// request); the operations it answers are in links-operations.ts.
 import type { IncomingMessage } from "node:http";
+import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import { error, type Item, linksHandler, type LinksState, type LinksWorld } from "./links-operations.js";
 
