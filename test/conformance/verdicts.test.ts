@@ -58,15 +58,6 @@ const NO_REDIRECT_ASSUMPTION: ContractPatch[] = [
 
 const failing = (report: RunReport) => report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
-async function oracle(
-  errors: "http" | "always-200",
-  more: { maxLimit?: number; createdStatus?: number } = {},
-): Promise<RunningServer> {
-  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, errors, windowMs: 1000, ...more });
-  servers.push(server);
-  return server;
-}
-
 const args = (url: string, ...more: string[]) => [
   "links",
   "--base-url",
@@ -81,15 +72,28 @@ const args = (url: string, ...more: string[]) => [
   ...more,
 ];
 
+/** How the independent links server answers where the seed leaves the choice open (all but its token and window). */
+type OracleChoices = Omit<Parameters<typeof startOracleLinksServer>[0], "token" | "windowMs">;
+
+/**
+ * `contracts conform links` (`args` and `more`) against a new independent links server that makes `choices`, with
+ * `patches` made to the loaded contract; the server is returned too, for the requests it logged.
+ */
+async function conformOracle(choices: OracleChoices, more: string[], patches: ContractPatch[]) {
+  const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, ...choices });
+  servers.push(server);
+  return { server, ...(await conformInProcess(args(server.url, ...more), env, patches)) };
+}
+
 describe("an independent, seed-conforming links server", () => {
   it.each(["http", "always-200"] as const)(
     "passes with errors answered %s: extra request fields and a missing campaign body are observations, empty redirects and extra response fields warnings",
     async (errors) => {
-      const server = await oracle(errors);
-      const { code, report, stdout, stderr } = await conformInProcess(args(server.url), env, [
-        ...ERROR_ENVELOPES,
-        ...EMPTY_REDIRECTS_ASSUMED,
-      ]);
+      const { code, report, stdout, stderr } = await conformOracle(
+        { errors },
+        [],
+        [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+      );
       expect(failing(report), `${stdout}\n${stderr}`).toEqual([]);
       expect(code).toBe(0);
       // Every check that applies ran, ignored_auth and the stateful ones included.
@@ -121,7 +125,6 @@ describe("an independent, seed-conforming links server", () => {
   );
 
   it("a missing campaign body and an unknown channel field, accepted, are observations: the seed promises no refusal", async () => {
-    const server = await oracle("http");
     // The body of campaign add stays required here (a constraint of ours the seed does not state), whatever the spec
     // says.
     const bodyRequired: ContractPatch = {
@@ -131,19 +134,9 @@ describe("an independent, seed-conforming links server", () => {
       value: true,
     };
     // Channels cannot be deleted, and --max-writes counts what a lenient server creates from invalid data too.
-    const { code, report } = await conformInProcess(
-      args(
-        server.url,
-        "--operation",
-        "addCampaign",
-        "--operation",
-        "addChannel",
-        "--max-examples",
-        "40",
-        "--max-writes",
-        "80",
-      ),
-      env,
+    const { code, report } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "addCampaign", "--operation", "addChannel", "--max-examples", "40", "--max-writes", "80"],
       [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED, bodyRequired],
     );
     const accepted = report.observations.filter((o) => o.kind === "accepted-invalid");
@@ -156,21 +149,21 @@ describe("an independent, seed-conforming links server", () => {
   });
 
   it("without the error envelope in the contract, HTTP 200 errors are not refusals and ignored_auth fails", async () => {
-    const server = await oracle("always-200");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "getAccount"), env, [
-      { api: "links", pointer: "", key: "x-error-envelope", value: undefined },
-    ]);
+    const { code, report } = await conformOracle(
+      { errors: "always-200" },
+      ["--operation", "getAccount"],
+      [{ api: "links", pointer: "", key: "x-error-envelope", value: undefined }],
+    );
     expect(report.failures.map((f) => f.check)).toContain("ignored_auth");
     expect(code).toBe(1);
   });
 
   it("without the x-assumption, the empty redirects fail response_schema_conformance", async () => {
-    const server = await oracle("http");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [
-      ...ERROR_ENVELOPES,
-      ...REDIRECTS_ARE_URLS,
-      ...NO_REDIRECT_ASSUMPTION,
-    ]);
+    const { code, report } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "addDomain"],
+      [...ERROR_ENVELOPES, ...REDIRECTS_ARE_URLS, ...NO_REDIRECT_ASSUMPTION],
+    );
     expect(failing(report).join("\n")).toMatch(
       /response_schema_conformance on listDomains: .*redirectroot must match format "uri"/,
     );
@@ -179,11 +172,11 @@ describe("an independent, seed-conforming links server", () => {
   });
 
   it("--strict turns the broken x-assumption into a failure that names it", async () => {
-    const server = await oracle("http");
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [
-      ...ERROR_ENVELOPES,
-      ...EMPTY_REDIRECTS_ASSUMED,
-    ]);
+    const { code, report } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "addDomain", "--strict"],
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+    );
     expect(failing(report).join("\n")).toMatch(
       /response_schema_conformance on listDomains: .*x-assumption, failing under --strict: The seed calls it a URL/,
     );
@@ -191,16 +184,15 @@ describe("an independent, seed-conforming links server", () => {
   });
 
   it("where the contract says the provider refuses (ChannelAdd), accepted invalid data fails negative_data_rejection", async () => {
-    const server = await oracle("always-200");
     const refuses: ContractPatch = {
       api: "links",
       pointer: "/components/schemas/ChannelAdd",
       key: "x-provider-refuses",
       value: "Test fixture: the provider refuses unknown fields on channel add.",
     };
-    const { code, report } = await conformInProcess(
-      args(server.url, "--operation", "addChannel", "--max-writes", "20"),
-      env,
+    const { code, report } = await conformOracle(
+      { errors: "always-200" },
+      ["--operation", "addChannel", "--max-writes", "20"],
       [...ERROR_ENVELOPES, refuses],
     );
     const failure = report.failures.find((f) => f.check === "negative_data_rejection");
@@ -214,10 +206,9 @@ describe("an independent, seed-conforming links server", () => {
 
 describe("a named update, on a server where the example's rotator slug is taken", () => {
   it("runs on a campaign of the run's own, sent with a slug of its own: the example's would be refused with 409", async () => {
-    const server = await oracle("http");
-    const { code, report, stdout } = await conformInProcess(
-      args(server.url, "--operation", "updateCampaign"),
-      env,
+    const { code, report, stdout, server } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "updateCampaign"],
       ERROR_ENVELOPES,
     );
     expect(failing(report), stdout).toEqual([]);
@@ -232,10 +223,9 @@ describe("a named update, on a server where the example's rotator slug is taken"
 
 describe("the account's update, named, on the independent server", () => {
   it("shows on the next read: update_visible_on_read passes on getAccount after the accepted updates", async () => {
-    const server = await oracle("http");
-    const { code, report, stdout } = await conformInProcess(
-      args(server.url, "--operation", "updateAccount", "--operation", "getAccount"),
-      env,
+    const { code, report, stdout } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "updateAccount", "--operation", "getAccount"],
       ERROR_ENVELOPES,
     );
     expect(failing(report), stdout).toEqual([]);
@@ -249,12 +239,14 @@ describe("the account's update, named, on the independent server", () => {
 describe("a links server that caps the page size, which the seed leaves open", () => {
   // `limit` carries x-assumption: no maximum is shown, so a refused larger page breaks our assumption only.
   const limitAssumption = loadContract("links").resolve("/components/parameters/limit/schema/x-assumption");
-  const listDomains = (url: string, ...more: string[]) =>
-    args(url, "--operation", "listDomains", "--max-examples", "10", ...more);
+  const listDomains = (...more: string[]) => ["--operation", "listDomains", "--max-examples", "10", ...more];
 
   it("passes, with the refused page sizes as a warning", async () => {
-    const server = await oracle("http", { maxLimit: 10 });
-    const { code, report, stdout } = await conformInProcess(listDomains(server.url), env, ERROR_ENVELOPES);
+    const { code, report, stdout } = await conformOracle(
+      { errors: "http", maxLimit: 10 },
+      listDomains(),
+      ERROR_ENVELOPES,
+    );
     expect(failing(report), stdout).toEqual([]);
     expect(code).toBe(0);
     expect(report.warnings).toContainEqual(
@@ -267,8 +259,11 @@ describe("a links server that caps the page size, which the seed leaves open", (
   });
 
   it("fails positive_data_acceptance under --strict", async () => {
-    const server = await oracle("http", { maxLimit: 10 });
-    const { code, report } = await conformInProcess(listDomains(server.url, "--strict"), env, ERROR_ENVELOPES);
+    const { code, report } = await conformOracle(
+      { errors: "http", maxLimit: 10 },
+      listDomains("--strict"),
+      ERROR_ENVELOPES,
+    );
     expect(failing(report).join("\n")).toMatch(
       /positive_data_acceptance on listDomains: valid data was refused: error 1 in the body \(status 400\) \(x-assumption, failing under --strict: The seed says only "results per page"/,
     );
@@ -281,11 +276,9 @@ describe("links servers that make the page choices the seed leaves open", () => 
     ["serves at most 1 row a page, whatever limit asks, and says so in perpage", { capLimit: 1 }],
     ["answers a page past the last with the last page, and says so in currentpage", { pastLastPage: "last" as const }],
   ])("pass list_parameters_honoured: a server that %s", async (_name, choice) => {
-    const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, ...choice });
-    servers.push(server);
-    const { code, report, stdout } = await conformInProcess(
-      args(server.url, "--operation", "listDomains", "--operation", "addDomain", "--max-examples", "8"),
-      env,
+    const { code, report, stdout, server } = await conformOracle(
+      choice,
+      ["--operation", "listDomains", "--operation", "addDomain", "--max-examples", "8"],
       [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
     );
     expect(failing(report), stdout).toEqual([]);
@@ -318,10 +311,9 @@ const payCreateOrder = (url: string, ...more: string[]) => [
 
 describe("servers that answer a creation with 201 where the contract assumes 200", () => {
   it("links: domain, campaign and channel creations with 201 pass with the assumption's warning", async () => {
-    const server = await oracle("http", { createdStatus: 201 });
-    const { code, report, stdout } = await conformInProcess(
-      args(server.url, "--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"),
-      env,
+    const { code, report, stdout } = await conformOracle(
+      { errors: "http", createdStatus: 201 },
+      ["--operation", "addDomain", "--operation", "addCampaign", "--operation", "addChannel"],
       [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
     );
     expect(failing(report), stdout).toEqual([]);
@@ -339,11 +331,11 @@ describe("servers that answer a creation with 201 where the contract assumes 200
   });
 
   it("links: with --strict the 201 fails status_code_conformance, naming the assumption", async () => {
-    const server = await oracle("http", { createdStatus: 201 });
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain", "--strict"), env, [
-      ...ERROR_ENVELOPES,
-      ...EMPTY_REDIRECTS_ASSUMED,
-    ]);
+    const { code, report } = await conformOracle(
+      { errors: "http", createdStatus: 201 },
+      ["--operation", "addDomain", "--strict"],
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED],
+    );
     expect(failing(report).join("\n")).toMatch(
       /status_code_conformance on addDomain: status 201 is not documented; the contract assumes 200 .*x-assumption, failing under --strict: The provider shows no success status code/,
     );
@@ -366,18 +358,17 @@ describe("servers that answer a creation with 201 where the contract assumes 200
   });
 
   it("without the assumption on 200, a 201 falls under default and its success body fails the error envelope", async () => {
-    const server = await oracle("http", { createdStatus: 201 });
     const unassumed: ContractPatch = {
       api: "links",
       pointer: "/paths/~1api~1domain~1add/post/responses/200",
       key: "x-assumption",
       value: undefined,
     };
-    const { code, report } = await conformInProcess(args(server.url, "--operation", "addDomain"), env, [
-      ...ERROR_ENVELOPES,
-      ...EMPTY_REDIRECTS_ASSUMED,
-      unassumed,
-    ]);
+    const { code, report } = await conformOracle(
+      { errors: "http", createdStatus: 201 },
+      ["--operation", "addDomain"],
+      [...ERROR_ENVELOPES, ...EMPTY_REDIRECTS_ASSUMED, unassumed],
+    );
     expect(failing(report).join("\n")).toMatch(
       /response_schema_conformance on addDomain: the body does not match ErrorEnvelope/,
     );

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { repoRoot, runContracts, type RunningCommand } from "../support/processes.js";
 import { useBuiltSite } from "./support/built-site.js";
-import { freePort } from "./support/site-browser.js";
+import { freePort } from "../support/ports.js";
 
 const SCREENSHOTS = join(repoRoot, "test/docs/screenshots");
 const site = useBuiltSite();

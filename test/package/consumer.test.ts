@@ -23,16 +23,14 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/report/report.js";
 import { loadContract } from "../../lib/contract/index.js";
-import { staleness } from "../../scripts/build-if-stale.mjs";
-import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";
+import { type PackedPackage, readManifest } from "../../scripts/pack.js";
+import { askMockOnce, conformAgainstSandbox, packCompiled, stopAll } from "../support/installed-packages.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
@@ -68,9 +66,7 @@ let toolsInstalled: Promise<unknown>;
 
 beforeAll(async () => {
   // The checkout's dist/, which the global setup compiled from the current sources (npm run pack compiles its own).
-  const stale = staleness();
-  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
-  const packed = await packPackages(repoRoot, join(scratch, "tarballs"), { compiled: join(repoRoot, "dist") });
+  const packed = await packCompiled(join(scratch, "tarballs"));
   clients = packed.find((p) => p.name === "@platform/contracts")!;
   tools = packed.find((p) => p.name === "@platform/contracts-tools")!;
   project("app");
@@ -252,10 +248,7 @@ const start = (args: string[]) => {
   started.push(command);
   return command;
 };
-afterAll(async () => {
-  for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
-  await Promise.all(started.map((command) => command.exit));
-});
+afterAll(() => stopAll(started));
 
 describe("@platform/contracts-tools (what it installs)", () => {
   beforeAll(() => toolsInstalled, 300_000);
@@ -294,46 +287,16 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
   });
 
   it("contracts mock serves the contract's examples with Prism", async () => {
-    const port = await freePort();
-    const mock = start(["mock", "--api", "links", "--port", `links=${port}`]);
-    await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}`), 90_000);
-    const response = await fetch(`http://127.0.0.1:${port}/api/account`, {
-      headers: { Authorization: "Bearer demo-key" },
-    });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ error: 0, data: { id: expect.any(Number) } });
-    mock.child.kill("SIGTERM");
-    expect(await mock.exit).toBe(0);
+    const answer = await askMockOnce(start);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 0, data: { id: expect.any(Number) } });
+    expect(answer.exit).toBe(0);
   });
 
   it("contracts conform passes against contracts sandbox, both from the install", async () => {
-    const ports = await Promise.all(
-      ["identity", "links", "catalog", "pay"].map(async (api) => `${api}=${await freePort()}`),
-    );
-    const sandbox = start(["sandbox", ...ports.flatMap((p) => ["--port", p])]);
-    const output = await sandbox.waitForOutput(/^pay\s+http:\/\/\S+$/m, 60_000);
-    const url = (api: string) => output.match(new RegExp(`^${api}\\s+(http://\\S+)$`, "m"))![1]!;
-    for (const [api, credentials] of [
-      ["catalog", ["--api-key", "demo-seller-key"]],
-      ["pay", ["--shop-id", "3561", "--secret", "demo-pay-key"]],
-    ] as const) {
-      const file = join(scratch, `${api}.json`);
-      const args = [
-        "conform",
-        api,
-        "--base-url",
-        url(api),
-        ...credentials,
-        "--max-examples",
-        "3",
-        "--allow-writes",
-        "--json",
-        file,
-      ];
-      const { stdout } = await contracts(args).catch((error: { code: number; stdout: string; stderr: string }) =>
-        Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)),
-      );
-      const report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
+    const sandbox = await conformAgainstSandbox(start, contracts, scratch);
+    expect(sandbox.runs.map((r) => r.api)).toEqual(["catalog", "pay"]);
+    for (const { report, stdout } of sandbox.runs) {
       expect(report.failures, stdout).toEqual([]);
       expect(report.requests).toBeGreaterThan(10);
       expect(report.checks.reduce((n, check) => n + check.passed, 0)).toBeGreaterThan(10);
@@ -383,14 +346,3 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
     expect(bundle.errors).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

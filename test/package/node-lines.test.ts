@@ -6,16 +6,14 @@
 // every client) run.
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { satisfies } from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/report/report.js";
-import { staleness } from "../../scripts/build-if-stale.mjs";
-import { packPackages, readManifest } from "../../scripts/pack.js";
+import { readManifest } from "../../scripts/pack.js";
+import { askMockOnce, conformAgainstSandbox, packCompiled, stopAll } from "../support/installed-packages.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
@@ -27,9 +25,7 @@ const nodes = new Map<string, string>();
 let tarballs: string[] = [];
 
 beforeAll(async () => {
-  const stale = staleness();
-  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
-  const packed = await packPackages(repoRoot, join(scratch, "tarballs"), { compiled: join(repoRoot, "dist") });
+  const packed = await packCompiled(join(scratch, "tarballs"));
   tarballs = packed.map((p) => p.tarball);
   const msw = readManifest(join(repoRoot, "package.json")).dependencies!.msw!;
   mkdirSync(project);
@@ -54,8 +50,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
-  await Promise.all(started.map((command) => command.exit));
+  await stopAll(started);
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -89,45 +84,23 @@ describe.each(LINES)("Node %s", (line) => {
   });
 
   it("starts the mock from the install, without a warning, and it answers", async () => {
-    const port = await freePort();
-    const mock = start(line, ["mock", "--api", "links", "--port", `links=${port}`]);
-    await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}`), 90_000);
-    const response = await fetch(`http://127.0.0.1:${port}/api/account`, {
-      headers: { Authorization: "Bearer demo-key" },
-    });
-    expect(response.status).toBe(200);
-    mock.child.kill("SIGTERM");
-    expect(await mock.exit).toBe(0);
-    expect(mock.stderr()).not.toMatch(/warn/i);
+    const answer = await askMockOnce((args) => start(line, args));
+    expect(answer.status).toBe(200);
+    expect(answer.exit).toBe(0);
+    expect(answer.stderr).not.toMatch(/warn/i);
   }, 120_000);
 
   it("starts the sandbox from the install, without a warning, and conform passes against it", async () => {
-    const ports = await Promise.all(
-      ["identity", "links", "catalog", "pay"].map(async (a) => `${a}=${await freePort()}`),
-    );
-    const sandbox = start(line, ["sandbox", ...ports.flatMap((p) => ["--port", p])]);
-    const output = await sandbox.waitForOutput(/^pay\s+http:\/\/\S+$/m, 90_000);
-    const url = (api: string) => output.match(new RegExp(`^${api}\\s+(http://\\S+)$`, "m"))![1]!;
-    for (const [api, credentials] of [
-      ["catalog", ["--api-key", "demo-seller-key"]],
-      ["pay", ["--shop-id", "3561", "--secret", "demo-pay-key"]],
-    ] as const) {
-      const file = join(scratch, `${line}-${api}.json`);
-      const args = [cli, "conform", api, "--base-url", url(api), ...credentials, "--max-examples", "3"];
-      const conform = await run(nodes.get(line)!, [...args, "--allow-writes", "--json", file], {
-        cwd: project,
-        timeout: 120_000,
-      }).catch((error: { code: number; stdout: string; stderr: string }) =>
-        Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)),
-      );
-      const report = JSON.parse(readFileSync(file, "utf8")) as RunReport;
-      expect(report.failures, conform.stdout).toEqual([]);
+    const contracts = (args: string[]) => run(nodes.get(line)!, [cli, ...args], { cwd: project, timeout: 120_000 });
+    const sandbox = await conformAgainstSandbox((args) => start(line, args), contracts, scratch, `${line}-`);
+    expect(sandbox.runs.map((r) => r.api)).toEqual(["catalog", "pay"]);
+    for (const { report, stdout, stderr } of sandbox.runs) {
+      expect(report.failures, stdout).toEqual([]);
       expect(report.requests).toBeGreaterThan(10);
-      expect(conform.stderr).not.toMatch(/warn/i);
+      expect(stderr).not.toMatch(/warn/i);
     }
-    sandbox.child.kill("SIGTERM");
-    expect(await sandbox.exit).toBe(0);
-    expect(sandbox.stderr()).not.toMatch(/warn|unsupported/i);
+    expect(sandbox.exit).toBe(0);
+    expect(sandbox.stderr).not.toMatch(/warn|unsupported/i);
   }, 240_000);
 
   it("runs the consumer application: every client answers", async () => {
@@ -137,14 +110,3 @@ describe.each(LINES)("Node %s", (line) => {
     expect(stderr).toBe("");
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -1,5 +1,5 @@
 // Identity API (OpenID Connect provider): operations, security schemes, recorded gaps and the coherence of the
-// examples across operations. Payload checks are in identity-payloads.test.ts.
+// examples across operations. Payload checks are in identity-payloads-*.test.ts.
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findOperation, listOperations, resolvePointer } from "../support/bundle-nodes.js";

@@ -12,7 +12,7 @@ import { defaultConfig } from "../../mock/sandbox/config.js";
 import { startSandbox } from "../../mock/sandbox/server.js";
 import { launchChromium } from "../../scripts/docs/chromium.js";
 import { builtSite } from "../docs/support/built-site.js";
-import { freePort } from "../docs/support/site-browser.js";
+import { freePort } from "./ports.js";
 import { serveStatic } from "../docs/support/static-server.js";
 
 const identityContract = loadContract("identity");

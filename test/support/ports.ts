@@ -1,8 +1,9 @@
 // Fixed loopback ports for tests that must name a port before a server exists (a CLI's --port/--base-port, a
 // message that quotes the port). Every file keeps its own range (4100-4999); vitest runs files in parallel in up to
 // MAX_WORKERS workers, and each worker shifts the ranges by 1000 so two files never meet on a port. Servers started
-// in-process listen on port 0 instead and report their real address.
-import { connect } from "node:net";
+// in-process listen on port 0 instead and report their real address; a command told its port (an installed CLI, a
+// static site) may take one the system hands out (freePort).
+import { connect, createServer } from "node:net";
 
 /** Most workers vitest.config.ts runs: 4 on 2 cores, because many files spend much of their time waiting (sign-in
  * flows and their auth_time seconds, page loads, processes starting): with 3, the cores idled a third of the second
@@ -34,5 +35,17 @@ export function portAnswers(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.once("error", () => resolve(false));
+  });
+}
+
+/** A loopback port nothing listens on now, as the system hands it out. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
 }

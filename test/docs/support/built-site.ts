@@ -10,7 +10,8 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { launchChromium } from "../../../scripts/docs/chromium.js";
 import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
 import { repoRoot } from "../../support/processes.js";
-import { freePort, type PageVisit, Tabs, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
+import { freePort } from "../../support/ports.js";
+import { type PageVisit, Tabs, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
 import { serveStatic } from "./static-server.js";
 
 declare module "vitest" {

@@ -2,7 +2,6 @@
 // error, failed request and request that leaves 127.0.0.1; measuring what is wider than a phone's screen; checking
 // one page; and following every link the way a reader's click does (through VitePress's client-side router).
 import { readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
 import type { ExpectStatic } from "vitest";
@@ -13,14 +12,6 @@ import { WHOLE_API_NOTES } from "../../../scripts/docs/reader-bundle.js";
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 export type Viewport = keyof typeof VIEWPORTS;
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The HTML pages of a built site (not its assets, not the 404 page), as absolute paths. */
 export function builtHtmlPages(dir: string): string[] {

@@ -1,0 +1,91 @@
+// The packages as users install them, for test/package/consumer.test.ts (the machine's Node) and
+// test/package/node-lines.test.ts (Node 22 and 24): the tarballs packed from the checkout's dist/, and what both
+// files run from an install: `contracts mock` answering once, and `contracts conform` against `contracts sandbox`.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunReport } from "../../conformance/report/report.js";
+import { staleness } from "../../scripts/build-if-stale.mjs";
+import { packPackages, type PackedPackage } from "../../scripts/pack.js";
+import { freePort } from "./ports.js";
+import { repoRoot, type RunningCommand } from "./processes.js";
+
+/** Starts the installed `contracts` binary with these arguments (on the Node line the test runs it on). */
+export type StartContracts = (args: string[]) => RunningCommand;
+
+/** Runs the installed `contracts` binary to its end; rejects on a non-zero exit, as execFile does. */
+export type RunContracts = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
+
+/** Both tarballs, packed into `dir` from the checkout's dist/ (which the global setup compiled). */
+export async function packCompiled(dir: string): Promise<PackedPackage[]> {
+  const stale = staleness();
+  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
+  return packPackages(repoRoot, dir, { compiled: join(repoRoot, "dist") });
+}
+
+/** Stops the commands a test file started and left running, and waits for their exit. */
+export async function stopAll(started: RunningCommand[]): Promise<void> {
+  for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
+  await Promise.all(started.map((command) => command.exit));
+}
+
+export interface MockAnswer {
+  status: number;
+  body: string;
+  exit: number | string;
+  stderr: string;
+}
+
+/** `contracts mock` of links on a free port: asked for the account once, then stopped with SIGTERM. */
+export async function askMockOnce(start: StartContracts): Promise<MockAnswer> {
+  const port = await freePort();
+  const mock = start(["mock", "--api", "links", "--port", `links=${port}`]);
+  await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}`), 90_000);
+  const response = await fetch(`http://127.0.0.1:${port}/api/account`, {
+    headers: { Authorization: "Bearer demo-key" },
+  });
+  const body = await response.text();
+  mock.child.kill("SIGTERM");
+  return { status: response.status, body, exit: await mock.exit, stderr: mock.stderr() };
+}
+
+export interface SandboxConformance {
+  /** One conform run against a sandboxed API, with its JSON report. */
+  runs: Array<{ api: string; report: RunReport; stdout: string; stderr: string }>;
+  /** The sandbox's exit, after SIGTERM, and what it wrote to stderr. */
+  exit: number | string;
+  stderr: string;
+}
+
+/** The credentials of the sandbox's demo data, for the APIs conform runs against it. */
+const SANDBOX_CREDENTIALS = [
+  ["catalog", ["--api-key", "demo-seller-key"]],
+  ["pay", ["--shop-id", "3561", "--secret", "demo-pay-key"]],
+] as const;
+
+/**
+ * `contracts sandbox` on free ports, then `contracts conform --allow-writes` against its catalog and pay, each report
+ * written as JSON into `reportDir` under `prefix`; the sandbox is stopped with SIGTERM at the end.
+ */
+export async function conformAgainstSandbox(
+  start: StartContracts,
+  contracts: RunContracts,
+  reportDir: string,
+  prefix = "",
+): Promise<SandboxConformance> {
+  const ports = await Promise.all(["identity", "links", "catalog", "pay"].map(async (a) => `${a}=${await freePort()}`));
+  const sandbox = start(["sandbox", ...ports.flatMap((p) => ["--port", p])]);
+  const output = await sandbox.waitForOutput(/^pay\s+http:\/\/\S+$/m, 90_000);
+  const url = (api: string) => output.match(new RegExp(`^${api}\\s+(http://\\S+)$`, "m"))![1]!;
+  const runs: SandboxConformance["runs"] = [];
+  for (const [api, credentials] of SANDBOX_CREDENTIALS) {
+    const file = join(reportDir, `${prefix}${api}.json`);
+    const args = ["conform", api, "--base-url", url(api), ...credentials, "--max-examples", "3"];
+    const { stdout, stderr } = await contracts([...args, "--allow-writes", "--json", file]).catch(
+      (error: { code: number; stdout: string; stderr: string }) =>
+        Promise.reject(new Error(`exit ${error.code}:\n${error.stdout}\n${error.stderr}`)),
+    );
+    runs.push({ api, report: JSON.parse(readFileSync(file, "utf8")) as RunReport, stdout, stderr });
+  }
+  sandbox.child.kill("SIGTERM");
+  return { runs, exit: await sandbox.exit, stderr: sandbox.stderr() };
+}
