@@ -52,15 +52,20 @@ export async function createForSequence(
     return undefined;
   }
   tracker.created(kind, id, kind.create);
-  const echoed = createdValuesEchoed(
-    context.model(kind.create),
-    kind,
-    create.body,
-    created,
-    `the ${kind.create} response`,
-  );
-  if (echoed) ledger.add(echoed);
+  addCreatedValuesEchoed({ context, ledger }, kind, create, created);
   return { create, created, id };
+}
+
+/** created_values_echoed on the creation's own response: what was sent comes back. */
+export function addCreatedValuesEchoed(
+  { context, ledger }: Pick<StepParts, "context" | "ledger">,
+  kind: ResourceKind,
+  create: RequestCase,
+  response: Exchange,
+): void {
+  const model = context.model(kind.create);
+  const echoed = createdValuesEchoed(model, kind, create.body, response, `the ${kind.create} response`);
+  if (echoed) ledger.add(echoed);
 }
 
 function whyNotCreated({ context }: Pick<StepParts, "context">, kind: ResourceKind, created?: Exchange): string {

@@ -3,10 +3,9 @@
 // answer with the first.
 import type { ResourceKind } from "../apis.js";
 import { resourceId } from "../contract/links.js";
-import { createdValuesEchoed } from "../judge/echoed.js";
 import { repeatIsIdempotent } from "../judge/sequence-checks.js";
 import { outcomeOf, succeeded } from "../send/resources.js";
-import { creationCase } from "./creation.js";
+import { addCreatedValuesEchoed, creationCase } from "./creation.js";
 import { cannotRun, sendStep, type StepParts } from "./parts.js";
 
 export async function idempotentCreation(step: StepParts, kind: ResourceKind): Promise<void> {
@@ -29,14 +28,7 @@ export async function idempotentCreation(step: StepParts, kind: ResourceKind): P
     return;
   }
   tracker.created(kind, resourceId(first.response?.json, kind.id) ?? `Idempotency-Key ${key}`, kind.create);
-  const echoed = createdValuesEchoed(
-    context.model(kind.create),
-    kind,
-    create.body,
-    first,
-    `the ${kind.create} response`,
-  );
-  if (echoed) ledger.add(echoed);
+  addCreatedValuesEchoed(step, kind, create, first);
   const second = await sendStep(step, kind.create, { ...create, label: `repeat with the same Idempotency-Key ${key}` });
   const secondId = resourceId(second.response?.json, kind.id);
   if (succeeded(context, second) && secondId !== undefined) tracker.created(kind, secondId, kind.create);
