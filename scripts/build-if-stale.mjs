@@ -2,7 +2,7 @@
 // `npm start` and the test run share one build and skip it when `npm install` (prepare) or an earlier run made it.
 // Plain JavaScript so that it runs before anything is compiled.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,9 +31,39 @@ function* sourcesUnder(dir) {
 /** @param {string} path */
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -Infinity);
 
+/**
+ * Compiled files under `dist` that no source of tsconfig.build.json produces (a deleted or moved module's output,
+ * which tsc leaves behind, or the output of an older configuration): `x.js` and `x.d.ts` come from `x.ts` under one
+ * of its `include` folders; a JSON module is copied from the same path. Paths relative to `dist`.
+ * @param {string} packageRoot
+ * @param {string} dist
+ * @returns {string[]}
+ */
+export function orphanOutputs(packageRoot, dist) {
+  /** @type {unknown} */
+  const parsed = JSON.parse(readFileSync(join(packageRoot, "tsconfig.build.json"), "utf8"));
+  const config = /** @type {{ include: string[] }} */ (parsed);
+  /** @param {string} file */
+  const compiledFrom = (file) => {
+    if (file.endsWith(".json")) return existsSync(join(packageRoot, file));
+    const source = file.replace(/(\.d\.ts|\.js)$/, ".ts");
+    return (
+      source !== file &&
+      config.include.some((dir) => source.startsWith(`${dir}/`)) &&
+      existsSync(join(packageRoot, source))
+    );
+  };
+  return readdirSync(dist, { recursive: true, encoding: "utf8" })
+    .filter((name) => statSync(join(dist, name)).isFile())
+    .map((name) => name.split("\\").join("/"))
+    .filter((file) => !compiledFrom(file));
+}
+
 /** The first reason to compile, or undefined when every output is newer than its source and the configs. */
 export function staleness() {
   if (!existsSync(cli)) return `${relative(root, cli)} does not exist`;
+  const orphan = orphanOutputs(root, outDir)[0];
+  if (orphan) return `dist/${orphan} has no source any more`;
   const configChanged = Math.max(mtime(config), mtime(join(root, "tsconfig.json")));
   if (configChanged > mtime(cli)) return "the TypeScript configuration changed";
   for (const dir of include) {
@@ -56,6 +86,8 @@ export function buildIfStale(stdio = "inherit") {
   const reason = staleness();
   if (!reason) return undefined;
   process.stderr.write(`contracts: compiling, since ${reason} (tsc -p tsconfig.build.json)...\n`);
+  // tsc leaves a deleted or moved module's output behind; the package must not ship it.
+  if (existsSync(outDir)) for (const orphan of orphanOutputs(root, outDir)) rmSync(join(outDir, orphan));
   const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", config], {
     cwd: root,
     stdio,

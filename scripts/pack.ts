@@ -30,6 +30,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { orphanOutputs } from "./build-if-stale.mjs";
 
 const run = promisify(execFile);
 
@@ -161,21 +162,6 @@ export function importProblems(stage: string, manifest: PackageManifest): string
     }
   }
   return problems;
-}
-
-/**
- * Compiled files under `dist` that no source of tsconfig.build.json produces (a deleted or renamed module's output,
- * which tsc leaves behind, or the output of an older configuration): `x.js` and `x.d.ts` come from `x.ts` under one
- * of its `include` folders; a JSON module is copied from the same path.
- */
-export function orphanOutputs(root: string, dist: string): string[] {
-  const { include } = JSON.parse(readFileSync(join(root, "tsconfig.build.json"), "utf8")) as { include: string[] };
-  const compiledFrom = (file: string) => {
-    if (file.endsWith(".json")) return existsSync(join(root, file));
-    const source = file.replace(/(\.d\.ts|\.js)$/, ".ts");
-    return source !== file && include.some((dir) => source.startsWith(`${dir}/`)) && existsSync(join(root, source));
-  };
-  return listFiles(dist).filter((file) => !compiledFrom(file));
 }
 
 export interface PackOptions {

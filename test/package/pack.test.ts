@@ -4,13 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  importProblems,
-  manifestProblems,
-  orphanOutputs,
-  type PackageManifest,
-  packageManifests,
-} from "../../scripts/pack.js";
+import { importProblems, manifestProblems, type PackageManifest, packageManifests } from "../../scripts/pack.js";
+import { orphanOutputs } from "../../scripts/build-if-stale.mjs";
 import { repoRoot } from "../support/processes.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contracts-pack-check-"));

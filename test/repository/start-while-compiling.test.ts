@@ -1,7 +1,7 @@
 // `npm start` and `npm run sandbox` compile first when dist/ is stale (scripts/build-if-stale.mjs). A SIGTERM during
 // that build killed the process half-started, with tsc running on; it now ends it cleanly once the build is done.
 // The scripts run in a scratch project of their own (a one-file CLI), so that the checkout's dist/, which the other
-// test files run, is never rebuilt here.
+// test files run, is never rebuilt here. A build also removes what a deleted or moved module left in dist/.
 import {
   copyFileSync,
   statSync,
@@ -12,15 +12,18 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { repoRoot, spawnCommand } from "../support/processes.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "start-while-compiling-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratches: string[] = [];
+afterAll(() => scratches.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function project(): string {
+  const scratch = mkdtempSync(join(tmpdir(), "start-while-compiling-"));
+  scratches.push(scratch);
   mkdirSync(join(scratch, "scripts"));
   mkdirSync(join(scratch, "bin"));
   mkdirSync(join(scratch, "node_modules"));
@@ -69,3 +72,19 @@ it("a SIGTERM while npm run sandbox compiles ends it with exit 0, once the build
     0,
   );
 }, 120_000);
+
+it("a build removes the output of a module that no longer exists, which tsc leaves behind", () => {
+  const dir = project();
+  const build = () =>
+    spawnSync(process.execPath, ["--input-type=module", "-e", BUILD_IF_STALE], { cwd: dir, encoding: "utf8" });
+  expect(build().status).toBe(0);
+  writeFileSync(join(dir, "dist", "bin", "moved-away.js"), "export {};\n");
+  const rebuild = build();
+  expect(rebuild.stderr, "the orphan alone makes the build stale").toContain("dist/bin/moved-away.js has no source");
+  expect(existsSync(join(dir, "dist", "bin", "moved-away.js")), "the orphan is gone").toBe(false);
+  expect(existsSync(join(dir, "dist", "bin", "contracts.js")), "the command is still built").toBe(true);
+});
+
+const BUILD_IF_STALE = `import { buildIfStale } from "./scripts/build-if-stale.mjs";
+const tsc = buildIfStale("pipe");
+process.exit(tsc?.status ?? 0);`;
