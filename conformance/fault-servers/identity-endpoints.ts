@@ -3,11 +3,12 @@
 // logout). Each rule is spelled out where a fault switches it off.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { type JWK, SignJWT } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import type { Reply } from "./http.js";
 import type { Client, IdentityFault, PendingAuthorization } from "./identity.js";
 import { readText } from "./identity-pages.js";
+import { otherPublicKey } from "./identity-keys.js";
 
 export const SCOPES = ["openid", "profile", "email", "wallets", "offline_access", "quests"];
 const USER = {
@@ -101,7 +102,7 @@ export async function jwks(provider: ProviderState): Promise<Reply> {
   const keys: JWK[] = [provider.fault === "jwks-rsa-key-without-modulus" ? withoutModulus : provider.publicJwk];
   if (provider.fault === "duplicate-kids")
     keys.push({
-      ...(await exportJWK((await generateKeyPair("RS256")).publicKey)),
+      ...(await otherPublicKey()),
       kid: provider.publicJwk.kid,
       use: "sig",
       alg: "RS256",

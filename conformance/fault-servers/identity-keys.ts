@@ -17,3 +17,14 @@ export function faultProviderKeys(): Promise<FaultProviderKeys> {
   }));
   return keys;
 }
+
+let otherPublicJwk: Promise<JWK> | undefined;
+
+/**
+ * The public half of a second RS256 key, made once per process: the duplicate-kids fault lists it under the signing
+ * key's kid. Made per request, its 0.15 CPU-seconds, times every JWKS read of a busy test run, let a read time out.
+ */
+export function otherPublicKey(): Promise<JWK> {
+  otherPublicJwk ??= generateKeyPair("RS256").then(({ publicKey }) => exportJWK(publicKey));
+  return otherPublicJwk;
+}
