@@ -14,7 +14,7 @@ import { RateLimitConsistency } from "./rate-limit-consistency.js";
 import type { Expectation } from "./response-check-input.js";
 import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "./contract-words.js";
-import { verdictOf } from "./verdict.js";
+import { verdictOf, warningOf } from "./verdict.js";
 
 export interface JudgeOptions {
   /** false while shrinking: the counts are those of the cases the run meant to send. */
@@ -86,15 +86,7 @@ export class Judge {
       if (options.tally === false) return; // shrinking repeats what was already noted
       if (found.kind === "observation")
         this.ledger.observations.acceptedInvalid(operationId, secrets.redact(found.message));
-      else
-        this.ledger.add({
-          check: current,
-          operationId,
-          outcome: "warn",
-          message: found.message,
-          assumption: found.assumption ?? "",
-          case: caseLabel,
-        });
+      else this.ledger.add(warningOf(current, operationId, found, caseLabel));
     };
     const outcomes = runResponseChecks(
       {
@@ -126,15 +118,7 @@ export class Judge {
   assumption(check: string, operationId: string, caseLabel: string): AssumptionJudge {
     return {
       strict: this.context.options.strict,
-      note: (found: CheckNote) =>
-        this.ledger.add({
-          check,
-          operationId,
-          outcome: "warn",
-          message: found.message,
-          assumption: found.assumption ?? "",
-          case: caseLabel,
-        }),
+      note: (found: CheckNote) => this.ledger.add(warningOf(check, operationId, found, caseLabel)),
     };
   }
 

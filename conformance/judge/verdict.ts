@@ -2,6 +2,7 @@
 // several), a Decision is a check or an operation the run skipped or could not run, and why. Checks return them; the
 // ledger (report/ledger.ts) keeps them; the report is built from the ledger alone.
 import type { Exchange } from "../send/transport.js";
+import type { CheckNote } from "./assumptions.js";
 
 export interface Verdict {
   check: string;
@@ -50,4 +51,10 @@ export function verdictOf(
   details: Pick<Verdict, "where" | "seeded" | "shrunk" | "tally" | "sentBefore"> = {},
 ): Verdict {
   return { check, operationId, outcome: message ? "fail" : "pass", message, case: caseLabel, exchange, ...details };
+}
+
+/** A broken `x-assumption` a check noted: a warning, with the assumption's text. */
+export function warningOf(check: string, operationId: string, note: CheckNote, caseLabel: string): Verdict {
+  const { message, assumption = "" } = note;
+  return { check, operationId, outcome: "warn", message, assumption, case: caseLabel };
 }

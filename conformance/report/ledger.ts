@@ -125,9 +125,8 @@ export class Ledger {
     const { check, operationId, exchange, case: caseLabel } = verdict;
     // A failure always says why; a pass carries no message.
     const outcome = verdict.outcome === "fail" ? verdict.message || `${check} failed` : "";
-    const options = verdict;
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
-    if (options.tally !== false) {
+    if (verdict.tally !== false) {
       const byOperation = this.tallies.get(check) ?? new Map<string, Tally>();
       this.tallies.set(check, byOperation);
       const tally = byOperation.get(operationId) ?? { passed: 0, failed: 0 };
@@ -139,23 +138,23 @@ export class Ledger {
     if (!outcome) return;
     const key = `${check} ${operationId}`;
     const existing = this.failures.get(key);
-    if (existing && !options.shrunk) {
-      if (options.tally !== false) existing.occurrences += 1;
+    if (existing && !verdict.shrunk) {
+      if (verdict.tally !== false) existing.occurrences += 1;
       // A fixed case (an example, a boundary, a step) failing the same way: another seed shows it too.
-      if (options.tally !== false && !options.seeded) delete existing.seeded;
+      if (verdict.tally !== false && !verdict.seeded) delete existing.seeded;
       return;
     }
     if (!existing)
       this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
     const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, {
-      shrunk: Boolean(options.shrunk),
+      shrunk: Boolean(verdict.shrunk),
       occurrences: existing?.occurrences ?? 1,
-      sentBefore: options.sentBefore,
+      sentBefore: verdict.sentBefore,
     });
-    const where = options.where ?? existing?.where;
+    const where = verdict.where ?? existing?.where;
     if (where) record.where = this.secrets.redact(where);
     // A shrunk case keeps the origin of the case that first failed.
-    if (existing ? existing.seeded : options.seeded) record.seeded = true;
+    if (existing ? existing.seeded : verdict.seeded) record.seeded = true;
     this.failures.set(key, record);
   }
 

@@ -65,13 +65,9 @@ export class Sender {
   /** The sender of one plan item: its exchanges carry the item's id (none for the reachability check, the cleanup). */
   forItem(itemId: number | undefined): CaseSender {
     const aborted = () => this.aborted;
-    const stamp = (exchange: Exchange) => {
-      if (itemId !== undefined) exchange.itemId = itemId;
-      return exchange;
-    };
     return {
-      send: async (model, requestCase, options) => stamp(await this.send(model, requestCase, options, itemId)),
-      sendAsIs: async (request) => stamp(await this.transport.send(request)),
+      send: (model, requestCase, options) => this.send(model, requestCase, options, itemId),
+      sendAsIs: async (request) => stamped(await this.transport.send(request), itemId),
       get aborted() {
         return aborted();
       },
@@ -93,10 +89,15 @@ export class Sender {
       registerSecret: (value, replacement) => this.context.secrets.add(value, replacement),
       secured: this.context.isSecured(model),
     });
-    const exchange = await this.transport.send(request);
-    if (itemId !== undefined) exchange.itemId = itemId; // before the judge sees it
+    const exchange = stamped(await this.transport.send(request), itemId); // before the judge sees it
     if (!exchange.interrupted)
       this.onArrival({ model, exchange, requestCase, auth, probe: options.probe !== undefined });
     return exchange;
   }
+}
+
+/** The exchange, marked as sent by the plan item (none for the reachability check and the cleanup). */
+function stamped(exchange: Exchange, itemId: number | undefined): Exchange {
+  if (itemId !== undefined) exchange.itemId = itemId;
+  return exchange;
 }
