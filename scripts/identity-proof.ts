@@ -16,7 +16,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentia
 import type { RunReport } from "../conformance/report/report.js";
 import { STOCK_SIGN_IN, startStockOidcProvider } from "../test/support/stock-oidc-provider.js";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = join(import.meta.dirname, "..");
 const bin = join(root, "dist/bin/contracts.js");
 const dir = mkdtempSync(join(tmpdir(), "identity-proof-"));
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runContracts } from "../support/processes.js";
 
-const fixtures = new URL("fixtures/", import.meta.url).pathname;
+const fixtures = join(import.meta.dirname, "fixtures/");
 const scratch = mkdtempSync(join(tmpdir(), "contracts-diff-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

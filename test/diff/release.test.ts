@@ -7,15 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadSpecFile } from "../../lib/diff/index.js";
 import type { Document } from "../../lib/contract/index.js";
 import { checkBreakingChanges } from "../../scripts/check-breaking.js";
 import { applyRelease, CHANGELOG_INTRO, planRelease, setInfoVersion } from "../../scripts/release.js";
 import { bumpVersion, isBreakingBump } from "../../scripts/releases.js";
 import { repoRoot } from "../support/processes.js";
+import { fixture } from "./fixture.js";
 
-const fixture = (area: string, version: "old" | "new") =>
-  loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
 const withVersion = (doc: Document, version: string): Document => ({ ...doc, info: { ...doc.info, version } });
 
 const roots: string[] = [];

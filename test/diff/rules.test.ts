@@ -2,12 +2,10 @@
 // old.yaml and new.yaml). Each test lists every change the pair must produce, so an unexpected one fails it too.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type Change, diffDocuments, loadSpecFile } from "../../lib/diff/index.js";
+import { type Change, diffDocuments } from "../../lib/diff/index.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { bundlePath } from "../../lib/paths.js";
-
-const fixture = (area: string, version: "old" | "new") =>
-  loadSpecFile(new URL(`fixtures/${area}/${version}.yaml`, import.meta.url).pathname);
+import { fixture } from "./fixture.js";
 
 /** `BREAKING rule operations : where`, the form the expectations are written in. */
 function line(change: Change): string {
