@@ -1,8 +1,8 @@
 // Plumbing of the fault servers: a node:http server on loopback that finds the contract's operation for each
 // request (lib/contract's router), parses and validates it with the contract's own validators, counts requests, and
 // hands it to a handler.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { listenOnLoopback } from "./loopback.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Answer, listenOnLoopback } from "./loopback.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type OperationModel, operationModel, type RequestCase, validateCase } from "../plan/cases.js";
 import { operationOf } from "../contract/lookup.js";
@@ -127,8 +127,7 @@ export async function startServer(
   secretsSeen = new Set<string>(),
 ): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
-  // node:http does not wait for the promise a handler returns; `void` says so.
-  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const answer: Answer = async (request, response) => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     let reply: Reply;
     try {
@@ -147,6 +146,5 @@ export async function startServer(
     response.writeHead(reply.status, headers);
     response.end(payload);
   };
-  const server = createServer((request, response) => void answer(request, response));
-  return listenOnLoopback(server, port, log, secretsSeen);
+  return listenOnLoopback(answer, port, log, secretsSeen);
 }

@@ -5,8 +5,8 @@
 // the Bearer key, 30 requests per window with X-RateLimit-* on every response). Its bodies carry a field or two the
 // seed does not show, as a provider's do. `errors: "always-200"` answers every error with HTTP 200 and the envelope
 // (error 1 and a message), which the seed allows: clients check the error key.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { listenOnLoopback } from "../fault-servers/loopback.js";
+import type { IncomingMessage } from "node:http";
+import { type Answer, listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
 
 export interface OracleLinksOptions {
@@ -348,8 +348,7 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`)
     );
   };
-  // node:http does not wait for the promise a handler returns; `void` says so.
-  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const answer: Answer = async (request, response) => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     const start = Math.floor(Date.now() / windowMs) * windowMs;
     if (start !== window.start) window = { start, count: 0 };
@@ -364,6 +363,5 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     response.writeHead(status >= 400 && options.errors === "always-200" ? 200 : status, headers);
     response.end(JSON.stringify(body));
   };
-  const server = createServer((request, response) => void answer(request, response));
-  return listenOnLoopback(server, options.port ?? 0, log, new Set([options.token]));
+  return listenOnLoopback(answer, options.port ?? 0, log, new Set([options.token]));
 }

@@ -1,7 +1,7 @@
 // The little HTTP plumbing the independent servers share: a loopback node:http server that reads the whole body,
 // hands the request to a handler and writes its JSON answer. No contract file is read here.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { listenOnLoopback } from "../fault-servers/loopback.js";
+import type { IncomingMessage } from "node:http";
+import { type Answer, listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
 
 export interface OracleRequest {
@@ -25,8 +25,7 @@ export async function serveOracle(
   handle: (request: OracleRequest) => OracleReply | Promise<OracleReply>,
 ): Promise<RunningServer> {
   const log: RunningServer["log"] = [];
-  // node:http does not wait for the promise a handler returns; `void` says so.
-  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const answer: Answer = async (request, response) => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });
     let text = "";
     for await (const chunk of request) text += chunk;
@@ -48,6 +47,5 @@ export async function serveOracle(
     response.writeHead(reply.status, { "Content-Type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));
   };
-  const server = createServer((request, response) => void answer(request, response));
-  return listenOnLoopback(server, port, log, secretsSeen);
+  return listenOnLoopback(answer, port, log, secretsSeen);
 }
