@@ -21,7 +21,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** Sends the head of a POST that announces 1000 bytes of body, then 10 of them, and resets the connection. */
+/**
+ * Sends the head of a POST that announces 1000 bytes of body, then 10 of them, and resets the connection once the
+ * server has the request. A request on a new connection, answered, then shows that the server has seen the reset.
+ */
 async function breakOffBody(server: RunningServer, path: string, headers: Record<string, string>): Promise<void> {
   const socket = connect(server.port, "127.0.0.1");
   await new Promise((resolve) => socket.once("connect", resolve));
@@ -29,10 +32,10 @@ async function breakOffBody(server: RunningServer, path: string, headers: Record
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n{"name": "`);
-  // Let the server start reading the body before the connection goes.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!server.log.some((entry) => entry.url === path)) await new Promise((resolve) => setTimeout(resolve, 5));
   socket.resetAndDestroy();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await fetch(`${server.url}/after-the-reset`, { headers });
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe("a self-test server", () => {
@@ -43,7 +46,10 @@ describe("a self-test server", () => {
       Authorization: `Bearer ${FAULT_SERVER_CREDENTIALS.LINKS_TOKEN}`,
     });
     expect(rejections).toEqual([]);
-    expect(server.log.map((entry) => `${entry.method} ${entry.url}`)).toEqual(["POST /api/channel/add"]);
+    expect(server.log.map((entry) => `${entry.method} ${entry.url}`)).toEqual([
+      "POST /api/channel/add",
+      "GET /after-the-reset",
+    ]);
   });
 
   it("the independent pay server: a body broken off half-way is no unhandled rejection", async () => {

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runContracts } from "../support/processes.js";
+import { fixturesDir } from "./fixture.js";
 
-const fixtures = join(import.meta.dirname, "fixtures/");
+const fixtures = `${fixturesDir}/`;
 const scratch = mkdtempSync(join(tmpdir(), "contracts-diff-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
