@@ -53,9 +53,15 @@ export class RateLimitConsistency {
       );
       if (broken) problems.push(broken);
     }
+    // The server wrote its headers after the request was sent and before the answer arrived: a reset is in the past
+    // only if it had passed when the request went out. An answer slowed on its way (a busy client, a slow network)
+    // may arrive after the reset it announced, and that is no inconsistency of the server's.
+    const sentSeconds = (exchange.receivedAt - exchange.durationMs) / 1000;
     const nowSeconds = exchange.receivedAt / 1000;
-    if (resetAt / 1000 + 1 < nowSeconds)
-      problems.push(`${this.config.headers.reset} ${reset} is in the past (now ${Math.floor(nowSeconds)})`);
+    if (resetAt / 1000 + 1 < sentSeconds)
+      problems.push(
+        `${this.config.headers.reset} ${reset} is in the past (the request was sent at ${Math.floor(sentSeconds)})`,
+      );
     else if (resetAt / 1000 > nowSeconds + this.config.windowSeconds + 5)
       problems.push(
         `${this.config.headers.reset} ${reset} is more than one window (${this.config.windowSeconds}s) ahead`,

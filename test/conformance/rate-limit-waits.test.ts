@@ -117,6 +117,35 @@ describe("RateLimitConsistency", () => {
   });
 });
 
+describe("RateLimitConsistency: a reset in the past", () => {
+  const sentAt = 1_750_000_000_000;
+  const answered = (reset: number, durationMs: number) =>
+    ({
+      request: { method: "GET", url: "http://127.0.0.1:1/api/account", headers: { Authorization: "Bearer x" } },
+      response: {
+        status: 200,
+        headers: { "x-ratelimit-limit": "30", "x-ratelimit-remaining": "29", "x-ratelimit-reset": String(reset) },
+        text: "",
+        json: undefined,
+        isJson: false,
+        setCookies: [],
+      },
+      durationMs,
+      receivedAt: sentAt + durationMs,
+    }) as Exchange;
+  const consistency = () => new RateLimitConsistency({ limit: 30, windowSeconds: 1, headers: RATE_LIMIT_HEADERS });
+
+  it("is judged from when the request was sent: an answer 3 s on its way may arrive after the reset it announced", () => {
+    expect(consistency().observe(answered(sentAt / 1000 + 1, 3000))).toBe("");
+  });
+
+  it("fails when the reset had passed before the request was sent", () => {
+    expect(consistency().observe(answered(sentAt / 1000 - 3, 10))).toBe(
+      `X-RateLimit-Reset ${sentAt / 1000 - 3} is in the past (the request was sent at ${sentAt / 1000})`,
+    );
+  });
+});
+
 describe("Transport", () => {
   it("--timeout counts from when the request is sent, not from before the wait for the server's window", async ({
     onTestFinished,
