@@ -105,7 +105,7 @@ export const CHECKS: CheckInfo[] = [
     name: "rate_limit_headers_consistent",
     apis: ["links"],
     catches:
-      "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset not in the future.",
+      "X-RateLimit-Limit differing from the contract's cap, X-RateLimit-Remaining not counting down within a window or exceeding the limit, X-RateLimit-Reset already past when the request was sent, or more than a window ahead.",
   },
   {
     name: "list_parameters_honoured",
