@@ -1,7 +1,7 @@
 // Sends the runner's requests one at a time, never faster than the API allows: a budget of N requests per minute
 // (from --rate-limit, else the contract's x-rate-limit) and, on top, the live X-RateLimit-* headers followed by the
 // clients' own RateLimiter. Every exchange is recorded with its timing for the reports.
-import { type Dispatcher, request as undiciRequest } from "undici";
+import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import { type HeaderReader, RateLimiter } from "../../lib/rate-limit.js";
 import type { PreparedRequest } from "../apis.js";
 
@@ -142,20 +142,32 @@ function headersOf(
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
 
 /**
+ * Where a request that may not be sent twice goes: a new connection each time (no keep-alive). A server may close an
+ * idle kept-alive connection at any moment (RFC 9112 §9.5), and the client learns of it only once its event loop has
+ * read the close. On a busy machine that comes seconds late, after undici's margin on the server's `Keep-Alive:
+ * timeout`, so a POST written in between was reset (ECONNRESET) with nothing to show that the server had not acted on
+ * it. A new connection cannot have been closed as idle; the price is one handshake per such request.
+ */
+const NEW_CONNECTION_EACH = new Agent({ pipelining: 0 });
+
+/**
  * One request. An idempotent request whose connection was closed under it before any response (a kept-alive
  * connection the server closed while the runner was busy, so that the request went out on a dead socket) is sent
  * once more on a new connection, as RFC 9110 §9.2.2 allows: a busy CI machine is no server error. A server that
- * resets again is reported (not_a_server_error), and a POST is never sent twice.
+ * resets again is reported (not_a_server_error). Any other request (a POST) is never sent twice, and never on a
+ * kept-alive connection (NEW_CONNECTION_EACH).
  */
 async function requestOnce(request: PreparedRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  const send = () =>
-    undiciRequest(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+  const idempotent = IDEMPOTENT.has(request.method.toUpperCase());
+  const { method, headers, body } = request;
+  const dispatcher = idempotent ? undefined : NEW_CONNECTION_EACH;
+  const send = () => undiciRequest(request.url, { method, headers, body, signal, dispatcher });
   try {
     return await send();
   } catch (error) {
     const code = (error as { code?: string }).code;
     const closed = code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE";
-    if (!closed || !IDEMPOTENT.has(request.method.toUpperCase()) || signal.aborted) throw error;
+    if (!closed || !idempotent || signal.aborted) throw error;
     return send();
   }
 }
