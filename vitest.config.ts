@@ -1,10 +1,15 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import LongFilesFirst from "./test/support/long-files-first.js";
 import { MAX_WORKERS } from "./test/support/ports.js";
+
+/** What only proves a release (both Node lines of the packages, the identity proof over 20 seeds) runs in CI, which
+ * sets CI=true, and with `npm run test:release`; a developer's `npm test` leaves it out (README, "Quick start"). */
+const RELEASE_PROOFS = Boolean(process.env.CI || process.env.RELEASE_PROOFS);
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(RELEASE_PROOFS ? [] : ["test/release/**"])],
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],

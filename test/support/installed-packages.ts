@@ -1,5 +1,5 @@
 // The packages as users install them, for test/package/consumer.test.ts (the machine's Node) and
-// test/package/node-lines.test.ts (Node 22 and 24): the tarballs packed from the checkout's dist/, and what both
+// test/release/node-lines.test.ts (Node 22 and 24): the tarballs packed from the checkout's dist/, and what both
 // files run from an install: `contracts mock` answering once, and `contracts conform` against `contracts sandbox`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -6,6 +6,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** The longest files (wall time on 2 cores), longest first; the docs site files wait for one build, so they lead. */
 const LONG_FILES = [
+  "test/release/identity-proof.test.ts",
+  "test/release/node-lines.test.ts",
   "test/docs/site-pages.test.ts",
   "test/conformance/identity.test.ts",
   "test/package/consumer.test.ts",
