@@ -1,7 +1,8 @@
 // False alarms of issue 47 that came from our own choices, each proven against an independent server written for the
 // purpose (conformance/oracle/) that makes the choice the seed leaves open: a domain's unset redirects read back as
 // null, a router that answers a method a path does not document, a gateway that takes a numeric string nonce. Each
-// run passes; each counter-test shows the contract word that made it a failure before.
+// run passes; each counter-test shows the contract word that made it a failure before. Last, the page-2 step of
+// list_parameters_honoured on a list that holds one row: rows of the run's own with writes, "not reached" without.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ContractPatch } from "../../conformance/fault-servers/contract-patch.js";
 import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/judge/contract-words.js";
@@ -147,5 +148,32 @@ describe("a pay gateway that takes any unique nonce, a numeric string included",
     const { code, report } = await conformInProcess(getBalance(server.url), env, [onType]);
     expect(failing(report).join("\n")).toMatch(/negative_data_rejection on getBalance: .*body \/nonce: wrong type/);
     expect(code).toBe(1);
+  });
+});
+
+describe("page 2 of a list that holds one row (list_parameters_honoured)", () => {
+  it("with writes: adds a row of the run's own, asks page 2 with limit 1, and deletes the row", async () => {
+    const { code, report, stdout, server } = await conformOracle(
+      { errors: "http" },
+      ["--operation", "listDomains"],
+      [],
+    );
+    expect(failing(report), stdout).toEqual([]);
+    expect(server.log.some((r) => r.url.includes("limit=1") && r.url.includes("page=2"))).toBe(true);
+    expect(report.resources.filter((r) => r.kind === "domain").map((r) => r.state)).toContain("deleted");
+    expect(report.resources.every((r) => r.state === "deleted")).toBe(true);
+    expect(code).toBe(0);
+  });
+
+  it("read-only: says page 2 was not reached instead of passing it", async () => {
+    const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, errors: "http" });
+    servers.push(server);
+    const args = ["links", "--base-url", server.url, "--seed", "5", "--max-examples", "4", "--rate-limit", "1000/s"];
+    const { report } = await conformInProcess([...args, "--operation", "listOverlays"], env, []);
+    expect(report.skippedOperations).toContainEqual({
+      operationId: "listOverlays",
+      reason: expect.stringMatching(/list_parameters_honoured: page 2 with limit=1 not reached/),
+    });
+    expect(server.log.some((r) => r.url.includes("page=2"))).toBe(false);
   });
 });
