@@ -4,7 +4,7 @@
 // them. Everything that the bundles do say (operations, schemas, security schemes, x-rate-limit, Link Objects) is
 // read from them, not repeated here.
 import { hmacSha256Signer } from "../lib/pay-signature.js";
-import { memoryNonceSource, type NonceSource } from "../lib/nonce.js";
+import type { NonceSource } from "../lib/nonce.js";
 import { type ApiName, loadContract } from "../lib/contract/index.js";
 
 export interface Credentials {
@@ -355,8 +355,4 @@ function knownScopes(generated: string): string {
     (_, index) => (generated.charCodeAt(index % Math.max(generated.length, 1)) + index) % 2 === 0,
   );
   return ["openid", ...picked].join(" ");
-}
-
-export function newNonceSource(): NonceSource {
-  return memoryNonceSource();
 }

@@ -46,6 +46,8 @@ Options:
   --max-writes <n>        with --allow-writes, at most n creations of resources the contract gives no way to
                           delete (default 5), also from invalid data or no credentials a lenient server accepts;
                           one kept for each stateful sequence; listed as left behind
+  --nonce <mode>          pay: seconds (default: never ahead of the wall clock in whole seconds, waiting for the
+                          next second), milliseconds, microseconds or counter:<start>
   --rate-limit <rate>     at most this many requests: 30 (per minute), 30/min, 5/s, 900/h (default: the
                           contract's x-rate-limit, if any); the live X-RateLimit-* headers are always followed too
   --timeout <ms>          per request (default 10000)

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from "node
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
+import { nonceModeText, parseNonceMode } from "./send/nonces.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { type Credentials, CREDENTIAL_ENV, PROFILES } from "./apis.js";
@@ -118,6 +119,7 @@ const CONFORM_OPTIONS = {
   "exclude-check": { type: "string", multiple: true },
   "allow-writes": { type: "boolean", default: false },
   "max-writes": { type: "string" },
+  nonce: { type: "string" },
   "max-response-time": { type: "string" },
   shard: { type: "string" },
   concurrency: { type: "string" },
@@ -179,7 +181,9 @@ export async function runConformCommand(
     loadContract(api).document.info["x-rate-limit"] as { limit: number; windowSeconds: number } | undefined,
   );
   const within = (budget.maxRequests ?? budget.maxDurationMs) ? `, budget ${budgetText(budget)}` : "";
-  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}${within}`;
+  const nonce = parseNonceMode(values.nonce);
+  const nonces = api === "pay" ? `, nonces ${nonceModeText(nonce)}` : "";
+  const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}${within}${nonces}`;
   const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
   try {
     const report = await runConformance({
@@ -203,6 +207,7 @@ export async function runConformCommand(
       secrets,
       concurrency: positiveInteger(values.concurrency, "--concurrency", 1) || 1,
       maxWrites: positiveInteger(values["max-writes"], "--max-writes", DEFAULT_MAX_WRITES),
+      nonce,
       maxResponseTimeMs:
         values["max-response-time"] === undefined
           ? undefined

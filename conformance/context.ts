@@ -8,6 +8,7 @@ import { type ContractLink, linkedResources, readLinks } from "./contract/links.
 import { operationOf, operationsOf } from "./contract/lookup.js";
 import { type OperationModel, operationModel } from "./plan/cases.js";
 import { Secrets } from "./report/secrets.js";
+import type { NonceMode } from "./send/nonces.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
 
 export interface RunOptions {
@@ -35,6 +36,8 @@ export interface RunOptions {
   identity?: IdentityRunOptions;
   /** Breaking an `x-assumption` fails instead of warning. */
   strict?: boolean;
+  /** How pay's nonces are numbered (--nonce); seconds when absent. */
+  nonce?: NonceMode;
   /** Valid creations of resources the run cannot delete, in the whole run, the sequences' included (default 5). */
   maxWrites?: number;
   /** Every response must arrive within this many milliseconds (max_response_time). */

@@ -9,6 +9,7 @@ import type { ResourceKind } from "./apis.js";
 import { RunContext, type RunOptions } from "./context.js";
 import type { ItemParts } from "./item-parts.js";
 import { appliesTo, CHECKS } from "./judge/checks.js";
+import { requestWord } from "./judge/contract-words.js";
 import { RESPONSE_CHECK_NAMES } from "./judge/response-checks.js";
 import { Judge } from "./judge/judge.js";
 import { mutationKind } from "./report/coverage.js";
@@ -173,6 +174,21 @@ function factsOf(context: RunContext, operation: SelectedOperation, cases: Opera
     examples: cases.examples.length,
     boundaries: cases.boundaries.length,
     mutations: cases.mutations.map((c) => mutationKind(c.violation?.description ?? c.label)),
+    noWriteMutations: cases.mutations.flatMap((c, index) => (c.rawBody !== undefined ? [index] : [])),
+    promisedMutations: cases.mutations.flatMap((c, index) => {
+      const { violation } = c;
+      if (!violation) return [];
+      const { api, pointer } = cases.model.op;
+      const word = requestWord(
+        api,
+        pointer,
+        violation.location,
+        cases.model.body?.pointer,
+        "x-provider-refuses",
+        violation.removed,
+      );
+      return word === undefined ? [] : [index];
+    }),
     invalidData: cases.invalid !== undefined,
     secured: context.isSecured(cases.model),
     writes: operation.readOnly ? "nothing" : operation.undeletable ? "undeletable" : "deletable",

@@ -8,11 +8,25 @@ export const CATALOG_FAULTS = [
   "title-trimmed",
   "idempotency-key-optional",
   "ignores-wrong-key",
+  "malformed-json-500",
 ] as const;
 export type CatalogFault = (typeof CATALOG_FAULTS)[number];
 
 export interface CatalogServer extends RunningServer {
   products: Map<string, Record<string, unknown>>;
+}
+
+/**
+ * Whether a request body is empty or parses as JSON: the `malformed-json-500` fault answers the rest with a 500 (in
+ * JSON, so that only not_a_server_error catches it; a text body would fail content_type_conformance too).
+ */
+function parses(body: string): boolean {
+  try {
+    if (body !== "") JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function startCatalogServer(options: {
@@ -47,6 +61,8 @@ export async function startCatalogServer(options: {
       // The fault: a write without the Idempotency-Key the seed calls mandatory is accepted like any other.
       const forgiven =
         options.fault === "idempotency-key-optional" && keyless && /Idempotency-Key/.test(call.invalid ?? "");
+      if (options.fault === "malformed-json-500" && !parses(call.rawBody))
+        return { status: 500, body: { error: "internal error" } };
       if (call.invalid && !forgiven) return { status: 400, body: { error: call.invalid } };
       switch (call.operationId) {
         case "getShop":

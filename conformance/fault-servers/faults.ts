@@ -155,6 +155,21 @@ export const FAULTS: Fault[] = [
       }),
   },
   {
+    name: "catalog-malformed-json-500",
+    api: "catalog",
+    check: "not_a_server_error",
+    breaks:
+      "a product creation with malformed JSON is answered 500; --max-writes 1 keeps no creation for invalid data, and a malformed body, which cannot create one, is sent all the same",
+    args: ["--operation", "createProduct", "--allow-writes", "--max-writes", "1"],
+    start: (port) =>
+      startCatalogServer({
+        apiKey: C.CATALOG_API_KEY,
+        readApiKey: C.CATALOG_READ_API_KEY,
+        fault: "malformed-json-500",
+        port,
+      }),
+  },
+  {
     name: "pay-nonce-not-checked",
     api: "pay",
     check: "nonce_replay",

@@ -127,7 +127,7 @@ function page(call: LinksCall, fault: LinksFault | undefined, key: string, all: 
   const data = {
     result: visible.length,
     perpage: limit,
-    currentpage: fault === "currentpage-from-zero" ? current - 1 : current,
+    currentpage: fault === "currentpage-from-zero" ? current - 1 : fault === "currentpage-always-1" ? 1 : current,
     nextpage: Math.min(current + 1, maxpage),
     maxpage,
     [key]: visible.slice((current - 1) * limit, current * limit),

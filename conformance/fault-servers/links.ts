@@ -26,6 +26,9 @@ export const LINKS_FAULTS = [
   "update-keeps-old-values",
   "errors-without-message",
   "limit-header-not-the-cap",
+  "adds-domain-without-domain",
+  "undocumented-method-html",
+  "currentpage-always-1",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -182,9 +185,24 @@ async function answer(
     return error(401, "A valid API key is required to use this service.");
   }
   const call = await readCall("links", request);
-  if (!call) return error(404, "Unknown endpoint.");
-  if (call.invalid && fault !== "accepts-invalid") return error(400, call.invalid);
+  if (!call) return fault === "undocumented-method-html" ? HTML_405 : error(404, "Unknown endpoint.");
+  if (call.invalid && fault !== "accepts-invalid" && !addsWithoutDomain(call, fault)) return error(400, call.invalid);
   return handle(call);
+}
+
+/** The `undocumented-method-html` fault: a web server's own page, though the seed says "All responses are JSON". */
+const HTML_405: Reply = {
+  status: 405,
+  text: "<html><body><h1>405 Method Not Allowed</h1></body></html>",
+  headers: { "Content-Type": "text/html" },
+};
+
+/** The `adds-domain-without-domain` fault: a domain add without the `domain` the seed requires is accepted. */
+function addsWithoutDomain(call: IncomingCall, fault: LinksFault | undefined): boolean {
+  if (fault !== "adds-domain-without-domain" || call.operationId !== "addDomain" || !call.body) return false;
+  if ("domain" in call.body) return false;
+  call.body.domain = `https://unnamed-${Date.now()}.example.com`;
+  return true;
 }
 
 /**

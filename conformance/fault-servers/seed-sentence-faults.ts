@@ -78,6 +78,32 @@ export const SEED_SENTENCE_FAULTS: Fault[] = [
     start: links("currentpage-from-zero"),
   },
   {
+    name: "links-currentpage-always-1",
+    api: "links",
+    check: "list_parameters_honoured",
+    breaks: "currentpage is 1 whatever page is asked for: page 2 with limit 1 of the domain list says currentpage 1",
+    args: ["--operation", "listDomains"],
+    start: links("currentpage-always-1"),
+  },
+  {
+    name: "links-adds-domain-without-domain",
+    api: "links",
+    check: "negative_data_rejection",
+    breaks:
+      "a domain add without the domain the seed calls required is answered with success (and a domain of its own)",
+    // The kinds of invalid data the provider promised to refuse come first (plan/build.ts): the missing domain.
+    args: ["--operation", "addDomain", "--allow-writes"],
+    start: links("adds-domain-without-domain"),
+  },
+  {
+    name: "links-undocumented-method-html",
+    api: "links",
+    check: "unsupported_method",
+    breaks: "a method a path does not document is answered 405 with an HTML page, though all responses are JSON",
+    args: ["--operation", "addDomain", "--allow-writes"],
+    start: links("undocumented-method-html"),
+  },
+  {
     name: "links-domain-update-keeps-old-values",
     api: "links",
     check: "update_visible_on_read",

@@ -92,7 +92,8 @@ export const CHECKS: CheckInfo[] = [
   },
   {
     name: "unsupported_method",
-    catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused.",
+    catches:
+      "a method that a path does not document (GET, or with --allow-writes PATCH) answered with a server error or no response, with a body that is not what the contract promises of every response (x-every-response: links, JSON), or with a success where the contract says the provider refuses it (x-undocumented-methods-refused: pay); elsewhere a success is an observation (RFC 9110 requires no 405).",
   },
   { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
   {
@@ -111,7 +112,7 @@ export const CHECKS: CheckInfo[] = [
     name: "list_parameters_honoured",
     apis: ["links"],
     catches:
-      "a list page that does not do what its query parameters ask (more rows than limit, a perpage above limit or below the rows listed) or a currentpage other than the page asked for (links seed: limit is results per page, page the current page number).",
+      "a list page that does not do what its query parameters ask (more rows than limit, a perpage above limit or below the rows listed) or a currentpage other than the page asked for (links seed: limit is results per page, page the current page number); each list is asked for page 2 with limit 1, with rows of the run's own added where writes are allowed, or page 2 is reported not reached.",
   },
   {
     name: "seen_together",

@@ -16,7 +16,8 @@ import {
 import type { Location } from "../plan/mutations.js";
 import type { RecordedResponse } from "../send/transport.js";
 
-export type ContractWord = "x-assumption" | "x-provider-refuses" | "x-any-status-in-class";
+export type ContractWord =
+  "x-assumption" | "x-provider-refuses" | "x-any-status-in-class" | "x-undocumented-methods-refused";
 
 export interface ErrorEnvelope {
   property: string;
@@ -28,6 +29,19 @@ export function errorEnvelope(api: ApiName): ErrorEnvelope | undefined {
   const declared = loadContract(api).document["x-error-envelope"] as Partial<ErrorEnvelope> | undefined;
   if (!declared || typeof declared.property !== "string" || !Array.isArray(declared.success)) return undefined;
   return { property: declared.property, success: declared.success };
+}
+
+/** The root `x-every-response` of an API: the media type its provider promises for every response, and where. */
+export function everyResponse(api: ApiName): { mediaType: string; source: string } | undefined {
+  const declared = loadContract(api).document["x-every-response"] as
+    { mediaType?: unknown; source?: unknown } | undefined;
+  if (!declared || typeof declared.mediaType !== "string" || typeof declared.source !== "string") return undefined;
+  return { mediaType: declared.mediaType, source: declared.source };
+}
+
+/** The root `x-undocumented-methods-refused` of an API: the provider's word that refuses a method no path documents. */
+export function undocumentedMethodsRefused(api: ApiName): string | undefined {
+  return textOf(loadContract(api).document, "x-undocumented-methods-refused");
 }
 
 /** The error the body signals through the contract's envelope (e.g. `error: 1`), if it signals one. */

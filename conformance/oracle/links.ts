@@ -33,6 +33,13 @@ export interface OracleLinksOptions {
   accountSize?: number;
   /** The order of every list: creation order, newest first, or by name (the seed shows none). */
   listOrder?: "oldest-first" | "newest-first" | "by-name";
+  /** How a redirect left out on domain add reads back: "", null, or absent (the seed shows none). */
+  unsetRedirect?: "empty" | "null" | "absent";
+  /**
+   * A method a path does not document: refused with 404 and the envelope (the default), or answered as the path's
+   * own method, as a router that matches paths only does (a PATCH of the domain list lists them with 200).
+   */
+  otherMethods?: "not-found" | "as-the-path";
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -73,6 +80,7 @@ interface OracleState {
   pastLastPage: NonNullable<OracleLinksOptions["pastLastPage"]>;
   createdStatus: number;
   listOrder: NonNullable<OracleLinksOptions["listOrder"]>;
+  unsetRedirect: NonNullable<OracleLinksOptions["unsetRedirect"]>;
   /** Campaigns deleted under the "deleted-campaign-listed" fault. */
   deletedCampaigns: Set<number>;
 }
@@ -149,12 +157,12 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
       const domain = text(call.body.domain);
       if (!domain || !/^https?:\/\/[^\s/]+/.test(domain)) return fail(400, "The domain must include http or https.");
       if (state.domains.some((d) => d.domain === domain)) return fail(409, "The domain already exists.");
-      const domainAdded = {
-        id: state.nextId++,
-        domain,
-        redirectroot: text(call.body.redirectroot) ?? "",
-        redirect404: text(call.body.redirect404) ?? "",
-      };
+      const domainAdded: Item = { id: state.nextId++, domain };
+      for (const key of ["redirectroot", "redirect404"]) {
+        const sent = text(call.body[key]);
+        if (sent !== undefined) domainAdded[key] = sent;
+        else if (state.unsetRedirect !== "absent") domainAdded[key] = state.unsetRedirect === "null" ? null : "";
+      }
       state.domains.push(domainAdded);
       return created(state, { error: 0, id: domainAdded.id });
     }
@@ -300,6 +308,7 @@ function initialState(options: OracleLinksOptions): OracleState {
       ],
     },
     listOrder: options.listOrder ?? "oldest-first",
+    unsetRedirect: options.unsetRedirect ?? "empty",
     deletedCampaigns: new Set(),
   };
   // Names from both ends of the alphabet, so that a list sorted by name has the run's own in its middle.
@@ -336,17 +345,17 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
     if (broken) return fail(400, "The request body is not valid JSON.");
     const parts = url.pathname.split("/").filter(Boolean); // ["api", ...]
-    const call: LinksCall = {
-      route: `${method} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`,
-      id: Number(parts.find((p) => /^\d+$/.test(p))),
-      body,
-      url,
-    };
-    return (
-      accountAndDomains(state, call) ??
-      campaignsAndChannels(state, call, options) ??
-      fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`)
-    );
+    const routeOf = (m: string) => `${m} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`;
+    const id = Number(parts.find((p) => /^\d+$/.test(p)));
+    const answer = (m: string) =>
+      accountAndDomains(state, { route: routeOf(m), id, body, url }) ??
+      campaignsAndChannels(state, { route: routeOf(m), id, body, url }, options);
+    const others = options.otherMethods === "as-the-path" ? ["GET", "PUT", "DELETE", "POST"] : [];
+    for (const each of [method, ...others.filter((other) => other !== method)]) {
+      const answered = answer(each);
+      if (answered) return answered;
+    }
+    return fail(404, `Unknown endpoint ${method} ${url.pathname} (${now()}).`);
   };
   const answer: Answer = async (request, response) => {
     log.push({ at: Date.now(), method: request.method ?? "GET", url: request.url ?? "/" });

@@ -26,10 +26,20 @@ export interface OraclePayOptions {
   orderHistory?: number;
   /** The order list's order: newest first (the default), or oldest first (the seed shows none). */
   listOrder?: "newest-first" | "oldest-first";
+  /**
+   * The nonces taken: positive integers only (the default), or any number or string not used before, read by its
+   * text (a numeric string included), as a gateway whose language reads JSON loosely does: the seed promises only
+   * uniqueness.
+   */
+  nonceValues?: "integers" | "any-unique";
+  /** Unique nonces (the seed's word), or each above the highest accepted so far, as many gateways require. */
+  nonceOrder?: "unique" | "increasing";
 }
 
 interface PayState {
   usedNonces: Set<string>;
+  /** The highest nonce accepted so far (nonceOrder "increasing"). */
+  highestNonce: number;
   orders: Array<Record<string, unknown>>;
   nextId: number;
 }
@@ -57,7 +67,7 @@ function newOrder(id: number, amount: number, order: Record<string, unknown> = {
 }
 
 export async function startOraclePayServer(options: OraclePayOptions): Promise<RunningServer & { orders: unknown[] }> {
-  const state: PayState = { usedNonces: new Set(), orders: [], nextId: 700_001 };
+  const state: PayState = { usedNonces: new Set(), highestNonce: 0, orders: [], nextId: 700_001 };
   for (let n = 0; n < (options.orderHistory ?? 0); n++) state.orders.unshift(newOrder(state.nextId++, 10));
   const secretsSeen = new Set([options.secret]);
   const running = await serveOracle(options.port ?? 0, secretsSeen, async (request) => {
@@ -103,9 +113,16 @@ function refuseUnsigned(
   secretsSeen.add(signature.slice("Bearer ".length));
   if (!json) return fail(400, "The body must be a JSON object");
   if (String(json.shop_id) !== options.shopId) return fail(404, "Shop not found");
-  if (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1)
+  const loose =
+    options.nonceValues === "any-unique" && (typeof json.nonce === "string" || typeof json.nonce === "number");
+  if (!loose && (typeof json.nonce !== "number" || !Number.isInteger(json.nonce) || json.nonce < 1))
     return fail(400, "nonce must be a positive integer");
-  const nonceKey = options.fault === "nonce-per-endpoint" ? `${url.pathname} ${json.nonce}` : String(json.nonce);
+  if (options.nonceOrder === "increasing") {
+    if (!(Number(json.nonce) > state.highestNonce)) return fail(409, "Nonce must be greater than the last one used");
+    state.highestNonce = Number(json.nonce);
+  }
+  const nonceKey =
+    options.fault === "nonce-per-endpoint" ? `${url.pathname} ${String(json.nonce)}` : String(json.nonce);
   const nonceChecked = !(options.fault === "nonce-unchecked-on-create" && url.pathname === "/api/createOrder/");
   if (nonceChecked && state.usedNonces.has(nonceKey)) return fail(409, "Nonce must be unique for each request");
   state.usedNonces.add(nonceKey);

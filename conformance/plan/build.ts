@@ -10,6 +10,10 @@ export interface OperationFacts {
   boundaries: number;
   /** The kind of each systematic mutation of the first example (`mutation: wrong type`), in order. */
   mutations: string[];
+  /** Indexes of the mutations that cannot create anything (a body that is not JSON), whatever the server. */
+  noWriteMutations?: number[];
+  /** Indexes of the mutations the contract says the provider refuses (x-provider-refuses): the only ones that fail. */
+  promisedMutations?: number[];
   /** Random invalid data can be generated (the operation has something to break). */
   invalidData: boolean;
   secured: boolean;
@@ -59,7 +63,7 @@ export function spread(length: number, count: number): number[] {
 function operationItems(facts: OperationFacts, settings: PlanSettings): Array<Omit<PlanItem, "id">> {
   const { maxExamples } = settings;
   const items: Array<Omit<PlanItem, "id">> = [];
-  const add = (kind: PlanKind, source: CaseSource, expect: PlanExpectation, priority: number) =>
+  const add = (kind: PlanKind, source: CaseSource, expect: PlanExpectation, priority: number, writes = facts.writes) =>
     items.push({
       operationId: facts.operationId,
       kind,
@@ -68,7 +72,7 @@ function operationItems(facts: OperationFacts, settings: PlanSettings): Array<Om
       checks: judges(expect, settings),
       priority,
       // A request refused by a correct server writes nothing; a lenient one may still create.
-      writes: facts.writes,
+      writes,
       cost: 1,
     });
   // Valid data: the examples, up to half the rest boundary values, then random data, --max-examples in all.
@@ -80,17 +84,32 @@ function operationItems(facts: OperationFacts, settings: PlanSettings): Array<Om
     add("random data", { type: "random", expectation: "valid", draw: i }, "accept", PRIORITY.random);
   // Invalid data: every kind of mutation of the first example (spread over half the cases), then random mutations.
   if (facts.examples > 0 && settings.checks.has("negative_data_rejection") && facts.invalidData) {
-    const systematic = spread(facts.mutations.length, Math.ceil(maxExamples / 2));
+    const noWrite = new Set(facts.noWriteMutations ?? []);
+    // The kinds of invalid data the provider promised to refuse come first in what the spread picks from: an accepted
+    // one fails, every other is an observation.
+    const promised = facts.promisedMutations ?? [];
+    const candidates = [
+      ...promised,
+      ...facts.mutations.map((_, index) => index).filter((index) => !promised.includes(index)),
+    ];
+    const spreadOver = spread(candidates.length, Math.ceil(maxExamples / 2)).map((position) => candidates[position]!);
+    // Where creations cannot be deleted, --max-writes holds the other invalid data back: the mutations that cannot
+    // create anything are always sent, whatever the spread picked, and never wait for the write budget.
+    const systematic = facts.writes === "undeletable" ? [...new Set([...spreadOver, ...noWrite])] : spreadOver;
     // What cannot be deleted goes invalid first: a correct server's refusals leave --max-writes to the valid data.
     const priority = facts.writes === "undeletable" ? PRIORITY.example - 0.5 : PRIORITY.mutation;
-    for (const index of systematic)
-      add(`mutation: ${facts.mutations[index]}` as PlanKind, { type: "mutation", index }, "refuse", priority);
+    for (const index of systematic) {
+      const kind = `mutation: ${facts.mutations[index]}` as PlanKind;
+      add(kind, { type: "mutation", index }, "refuse", priority, noWrite.has(index) ? "nothing" : facts.writes);
+    }
     for (let i = 0; i < maxExamples - systematic.length; i++)
       add("random invalid data", { type: "random", expectation: "invalid", draw: i }, "refuse", PRIORITY.random);
   }
+  // Without the run's credentials nothing is created for the account (a server that creates anyway fails ignored_auth).
   if (facts.examples > 0 && facts.secured && settings.checks.has("ignored_auth")) {
-    add("no credentials", { type: "credentials", auth: "none" }, "refuse credentials", PRIORITY.credentials);
-    add("wrong credentials", { type: "credentials", auth: "wrong" }, "refuse credentials", PRIORITY.credentials);
+    const credentials = PRIORITY.credentials;
+    add("no credentials", { type: "credentials", auth: "none" }, "refuse credentials", credentials, "nothing");
+    add("wrong credentials", { type: "credentials", auth: "wrong" }, "refuse credentials", credentials, "nothing");
   }
   return items;
 }

@@ -24,7 +24,8 @@ export type CaseSource =
   /** A stateful sequence or a probe across operations (steps/sequences.ts, methods.ts, scopes.ts, identity/run.ts). */
   | { type: "step"; step: StepName; resource?: string };
 
-export type StepName = "sequence" | "nonce replay" | "updates visible" | "scopes" | "unsupported methods" | "identity";
+export type StepName =
+  "sequence" | "nonce replay" | "updates visible" | "scopes" | "unsupported methods" | "list pages" | "identity";
 
 /** What a server that keeps the contract does with the item: accepts it, refuses it, or as the sequence says. */
 export type PlanExpectation = "accept" | "refuse" | "refuse credentials" | "sequence";

@@ -3,6 +3,7 @@
 // decisions (checks and operations skipped or unable to run), the observations, the coverage and every exchange with
 // what the run expected of it. Judging writes to it; the report is built from it alone (report.ts).
 import type { Expectation } from "../judge/response-check-input.js";
+import { DEFAULT_NONCE, shellNonce } from "../send/nonces.js";
 import { ObservationLog } from "../judge/observations.js";
 import type { Decision, Verdict } from "../judge/verdict.js";
 import type { RunOptions } from "../context.js";
@@ -72,7 +73,7 @@ export class Ledger {
   readonly expectations = new WeakMap<Exchange, Expectation>();
 
   constructor(
-    private readonly options: Pick<RunOptions, "checks" | "onProgress" | "baseUrl">,
+    private readonly options: Pick<RunOptions, "checks" | "onProgress" | "baseUrl" | "nonce">,
     private readonly secrets: Secrets,
     /** The request budget is spent: what it cut short is not reached, not unable to run. */
     private readonly budgetSpent: () => boolean,
@@ -183,11 +184,10 @@ export class Ledger {
       },
       // A replay is reproduced by sending the same request twice, or the request that used the nonce first and then
       // this one.
-      curl: curlCommand(
-        request,
-        this.secrets,
-        sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 },
-      ),
+      curl: curlCommand(request, this.secrets, {
+        ...(sentBefore ? { sentBefore: sentBefore.request } : { times: check === "nonce_replay" ? 2 : 1 }),
+        nonce: shellNonce(this.options.nonce ?? DEFAULT_NONCE),
+      }),
     };
     if (exchange?.response) {
       record.response = {

@@ -2,6 +2,7 @@
 // summary (console-report.ts), JUnit XML (junit.ts) and the HTML page (report-html.ts) are written from this data.
 // Every text goes through the run's secret filter before it leaves the process.
 import type { ApiName } from "../../lib/contract/index.js";
+import { DEFAULT_NONCE, nonceModeText } from "../send/nonces.js";
 import { type BaselineOutcome, baselineEntry } from "./baseline.js";
 import { appliesTo, CHECKS } from "../judge/checks.js";
 import type { CoverageReport } from "./coverage.js";
@@ -64,6 +65,8 @@ export interface RunReport {
   exchanges?: RecordedExchange[];
   /** The budget and how much of the plan it reached (absent in reports of older versions). */
   budget?: BudgetReport;
+  /** pay: how the run numbered its nonces (--nonce), in words. */
+  nonce?: string;
 }
 
 /** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
@@ -131,6 +134,7 @@ export function buildReport(context: RunContext, ledger: Ledger, outcome: RunOut
     ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
     maxExamples: options.maxExamples,
     allowWrites: options.allowWrites,
+    ...(options.api === "pay" && outcome.plan ? { nonce: nonceModeText(options.nonce ?? DEFAULT_NONCE) } : {}),
     startedAt: outcome.startedAt.toISOString(),
     finishedAt: outcome.finishedAt.toISOString(),
     interrupted: outcome.interrupted,

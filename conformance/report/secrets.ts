@@ -216,22 +216,24 @@ export class Secrets {
 
 /**
  * A curl command that reproduces the request. Secrets become environment variables; a pay request gets a fresh
- * nonce in the shell (a nonce is good for one request only, and the run used it), and its signature is computed
- * there over the exact body: from $PAY_SECRET, or from the made-up key of a wrong signature. `times` sends the
+ * nonce in the shell (a nonce is good for one request only, and the run used it), in the run's --nonce mode
+ * (`nonce`, a shell expression; seconds by default, never ahead of the shop's own client), and its signature is
+ * computed there over the exact body: from $PAY_SECRET, or from the made-up key of a wrong signature. `times` sends the
  * identical request more than once (a replay); `sentBefore` is sent first with the same fresh nonce (a nonce used on
  * one operation, replayed on another).
  */
 export function curlCommand(
   request: PreparedRequest,
   secrets: Secrets,
-  options: { times?: number; sentBefore?: PreparedRequest } = {},
+  options: { times?: number; sentBefore?: PreparedRequest; nonce?: string } = {},
 ): string {
+  const fresh = options.nonce ?? "$(date +%s)";
   if (!options.sentBefore) {
-    const { setup, curl } = curlLines(request, secrets, "$(date +%s%6N)");
+    const { setup, curl } = curlLines(request, secrets, fresh);
     const times = options.times ?? 1;
     return [...setup, times > 1 ? `for attempt in $(seq ${times}); do ${curl}; echo; done` : curl].join("\n");
   }
-  const lines = ["NONCE=$(date +%s%6N)"];
+  const lines = [`NONCE=${fresh}`];
   for (const each of [options.sentBefore, request]) {
     const { setup, curl } = curlLines(each, secrets, "$NONCE");
     lines.push(...setup, each === request ? curl : `${curl}; echo`);

@@ -151,7 +151,8 @@ export async function executeItem(
   const { context, judge, ledger, writes, tracker } = parts;
   const operationId = cases.model.op.operationId;
   const source = item.source;
-  if (cases.undeletable && writes.left <= 0) {
+  // Only what may create waits for --max-writes (not a malformed body, nor a request without the run's credentials).
+  if (item.writes === "undeletable" && writes.left <= 0) {
     const what = item.expect === "accept" ? "valid data" : item.expect === "refuse" ? "invalid data" : item.kind;
     return notSent(ledger, writes, operationId, what);
   }

@@ -2,7 +2,9 @@
 // nonce by the API's profile), goes out through the transport (the rate limit's waits, the request cap) and comes
 // back as an Exchange stamped with the plan item it belongs to. Each exchange is handed on as it arrives (the
 // runner gives it to the judge); nothing is judged here.
-import { type AuthMode, newNonceSource, type PreparedRequest } from "../apis.js";
+import type { AuthMode, PreparedRequest } from "../apis.js";
+import type { NonceSource } from "../../lib/nonce.js";
+import { DEFAULT_NONCE, runNonceSource } from "./nonces.js";
 import type { RunContext } from "../context.js";
 import { type OperationModel, prepare, type RequestCase } from "../plan/cases.js";
 import { type Exchange, RequestBudget, Transport } from "./transport.js";
@@ -38,7 +40,8 @@ export interface CaseSender {
 
 export class Sender {
   readonly transport: Transport;
-  readonly nonces = newNonceSource();
+  /** Pay's nonces, in the run's --nonce mode (seconds by default: never ahead of the shop's own client). */
+  readonly nonces: NonceSource;
 
   constructor(
     private readonly context: RunContext,
@@ -46,6 +49,7 @@ export class Sender {
     onExchange: (exchange: Exchange) => void,
   ) {
     const { options, declaredRateLimit: declared } = context;
+    this.nonces = runNonceSource(options.nonce ?? DEFAULT_NONCE);
     const rate = options.rateLimit ?? declared;
     this.transport = new Transport({
       budget: rate ? new RequestBudget(rate.limit, rate.windowSeconds * 1000) : undefined,

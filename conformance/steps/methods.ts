@@ -1,6 +1,7 @@
-// unsupported_method: a method a path does not document must not succeed. GET is tried wherever a path does not
-// document it (a read cannot harm); PATCH, which none of the contracts documents, only with --allow-writes. The probe
-// carries the run's valid credentials (signed like any request), so that only the method makes it wrong.
+// unsupported_method: a method a path does not document, judged by what the contract promises of it (probe-checks.ts).
+// GET is tried wherever a path does not document it (a read cannot harm); PATCH, which none of the contracts
+// documents, only with --allow-writes. The probe carries the run's valid credentials (signed like any request), so
+// that only the method makes it wrong.
 import type { RunContext } from "../context.js";
 import { methodRefused } from "../judge/probe-checks.js";
 import type { PreparedRequest } from "../apis.js";
@@ -51,6 +52,7 @@ export async function unsupportedMethods(
     const label = `${method} ${path} (the path documents ${documented.join(", ")})`;
     context.options.onProgress?.({ type: "operation", operationId, phase: "unsupported method" });
     const exchange = await send.send(model, { ...example, label }, { probe: asMethod(method) });
-    ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label));
+    const observe = (message: string) => ledger.observations.acceptedInvalid(operationId, message);
+    ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label, observe));
   }
 }

@@ -6,6 +6,7 @@ import { CHECKS } from "../judge/checks.js";
 import type { StepFacts } from "../plan/build.js";
 import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
 import type { CaseSender } from "../send/sender.js";
+import { listPages, listPagesCost, pagedLists } from "./list-pages.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
 import { nonceReplay, nonceReplayRuns } from "./nonce-replay.js";
 import type { StepParts } from "./parts.js";
@@ -57,6 +58,16 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
       cost: api === "catalog" ? 4 : 12,
       writes: writes(Boolean(kind.undeletable)),
       priority: PRIORITY.sequence,
+    });
+  const lists = pagedLists(context, operationIds);
+  if (lists.length > 0)
+    steps.push({
+      step: { type: "step", step: "list pages" },
+      operationId: lists[0]!,
+      checks: ["list_parameters_honoured"],
+      cost: listPagesCost(context, operationIds),
+      writes: allowWrites ? "deletable" : "nothing",
+      priority: PRIORITY.probe,
     });
   const probes = probedPaths(context, operationIds).size;
   if (probes > 0)
@@ -115,6 +126,8 @@ export async function runStep(
       return scopeEnforcement(step, operationIds);
     case "unsupported methods":
       return unsupportedMethods(step, operationIds);
+    case "list pages":
+      return listPages(step, operationIds);
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.

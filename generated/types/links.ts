@@ -383,7 +383,8 @@ export interface components {
         };
         /**
          * @description A branded domain. `redirectroot` and `redirect404` are optional when a domain is added, and the seed does not
-         *     show what a domain added without them carries, so they may be absent and are not format-checked here.
+         *     show what a domain added without them carries, so they may be absent, empty or `null` and are not
+         *     format-checked here.
          */
         Domain: {
             id: number;
@@ -392,10 +393,10 @@ export interface components {
              * @description The branded domain as a URL including the scheme (http or https).
              */
             domain: string;
-            /** @description Where visitors of the bare domain go (a URL). */
-            redirectroot?: string;
-            /** @description Custom not-found redirect (a URL). */
-            redirect404?: string;
+            /** @description Where visitors of the bare domain go (a URL); how an unset one reads back is not shown. */
+            redirectroot?: string | null;
+            /** @description Custom not-found redirect (a URL); how an unset one reads back is not shown. */
+            redirect404?: string | null;
         };
         /** @description A branded domain to add. */
         DomainAdd: {

@@ -98,7 +98,8 @@ export interface components {
         ShopId: string;
         /**
          * @description Request number that must be unique for each request. The clients of this repository make it strictly
-         *     increasing.
+         *     increasing. The refusal the seed promises is of a reused nonce (`x-provider-refuses` on `requestSignature`,
+         *     tested by `nonce_replay`); no source says a nonce of another type (a numeric string) is refused.
          * @example 1709391600001
          */
         Nonce: number;

@@ -169,14 +169,31 @@ describe("the probes' checks", () => {
     );
   });
 
-  it("unsupported_method fails on a success and on a server error", () => {
+  it("unsupported_method fails on a server error, and on a success only where the contract says it is refused", () => {
     const request = { method: "GET", path: "/orders" };
-    expect(methodRefused("pay", "createOrder", request, exchange(405), "GET").outcome).toBe("pass");
-    expect(methodRefused("pay", "createOrder", request, exchange(200, { type: "success" }), "GET").message).toBe(
-      "GET /orders succeeded with status 200",
-    );
-    expect(methodRefused("pay", "createOrder", request, exchange(502), "GET").message).toBe(
+    const observed: string[] = [];
+    const observe = (message: string) => observed.push(message);
+    expect(methodRefused("pay", "createOrder", request, exchange(405), "GET", observe).outcome).toBe("pass");
+    // Pay seed: "All operations are POST" (x-undocumented-methods-refused).
+    expect(
+      methodRefused("pay", "createOrder", request, exchange(200, { type: "success" }), "GET", observe).message,
+    ).toMatch(/^GET \/orders succeeded with status 200, though Pay seed, Endpoints: 'All operations are POST\.'/);
+    expect(methodRefused("pay", "createOrder", request, exchange(502), "GET", observe).message).toBe(
       "GET /orders was answered with the server error 502",
+    );
+    // Catalog: no source promises a refusal; the success is an observation.
+    const getProducts = { method: "GET", path: "/admin/seller-api/products" };
+    expect(methodRefused("catalog", "createProduct", getProducts, exchange(200), "GET", observe).outcome).toBe("pass");
+    expect(observed).toEqual([
+      "GET /admin/seller-api/products succeeded with status 200; no source promises that a method the path does not document is refused",
+    ]);
+    // Links: "All responses are JSON" (x-every-response), a refusal included.
+    const html = exchange(405);
+    html.response = { ...html.response!, headers: { "content-type": "text/html" }, text: "<html/>", isJson: false };
+    expect(
+      methodRefused("links", "addDomain", { method: "GET", path: "/api/domain/add" }, html, "GET", observe).message,
+    ).toMatch(
+      /^GET \/api\/domain\/add was answered with status 405 and a body that is not application\/json \(text\/html: "<html\/>"\), though Links seed/,
     );
   });
 });

@@ -10,6 +10,7 @@ import type { RunReport } from "../../conformance/report/report.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { testPort } from "../support/ports.js";
+import { testNonces } from "../support/conform-cli.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-targets-"));
@@ -21,7 +22,8 @@ async function conform(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | string; report: RunReport; output: string }> {
   const json = join(dir, `${api}-${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", api, "--base-url", baseUrl, "--seed", "11", "--json", json, ...args], env);
+  const argv = testNonces([api, "--base-url", baseUrl, "--seed", "11", "--json", json, ...args]);
+  const run = runContracts(["conform", ...argv], env);
   const code = await run.exit;
   return {
     code,

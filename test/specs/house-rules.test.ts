@@ -50,7 +50,9 @@ describe("house rules on x-assumption, x-provider-refuses and x-error-envelope",
     expect(at("assumption-is-one-sentence")).toEqual([
       "components.schemas.ListOrdersRequest.properties.page.x-assumption",
     ]);
-    expect(at("provider-refuses-is-one-sentence")).toEqual(["components.schemas.Nonce.x-provider-refuses"]);
+    expect(at("provider-refuses-is-one-sentence")).toEqual([
+      "components.securitySchemes.requestSignature.x-provider-refuses",
+    ]);
     expect(at("error-envelope-declared").length).toBeGreaterThan(0);
   }, 60_000);
 });

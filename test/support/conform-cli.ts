@@ -10,6 +10,15 @@ import { type RunningCommand, runContracts } from "./processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-cli-"));
 
+/**
+ * The test servers are started for the test: there is no shop client to lock out, so a pay run numbers its nonces in
+ * microseconds (no wait between two), unless the test names --nonce itself. The default, seconds, waits for the next
+ * second for each nonce: test/conformance/nonce-modes.test.ts runs it.
+ */
+export function testNonces(args: string[]): string[] {
+  return args[0] === "pay" && !args.includes("--nonce") ? [...args, "--nonce", "microseconds"] : args;
+}
+
 export interface CliRun {
   code: number | string;
   report: RunReport;
@@ -26,7 +35,7 @@ export interface CliRun {
  */
 export async function conformWithCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const json = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
-  const run = runContracts(["conform", ...args, "--json", json], { ...FAULT_SERVER_CREDENTIALS, ...env });
+  const run = runContracts(["conform", ...testNonces(args), "--json", json], { ...FAULT_SERVER_CREDENTIALS, ...env });
   const code = await run.exit;
   let report: RunReport;
   try {

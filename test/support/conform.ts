@@ -12,7 +12,7 @@ import { type ContractPatch, patchContract } from "../../conformance/fault-serve
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { cliFailure } from "../../lib/cli.js";
-import { identityRunArgs } from "./conform-cli.js";
+import { identityRunArgs, testNonces } from "./conform-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "conform-in-process-"));
 
@@ -71,7 +71,7 @@ export async function conformInProcess(
     tty: false,
     signals: false,
   };
-  const argv = [...args, "--json", files.json, ...(files.junit ? ["--junit", files.junit] : [])];
+  const argv = [...testNonces(args), "--json", files.json, ...(files.junit ? ["--junit", files.junit] : [])];
   const run = async () => {
     try {
       return await runConformCommand(argv, { ...process.env, ...env }, io);
