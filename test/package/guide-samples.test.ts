@@ -219,8 +219,7 @@ async function runPage(page: string, samples: RunnableSample[]): Promise<void> {
         // Cancel pressed on the sign-in page first: the application says so and keeps running; then alice signs in.
         expect(await cancelThrough(url), where).toEqual({ status: 403, text: "Sign-in refused: access_denied" });
         expect(await signInThrough(url), where).toBe("Hello Alice Novak");
-      }
-      else {
+      } else {
         const sale = await sellThrough(url);
         expect(sale, where).toMatchObject({ outcome: "issued", reply: { body: expect.stringContaining("VPN-") } });
       }
