@@ -144,6 +144,13 @@ export function errorMiddleware(channel: ErrorChannel): Middleware {
       if (!response.ok) throw new Error(`${callOf(request)} failed (HTTP ${response.status})`);
       return new ReadResponse(response, text, body);
     },
+    onError({ request, error }) {
+      // fetch's network failure is a bare "fetch failed" (its reason in `cause`): name the call and where it went.
+      // Anything else (an abort, the limiter's RateLimitError) is thrown as it is.
+      if (!(error instanceof TypeError)) return undefined;
+      const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+      return new TypeError(`${callOf(request)}: ${error.message} (${request.url})${cause}`, { cause: error });
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
-import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
@@ -76,6 +76,15 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
 export function checkWritable(file: string | undefined, flag: string): void {
   if (file === undefined) return;
   const directory = dirname(file);
+  // `--junit reports/x.xml` in a project that has no reports/ yet (the guides' commands, run outside this checkout):
+  // the directory is made, as `mkdir -p` would.
+  try {
+    mkdirSync(directory, { recursive: true });
+  } catch (error) {
+    throw new UsageError(
+      `${flag} ${file}: cannot create the directory ${directory} (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
   let isDirectory = false;
   try {
     isDirectory = statSync(directory).isDirectory();

@@ -63,12 +63,20 @@ function explainRefusal(
   );
   const contentType = response.headers?.["Content-type"];
   const mediaType = mediaTypeOf(typeof contentType === "string" ? contentType : undefined);
-  const explained = errorBody(api, [operation], response.statusCode, describeViolations(readable), {
+  const message = describeViolations(readable);
+  const explained = errorBody(api, [operation], response.statusCode, message, {
     mediaType,
     codes: fittingCodes(readable),
   });
   if (explained) response.body = explained.body;
+  else if (mediaType === "text/html" && typeof response.body === "string")
+    // An error page (identity's authorize) names what is wrong with this request, not the reason of its example
+    // (whose "redirect_uri is not registered" would send a reader after the wrong parameter).
+    response.body = response.body.replace(/<p>[\s\S]*?<\/p>/, () => `<p>${escapeHtml(message)}</p>`);
 }
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** The example names of one documented response: its bodies' and its headers'. */
 function exampleNames(api: ApiName, operation: OperationInfo, key: string): string[] {

@@ -16,6 +16,7 @@ import type {
   PrismViolation,
   ProblemJsonError,
 } from "./prism-types.js";
+import { withLiveValues } from "./live-values.js";
 import { errorBody } from "./refusals.js";
 import { DEFAULT_MAX_BODY_BYTES, tooLargeMessage } from "./sandbox/http.js";
 
@@ -68,6 +69,22 @@ async function handle(options: MockServerOptions, request: IncomingMessage, repl
     reply.writeHead(204, { "Content-Length": "0" }).end();
     return;
   }
+  // A method the path does not have is refused before its body is read, as the sandbox does: a malformed body sent
+  // to a GET-only path is a 405 (with Allow), not a 400 about the body.
+  const requested = new URL(request.url ?? "/", "http://mock").pathname;
+  const allowed: string[] = loadContract(api).allowedMethods(requested);
+  const known = allowed.includes(method) || (method === "head" && allowed.includes("get")) || method === "options";
+  if (allowed.length > 0 && !known) {
+    request.resume();
+    const allow = allowed.map((m) => m.toUpperCase()).join(", ");
+    const pathname = requested;
+    refuse(api, request, reply, {
+      status: 405,
+      message: `no operation ${method.toUpperCase()} ${pathname} in the ${api} contract; ${pathname} has ${allow}`,
+      headers: { Allow: allow },
+    });
+    return;
+  }
   let body: unknown;
   try {
     body = await readBody(prism, request);
@@ -108,7 +125,7 @@ async function handle(options: MockServerOptions, request: IncomingMessage, repl
     refuse(api, request, reply, problemRefusal(api, method, pathname, outcome.left));
     return;
   }
-  send(prism, reply, outcome.right, logger);
+  send(prism, reply, { ...outcome.right, output: withLiveValues(api, outcome.right.output) }, logger);
 }
 
 /** The body as prism-http-server reads it: none without a length, JSON for JSON media types, text otherwise. */

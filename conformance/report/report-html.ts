@@ -25,6 +25,10 @@ td.cell { text-align: center; min-width: 28px; font-size: 12px; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .failure { border-left: 4px solid #d33; padding-left: 10px; margin: 14px 0; } .known { border-color: #d9a400; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; }
+@media (max-width: 640px) {
+  body { margin: 12px; overflow-wrap: anywhere; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+}
 `;
 
 function cellClass(entry: KindCoverage | undefined): string {

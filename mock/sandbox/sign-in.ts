@@ -130,6 +130,21 @@ export async function signInAtSandbox(
   return callback;
 }
 
+/**
+ * What a person who presses Cancel on the sandbox's sign-in page does: the Cancel form submitted, the redirects
+ * followed. Returns the address the browser reaches at `redirectUri` (with `error=access_denied` and state).
+ */
+export async function cancelAtSandbox(authorize: URL, options: { redirectUri: string }): Promise<URL> {
+  const agent = new UserAgent(options.redirectUri);
+  const page = await agent.visit(authorize.href, { method: "GET" });
+  const action = /<form method="post" action="([^"]+\/abort)"/.exec(page.html)?.[1];
+  if (!action) throw new UsageError(`${authorize.origin} showed no Cancel button: is it the sandbox?`, 1);
+  const done = await agent.visit(new URL(action.replaceAll("&amp;", "&"), page.url).href, { method: "POST" });
+  if (!done.url.startsWith(options.redirectUri))
+    throw new UsageError(`cancelling the sign-in did not come back to ${options.redirectUri}`, 1);
+  return new URL(done.url);
+}
+
 /** Cookies kept, redirects followed by hand up to the application's redirect_uri, where nobody need listen. */
 class UserAgent {
   private readonly cookies = new Map<string, string>();

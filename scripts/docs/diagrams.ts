@@ -86,7 +86,12 @@ function diagramHtml(source: string): string {
   const images = THEMES.map((theme) => {
     const svg = cached(source, theme);
     if (svg === undefined) throw new Error(`the diagram starting "${source.split("\n")[0]}" has not been rendered`);
-    return `<img class="diagram-${theme}" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}" alt="${alt}">`;
+    // The drawing's own size: a phone shows it at that size (labels as mermaid drew them), scrolling inside the figure.
+    const [width, height] = (svg.match(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"/)?.slice(1) ?? []).map((n) =>
+      Math.ceil(Number(n)),
+    );
+    const size = width && height ? ` width="${width}" height="${height}"` : "";
+    return `<img class="diagram-${theme}" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}"${size} alt="${alt}">`;
   });
   return `<figure class="diagram">${images.join("")}</figure>`;
 }

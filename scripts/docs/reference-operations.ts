@@ -12,7 +12,7 @@ import {
   responseAnchor,
   securityAnchor,
 } from "./document.js";
-import { bodyFields, type FieldRow, fieldTable, nodeNotes, typeText } from "./fields.js";
+import { bodyFields, type FieldRow, fieldTable, inlineHtml, nodeNotes, typeText } from "./fields.js";
 import { cell, code, container, fenced, jsonBlock, prose } from "./markdown.js";
 import { noteLabel, notesOf, type OperationNote } from "./operation-notes.js";
 import { samplesOf } from "./reader-bundle.js";
@@ -32,7 +32,12 @@ export function operationsPage(
   const tag = webhooks ? undefined : (ops[0]!.operation.tags?.[0] ?? "other");
   const tagObject = ((contract.tags as Node[] | undefined) ?? []).find((t) => t.name === tag);
   const title = webhooks ? `${info.title}: webhooks` : `${info.title}: ${tag}`;
-  const out: string[] = [...frontmatter(title, ["outline: [2, 2]"]), ":::: v-pre", `# ${prose(title)}`, ""];
+  const out: string[] = [
+    ...frontmatter(title, ["outline: [2, 2]", "aside: false", "pageClass: reference-operations"]),
+    ":::: v-pre",
+    `# ${prose(title)}`,
+    "",
+  ];
   if (webhooks)
     out.push(
       "Requests that the provider sends to **your** server. The request body is what you receive; " +
@@ -70,12 +75,56 @@ function securityText(doc: Document, op: DocOperation): string {
   return `**Authentication:** ${alternatives.join(" or ")}.`;
 }
 
+/** A note as one list item: its label, where it applies and its text. */
+function noteItem(label: string, where: string[], text: string): string {
+  const sentence = inlineHtml(text.replace(/\n+/g, " "));
+  if (where.length === 1) return `<li><strong>${label}</strong> (${inlineHtml(where[0])}): ${sentence}</li>`;
+  // The same sentence on several fields: one line with a count, the places behind it.
+  const places = where.map((w) => `<li>${inlineHtml(w)}</li>`).join("");
+  return (
+    `<li><details class="note-places"><summary><strong>${label}</strong>: ${sentence} ` +
+    `<span class="note-count">${where.length} places</span></summary><ul>${places}</ul></details></li>`
+  );
+}
+
+/** Notes of one kind with the same text become one entry with every place it applies to. */
+function grouped(notes: OperationNote[]): Array<{ kind: OperationNote["kind"]; text: string; where: string[] }> {
+  const groups = new Map<string, { kind: OperationNote["kind"]; text: string; where: string[] }>();
+  for (const note of notes) {
+    const key = `${note.kind}\n${note.text.trim()}`;
+    const group = groups.get(key) ?? { kind: note.kind, text: note.text.trim(), where: [] };
+    group.where.push(note.where);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** A note on a field (a property or a parameter) is shown in that field's row of the tables below as well. */
+const onField = (note: OperationNote): boolean => /`[^`]+`$|^parameter /.test(note.where) && note.kind !== "quirk";
+
+/**
+ * The notes of an operation, as one HTML block: its quirks and the notes on the operation as a whole in view, each
+ * sentence once (with the places it applies to behind a count); the notes that sit on a field, which its row in the
+ * tables shows, folded into one line.
+ */
 function notesBlock(notes: OperationNote[]): string {
   if (notes.length === 0) return "";
-  const items = notes.map(
-    (note) => `- **${noteLabel(note.kind)}** (${prose(note.where)}): ${prose(note.text.trim()).replace(/\n+/g, " ")}`,
+  const items = (list: OperationNote[]) =>
+    grouped(list)
+      .map((group) => noteItem(noteLabel(group.kind), group.where, group.text))
+      .join("");
+  const shown = notes.filter((note) => !onField(note));
+  const folded = notes.filter(onField);
+  const fieldLine =
+    folded.length === 0
+      ? ""
+      : `<details class="field-notes"><summary>${folded.length} more ${folded.length === 1 ? "note" : "notes"} on ` +
+        `fields (each also in its field's row below)</summary><ul>${items(folded)}</ul></details>`;
+  return (
+    `<div class="operation-notes custom-block warning"><p class="custom-block-title">` +
+    `Quirks, gaps and assumptions that apply here</p>` +
+    `${shown.length > 0 ? `<ul>${items(shown)}</ul>` : ""}${fieldLine}</div>`
   );
-  return container("warning", "Quirks, gaps and assumptions that apply here", items.join("\n"));
 }
 
 function operationSection(api: ApiName, contract: Document, op: DocOperation, shared: Map<string, Node>): string {
@@ -87,7 +136,12 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
   const anchor = operationAnchor(op.operationId);
   const target = op.webhook ? `webhook <code>${op.path}</code>` : `<code>${op.path}</code>`;
   const heading = `${op.operationId}${operation.summary ? `: ${prose(operation.summary)}` : ""}`;
+  // Two panes on a wide screen (reference.css): what to send and what comes back on the left; the samples, an
+  // example answer and the console on the right, beside the heading and sticky while the left pane scrolls.
   const out: string[] = [
+    `<div class="operation">`,
+    `<div class="operation-main">`,
+    "",
     ":::: v-pre",
     `## ${heading} ${badges(notes)} {#${anchor}}`,
     "",
@@ -103,30 +157,67 @@ function operationSection(api: ApiName, contract: Document, op: DocOperation, sh
     "",
     extensions(operation),
     "",
-    ...codeBlocks(api, contract, op, original),
     ...parametersBlock(contract, original, anchor),
     ...requestBodyBlock(contract, original, anchor),
     ...responsesBlock(contract, op, original, shared),
+    "::::",
+    "",
+    `</div>`,
+    `<div class="operation-aside">`,
+    "",
+    ":::: v-pre",
+    ...codeBlocks(op),
+    "::::",
+    "",
   ];
-  out.push("::::", "");
   if (!op.webhook) out.push(`<TryIt api="${api}" operation-id="${op.operationId}" />`, "");
+  out.push(":::: v-pre", ...responseExample(contract, original), ...typeNames(api, contract, original), "::::", "");
+  out.push(`</div>`, `</div>`, "");
   return squash(out);
 }
 
-/** The code samples of the readers' copy `op`, and the names of the generated types of the contract's `original`. */
-function codeBlocks(api: ApiName, contract: Document, op: DocOperation, original: DocOperation): string[] {
-  const out = [`### Code {#${operationAnchor(op.operationId)}-code}`, "", "::: code-group"];
+/** The first example of the first success response (or of the first response), for the right pane. */
+function responseExample(contract: Document, op: DocOperation): string[] {
+  const responses = Object.entries(op.operation.responses ?? {});
+  const ordered = [...responses.filter(([status]) => status.startsWith("2")), ...responses];
+  for (const [status, reference] of ordered) {
+    for (const [mediaType, media] of Object.entries(deref(contract, reference).content ?? {})) {
+      const first = Object.values((media.examples ?? {}) as Record<string, Node>)[0];
+      const value = first ? deref(contract, first).value : media.example;
+      if (value === undefined) continue;
+      return [
+        `<p class="response-example-title">Response ${status} <code>${mediaType}</code></p>`,
+        "",
+        exampleBlock(mediaType, value),
+        "",
+      ];
+    }
+  }
+  return [];
+}
+
+/** The code samples of the readers' copy `op`. */
+function codeBlocks(op: DocOperation): string[] {
+  const out = [`### Request {#${operationAnchor(op.operationId)}-code}`, "", "::: code-group"];
   for (const sample of samplesOf(op.operation))
     out.push(fenced(`${sample.lang === "Shell" ? "sh" : "ts"} [${sample.label}]`, sample.source));
   out.push(":::", "");
+  return out;
+}
+
+/** The names of the generated types of the contract's `original`. */
+function typeNames(api: ApiName, contract: Document, original: DocOperation): string[] {
   const names = typeNamesOf(contract, original);
   const typeParts = [
     ...(names.request ? [`request body ${code(names.request)}`] : []),
     ...names.responses.map(({ status, type }) => `${status} ${code(type)}`),
   ];
-  if (typeParts.length > 0)
-    out.push(`**Generated types** (\`@platform/contracts/${api}\`): ${typeParts.join(" · ")}`, "");
-  return out;
+  if (typeParts.length === 0) return [];
+  return [
+    `<p class="generated-types"><strong>Generated types</strong> (<code>@platform/contracts/${api}</code>): ` +
+      `${typeParts.map((part) => inlineHtml(part)).join(" · ")}</p>`,
+    "",
+  ];
 }
 
 function parametersBlock(contract: Document, op: DocOperation, anchor: string): string[] {

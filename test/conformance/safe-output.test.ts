@@ -192,12 +192,12 @@ describe.concurrent("exit codes", () => {
       /--timeout (takes milliseconds|must be a whole number)/,
     ]),
     [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/no-such-dir/r.json"],
-      /--json \/no-such-dir\/r\.json: the directory \/no-such-dir does not exist/,
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--json", "/dev/null/r.json"],
+      /--json \/dev\/null\/r\.json: cannot create the directory \/dev\/null/,
     ],
     [
-      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/no-such-dir/r.xml"],
-      /--junit \/no-such-dir\/r\.xml: the directory \/no-such-dir does not exist/,
+      ["conform", "links", "--base-url", "http://127.0.0.1:1", "--token", "x", "--junit", "/dev/null/r.xml"],
+      /--junit \/dev\/null\/r\.xml: cannot create the directory \/dev\/null/,
     ],
   ])("%j → exit 2 with one line", async ([args, message], { expect }) => {
     const run = runContracts(args, { LINKS_TOKEN: "", PAY_SHOP_ID: "", CONFORM_BASE_URL: "" });

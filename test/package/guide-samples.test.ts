@@ -8,7 +8,8 @@
 // - a ```text block right after the sample (or after a line that introduces it) is what it prints: each of its lines,
 //   in order (`...` for anything);
 // - a sample that is a server (`.listen(<port>)`, its port moved too) is started and used as its page says: the
-//   identity application signs alice in through the sandbox and greets her; the issuance receiver gets a sale from the
+//   identity application answers a sign-in cancelled on the sandbox's page (access_denied) without crashing, then
+//   signs alice in through the sandbox and greets her; the issuance receiver gets a sale from the
 //   sandbox and issues its code.
 // So that two runs never meet on a port, the samples' ports are moved to this file's test ports, digit for digit
 // (`127.0.0.1:4011` and the like, nothing else of the code changes). The sandbox's links limit is the contract's 30
@@ -23,7 +24,7 @@ import { API_NAMES } from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
-import { signInAtSandbox } from "../../mock/sandbox/sign-in.js";
+import { cancelAtSandbox, signInAtSandbox } from "../../mock/sandbox/sign-in.js";
 import { staleness } from "../../scripts/build-if-stale.mjs";
 import { packPackages, readManifest } from "../../scripts/pack.js";
 import { extractSamples, type Sample } from "../docs/support/samples.js";
@@ -166,6 +167,18 @@ async function signInThrough(appUrl: string): Promise<string> {
   return greeting.text();
 }
 
+/** The identity guide's application: /login sends the browser to the sandbox, where the user presses Cancel. */
+async function cancelThrough(appUrl: string): Promise<{ status: number; text: string }> {
+  const login = await fetch(`${appUrl}/login`, { redirect: "manual" });
+  expect(login.status).toBe(302);
+  const callback = await cancelAtSandbox(new URL(login.headers.get("location")!), {
+    redirectUri: `${appUrl}/callback`,
+  });
+  expect(callback.searchParams.get("error")).toBe("access_denied");
+  const answer = await fetch(callback);
+  return { status: answer.status, text: await answer.text() };
+}
+
 /** The catalog guide's receiver: an external_api product, the shop's issuance URL, a sale the sandbox sends there. */
 async function sellThrough(receiverUrl: string): Promise<{ outcome: string; reply: { body: string } }> {
   const catalog = sandbox.urls.catalog;
@@ -202,8 +215,11 @@ async function runPage(page: string, samples: RunnableSample[]): Promise<void> {
       expect(port, `${where} listens on ${listen}, which this test does not know`).toBeDefined();
       const server = await startServer(runnable, port!);
       const url = `http://127.0.0.1:${port}`;
-      if (listen === "5173") expect(await signInThrough(url), where).toBe("Hello Alice Novak");
-      else {
+      if (listen === "5173") {
+        // Cancel pressed on the sign-in page first: the application says so and keeps running; then alice signs in.
+        expect(await cancelThrough(url), where).toEqual({ status: 403, text: "Sign-in refused: access_denied" });
+        expect(await signInThrough(url), where).toBe("Hello Alice Novak");
+      } else {
         const sale = await sellThrough(url);
         expect(sale, where).toMatchObject({ outcome: "issued", reply: { body: expect.stringContaining("VPN-") } });
       }

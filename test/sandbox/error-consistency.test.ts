@@ -4,7 +4,8 @@
 // operation's documented responses, as Prism does), the same error envelope (the same fields, JSON), and a message
 // that names the header, field or path at fault. A wrong credential the mock cannot know (it accepts any): the
 // sandbox's refusal is compared with the mock's documented answer for that status (`Prefer: code=`). A body over
-// the limit both share (1 MiB) is 413 on every API, identity's in the OAuth envelope; a method a path lacks is 405.
+// the limit both share (1 MiB) is 413 on every API, identity's in the OAuth envelope; a method a path lacks is 405,
+// also when its body is malformed JSON (the method is refused before the body is read).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName, invalidRequestStatus, loadContract } from "../../lib/contract/index.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
@@ -18,7 +19,8 @@ type Case =
   | "malformed JSON"
   | "unknown path"
   | "oversized body"
-  | "wrong method";
+  | "wrong method"
+  | "malformed POST on a GET-only path";
 
 interface BadRequest {
   method: string;
@@ -42,6 +44,14 @@ const TOO_LARGE = /larger than 1048576 bytes/;
 const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
   links: {
     "wrong method": { method: "DELETE", path: "/api/account", headers: {}, names: /DELETE .*\/api\/account\b/ },
+    // The method is wrong before the body is: 405, not a 400 about the JSON (issue 45).
+    "malformed POST on a GET-only path": {
+      method: "POST",
+      path: "/api/account",
+      headers: { authorization: "Bearer demo-links-key", ...JSON_TYPE },
+      body: "{",
+      names: /POST .*\/api\/account\b/,
+    },
     "no credential": { method: "GET", path: "/api/account", headers: {}, names: /Authorization/ },
     "wrong credential": { method: "GET", path: "/api/account", headers: { authorization: "Bearer no" }, names: /key/ },
     // links' create operations have no required field: none to leave out.
@@ -67,6 +77,13 @@ const CASES: Record<ApiName, Partial<Record<Case, BadRequest>>> = {
       path: "/admin/seller-api/me",
       headers: {},
       names: /DELETE .*\/admin\/seller-api\/me\b/,
+    },
+    "malformed POST on a GET-only path": {
+      method: "POST",
+      path: "/admin/seller-api/me",
+      headers: { "x-seller-api-key": "demo-seller-key", ...JSON_TYPE },
+      body: "{",
+      names: /POST .*\/admin\/seller-api\/me\b/,
     },
     "no credential": { method: "GET", path: "/admin/seller-api/me", headers: {}, names: /x-seller-api-key/ },
     "wrong credential": {
@@ -223,7 +240,7 @@ function expectedStatus(api: ApiName, which: Case, request: BadRequest): number 
   if (which === "unknown path") return 404;
   if (which === "malformed JSON") return 400;
   if (which === "oversized body") return 413;
-  if (which === "wrong method") return 405;
+  if (which === "wrong method" || which === "malformed POST on a GET-only path") return 405;
   if (which === "missing field")
     return invalidRequestStatus(loadContract(api).route(request.method, request.path)!.operation);
   return undefined; // a wrong credential: the sandbox's status, which the mock is then asked for

@@ -4,6 +4,7 @@ import DefaultTheme from "vitepress/theme";
 import type { Theme } from "vitepress";
 import TryIt from "./TryIt.vue";
 import "./custom.css";
+import "./reference.css";
 
 /** Copies the address of an operation (its stable anchor, the operationId) when its "Copy link" button is pressed. */
 function onCopyLink(event: MouseEvent): void {

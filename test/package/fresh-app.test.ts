@@ -1,0 +1,115 @@
+// The README's first steps in the application a newcomer really makes (issue 45): `npm init -y`, the packages
+// installed by path from the tarballs `npm run pack` writes (as the README says to try them before they are
+// published), then the README's shell block that makes it ready for the samples (`npm pkg set type=module`, tsx,
+// typescript, @types/node) and the `tsconfig.json` it shows, copied literally. Then the README's first integrator
+// sample runs there with `npx tsx` against the links mock, and every TypeScript sample of the README and the guides
+// type-checks with `npx tsc`, with the TypeScript that `npm install typescript` brings today (7) and with 5.9.
+// Without `type: module` the first sample must fail as a newcomer saw it fail: that is why the README has the line.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningMocks, startMocks } from "../../mock/prism.js";
+import { readManifest } from "../../scripts/pack.js";
+import { extractSamples } from "../docs/support/samples.js";
+import { packCompiled } from "../support/installed-packages.js";
+import { testPort } from "../support/ports.js";
+import { repoRoot } from "../support/processes.js";
+
+const run = promisify(execFile);
+const MOCK_PORT = testPort(4930);
+const scratch = mkdtempSync(join(tmpdir(), "contracts-fresh-app-"));
+const app = join(scratch, "app");
+const npmEnv = {
+  ...process.env,
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_prefer_offline: "true",
+};
+const readme = join(repoRoot, "README.md");
+const readmeSamples = extractSamples(readme);
+/** The README's block that readies a new application, and the tsconfig.json right after it. */
+const setupIndex = readmeSamples.findIndex((s) => s.language === "sh" && s.code.includes("npm pkg set type=module"));
+const setup = readmeSamples[setupIndex];
+const tsconfig = readmeSamples.slice(setupIndex + 1).find((s) => s.language === "json");
+const firstSample = readmeSamples.find((s) => s.language === "ts")!;
+const typescriptSamples = [
+  readme,
+  ...readdirSync(join(repoRoot, "docs/guide"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join(repoRoot, "docs/guide", f)),
+].flatMap((page) => extractSamples(page).filter((s) => ["ts", "typescript"].includes(s.language)));
+
+let mocks: RunningMocks;
+
+const sh = (script: string) =>
+  run("sh", ["-ec", script], { cwd: app, env: npmEnv, timeout: 280_000 }).catch(
+    (error: { code: number; stdout: string; stderr: string }) =>
+      Promise.reject(new Error(`${script}\nexit ${error.code}\n${error.stdout}\n${error.stderr}`)),
+  );
+
+beforeAll(async () => {
+  const packed = await packCompiled(join(scratch, "tarballs"));
+  mkdirSync(app);
+  const root = readManifest(join(repoRoot, "package.json"));
+  const msw = { ...root.devDependencies, ...root.dependencies }.msw!;
+  const [contracts, tools] = ["@platform/contracts", "@platform/contracts-tools"].map(
+    (name) => packed.find((p) => p.name === name)!.tarball,
+  );
+  await sh("npm init -y");
+  // As the README says: the application installs the packages by path; msw for the guide's MSW sample.
+  await sh(`npm install ${contracts} && npm install --save-dev ${tools} msw@'${msw}'`);
+  [mocks] = await Promise.all([startMocks({ apis: ["links"], ports: { links: MOCK_PORT + 1 } })]);
+}, 300_000);
+
+afterAll(async () => {
+  await mocks?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const withMockPort = (code: string) => code.replaceAll("127.0.0.1:4011", `127.0.0.1:${MOCK_PORT + 1}`);
+
+describe("a fresh npm init -y application, following the README", () => {
+  it("the README shows the setup block and its tsconfig.json", () => {
+    expect(setup, "a ```sh block with `npm pkg set type=module`").toBeDefined();
+    expect(tsconfig, "a ```json block after it").toBeDefined();
+    expect(typescriptSamples.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("runs the first sample, and type-checks every sample with TypeScript 7 and 5.9", async () => {
+    writeFileSync(join(app, "campaigns.ts"), withMockPort(firstSample.code));
+    // The README's setup, line by line as a reader types it, but `type: module` left out first.
+    const lines = setup!.code.split("\n").filter((line) => line.trim() && !line.trim().startsWith("#"));
+    for (const line of lines.filter((l) => !l.includes("type=module"))) await sh(line);
+    const cjs = await sh("npx tsx campaigns.ts").then(
+      () => "ran",
+      (error: Error) => error.message,
+    );
+    expect(cjs).toContain("Top-level await is currently not supported");
+    for (const line of lines.filter((l) => l.includes("type=module"))) await sh(line);
+    expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8")).type).toBe("module");
+
+    const { stdout } = await sh("npx tsx campaigns.ts");
+    expect(stdout).toContain("'Spring Launch'");
+
+    writeFileSync(join(app, "tsconfig.json"), tsconfig!.code);
+    mkdirSync(join(app, "samples"));
+    for (const sample of typescriptSamples)
+      writeFileSync(join(app, "samples", `${sample.page.replace(/\W+/g, "-")}-${sample.line}.ts`), sample.code);
+    const installed = () => JSON.parse(readFileSync(join(app, "node_modules/typescript/package.json"), "utf8"));
+    expect(installed().version, "`npm install typescript` brings TypeScript 7").toMatch(/^7\./);
+    await sh("npx tsc");
+    await sh("npm install --save-dev typescript@~5.9.3");
+    expect(installed().version).toMatch(/^5\.9\./);
+    await sh("npx tsc");
+    // Without the README's tsconfig.json, TypeScript 5.9 does not find the packages' subpaths: the check can fail.
+    rmSync(join(app, "tsconfig.json"));
+    const bare = await sh("npx tsc --strict --noEmit campaigns.ts").then(
+      () => "passed",
+      (error: Error) => error.message,
+    );
+    expect(bare).toMatch(/Cannot find module '@platform\/contracts\/links'|TS2307/);
+  }, 600_000);
+});
