@@ -19,7 +19,7 @@ import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
 
 const run = promisify(execFile);
-const MOCK_PORT = testPort(4930);
+const MOCK_PORT = testPort(4970);
 const scratch = mkdtempSync(join(tmpdir(), "contracts-fresh-app-"));
 const app = join(scratch, "app");
 const npmEnv = {
