@@ -94,6 +94,11 @@ export const CHECKS: CheckInfo[] = [
     name: "unsupported_method",
     catches: "a method that a path does not document (GET, or with --allow-writes PATCH) that is not refused.",
   },
+  {
+    name: "allow_header",
+    catches:
+      "a 405 to the unsupported-method probe without an Allow header, or whose Allow leaves out a method the path documents or lists the refused one (RFC 9110 §10.2.1, §15.5.6).",
+  },
   { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
   {
     name: "scope_enforcement",
