@@ -16,7 +16,7 @@ export const SCHEMATHESIS_USAGE = `contracts schemathesis <api> [--out <dir>] [-
 
 export function runSchemathesisCommand(
   argv: string[],
-  io = { out: (text: string) => process.stdout.write(text) },
+  io: { out: (text: string) => void } = { out: (text) => void process.stdout.write(text) },
 ): number {
   const { values, positionals } = parseArgs({
     args: argv,

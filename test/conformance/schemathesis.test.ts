@@ -6,7 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
-import { DOCKER_PROJECT, DOCKER_REPORTS, SCHEMATHESIS_VERSION } from "../../conformance/schemathesis/project.js";
+import {
+  DOCKER_PROJECT,
+  DOCKER_REPORTS,
+  runCommands,
+  SCHEMATHESIS_VERSION,
+} from "../../conformance/schemathesis/project.js";
+import { repoRoot } from "../support/processes.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 
 function generate(api: string, args: string[] = []): { dir: string; printed: string } {
@@ -72,6 +78,14 @@ describe("contracts schemathesis", () => {
     const responses = bundle.paths["/admin/seller-api/products"].post.responses;
     expect(Object.keys(responses)).toContain("2XX");
     expect(Object.keys(responses)).not.toContain("200");
+  });
+
+  it("the guide's Docker and local commands are the ones the command prints", () => {
+    const guide = readFileSync(join(repoRoot, "docs/guide/schemathesis.md"), "utf8");
+    const { docker, local } = runCommands("links", "$PWD/schemathesis-links", "https://links.example.com");
+    expect(guide).toContain(`\n${docker}\n`);
+    expect(guide).toContain(`${local.replace("st run", "LINKS_TOKEN=... st run")}\n`);
+    expect(guide).toContain(`schemathesis==${SCHEMATHESIS_VERSION}`);
   });
 
   it("refuses to name an operation the options keep from running", () => {
