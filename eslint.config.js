@@ -10,6 +10,7 @@ export default tseslint.config(
     ignores: [
       "node_modules/",
       "dist/",
+      ".venv-schemathesis/",
       "generated/",
       "packages/*/dist/",
       "docs/.vitepress/cache/",

@@ -26,6 +26,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "check a live deployment against a contract with generated requests",
     run: async (argv) => (await import("../conformance/cli.js")).runConformCommand(argv),
   },
+  schemathesis: {
+    summary: "write a ready Schemathesis project (bundle, config, hooks) for one API and print how to run it",
+    run: async (argv) => (await import("../conformance/schemathesis/cli.js")).runSchemathesisCommand(argv),
+  },
   proxy: {
     summary: "a recording reverse proxy that judges the traffic to a deployment against a contract",
     longRunning: (argv) => !argv.includes("--help") && !argv.includes("-h"),

@@ -242,6 +242,14 @@ export const FAULTS: Fault[] = [
     start: oraclePay("answers-get"),
   },
   {
+    name: "oracle-pay-allow-lists-get",
+    api: "pay",
+    check: "allow_header",
+    breaks: "a GET gets 405 whose Allow lists GET, not the POST the path supports",
+    args: ["--operation", "getBalance"],
+    start: oraclePay("allow-lists-get"),
+  },
+  {
     name: "oracle-pay-slow-balance",
     api: "pay",
     check: "max_response_time",

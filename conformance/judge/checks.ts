@@ -95,6 +95,11 @@ export const CHECKS: CheckInfo[] = [
     catches:
       "a method that a path does not document (GET, or with --allow-writes PATCH) answered with a server error or no response, with a body that is not what the contract promises of every response (x-every-response: links, JSON), or with a success where the contract says the provider refuses it (x-undocumented-methods-refused: pay); elsewhere a success is an observation (RFC 9110 requires no 405).",
   },
+  {
+    name: "allow_header",
+    catches:
+      "a 405 to the unsupported-method probe without an Allow header, or whose Allow leaves out a method the path documents or lists the refused one (RFC 9110 §10.2.1, §15.5.6).",
+  },
   { name: "max_response_time", catches: "with --max-response-time <ms>: a response that took longer." },
   {
     name: "scope_enforcement",

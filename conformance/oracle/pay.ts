@@ -12,6 +12,7 @@ export const ORACLE_PAY_FAULTS = [
   "nonce-unchecked-on-create",
   "answers-get",
   "slow-balance",
+  "allow-lists-get",
 ] as const;
 export type OraclePayFault = (typeof ORACLE_PAY_FAULTS)[number];
 
@@ -108,7 +109,12 @@ function refuseUnsigned(
   { method, url, headers, text, json }: OracleRequest,
 ): OracleReply | undefined {
   const signature = `Bearer ${createHmac("sha256", options.secret).update(text).digest("hex")}`;
-  if (method !== "POST") return fail(405, "Only POST is supported");
+  // RFC 9110 §15.5.6: a 405 carries Allow, the methods the path supports.
+  if (method !== "POST")
+    return {
+      ...fail(405, "Only POST is supported"),
+      headers: { Allow: options.fault === "allow-lists-get" ? "GET" : "POST" },
+    };
   if (headers.authorization !== signature) return fail(401, "Invalid signature");
   secretsSeen.add(signature.slice("Bearer ".length));
   if (!json) return fail(400, "The body must be a JSON object");

@@ -1,9 +1,10 @@
-// unsupported_method: a method a path does not document, judged by what the contract promises of it (probe-checks.ts).
-// GET is tried wherever a path does not document it (a read cannot harm); PATCH, which none of the contracts
-// documents, only with --allow-writes. The probe carries the run's valid credentials (signed like any request), so
-// that only the method makes it wrong.
+// unsupported_method: a method a path does not document, judged by what the contract promises of it (probe-checks.ts);
+// allow_header: a 405 to it lists the path's methods. GET is tried wherever a path does not document it (a read cannot
+// harm); PATCH, which none of the contracts documents, only with --allow-writes. The probe carries the run's valid
+// credentials (signed like any request), so that only the method makes it wrong.
 import type { RunContext } from "../context.js";
 import { methodRefused } from "../judge/probe-checks.js";
+import { ALLOW_HEADER_CHECK, allowListsMethods } from "../judge/allow-header.js";
 import type { PreparedRequest } from "../apis.js";
 import { firstExample, type StepParts } from "./parts.js";
 
@@ -41,7 +42,10 @@ export async function unsupportedMethods(
   { context, send, ledger }: Pick<StepParts, "context" | "send" | "ledger">,
   operationIds: string[],
 ): Promise<void> {
-  if (!context.options.checks.has(CHECK) || ledger.skippedChecks.has(CHECK)) return;
+  const judged = [CHECK, ALLOW_HEADER_CHECK].filter(
+    (check) => context.options.checks.has(check) && !ledger.skippedChecks.has(check),
+  );
+  if (judged.length === 0) return;
   for (const [path, { ids, method }] of probedPaths(context, operationIds)) {
     if (send.aborted) return;
     const model = context.model(ids[0]!);
@@ -53,6 +57,9 @@ export async function unsupportedMethods(
     context.options.onProgress?.({ type: "operation", operationId, phase: "unsupported method" });
     const exchange = await send.send(model, { ...example, label }, { probe: asMethod(method) });
     const observe = (message: string) => ledger.observations.acceptedInvalid(operationId, message);
-    ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label, observe));
+    if (judged.includes(CHECK))
+      ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label, observe));
+    const allow = allowListsMethods(operationId, { method, path, documented }, exchange, label);
+    if (allow && judged.includes(ALLOW_HEADER_CHECK)) ledger.add(allow);
   }
 }

@@ -74,7 +74,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "unsupported methods" },
       operationId: operationIds[0]!,
-      checks: ["unsupported_method"],
+      checks: ["unsupported_method", "allow_header"],
       cost: probes,
       writes: "nothing",
       priority: PRIORITY.probe,

@@ -35,6 +35,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Versioning and breaking changes", link: "/guide/versioning" },
       { text: "Conformance checking", link: "/guide/conformance" },
       { text: "Conformance: options and checks", link: "/guide/conform-reference" },
+      { text: "Schemathesis users", link: "/guide/schemathesis" },
       { text: "Conformance: what the seeds say", link: "/guide/seed-sentences" },
       { text: "About this site", link: "/guide/docs-site" },
     ],

@@ -1,5 +1,7 @@
 // Method + concrete pathname → operation + path parameters. Templates are compiled once; when several match
-// (`/items/new` and `/items/{id}`), the most specific one (fewest templated segments, then most literal text) wins.
+// (`/items/new` and `/items/{id}`), the most specific one (fewest templated segments, then most literal text) wins,
+// for every method: OpenAPI matches concrete paths before templated ones, so `GET /items/new` is not `/items/{id}`'s
+// GET when only `POST /items/new` is documented (a 405 whose Allow lists POST, RFC 9110 §15.5.6).
 import type { HttpMethod } from "./model.js";
 import type { OperationInfo } from "./operations.js";
 
@@ -58,8 +60,9 @@ export class Router {
   /** The operation for `method` at `pathname`, or undefined (see `allowedMethods` to tell 404 from 405). */
   route(method: string, pathname: string): RouteMatch | undefined {
     const wanted = method.toLowerCase();
+    const path = this.pathAt(pathname);
     for (const route of this.routes) {
-      if (route.operation.method !== wanted) continue;
+      if (route.operation.method !== wanted || route.operation.path !== path) continue;
       const found = route.pattern.exec(pathname);
       if (!found) continue;
       const pathParams: Record<string, string> = {};
@@ -71,7 +74,13 @@ export class Router {
 
   /** The methods the contract has at `pathname` (empty when the path is not the contract's). */
   allowedMethods(pathname: string): HttpMethod[] {
-    const methods = this.routes.filter((route) => route.pattern.test(pathname)).map((route) => route.operation.method);
+    const path = this.pathAt(pathname);
+    const methods = this.routes.filter((route) => route.operation.path === path).map((route) => route.operation.method);
     return [...new Set(methods)];
+  }
+
+  /** The contract's path that serves `pathname`: the most specific one that matches. */
+  private pathAt(pathname: string): string | undefined {
+    return this.routes.find((route) => route.pattern.test(pathname))?.operation.path;
   }
 }

@@ -1,0 +1,105 @@
+// Issue #48: per fault server, whether `contracts conform` catches the fault and whether Schemathesis does with the
+// files `contracts schemathesis` writes, with the requests each sent (the server's own log) and the time each took.
+// Both run on the same seed with the same few examples per operation; conform with the fault's own arguments, and
+// Schemathesis on the project written with the same --operation and --allow-writes (so both see the same
+// operations). Pay's nonces are Unix seconds, so Schemathesis sends at most one pay request a second and skips its
+// coverage phase there. Needs scripts/schemathesis-install.sh (run first).
+// Run: npm run bench:schemathesis
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { runConformCommand } from "../conformance/cli.js";
+import { patchContract } from "../conformance/fault-servers/contract-patch.js";
+import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../conformance/fault-servers/faults.js";
+import { runSchemathesisCommand } from "../conformance/schemathesis/cli.js";
+import { fromPackageRoot } from "../lib/paths.js";
+import { printTable } from "./support.js";
+
+const run = promisify(execFile);
+const st = fromPackageRoot(".venv-schemathesis", "bin", "st");
+const quiet = { out: () => {}, err: () => {} };
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+await run(fromPackageRoot("scripts", "schemathesis-install.sh"), [], { timeout: 600_000 });
+const only = process.argv[2];
+const rows: Array<Record<string, string | number>> = [];
+const totals = { conform: 0, schemathesis: 0, faults: 0 };
+for (const fault of FAULTS.filter((each) => !only || each.api === only)) {
+  const undo = fault.contract ? patchContract(fault.contract) : () => {};
+  const server = await fault.start();
+  try {
+    const conformStart = Date.now();
+    const code = await runConformCommand(
+      [
+        fault.api,
+        "--base-url",
+        server.url,
+        "--max-examples",
+        "3",
+        ...fault.args,
+        "--seed",
+        "7",
+        "--rate-limit",
+        "1000/s",
+      ],
+      { ...FAULT_SERVER_CREDENTIALS },
+      quiet as never,
+    ).catch(() => 2);
+    const conformMs = Date.now() - conformStart;
+    const conformRequests = server.log.length;
+
+    const operations = fault.args.flatMap((arg, i) => (fault.args[i - 1] === "--operation" ? [arg] : []));
+    const dir = join(mkdtempSync(join(tmpdir(), "st-bench-")), fault.api);
+    runSchemathesisCommand(
+      [
+        fault.api,
+        "--out",
+        dir,
+        ...(fault.args.includes("--allow-writes") ? ["--allow-writes"] : []),
+        ...operations.flatMap((id) => ["--operation", id]),
+      ],
+      { out: () => {} },
+    );
+    const phases = fault.api === "pay" ? "examples,fuzzing" : "examples,coverage,fuzzing,stateful";
+    const stStart = Date.now();
+    const stCode = await run(
+      st,
+      ["run", `${fault.api}.openapi.json`, "--url", server.url, "--max-examples", "3", "--seed", "7"]
+        .concat(fault.api === "links" ? ["--rate-limit", "1000/s"] : [])
+        .concat(["--phases", phases]),
+      {
+        cwd: dir,
+        env: { ...process.env, ...FAULT_SERVER_CREDENTIALS, IDENTITY_ACCESS_TOKEN: "none", NO_COLOR: "1" },
+        timeout: 600_000,
+        maxBuffer: 64 << 20,
+      },
+    ).then(
+      () => 0,
+      (error: { code?: number }) => error.code ?? 2,
+    );
+    const stMs = Date.now() - stStart;
+    totals.faults += 1;
+    if (code === 1) totals.conform += 1;
+    if (stCode === 1) totals.schemathesis += 1;
+    rows.push({
+      fault: fault.name,
+      check: fault.check,
+      conform: code === 1 ? "caught" : "missed",
+      "conform requests": conformRequests,
+      "conform time": seconds(conformMs),
+      schemathesis: stCode === 1 ? "caught" : stCode === 0 ? "missed" : `error (exit ${stCode})`,
+      "st requests": server.log.length - conformRequests,
+      "st time": seconds(stMs),
+    });
+    console.error(`${fault.name}: conform ${code}, schemathesis ${stCode}`);
+  } finally {
+    await server.close();
+    undo();
+  }
+}
+printTable(rows);
+console.log(
+  `\n${totals.faults} fault servers: contracts conform caught ${totals.conform}, Schemathesis with our files ${totals.schemathesis}`,
+);

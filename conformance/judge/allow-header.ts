@@ -1,0 +1,35 @@
+// allow_header: a 405 lists the methods the target supports (RFC 9110 §15.5.6: the origin server MUST send Allow in
+// a 405; §10.2.1: Allow lists the methods the target resource supports). Judged on the unsupported-method probe:
+// when it is answered with 405, Allow must name every method the contract documents at that path and not the
+// probed one. A refusal other than 405 says nothing about Allow (unsupported_method judges it).
+import type { Exchange } from "../send/transport.js";
+import { type Verdict, verdictOf } from "./verdict.js";
+
+export const ALLOW_HEADER_CHECK = "allow_header";
+
+export function allowListsMethods(
+  operationId: string,
+  probe: { method: string; path: string; documented: string[] },
+  exchange: Exchange,
+  caseLabel: string,
+): Verdict | undefined {
+  const response = exchange.response;
+  if (response?.status !== 405) return undefined;
+  const header = response.headers.allow;
+  const listed = new Set(
+    (header ?? "")
+      .split(",")
+      .map((method) => method.trim().toUpperCase())
+      .filter(Boolean),
+  );
+  const missing = probe.documented.filter((method) => !listed.has(method));
+  const problem =
+    header === undefined
+      ? `${probe.method} ${probe.path} got 405 without an Allow header (RFC 9110 §15.5.6); the path supports ${probe.documented.join(", ")}`
+      : listed.has(probe.method)
+        ? `${probe.method} ${probe.path} got 405, yet its Allow header lists ${probe.method} ("${header}")`
+        : missing.length > 0
+          ? `${probe.method} ${probe.path} got 405 with Allow "${header}", which leaves out ${missing.join(", ")} (RFC 9110 §10.2.1)`
+          : "";
+  return verdictOf(ALLOW_HEADER_CHECK, operationId, problem, exchange, caseLabel);
+}
