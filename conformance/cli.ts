@@ -14,7 +14,8 @@ import { apiRun, readDeploymentConfig } from "./config.js";
 import { htmlReport } from "./report/report-html.js";
 import { consoleReport } from "./report/console-report.js";
 import { junitReport } from "./report/junit.js";
-import { failedCount, jsonReport, type RunReport, verdict } from "./report/report.js";
+import { jsonReport, type RunReport, verdict } from "./report/report.js";
+import { causesSummary, groupCauses } from "./report/causes.js";
 import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./report/console.js";
 import { Secrets } from "./report/secrets.js";
@@ -320,7 +321,6 @@ export function finishRun(
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
   if (values.html) writeFileSync(values.html, htmlReport(report, redact));
-  const failed = failedCount(report);
   const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
   const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
   if (report.interrupted) {
@@ -335,16 +335,24 @@ export function finishRun(
     return 0;
   }
   const { newFailures, couldNotRun, checkedNothing } = verdict(report);
+  // One line per reason, not per check: a failed sign-in stops twenty flow checks for the same reason.
+  const byReason = new Map<string, string[]>();
   for (const check of couldNotRun)
+    byReason.set(check.couldNotRun!, [...(byReason.get(check.couldNotRun!) ?? []), check.name]);
+  for (const [reason, names] of byReason) {
     io.err(
-      `contracts conform: ${check.name} applies but could not run: ${check.couldNotRun} (exclude it with --exclude-check ${check.name})\n`,
+      names.length === 1
+        ? `contracts conform: ${names[0]} applies but could not run: ${reason} (exclude it with --exclude-check ${names[0]})\n`
+        : `contracts conform: ${names.length} checks apply but could not run: ${reason} (${names.join(", ")})\n`,
     );
-  const known = report.failures.length - newFailures.length;
-  const knownText = known ? `; ${known} known failure(s) from the baseline` : "";
+  }
+  const known = groupCauses(
+    api,
+    report.failures.filter((f) => f.known),
+  ).length;
+  const knownText = known ? `; ${known} known cause(s) of failure from the baseline` : "";
   if (newFailures.length > 0) {
-    io.err(
-      `contracts conform: ${newFailures.length} check failure(s) on ${api} (${failed} failing results)${knownText}${tail}\n`,
-    );
+    io.err(`contracts conform: ${causesSummary(groupCauses(api, newFailures))} on ${api}${knownText}${tail}\n`);
     return 1;
   }
   if (couldNotRun.length > 0) {

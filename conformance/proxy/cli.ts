@@ -12,6 +12,7 @@ import { checkWritable, credentialsFrom } from "../cli.js";
 import { htmlReport } from "../report/report-html.js";
 import { consoleReport } from "../report/console-report.js";
 import { junitReport } from "../report/junit.js";
+import { causesSummary, groupCauses } from "../report/causes.js";
 import { jsonReport, type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
@@ -158,7 +159,7 @@ function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): nu
   const entries = report.passive?.entries ?? 0;
   if (newFailures.length > 0 || couldNotRun.length > 0) {
     process.stderr.write(
-      `contracts proxy: ${newFailures.length} check failure(s) on ${report.api} in ${judged} judged exchange(s) of ${entries}\n`,
+      `contracts proxy: ${causesSummary(groupCauses(report.api, newFailures))} on ${report.api} in ${judged} judged exchange(s) of ${entries}\n`,
     );
     return 1;
   }

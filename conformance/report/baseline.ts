@@ -1,15 +1,23 @@
-// Known deviations: a baseline file lists failures a team has accepted for now, so that the runner can be adopted on
-// a deployment that is not clean yet and still fail on every new regression. A failure is known when its key (check,
-// operation, where, normalized reason) is in the file; the key leaves out everything that changes between runs and
-// seeds (numbers, ids, quoted values, URLs, array positions), so the same deviation has the same key every time.
+// Known deviations: a baseline file lists the causes of failure a team has accepted for now, so that the runner can
+// be adopted on a deployment that is not clean yet and still fail on every new regression. A failure is known when
+// its cause (causes.ts: check, where, normalized reason) is in the file; the key leaves out everything that changes
+// between runs, seeds and operations (numbers, ids, quoted values, URLs, array positions, the schema's name), so the
+// same deviation has the same key every time, and one accepted cause stays accepted on every operation it fails.
+// Files written before causes keep a key per operation (check | operation | where | reason): they still match.
 import { readFileSync, writeFileSync } from "node:fs";
 import { UsageError } from "../../lib/cli.js";
+import { causeOf, normalizeReason } from "./causes.js";
 import type { FailureRecord } from "./ledger.js";
+
+export { normalizeReason };
 
 export interface BaselineEntry {
   key: string;
   check: string;
-  operationId: string;
+  /** The operations the cause failed on when the file was written. */
+  operations?: string[];
+  /** Files written before causes: the one operation of a per-operation key. */
+  operationId?: string;
   where: string;
   reason: string;
   /** Found by random data of the baseline's seed: a run with another seed may not send a case that shows it. */
@@ -37,35 +45,39 @@ export interface BaselineOutcome {
   seed?: number;
 }
 
-/** The reason with run-specific values replaced by placeholders. */
-export function normalizeReason(message: string): string {
-  return message
-    .replace(/https?:\/\/[^\s"',)]+/g, "<url>")
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
-    .replace(/"(?:[^"\\]|\\.)*"/g, "<value>")
-    .replace(/\/\d+(?=\/|\b)/g, "/*")
-    .replace(/-?\d+(\.\d+)?/g, "<n>")
-    .replace(/\s+/g, " ")
-    .trim();
+/** A failure's key in files written before causes: `check | operation | where | normalized reason`. */
+function operationKey(failure: Pick<FailureRecord, "check" | "operationId" | "where" | "message">): string {
+  return [
+    failure.check,
+    failure.operationId,
+    normalizeReason(failure.where ?? ""),
+    normalizeReason(failure.message),
+  ].join(" | ");
 }
 
-export function baselineEntry(
-  failure: Pick<FailureRecord, "check" | "operationId" | "where" | "message">,
-): BaselineEntry {
-  const where = normalizeReason(failure.where ?? "");
-  const reason = normalizeReason(failure.message);
-  return {
-    key: [failure.check, failure.operationId, where, reason].join(" | "),
-    check: failure.check,
-    operationId: failure.operationId,
-    where,
-    reason,
-  };
-}
-
-/** The entry as the baseline file keeps it: with whether random data found it. */
-function fileEntry(failure: FailureRecord): BaselineEntry {
-  return { ...baselineEntry(failure), ...(failure.seeded ? { seeded: true as const } : {}) };
+/** The entries of a run's failures, one per cause, with the operations each failed on. */
+function fileEntries(failures: readonly FailureRecord[]): BaselineEntry[] {
+  const entries = new Map<string, BaselineEntry>();
+  for (const failure of failures) {
+    const key = causeOf(failure);
+    const [check, where, reason] = key.split(" | ");
+    const entry = entries.get(key);
+    if (entry) {
+      if (!entry.operations!.includes(failure.operationId)) entry.operations!.push(failure.operationId);
+      // Found by a fixed case on one operation: another seed shows the cause too.
+      if (!failure.seeded) delete entry.seeded;
+    } else
+      entries.set(key, {
+        key,
+        check: check!,
+        operations: [failure.operationId],
+        where: where!,
+        reason: reason!,
+        ...(failure.seeded ? { seeded: true as const } : {}),
+      });
+  }
+  for (const entry of entries.values()) entry.operations!.sort((a, b) => a.localeCompare(b));
+  return [...entries.values()];
 }
 
 export function readBaseline(file: string): BaselineFile {
@@ -93,12 +105,11 @@ export function readBaseline(file: string): BaselineFile {
 }
 
 export function writeBaseline(file: string, failures: FailureRecord[], seed: number): BaselineFile {
-  const entries = new Map(failures.map(fileEntry).map((e) => [e.key, e]));
   const baseline: BaselineFile = {
     description:
-      "Known failures of `contracts conform`: listed failures are reported as known and do not fail the run. Rewrite with --update-baseline.",
+      "Known causes of failure of `contracts conform`: a failure whose cause is listed is reported as known and does not fail the run, on any operation. Rewrite with --update-baseline.",
     seed,
-    failures: [...entries.values()].sort((a, b) => a.key.localeCompare(b.key)),
+    failures: fileEntries(failures).sort((a, b) => a.key.localeCompare(b.key)),
   };
   writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
   return baseline;
@@ -106,8 +117,9 @@ export function writeBaseline(file: string, failures: FailureRecord[], seed: num
 
 /**
  * Marks this run's known failures and finds the fixed ones. `ran(check, operationId)` says whether the run exercised
- * that check on that operation: an entry whose check did not run is neither known nor fixed. An entry found by random
- * data is fixed only for a run of the baseline's seed, which sends the same data; otherwise it is unseen.
+ * that check on that operation: an entry whose check ran on none of its operations is neither known nor fixed. An
+ * entry found by random data is fixed only for a run of the baseline's seed, which sends the same data; otherwise it
+ * is unseen.
  */
 export function applyBaseline(
   file: string,
@@ -120,14 +132,16 @@ export function applyBaseline(
   const known: string[] = [];
   const seen = new Set<string>();
   for (const failure of failures) {
-    const key = baselineEntry(failure).key;
-    seen.add(key);
-    if (keys.has(key)) {
+    const matched = [causeOf(failure), operationKey(failure)].filter((key) => keys.has(key));
+    for (const key of [causeOf(failure), operationKey(failure)]) seen.add(key);
+    if (matched.length > 0) {
       failure.known = true;
-      known.push(key);
+      if (!known.includes(matched[0]!)) known.push(matched[0]!);
     }
   }
-  const notSeen = baseline.failures.filter((entry) => !seen.has(entry.key) && ran(entry.check, entry.operationId));
+  const ranOn = (entry: BaselineEntry) =>
+    (entry.operations ?? (entry.operationId ? [entry.operationId] : [])).some((op) => ran(entry.check, op));
+  const notSeen = baseline.failures.filter((entry) => !seen.has(entry.key) && ranOn(entry));
   const sameCases = (entry: BaselineEntry) => !entry.seeded || baseline.seed === seed;
   return {
     file,

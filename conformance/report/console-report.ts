@@ -1,19 +1,23 @@
-// The console summary of a run: per check, per operation, the coverage and the budget, the failures with their
-// reproductions, the baseline, the warnings, the observations and the resources the run created. Each section is a
-// function of the report alone; every text goes through the run's secret filter.
+// The console summary of a run: per check, per operation, the coverage and the budget, the failures by cause with
+// one reproduction each, the baseline, the warnings, the observations and the resources the run created. Each section
+// is a function of the report alone; every text goes through the run's secret filter.
 import { budgetLines } from "./budget-report.js";
+import { type Cause, causesSummary, groupCauses } from "./causes.js";
 import { coverageLines } from "./coverage.js";
 import type { FailureRecord, Tally } from "./ledger.js";
+import type { BaselineEntry } from "./baseline.js";
 import type { CheckResult, RunReport } from "./report.js";
 import { passiveConsoleLines } from "../passive/report-lines.js";
 
 /** A failure as text: what failed, the request, the response and the reproduction. */
 export function describeFailure(failure: FailureRecord): string {
+  return [`${failure.check} on ${failure.operationId}: ${failure.message}`, ...exchangeLines(failure)].join("\n");
+}
+
+/** A failure's case, request, response and reproduction, indented under what failed. */
+function exchangeLines(failure: FailureRecord): string[] {
   const repeated = failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : "";
-  const lines = [
-    `${failure.check} on ${failure.operationId}: ${failure.message}`,
-    `  case: ${failure.case}${repeated}`,
-  ];
+  const lines = [`  case: ${failure.case}${repeated}`];
   lines.push(`  request: ${failure.request.method} ${failure.request.url}`);
   for (const [name, value] of Object.entries(failure.request.headers)) lines.push(`    ${name}: ${value}`);
   if (failure.request.body !== undefined) lines.push(`    ${truncate(failure.request.body, 400)}`);
@@ -24,7 +28,20 @@ export function describeFailure(failure: FailureRecord): string {
     if (failure.response.body) lines.push(`    ${truncate(failure.response.body, 400)}`);
   } else if (failure.error) lines.push(`  no response: ${failure.error}`);
   lines.push("  reproduce:", ...failure.curl.split("\n").map((l) => `    ${l}`));
-  return lines.join("\n");
+  return lines;
+}
+
+/** A cause as text: the check and the reason, the operations it fails, what it breaks, and one reproduction. */
+export function describeCause(cause: Cause): string {
+  const example = cause.reproduction;
+  const lines = [
+    `${cause.check}: ${cause.message}`,
+    `  on ${cause.operations.length} operation(s), ${cause.results} failing result(s): ${cause.operations.join(", ")}`,
+    ...cause.breaks.map((text) => `  breaks: ${text}`),
+  ];
+  const exactly = example.message === cause.message ? "" : `: ${example.message}`;
+  if (cause.operations.length > 1 || exactly) lines.push(`  reproduced on ${example.operationId}${exactly}`);
+  return [...lines, ...exchangeLines(example)].join("\n");
 }
 
 function truncate(text: string, max: number): string {
@@ -40,9 +57,21 @@ function checkNotReached(check: CheckResult): string {
   return check.notReached && check.passed + check.failed > 0 && !check.couldNotRun ? " (more not reached)" : "";
 }
 
+/** The reasons checks could not run that several checks share (a failed sign-in stops every flow check): each once. */
+export function sharedReasons(report: RunReport): Array<{ reason: string; checks: string[] }> {
+  const byReason = new Map<string, string[]>();
+  for (const check of report.checks)
+    if (check.couldNotRun) byReason.set(check.couldNotRun, [...(byReason.get(check.couldNotRun) ?? []), check.name]);
+  return [...byReason.entries()]
+    .filter(([, checks]) => checks.length > 1)
+    .map(([reason, checks]) => ({ reason, checks }));
+}
+
 /** A check's state in words, and its mark: ✓ passed, ✗ failed, ~ only known failures, ! could not run, - no result. */
 function checkState(report: RunReport, check: CheckResult): { mark: string; state: string } {
   const allKnown = check.failed > 0 && report.failures.filter((f) => f.check === check.name).every((f) => f.known);
+  const shared = sharedReasons(report).findIndex((r) => r.reason === check.couldNotRun);
+  if (shared >= 0) return { mark: "!", state: `COULD NOT RUN: reason ${shared + 1} under "Could not run"` };
   if (check.couldNotRun) return { mark: "!", state: `COULD NOT RUN: ${check.couldNotRun}` };
   if (check.skipped) return { mark: "-", state: `skipped: ${check.skipped}` };
   if (check.failed > 0) {
@@ -88,31 +117,53 @@ function operationTotals(report: RunReport): Map<string, Tally> {
   return operations;
 }
 
-/** One line per operation judged, then the operations not run and why. */
+/**
+ * One line per operation judged, with the cases of it that were not sent (held back by --max-writes, say) on the
+ * same line: an operation that ran is never also listed as not run. Then the operations not run and why.
+ */
 function operationLines(report: RunReport): string[] {
   const operations = operationTotals(report);
+  const causes = groupCauses(report.api, report.failures);
   const lines: string[] = [];
   if (operations.size > 0) {
     lines.push("", "Operations:");
     const width = Math.max(...[...operations.keys()].map((k) => k.length));
     for (const [operationId, total] of [...operations.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const failedChecks = report.failures.filter((f) => f.operationId === operationId).map((f) => f.check);
-      const failed = failedChecks.length ? `, failed: ${failedChecks.join(", ")}` : "";
+      const failedCauses = causes.flatMap((c, i) => (c.operations.includes(operationId) ? [`${i + 1}`] : []));
+      const failed = failedCauses.length ? `, failed: cause ${failedCauses.join(", ")}` : "";
+      const notSent = report.skippedOperations.find((s) => s.operationId === operationId);
+      const partly = notSent ? `; partly: ${notSent.reason}` : "";
       const mark = total.failed > 0 ? "✗" : "✓";
-      lines.push(`  ${mark} ${operationId.padEnd(width)}  ${total.passed + total.failed} check results${failed}`);
+      lines.push(
+        `  ${mark} ${operationId.padEnd(width)}  ${total.passed + total.failed} check results${failed}${partly}`,
+      );
     }
   }
-  for (const skipped of report.skippedOperations) lines.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
+  for (const skipped of report.skippedOperations)
+    if (!operations.has(skipped.operationId)) lines.push(`  - ${skipped.operationId}: not run, ${skipped.reason}`);
   return lines;
 }
 
+/** One block per cause, numbered, with one reproduction; the summary counts causes, not results. */
 function failureLines(report: RunReport): string[] {
   if (report.failures.length === 0) return [];
-  const lines = ["", `Failures (${report.failures.length}):`];
-  report.failures.forEach((failure, index) => {
-    const known = failure.known ? "(known, in the baseline) " : "";
-    lines.push("", `${index + 1}. ${known}${describeFailure(failure)}`);
+  const causes = groupCauses(report.api, report.failures);
+  const lines = ["", `Failures by cause: ${causesSummary(causes)}`];
+  causes.forEach((cause, index) => {
+    const known = cause.known ? "(known, in the baseline) " : "";
+    lines.push("", `${index + 1}. ${known}${describeCause(cause)}`);
   });
+  return lines;
+}
+
+/** The reasons several checks could not run for, each once with its checks. */
+function couldNotRunLines(report: RunReport): string[] {
+  const shared = sharedReasons(report);
+  if (shared.length === 0) return [];
+  const lines = ["", "Could not run (fails the run):"];
+  shared.forEach(({ reason, checks }, index) =>
+    lines.push(`  ${index + 1}. ${reason}`, `     ${checks.length} checks: ${checks.join(", ")}`),
+  );
   return lines;
 }
 
@@ -123,13 +174,20 @@ function baselineLines(report: RunReport): string[] {
   const fresh = report.failures.filter((f) => !f.known).length;
   const lines = [
     "",
-    `Baseline ${file}: ${known.length} known failure(s), ${fixed.length} fixed${notSeen}, ${fresh} new`,
+    `Baseline ${file}: ${known.length} known cause(s), ${fixed.length} fixed${notSeen}, ${fresh} new failure(s)`,
   ];
-  for (const entry of fixed) lines.push(`  ✓ fixed: ${entry.key}`);
+  for (const entry of fixed) lines.push(`  ✓ fixed: ${entry.key}${entryOperations(entry)}`);
   // Random data of another seed may simply not have sent a case that shows them.
   const again = `found by random data of seed ${seed} (--seed ${seed} sends it again)`;
-  for (const entry of unseen) lines.push(`  ? not seen with seed ${report.seed}, ${again}: ${entry.key}`);
+  for (const entry of unseen)
+    lines.push(`  ? not seen with seed ${report.seed}, ${again}: ${entry.key}${entryOperations(entry)}`);
   return lines;
+}
+
+/** ` (on listDomains, listOverlays)`: where a baseline entry's cause failed when the file was written. */
+export function entryOperations(entry: BaselineEntry): string {
+  const operations = entry.operations ?? (entry.operationId ? [entry.operationId] : []);
+  return operations.length > 0 ? ` (on ${operations.join(", ")})` : "";
 }
 
 function warningLines(report: RunReport): string[] {
@@ -174,6 +232,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     ...passiveConsoleLines(report.passive),
     ...(report.coverage ? ["", ...coverageLines(report.coverage)] : []),
     ...budgetLines(report.budget),
+    ...couldNotRunLines(report),
     ...failureLines(report),
     ...baselineLines(report),
     ...warningLines(report),

@@ -2,6 +2,7 @@
 // that runs the command in its own process passes buffers instead, so that several runs can go at once and none of
 // them takes over the process's signals.
 import type { ProgressEvent } from "../context.js";
+import { causeOf } from "./causes.js";
 
 export interface ConformConsole {
   out(text: string): void;
@@ -45,7 +46,11 @@ export function abortOnSignals(io: ConformConsole): { signal: AbortSignal; relea
   };
 }
 
-/** A one-line progress indicator on stderr (rewritten in place on a terminal, one line per phase otherwise). */
+/**
+ * A quiet progress display on stderr. On a terminal, one line rewritten in place (the operation, the requests, the
+ * failures and their causes). Elsewhere (CI logs), a line when an operation first starts, not one per request or
+ * phase. A failure prints a line only for a cause not seen before, shortened: the report holds it in full.
+ */
 export function progressPrinter(
   io: ConformConsole,
   api: string,
@@ -56,7 +61,9 @@ export function progressPrinter(
   let started = false;
   let requests = 0;
   let failures = 0;
-  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s)`;
+  const causes = new Set<string>();
+  const operations = new Set<string>();
+  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s) of ${causes.size} cause(s)`;
   return {
     event(event) {
       // The banner waits for the first progress, so that an unreachable target is reported in one line.
@@ -71,15 +78,34 @@ export function progressPrinter(
       }
       if (event.type === "failure") {
         failures += 1;
-        const text = redact(`  ✗ ${event.check} on ${event.operationId}: ${event.message}`);
+        const cause = causeOf(event);
+        if (causes.has(cause)) {
+          if (io.tty) io.err(`\r\u001b[2K${line()}`);
+          return;
+        }
+        causes.add(cause);
+        const text = redact(
+          `  ✗ cause ${causes.size}: ${event.check} on ${event.operationId}: ${shorten(event.message)}`,
+        );
         io.err(io.tty ? `\r\u001b[2K${text}\n${line()}` : `${text}\n`);
         return;
       }
       current = `${event.operationId}: ${event.phase}`;
-      io.err(io.tty ? `\r\u001b[2K${line()}` : `${line()}\n`);
+      if (io.tty) io.err(`\r\u001b[2K${line()}`);
+      else if (!operations.has(event.operationId)) {
+        operations.add(event.operationId);
+        io.err(`${line()}\n`);
+      }
     },
     done() {
       if (io.tty) io.err("\n");
+      else if (started) io.err(`${line().replace(/^\[\w+\] [^·]*· /, `[${api}] done · `)}\n`);
     },
   };
+}
+
+/** A cause's message on one progress line: the report has it in full. */
+function shorten(message: string, max = 160): string {
+  const oneLine = message.replace(/\s+/g, " ");
+  return oneLine.length > max ? `${oneLine.slice(0, max)}… (in full in the report)` : oneLine;
 }

@@ -1,8 +1,11 @@
-// The run's results as JUnit XML (--junit): one test case per check and operation, a skipped one for a check that did
-// not run, a not-reached one for planned cases the budget left out, and the run's seed, depth, coverage and budget as
-// properties. Every text goes through the run's secret filter.
+// The run's results as JUnit XML (--junit): one failing test case per cause of failure (causes.ts), naming the
+// operations it covers, with one reproduction; one passing test case per check and operation that did not fail; a
+// skipped one for a check that did not run or a known cause (baseline), a not-reached one for planned cases the budget
+// left out, and the run's seed, depth, coverage and budget as properties. Every text goes through the run's secret
+// filter.
 import { budgetWords } from "./budget-report.js";
-import { describeFailure } from "./console-report.js";
+import { type Cause, groupCauses } from "./causes.js";
+import { describeCause } from "./console-report.js";
 import type { RunReport } from "./report.js";
 import { passiveJunitCases } from "../passive/report-lines.js";
 
@@ -57,27 +60,32 @@ function checkCases(report: RunReport, check: RunReport["checks"][number]): Test
   if (check.notReached && check.passed + check.failed === 0) return notReached;
   if (check.skipped)
     return [...notReached, { classname, name: check.name, outcome: { type: "skipped", message: check.skipped } }];
+  // A failing check on an operation is its cause's test case, not one of its own.
   return [
     ...notReached,
-    ...Object.entries(check.operations).map(([operationId, tally]) =>
-      operationCase(report, check.name, operationId, tally.failed > 0),
-    ),
+    ...Object.entries(check.operations)
+      .filter(([, tally]) => tally.failed === 0)
+      .map(([operationId]) => ({
+        classname: `conform.${report.api}.${operationId}`,
+        name: `${check.name} ${operationId}`,
+      })),
   ];
 }
 
-/** A check on one operation: passed, failed with its reproduction, or a known failure (skipped). */
-function operationCase(report: RunReport, check: string, operationId: string, failed: boolean): TestCase {
-  const testcase = { classname: `conform.${report.api}.${operationId}`, name: `${check} ${operationId}` };
-  const failure = report.failures.find((f) => f.check === check && f.operationId === operationId);
-  if (!failed || !failure) return testcase;
-  if (failure.known)
-    return { ...testcase, outcome: { type: "skipped", message: `known failure (baseline): ${failure.message}` } };
-  return { ...testcase, outcome: { type: "failure", message: failure.message, check, text: describeFailure(failure) } };
+/** A cause of failure: failed with the operations it covers and its reproduction, or known (skipped). */
+function causeCase(report: RunReport, cause: Cause, index: number): TestCase {
+  const on = cause.operations.length === 1 ? cause.operations[0]! : `${cause.operations.length} operations`;
+  const testcase = { classname: `conform.${report.api}.causes`, name: `cause ${index + 1}: ${cause.check} on ${on}` };
+  if (cause.known)
+    return { ...testcase, outcome: { type: "skipped", message: `known cause (baseline): ${cause.message}` } };
+  const message = `${cause.message} (on ${cause.operations.join(", ")})`;
+  return { ...testcase, outcome: { type: "failure", message, check: cause.check, text: describeCause(cause) } };
 }
 
-/** One test case per check and operation; a check that did not run is one skipped test case. */
+/** One test case per cause, then per check and operation that passed; a check that did not run is one test case. */
 export function junitReport(report: RunReport, redact: (text: string) => string): string {
   const cases = [
+    ...groupCauses(report.api, report.failures).map((cause, index) => causeCase(report, cause, index)),
     ...report.checks.flatMap((check) => checkCases(report, check)),
     ...passiveJunitCases(report.api, report.passive),
   ];

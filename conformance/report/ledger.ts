@@ -32,7 +32,7 @@ export interface FailureRecord {
   seeded?: boolean;
   /** Listed in the --baseline file: reported, not failing the run. */
   known?: boolean;
-  /** The baseline key: check | operation | where | normalized reason. */
+  /** Its cause (causes.ts), the baseline's key: check | where | normalized reason. */
   key?: string;
 }
 

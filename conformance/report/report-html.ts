@@ -1,12 +1,14 @@
 // The run as one self-contained HTML page (--html): what a QA engineer attaches to a ticket. It holds the verdict, the
-// coverage matrix as a heat map, every failure with its reproduction, the warnings, observations and the resources
-// the run left behind. No script, no external asset (a Content-Security-Policy forbids any request), so it opens
-// offline. Every text is redacted by the run's secret filter before it is escaped, and the page is redacted again.
+// coverage matrix as a heat map, the failures by cause (one block each, with its operations and one reproduction), the
+// warnings, observations and the resources the run left behind. No script, no external asset (a Content-Security-Policy
+// forbids any request), so it opens offline. Every text is redacted by the run's secret filter before it is escaped,
+// and the page is redacted again.
 import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
 import { passiveHtml } from "../passive/report-lines.js";
-import type { FailureRecord } from "./ledger.js";
+import { type Cause, causesSummary, groupCauses } from "./causes.js";
+import { entryOperations } from "./console-report.js";
 
 type Text = (text: string) => string;
 
@@ -24,6 +26,7 @@ td.cell { text-align: center; min-width: 28px; font-size: 12px; }
 .unjudged { background: #f5e29c; } .missing { color: #b00; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .failure { border-left: 4px solid #d33; padding-left: 10px; margin: 14px 0; } .known { border-color: #d9a400; }
+.cause h3 { margin-bottom: 4px; } .operations, .breaks { margin: 2px 0; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; }
 @media (max-width: 640px) {
   body { margin: 12px; overflow-wrap: anywhere; }
@@ -83,7 +86,9 @@ case; hover for the statuses and the checks that judged them.</p>
 ${rows.join("\n")}</table>`;
 }
 
-function failureBlock(failure: FailureRecord, index: number, t: Text): string {
+/** One cause: the check and reason, the operations it covers, what it breaks, and one reproduction. */
+function causeBlock(cause: Cause, index: number, t: Text): string {
+  const failure = cause.reproduction;
   const request = [
     `${failure.request.method} ${failure.request.url}`,
     ...Object.entries(failure.request.headers).map(([name, value]) => `${name}: ${value}`),
@@ -97,10 +102,22 @@ function failureBlock(failure: FailureRecord, index: number, t: Text): string {
         failure.response.body,
       ].join("\n")
     : `no response: ${failure.error ?? ""}`;
-  return `<div class="failure${failure.known ? " known" : ""}" id="failure-${index + 1}">
-<h3>${index + 1}. ${failure.known ? "(known, in the baseline) " : ""}${t(failure.check)} on ${t(failure.operationId)}</h3>
-<p>${t(failure.message)}</p>
-<p>Case: ${t(failure.case)}${failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : ""}${failure.shrunk ? ", shrunk" : ""}</p>
+  const breaks = cause.breaks.length
+    ? `<p>Breaks:</p><ul class="breaks">${cause.breaks.map((text) => `<li>${t(text)}</li>`).join("")}</ul>`
+    : "";
+  const operations = cause.operations
+    .map((op) => {
+      const results = cause.failures.filter((f) => f.operationId === op).reduce((n, f) => n + f.occurrences, 0);
+      return `<li>${t(op)} <small>(${results} failing result${results === 1 ? "" : "s"})</small></li>`;
+    })
+    .join("");
+  const exactly = failure.message === cause.message ? "" : `: ${t(failure.message)}`;
+  return `<div class="failure cause${cause.known ? " known" : ""}" id="cause-${index + 1}">
+<h3>${index + 1}. ${cause.known ? "(known, in the baseline) " : ""}${t(cause.check)}: ${t(cause.message)}</h3>
+<p>On ${cause.operations.length} operation${cause.operations.length === 1 ? "" : "s"}, ${cause.results} failing result${cause.results === 1 ? "" : "s"}:</p>
+<ul class="operations">${operations}</ul>
+${breaks}
+<p>Reproduced on ${t(failure.operationId)}${exactly}. Case: ${t(failure.case)}${failure.occurrences > 1 ? ` (${failure.occurrences} failing requests)` : ""}${failure.shrunk ? ", shrunk" : ""}.</p>
 <details><summary>Request and response</summary><pre>${t(request)}</pre><pre>${t(response)}</pre></details>
 <p>Reproduce (secrets are read from environment variables):</p>
 <pre class="reproduction">${t(failure.curl)}</pre>
@@ -116,9 +133,10 @@ function baselineSection(report: RunReport, t: Text): string {
   const { file, known, fixed, unseen, seed } = report.baseline!;
   const items = [
     ...known.map((key) => `known: ${t(key)}`),
-    ...fixed.map((entry) => `fixed: ${t(entry.key)}`),
+    ...fixed.map((entry) => `fixed: ${t(entry.key + entryOperations(entry))}`),
     ...unseen.map(
-      (entry) => `not seen with seed ${report.seed} (found by random data of seed ${seed}): ${t(entry.key)}`,
+      (entry) =>
+        `not seen with seed ${report.seed} (found by random data of seed ${seed}): ${t(entry.key + entryOperations(entry))}`,
     ),
   ];
   return listSection("baseline", `Baseline ${t(file)}`, items);
@@ -149,6 +167,8 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
   const t: Text = (text) => escapeHtml(redact(text));
   const { newFailures, couldNotRun, checkedNothing } = verdict(report);
   const failed = newFailures.length > 0 || couldNotRun.length > 0 || checkedNothing;
+  const causes = groupCauses(report.api, report.failures);
+  const newCauses = causes.filter((c) => !c.known).length;
   const summary = report.passive
     ? `${report.requests} recorded exchanges judged, nothing sent`
     : `${report.requests} requests, seed ${report.seed}, ${report.allowWrites ? "writes allowed" : "read-only"}${report.shard ? `, shard ${report.shard}` : ""}${report.interrupted ? ", INTERRUPTED" : ""}`;
@@ -170,11 +190,11 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
 <title>${t(`contracts conform ${report.api}: ${failed ? "FAILED" : "passed"}`)}</title><style>${STYLE}</style></head>
 <body>
 <h1>contracts conform ${t(report.api)} at ${t(report.baseUrl)}: <span class="${failed ? "failed" : "passed"}">${failed ? "FAILED" : "passed"}</span></h1>
-<p>${t(summary)}; ${t(report.startedAt)} to ${t(report.finishedAt)}. ${newFailures.length} new failure(s), ${couldNotRun.length} check(s) that could not run${checkedNothing ? ", nothing was checked" : ""}.</p>
+<p>${t(summary)}; ${t(report.startedAt)} to ${t(report.finishedAt)}. ${newCauses} new cause(s) of failure, ${couldNotRun.length} check(s) that could not run${checkedNothing ? ", nothing was checked" : ""}.</p>
 ${report.budget ? `<p id="budget">Budget: ${t(budgetWords(report.budget))}; ${report.budget.reached} of ${report.budget.planned} planned cases reached, ${report.budget.notReached} not reached within the budget (not passed).</p>` : ""}
 ${report.coverage ? coverageSection(report.coverage, t) : "<p>This report has no coverage section (written by an older version).</p>"}
-<h2 id="failures">Failures (${report.failures.length})</h2>
-${report.failures.length ? report.failures.map((f, i) => failureBlock(f, i, t)).join("\n") : "<p>None.</p>"}
+<h2 id="failures">Failures by cause${causes.length ? `: ${t(causesSummary(causes))}` : ""}</h2>
+${causes.length ? causes.map((c, i) => causeBlock(c, i, t)).join("\n") : "<p>None.</p>"}
 ${report.baseline ? baselineSection(report, t) : ""}
 ${listSection("warnings", "Warnings: a constraint marked x-assumption was broken", warnings)}
 ${listSection("observations", "Observations: gaps in the contract, never failures", observations)}

@@ -3,7 +3,8 @@
 // Every text goes through the run's secret filter before it leaves the process.
 import type { ApiName } from "../../lib/contract/index.js";
 import { DEFAULT_NONCE, nonceModeText } from "../send/nonces.js";
-import { type BaselineOutcome, baselineEntry } from "./baseline.js";
+import type { BaselineOutcome } from "./baseline.js";
+import { causeOf } from "./causes.js";
 import { appliesTo, CHECKS } from "../judge/checks.js";
 import type { CoverageReport } from "./coverage.js";
 import {
@@ -145,7 +146,7 @@ export function buildReport(context: RunContext, ledger: Ledger, outcome: RunOut
       operationId,
       reason,
     })),
-    failures: [...ledger.failures.values()].map((f) => ({ ...f, key: baselineEntry(f).key })),
+    failures: [...ledger.failures.values()].map((f) => ({ ...f, key: causeOf(f) })),
     warnings: [...ledger.warnings.values()],
     observations: ledger.observations.list(),
     resources: outcome.resources.map((r) => ({ ...r })),
@@ -158,10 +159,6 @@ export function buildReport(context: RunContext, ledger: Ledger, outcome: RunOut
     exchanges: recordedExchanges(ledger.exchanges, (text) => secrets.redactSent(text), ledger.expectations),
     ...(budget ? { budget } : {}),
   };
-}
-
-export function failedCount(report: RunReport): number {
-  return report.checks.reduce((n, c) => n + c.failed, 0);
 }
 
 /**

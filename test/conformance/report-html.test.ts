@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
+import { groupCauses } from "../../conformance/report/causes.js";
 import { htmlReport } from "../../conformance/report/report-html.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
@@ -78,10 +79,13 @@ describe("contracts conform --html", () => {
         );
         expect(await page.locator("table.coverage td.cell.failed").count()).toBeGreaterThan(0);
 
-        // Every failure, with its reproduction exactly as the JSON report has it; secrets are named by their variable.
+        // Every cause, with one reproduction exactly as the JSON report has it and every operation it fails; secrets
+        // are named by their variable.
+        const causes = groupCauses(api, run.report.failures);
         const reproductions = await page.locator("pre.reproduction").allInnerTexts();
-        expect(reproductions).toEqual(run.report.failures.map((f) => f.curl));
-        for (const failure of run.report.failures) expect(text).toContain(failure.message);
+        expect(reproductions).toEqual(causes.map((c) => c.reproduction.curl));
+        for (const cause of causes) expect(text).toContain(`${cause.check}: ${cause.message}`);
+        for (const failure of run.report.failures) expect(text).toContain(failure.operationId);
         expect(reproductions.join("\n")).toContain(api === "links" ? "${LINKS_TOKEN}" : '"$PAY_SECRET"');
 
         const leaks = [

@@ -68,7 +68,9 @@ describe("contracts proxy (the CLI)", () => {
 
     const out = command.stdout();
     expect(out).toMatch(/✗ content_type_conformance\s+FAILED 1 of 2/);
-    expect(command.stderr()).toMatch(/contracts proxy: 1 check failure\(s\) on links in 2 judged exchange\(s\) of 3/);
+    expect(command.stderr()).toMatch(
+      /contracts proxy: 1 cause of failure across 1 operation \(\d+ failing results?\) on links in 2 judged exchange\(s\) of 3/,
+    );
     const report = JSON.parse(readFileSync(files.json, "utf8"));
     expect(report.failures.map((f: { check: string }) => f.check)).toEqual(["content_type_conformance"]);
     expect(report.exchanges).toHaveLength(2);

@@ -1,0 +1,145 @@
+// Failures grouped by cause. A deployment whose code drifted from its docs fails one way on many operations (an
+// integer `error` on every list, a renamed key); the report shows that as one block, not one per operation. The cause
+// key is the check, where in the request the case breaks the contract, and the reason with what differs between
+// operations and runs left out: ids, numbers, quoted values, URLs, the name of each operation's response schema and
+// its list of documented statuses. What stays of a schema failure is where in the body it fails and which keyword
+// (`/error must be string`), so the same field broken the same way is one cause wherever it appears. The baseline
+// (baseline.ts) keeps its entries by this key, and other code (an overlay record) can group by it too.
+import { existsSync } from "node:fs";
+import type { ApiName } from "../../lib/contract/index.js";
+import { fromPackageRoot } from "../../lib/paths.js";
+import { readSeedSentenceTable, type SeedName, type SeedSentence } from "../seed-sentences.js";
+import type { FailureRecord } from "./ledger.js";
+
+/** What of a failure (or of a verdict, which has the same fields) makes its cause. */
+export type CauseInput = Pick<FailureRecord, "check" | "message" | "where">;
+
+/** The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions). */
+export function normalizeReason(message: string): string {
+  return message
+    .replace(/https?:\/\/[^\s"',)]+/g, "<url>")
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
+    .replace(/"(?:[^"\\]|\\.)*"/g, "<value>")
+    .replace(/\/\d+(?=\/|\b)/g, "/*")
+    .replace(/-?\d+(\.\d+)?/g, "<n>")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The reason without what names the operation rather than the fault: its schema's name, its documented statuses. */
+export function causeReason(message: string): string {
+  return normalizeReason(
+    message.replace(/\bdoes not match [\w.-]+:/g, "does not match <schema>:").replace(/ \(documented: [^)]*\)/g, ""),
+  );
+}
+
+/** The cause of a failure: `check | where | reason`, the same for the same fault on any operation, in any run. */
+export function causeOf(failure: CauseInput): string {
+  return [failure.check, normalizeReason(failure.where ?? ""), causeReason(failure.message)].join(" | ");
+}
+
+export interface Cause {
+  key: string;
+  check: string;
+  /** The failures' message when they all say the same, else the normalized reason they share. */
+  message: string;
+  /** The operations it fails, sorted. */
+  operations: string[];
+  /** Failing results of all its operations. */
+  results: number;
+  /** The seed sentences and standard sections it breaks, quoted. */
+  breaks: string[];
+  /** Every failure of every operation is in the baseline. */
+  known: boolean;
+  /** The failure whose request reproduces it (the first one recorded). */
+  reproduction: FailureRecord;
+  failures: FailureRecord[];
+}
+
+/** The run's failures by cause, in the order their first failure was recorded; each with what it breaks. */
+export function groupCauses(api: ApiName, failures: readonly FailureRecord[]): Cause[] {
+  const byKey = new Map<string, FailureRecord[]>();
+  for (const failure of failures) {
+    const key = causeOf(failure);
+    byKey.set(key, [...(byKey.get(key) ?? []), failure]);
+  }
+  return [...byKey.entries()].map(([key, group]) => {
+    const first = group[0]!;
+    const same = group.every((f) => f.message === first.message);
+    return {
+      key,
+      check: first.check,
+      message: same ? first.message : causeReason(first.message),
+      operations: [...new Set(group.map((f) => f.operationId))].sort((a, b) => a.localeCompare(b)),
+      results: group.reduce((n, f) => n + f.occurrences, 0),
+      breaks: whatItBreaks(api, first),
+      known: group.every((f) => f.known),
+      reproduction: first,
+      failures: group,
+    };
+  });
+}
+
+/** `3 causes of failure across 9 operations (27 failing results)`. */
+export function causesSummary(causes: readonly Cause[]): string {
+  const operations = new Set(causes.flatMap((c) => c.operations)).size;
+  const results = causes.reduce((n, c) => n + c.results, 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `${plural(causes.length, "cause")} of failure across ${plural(operations, "operation")} (${plural(results, "failing result")})`;
+}
+
+/** The standard sections a check's message cites: `RFC 6749 §5.2`, `OpenID Connect Core §3.1.2.1`. */
+function citations(message: string): string[] {
+  const parts = [...message.matchAll(/\(([^()]*)\)/g)].flatMap((m) => m[1]!.split(/;\s*/));
+  return [...new Set(parts.map((p) => p.trim()).filter((p) => /§|^RFC \d+/.test(p)))];
+}
+
+const SEED_OF: Record<ApiName, SeedName> = {
+  identity: "identity",
+  links: "links",
+  catalog: "commerce",
+  pay: "commerce",
+};
+const SEED_TABLE = fromPackageRoot("conformance", "seed-sentences.yaml");
+let seedTable: SeedSentence[] | undefined;
+
+/** The seed-sentence table, when it is beside the code (a clone; the published tools do not ship it). */
+function sentences(): SeedSentence[] {
+  seedTable ??= existsSync(SEED_TABLE) ? readSeedSentenceTable(SEED_TABLE).sentences : [];
+  return seedTable;
+}
+
+/** The fields a schema failure names (`/data/items/0/id must be integer` names `id`). */
+function fieldsNamed(message: string): Set<string> {
+  const paths = [...message.matchAll(/(?:^|[:;] )(\/[^\s;]+)/g)].map((m) => m[1]!);
+  return new Set(
+    paths.map((path) =>
+      path
+        .split("/")
+        .filter((part) => part !== "" && !/^\d+$/.test(part))
+        .pop()!,
+    ),
+  );
+}
+
+/**
+ * The seed sentences a failure breaks: of the sentences its check tests, the table rows that name a field it names
+ * (`| error | integer 0 or 1 ... |`); for a failure that names no field, the sentences of a check that tests one or
+ * two (more would be a guess: the report points to the table); then the standard sections it cites.
+ */
+function whatItBreaks(api: ApiName, failure: FailureRecord): string[] {
+  const tested = sentences().filter((s) => s.seed === SEED_OF[api] && s.check === failure.check);
+  const fields = fieldsNamed(failure.message);
+  const firstCell = (s: SeedSentence) => /^\|\s*([^|]+?)\s*\|/.exec(s.text)?.[1];
+  const naming = tested.filter((s) => fields.has(firstCell(s) ?? ""));
+  // A schema failure on a field no sentence of its check names breaks the contract's shape, not one of them.
+  const chosen = naming.length > 0 || fields.size > 0 || tested.length > 2 ? naming : tested;
+  const quoted = chosen.map((s) => `${s.seed} seed: ${s.text}`);
+  const many =
+    chosen.length === 0 && fields.size === 0 && tested.length > 2
+      ? [
+          `${SEED_OF[api]} seed: one of the ${tested.length} sentences ${failure.check} tests (docs/guide/seed-sentences.md)`,
+        ]
+      : [];
+  return [...quoted, ...many, ...citations(failure.message)];
+}
