@@ -91,7 +91,7 @@ export function discovery(provider: ProviderState): Reply {
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["RS256"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],
-      ...(provider.fault === "no-code-challenge-methods" ? {} : { code_challenge_methods_supported: ["S256"] }),
+      code_challenge_methods_supported: provider.fault === "code-challenge-methods-without-s256" ? ["plain"] : ["S256"],
     },
   };
 }
@@ -145,6 +145,8 @@ function grantOf(provider: ProviderState, form: URLSearchParams): Grant | Reply 
       : tokenError(400, "invalid_grant", "The refresh token is invalid.");
   }
   if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
+  if (grantType === "password" && provider.fault === "password-grant-enabled")
+    return tokenError(400, "invalid_grant", "The resource owner credentials are invalid.");
   return tokenError(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported.");
 }
 
@@ -162,14 +164,35 @@ async function signIdToken(provider: ProviderState, grant: Grant, accessToken: s
   })
     .setProtectedHeader({ alg: "RS256", kid: provider.publicJwk.kid, typ: "JWT" })
     .setIssuer(provider.issuer)
-    .setAudience(fault === "id-token-wrong-audience" ? "another-app" : client.id)
+    .setAudience(
+      fault === "id-token-wrong-audience"
+        ? "another-app"
+        : fault === "id-token-audience-array-without-client"
+          ? ["another-app"]
+          : client.id,
+    )
     .setIssuedAt(now())
     .setExpirationTime(now() + 3600)
     .sign(provider.privateKey);
 }
 
+/** Whether the client authenticated (client_secret_post), or the fault lets PKCE stand in for it. */
+function clientAuthenticated(provider: ProviderState, form: URLSearchParams): boolean {
+  if (form.get("client_id") !== provider.client.id) return false;
+  if (provider.fault === "pkce-without-client-secret" && !form.has("client_secret") && form.get("code_verifier"))
+    return true;
+  return form.get("client_secret") === provider.client.secret;
+}
+
 export async function token(provider: ProviderState, form: URLSearchParams): Promise<Reply> {
-  if (form.get("client_id") !== provider.client.id || form.get("client_secret") !== provider.client.secret) {
+  // The code looked up before the client is authenticated: RFC 6749 §5.2 does not order the checks.
+  if (
+    provider.fault === "code-looked-up-first" &&
+    form.get("grant_type") === "authorization_code" &&
+    !provider.codes.has(form.get("code") ?? "")
+  )
+    return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
+  if (!clientAuthenticated(provider, form)) {
     return provider.fault === "wrong-secret-invalid-grant"
       ? tokenError(400, "invalid_grant", "The grant is invalid.")
       : tokenError(401, "invalid_client", "Client authentication failed.");

@@ -8,6 +8,12 @@ import { type IdentityFault, type IdentityVariant, startIdentityServer } from ".
 const identity = (fault: IdentityFault) => (port?: number) => startIdentityServer({ fault, port });
 const variant = (name: IdentityVariant) => (port?: number) => startIdentityServer({ variant: name, port });
 const FLOWS = ["--operation", "exchangeToken"];
+/** A client whose application has a host name (not a loopback IP literal, which has no subdomains). */
+const NAMED_APP = "https://app.example.org";
+const onApp = (origin: string) => [
+  ...["--redirect-uri", `${origin}/callback`],
+  ...["--post-logout-redirect-uri", `${origin}/`],
+];
 
 export const IDENTITY_FAULT_CASES: Fault[] = [
   {
@@ -19,12 +25,13 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("openid-not-in-scopes-supported"),
   },
   {
-    name: "identity-no-code-challenge-methods",
+    name: "identity-code-challenge-methods-without-s256",
     api: "identity",
     check: "pkce_s256_only",
-    breaks: "the discovery document does not advertise code_challenge_methods_supported",
+    // Leaving the member out is allowed (RFC 8414 §2: OPTIONAL); advertising it without S256 is not (RFC 7636 §4.2).
+    breaks: "the discovery document's code_challenge_methods_supported lists plain only, without S256",
     args: ["--operation", "getOpenIdConfiguration"],
-    start: identity("no-code-challenge-methods"),
+    start: identity("code-challenge-methods-without-s256"),
   },
   {
     name: "identity-pkce-plain-accepted",
@@ -143,6 +150,39 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("redirect-uri-query-ignored"),
   },
   {
+    name: "identity-redirect-uri-any-path",
+    api: "identity",
+    check: "redirect_uri_exact_match",
+    breaks:
+      "any path on the registered loopback origin is taken as the registered redirect_uri (RFC 8252 §7.3 lets only the port vary)",
+    args: FLOWS,
+    start: identity("redirect-uri-any-path"),
+  },
+  {
+    name: "identity-redirect-uri-any-subdomain",
+    api: "identity",
+    check: "redirect_uri_exact_match",
+    breaks: "a subdomain of the registered host (https://app.example.org) is taken as the registered redirect_uri",
+    args: [...FLOWS, ...onApp(NAMED_APP)],
+    start: (port) => startIdentityServer({ fault: "redirect-uri-any-subdomain", port, appOrigin: NAMED_APP }),
+  },
+  {
+    name: "identity-pkce-without-client-secret",
+    api: "identity",
+    check: "client_authentication_required",
+    breaks: "a confidential client's code is redeemed with its code_verifier and no client_secret",
+    args: FLOWS,
+    start: identity("pkce-without-client-secret"),
+  },
+  {
+    name: "identity-id-token-audience-array-without-client",
+    api: "identity",
+    check: "id_token_signature_and_claims",
+    breaks: 'the id_token\'s aud is ["another-app"], an array without the client_id',
+    args: FLOWS,
+    start: identity("id-token-audience-array-without-client"),
+  },
+  {
     name: "identity-offline-access-without-refresh-token",
     api: "identity",
     check: "refresh_token_offline_access",
@@ -157,6 +197,14 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     breaks: "logout redirects to any post_logout_redirect_uri, registered or not",
     args: FLOWS,
     start: identity("logout-open-redirect"),
+  },
+  {
+    name: "identity-post-logout-redirect-uri-any-path",
+    api: "identity",
+    check: "logout_open_redirect",
+    breaks: "logout redirects to any path on the registered post_logout_redirect_uri's origin",
+    args: FLOWS,
+    start: identity("post-logout-redirect-uri-any-path"),
   },
   {
     name: "identity-logout-drops-state",

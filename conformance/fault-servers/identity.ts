@@ -25,6 +25,7 @@ import {
   userinfo,
 } from "./identity-endpoints.js";
 import { faultProviderKeys } from "./identity-keys.js";
+import { looselyMatches, postLogoutRegistered } from "./identity-redirects.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import {
   consentPage,
@@ -52,7 +53,7 @@ export const IDENTITY_FAULTS = [
   "id-token-wrong-audience",
   "userinfo-ignores-scope",
   "openid-not-in-scopes-supported",
-  "no-code-challenge-methods",
+  "code-challenge-methods-without-s256",
   "pkce-plain-accepted",
   "duplicate-kids",
   "state-not-echoed",
@@ -80,10 +81,22 @@ export const IDENTITY_FAULTS = [
   // §3.1.2.1, a MAY), and authorize's error page with 403 instead of the contract's assumed 400 (a warning).
   "prompt-none-needs-hint",
   "authorize-error-403",
+  // Security holes: PKCE standing in for the client secret; near misses of registered redirect addresses accepted.
+  "pkce-without-client-secret",
+  "redirect-uri-any-path",
+  "redirect-uri-any-subdomain",
+  "post-logout-redirect-uri-any-path",
+  "id-token-audience-array-without-client",
+  // Choices the run must pass: the code looked up before the client (RFC 6749 §5.2 orders no checks), the password
+  // grant (§4.3), a logout without post_logout_redirect_uri answered 200 with JSON (RP-Initiated Logout fixes none).
+  "code-looked-up-first",
+  "password-grant-enabled",
+  "logout-json",
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
 const SESSION_COOKIE = "fault_session";
+
 const KNOWN_AUTHORIZE_PARAMETERS = [
   "response_type",
   "client_id",
@@ -166,10 +179,7 @@ class FaultProvider implements ProviderState {
     const redirectUri = q.get("redirect_uri");
     const pageStatus = fault === "authorize-error-403" ? 403 : 400;
     if (clientId !== client.id) return errorPage("Sign-in error", "Unknown application (client_id).", pageStatus);
-    const registered = (uri: string) =>
-      fault === "redirect-uri-query-ignored"
-        ? client.redirectUris.some((r) => uri.split("?")[0] === r.split("?")[0])
-        : client.redirectUris.includes(uri);
+    const registered = (uri: string) => client.redirectUris.some((r) => looselyMatches(fault, uri, r));
     if (!redirectUri || !registered(redirectUri))
       return errorPage("Sign-in error", "The redirect_uri is not registered for this application.", pageStatus);
     const state = q.get("state") || undefined;
@@ -304,7 +314,7 @@ class FaultProvider implements ProviderState {
     const { fault } = this;
     if (call.invalid) return html(400, "Sign-out error", `<h1>Sign-out error</h1><p>${escape(call.invalid)}</p>`);
     const target = params.get("post_logout_redirect_uri");
-    if (target && !this.client.postLogoutRedirectUris.includes(target) && fault !== "logout-open-redirect") {
+    if (target && !postLogoutRegistered(fault, target, this.client.postLogoutRedirectUris)) {
       return errorPage("Sign-out error", "The post_logout_redirect_uri is not registered for this application.");
     }
     const sessionId = cookieOf(request, SESSION_COOKIE);
@@ -312,6 +322,7 @@ class FaultProvider implements ProviderState {
     // The faulty logout only redirects: it neither ends the session nor clears its cookie.
     const clearCookie: Record<string, string> =
       fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
+    if (!target && fault === "logout-json") return { status: 200, body: { status: "ok" }, headers: clearCookie };
     if (!target) return html(200, "Signed out", "<h1>You have been signed out</h1>", clearCookie);
     const location = new URL(target);
     const state = params.get("state");

@@ -5,8 +5,8 @@ import { decodeJwt } from "jose";
 import type { RunContext } from "../context.js";
 import { resolveAt } from "../contract/lookup.js";
 import {
-  alteredRedirectFollowed,
   maxAge as maxAgeProblems,
+  nearMissFollowed,
   nonceOptional as nonceOptionalProblem,
   plainPkceAccepted,
   promptLogin as promptLoginProblems,
@@ -19,7 +19,9 @@ import {
 import { assumedMessage } from "../judge/identity-words.js";
 import { verdictOf } from "../judge/verdict.js";
 import { sleep } from "../send/transport.js";
+import type { Exchange } from "../send/transport.js";
 import { authorize, type AuthorizeOptions, codeFields, exchangeCode, type Flow, tokensFor } from "./flow.js";
+import { nearMisses } from "./near-miss.js";
 
 /**
  * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
@@ -45,10 +47,12 @@ export async function plainPkceRefused(flow: Flow): Promise<void> {
   flow.ledger.add(verdictOf("pkce_s256_only", "authorize", message, plain.exchange, caseLabel));
 }
 
+/** An address no client registers: the unregistered redirect_uri of redirect_uri_mismatch. */
+export const UNREGISTERED_REDIRECT_URI = "https://conformance-unregistered.invalid/callback";
+
 export async function redirectUriMismatch(flow: Flow): Promise<void> {
   const { context } = flow;
-  const registered = (context.options.credentials.redirectUri ?? "").replace(/\/$/, "");
-  const unregistered = `${registered}/conformance-not-registered`;
+  const unregistered = UNREGISTERED_REDIRECT_URI;
   const attempt = await authorize(flow, {
     scope: "openid",
     redirectUri: unregistered,
@@ -74,21 +78,31 @@ export async function redirectUriMismatch(flow: Flow): Promise<void> {
   );
 }
 
+/** Near misses of the registered redirect_uri, each with one difference: none may be redirected to. */
 export async function redirectUriExactMatch(flow: Flow): Promise<void> {
-  const registered = new URL(flow.context.options.credentials.redirectUri ?? "");
-  registered.searchParams.append("conformance", "altered");
-  const attempt = await authorize(flow, {
-    scope: "openid",
-    redirectUri: registered.href,
-    purpose: "authorize with a redirect_uri whose query was altered",
-  });
+  const problems: string[] = [];
+  let failed: Exchange | undefined;
+  let last: Exchange | undefined;
+  for (const nearMiss of nearMisses(flow.context.options.credentials.redirectUri ?? "")) {
+    const attempt = await authorize(flow, {
+      scope: "openid",
+      redirectUri: nearMiss.uri,
+      purpose: `authorize with a redirect_uri that is the registered one with ${nearMiss.how} (it must be refused)`,
+    });
+    const problem = nearMissFollowed(attempt, nearMiss);
+    last = attempt.exchange;
+    if (problem) {
+      problems.push(problem);
+      failed ??= attempt.exchange;
+    }
+  }
   flow.ledger.add(
     verdictOf(
       "redirect_uri_exact_match",
       "authorize",
-      alteredRedirectFollowed(attempt, registered.href),
-      attempt.exchange,
-      "authorize with an altered redirect_uri query",
+      problems.join("; "),
+      failed ?? last,
+      "authorize with near misses of the registered redirect_uri",
     ),
   );
 }

@@ -3,7 +3,9 @@
 // The rules they are judged by are judge/identity-logout.ts'.
 import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "../judge/identity-logout.js";
 import { verdictOf } from "../judge/verdict.js";
+import type { Exchange } from "../send/transport.js";
 import { authorize, endpointOf, type Flow, navigationExchange, newState, sameEndpoint, tokensFor } from "./flow.js";
+import { type NearMiss, nearMisses } from "./near-miss.js";
 
 const LOGOUT_CHECKS = ["logout_post_redirect", "logout_open_redirect", "logout_ends_session"];
 
@@ -26,20 +28,41 @@ function logoutUrl(flow: Flow, idToken: string, postLogout: string, state: strin
   return `${endpoint}?${query}`;
 }
 
-async function openRedirect(flow: Flow, idToken: string): Promise<void> {
-  const elsewhere = "https://conformance-open-redirect.invalid/after-logout";
-  const url = logoutUrl(flow, idToken, elsewhere, newState());
-  const navigation = await flow.driver.navigate(url, {
-    until: (next) => sameEndpoint(next, elsewhere),
-    purpose: "sign out with an unregistered post_logout_redirect_uri (it must be refused)",
-  });
+/** An address no client registers as its post_logout_redirect_uri. */
+const UNREGISTERED_POST_LOGOUT = "https://conformance-open-redirect.invalid/after-logout";
+
+/**
+ * Signs out with post_logout_redirect_uri values that are not registered: another site, and each near miss of the
+ * registered one (one difference each). None may be redirected to; the provider shows an error page instead.
+ */
+async function openRedirect(flow: Flow, idToken: string, registered: string): Promise<void> {
+  const targets: NearMiss[] = [
+    { how: "another site", uri: UNREGISTERED_POST_LOGOUT },
+    ...nearMisses(registered).map((nearMiss) => ({ ...nearMiss, how: `the registered one with ${nearMiss.how}` })),
+  ];
+  const problems: string[] = [];
+  let failed: Exchange | undefined;
+  let last: Exchange | undefined;
+  for (const target of targets) {
+    const url = logoutUrl(flow, idToken, target.uri, newState());
+    const navigation = await flow.driver.navigate(url, {
+      until: (next) => sameEndpoint(next, target.uri),
+      purpose: `sign out with a post_logout_redirect_uri that is ${target.how} (it must be refused)`,
+    });
+    last = navigationExchange(url, navigation, navigation.arrived);
+    const problem = openRedirectFollowed(navigation, target);
+    if (problem) {
+      problems.push(problem);
+      failed ??= last;
+    }
+  }
   flow.ledger.add(
     verdictOf(
       "logout_open_redirect",
       "logout",
-      openRedirectFollowed(navigation, elsewhere),
-      navigationExchange(url, navigation, navigation.arrived),
-      "logout with an unregistered post_logout_redirect_uri",
+      problems.join("; "),
+      failed ?? last,
+      "logout with post_logout_redirect_uri values not registered",
     ),
   );
 }
@@ -85,7 +108,7 @@ export async function logout(flow: Flow): Promise<void> {
     return;
   }
   if (checks.has("logout_open_redirect")) {
-    await openRedirect(flow, idToken);
+    await openRedirect(flow, idToken, registered);
     idToken = (await signInForLogout(flow)) ?? idToken;
   }
   const arrived = await postRedirect(flow, idToken, registered);

@@ -29,7 +29,16 @@ import {
 import { checkDiscovery, checkJwks, readDiscovery } from "./discovery.js";
 import { authorize, type Flow, type IdentityParts, tokensFor } from "./flow.js";
 import { logout } from "./logout.js";
-import { checkAtHash, checkIdToken, codeReuse, pkceEnforcement, refreshTokens, tokenErrors } from "./tokens.js";
+import {
+  checkAtHash,
+  checkIdToken,
+  clientAuthenticationRequired,
+  codeReuse,
+  pkceEnforcement,
+  refreshTokens,
+  tokenErrors,
+  wrongClientSecret,
+} from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 
 const CREDENTIAL_FLAGS = {
@@ -135,7 +144,9 @@ async function runFlows(flow: Flow): Promise<void> {
   };
   const signInStarted = Math.floor(Date.now() / 1000);
   if (!(await firstSignIn(flow, run, skipRest))) return;
+  if (run("token_errors")) await wrongClientSecret(flow);
   if (run("pkce_enforcement")) await pkceEnforcement(flow);
+  if (run("client_authentication_required")) await clientAuthenticationRequired(flow);
   if (run("pkce_s256_only")) await plainPkceRefused(flow);
   if (run("redirect_uri_mismatch")) await redirectUriMismatch(flow);
   if (run("redirect_uri_exact_match")) await redirectUriExactMatch(flow);

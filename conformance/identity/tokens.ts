@@ -19,6 +19,7 @@ import {
 } from "../judge/identity-words.js";
 import {
   atHash,
+  codeExchangedWithoutSecret,
   codeReplayAccepted,
   idTokenClaims,
   idTokenUnverified,
@@ -47,31 +48,34 @@ import {
   tokensFor,
 } from "./flow.js";
 
-/** The token requests that must be refused, each with the fields token_errors sends. */
+/**
+ * A grant type no specification and no registry defines: `password` (RFC 6749 §4.3) and other real grants may be
+ * enabled, and a refusal of their invalid credentials is not a refusal of the grant type.
+ */
+export const UNDEFINED_GRANT_TYPE = "urn:conformance:grant-type:undefined";
+
+/** The token requests token_errors sends without a code of its own, each with exactly one fault. */
 function tokenErrorRequests({ context }: IdentityParts): Array<[TokenErrorCase, Record<string, string | undefined>]> {
   const { credentials } = context.options;
-  const unknownCode = () => `unknown-${base64url(randomBytes(9))}`;
   const client = { client_id: credentials.clientId, client_secret: credentials.clientSecret };
-  const unknownCodeGrant = () => ({
-    grant_type: "authorization_code",
-    code: unknownCode(),
-    redirect_uri: credentials.redirectUri,
-  });
   return [
-    ["an unknown code", { ...unknownCodeGrant(), ...client }],
-    ["a wrong client_secret", { ...unknownCodeGrant(), ...client, client_secret: "conformance-wrong-secret" }],
     [
-      "an unsupported grant_type",
-      { grant_type: "password", username: "conformance", password: "conformance", ...client },
+      "an unknown code",
+      {
+        grant_type: "authorization_code",
+        code: `unknown-${base64url(randomBytes(9))}`,
+        redirect_uri: credentials.redirectUri,
+        ...client,
+      },
     ],
+    ["an unsupported grant_type", { grant_type: UNDEFINED_GRANT_TYPE, ...client }],
   ];
 }
 
-export async function tokenErrors(parts: IdentityParts): Promise<void> {
+function addTokenErrors(parts: IdentityParts, sent: Array<[TokenErrorCase, Exchange]>): void {
   const problems: string[] = [];
   let last: Exchange | undefined;
-  for (const [what, fields] of tokenErrorRequests(parts)) {
-    const exchange = await exchangeCode(parts, fields, `token request with ${what}`);
+  for (const [what, exchange] of sent) {
     const problem = tokenError(what, exchange);
     if (problem) {
       problems.push(problem);
@@ -81,6 +85,51 @@ export async function tokenErrors(parts: IdentityParts): Promise<void> {
   parts.ledger.add(
     verdictOf("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail"),
   );
+}
+
+/** token_errors before any sign-in: an unknown code, an unsupported grant_type. */
+export async function tokenErrors(parts: IdentityParts): Promise<void> {
+  const sent: Array<[TokenErrorCase, Exchange]> = [];
+  for (const [what, fields] of tokenErrorRequests(parts))
+    sent.push([what, await exchangeCode(parts, fields, `token request with ${what}`)]);
+  addTokenErrors(parts, sent);
+}
+
+/**
+ * token_errors on a wrong client_secret: a fresh, valid code with its verifier and the wrong secret, so that the secret
+ * is the request's only fault (RFC 6749 §5.2 does not order the checks: a provider may look the code up first).
+ */
+export async function wrongClientSecret(flow: Flow): Promise<void> {
+  const what = "a wrong client_secret";
+  const grant = await authorize(flow, {
+    scope: "openid",
+    purpose: "authorize for a token request with a wrong secret",
+  });
+  if (grant.kind !== "code") {
+    const reason = `could not get a code for ${what}: ${describeAuthorization(grant)}`;
+    flow.ledger.decide({ about: "check", name: "token_errors", decision: "cannot run", reason });
+    return;
+  }
+  const fields = codeFields(flow.context, grant, { client_secret: "conformance-wrong-secret" });
+  addTokenErrors(flow, [[what, await exchangeCode(flow, fields, `token request with ${what}`)]]);
+}
+
+/**
+ * client_authentication_required: a confidential client's fresh code with its code_verifier but no client_secret
+ * must be refused; PKCE binds the code to the client instance, it does not authenticate the client (RFC 6749 §3.2.1,
+ * §4.1.3).
+ */
+export async function clientAuthenticationRequired(flow: Flow): Promise<void> {
+  const check = "client_authentication_required";
+  const grant = await authorize(flow, { scope: "openid", purpose: "authorize for a token request without the secret" });
+  if (grant.kind !== "code") {
+    const reason = `could not get a code: ${describeAuthorization(grant)}`;
+    flow.ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
+    return;
+  }
+  const label = "exchange a code with its code_verifier and no client_secret";
+  const exchange = await exchangeCode(flow, codeFields(flow.context, grant, { client_secret: undefined }), label);
+  flow.ledger.add(verdictOf(check, "exchangeToken", codeExchangedWithoutSecret(exchange), exchange, label));
 }
 
 /** Verifies with the JWKS; where several keys share the kid (jwks_unique_kids reports that), any of them may verify. */
@@ -110,10 +159,9 @@ export async function checkIdToken(
 ): Promise<unknown> {
   const { context, send, ledger } = flow;
   const { credentials, baseUrl } = context.options;
-  const add = (problem: string) =>
-    ledger.add(
-      verdictOf("id_token_signature_and_claims", "exchangeToken", problem, exchange, "the id_token of a fresh code"),
-    );
+  const check = "id_token_signature_and_claims";
+  const caseLabel = "the id_token of a fresh code";
+  const add = (problem: string) => ledger.add(verdictOf(check, "exchangeToken", problem, exchange, caseLabel));
   if (typeof tokens.id_token !== "string") return add(noIdToken);
   const jwksResponse = await send.sendAsIs({
     method: "GET",
@@ -128,7 +176,7 @@ export async function checkIdToken(
       audience: credentials.clientId ?? "",
       clockTolerance: 60,
     });
-    add(idTokenClaims(payload, grant.nonce));
+    add(idTokenClaims(payload, grant.nonce, flow.judge.assumption(check, "exchangeToken", caseLabel)));
     return payload.sub;
   } catch (error) {
     add(idTokenUnverified(error as Error));

@@ -2,6 +2,7 @@
 // state, a code or the right error) for sign_in, state_echoed, pkce_s256_only, redirect_uri_mismatch,
 // redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login and max_age. Pure:
 // what was sent and what came back in, the problem ("" when there is none) out.
+import { arrivedAt } from "../identity/near-miss.js";
 import type { Exchange } from "../send/transport.js";
 import { type Authorization, type CodeExchange, describe, describeAuthorization, refused } from "./identity-words.js";
 
@@ -61,11 +62,14 @@ export function redirectUriMismatch(
   return problems.join("; ");
 }
 
-/** redirect_uri_exact_match: a redirect_uri with another query than the registered one is refused. */
-export const alteredRedirectFollowed = (attempt: Authorization, altered: string) =>
-  attempt.kind === "failed"
-    ? ""
-    : `the provider redirected (${describeAuthorization(attempt)}) to ${altered}, which is the registered redirect_uri with another query (exact matching: RFC 9700 §4.1.3, OpenID Connect Core §3.1.2.1)`;
+/**
+ * redirect_uri_exact_match: a near miss of the registered redirect_uri (a subdomain, another path, an extra query) is
+ * refused with an error page, never redirected to; coming back to the registered address instead is not following it.
+ */
+export const nearMissFollowed = (attempt: Authorization, nearMiss: { how: string; uri: string }) =>
+  attempt.kind !== "failed" && arrivedAt(attempt.navigation.arrived, nearMiss.uri)
+    ? `the provider redirected (${describeAuthorization(attempt)}) to ${nearMiss.uri}, the registered redirect_uri with ${nearMiss.how} (exact matching: RFC 9700 §4.1.3, OpenID Connect Core §3.1.2.1; RFC 8252 §7.3 lets only a loopback port vary)`
+    : "";
 
 /** nonce_optional: a request without nonce gets a code, and that code's id_token carries no nonce. */
 export function nonceOptional(attempt: Authorization, exchanged: CodeExchange | undefined, idTokenNonce: unknown) {

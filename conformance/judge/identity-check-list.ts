@@ -16,7 +16,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "pkce_s256_only",
-    "a discovery document without code_challenge_methods_supported (no PKCE, RFC 8414 §2) or without S256 (RFC 7636 §4.2); offering or accepting code_challenge_method=plain breaks the contract's S256-only x-assumption (RFC 9700 §2.1.1), a warning unless --strict.",
+    "a discovery document whose code_challenge_methods_supported, when advertised (RFC 8414 §2: OPTIONAL; PKCE itself is proven by the flow), lacks S256 (RFC 7636 §4.2); offering or accepting code_challenge_method=plain breaks the contract's S256-only x-assumption (RFC 9700 §2.1.1), a warning unless --strict.",
   ),
   identity(
     "jwks_shape",
@@ -36,11 +36,15 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "token_errors",
-    "token endpoint errors not in the RFC 6749 §5.2 shape: an unknown code, a wrong client_secret and an unsupported grant_type must get 400/401 with the right error code (the only check that judges a refusal's error code).",
+    "token endpoint errors not in the RFC 6749 §5.2 shape: an unknown code, a fresh valid code with a wrong client_secret and a grant_type nobody defines must get 400/401 with the right error code, each request carrying exactly one fault (the only check that judges a refusal's error code).",
   ),
   identity(
     "pkce_enforcement",
     "a code issued for a PKCE challenge that can be exchanged without the code_verifier or with a wrong one (RFC 7636 §4.6); any 4xx without a token is a refusal.",
+  ),
+  identity(
+    "client_authentication_required",
+    "a confidential client's fresh code exchanged with its code_verifier but without the client_secret (RFC 6749 §3.2.1, §4.1.3: PKCE does not replace client authentication); any 4xx without a token is a refusal.",
   ),
   identity(
     "code_reuse",
@@ -52,15 +56,15 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "redirect_uri_mismatch",
-    "an unregistered redirect_uri that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for (RFC 6749 §4.1.2.1, §4.1.3); any 4xx without a token is a refusal.",
+    "an unregistered redirect_uri (another site) that is redirected to, or a code exchanged with another redirect_uri than the one it was issued for (RFC 6749 §4.1.2.1, §4.1.3); any 4xx without a token is a refusal.",
   ),
   identity(
     "redirect_uri_exact_match",
-    "a redirect_uri whose query differs from the registered one (an added parameter) that the provider redirects to instead of refusing (exact matching, RFC 9700 §4.1.3).",
+    "a near miss of the registered redirect_uri (a subdomain of its host, a deeper or another path, an extra query parameter; a loopback's port is never varied, RFC 8252 §7.3) that the provider redirects to instead of showing an error (exact matching, RFC 9700 §4.1.3).",
   ),
   identity(
     "id_token_signature_and_claims",
-    "an id_token that does not verify with the JWKS, or whose iss, aud, exp, iat, nonce or sub are wrong.",
+    "an id_token that does not verify with the JWKS, or whose iss, aud (the client_id, or an array that contains it: OpenID Connect Core §2, §3.1.3.7), exp, iat, nonce or sub are wrong; a claim that breaks only an x-assumption of the contract (the e-mail format) is a warning unless --strict.",
   ),
   identity(
     "id_token_at_hash",
@@ -108,7 +112,7 @@ export const IDENTITY_CHECKS: CheckInfo[] = [
   ),
   identity(
     "logout_open_redirect",
-    "RP-initiated logout that sends the user agent to a post_logout_redirect_uri not registered for the client (an open redirect).",
+    "RP-initiated logout that sends the user agent to a post_logout_redirect_uri not registered for the client: another site, or a near miss of the registered one (a subdomain, a deeper or another path, an extra query parameter; an open redirect, RP-Initiated Logout §3).",
   ),
   identity(
     "logout_ends_session",

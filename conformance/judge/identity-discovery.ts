@@ -67,15 +67,16 @@ export function discoveryAlgorithms(document: DiscoveryDocument): string {
 }
 
 /**
- * pkce_s256_only on the discovery document: PKCE advertised (RFC 8414 §2: "If omitted, the authorization server does
- * not support PKCE", while the seed's flow is with PKCE), with S256 (RFC 7636 §4.2: mandatory to implement on the
- * server). Any other method beside it breaks only the contract's S256-only assumption: `assumed` says so.
+ * pkce_s256_only on the discovery document. Absent is allowed: OpenID Connect Discovery 1.0 does not define the member
+ * and RFC 8414 §2 makes it OPTIONAL; PKCE is proven by the flow (pkce_enforcement), not by the document. Advertised,
+ * it must list S256 (RFC 7636 §4.2: mandatory to implement on the server). Any other method beside it breaks only the
+ * contract's S256-only assumption: `assumed` says so.
  */
 export function discoveryPkceMethods(methods: unknown): { problem: string; assumed: boolean } {
+  if (methods === undefined) return { problem: "", assumed: false };
   if (!Array.isArray(methods))
     return {
-      problem:
-        "code_challenge_methods_supported is not advertised, which means no PKCE (RFC 8414 §2), though the seed's flow is Authorization Code with PKCE",
+      problem: `code_challenge_methods_supported is ${JSON.stringify(methods)}, not an array (RFC 8414 §2)`,
       assumed: false,
     };
   if (!methods.includes("S256"))

@@ -1,12 +1,16 @@
 // The RP-initiated logout checks: logout_post_redirect, logout_open_redirect, logout_ends_session. Pure: where the
 // browser was sent (and what was asked) in, the problem ("" when there is none) out.
+import { arrivedAt } from "../identity/near-miss.js";
 import type { Navigation } from "../sign-in/driver.js";
 import type { Authorization } from "./identity-words.js";
 
-/** logout_open_redirect: logout does not send the browser to a post_logout_redirect_uri not registered. */
-export const openRedirectFollowed = (navigation: Navigation, elsewhere: string) =>
-  navigation.arrived
-    ? `logout sent the browser to ${elsewhere}, which is not registered for the client (an open redirect; RP-Initiated Logout §3)`
+/**
+ * logout_open_redirect: logout does not send the browser to a post_logout_redirect_uri not registered (another site,
+ * or a near miss of the registered one: RP-Initiated Logout §3 compares with simple string comparison).
+ */
+export const openRedirectFollowed = (navigation: Navigation, target: { how: string; uri: string }) =>
+  arrivedAt(navigation.arrived, target.uri)
+    ? `logout sent the browser to ${target.uri} (${target.how}), which is not registered for the client (an open redirect; RP-Initiated Logout §3: it must exactly match a registered value)`
     : "";
 
 /** logout_post_redirect: logout sends the browser to the registered address with the state sent. */

@@ -1,10 +1,12 @@
-// The token endpoint's checks: token_errors, pkce_enforcement, code_reuse (and code_reuse_revokes_tokens), the
-// id_token's claims and at_hash, refresh_token_offline_access. Pure: what was sent and what came back in, the problem
-// ("" when there is none), a Verdict or a Decision out.
+// The token endpoint's checks: token_errors, client_authentication_required, pkce_enforcement, code_reuse (and
+// code_reuse_revokes_tokens), the id_token's claims and at_hash, refresh_token_offline_access. Pure: what was sent and
+// what came back in, the problem ("" when there is none), a Verdict or a Decision out.
 import { createHash } from "node:crypto";
 import type { JWTPayload } from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
 import type { Exchange } from "../send/transport.js";
+import { type AssumptionJudge, assumptionBroken } from "./assumptions.js";
+import { responseErrorWord } from "./contract-words.js";
 import {
   type Authorization,
   type CodeExchange,
@@ -43,6 +45,12 @@ export function tokenError(what: TokenErrorCase, exchange: Exchange): string {
   return accepted(exchange) ? "" : `${what} got ${describe(exchange)}, expected ${expected}`;
 }
 
+/** client_authentication_required: a code with its verifier and no client_secret is refused. */
+export const codeExchangedWithoutSecret = (exchange: Exchange) =>
+  refused(exchange)
+    ? ""
+    : `a confidential client's code was exchanged with its code_verifier and no client_secret (${describe(exchange)}; RFC 6749 §3.2.1, §4.1.3: the client must authenticate, PKCE does not replace it)`;
+
 /** id_token_signature_and_claims, before verifying: the token response for scope openid has an id_token. */
 export const noIdToken = "the token response for scope openid carries no id_token (OpenID Connect Core §3.1.3.3)";
 /** id_token_signature_and_claims fails so when the JWKS to verify with cannot be read. */
@@ -52,17 +60,35 @@ export const jwksUnreadable =
 export const idTokenUnverified = (error: Error) =>
   `the id_token does not verify: ${error.message} (OpenID Connect Core §3.1.3.7)`;
 
-/** id_token_signature_and_claims on a verified id_token: the nonce sent, iat, exp, the contract's claim schema. */
-export function idTokenClaims(payload: JWTPayload, nonce: string | undefined): string {
+const ID_TOKEN_CLAIMS = "/components/schemas/IdTokenClaims";
+
+/**
+ * id_token_signature_and_claims on a verified id_token: the nonce sent, iat, exp, the contract's claim schema. A
+ * schema error where the contract marks the constraint `x-assumption` (the e-mail format, say) breaks only that
+ * assumption: a warning through `assumptions`, a failure under --strict.
+ */
+export function idTokenClaims(payload: JWTPayload, nonce: string | undefined, assumptions: AssumptionJudge): string {
   const problems: string[] = [];
   if (payload.nonce !== nonce)
     problems.push(`nonce is ${shown(payload.nonce)}, not the one sent (OpenID Connect Core §2, §3.1.3.7)`);
   if (typeof payload.iat !== "number" || payload.iat > Date.now() / 1000 + 60)
     problems.push("iat is missing or in the future (OpenID Connect Core §2)");
   if (typeof payload.exp !== "number") problems.push("exp is missing (OpenID Connect Core §2)");
-  const schema = loadContract("identity").validate("/components/schemas/IdTokenClaims", payload);
-  if (!schema.valid)
-    problems.push(`the claims do not match IdTokenClaims: ${describeErrors(schema.errors)} (the seed's claim table)`);
+  const { errors } = loadContract("identity").validate(ID_TOKEN_CLAIMS, payload);
+  const judged = errors.map((error) => ({
+    error,
+    assumption: responseErrorWord("identity", ID_TOKEN_CLAIMS, error, "x-assumption"),
+  }));
+  const hard = judged.filter((j) => j.assumption === undefined).map((j) => j.error);
+  const assumed = judged.filter((j) => j.assumption !== undefined);
+  const doesNotMatch = (shown: typeof errors) =>
+    `the claims do not match IdTokenClaims: ${describeErrors(shown)} (the seed's claim table)`;
+  if (hard.length) problems.push(doesNotMatch(hard));
+  if (assumed.length) {
+    const reasons = [...new Set(assumed.map((a) => a.assumption))].join(" ");
+    const broken = assumptionBroken(assumptions, doesNotMatch(assumed.map((a) => a.error)), reasons);
+    if (broken) problems.push(broken);
+  }
   return problems.join("; ");
 }
 

@@ -454,8 +454,12 @@ export interface components {
              * @description Always; equals the base address `{id_url}`.
              */
             iss: string;
-            /** @description Always; the `client_id` of the application. */
-            aud: string;
+            /**
+             * @description Always; the `client_id` of the application. The provider documents a single string; OpenID Connect Core
+             *     §2 also allows an array of strings, and a relying party only checks that it contains the `client_id`
+             *     (§3.1.3.7), so a one-element array `["<client_id>"]` is the same audience.
+             */
+            aud: string | string[];
             /**
              * Format: uuid
              * @description Scope `openid`: the user's id (UUID).
@@ -590,13 +594,18 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The service's own page, either the logout confirmation (no valid post_logout_redirect_uri given) or a prompt asking the user to confirm logging out. */
+        /**
+         * @description The service's own answer, either the logout confirmation (no valid post_logout_redirect_uri given) or a prompt
+         *     asking the user to confirm logging out. The response is not shown and RP-Initiated Logout 1.0 fixes no media
+         *     type, so an HTML page and a JSON body are both documented.
+         */
         LogoutPage: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "text/html": string;
+                "application/json": unknown;
             };
         };
         /**

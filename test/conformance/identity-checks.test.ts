@@ -3,9 +3,17 @@
 // proven end to end by identity.test.ts, identity-faults.test.ts and identity-stock-provider.test.ts.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { arrivedAt, nearMisses } from "../../conformance/identity/near-miss.js";
 import { stateEchoed } from "../../conformance/judge/identity-authorization.js";
 import { discoveryPkceMethods, jwksShape, jwksUniqueKids } from "../../conformance/judge/identity-discovery.js";
-import { atHash, refreshTokenOfflineAccess, tokenError } from "../../conformance/judge/identity-tokens.js";
+import type { CheckNote } from "../../conformance/judge/assumptions.js";
+import {
+  atHash,
+  codeExchangedWithoutSecret,
+  idTokenClaims,
+  refreshTokenOfflineAccess,
+  tokenError,
+} from "../../conformance/judge/identity-tokens.js";
 import type { Authorization } from "../../conformance/judge/identity-words.js";
 import type { Exchange } from "../../conformance/send/transport.js";
 
@@ -24,14 +32,32 @@ describe("identity checks, pure", () => {
     expect(stateEchoed("s1", new URLSearchParams({ code: "c", state: "s2" }))).toContain("another state");
   });
 
-  it("pkce_s256_only on discovery: no PKCE and no S256 fail; plain beside S256 breaks only the assumption", () => {
+  it("pkce_s256_only on discovery: absent passes (RFC 8414 §2: OPTIONAL), no S256 fails, plain beside S256 breaks only the assumption", () => {
     expect(discoveryPkceMethods(["S256"])).toEqual({ problem: "", assumed: false });
     expect(discoveryPkceMethods(["S256", "plain"]).assumed).toBe(true);
-    expect(discoveryPkceMethods(undefined)).toMatchObject({
-      assumed: false,
-      problem: expect.stringContaining("no PKCE"),
-    });
+    expect(discoveryPkceMethods(undefined)).toEqual({ problem: "", assumed: false });
+    expect(discoveryPkceMethods("S256").problem).toContain("not an array");
     expect(discoveryPkceMethods(["plain"]).problem).toContain("without S256");
+  });
+
+  it("near misses of a redirect address: one difference each, never the port, no subdomain of an IP literal", () => {
+    const loopback = nearMisses("http://127.0.0.1:5173/callback").map((m) => m.uri);
+    expect(loopback).toEqual([
+      "http://127.0.0.1:5173/callback/conformance",
+      "http://127.0.0.1:5173/conformance-other-path",
+      "http://127.0.0.1:5173/callback?conformance=altered",
+    ]);
+    expect(nearMisses("https://app.example.org/cb?x=1").map((m) => m.uri)).toEqual([
+      "https://conformance.app.example.org/cb?x=1",
+      "https://app.example.org/cb/conformance?x=1",
+      "https://app.example.org/conformance-other-path?x=1",
+      "https://app.example.org/cb?x=1&conformance=altered",
+    ]);
+    const extraQuery = "http://127.0.0.1:5173/callback?conformance=altered";
+    expect(arrivedAt(new URL(`${extraQuery}&code=c&state=s`), extraQuery)).toBe(true);
+    // Sent back to the registered address (with an error, say) is not following the near miss.
+    expect(arrivedAt(new URL("http://127.0.0.1:5173/callback?error=invalid_request"), extraQuery)).toBe(false);
+    expect(arrivedAt(undefined, extraQuery)).toBe(false);
   });
 
   it("jwks_shape and jwks_unique_kids", () => {
@@ -49,6 +75,27 @@ describe("identity checks, pure", () => {
     expect(tokenError("a wrong client_secret", exchange(400, { error: "invalid_grant" }))).toBe(
       "a wrong client_secret got status 400 invalid_grant, expected 400 or 401 invalid_client (RFC 6749 §5.2)",
     );
+  });
+
+  it('id_token claims: aud as an array passes the schema; email "" breaks only the x-assumption (a warning, a failure under --strict)', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: "http://127.0.0.1", sub: "5b8f2c4e-1a7d-4e3b-9c6f-0d2a8e7b4f91", exp: now + 60, iat: now };
+    const notes: CheckNote[] = [];
+    const lenient = { note: (note: CheckNote) => void notes.push(note) };
+    expect(idTokenClaims({ ...claims, aud: ["demo-app"] }, undefined, lenient)).toBe("");
+    expect(idTokenClaims({ ...claims, aud: "demo-app", email: "" }, undefined, lenient)).toBe("");
+    expect(notes).toEqual([
+      expect.objectContaining({ kind: "warning", assumption: expect.stringContaining("our reading") }),
+    ]);
+    expect(idTokenClaims({ ...claims, aud: "demo-app", email: "" }, undefined, { strict: true })).toMatch(
+      /email.*x-assumption, failing under --strict/,
+    );
+    expect(idTokenClaims({ ...claims, aud: "demo-app", tg_id: "1" }, undefined, lenient)).toMatch(/tg_id/);
+  });
+
+  it("client_authentication_required: any 4xx without a token is a refusal", () => {
+    expect(codeExchangedWithoutSecret(exchange(401, { error: "invalid_client" }))).toBe("");
+    expect(codeExchangedWithoutSecret(exchange(200, { access_token: "at" }))).toMatch(/RFC 6749 §3.2.1/);
   });
 
   it("id_token_at_hash: the left half of the access token's SHA-256; absent passes", () => {

@@ -1,5 +1,5 @@
-// Identity API (OpenID Connect provider), the id_token's claims: aud as a single string (the quirk) and the types
-// of the other claims.
+// Identity API (OpenID Connect provider), the id_token's claims: aud documented as a single string (the quirk; an array
+// is allowed too, as OpenID Connect Core §2 allows it) and the types of the other claims.
 // Every wrong payload is a valid example changed in exactly one way, so it fails only for the intended reason.
 import { describe, expect, it } from "vitest";
 import { resolvePointer } from "../support/bundle-nodes.js";
@@ -13,14 +13,20 @@ import {
   userInfoExample,
 } from "./support/identity.js";
 
-describe("identity: quirk aud is a single string in the id_token", () => {
+describe("identity: quirk aud is documented as a single string in the id_token", () => {
   it("marks it with x-quirk", () => {
     expect(resolvePointer(API, `${schemas.idToken}/properties/aud`)["x-quirk"]).toMatch(/single string/);
   });
 
-  it("rejects aud as an array, which OpenID Connect would allow", () => {
+  it("accepts aud as an array, which OpenID Connect Core §2 allows (containing the client_id is the flow's check)", () => {
     const data = idTokenClaimsExample();
     data.aud = ["demo-app"];
+    expectValid(schemas.idToken, data);
+  });
+
+  it("rejects aud as an empty array", () => {
+    const data = idTokenClaimsExample();
+    data.aud = [];
     expectInvalid(schemas.idToken, data);
   });
 
@@ -60,6 +66,11 @@ describe("identity: id_token claims", () => {
     ["wallets entry missing chain", (d) => delete d.wallets[1].chain],
     ["wallets as an object", (d) => (d.wallets = d.wallets[0])],
   ];
+  it("marks the e-mail format as an assumption (the seed says string; an empty e-mail is a warning at most)", () => {
+    for (const pointer of [schemas.idToken, userInfo])
+      expect(resolvePointer(API, `${pointer}/properties/email`)["x-assumption"]).toMatch(/our reading/);
+  });
+
   it.each(mutations)("rejects %s", (_name, mutate) => {
     const data = idTokenClaimsExample();
     mutate(data);

@@ -6,6 +6,7 @@
 // `contracts conform identity` must pass it: a correct provider that made other allowed choices than ours.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 
 /** The seed's client registration (the fault servers' demo credentials, so the runs share their environment). */
@@ -39,10 +40,19 @@ export interface StockProviderOptions {
    * allows: the refresh check must skip, not fail.
    */
   refreshTokens?: boolean;
+  /** Choices the standards allow that the run once failed (issue 47); each is a small hook around the library. */
+  /** The discovery document leaves out code_challenge_methods_supported (RFC 8414 §2: OPTIONAL). */
+  withoutPkceMethods?: boolean;
+  /** The id_token's aud is the one-element array ["<client_id>"] (OpenID Connect Core §2), re-signed with its key. */
+  audienceArray?: boolean;
+  /** The user has no e-mail address: email is "" (a messenger or wallet sign-in). */
+  emptyEmail?: boolean;
 }
 
-function configuration(options: StockProviderOptions): Configuration {
+function configuration(options: StockProviderOptions, signingKey?: JWK): Configuration {
+  const user = options.emptyEmail ? { ...ALICE, email: "", email_verified: false } : ALICE;
   return {
+    ...(signingKey ? { jwks: { keys: [signingKey] } } : {}),
     clients: [
       {
         client_id: STOCK_CLIENT.client_id,
@@ -70,8 +80,29 @@ function configuration(options: StockProviderOptions): Configuration {
     },
     ...(options.pkceRequired ? { pkce: { required: () => true } } : {}),
     // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
-    findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...ALICE }) }),
+    findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...user }) }),
   };
+}
+
+async function rsaSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid: "stock-aud-array", alg: "RS256", use: "sig" };
+}
+
+/** The token response with its id_token's aud turned into ["<aud>"], signed again with the provider's own key. */
+async function withAudienceArray(
+  body: Record<string, unknown>,
+  signingKey: JWK,
+  reSigned: Map<string, string>,
+): Promise<Record<string, unknown>> {
+  if (typeof body.id_token !== "string") return body;
+  const claims = decodeJwt(body.id_token);
+  const header = decodeProtectedHeader(body.id_token);
+  const idToken = await new SignJWT({ ...claims, aud: [claims.aud ?? []].flat() })
+    .setProtectedHeader({ ...header, alg: "RS256" })
+    .sign(await importJWK(signingKey, "RS256"));
+  reSigned.set(idToken, body.id_token);
+  return { ...body, id_token: idToken };
 }
 
 async function readBody(request: AsyncIterable<Buffer>): Promise<string> {
@@ -91,7 +122,11 @@ export async function startStockOidcProvider(options: StockProviderOptions = {},
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(url, configuration(options));
+  // Our own signing key only where the id_token is re-signed; otherwise oidc-provider's development key, as by default.
+  const signingKey = options.audienceArray ? await rsaSigningKey() : undefined;
+  const provider = new Provider(url, configuration(options, signingKey));
+  // The re-signed id_tokens and the provider's own, so that one coming back as id_token_hint is the provider's again.
+  const reSigned = new Map<string, string>();
   provider.use(async (ctx, next) => {
     // RP-Initiated Logout §2: the logout request by GET or by form POST. oidc-provider takes POST only with its
     // enableHttpPostMethods, which needs SameSite=None cookies (so HTTPS); the form's fields become the query here.
@@ -99,7 +134,17 @@ export async function startStockOidcProvider(options: StockProviderOptions = {},
       ctx.querystring = await readBody(ctx.req);
       ctx.method = "GET";
     }
+    const query = new URLSearchParams(ctx.querystring);
+    const hint = reSigned.get(query.get("id_token_hint") ?? "");
+    if (hint) {
+      query.set("id_token_hint", hint);
+      ctx.querystring = query.toString();
+    }
     await next();
+    if (options.withoutPkceMethods && ctx.oidc?.route === "discovery" && ctx.body && typeof ctx.body === "object")
+      delete (ctx.body as Record<string, unknown>).code_challenge_methods_supported;
+    if (signingKey && ctx.oidc?.route === "token" && ctx.status === 200)
+      ctx.body = await withAudienceArray(ctx.body as Record<string, unknown>, signingKey, reSigned);
     // The seed's claim table returns iss and aud "always": userinfo carries them too.
     if (ctx.oidc?.route === "userinfo" && ctx.status === 200 && ctx.body && typeof ctx.body === "object")
       ctx.body = { ...ctx.body, iss: url, aud: ctx.oidc.client?.clientId };
