@@ -55,6 +55,7 @@ export function overlayOutcome(
   }
   const causes = new Map<string, OverlayCause>();
   overlay.actions.forEach((action, index) => {
+    if (action["x-examples-of"]) return; // the examples in the deployment's shape: documentation, not a deviation
     const cause = typeof action["x-cause"] === "string" ? action["x-cause"] : `action #${index + 1} ${action.target}`;
     const entry = causes.get(cause) ?? { cause, actions: [], operations: [], state: "not reached" as const };
     entry.actions.push(index + 1);

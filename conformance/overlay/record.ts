@@ -15,6 +15,7 @@ import type { FailureRecord } from "../report/ledger.js";
 import type { RunReport } from "../report/report.js";
 import { readSeedSentenceTable, type SeedName } from "../seed-sentences.js";
 import { causeOf, type Deviation, deviationsOf, SCHEMA_CHECK } from "./deviations.js";
+import { exampleActions } from "./examples.js";
 
 /** A JSONPath (RFC 9535) that selects exactly the node at a JSON Pointer: `$.components.schemas['a/b']`. */
 export function jsonPathOf(pointer: string): string {
@@ -184,7 +185,8 @@ function keyActions(
   const update: OverlayAction = {
     target: jsonPathOf(deviation.location),
     description: `The deployment's ${deviation.instancePath || "body"} (${operations.join(", ")}) lacks ${missing.join(", ")}${has}.`,
-    update: Object.keys(extra).length ? { properties, required: Object.keys(extra) } : {},
+    // Not required: a deployment that answers the documented key again still passes (and the cause shows as fixed).
+    update: Object.keys(extra).length ? { properties } : {},
     "x-observed": { missing, extra: Object.keys(extra) },
     ...proof,
   };
@@ -212,9 +214,14 @@ export function causesOfReport(report: RunReport): Map<string, Evidence[]> {
 /** The Overlay 1.0 document of a report's proven deviations (no actions when it proved none). */
 export function overlayFromReport(report: RunReport, source: string): OverlayDocument {
   const causes = causesOfReport(report);
-  const actions = [...causes.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([cause, evidence]) => actionsOf(report.api, cause, evidence));
+  const sorted = [...causes.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const seen = sorted.flatMap(([cause, evidence]) =>
+    evidence.map(({ deviation, failure }) => ({ cause, deviation, status: failure.response!.status })),
+  );
+  const actions = [
+    ...sorted.flatMap(([cause, evidence]) => actionsOf(report.api, cause, evidence)),
+    ...exampleActions(report.api, seen, jsonPathOf),
+  ];
   return {
     overlay: "1.0.0",
     info: {
