@@ -35,6 +35,10 @@ const COMMANDS: Record<string, Command> = {
     longRunning: (argv) => !argv.includes("--help") && !argv.includes("-h"),
     run: async (argv) => (await import("../conformance/proxy/cli.js")).runProxyCommand(argv),
   },
+  overlay: {
+    summary: "record a deployment's proven deviations as an OpenAPI Overlay (record), or validate one (check)",
+    run: async (argv) => (await import("../conformance/overlay/cli.js")).runOverlayCommand(argv),
+  },
   diff: {
     summary: "compare two versions of a contract; exit code 1 on a breaking change",
     run: async (argv) => (await import("../lib/diff/cli.js")).runDiffCommand(argv),

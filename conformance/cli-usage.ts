@@ -67,6 +67,9 @@ Options:
   --baseline <file>       failures listed in <file> are reported as known and do not fail the run; listed
                           failures no longer seen are reported as fixed (those found by random data: only
                           with the baseline's --seed)
+  --overlay <file>        judge against the contract with this OpenAPI Overlay 1.0 applied (the deployment's known
+                          deviations, from \`contracts overlay record\`): they pass, anything new fails; the report
+                          names the overlay and which of its deviations the run confirmed or no longer saw
   --update-baseline       write this run's failures to the --baseline file and exit 0
 
 Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with

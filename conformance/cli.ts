@@ -23,6 +23,7 @@ import { CONFORM_USAGE } from "./cli-usage.js";
 import { DEFAULT_MAX_WRITES } from "./plan/write-budget.js";
 import { runPassiveCommand } from "./passive/cli.js";
 import type { IdentityRunOptions } from "./sign-in/driver.js";
+import { overlayOutcome, withOverlay } from "./overlay/outcome.js";
 
 export function credentialsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Credentials {
   const pick = (flag: string, key: keyof Credentials) =>
@@ -142,6 +143,7 @@ const CONFORM_OPTIONS = {
   "list-checks": { type: "boolean", default: false },
   strict: { type: "boolean", default: false },
   baseline: { type: "string" },
+  overlay: { type: "string" },
   "update-baseline": { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -173,6 +175,10 @@ export async function runConformCommand(
       );
     return 0;
   }
+  return withOverlay(values.overlay, positionals[0], () => conform(values, positionals, env, io));
+}
+
+async function conform(values: ConformValues, positionals: string[], env: NodeJS.ProcessEnv, io: ConformConsole) {
   if (values.har !== undefined || values["from-json"] !== undefined)
     return runPassiveCommand(values, positionals, env, io, { credentialsFrom, checkWritable, finishRun });
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } =
@@ -316,6 +322,7 @@ export function finishRun(
       Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
     report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
   }
+  if (values.overlay) report.overlay = overlayOutcome(api, values.overlay, report.baseUrl, report.exchanges ?? []);
   const redact = (text: string) => secrets.redact(text);
   io.out(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));

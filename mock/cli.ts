@@ -4,11 +4,12 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePortAssignments, splitList, UsageError } from "../lib/cli.js";
 import { untilSignal } from "../lib/signals.js";
-import { API_NAMES } from "../lib/contract/index.js";
+import { API_NAMES, type ApiName } from "../lib/contract/index.js";
+import { installOverlay } from "../lib/contract/overlay.js";
 import { fromPackageRoot } from "../lib/paths.js";
 import { MockStartError, startMocks } from "./prism.js";
 
-export const MOCK_USAGE = `contracts mock [--api <name>]... [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--dynamic] [--verbose]
+export const MOCK_USAGE = `contracts mock [--api <name>]... [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--dynamic] [--verbose] [--overlay <file>]...
   Start Prism mock servers in one process (default: all four APIs on 127.0.0.1:4010-4013) and print their URLs.
   --api <name>         identity, links, catalog or pay; repeatable (env MOCK_APIS="links,pay")
   --host <host>        address to listen on (env MOCK_HOST; default 127.0.0.1)
@@ -16,6 +17,8 @@ export const MOCK_USAGE = `contracts mock [--api <name>]... [--host <host>] [--p
   --base-port <n>      identity on n, links n+1, catalog n+2, pay n+3 (env MOCK_BASE_PORT; default 4010)
   --dynamic            generate data from the schemas instead of serving the named examples
   --verbose            print Prism's request log
+  --overlay <file>     serve the contract with this OpenAPI Overlay 1.0 applied (a deployment's recorded deviations,
+                       \`contracts overlay record\`); its extends names the API (links.json); repeatable, one per API
 `;
 
 export async function runMockCommand(argv: string[]): Promise<number> {
@@ -28,6 +31,7 @@ export async function runMockCommand(argv: string[]): Promise<number> {
       "base-port": { type: "string" },
       dynamic: { type: "boolean", default: false },
       verbose: { type: "boolean", default: false },
+      overlay: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -44,11 +48,19 @@ export async function runMockCommand(argv: string[]): Promise<number> {
     values.port?.length ? values.port : splitList(process.env.MOCK_PORTS),
   );
 
+  // The mocks and the mocker read the overlaid contract (lib/contract/overlay.ts) for as long as this process runs.
+  const documents: Partial<Record<ApiName, object>> = {};
+  for (const file of values.overlay ?? []) {
+    const { loaded } = await installOverlay(file, undefined);
+    if (!apis.includes(loaded.api)) throw new UsageError(`--overlay ${file} is for ${loaded.api}, not a mocked API`);
+    documents[loaded.api] = loaded.document;
+  }
+
   // Watch from the start: a signal or the parent's end during start-up stops the command as soon as it is up.
   const stopRequested = untilSignal();
   let running;
   try {
-    running = await startMocks({ apis, host, ports, dynamic: values.dynamic, verbose: values.verbose });
+    running = await startMocks({ apis, host, ports, dynamic: values.dynamic, verbose: values.verbose, documents });
   } catch (error) {
     if (error instanceof MockStartError) throw new UsageError(error.message, 1);
     throw error;
@@ -60,7 +72,8 @@ export async function runMockCommand(argv: string[]): Promise<number> {
   ]);
   const widths = [0, 1].map((i) => Math.max(...[["API", "URL"][i]!.length, ...rows.map((r) => r[i]!.length)]));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c)).join("  ");
-  console.log(`Prism mocks (${values.dynamic ? "dynamic data" : "static examples"}), Ctrl-C to stop:\n`);
+  const overlaid = Object.keys(documents).length ? `, with the overlay(s) ${values.overlay!.join(", ")}` : "";
+  console.log(`Prism mocks (${values.dynamic ? "dynamic data" : "static examples"}${overlaid}), Ctrl-C to stop:\n`);
   console.log(line(["API", "URL", "Docs"]));
   for (const row of rows) console.log(line(row));
   console.log(

@@ -90,7 +90,8 @@ export interface PrismInstance {
 
 export interface PrismPackages {
   createInstance(config: PrismConfig, components: { logger: PrismLogger; mock: Mocker }): PrismInstance;
-  getHttpOperationsFromSpec(document: string): Promise<unknown[]>;
+  /** A file path or URL, or the document itself (resolved in place). */
+  getHttpOperationsFromSpec(document: string | object): Promise<unknown[]>;
   createLogger(name: string, options: { level: string }, destination: Writable): PrismLogger;
   mock: Mocker;
   /** prism-http-server's reading of `Prefer` (or `__code`, `__example`, ...) into the mock's settings. */

@@ -23,6 +23,8 @@ export interface MockOptions {
   verbose?: boolean;
   /** Where the request log goes when verbose; defaults to stderr. */
   log?: (line: string) => void;
+  /** Serve these APIs from these documents (an overlay applied, `--overlay`) instead of their bundles. */
+  documents?: Partial<Record<ApiName, object>>;
 }
 
 export interface RunningMock {
@@ -137,7 +139,9 @@ async function startOne(
 ): Promise<Server> {
   let operations: unknown[];
   try {
-    operations = await prism.getHttpOperationsFromSpec(bundlePath(api));
+    // Prism resolves the document it is given in place: an overlaid one is given as a copy.
+    const document = options.documents?.[api];
+    operations = await prism.getHttpOperationsFromSpec(document ? structuredClone(document) : bundlePath(api));
   } catch (error) {
     throw new MockStartError(
       `Prism could not read the ${api} contract (${bundlePath(api)}): ${(error as Error).message ?? error}`,

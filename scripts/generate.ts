@@ -6,10 +6,13 @@
 //              --inlineBundle), built from the readers' copy of the bundle (scripts/docs/reader-bundle.ts): code
 //              samples at every operation and the quirks, gaps and assumptions that apply to it in its description
 // Usage: tsx scripts/generate.ts [--check] [openapi|types|reference ...]
+//        tsx scripts/generate.ts --overlay <file> --out <dir>: the bundle and the types of the API the overlay extends,
+//        with the overlay applied, in <dir>/openapi/<api>.json and <dir>/types/<api>.ts (never in generated/: the
+//        canonical contracts do not change)
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
@@ -103,8 +106,32 @@ export async function renderGeneratedFiles(kinds: readonly Kind[] = KINDS): Prom
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** `--overlay <file> --out <dir>`: the overlaid bundle and its types, written outside generated/. */
+async function generateOverlaid(file: string, out: string | undefined): Promise<void> {
+  if (!out) throw new Error("generate: --overlay needs --out <dir>, where the overlaid bundle and types are written");
+  const outDir = resolve(out);
+  if (!relative(join(repoRoot, "generated"), outDir).startsWith("..") || outDir === resolve(repoRoot))
+    throw new Error(
+      `generate: --out ${out} is generated/ or the repository: the canonical files are never overwritten`,
+    );
+  const { loadOverlay } = await import("../lib/contract/overlay.js");
+  const { api, document } = await loadOverlay(file);
+  const bundled = `${JSON.stringify(document, null, 2)}\n`;
+  const written = [join(outDir, "openapi", `${api}.json`), join(outDir, "types", `${api}.ts`)];
+  await mkdir(dirname(written[0]!), { recursive: true });
+  await mkdir(dirname(written[1]!), { recursive: true });
+  await writeFile(written[0]!, bundled);
+  await writeFile(written[1]!, await types(bundled));
+  for (const path of written) console.log(`wrote ${path} (${api} with the overlay ${file})`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const overlayAt = args.indexOf("--overlay");
+  if (overlayAt >= 0) {
+    const outAt = args.indexOf("--out");
+    return generateOverlaid(args[overlayAt + 1] ?? "", outAt >= 0 ? args[outAt + 1] : undefined);
+  }
   const check = args.includes("--check");
   const unknown = args.filter((a) => a !== "--check" && !KINDS.includes(a as Kind));
   if (unknown.length > 0) {

@@ -8,6 +8,9 @@
 import type { IncomingMessage } from "node:http";
 import { type Answer, listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
+import type { DeploymentDrift } from "./links-drift.js";
+
+export { DEPLOYMENT_DRIFT, type DeploymentDrift } from "./links-drift.js";
 
 export interface OracleLinksOptions {
   token: string;
@@ -40,6 +43,11 @@ export interface OracleLinksOptions {
    * own method, as a router that matches paths only does (a PATCH of the domain list lists them with 200).
    */
   otherMethods?: "not-found" | "as-the-path";
+  /**
+   * Where this deployment's code departs from its published docs (the seed), as a real link-management product's
+   * does (issue 46): DEPLOYMENT_DRIFT is all of them. Not choices the seed allows: a run without an overlay fails.
+   */
+  drift?: readonly DeploymentDrift[];
 }
 
 type Item = Record<string, unknown> & { id: number };
@@ -83,6 +91,7 @@ interface OracleState {
   unsetRedirect: NonNullable<OracleLinksOptions["unsetRedirect"]>;
   /** Campaigns deleted under the "deleted-campaign-listed" fault. */
   deletedCampaigns: Set<number>;
+  drift: ReadonlySet<DeploymentDrift>;
 }
 
 /** A request the seed's routes can answer: `METHOD /api/...` with numeric ids as `:id`, the first id, the JSON body. */
@@ -108,7 +117,14 @@ const find = (list: Item[], id: number) => list.find((item) => item.id === id);
 const nameOf = (item: Item) => text(item.name) ?? text(item.domain) ?? "";
 const findCampaign = (state: OracleState, id: number) =>
   state.deletedCampaigns.has(id) ? undefined : find(state.campaigns, id);
-const saved = (c: Item) => ({ error: 0, id: c.id, domain: c.name, public: c.public, rotator: c.rotator, list: c.list });
+const saved = (state: OracleState, c: Item) => ({
+  error: 0,
+  id: c.id,
+  [state.drift.has("campaign-name-key") ? "campaign" : "domain"]: c.name,
+  public: c.public,
+  rotator: c.rotator,
+  list: c.list,
+});
 const rotatorOf = (slug: string) => `https://go.example.com/r/${encodeURIComponent(slug)}`;
 /** Rotator slugs are addresses: one campaign each (the seed does not say so; a provider would refuse a taken one). */
 const slugTaken = (state: OracleState, slug: string, campaignId?: number) =>
@@ -127,15 +143,17 @@ function page(state: OracleState, call: LinksCall, key: string, all: Item[]): Or
       : state.listOrder === "by-name"
         ? [...all].sort((a, b) => nameOf(a).localeCompare(nameOf(b)))
         : all;
+  const last = currentpage >= maxpage && state.drift.has("nextpage-null-on-last-page");
+  const name = key === "cta" && state.drift.has("overlay-array-key") ? "overlay" : key;
   return ok({
-    error: "0",
+    error: state.drift.has("list-error-integer") ? 0 : "0",
     data: {
       result: all.length,
       perpage,
       currentpage,
-      nextpage: Math.min(currentpage + 1, maxpage),
+      nextpage: last ? null : Math.min(currentpage + 1, maxpage),
       maxpage,
-      [key]: ordered.slice((currentpage - 1) * perpage, currentpage * perpage),
+      [name]: ordered.slice((currentpage - 1) * perpage, currentpage * perpage),
     },
   });
 }
@@ -164,7 +182,10 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
         else if (state.unsetRedirect !== "absent") domainAdded[key] = state.unsetRedirect === "null" ? null : "";
       }
       state.domains.push(domainAdded);
-      return created(state, { error: 0, id: domainAdded.id });
+      return created(state, {
+        error: 0,
+        id: state.drift.has("domain-id-string") ? String(domainAdded.id) : domainAdded.id,
+      });
     }
     case "PUT /api/domain/:id/update": {
       const domain = find(state.domains, call.id);
@@ -206,7 +227,7 @@ function campaignsAndChannels(
       };
       campaign.list = `https://go.example.com/c/${campaign.id}`;
       state.campaigns.push(campaign);
-      return created(state, saved(campaign));
+      return created(state, saved(state, campaign));
     }
     case "PUT /api/campaign/:id/update": {
       const campaign = findCampaign(state, call.id);
@@ -217,7 +238,7 @@ function campaignsAndChannels(
       campaign.name = call.body.name;
       if (typeof call.body.public === "boolean") campaign.public = call.body.public;
       if (slug) campaign.rotator = rotatorOf(slug);
-      return ok(saved(campaign));
+      return ok(saved(state, campaign));
     }
     case "DELETE /api/campaign/:id/delete": {
       const campaign = findCampaign(state, call.id);
@@ -310,7 +331,9 @@ function initialState(options: OracleLinksOptions): OracleState {
     listOrder: options.listOrder ?? "oldest-first",
     unsetRedirect: options.unsetRedirect ?? "empty",
     deletedCampaigns: new Set(),
+    drift: new Set(options.drift ?? []),
   };
+  if (state.drift.has("free-account-expires-null")) Object.assign(state.account, { status: "free", expires: null });
   // Names from both ends of the alphabet, so that a list sorted by name has the run's own in its middle.
   for (let n = 0; n < (options.accountSize ?? 0); n++) {
     const id = state.nextId++;

@@ -2,6 +2,9 @@
 // Traffic passes unchanged (forward.ts); each exchange, once its response has gone, is judged by the passive judge
 // (conformance/passive/) with the active run's checks and verdict rules; failures are printed as they are found and
 // the reports of `contracts conform` are written when the proxy stops (Ctrl-C, SIGTERM, SIGHUP).
+import { installOverlay } from "../../lib/contract/overlay.js";
+import { forgetLookups } from "../contract/lookup.js";
+import { overlayOutcome } from "../overlay/outcome.js";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
@@ -40,6 +43,7 @@ export const PROXY_USAGE = `contracts proxy <api> --target <url> [--port <n>] [-
   --junit <file>       write a JUnit XML report on exit      --html <file>   write the HTML report on exit
   --check <name>       only this check; repeatable           --exclude-check <name>  all but this one; repeatable
   --strict             a broken x-assumption fails instead of warning
+  --overlay <file>     judge against the contract with this OpenAPI Overlay 1.0 applied (see contracts conform)
   Credentials come from the environment as for \`contracts conform\` (LINKS_TOKEN, CATALOG_API_KEY,
   CATALOG_READ_API_KEY, PAY_SHOP_ID): a request carrying another credential need not be accepted. Without them, a
   credential counts once the deployment accepted a request carrying it.
@@ -59,6 +63,7 @@ const OPTIONS = {
   check: { type: "string", multiple: true },
   "exclude-check": { type: "string", multiple: true },
   strict: { type: "boolean", default: false },
+  overlay: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -108,6 +113,8 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
     return 0;
   }
   const settings = settingsFrom(values, positionals, env);
+  // The judge reads the overlaid contract for as long as the proxy runs (this process ends with it).
+  if (values.overlay) await installOverlay(values.overlay, settings.api, forgetLookups);
   // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the proxy as
   // soon as it is up, and writes its (empty) reports.
   const stopRequested = untilSignal();
@@ -150,6 +157,8 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
 function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): number {
   const judge = proxy.judge;
   const redact = (text: string) => judge.redact(text);
+  if (values.overlay)
+    report.overlay = overlayOutcome(report.api, values.overlay, report.baseUrl, report.exchanges ?? []);
   process.stdout.write(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));

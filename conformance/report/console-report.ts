@@ -1,6 +1,7 @@
 // The console summary of a run: per check, per operation, the coverage and the budget, the failures by cause with
 // one reproduction each, the baseline, the warnings, the observations and the resources the run created. Each section
 // is a function of the report alone; every text goes through the run's secret filter.
+import { overlayLines } from "../overlay/outcome.js";
 import { budgetLines } from "./budget-report.js";
 import { type Cause, causesSummary, groupCauses } from "./causes.js";
 import { coverageLines } from "./coverage.js";
@@ -235,6 +236,7 @@ export function consoleReport(report: RunReport, redact: (text: string) => strin
     ...couldNotRunLines(report),
     ...failureLines(report),
     ...baselineLines(report),
+    ...(report.overlay ? ["", overlayLines(report.overlay).trimEnd()] : []),
     ...warningLines(report),
     ...observationLines(report),
     ...resourceLines(report),

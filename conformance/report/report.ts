@@ -22,6 +22,7 @@ import type { FailureRecord, Ledger, Tally, WarningRecord } from "./ledger.js";
 import type { TrackedResource } from "../send/resources.js";
 import type { PassiveSummary, RecordedExchange } from "../passive/types.js";
 import { recordedExchanges } from "../passive/recorded.js";
+import type { OverlayOutcome } from "../overlay/outcome.js";
 
 export interface CheckResult {
   name: string;
@@ -56,6 +57,8 @@ export interface RunReport {
   warnings: WarningRecord[];
   /** With --baseline: which failures are known and which known ones are fixed. */
   baseline?: BaselineOutcome;
+  /** With --overlay: the overlay, and which of its deviations the run confirmed or no longer saw. */
+  overlay?: OverlayOutcome;
   observations: Observation[];
   resources: TrackedResource[];
   /** What the run reached per operation, documented status and kind of case (absent in reports of older versions). */

@@ -27,8 +27,12 @@ export class Contract<A extends ApiName = ApiName> implements CheckContext {
   private readonly byId: ReadonlyMap<string, OperationInfo>;
   private readonly router: Router;
 
-  constructor(readonly api: A) {
-    this.document = loadBundle(api);
+  /** `document`: the canonical bundle unless given (an overlaid copy, see useContractDocument). */
+  constructor(
+    readonly api: A,
+    document: Document = loadBundle(api),
+  ) {
+    this.document = document;
     this.all = listOperationsOf(this.document, api);
     this.byId = new Map(this.all.map((operation) => [operation.operationId, operation]));
     this.router = new Router(this.all);

@@ -1,6 +1,7 @@
 // The one typed runtime for reading a bundled contract: `loadContract(api)` and the pieces it is built from.
 import { type ApiName } from "./bundle.js";
 import { Contract } from "./contract.js";
+import type { Document } from "./model.js";
 
 export { API_NAMES, type ApiName, isApiName, loadBundle } from "./bundle.js";
 export { Contract } from "./contract.js";
@@ -64,13 +65,30 @@ export {
 } from "./validation.js";
 
 const contracts = new Map<ApiName, Contract>();
+/** Documents that stand in for a canonical bundle in this process (an overlay applied: lib/contract/overlay.ts). */
+const replaced = new Map<ApiName, Document>();
 
 /** The contract of one API, built once per process and shared (treat it as read-only). */
 export function loadContract<A extends ApiName>(api: A): Contract<A> {
   let contract = contracts.get(api);
   if (!contract) {
-    contract = new Contract(api);
+    contract = new Contract(api, replaced.get(api));
     contracts.set(api, contract);
   }
   return contract as Contract<A>;
+}
+
+/**
+ * Makes `loadContract(api)` read `document` (an overlaid copy of the bundle) from now on in this process, or the
+ * canonical bundle again when `document` is undefined. Callers that memoize reads of a contract forget them too.
+ */
+export function useContractDocument(api: ApiName, document: Document | undefined): void {
+  if (document) replaced.set(api, document);
+  else replaced.delete(api);
+  contracts.delete(api);
+}
+
+/** The canonical contract of an API, whatever document loadContract reads now (an overlay's baseline). */
+export function canonicalContract<A extends ApiName>(api: A): Contract<A> {
+  return replaced.has(api) ? new Contract(api) : loadContract(api);
 }

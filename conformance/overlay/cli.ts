@@ -1,0 +1,109 @@
+// `contracts overlay record <api> --from-json <report> [--output <file>]`: the deviations a conformance run proved,
+// as an Overlay 1.0 document to review and keep beside the deployment; `contracts overlay check <file> [<api>]`
+// validates one against the contract it extends.
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import { parseApiName, UsageError } from "../../lib/cli.js";
+import { loadBundle } from "../../lib/contract/index.js";
+import { applyOverlay, loadOverlay, overlayProblems } from "../../lib/contract/overlay.js";
+import type { RunReport } from "../report/report.js";
+import { checkWritable } from "../cli.js";
+import { overlayFromReport } from "./record.js";
+
+export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report> [--output <file>]
+  Write an OpenAPI Overlay 1.0 document of the deviations a conformance run's --json report proved: one cause per
+  failing response_schema_conformance schema location, each carrying the check, the operations, an exchange (redacted
+  as in the report), what was observed and the seed sentence it departs from in x- fields. Review it, commit it
+  beside the deployment's configuration and pass it with --overlay to conform, proxy, mock, sandbox and generate.
+  --from-json <report>  the report (contracts conform ... --json <report>)
+  --output <file>       where to write it (default: standard output); YAML, or JSON when the name ends in .json
+
+contracts overlay check <file> [<api>]
+  Validate an overlay against Overlay 1.0's schema and apply it to the contract it extends (or <api>'s): every
+  action's target must select something.
+`;
+
+export async function runOverlayCommand(argv: string[]): Promise<number> {
+  const [subcommand, ...rest] = argv;
+  if (subcommand === undefined || subcommand === "--help" || subcommand === "-h") {
+    process.stdout.write(OVERLAY_USAGE);
+    return subcommand === undefined ? 2 : 0;
+  }
+  if (subcommand === "check") return checkCommand(rest);
+  if (subcommand !== "record")
+    throw new UsageError(
+      `unknown overlay command "${subcommand}"; expected record or check (contracts overlay --help)`,
+    );
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      "from-json": { type: "string" },
+      output: { type: "string", short: "o" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(OVERLAY_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError("expected exactly one API: contracts overlay record <api> --from-json <report>");
+  const api = parseApiName(positionals[0]!);
+  const file = values["from-json"];
+  if (!file) throw new UsageError("--from-json <report> is required: the --json report of a conformance run");
+  checkWritable(values.output, "--output");
+  const report = readReport(file);
+  if (report.api !== api) throw new UsageError(`--from-json ${file} is a report of ${report.api}, not ${api}`);
+  const overlay = overlayFromReport(report, file);
+  const causes = overlay.actions.filter((action) => action["x-check"]).length;
+  if (overlay.actions.length === 0) {
+    process.stderr.write(
+      `contracts overlay record: the report proves no response_schema_conformance deviation on ${api}: nothing to record\n`,
+    );
+    return 1;
+  }
+  // What is written must be an overlay the other commands accept.
+  const problems = overlayProblems(overlay);
+  if (problems.length > 0) throw new Error(`the recorded overlay is not valid: ${problems.join("; ")}`);
+  await applyOverlay(loadBundle(api), overlay, "the recorded overlay");
+  const text = values.output?.endsWith(".json")
+    ? `${JSON.stringify(overlay, null, 2)}\n`
+    : stringify(overlay, { lineWidth: 0, aliasDuplicateObjects: false });
+  if (values.output) writeFileSync(values.output, text);
+  else process.stdout.write(text);
+  process.stderr.write(
+    `contracts overlay record: ${causes} deviation(s) of ${api} in ${overlay.actions.length} action(s)${values.output ? ` written to ${values.output}` : ""}; review them before you commit the overlay\n`,
+  );
+  return 0;
+}
+
+function readReport(file: string): RunReport {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`--from-json ${file}: cannot read the file`);
+  }
+  try {
+    const report = JSON.parse(text) as RunReport;
+    if (!report || typeof report !== "object" || !Array.isArray(report.failures) || typeof report.api !== "string")
+      throw new Error("no api or failures");
+    return report;
+  } catch (error) {
+    throw new UsageError(`--from-json ${file}: not a conformance JSON report (${(error as Error).message})`);
+  }
+}
+
+async function checkCommand(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
+  const [file, apiName] = positionals;
+  if (!file || positionals.length > 2) throw new UsageError("expected: contracts overlay check <file> [<api>]");
+  const loaded = await loadOverlay(file, apiName === undefined ? undefined : parseApiName(apiName));
+  process.stdout.write(
+    `${file}: a valid Overlay ${loaded.overlay.overlay} document; its ${loaded.overlay.actions.length} action(s) apply to the ${loaded.api} contract\n`,
+  );
+  return 0;
+}

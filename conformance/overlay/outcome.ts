@@ -1,0 +1,97 @@
+// What a run with `--overlay` says of the overlay: its file and title, and for each of its causes (actions sharing an
+// `x-cause`, as `contracts overlay record` writes them; an action without one is its own cause) whether the run saw
+// the deviation again (confirmed), answered the operations it names without it (no longer seen: fixed, the action can
+// go), or did not reach them. The run's recorded exchanges are read again against the canonical contract (the same
+// reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways.
+import { type ApiName, canonicalContract } from "../../lib/contract/index.js";
+import { parseApiName } from "../../lib/cli.js";
+import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
+import { forgetLookups } from "../contract/lookup.js";
+import type { RecordedExchange } from "../passive/types.js";
+import { causeOf, deviationsOf } from "./deviations.js";
+
+export interface OverlayCause {
+  cause: string;
+  /** 1-based positions of its actions in the overlay. */
+  actions: number[];
+  description?: string;
+  operations: string[];
+  state: "confirmed" | "no longer seen" | "not reached";
+}
+
+export interface OverlayOutcome {
+  file: string;
+  title: string;
+  version: string;
+  causes: OverlayCause[];
+}
+
+/** The operationId and status of each recorded exchange the canonical contract routes, with its body. */
+function answered(api: ApiName, baseUrl: string, exchanges: readonly RecordedExchange[]) {
+  const contract = canonicalContract(api);
+  const prefix = URL.canParse(baseUrl) ? new URL(baseUrl).pathname.replace(/\/$/, "") : "";
+  return exchanges.flatMap((exchange) => {
+    if (!exchange.response || !URL.canParse(exchange.request.url)) return [];
+    let pathname = new URL(exchange.request.url).pathname;
+    if (prefix && pathname.startsWith(prefix)) pathname = pathname.slice(prefix.length) || "/";
+    const match = contract.route(exchange.request.method, pathname);
+    return match ? [{ operationId: match.operation.operationId, response: exchange.response }] : [];
+  });
+}
+
+export function overlayOutcome(
+  api: ApiName,
+  file: string,
+  baseUrl: string,
+  exchanges: readonly RecordedExchange[],
+): OverlayOutcome {
+  const overlay = readOverlayFile(file);
+  const seen = new Set<string>();
+  const reached = new Set<string>();
+  for (const { operationId, response } of answered(api, baseUrl, exchanges)) {
+    reached.add(operationId);
+    for (const deviation of deviationsOf(api, operationId, response.status, response.body))
+      seen.add(causeOf(deviation));
+  }
+  const causes = new Map<string, OverlayCause>();
+  overlay.actions.forEach((action, index) => {
+    if (action["x-examples-of"]) return; // the examples in the deployment's shape: documentation, not a deviation
+    const cause = typeof action["x-cause"] === "string" ? action["x-cause"] : `action #${index + 1} ${action.target}`;
+    const entry = causes.get(cause) ?? { cause, actions: [], operations: [], state: "not reached" as const };
+    entry.actions.push(index + 1);
+    const operations = action["x-operations"];
+    if (Array.isArray(operations)) entry.operations.push(...operations.map(String));
+    if (action["x-check"] && action.description) entry.description = action.description;
+    causes.set(cause, entry);
+  });
+  for (const entry of causes.values()) {
+    if (seen.has(entry.cause)) entry.state = "confirmed";
+    else if (entry.operations.some((operationId) => reached.has(operationId))) entry.state = "no longer seen";
+  }
+  return { file, title: overlay.info.title, version: overlay.info.version, causes: [...causes.values()] };
+}
+
+/** The overlay's lines of a console report. */
+export function overlayLines(outcome: OverlayOutcome): string {
+  const count = (state: OverlayCause["state"]) => outcome.causes.filter((c) => c.state === state);
+  const lines = [
+    `Overlay ${outcome.file} (${outcome.title}, ${outcome.version}): ${count("confirmed").length} of its ${outcome.causes.length} deviation(s) confirmed, ${count("no longer seen").length} no longer seen, ${count("not reached").length} not reached`,
+  ];
+  for (const state of ["no longer seen", "confirmed", "not reached"] as const)
+    for (const cause of count(state))
+      lines.push(
+        `  ${state}: ${cause.cause} (action${cause.actions.length > 1 ? "s" : ""} ${cause.actions.map((n) => `#${n}`).join(", ")}${cause.operations.length ? `; ${[...new Set(cause.operations)].join(", ")}` : ""})${state === "no longer seen" ? ": the deployment no longer deviates here; remove these actions from the overlay" : ""}`,
+      );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Runs `run` with loadContract reading the contract with the overlay applied (none: as it is), then restores it. */
+export async function withOverlay<T>(file: string | undefined, apiName: string | undefined, run: () => Promise<T>) {
+  if (file === undefined) return run();
+  const { restore } = await installOverlay(file, apiName ? parseApiName(apiName) : undefined, forgetLookups);
+  try {
+    return await run();
+  } finally {
+    restore();
+  }
+}

@@ -1,0 +1,267 @@
+// A deployment whose code departs from its published docs (issue 46), as the independent links server drifts when
+// asked (conformance/oracle/links-drift.ts): a run fails on the departures, `contracts overlay record` turns that
+// run's report into an Overlay 1.0 document, and with it the next run passes, a new fault still fails, a departure
+// the deployment no longer has is reported as no longer seen, the mock serves the deployment's shapes and the types
+// generated with the overlay type-check a client that reads them. Real HTTP on loopback, the real CLI for record,
+// mock and generate, real tsc.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import {
+  DEPLOYMENT_DRIFT,
+  type DeploymentDrift,
+  type OracleLinksOptions,
+  startOracleLinksServer,
+} from "../../conformance/oracle/links.js";
+import { type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
+import { conformInProcess } from "../support/conform.js";
+import { freePort } from "../support/ports.js";
+import { repoRoot, runContracts } from "../support/processes.js";
+
+const env = { ...FAULT_SERVER_CREDENTIALS };
+const dir = mkdtempSync(join(tmpdir(), "overlay-test-"));
+const overlayFile = join(dir, "links.overlay.yaml");
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+async function drifted(options: Omit<OracleLinksOptions, "token" | "windowMs"> = {}): Promise<RunningServer> {
+  const server = await startOracleLinksServer({
+    token: env.LINKS_TOKEN,
+    windowMs: 1000,
+    drift: DEPLOYMENT_DRIFT,
+    ...options,
+  });
+  servers.push(server);
+  return server;
+}
+
+const args = (url: string, ...more: string[]) => [
+  "links",
+  ...["--base-url", url, "--seed", "5", "--max-examples", "4", "--rate-limit", "1000/s", "--allow-writes"],
+  ...more,
+];
+
+const failing = (report: { failures: Array<{ check: string; operationId: string; message: string }> }) =>
+  report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
+
+let firstRun: Awaited<ReturnType<typeof conformInProcess>>;
+let overlay: OverlayDocument;
+let recordOutput: string;
+
+beforeAll(async () => {
+  firstRun = await conformInProcess(args((await drifted()).url), env);
+  const record = runContracts([
+    "overlay",
+    "record",
+    "links",
+    "--from-json",
+    firstRun.files.json,
+    "--output",
+    overlayFile,
+  ]);
+  const code = await record.exit;
+  recordOutput = `${record.stdout()}\n${record.stderr()}`;
+  if (code !== 0) throw new Error(`overlay record exited ${code}: ${recordOutput}`);
+  overlay = parseYaml(readFileSync(overlayFile, "utf8")) as OverlayDocument;
+});
+
+const causes = () => overlay.actions.filter((action) => action["x-check"]);
+
+describe("a links deployment that drifted from its docs", () => {
+  it("fails a run on each departure from the seed", () => {
+    const text = failing(firstRun.report).join("\n");
+    expect(firstRun.code, firstRun.output).toBe(1);
+    expect(text).toMatch(/listDomains: .*\/error must be string/);
+    expect(text).toMatch(/listOverlays: .*must have required property 'cta'/);
+    expect(text).toMatch(/addCampaign: .*must have required property 'domain'/);
+    expect(text).toMatch(/listDomains: .*\/data\/nextpage must be integer/);
+    expect(text).toMatch(/getAccount: .*\/data\/expires must be string/);
+    expect(text).toMatch(/addDomain: .*\/id must be integer/);
+  });
+
+  it("overlay record writes an Overlay 1.0 document of the proven deviations, one cause per schema location, with the evidence", () => {
+    expect(overlayProblems(overlay)).toEqual([]);
+    expect(overlay.overlay).toBe("1.0.0");
+    expect(overlay.extends).toBe("generated/openapi/links.json");
+    const locations = causes().map((action) => action["x-schema-location"]);
+    expect(new Set(locations).size).toBe(locations.length);
+    expect(locations).toEqual(
+      expect.arrayContaining([
+        "/components/schemas/DomainListResponse/properties/error",
+        "/components/schemas/OverlayPage",
+        "/components/schemas/CampaignSaved",
+        "/components/schemas/DomainPage/properties/nextpage",
+        "/components/schemas/Account/properties/expires",
+        "/components/schemas/CreatedResponse/properties/id",
+      ]),
+    );
+    // addCampaign and updateCampaign break the same schema location: one cause.
+    const campaign = causes().find((action) => action["x-schema-location"] === "/components/schemas/CampaignSaved")!;
+    expect(campaign["x-operations"]).toEqual(["addCampaign", "updateCampaign"]);
+    expect(campaign.update).toEqual({ properties: { campaign: expect.objectContaining({ type: "string" }) } });
+    for (const action of causes()) {
+      expect(action["x-check"]).toBe("response_schema_conformance");
+      expect(action["x-exchange"]).toMatchObject({
+        request: { method: expect.any(String) },
+        response: { status: 200 },
+      });
+      expect(action["x-seed-sentence"], String(action["x-schema-location"])).toEqual(expect.any(String));
+    }
+    const sentence = (location: string) =>
+      causes().find((action) => action["x-schema-location"] === location)!["x-seed-sentence"];
+    expect(sentence("/components/schemas/Account/properties/expires")).toMatch(/^\| expires \| string \|/);
+    expect(sentence("/components/schemas/OverlayPage")).toMatch(/\/api\/overlay.*cta/);
+    expect(sentence("/components/schemas/DomainListResponse/properties/error")).toMatch(/^\| error \|/);
+    // The exchanges are the report's, redacted: the API key never appears.
+    expect(readFileSync(overlayFile, "utf8")).not.toContain(env.LINKS_TOKEN);
+    expect(recordOutput).toMatch(/review them before you commit the overlay/);
+  });
+
+  it("with the overlay, the next run passes and confirms every recorded deviation", async () => {
+    const { code, report, output } = await conformInProcess(args((await drifted()).url, "--overlay", overlayFile), env);
+    expect(failing(report), output).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.overlay?.file).toBe(overlayFile);
+    expect(report.overlay?.causes.length).toBe(causes().length);
+    expect(report.overlay?.causes.filter((cause) => cause.state !== "confirmed")).toEqual([]);
+    expect(output).toMatch(/Overlay .*links\.overlay\.yaml .*: 14 of its 14 deviation\(s\) confirmed/);
+  });
+
+  it("with the overlay, a new fault of the deployment still fails the run", async () => {
+    const server = await drifted({ fault: "channel-name-uppercased" });
+    const { code, report, output } = await conformInProcess(args(server.url, "--overlay", overlayFile), env);
+    expect(code, output).toBe(1);
+    // The new channel's name, stored in capitals, is read back on the channel list: a finding of its own.
+    expect(report.failures.map((f) => f.operationId)).toContain("listChannels");
+    expect(report.failures.filter((f) => f.check === "response_schema_conformance")).toEqual([]);
+  });
+
+  it("a deviation the deployment no longer has is reported as no longer seen, and the run passes", async () => {
+    const fixed: DeploymentDrift[] = DEPLOYMENT_DRIFT.filter((drift) => drift !== "overlay-array-key");
+    const server = await drifted({ drift: fixed });
+    const { code, report, output } = await conformInProcess(args(server.url, "--overlay", overlayFile), env);
+    expect(failing(report), output).toEqual([]);
+    expect(code).toBe(0);
+    const states = Object.fromEntries(report.overlay!.causes.map((cause) => [cause.cause, cause.state]));
+    expect(states["response_schema_conformance /components/schemas/OverlayPage"]).toBe("no longer seen");
+    expect(Object.values(states).filter((state) => state === "confirmed")).toHaveLength(causes().length - 1);
+    expect(output).toMatch(
+      /no longer seen: response_schema_conformance \/components\/schemas\/OverlayPage .*remove these actions/,
+    );
+  });
+
+  it("an overlay that is not Overlay 1.0, or whose target selects nothing, is a usage error", async () => {
+    const broken = join(dir, "broken.yaml");
+    writeFileSync(broken, "overlay: 1.0.0\ninfo: { title: t }\nactions: []\n");
+    const stale = join(dir, "stale.yaml");
+    writeFileSync(
+      stale,
+      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nextends: links.json\nactions:\n  - target: $.components.schemas.Nothing\n    update: { type: string }\n",
+    );
+    const server = await drifted();
+    const notOverlay = await conformInProcess(args(server.url, "--overlay", broken), env).then(
+      () => "a report",
+      (error: Error) => error.message,
+    );
+    expect(notOverlay).toMatch(/not an Overlay 1\.0 document: .*version.*|actions must NOT have fewer than 1/);
+    const selectsNothing = await conformInProcess(args(server.url, "--overlay", stale), env).then(
+      () => "a report",
+      (error: Error) => error.message,
+    );
+    expect(selectsNothing).toMatch(/1 action\(s\) select nothing in the contract: #1 \$\.components\.schemas\.Nothing/);
+  });
+});
+
+describe("the deployment's shapes beyond the runner", () => {
+  it("contracts mock --overlay serves them: `overlay`, `campaign`, error 0 on lists", async () => {
+    const port = await freePort();
+    const mock = runContracts(["mock", "--api", "links", "--port", `links=${port}`, "--overlay", overlayFile]);
+    try {
+      await mock.waitForOutput(new RegExp(`links\\s+http://127\\.0\\.0\\.1:${port}\\b`), 60_000);
+      const headers = { Authorization: `Bearer ${env.LINKS_TOKEN}`, "Content-Type": "application/json" };
+      const list = (await (await fetch(`http://127.0.0.1:${port}/api/overlay`, { headers })).json()) as {
+        error: unknown;
+        data: Record<string, unknown>;
+      };
+      expect(list.error).toBe(0);
+      expect(Object.keys(list.data)).toContain("overlay");
+      expect(Object.keys(list.data)).not.toContain("cta");
+      const added = (await (
+        await fetch(`http://127.0.0.1:${port}/api/campaign/add`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ name: "Spring" }),
+        })
+      ).json()) as Record<string, unknown>;
+      expect(Object.keys(added)).toContain("campaign");
+      expect(Object.keys(added)).not.toContain("domain");
+    } finally {
+      mock.child.kill("SIGTERM");
+      await mock.exit;
+    }
+  });
+
+  it("types generated with the overlay type-check a client that reads `overlay` and `campaign`; the canonical types do not", () => {
+    const out = join(dir, "generated-with-overlay");
+    const generate = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "scripts/generate.ts", "--overlay", overlayFile, "--out", out],
+      { cwd: repoRoot, encoding: "utf8" },
+    );
+    expect(generate.status, generate.stderr).toBe(0);
+    const refused = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
+        "scripts/generate.ts",
+        "--overlay",
+        overlayFile,
+        "--out",
+        "generated",
+      ],
+      { cwd: repoRoot, encoding: "utf8" },
+    );
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/never overwritten/);
+    symlinkSync(join(repoRoot, "node_modules"), join(out, "node_modules"));
+    const client = (types: string) => `import createClient from "openapi-fetch";
+import type { paths } from "${types}";
+const client = createClient<paths>({ baseUrl: "http://127.0.0.1:1" });
+export async function overlayNames(): Promise<string[]> {
+  const { data } = await client.GET("/api/overlay", {});
+  if (!data || !("data" in data)) return [];
+  const success: 0 | "0" = data.error;
+  return [String(success), ...(data.data.overlay ?? []).map((item) => item.name)];
+}
+export async function campaignName(): Promise<string | undefined> {
+  const { data } = await client.POST("/api/campaign/add", { body: { name: "Spring" } });
+  return data && "campaign" in data ? data.campaign : undefined;
+}
+`;
+    writeFileSync(join(out, "client.ts"), client("./types/links.js"));
+    writeFileSync(join(out, "canonical-client.ts"), client(join(repoRoot, "generated/types/links.js")));
+    const tsc = (file: string) =>
+      spawnSync(
+        process.execPath,
+        [
+          join(repoRoot, "node_modules/typescript/bin/tsc"),
+          ...["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--target", "es2022", file],
+        ],
+        { cwd: out, encoding: "utf8" },
+      );
+    const overlaid = tsc("client.ts");
+    expect(overlaid.status, overlaid.stdout).toBe(0);
+    const canonical = tsc("canonical-client.ts");
+    expect(canonical.status).not.toBe(0);
+    expect(canonical.stdout).toMatch(/overlay|campaign/);
+    // The canonical files are unchanged.
+    expect(readFileSync(join(repoRoot, "generated/openapi/links.json"), "utf8")).toContain('"cta"');
+  }, 240_000); // a bundle's types generated and two tsc runs: compute, not waiting
+});
