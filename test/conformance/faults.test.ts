@@ -78,7 +78,9 @@ describe("fault servers", () => {
       );
       expect(failingChecks(report), `${stdout}\n${stderr}`).toEqual([fault.check]);
       expect(code).toBe(1);
-      expect(stderr).toMatch(/^contracts conform: \d+ check failure\(s\) on /m);
+      expect(stderr).toMatch(
+        /^contracts conform: \d+ causes? of failure across \d+ operations? \(\d+ failing results?\) on /m,
+      );
       const failure = report.failures.find((f) => f.check === fault.check)!;
       expect(failure.curl).toMatch(
         /^(BODY=.*\n)?(for attempt .*; do )?curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//m,
