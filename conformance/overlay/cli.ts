@@ -15,7 +15,7 @@ export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report
   Write an OpenAPI Overlay 1.0 document of the deviations a conformance run's --json report proved: one cause per
   failing response_schema_conformance schema location, each carrying the check, the operations, an exchange (redacted
   as in the report), what was observed and the seed sentence it departs from in x- fields. Review it, commit it
-  beside the deployment's configuration and pass it with --overlay to conform, proxy, mock, sandbox and generate.
+  beside the deployment's configuration and pass it with --overlay to conform, proxy, mock and npm run generate.
   --from-json <report>  the report (contracts conform ... --json <report>)
   --output <file>       where to write it (default: standard output); YAML, or JSON when the name ends in .json
 
