@@ -85,7 +85,12 @@ describe("fault servers", () => {
       expect(failure.curl).toMatch(
         /^(BODY=.*\n)?(for attempt .*; do )?curl -sS -i -X [A-Z]+ "http:\/\/127\.0\.0\.1:\d+\//m,
       );
-      expect(stdout).toContain(`${fault.check} on ${failure.operationId}`);
+      // The console's block of the cause: the check, then the operations it failed on.
+      const causeBlock = new RegExp(
+        `^\\d+\\. ${fault.check}: .*\\n  on \\d+ operation\\(s\\), \\d+ failing result\\(s\\): .*\\b${failure.operationId}\\b`,
+        "m",
+      );
+      expect(stdout).toMatch(causeBlock);
     } finally {
       await server.close();
     }
