@@ -45,11 +45,14 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The summaries start two columns after the longest command name. */
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2;
+
 const USAGE = `Usage: contracts <command> [options]   (contracts <command> --help for its options)
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(10)}${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(NAME_WIDTH)}${command.summary}`)
   .join("\n")}
 `;
 

@@ -185,17 +185,26 @@ async function answer(
     return error(401, "A valid API key is required to use this service.");
   }
   const call = await readCall("links", request);
-  if (!call) return fault === "undocumented-method-html" ? HTML_405 : error(404, "Unknown endpoint.");
+  if (!call) return fault === "undocumented-method-html" ? html405(request) : error(404, "Unknown endpoint.");
   if (call.invalid && fault !== "accepts-invalid" && !addsWithoutDomain(call, fault)) return error(400, call.invalid);
   return handle(call);
 }
 
-/** The `undocumented-method-html` fault: a web server's own page, though the seed says "All responses are JSON". */
-const HTML_405: Reply = {
-  status: 405,
-  text: "<html><body><h1>405 Method Not Allowed</h1></body></html>",
-  headers: { "Content-Type": "text/html" },
-};
+/**
+ * The `undocumented-method-html` fault: a web server's own page, though the seed says "All responses are JSON". Its
+ * Allow lists the path's methods (RFC 9110 §15.5.6), so that the page is its only fault.
+ */
+function html405(request: IncomingMessage): Reply {
+  const { pathname } = new URL(request.url ?? "/", "http://localhost");
+  const allowed = ["GET", "POST", "PUT", "DELETE", "PATCH"].filter((method) =>
+    loadContract("links").route(method.toLowerCase(), pathname),
+  );
+  return {
+    status: 405,
+    text: "<html><body><h1>405 Method Not Allowed</h1></body></html>",
+    headers: { "Content-Type": "text/html", Allow: allowed.join(", ") },
+  };
+}
 
 /** The `adds-domain-without-domain` fault: a domain add without the `domain` the seed requires is accepted. */
 function addsWithoutDomain(call: IncomingCall, fault: LinksFault | undefined): boolean {

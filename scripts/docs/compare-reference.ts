@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadContract } from "../../lib/contract/index.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { serveStatic } from "../../test/docs/support/static-server.js";
 import { freePort } from "../../test/support/ports.js";
@@ -31,7 +32,7 @@ export const COMPARED = [
     operationId: "exchangeToken",
     api: "identity",
     page: "/reference/identity/tokens",
-    scalar: "tokens/POST/api/login/oauth/access_token",
+    scalar: `tokens/POST${loadContract("identity").operation("exchangeToken").path}`,
   },
 ] as const;
 

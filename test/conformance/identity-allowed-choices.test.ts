@@ -4,6 +4,7 @@
 // (conformance/fault-servers/identity.ts). Each run passes: exit 0, and at most a warning where the contract marks the
 // choice an x-assumption. Each fixture is first shown to behave as described, so that the pass is not for want of it.
 import { afterAll, describe, expect, it } from "vitest";
+import { loadContract } from "../../lib/contract/index.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import type { RunReport } from "../../conformance/report/report.js";
@@ -16,6 +17,10 @@ import {
   type StockProviderOptions,
   startStockOidcProvider,
 } from "../support/stock-oidc-provider.js";
+
+/** The identity paths, from the contract (never spelled here: test/repository/identity-paths.test.ts). */
+const pathOf = (operationId: "getOpenIdConfiguration" | "exchangeToken" | "logout") =>
+  loadContract("identity").operation(operationId).path;
 
 const FLOWS = ["--operation", "exchangeToken"];
 const running: Array<StockProvider | RunningServer> = [];
@@ -43,7 +48,7 @@ async function expectPass(url: string, passed: string[], args = FLOWS, env: Node
 const warningsOf = (report: RunReport) => report.warnings.map((w) => w.check);
 
 async function discoveryOf(provider: StockProvider): Promise<Record<string, unknown>> {
-  const response = await fetch(`${provider.url}/.well-known/openid-configuration`);
+  const response = await fetch(`${provider.url}${pathOf("getOpenIdConfiguration")}`);
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -51,7 +56,7 @@ describe.concurrent("false alarms of issue 47: a provider's allowed choice passe
   it("1: a provider that looks the code up before it authenticates the client (RFC 6749 §5.2 orders no checks)", async () => {
     const server = await startIdentityServer({ fault: "code-looked-up-first" });
     running.push(server);
-    const unknownCodeWrongSecret = await fetch(`${server.url}/api/login/oauth/access_token`, {
+    const unknownCodeWrongSecret = await fetch(`${server.url}${pathOf("exchangeToken")}`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
@@ -69,7 +74,7 @@ describe.concurrent("false alarms of issue 47: a provider's allowed choice passe
   it("2: a provider with the password grant enabled (RFC 6749 §4.3)", async () => {
     const server = await startIdentityServer({ fault: "password-grant-enabled" });
     running.push(server);
-    const password = await fetch(`${server.url}/api/login/oauth/access_token`, {
+    const password = await fetch(`${server.url}${pathOf("exchangeToken")}`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
@@ -129,7 +134,7 @@ describe.concurrent("false alarms of issue 47: a provider's allowed choice passe
   it("6: a logout answered 200 with a JSON body passes content_type_conformance (RP-Initiated Logout fixes no media type)", async () => {
     const server = await startIdentityServer({ fault: "logout-json" });
     running.push(server);
-    const logout = await fetch(`${server.url}/api/logout`);
+    const logout = await fetch(`${server.url}${pathOf("logout")}`);
     expect(logout.status).toBe(200);
     expect(logout.headers.get("content-type")).toMatch(/^application\/json/);
     const args = ["--operation", "logout", "--operation", "logoutWithForm", "--max-examples", "5"];

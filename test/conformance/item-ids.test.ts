@@ -4,7 +4,7 @@
 // reads a report of an older version that has none).
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { credentialsFrom } from "../../conformance/cli.js";
+import { credentialsFrom } from "../../conformance/cli-options.js";
 import { readLinks } from "../../conformance/contract/links.js";
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";

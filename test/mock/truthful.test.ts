@@ -28,7 +28,7 @@ describe("the mock tells the truth", () => {
       code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
       code_challenge_method: "S256",
     });
-    const response = await fetch(`${url("identity")}/login/oauth/authorize?${query}`, {
+    const response = await fetch(`${url("identity")}${loadContract("identity").operation("authorize").path}?${query}`, {
       headers: { accept: "text/html" },
       redirect: "manual",
     });

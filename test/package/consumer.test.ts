@@ -281,7 +281,7 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
   it("prints the usage of every command", async () => {
     const { stdout } = await contracts(["--help"]);
     const commands = [...stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!);
-    expect(commands).toEqual(["mock", "sandbox", "conform", "proxy", "diff"]);
+    expect(commands).toEqual(["mock", "sandbox", "conform", "schemathesis", "proxy", "overlay", "diff"]);
     const helps = await Promise.all(commands.map((command) => contracts([command, "--help"])));
     helps.forEach((help, i) => expect(help.stdout, commands[i]).toMatch(new RegExp(`contracts ${commands[i]}`)));
   });
