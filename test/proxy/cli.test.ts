@@ -188,7 +188,11 @@ describe("contracts proxy (the CLI)", () => {
       [["proxy", "links", "--target", "ftp://example.com"], /--target must be an http\(s\) URL/],
       [["proxy", "nope", "--target", "http://127.0.0.1:1"], /unknown API "nope"/],
       [["proxy", "links", "--target", "http://127.0.0.1:1", "--max-body", "1k"], /--max-body takes a number of bytes/],
-      [["proxy", "links", "--target", "http://127.0.0.1:1", "--json", "/no/such/dir/r.json"], /does not exist/],
+      // A folder that cannot be made (a missing one is made, as `mkdir -p` would).
+      [
+        ["proxy", "links", "--target", "http://127.0.0.1:1", "--json", "/dev/null/r.json"],
+        /cannot create the directory/,
+      ],
     ];
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
