@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { runConformCommand } from "../conformance/cli.js";
 import { patchContract } from "../conformance/fault-servers/contract-patch.js";
-import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../conformance/fault-servers/faults.js";
+import { FAULT_SERVER_CREDENTIALS, FAULTS, faultRunArgs } from "../conformance/fault-servers/faults.js";
 import { runSchemathesisCommand } from "../conformance/schemathesis/cli.js";
 import { fromPackageRoot } from "../lib/paths.js";
 import { printTable } from "./support.js";
@@ -32,18 +32,7 @@ for (const fault of FAULTS.filter((each) => !only || each.api === only)) {
   try {
     const conformStart = Date.now();
     const code = await runConformCommand(
-      [
-        fault.api,
-        "--base-url",
-        server.url,
-        "--max-examples",
-        "3",
-        ...fault.args,
-        "--seed",
-        "7",
-        "--rate-limit",
-        "1000/s",
-      ],
+      faultRunArgs(fault, server.url),
       { ...FAULT_SERVER_CREDENTIALS },
       quiet as never,
     ).catch(() => 2);

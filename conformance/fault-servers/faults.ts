@@ -38,6 +38,22 @@ const refuses = (api: ApiName, pointer: string): ContractPatch => ({
   value: "Test fixture: the provider promises to refuse requests that break this constraint.",
 });
 
+/** The run that must catch `fault` against its server at `baseUrl`: a few cases, a fixed seed, no rate-limit waits. */
+export function faultRunArgs(fault: Fault, baseUrl: string): string[] {
+  return [
+    fault.api,
+    "--base-url",
+    baseUrl,
+    "--max-examples",
+    "3",
+    ...fault.args,
+    "--seed",
+    "7",
+    "--rate-limit",
+    "1000/s",
+  ];
+}
+
 const C = FAULT_SERVER_CREDENTIALS;
 const links = (fault: Parameters<typeof startLinksServer>[0]["fault"]) => (port?: number) =>
   startLinksServer({ token: C.LINKS_TOKEN, fault, port, rateLimit: { windowMs: 1000 } });

@@ -8,6 +8,7 @@ import {
   type Fault,
   FAULT_SERVER_CREDENTIALS,
   FAULTS,
+  faultRunArgs,
   ORACLES,
   startReferenceServer,
 } from "../../conformance/fault-servers/faults.js";
@@ -59,18 +60,7 @@ describe("fault servers", () => {
     const server = await fault.start();
     servers.push(server);
     try {
-      const args = [
-        fault.api,
-        "--base-url",
-        server.url,
-        "--max-examples",
-        "3",
-        ...fault.args,
-        "--seed",
-        "7",
-        "--rate-limit",
-        "1000/s",
-      ];
+      const args = faultRunArgs(fault, server.url);
       const { code, report, stdout, stderr } = await conformInProcess(
         args,
         { ...FAULT_SERVER_CREDENTIALS },
