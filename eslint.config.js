@@ -60,7 +60,26 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-return": "off",
       "@typescript-eslint/no-unsafe-call": "off",
       "@typescript-eslint/unbound-method": "off",
+      // A child run synchronously blocks the worker: past 60 s it misses vitest's own messages ("Timeout calling
+      // onTaskUpdate") and the run fails with every test green. test/support/processes.ts has runToEnd and gitOutput.
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "node:child_process",
+              importNames: ["execSync", "execFileSync", "spawnSync"],
+              message: "Use runToEnd or gitOutput (test/support/processes.ts): a blocked worker fails the run.",
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // The global setup runs in vitest's main process before any worker starts.
+    files: ["test/support/global-setup.ts"],
+    rules: { "no-restricted-imports": "off" },
   },
   {
     files: ["**/*.js", "**/*.mjs"],

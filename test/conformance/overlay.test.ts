@@ -4,7 +4,6 @@
 // the deployment no longer has is reported as no longer seen, the mock serves the deployment's shapes and the types
 // generated with the overlay type-check a client that reads them. Real HTTP on loopback, the real CLI for record,
 // mock and generate, real tsc.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +20,7 @@ import {
 import { type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
 import { conformInProcess } from "../support/conform.js";
 import { freePort } from "../support/ports.js";
-import { repoRoot, runContracts } from "../support/processes.js";
+import { repoRoot, runContracts, runToEnd } from "../support/processes.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };
 const dir = mkdtempSync(join(tmpdir(), "overlay-test-"));
@@ -208,15 +207,15 @@ describe("the deployment's shapes beyond the runner", () => {
     }
   });
 
-  it("types generated with the overlay type-check a client that reads `overlay` and `campaign`; the canonical types do not", () => {
+  it("types generated with the overlay type-check a client that reads `overlay` and `campaign`; the canonical types do not", async () => {
     const out = join(dir, "generated-with-overlay");
-    const generate = spawnSync(
+    const generate = await runToEnd(
       process.execPath,
       [join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "scripts/generate.ts", "--overlay", overlayFile, "--out", out],
-      { cwd: repoRoot, encoding: "utf8" },
+      repoRoot,
     );
     expect(generate.status, generate.stderr).toBe(0);
-    const refused = spawnSync(
+    const refused = await runToEnd(
       process.execPath,
       [
         join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
@@ -226,7 +225,7 @@ describe("the deployment's shapes beyond the runner", () => {
         "--out",
         "generated",
       ],
-      { cwd: repoRoot, encoding: "utf8" },
+      repoRoot,
     );
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/never overwritten/);
@@ -248,17 +247,17 @@ export async function campaignName(): Promise<string | undefined> {
     writeFileSync(join(out, "client.ts"), client("./types/links.js"));
     writeFileSync(join(out, "canonical-client.ts"), client(join(repoRoot, "generated/types/links.js")));
     const tsc = (file: string) =>
-      spawnSync(
+      runToEnd(
         process.execPath,
         [
           join(repoRoot, "node_modules/typescript/bin/tsc"),
           ...["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--target", "es2022", file],
         ],
-        { cwd: out, encoding: "utf8" },
+        out,
       );
-    const overlaid = tsc("client.ts");
+    const overlaid = await tsc("client.ts");
     expect(overlaid.status, overlaid.stdout).toBe(0);
-    const canonical = tsc("canonical-client.ts");
+    const canonical = await tsc("canonical-client.ts");
     expect(canonical.status).not.toBe(0);
     expect(canonical.stdout).toMatch(/overlay|campaign/);
     // The canonical files are unchanged.

@@ -2,12 +2,11 @@
 // their claims and checks them against the tree as it is when the test runs: every path the page names exists (the
 // diagram's boxes, the modules of lib/contract/, the directories of the layout table), the layout table lists every
 // top-level directory, and specs/README.md names every part the diagram draws.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_NAMES } from "../../lib/contract/index.js";
-import { repoRoot } from "../support/processes.js";
+import { gitOutput, repoRoot } from "../support/processes.js";
 import { extractSamples } from "./support/samples.js";
 
 const PAGE = "docs/guide/architecture.md";
@@ -39,8 +38,8 @@ function layoutTable(markdown: string): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((row) => row[1]!);
 }
 
-function topLevelDirectories(): string[] {
-  const files = execFileSync("git", ["ls-files"], { cwd: repoRoot, encoding: "utf8" }).split("\n");
+async function topLevelDirectories(): Promise<string[]> {
+  const files = (await gitOutput(["ls-files"])).split("\n");
   return [
     ...new Set(
       files.filter((file) => file.includes("/") && !file.startsWith(".")).map((file) => `${file.split("/")[0]}/`),
@@ -63,8 +62,8 @@ describe("the architecture page agrees with the repository", () => {
     expect(named.filter((path) => !existsSync(join(repoRoot, path)))).toEqual([]);
   });
 
-  it("the layout table lists every top-level directory, and nothing else", () => {
-    expect(layoutTable(page).sort()).toEqual(topLevelDirectories());
+  it("the layout table lists every top-level directory, and nothing else", async () => {
+    expect(layoutTable(page).sort()).toEqual(await topLevelDirectories());
   });
 
   it("specs/README.md names every part the diagram draws", () => {

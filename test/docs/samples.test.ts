@@ -3,7 +3,6 @@
 // user would import them, `@platform/contracts/<api>`), every curl command must name an operation of the contract,
 // send the credential header it requires and, when its body is literal JSON, a body the contract accepts, and every
 // `contracts` command must use options that its --help lists.
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,7 +15,7 @@ import {
 } from "../../lib/contract/index.js";
 import { operationsOf } from "../../scripts/docs/document.js";
 import { readerBundle, samplesOf } from "../../scripts/docs/reader-bundle.js";
-import { contractsBin, repoRoot } from "../support/processes.js";
+import { contractsBin, repoRoot, runToEnd } from "../support/processes.js";
 import { typeCheckInChildProcess } from "./support/sample-typecheck.js";
 import { allSamples, extractSamples, type Sample } from "./support/samples.js";
 
@@ -212,10 +211,16 @@ describe("docs shell samples", () => {
     },
   );
 
-  const helps = new Map<string, string>();
+  const helps = new Map<string, Promise<string>>();
   const helpOf = (command: string) => {
     if (!helps.has(command))
-      helps.set(command, execFileSync(process.execPath, [contractsBin, command, "--help"], { encoding: "utf8" }));
+      helps.set(
+        command,
+        runToEnd(process.execPath, [contractsBin, command, "--help"], repoRoot).then((run) => {
+          if (run.status !== 0) throw new Error(`contracts ${command} --help exited ${run.status}: ${run.stderr}`);
+          return run.stdout;
+        }),
+      );
     return helps.get(command)!;
   };
 
@@ -228,9 +233,9 @@ describe("docs shell samples", () => {
 
   it.each(cliCalls.map((call) => [`${call.sample.page}:${call.sample.line} ${call.words.join(" ")}`, call] as const))(
     "%s uses options the CLI has",
-    (_name, { words }) => {
+    async (_name, { words }) => {
       const [, command, ...args] = words;
-      const help = helpOf(command!);
+      const help = await helpOf(command!);
       for (const option of args.filter((arg) => arg.startsWith("--")))
         expect(help, `contracts ${command} ${option}`).toContain(option);
     },

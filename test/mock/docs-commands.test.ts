@@ -12,7 +12,7 @@
 // `contracts sandbox sign-in` finds the sandbox through SANDBOX_BASE_PORT, as `contracts sandbox` would. Only this
 // file runs the guides' commands, but for the links conformance run against a sandbox started with the rate its page
 // gives (`--rate-limit 30/s`): test/sandbox/fast-path.test.ts starts that sandbox as written and runs it.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import { extractSamples, type Sample } from "../docs/support/samples.js";
 import { testPort } from "../support/ports.js";
-import { repoRoot } from "../support/processes.js";
+import { gitOutput, repoRoot } from "../support/processes.js";
 import { documentedExample, missingLines, preferences } from "./support/guide-commands.js";
 
 const MOCK_PORT = testPort(4150);
@@ -119,7 +119,7 @@ async function runPage(blocks: Block[]): Promise<{ output: string; answers: Curl
     });
 }
 
-const gitStatus = () => execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
+const gitStatus = () => gitOutput(["status", "--porcelain"]);
 
 describe("the guides' shell commands run against the mock and the sandbox", () => {
   it("finds them on the pages that show them (the identity guide signs in with contracts sandbox sign-in)", () => {
@@ -133,10 +133,10 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
   it.each(byPage.map(({ page, blocks }) => [page, blocks] as const))(
     "%s",
     async (page, blocks) => {
-      const before = gitStatus();
+      const before = await gitStatus();
       const results = await runPage(blocks);
       expect(
-        gitStatus(),
+        await gitStatus(),
         `${page}: its commands leave the checkout as it was (reports go to the ignored reports/)`,
       ).toBe(before);
       expect(results).toHaveLength(blocks.length);

@@ -2,7 +2,6 @@
 // it, failures printed live as one redacted line each, SIGINT or SIGTERM, then the console summary, the JSON, JUnit
 // and HTML reports on disk and the exit code; an https target reached by its name with its certificate checked; and
 // the usage errors, each one clear line with exit code 2.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer } from "node:net";
@@ -11,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS as C } from "../../conformance/fault-servers/credentials.js";
 import { exampleOf, type LinksFault, startLinksServer } from "../../conformance/fault-servers/links.js";
-import { runContracts } from "../support/processes.js";
+import { runContracts, runToEnd } from "../support/processes.js";
 
 const directory = mkdtempSync(join(tmpdir(), "proxy-cli-"));
 const closers: Array<() => Promise<void>> = [];
@@ -127,7 +126,7 @@ describe("contracts proxy (the CLI)", () => {
   it("forwards to an https target (a staging deployment) by its name, and checks its certificate", async () => {
     const key = join(directory, "key.pem");
     const cert = join(directory, "cert.pem");
-    execFileSync(
+    const openssl = await runToEnd(
       "openssl",
       [
         "req",
@@ -146,8 +145,9 @@ describe("contracts proxy (the CLI)", () => {
         "-addext",
         "subjectAltName=DNS:localhost",
       ],
-      { stdio: "ignore" },
+      directory,
     );
+    expect(openssl.status, openssl.stderr).toBe(0);
     const hosts: string[] = [];
     const staging = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
       hosts.push(req.headers.host ?? "");

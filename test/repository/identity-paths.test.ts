@@ -1,9 +1,9 @@
 // Issue 16: no file outside specs/ and generated/ spells an identity endpoint path; code finds operations by
 // operationId in the bundle and a live provider through its discovery document. The paths come from the bundle
 // itself, so a path added to specs/identity.yaml is guarded from then on.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { gitOutput } from "../support/processes.js";
 import identityBundle from "../../generated/openapi/identity.json" with { type: "json" };
 
 const ROOT = new URL("../../", import.meta.url);
@@ -33,8 +33,8 @@ function pathPattern(paths: string[]): RegExp {
   return new RegExp(`(${alternatives.join("|")})(?![\\w-])`, "g");
 }
 
-function trackedTextFiles(): string[] {
-  return execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" })
+async function trackedTextFiles(): Promise<string[]> {
+  return (await gitOutput(["ls-files", "-z"]))
     .split("\0")
     .filter((file) => TEXT_FILE.test(file) && !DERIVED.test(file) && !CHECKED_PAGES.test(file) && !(file in ALLOWED));
 }
@@ -64,8 +64,8 @@ describe("identity endpoint paths", () => {
     expect(pathPattern(paths).test(`${paths[0]}-other`)).toBe(false);
   });
 
-  it("are spelled in no tracked file outside specs/ and generated/", () => {
-    const files = trackedTextFiles();
+  it("are spelled in no tracked file outside specs/ and generated/", async () => {
+    const files = await trackedTextFiles();
     expect(files.length).toBeGreaterThan(50);
     expect(
       spellings(pathPattern(paths), files),

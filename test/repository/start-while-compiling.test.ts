@@ -12,11 +12,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { repoRoot, spawnCommand } from "../support/processes.js";
+import { repoRoot, runToEnd, spawnCommand } from "../support/processes.js";
 
 const scratches: string[] = [];
 afterAll(() => scratches.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -73,17 +72,16 @@ it("a SIGTERM while npm run sandbox compiles ends it with exit 0, once the build
   );
 }, 120_000);
 
-it("a build removes the output of a module that no longer exists, which tsc leaves behind", () => {
+it("a build removes the output of a module that no longer exists, which tsc leaves behind", async () => {
   const dir = project();
-  const build = () =>
-    spawnSync(process.execPath, ["--input-type=module", "-e", BUILD_IF_STALE], { cwd: dir, encoding: "utf8" });
-  expect(build().status).toBe(0);
+  const build = () => runToEnd(process.execPath, ["--input-type=module", "-e", BUILD_IF_STALE], dir);
+  expect((await build()).status).toBe(0);
   writeFileSync(join(dir, "dist", "bin", "moved-away.js"), "export {};\n");
-  const rebuild = build();
+  const rebuild = await build();
   expect(rebuild.stderr, "the orphan alone makes the build stale").toContain("dist/bin/moved-away.js has no source");
   expect(existsSync(join(dir, "dist", "bin", "moved-away.js")), "the orphan is gone").toBe(false);
   expect(existsSync(join(dir, "dist", "bin", "contracts.js")), "the command is still built").toBe(true);
-});
+}, 120_000); // two tsc builds of a copy of the package: compute, not waiting
 
 const BUILD_IF_STALE = `import { buildIfStale } from "./scripts/build-if-stale.mjs";
 const tsc = buildIfStale("pipe");

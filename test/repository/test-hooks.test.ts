@@ -2,16 +2,16 @@
 // share is loaded once per worker: a hook at its top level (an afterAll that kills leftover commands, say) would be
 // registered for the first of those files only. Shared modules register per-file cleanups with afterEachFile
 // (test/support/file-end.ts) instead; hooks belong in the test files and in functions they call.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { gitOutput } from "../support/processes.js";
 
 const ROOT = new URL("../../", import.meta.url);
 const TOP_LEVEL_HOOK = /^(beforeAll|afterAll|beforeEach|afterEach)\(/m;
 
 /** The TypeScript files under test/ that test files import: everything but the test files themselves. */
-function sharedTestModules(): string[] {
-  return execFileSync("git", ["ls-files", "-z", "--", "test/*.ts"], { cwd: ROOT, encoding: "utf8" })
+async function sharedTestModules(): Promise<string[]> {
+  return (await gitOutput(["ls-files", "-z", "--", "test/*.ts"]))
     .split("\0")
     .filter(
       (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("test/package/consumer-app/"),
@@ -19,8 +19,8 @@ function sharedTestModules(): string[] {
 }
 
 describe("modules shared by test files", () => {
-  it("are found", () => {
-    expect(sharedTestModules()).toEqual(
+  it("are found", async () => {
+    expect(await sharedTestModules()).toEqual(
       expect.arrayContaining([
         "test/support/processes.ts",
         "test/clients/support.ts",
@@ -29,8 +29,8 @@ describe("modules shared by test files", () => {
     );
   });
 
-  it("register no vitest hook at their top level, except the setup file that vitest runs for every test file", () => {
-    const offending = sharedTestModules().filter(
+  it("register no vitest hook at their top level, except the setup file that vitest runs for every test file", async () => {
+    const offending = (await sharedTestModules()).filter(
       (file) => file !== "test/support/setup.ts" && TOP_LEVEL_HOOK.test(readFileSync(new URL(file, ROOT), "utf8")),
     );
     expect(offending).toEqual([]);

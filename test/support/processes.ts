@@ -74,6 +74,26 @@ export function spawnCommand(
   };
 }
 
+/** Runs a command to its end and returns its exit code and output. Tests never run a child synchronously: a worker
+ * blocked for 60 s misses vitest's own messages ("Timeout calling onTaskUpdate"); the run fails, every test green. */
+export async function runToEnd(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | string; stdout: string; stderr: string }> {
+  const run = spawnCommand(command, args, cwd, env);
+  const status = await run.exit;
+  return { status, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** What `git <args>` prints in this checkout. */
+export async function gitOutput(args: string[]): Promise<string> {
+  const git = await runToEnd("git", args, repoRoot);
+  if (git.status !== 0) throw new Error(`git ${args.join(" ")} exited ${git.status}: ${git.stderr}`);
+  return git.stdout;
+}
+
 /** PIDs of live processes whose command line contains `fragment`. */
 export function processesMatching(fragment: string): number[] {
   const pids: number[] = [];
