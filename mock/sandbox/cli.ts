@@ -13,7 +13,7 @@ import type { RunningSandbox } from "./server.js";
 import { runSignInCommand, SIGN_IN_USAGE } from "./sign-in.js";
 
 export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
-                  [--allowed-host <name>]... [--allowed-origin <origin>]...
+                  [--allowed-host <name>]... [--allowed-origin <origin>]... [--log-requests]
   Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
   URLs and demo credentials.
   --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
@@ -29,6 +29,7 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
                          (env SANDBOX_ALLOWED_HOSTS="a.test,b.test")
   --allowed-origin <o>   let pages of this origin (https://docs.example.com) call the JSON APIs besides the sandbox's
                          own and loopback origins; * allows any; repeatable (env SANDBOX_ALLOWED_ORIGINS)
+  --log-requests         print a line for each request: the API, the method and the path (never the query)
   --print-config         print the default config as JSON and exit
 
 ${SIGN_IN_USAGE}`;
@@ -58,6 +59,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       "allowed-host": { type: "string", multiple: true },
       "allowed-origin": { type: "string", multiple: true },
       "print-config": { type: "boolean", default: false },
+      "log-requests": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -103,6 +105,9 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       allowedOrigins: values["allowed-origin"]?.length
         ? values["allowed-origin"]
         : splitList(process.env.SANDBOX_ALLOWED_ORIGINS),
+      onRequest: values["log-requests"]
+        ? ({ api, method, path }) => console.log(`${api.padEnd(10)}${method} ${path}`)
+        : undefined,
     });
   } catch (error) {
     if (error instanceof SandboxStartError) throw new UsageError(error.message, 1);

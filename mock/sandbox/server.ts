@@ -31,6 +31,9 @@ export interface SandboxOptions {
   allowedOrigins?: string[];
   /** How long a client has to send a whole request (default 10 s; its headers: at most 5 s). */
   requestTimeoutMs?: number;
+  /** Told of every request as it arrives: the API, the method and the path (never the query, which may hold a
+   * secret). What a test or `--log-requests` reads to see which operations a client called. */
+  onRequest?: (request: { api: ApiName; method: string; path: string }) => void;
 }
 
 export interface RunningSandbox {
@@ -137,7 +140,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const urls = {} as Record<ApiName, string>;
   try {
     for (const api of API_NAMES) {
-      const server = createServer(timeouts, (req, res) => listeners.get(api)!(req, res));
+      const server = createServer(timeouts, (req, res) => {
+        options.onRequest?.({ api, method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]! });
+        listeners.get(api)!(req, res);
+      });
       servers.set(api, server);
       const port = await listen(server, host, options.ports?.[api] ?? DEFAULT_SANDBOX_PORTS[api], api);
       urls[api] = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
