@@ -5,24 +5,20 @@
 // operations). Pay's nonces are Unix seconds, so Schemathesis sends at most one pay request a second and skips its
 // coverage phase there. Needs scripts/schemathesis-install.sh (run first).
 // Run: npm run bench:schemathesis
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { runConformCommand } from "../conformance/cli.js";
 import { patchContract } from "../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, faultRunArgs } from "../conformance/fault-servers/faults.js";
 import { runSchemathesisCommand } from "../conformance/schemathesis/cli.js";
-import { fromPackageRoot } from "../lib/paths.js";
+import { installSchemathesis, runLocalSchemathesis } from "../conformance/schemathesis/local-run.js";
 import { printTable } from "./support.js";
 
-const run = promisify(execFile);
-const st = fromPackageRoot(".venv-schemathesis", "bin", "st");
 const quiet = { out: () => {}, err: () => {} };
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-await run(fromPackageRoot("scripts", "schemathesis-install.sh"), [], { timeout: 600_000 });
+await installSchemathesis();
 const only = process.argv[2];
 const rows: Array<Record<string, string | number>> = [];
 const totals = { conform: 0, schemathesis: 0, faults: 0 };
@@ -53,21 +49,11 @@ for (const fault of FAULTS.filter((each) => !only || each.api === only)) {
     );
     const phases = fault.api === "pay" ? "examples,fuzzing" : "examples,coverage,fuzzing,stateful";
     const stStart = Date.now();
-    const stCode = await run(
-      st,
-      ["run", `${fault.api}.openapi.json`, "--url", server.url, "--max-examples", "3", "--seed", "7"]
-        .concat(fault.api === "links" ? ["--rate-limit", "1000/s"] : [])
-        .concat(["--phases", phases]),
-      {
-        cwd: dir,
-        env: { ...process.env, ...FAULT_SERVER_CREDENTIALS, IDENTITY_ACCESS_TOKEN: "none", NO_COLOR: "1" },
-        timeout: 600_000,
-        maxBuffer: 64 << 20,
-      },
-    ).then(
-      () => 0,
-      (error: { code?: number }) => error.code ?? 2,
-    );
+    const { code: stCode } = await runLocalSchemathesis(dir, fault.api, server.url, {
+      seed: 7,
+      env: { ...FAULT_SERVER_CREDENTIALS, IDENTITY_ACCESS_TOKEN: "none" },
+      more: ["--max-examples", "3", "--phases", phases].concat(fault.api === "links" ? ["--rate-limit", "1000/s"] : []),
+    });
     const stMs = Date.now() - stStart;
     totals.faults += 1;
     if (code === 1) totals.conform += 1;

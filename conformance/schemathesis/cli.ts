@@ -4,14 +4,17 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseApiName, UsageError } from "../../lib/cli.js";
+import { parseNonceMode } from "../send/nonces.js";
 import { runCommands, SCHEMATHESIS_VERSION, schemathesisProject } from "./project.js";
 
-export const SCHEMATHESIS_USAGE = `contracts schemathesis <api> [--out <dir>] [--allow-writes] [--operation <id>]...
+export const SCHEMATHESIS_USAGE = `contracts schemathesis <api> [--out <dir>] [--allow-writes] [--operation <id>]... [--nonce <mode>]
   Write a Schemathesis ${SCHEMATHESIS_VERSION} project for one API (default folder: schemathesis-<api>): a flavour of
   the bundle, schemathesis.toml and a hooks module with our contract's checks, then print how to run it.
   --allow-writes     also create and update (as \`contracts conform\`); operations that change credentials or
                      cannot be undone run only when named with --operation as well
   --operation <id>   only this operation; repeatable
+  --nonce <mode>     pay: how the hooks number nonces, as \`contracts conform --nonce\`: seconds (default: never
+                     ahead of the clock), milliseconds, microseconds or counter:<start>
 `;
 
 export function runSchemathesisCommand(
@@ -26,6 +29,7 @@ export function runSchemathesisCommand(
       out: { type: "string" },
       "allow-writes": { type: "boolean", default: false },
       operation: { type: "string", multiple: true },
+      nonce: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -40,6 +44,7 @@ export function runSchemathesisCommand(
   const { files, excluded } = schemathesisProject(api, {
     allowWrites: values["allow-writes"],
     operations: values.operation ?? [],
+    nonce: parseNonceMode(values.nonce),
   });
   for (const id of values.operation ?? [])
     if (excluded[id]) throw new UsageError(`--operation ${id} cannot run: ${excluded[id]}`);

@@ -2,8 +2,9 @@
 
 The facts come from contract-facts.json beside this file (written from the same bundle, never edited by hand):
 - pay: every body carries the shop id and a fresh nonce and is signed (HMAC-SHA256 of the exact bytes, keyed with
-  PAY_SECRET, sent as `Authorization: Bearer <hex>`); nonces are "seconds": the current Unix time in whole seconds,
-  strictly increasing, waiting for the next second when needed, never ahead of the clock;
+  PAY_SECRET, sent as `Authorization: Bearer <hex>`); nonces follow the mode of `contracts schemathesis --nonce`, as
+  `contracts conform --nonce` does: by default "seconds", the current Unix time in whole seconds, strictly
+  increasing, waiting for the next second when needed, never ahead of the clock;
 - catalog: each write gets a fresh Idempotency-Key, so that no two bodies share one;
 - identity: a logout never carries a generated id_token_hint (only the provider can issue one);
 - checks: an error envelope in HTTP 200 is a refusal (x-error-envelope), and a promised refusal (x-provider-refuses:
@@ -32,18 +33,26 @@ from schemathesis.transport.prepare import get_exclude_headers
 FACTS: dict[str, Any] = json.loads(Path(__file__).with_name("contract-facts.json").read_text(encoding="utf-8"))
 OPERATIONS: dict[str, dict[str, Any]] = FACTS["operations"]
 
+NONCE: dict[str, Any] = FACTS.get("nonce", {"unit": "seconds"})
+UNITS_PER_SECOND = {"seconds": 1, "milliseconds": 1_000, "microseconds": 1_000_000}
+
 _nonce_lock = threading.Lock()
 _last_nonce = 0
 
 
 def next_nonce() -> int:
-    """The current Unix time in whole seconds, strictly above the last one: waits for the next second if needed."""
+    """The next nonce of the mode: a counter's next value, or the current Unix time in the mode's unit, strictly
+    above the last one (waiting for the clock to move on if needed, never ahead of it)."""
     global _last_nonce
     with _nonce_lock:
-        now = int(time.time())
+        if "counter" in NONCE:
+            _last_nonce = max(_last_nonce + 1, int(NONCE["counter"]))
+            return _last_nonce
+        per_second = UNITS_PER_SECOND[NONCE["unit"]]
+        now = time.time_ns() * per_second // 1_000_000_000
         while now <= _last_nonce:
-            time.sleep(_last_nonce + 1 - time.time())
-            now = int(time.time())
+            time.sleep(max(0.0, (_last_nonce + 1) / per_second - time.time()))
+            now = time.time_ns() * per_second // 1_000_000_000
         _last_nonce = now
         return now
 
@@ -124,9 +133,12 @@ def without_credentials(response: Response) -> requests.Response:
 
 @schemathesis.hook
 def after_call(ctx: HookContext, case: Case, response: Response) -> None:
-    """An error envelope under a success status is a refusal (x-error-envelope): judged as the 400 it stands for."""
+    """An error envelope under a success status is a refusal (x-error-envelope), judged as the status it stands for:
+    401 for a secured operation called without credentials (RFC 9110 section 15.5.2), else 400."""
     if response.status_code < 400 and is_error_envelope(response.content):
-        response.status_code = 400
+        sent = {name.lower() for name in response.request.headers}
+        unauthenticated = facts_of(case).get("secured") and not sent & set(FACTS["authHeaders"])
+        response.status_code = 401 if unauthenticated else 400
 
 
 @schemathesis.check

@@ -7,6 +7,7 @@ import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { CREDENTIAL_ENV, PROFILES } from "../apis.js";
 import { operationsOf } from "../contract/lookup.js";
+import { DEFAULT_NONCE, type NonceMode } from "../send/nonces.js";
 
 /** The Schemathesis release the project is written for and tested with (scripts/schemathesis-install.sh). */
 export const SCHEMATHESIS_VERSION = "4.32.5";
@@ -27,6 +28,8 @@ export interface ProjectOptions {
   allowWrites: boolean;
   /** Operations named with --operation: only these, and the explicit-only ones among them run. */
   operations: string[];
+  /** pay: how the hooks number nonces (--nonce), by the same policy as `contracts conform`. */
+  nonce?: NonceMode;
 }
 
 type Json = Record<string, unknown>;
@@ -78,7 +81,8 @@ function walk(node: unknown, visit: (node: Json) => void): void {
 /**
  * The Schemathesis flavour of the bundle: `x-fraction-digits: n` as `multipleOf: 10^-n`; the constraints an
  * `x-assumption` marks dropped (a stricter or looser provider breaks only our guess); an assumed success status
- * (an `x-assumption` on a 2xx response) widened to `2XX`, so that a 201 is validated as the success it is.
+ * (an `x-assumption` on a 2xx response) widened to `2XX`, so that a 201 is validated as the success it is; response
+ * schemas loosened where Schemathesis is stricter than the contract's words (loosenResponses).
  */
 export function schemathesisBundle(api: ApiName): Json {
   const bundle = structuredClone(loadContract(api).document) as unknown as Json;
@@ -92,6 +96,7 @@ export function schemathesisBundle(api: ApiName): Json {
     for (const operation of Object.values(pathItem)) {
       const responses = (operation as Json | undefined)?.responses as Record<string, Json> | undefined;
       if (!responses) continue;
+      loosenResponses(bundle, responses);
       for (const [status, response] of Object.entries(responses))
         if (/^2\d\d$/.test(status) && typeof response["x-assumption"] === "string" && !responses["2XX"]) {
           responses["2XX"] = response;
@@ -101,6 +106,33 @@ export function schemathesisBundle(api: ApiName): Json {
   return bundle;
 }
 
+/**
+ * What a response is judged by, in `node` and every component it refers to, loosened where Schemathesis is stricter
+ * than our contract's words:
+ * - no `additionalProperties: false` (nor `unevaluatedProperties: false`): a field the contract does not list is an
+ *   observation for `contracts conform` (extra-field), never a failure, whereas Schemathesis fails the response;
+ * - `format: uri` read as `iri`: the seeds say "URL" (which WHATWG's URL standard allows to hold any Unicode), and
+ *   Schemathesis's own generator sends such URLs as `uri` values, which a provider may store and read back as sent.
+ */
+function loosenResponses(bundle: Json, node: unknown, seen = new Set<string>()): void {
+  walk(node, (each) => {
+    for (const keyword of ["additionalProperties", "unevaluatedProperties"])
+      if (each[keyword] === false) delete each[keyword];
+    if (each.format === "uri") each.format = "iri";
+    const ref = each.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/") || seen.has(ref)) return;
+    seen.add(ref);
+    const target = ref
+      .slice(2)
+      .split("/")
+      .reduce<unknown>(
+        (at, key) => (at as Json | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")],
+        bundle,
+      );
+    loosenResponses(bundle, target, seen);
+  });
+}
+
 /** The security schemes an operation may use (its own security, else the document's). */
 function schemesOf(document: Json, operation: Json): string[] {
   const security = (operation.security ?? document.security ?? []) as Array<Record<string, unknown>>;
@@ -108,7 +140,7 @@ function schemesOf(document: Json, operation: Json): string[] {
 }
 
 /** What hooks.py reads: per operation, whether it is secured and which header gets a fresh Idempotency-Key. */
-export function contractFacts(api: ApiName): Json {
+export function contractFacts(api: ApiName, nonce: NonceMode = DEFAULT_NONCE): Json {
   const document = loadContract(api).document as unknown as Json;
   const schemes = ((document.components as Json | undefined)?.securitySchemes ?? {}) as Record<string, Json>;
   const authHeaders = new Set<string>();
@@ -133,6 +165,7 @@ export function contractFacts(api: ApiName): Json {
     api,
     errorEnvelope: envelope ? { property: envelope.property, success: envelope.success } : null,
     authHeaders: [...authHeaders].sort(),
+    ...(api === "pay" ? { nonce } : {}),
     operations,
   };
 }
@@ -236,7 +269,7 @@ export function schemathesisProject(api: ApiName, options: ProjectOptions): Proj
       [`${api}.openapi.json`]: `${JSON.stringify(schemathesisBundle(api), null, 2)}\n`,
       "schemathesis.toml": text,
       "hooks.py": readFileSync(fromPackageRoot("conformance", "schemathesis", "hooks.py"), "utf8"),
-      "contract-facts.json": `${JSON.stringify(contractFacts(api), null, 2)}\n`,
+      "contract-facts.json": `${JSON.stringify(contractFacts(api, options.nonce), null, 2)}\n`,
     },
     excluded,
   };

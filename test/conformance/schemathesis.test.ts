@@ -80,6 +80,15 @@ describe("contracts schemathesis", () => {
     expect(Object.keys(responses)).not.toContain("200");
   });
 
+  it("links' flavour: responses open to fields the contract does not list, and URLs read as IRIs; requests as they are", () => {
+    const bundle = JSON.parse(readFileSync(join(generate("links").dir, "links.openapi.json"), "utf8"));
+    const schemas = bundle.components.schemas;
+    expect(schemas.AccountResponse.additionalProperties).toBeUndefined();
+    expect(schemas.Account.additionalProperties).toBeUndefined();
+    expect(schemas.Domain.properties.domain.format).toBe("iri");
+    expect(schemas.DomainAdd.properties.domain.format).toBe("uri");
+  });
+
   it("the guide's Docker and local commands are the ones the command prints", () => {
     const guide = readFileSync(join(repoRoot, "docs/guide/schemathesis.md"), "utf8");
     const { docker, local } = runCommands("links", "$PWD/schemathesis-links", "https://links.example.com");

@@ -1,0 +1,82 @@
+// What the Schemathesis tests share: a project written by the real `contracts schemathesis` into a temporary folder,
+// the operations its schemathesis.toml leaves out, and the sandbox's demo credentials in the variables it reads.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
+import { CREDENTIAL_ENV } from "../../conformance/apis.js";
+import type { ApiName } from "../../lib/contract/index.js";
+import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
+import { runContracts } from "./processes.js";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import { ORACLES } from "../../conformance/fault-servers/faults.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startOracleLinksServer } from "../../conformance/oracle/links.js";
+
+export interface WrittenProject {
+  dir: string;
+  /** The operationIds its schemathesis.toml disables. */
+  excluded: Set<string>;
+}
+
+export function schemathesisProjectIn(api: ApiName, args: string[] = []): WrittenProject {
+  const dir = join(mkdtempSync(join(tmpdir(), "st-run-")), api);
+  const code = runSchemathesisCommand([api, "--out", dir, ...args], { out: () => {} });
+  if (code !== 0) throw new Error(`contracts schemathesis ${api} ${args.join(" ")} exited ${code}`);
+  const config = readFileSync(join(dir, "schemathesis.toml"), "utf8");
+  const excluded = new Set(
+    [...config.matchAll(/include-operation-id = "([^"]+)"\nenabled = false/g)].map((m) => m[1]!),
+  );
+  return { dir, excluded };
+}
+
+const client = DEFAULT_CONFIG.identity.clients[0]!;
+
+/** The sandbox's demo credentials, in the environment variables the generated schemathesis.toml and hooks read. */
+export const SANDBOX_CREDENTIALS: Record<ApiName, Record<string, string>> = {
+  links: { [CREDENTIAL_ENV.token]: DEFAULT_CONFIG.links.keys[0]!.api_key },
+  catalog: { [CREDENTIAL_ENV.apiKey]: DEFAULT_CONFIG.catalog.keys[0]!.api_key },
+  pay: {
+    [CREDENTIAL_ENV.shopId]: DEFAULT_CONFIG.pay.keys[0]!.shop_id,
+    [CREDENTIAL_ENV.secret]: DEFAULT_CONFIG.pay.keys[0]!.api_key,
+  },
+  identity: {
+    [CREDENTIAL_ENV.clientId]: client.client_id,
+    [CREDENTIAL_ENV.redirectUri]: client.redirect_uris[0]!,
+    IDENTITY_POST_LOGOUT_REDIRECT_URI: client.post_logout_redirect_uris![0]!,
+  },
+};
+
+/** The independent servers (conformance/oracle), each as Schemathesis runs against it: the project's options and the
+ * run's (the links oracle counts its 30 requests in one-second windows here, and Schemathesis keeps below that). */
+export const ORACLE_RUNS: Array<{
+  name: string;
+  api: ApiName;
+  start(): Promise<RunningServer>;
+  projectArgs: string[];
+  runArgs: string[];
+}> = [
+  ...(["http", "always-200"] as const).map((errors) => ({
+    name: `links, errors ${errors === "http" ? "with HTTP statuses" : "in HTTP 200"}`,
+    api: "links" as const,
+    start: () => startOracleLinksServer({ token: FAULT_SERVER_CREDENTIALS.LINKS_TOKEN, errors, windowMs: 1000 }),
+    projectArgs: [],
+    runArgs: ["--rate-limit", "25/s"],
+  })),
+  ...ORACLES.map((oracle) => ({
+    name: oracle.api,
+    api: oracle.api,
+    start: () => oracle.start(),
+    projectArgs: oracle.api === "pay" ? ["--nonce", "milliseconds"] : [],
+    runArgs: ["--rate-limit", "1000/s"],
+  })),
+];
+
+/** An access token of the demo user, from `contracts sandbox sign-in` at the sandbox's identity API. */
+export async function sandboxAccessToken(issuer: string): Promise<string> {
+  const signIn = runContracts(["sandbox", "sign-in", "--issuer", issuer]);
+  const code = await signIn.exit;
+  const token = /^export ACCESS_TOKEN='([^']+)'$/m.exec(signIn.stdout())?.[1];
+  if (code !== 0 || !token) throw new Error(`contracts sandbox sign-in exited ${code}: ${signIn.stderr()}`);
+  return token;
+}
