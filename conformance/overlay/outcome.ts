@@ -8,7 +8,8 @@ import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
 import type { RecordedExchange } from "../passive/types.js";
-import { causeOf, deviationsOf } from "./deviations.js";
+import { causeOf } from "../report/causes.js";
+import { deviationsOf } from "./deviations.js";
 
 export interface OverlayCause {
   cause: string;

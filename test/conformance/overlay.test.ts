@@ -155,16 +155,16 @@ describe("a links deployment that drifted from its docs", () => {
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
     const states = Object.fromEntries(report.overlay!.causes.map((cause) => [cause.cause, cause.state]));
-    expect(states["response_schema_conformance /components/schemas/OverlayPage"]).toBe("no longer seen");
+    expect(states["response_schema_conformance | /components/schemas/OverlayPage"]).toBe("no longer seen");
     expect(Object.values(states).filter((state) => state === "confirmed")).toHaveLength(causes().length - 1);
     expect(output).toMatch(
-      /no longer seen: response_schema_conformance \/components\/schemas\/OverlayPage .*remove these actions/,
+      /no longer seen: response_schema_conformance \| \/components\/schemas\/OverlayPage .*remove these actions/,
     );
     // The JUnit and HTML reports name the overlay and list each cause's state too.
     const junit = readFileSync(files.junit!, "utf8");
     expect(junit).toMatch(/<property name="overlay" value="Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation/);
     expect(junit).toMatch(
-      /<testcase classname="conform\.links\.overlay" name="response_schema_conformance \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\)"><skipped message="no longer seen: .*remove these actions from the overlay"\/>/,
+      /<testcase classname="conform\.links\.overlay" name="response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\)"><skipped message="no longer seen: .*remove these actions from the overlay"\/>/,
     );
     const confirmed = [...junit.matchAll(/<testcase classname="conform\.links\.overlay" name="[^"]*"\/>/g)];
     expect(confirmed).toHaveLength(causes().length - 1);
@@ -174,9 +174,9 @@ describe("a links deployment that drifted from its docs", () => {
       /<h2 id="overlay">Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation\(s\) confirmed, 1 no longer seen/,
     );
     expect(page).toMatch(
-      /<li>no longer seen: response_schema_conformance \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\): the deployment no longer deviates here/,
+      /<li>no longer seen: response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\): the deployment no longer deviates here/,
     );
-    expect(page.match(/<li>confirmed: response_schema_conformance /g)).toHaveLength(causes().length - 1);
+    expect(page.match(/<li>confirmed: response_schema_conformance \| /g)).toHaveLength(causes().length - 1);
   });
 
   it("an overlay that is not Overlay 1.0, or whose target selects nothing, is a usage error", async () => {
