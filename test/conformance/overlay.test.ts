@@ -202,6 +202,28 @@ describe("a links deployment that drifted from its docs", () => {
 });
 
 describe("the deployment's shapes beyond the runner", () => {
+  it("contracts overlay diff shows what the overlay changes in the reference: the operations, then each place", async () => {
+    const diff = runContracts(["overlay", "diff", overlayFile]);
+    expect(await diff.exit, diff.stderr()).toBe(0);
+    const lines = diff.stdout().split("\n");
+    expect(lines[0]).toBe(
+      `${overlayFile} (${overlay.info.title}, ${overlay.info.version}): ${overlay.actions.length} action(s) on the links contract`,
+    );
+    expect(lines[1]).toMatch(/^It changes 9 operation\(s\): .*listOverlays \(changed\), .*addCampaign \(changed\)/);
+    expect(lines).toContain(
+      '+ /components/schemas/OverlayPage/properties/overlay: {"type":"array","items":{"$ref":"#/components/schemas/Overlay"}}',
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^~ \/components\/schemas\/CampaignSaved\/required: \[.*"domain".*\] -> \[(?!.*"domain")/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^- \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/cta: \[/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\+ \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/overlay: \[/),
+    );
+  });
+
   it("contracts mock --overlay serves them: `overlay`, `campaign`, error 0 on lists", async () => {
     const port = await freePort();
     const mock = runContracts(["mock", "--api", "links", "--port", `links=${port}`, "--overlay", overlayFile]);
