@@ -1,6 +1,7 @@
 // `contracts overlay record <api> --from-json <report> [--output <file>]`: the deviations a conformance run proved,
 // as an Overlay 1.0 document to review and keep beside the deployment; `contracts overlay check <file> [<api>]`
-// validates one against the contract it extends.
+// validates one against the contract it extends; `contracts overlay diff <file> [<api>]` shows what it changes in the
+// reference (diff.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
@@ -9,6 +10,7 @@ import { loadBundle } from "../../lib/contract/index.js";
 import { applyOverlay, loadOverlay, overlayProblems } from "../../lib/contract/overlay.js";
 import type { RunReport } from "../report/report.js";
 import { checkWritable } from "../cli.js";
+import { overlayDiff } from "./diff.js";
 import { overlayFromReport } from "./record.js";
 
 export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report> [--output <file>]
@@ -22,6 +24,10 @@ export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report
 contracts overlay check <file> [<api>]
   Validate an overlay against Overlay 1.0's schema and apply it to the contract it extends (or <api>'s): every
   action's target must select something.
+
+contracts overlay diff <file> [<api>]
+  Show what an overlay changes in the reference: the operations whose requests or answers change, then each changed
+  place of the contract (a JSON Pointer) added (+), removed (-) or changed (~), with its value before and after.
 `;
 
 export async function runOverlayCommand(argv: string[]): Promise<number> {
@@ -30,10 +36,10 @@ export async function runOverlayCommand(argv: string[]): Promise<number> {
     process.stdout.write(OVERLAY_USAGE);
     return subcommand === undefined ? 2 : 0;
   }
-  if (subcommand === "check") return checkCommand(rest);
+  if (subcommand === "check" || subcommand === "diff") return readCommand(subcommand, rest);
   if (subcommand !== "record")
     throw new UsageError(
-      `unknown overlay command "${subcommand}"; expected record or check (contracts overlay --help)`,
+      `unknown overlay command "${subcommand}"; expected record, check or diff (contracts overlay --help)`,
     );
   const { values, positionals } = parseArgs({
     args: rest,
@@ -97,13 +103,16 @@ function readReport(file: string): RunReport {
   }
 }
 
-async function checkCommand(argv: string[]): Promise<number> {
+/** `check` and `diff`: both load the overlay (validated, applied) and print what they say of it. */
+async function readCommand(subcommand: "check" | "diff", argv: string[]): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
   const [file, apiName] = positionals;
-  if (!file || positionals.length > 2) throw new UsageError("expected: contracts overlay check <file> [<api>]");
+  if (!file || positionals.length > 2) throw new UsageError(`expected: contracts overlay ${subcommand} <file> [<api>]`);
   const loaded = await loadOverlay(file, apiName === undefined ? undefined : parseApiName(apiName));
   process.stdout.write(
-    `${file}: a valid Overlay ${loaded.overlay.overlay} document; its ${loaded.overlay.actions.length} action(s) apply to the ${loaded.api} contract\n`,
+    subcommand === "diff"
+      ? overlayDiff(loaded)
+      : `${file}: a valid Overlay ${loaded.overlay.overlay} document; its ${loaded.overlay.actions.length} action(s) apply to the ${loaded.api} contract\n`,
   );
   return 0;
 }

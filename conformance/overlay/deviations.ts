@@ -2,7 +2,8 @@
 // into Overlay actions, and what a run with `--overlay` looks for again to tell which actions it confirmed. A body is
 // validated against the canonical contract's schema for its status, by the closest branch of a union (the success
 // envelope or the error envelope), keeping only the errors the judge fails on (not a broken x-assumption, not a field
-// beyond a closed schema), and each error is located where the schema says it (see `causeOf`).
+// beyond a closed schema), and each error is located where the schema says it. Deviations at one location are one
+// cause (causeOf in conformance/report/causes.ts, the one maker of cause keys).
 import {
   type ApiName,
   canonicalContract,
@@ -41,15 +42,6 @@ export type Deviation = {
       extra: Record<string, unknown>;
     }
 );
-
-/**
- * The grouping key of a deviation: the same check at the same schema location is one cause, however many operations,
- * bodies or places in a body show it. Kept in this one function so that the report's own grouping
- * (`causeOf(verdict)` in conformance/report/causes.ts, when it lands) can replace it.
- */
-export function causeOf(deviation: Pick<Deviation, "check" | "location">): string {
-  return `${deviation.check} ${deviation.location}`;
-}
 
 interface SchemaNode {
   properties?: Record<string, unknown>;

@@ -8,7 +8,8 @@ import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
 import type { RecordedExchange } from "../passive/types.js";
-import { causeOf, deviationsOf } from "./deviations.js";
+import { causeOf } from "../report/causes.js";
+import { deviationsOf } from "./deviations.js";
 
 export interface OverlayCause {
   cause: string;
@@ -71,18 +72,42 @@ export function overlayOutcome(
   return { file, title: overlay.info.title, version: overlay.info.version, causes: [...causes.values()] };
 }
 
+/** `Overlay <file> (<title>, <version>): 13 of its 14 deviation(s) confirmed, 1 no longer seen, 0 not reached`. */
+export function overlaySummary(outcome: OverlayOutcome): string {
+  const count = (state: OverlayCause["state"]) => outcome.causes.filter((c) => c.state === state).length;
+  return `Overlay ${outcome.file} (${outcome.title}, ${outcome.version}): ${count("confirmed")} of its ${outcome.causes.length} deviation(s) confirmed, ${count("no longer seen")} no longer seen, ${count("not reached")} not reached`;
+}
+
+/** `<cause> (actions #1, #2; addCampaign, updateCampaign)`: a cause of the overlay, named as every report names it. */
+export function overlayCauseName(cause: OverlayCause): string {
+  const actions = `action${cause.actions.length > 1 ? "s" : ""} ${cause.actions.map((n) => `#${n}`).join(", ")}`;
+  const operations = cause.operations.length ? `; ${[...new Set(cause.operations)].join(", ")}` : "";
+  return `${cause.cause} (${actions}${operations})`;
+}
+
+/** What the team should do about a cause: only an action the deployment no longer needs asks for something. */
+export function overlayAdvice(cause: OverlayCause): string | undefined {
+  return cause.state === "no longer seen"
+    ? "the deployment no longer deviates here; remove these actions from the overlay"
+    : undefined;
+}
+
+/** `no longer seen: <cause> (action #3; listOverlays): the deployment no longer deviates here; ...`. */
+export function overlayCauseLine(cause: OverlayCause): string {
+  const advice = overlayAdvice(cause);
+  return `${cause.state}: ${overlayCauseName(cause)}${advice ? `: ${advice}` : ""}`;
+}
+
+/** The overlay's causes, no longer seen first (what to act on), then confirmed, then not reached. */
+export function overlayCausesInOrder(outcome: OverlayOutcome): OverlayCause[] {
+  const order: Array<OverlayCause["state"]> = ["no longer seen", "confirmed", "not reached"];
+  return order.flatMap((state) => outcome.causes.filter((cause) => cause.state === state));
+}
+
 /** The overlay's lines of a console report. */
 export function overlayLines(outcome: OverlayOutcome): string {
-  const count = (state: OverlayCause["state"]) => outcome.causes.filter((c) => c.state === state);
-  const lines = [
-    `Overlay ${outcome.file} (${outcome.title}, ${outcome.version}): ${count("confirmed").length} of its ${outcome.causes.length} deviation(s) confirmed, ${count("no longer seen").length} no longer seen, ${count("not reached").length} not reached`,
-  ];
-  for (const state of ["no longer seen", "confirmed", "not reached"] as const)
-    for (const cause of count(state))
-      lines.push(
-        `  ${state}: ${cause.cause} (action${cause.actions.length > 1 ? "s" : ""} ${cause.actions.map((n) => `#${n}`).join(", ")}${cause.operations.length ? `; ${[...new Set(cause.operations)].join(", ")}` : ""})${state === "no longer seen" ? ": the deployment no longer deviates here; remove these actions from the overlay" : ""}`,
-      );
-  return `${lines.join("\n")}\n`;
+  const lines = overlayCausesInOrder(outcome).map((cause) => `  ${overlayCauseLine(cause)}`);
+  return `${[overlaySummary(outcome), ...lines].join("\n")}\n`;
 }
 
 /** Runs `run` with loadContract reading the contract with the overlay applied (none: as it is), then restores it. */

@@ -14,7 +14,8 @@ import type { OverlayAction, OverlayDocument } from "../../lib/contract/overlay.
 import type { FailureRecord } from "../report/ledger.js";
 import type { RunReport } from "../report/report.js";
 import { readSeedSentenceTable, type SeedName } from "../seed-sentences.js";
-import { causeOf, type Deviation, deviationsOf, SCHEMA_CHECK } from "./deviations.js";
+import { causeOf } from "../report/causes.js";
+import { type Deviation, deviationsOf, SCHEMA_CHECK } from "./deviations.js";
 import { exampleActions } from "./examples.js";
 
 /** A JSONPath (RFC 9535) that selects exactly the node at a JSON Pointer: `$.components.schemas['a/b']`. */

@@ -4,15 +4,18 @@
 // operations and runs left out: ids, numbers, quoted values, URLs, the name of each operation's response schema and
 // its list of documented statuses. What stays of a schema failure is where in the body it fails and which keyword
 // (`/error must be string`), so the same field broken the same way is one cause wherever it appears. The baseline
-// (baseline.ts) keeps its entries by this key, and other code (an overlay record) can group by it too.
+// (baseline.ts) keeps its entries by this key; an overlay's deviations (conformance/overlay) are grouped by it too.
 import { existsSync } from "node:fs";
 import type { ApiName } from "../../lib/contract/index.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { readSeedSentenceTable, type SeedName, type SeedSentence } from "../seed-sentences.js";
 import type { FailureRecord } from "./ledger.js";
 
-/** What of a failure (or of a verdict, which has the same fields) makes its cause. */
-export type CauseInput = Pick<FailureRecord, "check" | "message" | "where">;
+/**
+ * What makes a cause: of a failure (or of a verdict, which has the same fields), its check, where and reason; of a
+ * deviation an overlay records (conformance/overlay/deviations.ts), its check and the schema location it breaks.
+ */
+export type CauseInput = Pick<FailureRecord, "check" | "message" | "where"> | { check: string; location: string };
 
 /** The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions). */
 export function normalizeReason(message: string): string {
@@ -33,9 +36,14 @@ export function causeReason(message: string): string {
   );
 }
 
-/** The cause of a failure: `check | where | reason`, the same for the same fault on any operation, in any run. */
-export function causeOf(failure: CauseInput): string {
-  return [failure.check, normalizeReason(failure.where ?? ""), causeReason(failure.message)].join(" | ");
+/**
+ * The cause of a failure, `check | where | reason`, or of a deviation, `check | schema location`: the same for the
+ * same fault on any operation, in any run. A schema location is the same in every run as it is, and is kept whole:
+ * two branches of a union (`anyOf/0`, `anyOf/1`) are two places an overlay changes, two causes.
+ */
+export function causeOf(input: CauseInput): string {
+  if ("location" in input) return [input.check, input.location].join(" | ");
+  return [input.check, normalizeReason(input.where ?? ""), causeReason(input.message)].join(" | ");
 }
 
 export interface Cause {

@@ -1,13 +1,14 @@
 // The run's results as JUnit XML (--junit): one failing test case per cause of failure (causes.ts), naming the
 // operations it covers, with one reproduction; one passing test case per check and operation that did not fail; a
 // skipped one for a check that did not run or a known cause (baseline), a not-reached one for planned cases the budget
-// left out, and the run's seed, depth, coverage and budget as properties. Every text goes through the run's secret
-// filter.
+// left out, one per cause of the overlay (--overlay), and the run's seed, depth, coverage, budget and overlay as
+// properties. Every text goes through the run's secret filter.
 import { budgetWords } from "./budget-report.js";
 import { type Cause, groupCauses } from "./causes.js";
 import { describeCause } from "./console-report.js";
 import type { RunReport } from "./report.js";
 import { passiveJunitCases } from "../passive/report-lines.js";
+import { overlayAdvice, overlayCauseName, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";
 
 function xml(text: string): string {
   return (
@@ -82,12 +83,27 @@ function causeCase(report: RunReport, cause: Cause, index: number): TestCase {
   return { ...testcase, outcome: { type: "failure", message, check: cause.check, text: describeCause(cause) } };
 }
 
+/**
+ * The overlay's causes: a confirmed deviation passes; one no longer seen or not reached is skipped, saying which and
+ * what to do. Neither is a failure: the run's verdict is the judge's, and it accepted the overlaid contract.
+ */
+function overlayCases(report: RunReport): TestCase[] {
+  if (!report.overlay) return [];
+  return overlayCausesInOrder(report.overlay).map((cause) => {
+    const testcase: TestCase = { classname: `conform.${report.api}.overlay`, name: overlayCauseName(cause) };
+    if (cause.state === "confirmed") return testcase;
+    const advice = overlayAdvice(cause);
+    return { ...testcase, outcome: { type: "skipped", message: `${cause.state}${advice ? `: ${advice}` : ""}` } };
+  });
+}
+
 /** One test case per cause, then per check and operation that passed; a check that did not run is one test case. */
 export function junitReport(report: RunReport, redact: (text: string) => string): string {
   const cases = [
     ...groupCauses(report.api, report.failures).map((cause, index) => causeCase(report, cause, index)),
     ...report.checks.flatMap((check) => checkCases(report, check)),
     ...passiveJunitCases(report.api, report.passive),
+    ...overlayCases(report),
   ];
   const count = (type: string) => cases.filter((c) => c.outcome?.type === type).length;
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
@@ -129,5 +145,6 @@ function junitProperties(report: RunReport): string {
       ["budget.cases-planned", report.budget.planned],
       ["budget.cases-not-reached", report.budget.notReached],
     );
+  if (report.overlay) properties.push(["overlay", overlaySummary(report.overlay)]);
   return properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(String(value))}"/>`).join("");
 }

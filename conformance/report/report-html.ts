@@ -1,14 +1,15 @@
 // The run as one self-contained HTML page (--html): what a QA engineer attaches to a ticket. It holds the verdict, the
 // coverage matrix as a heat map, the failures by cause (one block each, with its operations and one reproduction), the
-// warnings, observations and the resources the run left behind. No script, no external asset (a Content-Security-Policy
-// forbids any request), so it opens offline. Every text is redacted by the run's secret filter before it is escaped,
-// and the page is redacted again.
+// baseline or overlay the run was judged with, the warnings, observations and the resources the run left behind. No
+// script, no external asset (a Content-Security-Policy forbids any request), so it opens offline. Every text is
+// redacted by the run's secret filter before it is escaped, and the page is redacted again.
 import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
 import { passiveHtml } from "../passive/report-lines.js";
 import { type Cause, causesSummary, groupCauses } from "./causes.js";
 import { entryOperations } from "./console-report.js";
+import { type OverlayOutcome, overlayCauseLine, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";
 
 type Text = (text: string) => string;
 
@@ -142,6 +143,12 @@ function baselineSection(report: RunReport, t: Text): string {
   return listSection("baseline", `Baseline ${t(file)}`, items);
 }
 
+/** The overlay the run was judged with, and each of its causes: no longer seen (to remove), confirmed, not reached. */
+function overlaySection(outcome: OverlayOutcome, t: Text): string {
+  const items = overlayCausesInOrder(outcome).map((cause) => t(overlayCauseLine(cause)));
+  return listSection("overlay", t(overlaySummary(outcome)), items);
+}
+
 function checksTable(report: RunReport, t: Text): string {
   const rows = report.checks
     .filter((c) => c.skipped !== `does not apply to ${report.api}`)
@@ -196,6 +203,7 @@ ${report.coverage ? coverageSection(report.coverage, t) : "<p>This report has no
 <h2 id="failures">Failures by cause${causes.length ? `: ${t(causesSummary(causes))}` : ""}</h2>
 ${causes.length ? causes.map((c, i) => causeBlock(c, i, t)).join("\n") : "<p>None.</p>"}
 ${report.baseline ? baselineSection(report, t) : ""}
+${report.overlay ? overlaySection(report.overlay, t) : ""}
 ${listSection("warnings", "Warnings: a constraint marked x-assumption was broken", warnings)}
 ${listSection("observations", "Observations: gaps in the contract, never failures", observations)}
 ${listSection("resources", "Resources created by this run", resources)}

@@ -14,8 +14,10 @@ import { openapiOverlay } from "openapi-format";
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../cli.js";
 import { API_NAMES, type ApiName, loadBundle } from "./bundle.js";
-import type { Document } from "./model.js";
+import { type Document, isReference } from "./model.js";
 import { useContractDocument } from "./index.js";
+import { listOperationsOf, type OperationInfo } from "./operations.js";
+import { refPointer, resolveAt } from "./refs.js";
 import { describeErrors } from "./validation.js";
 
 export interface OverlayAction {
@@ -193,4 +195,43 @@ export async function installOverlay(
       forget();
     },
   };
+}
+
+/** A node with every `$ref` in it replaced by its target; a `$ref` back into its own ancestry stays as it is. */
+function expanded(document: Document, node: unknown, followed: readonly string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => expanded(document, item, followed));
+  if (node === null || typeof node !== "object") return node;
+  if (isReference(node)) {
+    const pointer = refPointer(node);
+    if (followed.includes(pointer)) return node;
+    return expanded(document, resolveAt(document, pointer), [...followed, pointer]);
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, expanded(document, value, followed)]));
+}
+
+/** Where an operation is and what it accepts and answers, every `$ref` followed, as text to compare. */
+function operationText(document: Document, operation: OperationInfo): string {
+  const { method, path, parameters } = operation;
+  const resolved = parameters.map(({ parameter }) => parameter);
+  return JSON.stringify(expanded(document, { method, path, ...operation.operation, parameters: resolved }));
+}
+
+/**
+ * The operations an overlaid document adds, removes or changes against the canonical bundle (what they accept or
+ * answer, `$ref`s followed: a change to a shared schema changes every operation that uses it), e.g.
+ * `listOverlays (changed)`; empty when the overlay changes only what lies outside the operations (info, servers).
+ */
+export function changedOperations(api: ApiName, document: Document): string[] {
+  const canonical = loadBundle(api);
+  const before = new Map(listOperationsOf(canonical, api).map((operation) => [operation.operationId, operation]));
+  const after = new Map(listOperationsOf(document, api).map((operation) => [operation.operationId, operation]));
+  const changes: string[] = [];
+  for (const [operationId, operation] of before) {
+    const overlaid = after.get(operationId);
+    if (!overlaid) changes.push(`${operationId} (removed)`);
+    else if (operationText(canonical, operation) !== operationText(document, overlaid))
+      changes.push(`${operationId} (changed)`);
+  }
+  for (const operationId of after.keys()) if (!before.has(operationId)) changes.push(`${operationId} (added)`);
+  return changes;
 }

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { parsePortAssignments, parseRequestRate, splitList, UsageError } from "../../lib/cli.js";
 import { untilSignal } from "../../lib/signals.js";
 import { API_NAMES } from "../../lib/contract/index.js";
+import { changedOperations, installOverlay } from "../../lib/contract/overlay.js";
 import { describeCredentials } from "./banner.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
@@ -13,7 +14,7 @@ import type { RunningSandbox } from "./server.js";
 import { runSignInCommand, SIGN_IN_USAGE } from "./sign-in.js";
 
 export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<port>]... [--base-port <n>] [--data <file>] [--config <file>] [--rate-limit <rate>|off]
-                  [--allowed-host <name>]... [--allowed-origin <origin>]... [--log-requests]
+                  [--allowed-host <name>]... [--allowed-origin <origin>]... [--overlay <file>]... [--log-requests]
   Start the stateful sandbox of identity, links, catalog and pay (default 127.0.0.1:4020-4023) and print its
   URLs and demo credentials.
   --host <host>          address to listen on (env SANDBOX_HOST; default 127.0.0.1)
@@ -30,6 +31,9 @@ export const SANDBOX_USAGE = `contracts sandbox [--host <host>] [--port <api>=<p
   --allowed-origin <o>   let pages of this origin (https://docs.example.com) call the JSON APIs besides the sandbox's
                          own and loopback origins; * allows any; repeatable (env SANDBOX_ALLOWED_ORIGINS)
   --log-requests         print a line for each request: the API, the method and the path (never the query)
+  --overlay <file>       read the contract with this OpenAPI Overlay 1.0 applied (its extends names the API); only
+                         an overlay that changes no operation (info.x-rate-limit, servers): the handlers answer in
+                         the canonical shapes; serve a deployment's deviations with \`contracts mock --overlay\`
   --print-config         print the default config as JSON and exit
 
 ${SIGN_IN_USAGE}`;
@@ -45,6 +49,22 @@ function parseRateLimit(text: string | undefined): RateLimitPolicy | false | und
   return rate;
 }
 
+/**
+ * `--overlay <file>`: the sandbox reads the overlaid contract wherever it reads one (routing, request checks, the
+ * seeded examples, `info.x-rate-limit`), as `contracts mock --overlay` does. Its handlers keep state and build their
+ * answers in the canonical contract's shapes (they are typed by the generated types), so an overlay that changes
+ * what an operation accepts or answers, as `contracts overlay record` writes them, would have the sandbox break the
+ * contract it was given: it is refused, and the mock serves it.
+ */
+async function installSandboxOverlay(file: string): Promise<void> {
+  const { loaded } = await installOverlay(file, undefined);
+  const changed = changedOperations(loaded.api, loaded.document);
+  if (changed.length > 0)
+    throw new UsageError(
+      `--overlay ${file} changes operations of the ${loaded.api} contract: ${changed.join(", ")}. The sandbox's handlers keep state and answer in the canonical contract's shapes (they are typed by it), so they cannot serve a deployment's deviations; serve them with \`contracts mock --overlay ${file}\`. The sandbox takes an overlay that changes no operation (info.x-rate-limit, servers).`,
+    );
+}
+
 export async function runSandboxCommand(argv: string[]): Promise<number> {
   if (argv[0] === "sign-in") return runSignInCommand(argv.slice(1));
   const { values } = parseArgs({
@@ -58,6 +78,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       "rate-limit": { type: "string" },
       "allowed-host": { type: "string", multiple: true },
       "allowed-origin": { type: "string", multiple: true },
+      overlay: { type: "string", multiple: true },
       "print-config": { type: "boolean", default: false },
       "log-requests": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -85,6 +106,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     values.port?.length ? values.port : splitList(process.env.SANDBOX_PORTS),
   );
   const dataFile = values.data ?? process.env.SANDBOX_DATA;
+  for (const file of values.overlay ?? []) await installSandboxOverlay(file);
   // Watched from the start (the CLI began before it loaded this module): a signal during start-up stops the sandbox
   // as soon as it is up, with exit code 0.
   const stopRequested = untilSignal();
@@ -116,7 +138,8 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   const storage = dataFile
     ? `state kept in ${dataFile} (${running.restored ? "restored" : "new, seeded with the demo data"})`
     : "state in memory";
-  console.log(`Stateful sandbox, ${storage}. Ctrl-C to stop.\n`);
+  const overlaid = values.overlay?.length ? `, with the overlay(s) ${values.overlay.join(", ")}` : "";
+  console.log(`Stateful sandbox, ${storage}${overlaid}. Ctrl-C to stop.\n`);
   for (const api of API_NAMES) console.log(`${api.padEnd(10)}${running.urls[api]}`);
   console.log(`\n${describeCredentials(config, running.urls.identity, configFile)}`);
 

@@ -145,15 +145,38 @@ describe("a links deployment that drifted from its docs", () => {
   it("a deviation the deployment no longer has is reported as no longer seen, and the run passes", async () => {
     const fixed: DeploymentDrift[] = DEPLOYMENT_DRIFT.filter((drift) => drift !== "overlay-array-key");
     const server = await drifted({ drift: fixed });
-    const { code, report, output } = await conformInProcess(args(server.url, "--overlay", overlayFile), env);
+    const html = join(dir, "no-longer-seen.html");
+    const { code, report, output, files } = await conformInProcess(
+      args(server.url, "--overlay", overlayFile, "--html", html),
+      env,
+      [],
+      { junit: true },
+    );
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
     const states = Object.fromEntries(report.overlay!.causes.map((cause) => [cause.cause, cause.state]));
-    expect(states["response_schema_conformance /components/schemas/OverlayPage"]).toBe("no longer seen");
+    expect(states["response_schema_conformance | /components/schemas/OverlayPage"]).toBe("no longer seen");
     expect(Object.values(states).filter((state) => state === "confirmed")).toHaveLength(causes().length - 1);
     expect(output).toMatch(
-      /no longer seen: response_schema_conformance \/components\/schemas\/OverlayPage .*remove these actions/,
+      /no longer seen: response_schema_conformance \| \/components\/schemas\/OverlayPage .*remove these actions/,
     );
+    // The JUnit and HTML reports name the overlay and list each cause's state too.
+    const junit = readFileSync(files.junit!, "utf8");
+    expect(junit).toMatch(/<property name="overlay" value="Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation/);
+    expect(junit).toMatch(
+      /<testcase classname="conform\.links\.overlay" name="response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\)"><skipped message="no longer seen: .*remove these actions from the overlay"\/>/,
+    );
+    const confirmed = [...junit.matchAll(/<testcase classname="conform\.links\.overlay" name="[^"]*"\/>/g)];
+    expect(confirmed).toHaveLength(causes().length - 1);
+    expect(junit).toMatch(/<testsuites name="contracts conform" tests="\d+" failures="0" errors="0"/);
+    const page = readFileSync(html, "utf8");
+    expect(page).toMatch(
+      /<h2 id="overlay">Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation\(s\) confirmed, 1 no longer seen/,
+    );
+    expect(page).toMatch(
+      /<li>no longer seen: response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\): the deployment no longer deviates here/,
+    );
+    expect(page.match(/<li>confirmed: response_schema_conformance \| /g)).toHaveLength(causes().length - 1);
   });
 
   it("an overlay that is not Overlay 1.0, or whose target selects nothing, is a usage error", async () => {
@@ -179,6 +202,28 @@ describe("a links deployment that drifted from its docs", () => {
 });
 
 describe("the deployment's shapes beyond the runner", () => {
+  it("contracts overlay diff shows what the overlay changes in the reference: the operations, then each place", async () => {
+    const diff = runContracts(["overlay", "diff", overlayFile]);
+    expect(await diff.exit, diff.stderr()).toBe(0);
+    const lines = diff.stdout().split("\n");
+    expect(lines[0]).toBe(
+      `${overlayFile} (${overlay.info.title}, ${overlay.info.version}): ${overlay.actions.length} action(s) on the links contract`,
+    );
+    expect(lines[1]).toMatch(/^It changes 9 operation\(s\): .*listOverlays \(changed\), .*addCampaign \(changed\)/);
+    expect(lines).toContain(
+      '+ /components/schemas/OverlayPage/properties/overlay: {"type":"array","items":{"$ref":"#/components/schemas/Overlay"}}',
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^~ \/components\/schemas\/CampaignSaved\/required: \[.*"domain".*\] -> \[(?!.*"domain")/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^- \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/cta: \[/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\+ \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/overlay: \[/),
+    );
+  });
+
   it("contracts mock --overlay serves them: `overlay`, `campaign`, error 0 on lists", async () => {
     const port = await freePort();
     const mock = runContracts(["mock", "--api", "links", "--port", `links=${port}`, "--overlay", overlayFile]);

@@ -67,6 +67,16 @@ describe("causeOf", () => {
       causeOf(failure("negative_data_rejection", "accepted", "query parameter page")),
     );
   });
+
+  it("of an overlay's deviation is its check and schema location, whole: each branch of a union is its own", () => {
+    const deviation = (location: string) => ({ check: "response_schema_conformance", location });
+    expect(causeOf(deviation("/components/schemas/OverlayPage"))).toBe(
+      "response_schema_conformance | /components/schemas/OverlayPage",
+    );
+    expect(causeOf(deviation("/components/schemas/Id/anyOf/0"))).not.toBe(
+      causeOf(deviation("/components/schemas/Id/anyOf/1")),
+    );
+  });
 });
 
 describe("the report by cause", () => {
