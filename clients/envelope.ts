@@ -145,13 +145,20 @@ export function errorMiddleware(channel: ErrorChannel): Middleware {
       return new ReadResponse(response, text, body);
     },
     onError({ request, error }) {
-      // fetch's network failure is a bare "fetch failed" (its reason in `cause`): name the call and where it went.
-      // Anything else (an abort, the limiter's RateLimitError) is thrown as it is.
-      if (!(error instanceof TypeError)) return undefined;
-      const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-      return new TypeError(`${callOf(request)}: ${error.message} (${request.url})${cause}`, { cause: error });
+      return namedNetworkError(callOf(request), request.url, error);
     },
   };
+}
+
+/**
+ * fetch's network failure is a bare "fetch failed" (its reason in `cause`): the same failure naming the call and where
+ * it went, with fetch's error as the cause. Undefined for anything else (an abort, the limiter's RateLimitError),
+ * which is thrown as it is.
+ */
+export function namedNetworkError(call: string, url: string, error: unknown): TypeError | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return new TypeError(`${call}: ${error.message} (${url})${cause}`, { cause: error });
 }
 
 /** openapi-fetch's client, typed as what it is once `errorMiddleware` is registered: calls that resolve succeeded. */

@@ -4,12 +4,16 @@
 import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWTPayload } from "jose";
 import * as oidc from "openid-client";
 import type { components } from "../generated/types/identity.js";
+import { namedNetworkError } from "./envelope.js";
 
 export type { components, operations, paths } from "../generated/types/identity.js";
 
 export type UserInfo = components["schemas"]["UserInfo"];
 export type IdTokenClaims = components["schemas"]["IdTokenClaims"];
 export type Scope = "openid" | "profile" | "email" | "wallets" | "offline_access" | "quests";
+
+/** How the client sends a request: fetch's own signature. */
+type Send = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface IdentityClientOptions {
   /** The provider's base address {id_url}, which is also its issuer, e.g. http://127.0.0.1:4020. */
@@ -26,7 +30,7 @@ export interface IdentityClientOptions {
    */
   timeout?: number | undefined;
   /** Sends every request of the client (discovery, token, userinfo, JWKS); defaults to the global fetch. */
-  fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  fetch?: Send | undefined;
 }
 
 /** What to keep (server-side, e.g. in the session) between the redirect to the provider and the callback. */
@@ -112,9 +116,17 @@ export async function createPkcePair(): Promise<{ codeVerifier: string; codeChal
   return { codeVerifier, codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier), method: "S256" };
 }
 
+/** The caller's fetch or the global one; its network failures name the call and the URL, not a bare "fetch failed". */
+function namingFetch(send: Send | undefined): Send {
+  return (url, init) =>
+    (send ?? fetch)(url, init).catch((error: unknown) => {
+      throw namedNetworkError(`${init.method ?? "GET"} ${new URL(url).pathname}`, url, error) ?? error;
+    });
+}
+
 /** openid-client's configuration from the provider's discovery document, with client_secret_post. */
 async function discover(options: IdentityClientOptions): Promise<oidc.Configuration> {
-  const send = options.fetch;
+  const send = namingFetch(options.fetch);
   const configuration = await oidc.discovery(
     new URL(options.issuer),
     options.clientId,
@@ -122,9 +134,7 @@ async function discover(options: IdentityClientOptions): Promise<oidc.Configurat
     oidc.ClientSecretPost(options.clientSecret),
     {
       ...(options.allowInsecureRequests ? { execute: [oidc.allowInsecureRequests] } : {}),
-      ...(send
-        ? { [oidc.customFetch]: (url: string, init: oidc.CustomFetchOptions) => send(url, init as RequestInit) }
-        : {}),
+      [oidc.customFetch]: (url: string, init: oidc.CustomFetchOptions) => send(url, init as RequestInit),
     },
   );
   configuration.timeout = options.timeout;
@@ -132,11 +142,10 @@ async function discover(options: IdentityClientOptions): Promise<oidc.Configurat
 }
 
 export async function createIdentityClient(options: IdentityClientOptions): Promise<IdentityClient> {
-  const send = options.fetch;
   const configuration = await discover(options);
   const metadata = configuration.serverMetadata();
   if (!metadata.jwks_uri) throw new Error(`the discovery document of ${options.issuer} has no jwks_uri`);
-  const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri), send ? { [joseCustomFetch]: send } : {});
+  const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri), { [joseCustomFetch]: namingFetch(options.fetch) });
 
   async function verifyIdToken(idToken: string, expectedNonce?: string): Promise<IdTokenClaims> {
     const { payload } = await jwtVerify(idToken, jwks, { issuer: metadata.issuer, audience: options.clientId });

@@ -2,6 +2,7 @@
 // paths (by operationId), scopes and claims of the seeds, PKCE S256 required, and the middleware that makes its
 // answers the contract's where they differ (sign-in form at authorize, 302 redirects, iss/aud in userinfo).
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { type AccessPolicy, originAllowed } from "./access.js";
 import type { SandboxConfig } from "./config.js";
 import { escapeHtml, omit, page } from "./http.js";
 import { type IdentityState, stateAdapter } from "./identity-accounts.js";
@@ -64,16 +65,28 @@ export interface ProviderSetup {
   routes: IdentityRoutes;
   directory: SignInDirectory;
   onChange: () => void;
+  /** Who else may call the token and userinfo endpoints from a browser page. */
+  access: AccessPolicy;
 }
 
 /** oidc-provider's configuration for the sandbox. */
-export function providerConfiguration({ state, config, routes, directory, onChange }: ProviderSetup): Configuration {
+export function providerConfiguration({
+  state,
+  config,
+  routes,
+  directory,
+  onChange,
+  access,
+}: ProviderSetup): Configuration {
   return {
     clients: clients(config),
     clientAuthMethods: ["client_secret_post"],
-    // Browser calls (userinfo, token) are allowed from the origins of the client's registered redirect_uris.
-    clientBasedCORS: (_ctx, origin, client) =>
-      client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false,
+    // Browser calls (userinfo, token) are allowed from the origins of the client's registered redirect_uris, and from
+    // those the other APIs answer (access.ts): the docs site's console runs on its own loopback port, in dev and
+    // preview alike, and a site published elsewhere is let in with --allowed-origin, as for links, catalog and pay.
+    clientBasedCORS: (ctx, origin, client) =>
+      originAllowed(access, origin, ctx.host) ||
+      (client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) ?? false),
     responseTypes: ["code"],
     routes: omit(routes, "discovery"),
     scopes: [...SCOPES],

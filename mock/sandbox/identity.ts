@@ -6,6 +6,7 @@
 // identity-provider (oidc-provider's configuration), identity-pages (sign-in), identity-endpoints (checks).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
+import { type AccessPolicy, DEFAULT_ACCESS } from "./access.js";
 import type { SandboxConfig } from "./config.js";
 import { page } from "./http.js";
 import { loadContract } from "../../lib/contract/index.js";
@@ -24,6 +25,8 @@ export interface IdentityProviderOptions {
   issuer: string;
   config: SandboxConfig["identity"];
   onChange?: () => void;
+  /** The origins whose pages may call the token and userinfo endpoints, besides the client's redirect origins. */
+  access?: AccessPolicy;
 }
 
 export interface IdentitySandbox {
@@ -58,6 +61,7 @@ export function createIdentitySandbox(state: IdentityState, options: IdentityPro
     routes,
     directory,
     onChange: options.onChange ?? (() => {}),
+    access: options.access ?? DEFAULT_ACCESS,
   });
   const callback = provider.callback();
   const token = tokenEndpoint(callback, issuer);

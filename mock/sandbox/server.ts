@@ -168,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     issuer: urls.identity,
     config: config.identity,
     onChange: identityChanged,
+    access: settings("identity").access,
   });
   listeners.set("identity", identityListener(identity.listener, settings("identity"), durable !== undefined));
   const links = createLinksApi(view.links, { config: config.links, rateLimit: options.rateLimit });

@@ -306,6 +306,26 @@ export interface TryItRequest {
   body: string;
   /** The credential the console adds: a bearer key, the catalog key header, pay's signature, an OAuth access token. */
   auth: "none" | "bearer-key" | "seller-key" | "pay-signature" | "access-token";
+  /** Whether it needs what only a sign-in gives (a code, an access token): the console says how to get them. */
+  signIn: boolean;
+}
+
+/**
+ * What a sign-in gives (a code, its verifier, an access token), in place of the examples' made-up values: those look
+ * usable, and the sandbox must refuse them. The placeholders say where the real ones come from, and still match the
+ * contract, so the Prism mock answers them as it answers the examples.
+ */
+const SIGN_IN_PLACEHOLDERS: Record<string, string> = {
+  code: "paste-CODE-from-npx-contracts-sandbox-sign-in",
+  code_verifier: "paste-CODE_VERIFIER-from-npx-contracts-sandbox-sign-in",
+  access_token: "paste-ACCESS_TOKEN-from-npx-contracts-sandbox-sign-in",
+};
+
+function withSignInPlaceholders(fields: Record<string, unknown>): Record<string, unknown> {
+  const replaced = { ...fields };
+  for (const name of Object.keys(SIGN_IN_PLACEHOLDERS))
+    if (name in replaced) replaced[name] = SIGN_IN_PLACEHOLDERS[name];
+  return replaced;
 }
 
 export interface TryItApi {
@@ -341,11 +361,14 @@ export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]
               ? "pay-signature"
               : "access-token";
     let body = "";
+    let signIn = auth === "access-token";
     if (request.bodyType?.includes("json")) {
       const value = api === "pay" ? withoutShopAndNonce(request.body) : request.body;
       body = JSON.stringify(value, null, 2);
     } else if (request.bodyType) {
-      body = formBody(withDemoClient(request.body));
+      const fields = withDemoClient(request.body);
+      signIn ||= Object.keys(fields).some((name) => name in SIGN_IN_PLACEHOLDERS);
+      body = formBody(withSignInPlaceholders(fields));
     }
     result.operations[op.operationId] = {
       method: op.method.toUpperCase(),
@@ -356,6 +379,7 @@ export function tryItApi(api: ApiName, doc: Document, operations: DocOperation[]
       bodyType: request.bodyType,
       body,
       auth,
+      signIn,
     };
   }
   return result;

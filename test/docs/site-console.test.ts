@@ -2,10 +2,9 @@
 // of an operation sends its call to a running sandbox or mock (`contracts sandbox` / `contracts mock` on free ports)
 // and shows the response; search ranks operations above schemas; the copy-link button copies the operation's
 // stable address. Screenshots of the home page, a guide and a reference page go to test/docs/screenshots/.
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Request } from "playwright-core";
+import type { Locator, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { repoRoot, runContracts, type RunningCommand } from "../support/processes.js";
@@ -16,9 +15,9 @@ const SCREENSHOTS = join(repoRoot, "test/docs/screenshots");
 const site = useBuiltSite();
 
 /**
- * `contracts sandbox` (all four APIs) and `contracts mock --api links` on free ports, for the tests of this file. The
- * sandbox's demo client also registers a redirect URI on the site's origin: identity's token and userinfo endpoints
- * answer browsers from the client's own origins only (docs:dev, on localhost:5173, is one of the default ones).
+ * `contracts sandbox` (all four APIs, its default config) and `contracts mock --api links` on free ports, for the
+ * tests of this file. The site is served on another loopback port, as `docs:dev` and `docs:preview` are: identity's
+ * token and userinfo endpoints must answer it although it is none of the demo client's redirect origins.
  */
 function useRunningTargets(): { sandbox: Record<ApiName, string>; mock: Record<ApiName, string> } {
   let sandbox: RunningCommand;
@@ -26,19 +25,8 @@ function useRunningTargets(): { sandbox: Record<ApiName, string>; mock: Record<A
   const urls = { sandbox: {} as Record<ApiName, string>, mock: {} as Record<ApiName, string> };
 
   beforeAll(async () => {
-    const printed = runContracts(["sandbox", "--print-config"]);
-    await printed.exit;
-    const config = JSON.parse(printed.stdout()) as { identity: { clients: Array<{ redirect_uris: string[] }> } };
-    config.identity.clients[0]!.redirect_uris.push(`${site.url}/callback`);
-    const configFile = join(mkdtempSync(join(tmpdir(), "console-sandbox-")), "config.json");
-    writeFileSync(configFile, JSON.stringify(config));
     const ports = await Promise.all(API_NAMES.map(() => freePort()));
-    sandbox = runContracts([
-      "sandbox",
-      "--config",
-      configFile,
-      ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`]),
-    ]);
+    sandbox = runContracts(["sandbox", ...API_NAMES.flatMap((api, i) => ["--port", `${api}=${ports[i]}`])]);
     API_NAMES.forEach((api, i) => (urls.sandbox[api] = `http://127.0.0.1:${ports[i]}`));
     const mockPort = await freePort();
     mock = runContracts(["mock", "--api", "links", "--port", `links=${mockPort}`]);
@@ -56,6 +44,29 @@ function useRunningTargets(): { sandbox: Record<ApiName, string>; mock: Record<A
 }
 
 const urls = useRunningTargets();
+
+/** The shell assignments `contracts sandbox sign-in` prints (export NAME='value'), as the console's hint tells. */
+async function signIn(issuer: string): Promise<Record<string, string>> {
+  const command = runContracts(["sandbox", "sign-in", "--issuer", issuer]);
+  expect(await command.exit, command.stderr()).toBe(0);
+  return Object.fromEntries([...command.stdout().matchAll(/^export (\w+)='([^']*)'$/gm)].map((m) => [m[1], m[2]]));
+}
+
+/** Sends the open console's request and waits for its status line. */
+async function sendAndWait(console: Locator): Promise<string> {
+  await console.locator("button.try-it-send").click();
+  await expect
+    .poll(
+      () =>
+        console
+          .locator(".try-it-status")
+          .textContent()
+          .catch(() => ""),
+      { timeout: 10_000 },
+    )
+    .toMatch(/^\d{3}\b/);
+  return (await console.locator(".try-it-status").textContent()) ?? "";
+}
 
 describe("the console of an operation against a running sandbox and mock", () => {
   it.each([
@@ -77,17 +88,7 @@ describe("the console of an operation against a running sandbox and mock", () =>
         await console.locator("summary").first().click();
         await console.getByLabel(target === "mock" ? "Prism mock" : "Stateful sandbox").check();
         await console.locator("input.try-it-base").fill(base);
-        await console.locator("button.try-it-send").click();
-        await expect
-          .poll(
-            () =>
-              console
-                .locator(".try-it-status")
-                .textContent()
-                .catch(() => ""),
-            { timeout: 10_000 },
-          )
-          .toMatch(/^200\b/);
+        expect(await sendAndWait(console)).toMatch(/^200\b/);
         expect(await console.locator(".try-it-response").textContent()).toMatch(expected);
         expect(problems).toEqual([]);
       } finally {
@@ -97,33 +98,54 @@ describe("the console of an operation against a running sandbox and mock", () =>
   );
 });
 
-describe("the console of the identity token endpoint", () => {
-  it("sends the sandbox's demo client, so that the made-up code of the example is what is refused (invalid_grant)", async () => {
+describe("the identity consoles, on a loopback port that is none of the demo client's redirect origins", () => {
+  it("prefill no code that looks real, say how to get one, and exchange a real code and read userinfo", async () => {
     const base = urls.sandbox.identity;
-    const { page, problems, end } = await site.visit("/reference/identity/tokens", "desktop", [new URL(base).host]);
+    const tokens = await site.visit("/reference/identity/tokens", "desktop", [new URL(base).host]);
+    let accessToken: string | undefined;
     try {
-      const console = page.locator('details.try-it[data-operation="exchangeToken"]');
+      const console = tokens.page.locator('details.try-it[data-operation="exchangeToken"]');
       await console.locator("summary").first().click();
       await console.locator("input.try-it-base").fill(base);
-      await console.locator("button.try-it-send").click();
-      await expect
-        .poll(
-          () =>
-            console
-              .locator(".try-it-status")
-              .textContent()
-              .catch(() => ""),
-          { timeout: 10_000 },
-        )
-        .toMatch(/^400\b/);
+      expect(await console.locator(".try-it-sign-in").textContent()).toContain("npx contracts sandbox sign-in");
+      const textarea = console.locator(".try-it-body textarea");
+      const prefilled = new URLSearchParams(await textarea.inputValue());
+      expect(prefilled.get("code")).toBe("paste-CODE-from-npx-contracts-sandbox-sign-in");
+      expect(prefilled.get("code_verifier")).toBe("paste-CODE_VERIFIER-from-npx-contracts-sandbox-sign-in");
+
+      // Sent as it is, the placeholder is refused: the sandbox's answer, readable by the page (CORS allowed it).
+      expect(await sendAndWait(console)).toMatch(/^400\b/);
       expect(await console.locator(".try-it-response").textContent()).toMatch(/"error": "invalid_grant"/);
-      // The refusal itself, which Chromium reports: nothing else.
-      expect(problems).toEqual([
+
+      const { CODE, CODE_VERIFIER } = await signIn(base);
+      prefilled.set("code", CODE!);
+      prefilled.set("code_verifier", CODE_VERIFIER!);
+      await textarea.fill(prefilled.toString());
+      expect(await sendAndWait(console)).toMatch(/^200\b/);
+      const answer = JSON.parse((await console.locator(".try-it-response").textContent()) ?? "") as {
+        access_token: string;
+      };
+      accessToken = answer.access_token;
+      // The placeholder's refusal, which Chromium reports: nothing else.
+      expect(tokens.problems).toEqual([
         `HTTP 400: ${base}${loadContract("identity").operation("exchangeToken").path}`,
         "console error: Failed to load resource: the server responded with a status of 400 (Bad Request)",
       ]);
     } finally {
-      await end();
+      await tokens.end();
+    }
+
+    const userinfo = await site.visit("/reference/identity/userinfo", "desktop", [new URL(base).host]);
+    try {
+      const console = userinfo.page.locator('details.try-it[data-operation="getUserInfo"]');
+      await console.locator("summary").first().click();
+      await console.locator("input.try-it-base").fill(base);
+      await console.getByPlaceholder("ACCESS_TOKEN from npx contracts sandbox sign-in").fill(accessToken);
+      expect(await sendAndWait(console)).toMatch(/^200\b/);
+      expect(await console.locator(".try-it-response").textContent()).toMatch(/"email": "alice.novak@example.org"/);
+      expect(userinfo.problems).toEqual([]);
+    } finally {
+      await userinfo.end();
     }
   });
 });

@@ -33,6 +33,7 @@ function get(
   url: string,
   headers: Record<string, string>,
   method = "GET",
+  body?: string,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
@@ -42,7 +43,7 @@ function get(
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -111,6 +112,31 @@ describe("the CORS policy", () => {
       expect(read.headers.vary).toMatch(/Origin/);
       expect(read.headers["access-control-allow-credentials"]).toBeUndefined();
     }
+  });
+
+  it("lets the same origins read identity's token endpoint (the docs site's console on any port), no others", async () => {
+    const token = `${sandbox.urls.identity}${identityRoutes().token}`;
+    // The demo client and a made-up code: the client is known, so oidc-provider checks the origin, then the code.
+    const form = new URLSearchParams({
+      grant_type: "authorization_code",
+      code: "made-up",
+      redirect_uri: "http://127.0.0.1:5173/callback",
+      client_id: "demo-app",
+      client_secret: "demo-app-secret",
+      code_verifier: "v".repeat(43),
+    }).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    for (const origin of ["http://localhost:8173", "http://127.0.0.1:8174", "https://docs.example.com"]) {
+      const answer = await get(token, { ...headers, origin }, "POST", form);
+      expect(JSON.parse(answer.body), origin).toMatchObject({ error: "invalid_grant" });
+      expect(answer.headers["access-control-allow-origin"]).toBe(origin);
+    }
+    const foreign = await get(token, { ...headers, origin: "https://evil.example" }, "POST", form);
+    expect(JSON.parse(foreign.body)).toMatchObject({
+      error: "invalid_request",
+      error_description: expect.stringContaining("https://evil.example"),
+    });
+    expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   it("refuses other origins, preflight or not, without CORS headers", async () => {
