@@ -2,8 +2,8 @@
 // files `contracts schemathesis` writes, with the requests each sent (the server's own log) and the time each took.
 // Both run on the same seed with the same few examples per operation; conform with the fault's own arguments, and
 // Schemathesis on the project written with the same --operation and --allow-writes (so both see the same
-// operations). Pay's nonces are Unix seconds, so Schemathesis sends at most one pay request a second and skips its
-// coverage phase there. Needs scripts/schemathesis-install.sh (run first).
+// operations), as faultSchemathesisArgs sets it, the test of the same runs (test/release/schemathesis-faults.test.ts)
+// too. Installs the pinned Schemathesis first when it is missing.
 // Run: npm run bench:schemathesis
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { runConformCommand } from "../conformance/cli.js";
 import { patchContract } from "../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, faultRunArgs } from "../conformance/fault-servers/faults.js";
+import { faultSchemathesisArgs } from "../conformance/fault-servers/schemathesis-runs.js";
 import { runSchemathesisCommand } from "../conformance/schemathesis/cli.js";
 import { installSchemathesis, runLocalSchemathesis } from "../conformance/schemathesis/local-run.js";
 import { printTable } from "./support.js";
@@ -35,24 +36,14 @@ for (const fault of FAULTS.filter((each) => !only || each.api === only)) {
     const conformMs = Date.now() - conformStart;
     const conformRequests = server.log.length;
 
-    const operations = fault.args.flatMap((arg, i) => (fault.args[i - 1] === "--operation" ? [arg] : []));
+    const { project, seed, run } = faultSchemathesisArgs(fault);
     const dir = join(mkdtempSync(join(tmpdir(), "st-bench-")), fault.api);
-    runSchemathesisCommand(
-      [
-        fault.api,
-        "--out",
-        dir,
-        ...(fault.args.includes("--allow-writes") ? ["--allow-writes"] : []),
-        ...operations.flatMap((id) => ["--operation", id]),
-      ],
-      { out: () => {} },
-    );
-    const phases = fault.api === "pay" ? "examples,fuzzing" : "examples,coverage,fuzzing,stateful";
+    runSchemathesisCommand([...project, "--out", dir], { out: () => {} });
     const stStart = Date.now();
     const { code: stCode } = await runLocalSchemathesis(dir, fault.api, server.url, {
-      seed: 7,
+      seed,
       env: { ...FAULT_SERVER_CREDENTIALS, IDENTITY_ACCESS_TOKEN: "none" },
-      more: ["--max-examples", "3", "--phases", phases].concat(fault.api === "links" ? ["--rate-limit", "1000/s"] : []),
+      more: run,
     });
     const stMs = Date.now() - stStart;
     totals.faults += 1;

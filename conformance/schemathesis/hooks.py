@@ -6,9 +6,10 @@ The facts come from contract-facts.json beside this file (written from the same 
   `contracts conform --nonce` does: by default "seconds", the current Unix time in whole seconds, strictly
   increasing, waiting for the next second when needed, never ahead of the clock;
 - catalog: each write gets a fresh Idempotency-Key, so that no two bodies share one;
-- identity: a logout never carries a generated id_token_hint (only the provider can issue one);
+- identity: a logout never carries a generated id_token_hint (only the provider can issue one), and a token request
+  carries the registered client's id and secret (IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET) where it has the fields;
 - checks: an error envelope in HTTP 200 is a refusal (x-error-envelope), and a promised refusal (x-provider-refuses:
-  no credentials, a missing mandatory header) must be refused.
+  no credentials or a wrong one) must be refused.
 A broken x-assumption is not a failure: the bundle beside this file has those constraints relaxed.
 """
 
@@ -21,13 +22,17 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import requests
 import schemathesis
+from requests.structures import CaseInsensitiveDict
 from schemathesis import Case, Response
 from schemathesis.hooks import HookContext
+
+# The pinned release's own probe (its ignored_auth sends with it): rate-limited and reported as the run's requests are.
+from schemathesis.specs.openapi._auth_retry import send_probe
 from schemathesis.transport.prepare import get_exclude_headers
 
 FACTS: dict[str, Any] = json.loads(Path(__file__).with_name("contract-facts.json").read_text(encoding="utf-8"))
@@ -88,6 +93,10 @@ def before_call(ctx: HookContext, case: Case, kwargs: dict[str, Any]) -> None:
     idempotency = facts.get("idempotencyHeader")
     if idempotency and case.headers and idempotency in case.headers:
         case.headers[idempotency] = str(uuid.uuid4())
+    # The registered client's credentials where a generated form carries the field (a case without it stays so).
+    for field, variable in facts.get("bodyCredentials", {}).items():
+        if isinstance(case.body, dict) and field in case.body and variable in os.environ:
+            case.body[field] = os.environ[variable]
     for name in facts.get("dropQuery", []):
         if case.query:
             case.query.pop(name, None)
@@ -109,26 +118,29 @@ def is_error_envelope(content: bytes) -> bool:
     )
 
 
-_probed_without_credentials: set[str] = set()
+_probed: set[str] = set()
 
 
-def without_credentials(response: Response) -> requests.Response:
-    """The request again without its credentials (pay: unsigned, with a fresh nonce so that only the signature is
-    missing)."""
-    request = response.request.copy()
-    for name in list(request.headers):
-        if name.lower() in FACTS["authHeaders"]:
-            del request.headers[name]
-    if FACTS["api"] == "pay" and request.body:
-        try:
-            body = json.loads(request.body)
-        except ValueError:
-            body = None
-        if isinstance(body, dict) and "nonce" in body:
-            body["nonce"] = next_nonce()
-            request.prepare_body(data=json.dumps(body).encode("utf-8"), files=None)
-    with requests.Session() as session:
-        return session.send(request, allow_redirects=False, timeout=10)
+def wrong_credential(value: str) -> str:
+    """A credential of the same form that nobody issued: its scheme kept (`Bearer`), its secret replaced."""
+    scheme, space, _secret = value.rpartition(" ")
+    return f"{scheme}{space}wrong{uuid.uuid4().hex}"
+
+
+def credential_probes(case: Case, sent: Mapping[str, str]) -> dict[str, Case]:
+    """The request `case` sent (with the headers `sent`), once without credentials and once with wrong ones: only
+    the credentials change (pay: a fresh nonce too, so that the nonce is never at fault)."""
+    credentials = {name: value for name, value in sent.items() if name.lower() in FACTS["authHeaders"]}
+    without = CaseInsensitiveDict({k: v for k, v in (case.headers or {}).items() if k not in credentials})
+    wrong = CaseInsensitiveDict({**without, **{name: wrong_credential(value) for name, value in credentials.items()}})
+    probes = {
+        "without credentials": case.derive(headers=without),
+        "with a wrong credential": case.derive(headers=wrong),
+    }
+    for probe in probes.values():
+        if FACTS["api"] == "pay" and isinstance(probe.body, dict) and "nonce" in probe.body:
+            probe.body["nonce"] = next_nonce()
+    return probes
 
 
 @schemathesis.hook
@@ -143,17 +155,19 @@ def after_call(ctx: HookContext, case: Case, response: Response) -> None:
 
 @schemathesis.check
 def promised_refusal(ctx: schemathesis.CheckContext, response: Response, case: Case) -> bool | None:
-    """A request without credentials must be refused (x-provider-refuses on every security scheme we use); probed
-    once per operation, after it accepted a request with them."""
+    """A request without credentials, or with a wrong one, must be refused (x-provider-refuses on every security
+    scheme we use, as `contracts conform`'s ignored_auth reads it, whatever the status or an error envelope); probed
+    once per operation, after it accepted a request with the right ones. The probes go out as Schemathesis's own
+    ignored_auth sends its: within the run's rate limit, and in its reports as children of the case."""
     facts = facts_of(case)
     label = case.operation.label
-    if not facts.get("secured") or label in _probed_without_credentials or response.status_code >= 300:
+    if not facts.get("secured") or label in _probed or response.status_code >= 300:
         return None
-    _probed_without_credentials.add(label)
-    bare = without_credentials(response)
-    if bare.status_code < 300 and not is_error_envelope(bare.content):
-        raise AssertionError(
-            f"{label} accepted a request without credentials (status {bare.status_code}); the contract promises to"
-            " refuse it"
-        )
+    _probed.add(label)
+    for what, probe in credential_probes(case, response.request.headers).items():
+        answer = send_probe(ctx, case, probe)
+        if answer.status_code < 300 and not is_error_envelope(answer.content):
+            raise AssertionError(
+                f"{label} accepted a request {what} (status {answer.status_code}); the contract promises to refuse it"
+            )
     return None

@@ -8,6 +8,7 @@ import { fromPackageRoot } from "../../lib/paths.js";
 import { CREDENTIAL_ENV, PROFILES } from "../apis.js";
 import { operationsOf } from "../contract/lookup.js";
 import { DEFAULT_NONCE, type NonceMode } from "../send/nonces.js";
+import { refPointer, valueAt } from "../../lib/contract/refs.js";
 
 /** The Schemathesis release the project is written for and tested with (scripts/schemathesis-install.sh). */
 export const SCHEMATHESIS_VERSION = "4.32.5";
@@ -54,6 +55,12 @@ const ASSUMED_KEYWORDS = [
 ];
 
 const READ_METHODS = new Set(["get", "head", "options"]);
+
+/** Form fields that carry the registered client's credentials → the variable each is read from (as conform's). */
+const BODY_CREDENTIALS: Record<string, string> = {
+  client_id: CREDENTIAL_ENV.clientId,
+  client_secret: CREDENTIAL_ENV.clientSecret,
+};
 
 /** Why the options leave an operation out, as `contracts conform` decides (runner.ts leftOut), or undefined. */
 export function leftOutOperation(api: ApiName, operationId: string, options: ProjectOptions): string | undefined {
@@ -114,22 +121,22 @@ export function schemathesisBundle(api: ApiName): Json {
  * - `format: uri` read as `iri`: the seeds say "URL" (which WHATWG's URL standard allows to hold any Unicode), and
  *   Schemathesis's own generator sends such URLs as `uri` values, which a provider may store and read back as sent.
  */
-function loosenResponses(bundle: Json, node: unknown, seen = new Set<string>()): void {
-  walk(node, (each) => {
+function loosenResponses(bundle: Json, responses: unknown): void {
+  walkWithRefs(bundle, responses, (each) => {
     for (const keyword of ["additionalProperties", "unevaluatedProperties"])
       if (each[keyword] === false) delete each[keyword];
     if (each.format === "uri") each.format = "iri";
+  });
+}
+
+/** `walk`, going on into every component a local `$ref` names (each once). */
+function walkWithRefs(document: Json, node: unknown, visit: (node: Json) => void, seen = new Set<string>()): void {
+  walk(node, (each) => {
+    visit(each);
     const ref = each.$ref;
-    if (typeof ref !== "string" || !ref.startsWith("#/") || seen.has(ref)) return;
+    if (typeof ref !== "string" || seen.has(ref)) return;
     seen.add(ref);
-    const target = ref
-      .slice(2)
-      .split("/")
-      .reduce<unknown>(
-        (at, key) => (at as Json | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")],
-        bundle,
-      );
-    loosenResponses(bundle, target, seen);
+    walkWithRefs(document, valueAt(document, refPointer(ref)), visit, seen);
   });
 }
 
@@ -156,6 +163,13 @@ export function contractFacts(api: ApiName, nonce: NonceMode = DEFAULT_NONCE): J
     const idempotency = parameters.find((p) => p.in === "header" && p.name === "Idempotency-Key");
     const facts: Json = { secured: schemesOf(document, operation).length > 0 };
     if (idempotency) facts.idempotencyHeader = idempotency.name;
+    // identity's token endpoint: the registered client authenticates in the form body (client_secret_post).
+    const bodyFields = new Set<string>();
+    walkWithRefs(document, operation.requestBody, (node) =>
+      Object.keys((node.properties ?? {})).forEach((name) => bodyFields.add(name)),
+    );
+    const credentials = Object.entries(BODY_CREDENTIALS).filter(([field]) => bodyFields.has(field));
+    if (credentials.length > 0) facts.bodyCredentials = Object.fromEntries(credentials);
     // A logout hint must be an id_token the provider issued; a generated one is refused for the wrong reason.
     if (parameters.some((p) => p.in === "query" && p.name === "id_token_hint")) facts.dropQuery = ["id_token_hint"];
     operations[op.operationId] = facts;
@@ -283,6 +297,7 @@ export function credentialVariables(api: ApiName): string[] {
     pay: [CREDENTIAL_ENV.shopId, CREDENTIAL_ENV.secret],
     identity: [
       CREDENTIAL_ENV.clientId,
+      CREDENTIAL_ENV.clientSecret,
       CREDENTIAL_ENV.redirectUri,
       "IDENTITY_POST_LOGOUT_REDIRECT_URI",
       CREDENTIAL_ENV.accessToken,

@@ -8,7 +8,12 @@ import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { ORACLE_RUNS } from "../support/schemathesis.js";
-import { SANDBOX_CREDENTIALS, sandboxAccessToken, schemathesisProjectIn } from "../support/schemathesis.js";
+import {
+  SANDBOX_CREDENTIALS,
+  sandboxAccessToken,
+  schemathesisProjectIn,
+  secretsInReports,
+} from "../support/schemathesis.js";
 
 let sandbox: RunningSandbox;
 const called: Array<{ api: ApiName; method: string; path: string }> = [];
@@ -56,6 +61,7 @@ describe.each([
       });
       expect(run.code, run.output).toBe(0);
       expect(run.output).toMatch(/No issues found|warnings? in/);
+      expect(secretsInReports(project.dir, env)).toEqual([]);
       const reached = operationsCalled(api, from);
       expect(reached.size, run.output).toBeGreaterThan(0);
       expect([...reached].filter((id) => project.excluded.has(id))).toEqual([]);

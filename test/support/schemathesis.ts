@@ -1,6 +1,6 @@
 // What the Schemathesis tests share: a project written by the real `contracts schemathesis` into a temporary folder,
 // the operations its schemathesis.toml leaves out, and the sandbox's demo credentials in the variables it reads.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
@@ -42,6 +42,7 @@ export const SANDBOX_CREDENTIALS: Record<ApiName, Record<string, string>> = {
   },
   identity: {
     [CREDENTIAL_ENV.clientId]: client.client_id,
+    [CREDENTIAL_ENV.clientSecret]: client.client_secret,
     [CREDENTIAL_ENV.redirectUri]: client.redirect_uris[0]!,
     IDENTITY_POST_LOGOUT_REDIRECT_URI: client.post_logout_redirect_uris![0]!,
   },
@@ -79,4 +80,18 @@ export async function sandboxAccessToken(issuer: string): Promise<string> {
   const token = /^export ACCESS_TOKEN='([^']+)'$/m.exec(signIn.stdout())?.[1];
   if (code !== 0 || !token) throw new Error(`contracts sandbox sign-in exited ${code}: ${signIn.stderr()}`);
   return token;
+}
+
+/** Secrets of `env` (its values of 6 characters or more) that a report in `dir`/reports shows, as sent or encoded. */
+export function secretsInReports(dir: string, env: Record<string, string>): string[] {
+  const reports = readdirSync(join(dir, "reports")).map((name) => readFileSync(join(dir, "reports", name), "utf8"));
+  if (reports.length === 0) throw new Error(`no report in ${dir}/reports`);
+  const secrets = Object.values(env).filter((value) => value.length >= 6);
+  const encodings = (secret: string) => [
+    secret,
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString("base64"),
+    Buffer.from(secret).toString("base64url"),
+  ];
+  return secrets.filter((secret) => encodings(secret).some((form) => reports.some((text) => text.includes(form))));
 }
