@@ -5,7 +5,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { patchContract } from "../../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
-import { faultSchemathesisArgs } from "../../conformance/fault-servers/schemathesis-runs.js";
+import { faultSchemathesisArgs, testServerRate } from "../../conformance/fault-servers/schemathesis-runs.js";
 import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { schemathesisProjectIn, secretsInReports } from "../support/schemathesis.js";
 import { API_NAMES } from "../../lib/contract/index.js";
@@ -77,7 +77,7 @@ it.each(API_NAMES)(
       const run = await runLocalSchemathesis(project.dir, api, server.url, {
         seed: 7,
         env: { ...FAULT_SERVER_CREDENTIALS, IDENTITY_ACCESS_TOKEN: "none" },
-        more: ["--max-examples", "10", "--rate-limit", "1000/s"],
+        more: ["--max-examples", "10", "--rate-limit", testServerRate(api)],
       });
       expect(run.code, run.output).toBe(0);
     } finally {

@@ -12,6 +12,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/creden
 import { ORACLES } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
+import { testServerRate } from "../../conformance/fault-servers/schemathesis-runs.js";
 
 export interface WrittenProject {
   dir: string;
@@ -62,14 +63,14 @@ export const ORACLE_RUNS: Array<{
     api: "links" as const,
     start: () => startOracleLinksServer({ token: FAULT_SERVER_CREDENTIALS.LINKS_TOKEN, errors, windowMs: 1000 }),
     projectArgs: [],
-    runArgs: ["--rate-limit", "25/s"],
+    runArgs: ["--rate-limit", testServerRate("links")],
   })),
   ...ORACLES.map((oracle) => ({
     name: oracle.api,
     api: oracle.api,
     start: () => oracle.start(),
     projectArgs: oracle.api === "pay" ? ["--nonce", "milliseconds"] : [],
-    runArgs: ["--rate-limit", "1000/s"],
+    runArgs: ["--rate-limit", testServerRate(oracle.api)],
   })),
 ];
 
