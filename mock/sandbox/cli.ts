@@ -65,6 +65,16 @@ async function installSandboxOverlay(file: string): Promise<void> {
     );
 }
 
+/** The sandbox's settings from `file` (default: the built-in demo); a broken file is a usage error saying why. */
+function readConfig(file: string | undefined): SandboxConfig {
+  try {
+    return loadConfig(file);
+  } catch (error) {
+    if (error instanceof SandboxConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export async function runSandboxCommand(argv: string[]): Promise<number> {
   if (argv[0] === "sign-in") return runSignInCommand(argv.slice(1));
   const { values } = parseArgs({
@@ -90,13 +100,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const configFile = values.config ?? process.env.SANDBOX_CONFIG;
-  let config: SandboxConfig;
-  try {
-    config = loadConfig(configFile);
-  } catch (error) {
-    if (error instanceof SandboxConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  const config = readConfig(configFile);
   if (values["print-config"]) {
     process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
     return 0;
