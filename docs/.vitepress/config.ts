@@ -6,12 +6,19 @@ import { readFileSync } from "node:fs";
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { bundlePath } from "../../lib/paths.js";
 import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
-import { apiTitles, handWrittenPages, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
+import {
+  apiTitles,
+  docsOverlay,
+  handWrittenPages,
+  referenceNavigation,
+  writeGeneratedPages,
+} from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
 import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-change.js";
 
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
-writeGeneratedPages();
+await writeGeneratedPages();
+const overlay = docsOverlay();
 // All diagrams at once, so that a build starts the browser at most once.
 await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(readFileSync(page, "utf8"))));
 const apis = apiTitles();
@@ -47,7 +54,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Guide", link: `/guide/${api}` },
       // The OpenID provider checks of `contracts conform identity`, mapped to the OpenID Foundation's test modules.
       ...(api === "identity" ? [{ text: "Conformance checks", link: "/guide/identity-conformance" }] : []),
-      { text: "Reference", collapsed: true, items: referenceNavigation(api) },
+      { text: "Reference", collapsed: true, items: referenceNavigation(api, overlay) },
     ],
   })),
   { text: "Changes", items: [{ text: "Changelog", link: "/changelog" }] },
@@ -130,9 +137,9 @@ export default defineConfig({
           return undefined;
         },
       },
-      regenerateOnBundleChange(
-        apis.map(({ api }) => bundlePath(api)),
-        writeGeneratedPages,
+      // The deployment overlay (DOCS_OVERLAY) is a source of the pages as the bundles are.
+      regenerateOnBundleChange([...apis.map(({ api }) => bundlePath(api)), ...(overlay ? [overlay.file] : [])], () =>
+        writeGeneratedPages(undefined, overlay),
       ),
     ],
   },

@@ -216,22 +216,31 @@ function operationText(document: Document, operation: OperationInfo): string {
   return JSON.stringify(expanded(document, { method, path, ...operation.operation, parameters: resolved }));
 }
 
+/** An operation an overlay adds, removes or changes. */
+export interface OperationChange {
+  operationId: string;
+  change: "added" | "removed" | "changed";
+}
+
+/** An operation change as the CLI prints it, e.g. `listOverlays (changed)`. */
+export const operationChangeText = ({ operationId, change }: OperationChange): string => `${operationId} (${change})`;
+
 /**
  * The operations an overlaid document adds, removes or changes against the canonical bundle (what they accept or
- * answer, `$ref`s followed: a change to a shared schema changes every operation that uses it), e.g.
- * `listOverlays (changed)`; empty when the overlay changes only what lies outside the operations (info, servers).
+ * answer, `$ref`s followed: a change to a shared schema changes every operation that uses it); empty when the overlay
+ * changes only what lies outside the operations (info, servers).
  */
-export function changedOperations(api: ApiName, document: Document): string[] {
+export function changedOperations(api: ApiName, document: Document): OperationChange[] {
   const canonical = loadBundle(api);
   const before = new Map(listOperationsOf(canonical, api).map((operation) => [operation.operationId, operation]));
   const after = new Map(listOperationsOf(document, api).map((operation) => [operation.operationId, operation]));
-  const changes: string[] = [];
+  const changes: OperationChange[] = [];
   for (const [operationId, operation] of before) {
     const overlaid = after.get(operationId);
-    if (!overlaid) changes.push(`${operationId} (removed)`);
+    if (!overlaid) changes.push({ operationId, change: "removed" });
     else if (operationText(canonical, operation) !== operationText(document, overlaid))
-      changes.push(`${operationId} (changed)`);
+      changes.push({ operationId, change: "changed" });
   }
-  for (const operationId of after.keys()) if (!before.has(operationId)) changes.push(`${operationId} (added)`);
+  for (const operationId of after.keys()) if (!before.has(operationId)) changes.push({ operationId, change: "added" });
   return changes;
 }

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { parsePortAssignments, parseRequestRate, splitList, UsageError } from "../../lib/cli.js";
 import { untilSignal } from "../../lib/signals.js";
 import { API_NAMES } from "../../lib/contract/index.js";
-import { changedOperations, installOverlay } from "../../lib/contract/overlay.js";
+import { changedOperations, installOverlay, operationChangeText } from "../../lib/contract/overlay.js";
 import { describeCredentials } from "./banner.js";
 import { type SandboxConfig, SandboxConfigError } from "./config.js";
 import { loadConfig } from "./config-file.js";
@@ -61,7 +61,7 @@ async function installSandboxOverlay(file: string): Promise<void> {
   const changed = changedOperations(loaded.api, loaded.document);
   if (changed.length > 0)
     throw new UsageError(
-      `--overlay ${file} changes operations of the ${loaded.api} contract: ${changed.join(", ")}. The sandbox's handlers keep state and answer in the canonical contract's shapes (they are typed by it), so they cannot serve a deployment's deviations; serve them with \`contracts mock --overlay ${file}\`. The sandbox takes an overlay that changes no operation (info.x-rate-limit, servers).`,
+      `--overlay ${file} changes operations of the ${loaded.api} contract: ${changed.map(operationChangeText).join(", ")}. The sandbox's handlers keep state and answer in the canonical contract's shapes (they are typed by it), so they cannot serve a deployment's deviations; serve them with \`contracts mock --overlay ${file}\`. The sandbox takes an overlay that changes no operation (info.x-rate-limit, servers).`,
     );
 }
 

@@ -1,7 +1,8 @@
 // `contracts sandbox sign-in`: signs a demo user in at a running sandbox, as a browser would (the authorize
 // request with a fresh PKCE pair, the sandbox's e-mail form, the redirect back), and prints what the identity
-// guide's curl commands need as shell assignments: a fresh, unused CODE with its CODE_VERIFIER, and the
-// ACCESS_TOKEN and REFRESH_TOKEN of a second sign-in that this command exchanged itself.
+// guide's curl commands and the docs site's consoles need as shell assignments: a fresh, unused CODE with its
+// CODE_VERIFIER, and the ACCESS_TOKEN, REFRESH_TOKEN and ID_TOKEN of a second sign-in that this command exchanged
+// itself.
 // `eval "$(npx contracts sandbox sign-in)"` sets them.
 import { parseArgs } from "node:util";
 import * as oidc from "openid-client";
@@ -11,7 +12,8 @@ import { DEFAULT_SANDBOX_PORTS } from "./http.js";
 
 export const SIGN_IN_USAGE = `contracts sandbox sign-in [--issuer <url>] [--client-id <id>] [--client-secret <secret>] [--redirect-uri <uri>] [--login <e-mail>] [--password <password>] [--scope <scope>]
   Sign a user in at a running sandbox and print, as shell assignments for eval, a fresh CODE and its
-  CODE_VERIFIER (not exchanged), and the ACCESS_TOKEN and REFRESH_TOKEN of a second, exchanged sign-in.
+  CODE_VERIFIER (not exchanged), and the ACCESS_TOKEN, REFRESH_TOKEN and ID_TOKEN (a logout's id_token_hint) of a
+  second, exchanged sign-in.
   Defaults: the sandbox's demo client and alice's demo account, at the identity address \`contracts sandbox\`
   takes from the same environment (SANDBOX_HOST, SANDBOX_BASE_PORT, SANDBOX_PORTS; http://127.0.0.1:4020).
 `;
@@ -76,6 +78,8 @@ export async function runSignInCommand(argv: string[]): Promise<number> {
     CODE_VERIFIER: fresh.verifier,
     ACCESS_TOKEN: tokens.access_token,
     REFRESH_TOKEN: tokens.refresh_token ?? "",
+    // The id_token_hint of a logout (the docs site's logout console, RP-Initiated Logout §2).
+    ID_TOKEN: tokens.id_token ?? "",
   };
   for (const [name, value] of Object.entries(assignments)) process.stdout.write(`export ${name}='${value}'\n`);
   return 0;

@@ -88,7 +88,7 @@ export function collectAnnotations(doc: Document): Annotation[] {
 interface Location {
   /** Markdown naming the place, e.g. "`listShops` (POST /api/shops/) › request body". */
   where: string;
-  /** Link to that place on the API's reference page, relative to the quirks and gaps pages. */
+  /** Link to that place on the API's reference page, relative to any page of that reference. */
   href: string;
 }
 
@@ -102,7 +102,7 @@ const COMPONENT_KINDS: Record<string, string> = {
 };
 
 /** Where an annotated node is, in words and as a link to the reference page. */
-function locate(doc: Document, pointer: string): Location {
+export function locate(doc: Document, pointer: string): Location {
   const raw = pointer.split("/").slice(1);
   const [section, first, second] = raw.map(unescapePointerSegment);
   const detail = (depth: number) => detailLabel(doc, `/${raw.slice(0, depth).join("/")}`, raw.slice(depth));

@@ -306,19 +306,21 @@ export interface TryItRequest {
   body: string;
   /** The credential the console adds: a bearer key, the catalog key header, pay's signature, an OAuth access token. */
   auth: "none" | "bearer-key" | "seller-key" | "pay-signature" | "access-token";
-  /** Whether it needs what only a sign-in gives (a code, an access token): the console says how to get them. */
+  /** Whether it needs what only a sign-in gives (a code, a token): the console says how to get them. */
   signIn: boolean;
 }
 
 /**
- * What a sign-in gives (a code, its verifier, an access token), in place of the examples' made-up values: those look
- * usable, and the sandbox must refuse them. The placeholders say where the real ones come from, and still match the
- * contract, so the Prism mock answers them as it answers the examples.
+ * What a sign-in gives (a code, its verifier, an access token, an ID token), in place of the examples' made-up values:
+ * those look usable, and the sandbox must refuse them. The placeholders say where the real ones come from, and still
+ * match the contract, so the Prism mock answers them as it answers the examples (the ID token's dots keep the three
+ * parts of a JWT that `id_token_hint`'s pattern asks for).
  */
 const SIGN_IN_PLACEHOLDERS: Record<string, string> = {
   code: "paste-CODE-from-npx-contracts-sandbox-sign-in",
   code_verifier: "paste-CODE_VERIFIER-from-npx-contracts-sandbox-sign-in",
   access_token: "paste-ACCESS_TOKEN-from-npx-contracts-sandbox-sign-in",
+  id_token_hint: "paste.ID_TOKEN.from-npx-contracts-sandbox-sign-in",
 };
 
 function withSignInPlaceholders(fields: Record<string, unknown>): Record<string, unknown> {

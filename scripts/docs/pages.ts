@@ -7,16 +7,19 @@
 //   docs/public/specs/<api>.json    the bundled contract, for download
 //   docs/changelog.md               CHANGELOG.md
 //   docs/.vitepress/try-it.generated.json  the prefilled requests of the console (theme/TryIt.vue)
+//   docs/reference/<api>/overlay.md with DOCS_OVERLAY=<file>: what a deployment's overlay changes (overlay-page.ts)
 // All of them are git-ignored: only the specs and CHANGELOG.md are the source.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { API_NAMES } from "../../lib/contract/index.js";
+import { loadOverlay, overlayApi, OverlayError, readOverlayFile } from "../../lib/contract/overlay.js";
 import { bundlePath } from "../../lib/paths.js";
 import { fromPackageRoot } from "../../lib/paths.js";
 import { renderAnnotationPage } from "./annotations.js";
 import { tryItApi, type TryItApi } from "./code-samples.js";
 import { type ApiName, operationsOf, readBundle } from "./document.js";
+import { OVERLAY_PAGE, overlayPage } from "./overlay-page.js";
 import { referencePageList, renderReferencePages } from "./reference-page.js";
 
 const docsRoot = fromPackageRoot("docs");
@@ -39,8 +42,20 @@ export function apiTitles(): Array<{ api: ApiName; title: string }> {
   return API_NAMES.map((api) => ({ api, title: readBundle(api).info.title }));
 }
 
+/**
+ * The deployment overlay the site shows (DOCS_OVERLAY, read by `docs:pages`, `docs:dev` and `docs:build` alike), with
+ * the API it extends. Its `extends` must name the API, as `contracts overlay record` writes it: the site has no other
+ * way to know which reference it belongs to.
+ */
+export function docsOverlay(file = process.env.DOCS_OVERLAY): { file: string; api: ApiName } | undefined {
+  if (!file) return undefined;
+  const api = overlayApi(readOverlayFile(file));
+  if (!api) throw new OverlayError(`DOCS_OVERLAY=${file}: its extends names no API; set extends to <api>.json`);
+  return { file: resolve(file), api };
+}
+
 /** The generated pages of one API's reference in reading order, as site paths with their sidebar titles. */
-export function referenceNavigation(api: ApiName): Array<{ link: string; text: string }> {
+export function referenceNavigation(api: ApiName, overlay = docsOverlay()): Array<{ link: string; text: string }> {
   return [
     { link: `/reference/${api}/`, text: "Overview" },
     ...referencePageList(readBundle(api)).map(({ page, title }) => ({
@@ -49,14 +64,19 @@ export function referenceNavigation(api: ApiName): Array<{ link: string; text: s
     })),
     { link: `/reference/${api}/quirks`, text: "Quirks" },
     { link: `/reference/${api}/gaps`, text: "Gaps" },
+    ...(overlay?.api === api ? [{ link: `/reference/${api}/${OVERLAY_PAGE.page}`, text: OVERLAY_PAGE.title }] : []),
   ];
 }
 
 /** Every generated page of the site, as URL paths (clean URLs, `/` for an index). */
 export function generatedPagePaths(): string[] {
+  const overlay = docsOverlay();
   return [
     "/changelog",
-    ...API_NAMES.flatMap((api) => [...referenceNavigation(api).map((entry) => entry.link), `/redoc/${api}.html`]),
+    ...API_NAMES.flatMap((api) => [
+      ...referenceNavigation(api, overlay).map((entry) => entry.link),
+      `/redoc/${api}.html`,
+    ]),
   ];
 }
 
@@ -82,7 +102,9 @@ export function renderChangelogPage(changelog = readFileSync(fromPackageRoot("CH
   return ["---", 'title: "Changelog"', "outline: [2, 3]", "---", "", "::: v-pre", body.trimEnd(), ":::", ""].join("\n");
 }
 
-export function writeGeneratedPages(root = docsRoot): void {
+/** Writes every generated page into `root`, with the page of `overlay` when there is one (DOCS_OVERLAY by default). */
+export async function writeGeneratedPages(root = docsRoot, overlay = docsOverlay()): Promise<void> {
+  const loaded = overlay && (await loadOverlay(overlay.file, overlay.api));
   const referenceDir = join(root, "reference");
   const redocDir = join(root, "public", "redoc");
   const specsDir = join(root, "public", "specs");
@@ -98,6 +120,7 @@ export function writeGeneratedPages(root = docsRoot): void {
     const pages = renderReferencePages(api, doc);
     pages.set("quirks", renderAnnotationPage("quirk", { api, doc }));
     pages.set("gaps", renderAnnotationPage("gap", { api, doc }));
+    if (loaded?.api === api) pages.set(OVERLAY_PAGE.page, overlayPage(loaded));
     for (const [page, markdown] of pages) writeIfChanged(join(dir, `${page}.md`), markdown);
     // A page of a tag that no longer exists must not stay on the site.
     for (const file of readdirSync(dir))
@@ -110,8 +133,9 @@ export function writeGeneratedPages(root = docsRoot): void {
       throw new Error(`${redoc} is missing: run \`npm run generate\` (${(error as Error).message})`, { cause: error });
     }
   }
+  mkdirSync(join(root, ".vitepress"), { recursive: true });
   writeIfChanged(join(root, ".vitepress", "try-it.generated.json"), `${JSON.stringify(consoles, null, 2)}\n`);
 }
 
 // `npm run docs:pages`: the type check reads try-it.generated.json, so it writes the pages first.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeGeneratedPages();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await writeGeneratedPages();

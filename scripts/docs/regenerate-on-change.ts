@@ -4,13 +4,19 @@
 import { dirname } from "node:path";
 import type { Plugin } from "vite";
 
-export function regenerateOnBundleChange(bundles: string[], regenerate: () => void): Plugin {
+export function regenerateOnBundleChange(bundles: string[], regenerate: () => void | Promise<void>): Plugin {
   return {
     name: "contracts:regenerate-reference",
     configureServer(server) {
       server.watcher.add([...new Set(bundles.map((bundle) => dirname(bundle)))]);
       const onEvent = (file: string) => {
-        if (bundles.includes(file)) regenerate();
+        // A source that does not load (an overlay being edited) is reported; the server keeps the last pages.
+        if (bundles.includes(file))
+          Promise.resolve()
+            .then(regenerate)
+            .catch((error: unknown) =>
+              server.config.logger.error(`the docs pages were not regenerated: ${String(error)}`),
+            );
       };
       server.watcher.on("change", onEvent);
       server.watcher.on("add", onEvent);

@@ -4,7 +4,7 @@
 // the deployment no longer has is reported as no longer seen, the mock serves the deployment's shapes and the types
 // generated with the overlay type-check a client that reads them. Real HTTP on loopback, the real CLI for record,
 // mock and generate, real tsc.
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,9 @@ import {
   type OracleLinksOptions,
   startOracleLinksServer,
 } from "../../conformance/oracle/links.js";
-import { type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
+import { overlayDiff } from "../../conformance/overlay/diff.js";
+import { loadOverlay, type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
+import { docsOverlay, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { conformInProcess } from "../support/conform.js";
 import { freePort } from "../support/ports.js";
 import { repoRoot, runContracts, runToEnd } from "../support/processes.js";
@@ -223,6 +225,57 @@ describe("the deployment's shapes beyond the runner", () => {
       expect.stringMatching(/^\+ \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/overlay: \[/),
     );
   });
+
+  it("the docs site shows it as a page of the links reference: the operations, linked to their sections, and each place before and after", async () => {
+    const root = join(dir, "docs");
+    const overlaySource = docsOverlay(overlayFile);
+    await writeGeneratedPages(root, overlaySource);
+    const reference = join(root, "reference", "links");
+    const page = readFileSync(join(reference, "overlay.md"), "utf8");
+    expect(referenceNavigation("links", overlaySource).at(-1)).toEqual({
+      link: "/reference/links/overlay",
+      text: "Deployment overlay",
+    });
+    expect(referenceNavigation("pay", overlaySource).map((entry) => entry.text)).not.toContain("Deployment overlay");
+    expect(page).toContain(`generated with the overlay \`links.overlay.yaml\` (${overlay.info.title}`);
+    // The same changes as `contracts overlay diff`: its nine operations, and one section per changed place.
+    const rows = [...page.matchAll(/^\| \[`(\w+)`\]\(\.\/([\w-]+)#(\w+)\) \| (changed|removed) \|$/gm)];
+    expect(rows.map((row) => row[1])).toEqual(expect.arrayContaining(["listOverlays", "addCampaign", "getAccount"]));
+    expect(rows).toHaveLength(9);
+    const diffLines = overlayDiff(await loadOverlay(overlayFile)).split("\n");
+    const diffPlaces = diffLines.filter((line) => /^[-+~] \//.test(line));
+    expect(page.match(/^\*\*(Added|Removed|Changed)\*\* in \[/gm)).toHaveLength(diffPlaces.length);
+    // A place's section: where it is, linked, then its value before and after as JSON code blocks (or absent).
+    const sections = page.split(/\n(?=\*\*(?:Added|Removed|Changed)\*\* in )/);
+    const place = (pointer: string) => {
+      const section = sections.find((text) => text.split("\n")[0]!.endsWith(`: \`${pointer}\``)) ?? "";
+      const value = (label: string) => {
+        const block = new RegExp(`^${label}:\\n\\n\`\`\`json\\n([^\`]*)\`\`\`$`, "m").exec(section)?.[1];
+        return block === undefined ? section.includes(`${label}: _absent_`) && "absent" : JSON.parse(block);
+      };
+      return { heading: section.split("\n")[0], before: value("Before"), after: value("After") };
+    };
+    expect(place("/components/schemas/OverlayPage/properties/overlay")).toEqual({
+      heading: expect.stringMatching(
+        /^\*\*Added\*\* in \[Schema `OverlayPage` › `overlay`\]\(\.\/schemas#schema-OverlayPage\)/,
+      ),
+      before: "absent",
+      after: { type: "array", items: { $ref: "#/components/schemas/Overlay" } },
+    });
+    const required = place("/components/schemas/CampaignSaved/required");
+    expect(required.heading).toMatch(/^\*\*Changed\*\* in \[Schema `CampaignSaved` › required\]/);
+    expect(required.before).toContain("domain");
+    expect(required.after).toEqual(expect.any(Array));
+    expect(required.after).not.toContain("domain");
+    // Every link of the page leads to a section of the generated reference.
+    const links = [...page.matchAll(/\]\(\.\/([\w-]*)#([\w-]+)\)/g)];
+    expect(links.length).toBeGreaterThan(diffPlaces.length);
+    for (const [link, target, anchor] of links)
+      expect(readFileSync(join(reference, `${target || "index"}.md`), "utf8"), link).toContain(`{#${anchor}}`);
+    // Without an overlay the page is gone again.
+    await writeGeneratedPages(root, undefined);
+    expect(existsSync(join(reference, "overlay.md"))).toBe(false);
+  }, 120_000); // the whole site's pages generated twice: compute, not waiting
 
   it("contracts mock --overlay serves them: `overlay`, `campaign`, error 0 on lists", async () => {
     const port = await freePort();

@@ -28,7 +28,11 @@ describe("docs:dev regenerates the reference pages", () => {
       configFile: false,
       root: site,
       logLevel: "silent",
-      plugins: [regenerateOnBundleChange([bundle], () => (regenerated += 1))],
+      plugins: [
+        regenerateOnBundleChange([bundle], () => {
+          regenerated += 1;
+        }),
+      ],
     });
     // The watch on the bundles' directory is set up in the background.
     await expect

@@ -99,7 +99,7 @@ describe("the console of an operation against a running sandbox and mock", () =>
 });
 
 describe("the identity consoles, on a loopback port that is none of the demo client's redirect origins", () => {
-  it("prefill no code that looks real, say how to get one, and exchange a real code and read userinfo", async () => {
+  it("prefill no code or ID token that looks real, say how to get them, exchange a real code and read userinfo", async () => {
     const base = urls.sandbox.identity;
     const tokens = await site.visit("/reference/identity/tokens", "desktop", [new URL(base).host]);
     let accessToken: string | undefined;
@@ -133,6 +133,33 @@ describe("the identity consoles, on a loopback port that is none of the demo cli
       ]);
     } finally {
       await tokens.end();
+    }
+
+    // The logout console: no example ID token the sandbox must refuse, but a placeholder that says where one comes
+    // from; its body, with the ID_TOKEN `contracts sandbox sign-in` prints, is a logout the sandbox accepts. Sent
+    // from here (Node), not from the page: the sandbox's logout answers are pages, which no other page may read.
+    const logout = await site.visit("/reference/identity/session", "desktop", [new URL(base).host]);
+    try {
+      const console = logout.page.locator('details.try-it[data-operation="logoutWithForm"]');
+      await console.locator("summary").first().click();
+      await console.locator("input.try-it-base").fill(base);
+      expect(await console.locator(".try-it-sign-in").textContent()).toMatch(/ID_TOKEN.*id_token_hint/s);
+      const prefilled = new URLSearchParams(await console.locator(".try-it-body textarea").inputValue());
+      expect(prefilled.get("id_token_hint")).toBe("paste.ID_TOKEN.from-npx-contracts-sandbox-sign-in");
+      const url = `${base}${loadContract("identity").operation("logoutWithForm").path}`;
+      const send = (form: URLSearchParams) =>
+        fetch(url, { method: "POST", body: form, redirect: "manual", headers: { origin: new URL(site.url).origin } });
+      const refused = await send(prefilled);
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("could not decode id_token_hint");
+      const { ID_TOKEN } = await signIn(base);
+      prefilled.set("id_token_hint", ID_TOKEN!);
+      const accepted = await send(prefilled);
+      expect(accepted.status).toBe(200);
+      expect(await accepted.text()).toMatch(/<form method="post" action="[^"]+\/confirm">/);
+      expect(logout.problems).toEqual([]);
+    } finally {
+      await logout.end();
     }
 
     const userinfo = await site.visit("/reference/identity/userinfo", "desktop", [new URL(base).host]);
