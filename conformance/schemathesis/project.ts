@@ -166,7 +166,7 @@ export function contractFacts(api: ApiName, nonce: NonceMode = DEFAULT_NONCE): J
     // identity's token endpoint: the registered client authenticates in the form body (client_secret_post).
     const bodyFields = new Set<string>();
     walkWithRefs(document, operation.requestBody, (node) =>
-      Object.keys((node.properties ?? {})).forEach((name) => bodyFields.add(name)),
+      Object.keys(node.properties ?? {}).forEach((name) => bodyFields.add(name)),
     );
     const credentials = Object.entries(BODY_CREDENTIALS).filter(([field]) => bodyFields.has(field));
     if (credentials.length > 0) facts.bodyCredentials = Object.fromEntries(credentials);
