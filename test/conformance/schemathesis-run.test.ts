@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
-import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import { ORACLE_RUNS } from "../support/schemathesis.js";
 import {
+  ORACLE_RUNS,
+  runOnOracle,
   SANDBOX_CREDENTIALS,
   sandboxAccessToken,
   schemathesisProjectIn,
@@ -79,19 +79,9 @@ describe("Schemathesis on the independent oracles (conformance/oracle)", () => {
   it.each(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
     "%s: no failure and no error, with writes",
     async (_name, oracle) => {
-      const server = await oracle.start();
-      try {
-        const project = schemathesisProjectIn(oracle.api, ["--allow-writes", ...oracle.projectArgs]);
-        const run = await runLocalSchemathesis(project.dir, oracle.api, server.url, {
-          seed: 1,
-          env: { ...FAULT_SERVER_CREDENTIALS },
-          more: ["--max-examples", "10", ...oracle.runArgs],
-        });
-        expect(run.code, run.output).toBe(0);
-        expect(server.log.length, run.output).toBeGreaterThan(20);
-      } finally {
-        await server.close();
-      }
+      const run = await runOnOracle(oracle, 1);
+      expect(run.code, run.output).toBe(0);
+      expect(run.requests, run.output).toBeGreaterThan(20);
     },
     600_000,
   );

@@ -3,12 +3,12 @@
 // this file, like everything under test/release/, runs where releases are proven: in CI (CI=true) and with
 // `npm run test:release`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import {
   ORACLE_RUNS,
+  runOnOracle,
   SANDBOX_CREDENTIALS,
   sandboxAccessToken,
   schemathesisProjectIn,
@@ -46,18 +46,8 @@ describe.each(SEEDS)("seed %i", (seed) => {
   it.each(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
     "the oracle %s, with writes: no failure, no error",
     async (_name, oracle) => {
-      const server = await oracle.start();
-      try {
-        const project = schemathesisProjectIn(oracle.api, ["--allow-writes", ...oracle.projectArgs]);
-        const run = await runLocalSchemathesis(project.dir, oracle.api, server.url, {
-          seed,
-          env: { ...FAULT_SERVER_CREDENTIALS },
-          more: ["--max-examples", "10", ...oracle.runArgs],
-        });
-        expect(run.code, run.output).toBe(0);
-      } finally {
-        await server.close();
-      }
+      const run = await runOnOracle(oracle, seed);
+      expect(run.code, run.output).toBe(0);
     },
     600_000,
   );

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
+import { type LocalRun, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { CREDENTIAL_ENV } from "../../conformance/apis.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
@@ -49,30 +50,45 @@ export const SANDBOX_CREDENTIALS: Record<ApiName, Record<string, string>> = {
   },
 };
 
-/** The independent servers (conformance/oracle), each as Schemathesis runs against it: the project's options and the
- * run's (the links oracle counts its 30 requests in one-second windows here, and Schemathesis keeps below that). */
+/** The independent servers (conformance/oracle), each with the options of its Schemathesis project. */
 export const ORACLE_RUNS: Array<{
   name: string;
   api: ApiName;
   start(): Promise<RunningServer>;
   projectArgs: string[];
-  runArgs: string[];
 }> = [
   ...(["http", "always-200"] as const).map((errors) => ({
     name: `links, errors ${errors === "http" ? "with HTTP statuses" : "in HTTP 200"}`,
     api: "links" as const,
     start: () => startOracleLinksServer({ token: FAULT_SERVER_CREDENTIALS.LINKS_TOKEN, errors, windowMs: 1000 }),
     projectArgs: [],
-    runArgs: ["--rate-limit", testServerRate("links")],
   })),
   ...ORACLES.map((oracle) => ({
     name: oracle.api,
     api: oracle.api,
     start: () => oracle.start(),
     projectArgs: oracle.api === "pay" ? ["--nonce", "milliseconds"] : [],
-    runArgs: ["--rate-limit", testServerRate(oracle.api)],
   })),
 ];
+
+/** Schemathesis on a new start of `oracle`, with writes, on `seed`; with the number of requests the oracle logged. */
+export async function runOnOracle(
+  oracle: (typeof ORACLE_RUNS)[number],
+  seed: number,
+): Promise<LocalRun & { requests: number }> {
+  const server = await oracle.start();
+  try {
+    const project = schemathesisProjectIn(oracle.api, ["--allow-writes", ...oracle.projectArgs]);
+    const run = await runLocalSchemathesis(project.dir, oracle.api, server.url, {
+      seed,
+      env: { ...FAULT_SERVER_CREDENTIALS },
+      more: ["--max-examples", "10", "--rate-limit", testServerRate(oracle.api)],
+    });
+    return { ...run, requests: server.log.length };
+  } finally {
+    await server.close();
+  }
+}
 
 /** An access token of the demo user, from `contracts sandbox sign-in` at the sandbox's identity API. */
 export async function sandboxAccessToken(issuer: string): Promise<string> {
