@@ -15,7 +15,7 @@ import {
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { conformInProcess } from "../support/conform.js";
-import { conformWithCli, failingChecks } from "../support/conform-cli.js";
+import { conformWithCli, failingChecks, noRandomProducts } from "../support/conform-cli.js";
 import { repoRoot } from "../support/processes.js";
 
 const servers: Array<{ close(): Promise<void> }> = [];
@@ -26,13 +26,6 @@ afterAll(async () => {
 // The servers announce 30 requests per one-second window; the contract's 30 per minute would make the links runs
 // take minutes, so the budget is raised here and the runner follows the servers' X-RateLimit-* headers alone.
 const conform = (args: string[]) => conformWithCli([...args, "--seed", "7", "--rate-limit", "1000/s"]);
-
-// Random valid products carry negative prices, which the contract allows (PriceCreate.amount has no minimum, its
-// range "is not shown") but every catalog server here refuses, as a provider counting money in minor units would:
-// a contract gap, reported. Correct catalog runs therefore create only the sequence's example product, the one
-// creation that --max-writes 1 keeps for it.
-// Two creations: the example's, and the Idempotency-Key sequence's; invalid data goes first and, refused, costs none.
-const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", "2"] : []);
 
 describe("fault servers", () => {
   it("cover every check", () => {

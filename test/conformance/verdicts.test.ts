@@ -3,7 +3,12 @@
 // refusal whatever the HTTP status, x-assumption turns a broken constraint into a warning (a failure under --strict),
 // and only x-provider-refuses makes an accepted invalid request a failure.
 import { afterEach, describe, expect, it } from "vitest";
-import { type ContractPatch, ERROR_ENVELOPES } from "../../conformance/fault-servers/contract-patch.js";
+import {
+  type ContractPatch,
+  EMPTY_REDIRECTS_ASSUMED,
+  ERROR_ENVELOPES,
+  REDIRECTS_ARE_URLS,
+} from "../../conformance/fault-servers/contract-patch.js";
 import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/judge/contract-words.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
@@ -19,25 +24,6 @@ afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
-
-// The contract itself no longer checks the redirects on read (the seed never says an unset one is a URL), so these
-// tests put the URL format back as the constraint under judgement, with and without an assumption on it.
-const REDIRECTS_ARE_URLS: ContractPatch[] = ["redirectroot", "redirect404"].map((name) => ({
-  api: "links",
-  pointer: `/components/schemas/Domain/properties/${name}`,
-  key: "format",
-  value: "uri",
-}));
-
-const EMPTY_REDIRECTS_ASSUMED: ContractPatch[] = [
-  ...REDIRECTS_ARE_URLS,
-  ...["redirectroot", "redirect404"].map((name): ContractPatch => ({
-    api: "links",
-    pointer: `/components/schemas/Domain/properties/${name}`,
-    key: "x-assumption",
-    value: "The seed calls it a URL but never says an unset redirect is not read back empty.",
-  })),
-];
 
 // Every node on the way from listDomains to the redirect fields, so that "no assumption there" holds whatever
 // assumptions the specs carry themselves.

@@ -67,3 +67,10 @@ export function checkOf(report: RunReport, name: string): RunReport["checks"][nu
   if (!found) throw new Error(`the report lists no check ${name}`);
   return found;
 }
+
+// Random valid products carry negative prices, which the contract allows (PriceCreate.amount has no minimum, its
+// range "is not shown") but every catalog server here refuses, as a provider counting money in minor units would:
+// a contract gap, reported. Correct catalog runs therefore create only the sequence's example product, the one
+// creation that --max-writes 1 keeps for it.
+// Two creations: the example's, and the Idempotency-Key sequence's; invalid data goes first and, refused, costs none.
+export const noRandomProducts = (api: string) => (api === "catalog" ? ["--max-writes", "2"] : []);

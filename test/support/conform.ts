@@ -2,8 +2,8 @@
 // error lines, writing to buffers instead of the process's streams. The self-tests that prove each check on a fault
 // server run this way (a child process per run cost more than most runs themselves); the tests of the command as a
 // process (exit codes, signals, what a shell sees) run the real CLI (conform-cli.ts). A test can also change the
-// loaded contract for one run (conformance/fault-servers/contract-patch.ts): such a run waits for the others and
-// holds the contract alone, since the patch is seen by every run of this process.
+// loaded contract for one run (conformance/fault-servers/contract-patch.ts): such a run waits for the runs on another
+// contract, since the patch is seen by every run of this process.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,31 +27,48 @@ export interface InProcessRun {
   files: { json: string; junit?: string };
 }
 
-/** Runs without a patch go together; a run with one waits until they are done, and the others wait for it. */
+/**
+ * Runs on the same contract (no patch, or the same patches) go together; a run on another waits until they are done,
+ * and the runs that come after it wait for it, in order. The first of a group applies its patches, the last restores
+ * the contract.
+ */
 const contractLock = {
-  shared: 0,
-  exclusive: Promise.resolve(),
-  drained: [] as Array<() => void>,
-  async withShared<T>(run: () => Promise<T>): Promise<T> {
-    await this.exclusive;
-    this.shared += 1;
-    try {
-      return await run();
-    } finally {
-      this.shared -= 1;
-      if (this.shared === 0) this.drained.splice(0).forEach((resolve) => resolve());
+  /** The patches in force (as JSON) and how many runs hold them. */
+  words: "[]",
+  holders: 0,
+  restore: () => {},
+  waiting: [] as Array<{ patches: ContractPatch[]; enter: () => void; fail: (error: unknown) => void }>,
+  admit(patches: ContractPatch[]) {
+    if (this.holders === 0) {
+      this.restore = patches.length > 0 ? patchContract(patches) : () => {};
+      this.words = JSON.stringify(patches);
     }
+    this.holders += 1;
   },
-  async withExclusive<T>(run: () => Promise<T>): Promise<T> {
-    const previous = this.exclusive;
-    let release = () => {};
-    this.exclusive = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    if (this.shared > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
+  async hold<T>(patches: ContractPatch[], run: () => Promise<T>): Promise<T> {
+    if (this.waiting.length === 0 && (this.holders === 0 || this.words === JSON.stringify(patches)))
+      this.admit(patches);
+    else await new Promise<void>((enter, fail) => this.waiting.push({ patches, enter, fail }));
     try {
       return await run();
     } finally {
-      release();
+      this.holders -= 1;
+      if (this.holders === 0) this.restore();
+      // The next waiting run, and those right behind it on the same contract; a patch that cannot be made fails its
+      // run only.
+      for (
+        let next = this.waiting[0];
+        next && (this.holders === 0 || this.words === JSON.stringify(next.patches));
+        next = this.waiting[0]
+      ) {
+        this.waiting.shift();
+        try {
+          this.admit(next.patches);
+          next.enter();
+        } catch (error) {
+          next.fail(error);
+        }
+      }
     }
   },
 };
@@ -81,10 +98,7 @@ export async function conformInProcess(
       return code;
     }
   };
-  const code =
-    patches.length === 0
-      ? await contractLock.withShared(run)
-      : await contractLock.withExclusive(() => withPatches(patches, run));
+  const code = await contractLock.hold(patches, run);
   let report: RunReport;
   try {
     report = JSON.parse(readFileSync(files.json, "utf8")) as RunReport;
@@ -92,15 +106,6 @@ export async function conformInProcess(
     throw new Error(`no report (exit ${code}):\n${out.stdout}\n${out.stderr}`);
   }
   return { code, report, ...out, output: `${out.stdout}\n${out.stderr}`, files };
-}
-
-async function withPatches<T>(patches: ContractPatch[], run: () => Promise<T>): Promise<T> {
-  const restore = patchContract(patches);
-  try {
-    return await run();
-  } finally {
-    restore();
-  }
 }
 
 /**
