@@ -60,7 +60,8 @@ export function endpointPaths(markdown: string): EndpointPath[] {
       if (match[2] !== "/" && !match[2]!.startsWith("/_sandbox/"))
         found.push({ line, text: match[0], api: API_NAMES[Number(match[1])], path: match[2]! });
     }
-    for (const match of lineText.matchAll(new RegExp(`\\b(${METHODS}) (/[^\\s\`<)?#]*)`, "g")))
+    // A colon right after the path is the prose's (an error message's `GET /api/campaigns: fetch failed`).
+    for (const match of lineText.matchAll(new RegExp(`\\b(${METHODS}) (/[^\\s\`<)?#]*[^\\s\`<)?#:])`, "g")))
       if (looksLikeEndpoint(match[2]!, roots)) found.push({ line, text: match[0], method: match[1], path: match[2]! });
     for (const match of lineText.matchAll(/`(\/[^\s`?#]*)`/g))
       if (looksLikeEndpoint(match[1]!, roots)) found.push({ line, text: match[0], path: match[1]! });

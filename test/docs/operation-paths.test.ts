@@ -35,6 +35,7 @@ describe("endpoint paths in the README and the hand-written pages", () => {
       "  App->>IdP: POST /api/login/oauth/token<br/>code",
       "the key from `/.well-known/jwk`, the page [gaps](/reference/identity/gaps), `/_sandbox/pay/1`",
       `curl http://127.0.0.1:4021${pathOf("getUserInfo")}`,
+      "An error reads `GET /api/campaigns: fetch failed`, or `GET /api/campaign: fetch failed`.",
     ].join("\n");
     expect(endpointPathProblems(markdown, "docs/guide/broken.md")).toEqual([
       "docs/guide/broken.md:2: http://127.0.0.1:4020/api/user-info: no operation of identity has this path",
@@ -42,6 +43,7 @@ describe("endpoint paths in the README and the hand-written pages", () => {
       "docs/guide/broken.md:4: POST /api/login/oauth/token: no operation of any contract has this path",
       "docs/guide/broken.md:5: `/.well-known/jwk`: no operation of any contract has this path",
       `docs/guide/broken.md:6: http://127.0.0.1:4021${pathOf("getUserInfo")}: no operation of links has this path`,
+      "docs/guide/broken.md:7: GET /api/campaign: no operation of any contract has this path",
     ]);
   });
 });
