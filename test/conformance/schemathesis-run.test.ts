@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
+import { fromPackageRoot } from "../../lib/paths.js";
+import { repoRoot, runToEnd } from "../support/processes.js";
 import {
   ORACLE_RUNS,
   runOnOracle,
@@ -85,4 +87,16 @@ describe("Schemathesis on the independent oracles (conformance/oracle)", () => {
     },
     600_000,
   );
+});
+
+it("the hooks module is linted and formatted by ruff, every function annotated (conformance/schemathesis/ruff.toml)", async () => {
+  const ruff = fromPackageRoot(".venv-schemathesis", "bin", "ruff");
+  const config = ["--config", "conformance/schemathesis/ruff.toml", "conformance/schemathesis/hooks.py"];
+  for (const args of [
+    ["check", ...config],
+    ["format", "--check", ...config],
+  ]) {
+    const run = await runToEnd(ruff, args, repoRoot);
+    expect(run.status, `ruff ${args.join(" ")}\n${run.stdout}${run.stderr}`).toBe(0);
+  }
 });
