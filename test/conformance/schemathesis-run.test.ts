@@ -1,16 +1,12 @@
-// Real Schemathesis (the pinned release, installed by scripts/schemathesis-install.sh) with the files `contracts
-// schemathesis` writes: no failure and no error on the sandbox's four APIs, read-only and with writes, and on the
-// independent oracles; and the operations the project leaves out never reach the sandbox (its request log). One seed
-// here; test/release/schemathesis-proof.test.ts runs five, and the fault servers.
+// Real Schemathesis (the pinned release, which the test setup installs with scripts/schemathesis-install.sh) with the
+// files `contracts schemathesis` writes: no failure and no error on the sandbox's four APIs, read-only and with writes,
+// and the operations the project leaves out never reach the sandbox (its request log). The oracles:
+// schemathesis-oracles.test.ts. One seed here; test/release/schemathesis-proof.test.ts runs five, and the faults.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
+import { runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
-import { fromPackageRoot } from "../../lib/paths.js";
-import { repoRoot, runToEnd } from "../support/processes.js";
 import {
-  ORACLE_RUNS,
-  runOnOracle,
   SANDBOX_CREDENTIALS,
   sandboxAccessToken,
   schemathesisProjectIn,
@@ -21,7 +17,6 @@ let sandbox: RunningSandbox;
 const called: Array<{ api: ApiName; method: string; path: string }> = [];
 
 beforeAll(async () => {
-  await installSchemathesis();
   sandbox = await startSandbox({
     ports: { identity: 0, links: 0, catalog: 0, pay: 0 },
     rateLimit: false,
@@ -75,28 +70,4 @@ describe.each([
     },
     600_000,
   );
-});
-
-describe("Schemathesis on the independent oracles (conformance/oracle)", () => {
-  it.each(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
-    "%s: no failure and no error, with writes",
-    async (_name, oracle) => {
-      const run = await runOnOracle(oracle, 1);
-      expect(run.code, run.output).toBe(0);
-      expect(run.requests, run.output).toBeGreaterThan(20);
-    },
-    600_000,
-  );
-});
-
-it("the hooks module is linted and formatted by ruff, every function annotated (conformance/schemathesis/ruff.toml)", async () => {
-  const ruff = fromPackageRoot(".venv-schemathesis", "bin", "ruff");
-  const config = ["--config", "conformance/schemathesis/ruff.toml", "conformance/schemathesis/hooks.py"];
-  for (const args of [
-    ["check", ...config],
-    ["format", "--check", ...config],
-  ]) {
-    const run = await runToEnd(ruff, args, repoRoot);
-    expect(run.status, `ruff ${args.join(" ")}\n${run.stdout}${run.stderr}`).toBe(0);
-  }
 });

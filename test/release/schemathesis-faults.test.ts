@@ -2,11 +2,11 @@
 // `npm run bench:schemathesis` measures): each fault Schemathesis can see from outside is caught, and no credential
 // reaches its report. The others need a check it does not have (docs/guide/schemathesis.md, "What only `contracts
 // conform` checks"). Like everything under test/release/, this runs in CI (CI=true) and with `npm run test:release`.
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { patchContract } from "../../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import { faultSchemathesisArgs, testServerRate } from "../../conformance/fault-servers/schemathesis-runs.js";
-import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
+import { runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { schemathesisProjectIn, secretsInReports } from "../support/schemathesis.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 
@@ -39,8 +39,6 @@ const CAUGHT = new Set<string>([
   "oracle-pay-order-without-payment-id",
   "pay-signature-not-checked",
 ]);
-
-beforeAll(() => installSchemathesis(), 600_000);
 
 it.each(FAULTS.map((fault) => [fault.name, fault] as const))(
   "%s",

@@ -3,7 +3,7 @@
 // this file, like everything under test/release/, runs where releases are proven: in CI (CI=true) and with
 // `npm run test:release`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installSchemathesis, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
+import { runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { API_NAMES } from "../../lib/contract/index.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import {
@@ -18,7 +18,6 @@ const SEEDS = [1, 2, 3, 4, 5];
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  await installSchemathesis();
   sandbox = await startSandbox({ ports: { identity: 0, links: 0, catalog: 0, pay: 0 }, rateLimit: false });
 }, 600_000);
 afterAll(() => sandbox?.stop());

@@ -3,6 +3,7 @@
 // Type errors do not stop the emit (and `npm run check:ts` reports them); only a failure to emit stops the tests.
 // Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
 // that no file finds it missing and no worker is blocked by apt-get for a minute.
+// Installs the pinned Schemathesis from PyPI (scripts/schemathesis-install.sh) when it is missing, for the same reason.
 // Also gives each run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
 // And makes npx's entry for this clone's `contracts` before tests run `npx contracts` in parallel, as the guides do:
 // npm writes that entry's package.json outside its lock, so two first runs at once, or one killed half-way, leave an
@@ -26,6 +27,7 @@ export default function setup(project: TestProject): () => void {
   if (result?.error || !existsSync(cli))
     throw new Error(`could not compile the package: ${result?.error ?? result?.stdout}`);
   installChromiumIfMissing();
+  installSchemathesisIfMissing();
   prepareNpxEntry();
   // A new directory for every run, reruns in watch mode included, so that edited docs are built again.
   let docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
@@ -36,6 +38,14 @@ export default function setup(project: TestProject): () => void {
     project.provide("docsSiteDir", docsSiteDir);
   });
   return () => rmSync(docsSiteDir, { recursive: true, force: true });
+}
+
+/** The pinned Schemathesis in .venv-schemathesis/, once before the files that run it start (they run in parallel). */
+function installSchemathesisIfMissing(): void {
+  const install = spawnSync("bash", [resolve(import.meta.dirname, "../../scripts/schemathesis-install.sh")], {
+    encoding: "utf8",
+  });
+  if (install.status !== 0) throw new Error(`scripts/schemathesis-install.sh failed:\n${install.stderr}`);
 }
 
 function prepareNpxEntry(): void {
