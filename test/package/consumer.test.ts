@@ -303,6 +303,14 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
     }
   });
 
+  it("contracts schemathesis writes a whole project from the install, its hooks module included", async () => {
+    const out = join(scratch, "schemathesis-pay");
+    await contracts(["schemathesis", "pay", "--out", out]);
+    for (const file of ["pay.openapi.json", "schemathesis.toml", "hooks.py", "contract-facts.json"])
+      expect(existsSync(join(out, file)), file).toBe(true);
+    expect(readFileSync(join(out, "hooks.py"), "utf8")).toContain("def promised_refusal(");
+  });
+
   it("contracts diff flags a breaking change", async () => {
     const released = join(installedIn(toolsProject, tools), "generated", "openapi", "catalog.json");
     const changed = JSON.parse(readFileSync(released, "utf8"));
