@@ -226,8 +226,12 @@ async function openThroughRouter(page: Page, path: string): Promise<string | und
   );
   const arrived = await page
     .waitForFunction(
+      // The new page, or the not-found one, has been rendered: between the old content's removal and the new
+      // page's chunk (late on a busy machine) the content is empty, which is neither.
       ({ expected, samePage }) =>
-        location.pathname === expected && (samePage || !document.querySelector("[data-shown-before]")),
+        location.pathname === expected &&
+        (samePage || !document.querySelector("[data-shown-before]")) &&
+        document.querySelector(".NotFound, .VPContent h1, .VPHero .name") !== null,
       { expected, samePage },
       { timeout: 10_000 },
     )
@@ -235,10 +239,9 @@ async function openThroughRouter(page: Page, path: string): Promise<string | und
       () => true,
       () => false,
     );
-  if (!arrived) return `the router did not show it within 10 s (the address is ${new URL(page.url()).pathname})`;
-  const notFound =
-    (await page.locator(".NotFound").count()) > 0 || !(await page.locator(".VPContent h1, .VPHero .name").count());
-  return notFound ? "PAGE NOT FOUND" : undefined;
+  if (!arrived)
+    return `the router showed neither it nor the not-found page within 10 s (the address is ${new URL(page.url()).pathname})`;
+  return (await page.locator(".NotFound").count()) > 0 ? "PAGE NOT FOUND" : undefined;
 }
 
 /** Every collected link that ends on the not-found page, misses its anchor, or (a file) does not answer 200. The
