@@ -3,7 +3,8 @@
 // when it is answered with 405, Allow must name every method the contract documents at that path and not the
 // probed one. A refusal other than 405 says nothing about Allow (unsupported_method judges it).
 import type { Exchange } from "../send/transport.js";
-import { type Verdict, verdictOf } from "./verdict.js";
+import type { Verdict } from "../model/finding.js";
+import { verdictOf } from "./verdict.js";
 
 export const ALLOW_HEADER_CHECK = "allow_header";
 

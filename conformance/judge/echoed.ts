@@ -6,7 +6,8 @@ import { propertiesWith } from "../contract/lookup.js";
 import { pointerValue } from "../contract/links.js";
 import type { OperationModel } from "../plan/cases.js";
 import type { Exchange } from "../send/transport.js";
-import { type Verdict, verdictOf } from "./verdict.js";
+import type { Verdict } from "../model/finding.js";
+import { verdictOf } from "./verdict.js";
 
 const aliasesByApi = new Map<ApiName, Map<string, string>>();
 

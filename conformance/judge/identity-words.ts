@@ -5,7 +5,7 @@ import type { Navigation } from "../sign-in/driver.js";
 import type { Exchange } from "../send/transport.js";
 import { assumptionBroken } from "./assumptions.js";
 import type { Judge } from "./judge.js";
-import type { Decision, Verdict } from "./verdict.js";
+import type { Decision, Verdict } from "../model/finding.js";
 
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
 export type DiscoveryDocument = Record<string, unknown>;

@@ -15,6 +15,9 @@ import type { Expectation } from "./response-check-input.js";
 import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "./contract-words.js";
 import { verdictOf, warningOf } from "./verdict.js";
+import type { Finding } from "../model/finding.js";
+import type { Scenario } from "../model/scenario.js";
+import { judgeScenario } from "./scenarios.js";
 
 export interface JudgeOptions {
   /** false while shrinking: the counts are those of the cases the run meant to send. */
@@ -120,6 +123,19 @@ export class Judge {
       strict: this.context.options.strict,
       note: (found: CheckNote) => this.ledger.add(warningOf(check, operationId, found, caseLabel)),
     };
+  }
+
+  /** Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. */
+  scenario(scenario: Scenario): void {
+    for (const finding of judgeScenario(scenario, this.context)) this.add(finding);
+  }
+
+  /** The one way a finding reaches the ledger. */
+  private add(finding: Finding): void {
+    if (!("about" in finding)) this.ledger.add(finding);
+    else if (finding.about === "observation")
+      this.ledger.observations.acceptedInvalid(finding.operationId, this.context.secrets.redact(finding.message));
+    else this.ledger.decide(finding);
   }
 
   /** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */

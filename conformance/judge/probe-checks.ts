@@ -3,7 +3,8 @@
 import type { ApiName } from "../../lib/contract/index.js";
 import type { Exchange, RecordedResponse } from "../send/transport.js";
 import { everyResponse, isRefusal, isSuccess, undocumentedMethodsRefused } from "./contract-words.js";
-import { type Verdict, verdictOf } from "./verdict.js";
+import type { Verdict } from "../model/finding.js";
+import { verdictOf } from "./verdict.js";
 
 /** What the narrower key was sent with: the scopes the operation needs, and those of them the key lacks. */
 export interface ScopeProbe {

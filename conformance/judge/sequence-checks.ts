@@ -8,7 +8,8 @@ import type { OperationModel } from "../plan/cases.js";
 import type { Exchange } from "../send/transport.js";
 import { isSuccess } from "./contract-words.js";
 import { compareWithSent } from "./echoed.js";
-import { type Verdict, verdictOf } from "./verdict.js";
+import type { Verdict } from "../model/finding.js";
+import { verdictOf } from "./verdict.js";
 
 /** Where a resource was looked for in its list: found, or seen to the end without it. */
 export type ListOutcome = "found" | "absent";

@@ -5,7 +5,7 @@
 import type { Expectation } from "../judge/response-check-input.js";
 import { DEFAULT_NONCE, shellNonce } from "../send/nonces.js";
 import { ObservationLog } from "../judge/observations.js";
-import type { Decision, Verdict } from "../judge/verdict.js";
+import type { Decision, Verdict } from "../model/finding.js";
 import type { RunOptions } from "../context.js";
 import type { Exchange } from "../send/transport.js";
 import { CoverageLog } from "./coverage.js";

@@ -27,7 +27,8 @@ import type { Ledger } from "../report/ledger.js";
 import { markAsOurs, type ResourceTracker } from "./resources.js";
 import type { CaseSender } from "./sender.js";
 import type { Exchange } from "./transport.js";
-import { type Verdict, verdictOf } from "../judge/verdict.js";
+import type { Verdict } from "../model/finding.js";
+import { verdictOf } from "../judge/verdict.js";
 
 /** What the items of one operation share: its model and fixed cases, built once, and the checks already shrunk. */
 export interface OperationCases {

@@ -25,15 +25,22 @@ export interface SendOptions {
   probe?: (request: PreparedRequest) => void;
 }
 
+/** What a request sent as is was, when it is one of the contract's operations. */
+export interface AsIs {
+  model: OperationModel;
+  label: string;
+}
+
 /** What an item of the plan sends with: every exchange it makes carries the item's id. */
 export interface CaseSender {
   /** Sends one case of an operation and returns the exchange (with the request as sent). */
   send(model: OperationModel, requestCase: RequestCase, options?: SendOptions): Promise<Exchange>;
   /**
-   * Sends a request exactly as given: a repeat of one sent before (a replayed nonce, a request sent again), or one the
-   * contract does not describe. It is not judged on arrival.
+   * Sends a request exactly as given: a repeat of one sent before (a replayed nonce, a request sent again), or one a
+   * flow builds itself. With `judged`, the request of that operation it is, the judge gets it on arrival like any
+   * other; without, it is a request the contract does not describe (a page of the sign-in, the redirect back).
    */
-  sendAsIs(request: PreparedRequest): Promise<Exchange>;
+  sendAsIs(request: PreparedRequest, judged?: AsIs): Promise<Exchange>;
   /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   readonly aborted: boolean;
 }
@@ -71,11 +78,20 @@ export class Sender {
     const aborted = () => this.aborted;
     return {
       send: (model, requestCase, options) => this.send(model, requestCase, options, itemId),
-      sendAsIs: async (request) => stamped(await this.transport.send(request), itemId),
+      sendAsIs: (request, judged) => this.sendAsIs(request, judged, itemId),
       get aborted() {
         return aborted();
       },
     };
+  }
+
+  private async sendAsIs(request: PreparedRequest, judged: AsIs | undefined, itemId?: number): Promise<Exchange> {
+    const exchange = stamped(await this.transport.send(request), itemId);
+    if (judged && !exchange.interrupted) {
+      const requestCase: RequestCase = { origin: "sequence", label: judged.label, path: {}, query: {}, headers: {} };
+      this.onArrival({ model: judged.model, exchange, requestCase, auth: "valid", probe: false });
+    }
+    return exchange;
   }
 
   private async send(

@@ -51,18 +51,17 @@ export async function sendStep(
 }
 
 /**
- * Sends a request again byte for byte (same nonce, same signature) through the step's sender, and judges the answer
- * like any other: the response checks, and the observations of what the contract leaves open.
+ * Sends a request again byte for byte (same nonce, same signature) through the step's sender; the judge gets it on
+ * arrival like any other, and runs the response checks for what the step expected.
  */
 export async function sendAgain(
-  { send, judge, ledger }: Pick<StepParts, "send" | "judge" | "ledger">,
+  { send, judge }: Pick<StepParts, "send" | "judge">,
   model: OperationModel,
   sent: Exchange,
   label: string,
   expectation: Expectation = "any",
 ): Promise<Exchange> {
-  const again = await send.sendAsIs({ ...sent.request, headers: { ...sent.request.headers } });
-  ledger.observations.observe(model, again);
+  const again = await send.sendAsIs({ ...sent.request, headers: { ...sent.request.headers } }, { model, label });
   judge.exchange(model, again, expectation, label);
   return again;
 }

@@ -1,0 +1,50 @@
+// What judging produces, as values: a Finding is a check's verdict on an exchange (or on a scenario across several), a
+// decision that a check or an operation did not run and why, or an observation of what the contract leaves open.
+// Checks return findings; only the judge hands them to the ledger (report/ledger.ts), which the reports read.
+import type { Exchange } from "../send/transport.js";
+
+export interface Verdict {
+  check: string;
+  operationId: string;
+  /** pass; fail (the message says why); warn: a broken `x-assumption`, never a failure unless --strict. */
+  outcome: "pass" | "fail" | "warn";
+  /** Why it failed or warned ("" for a pass). */
+  message: string;
+  /** What the case was: `example ...`, `random valid data`, the mutation, `no credentials`, a sequence step. */
+  case: string;
+  /** The exchange judged; a failure is reproduced from it. */
+  exchange?: Exchange;
+  /** warn: the `x-assumption` text. */
+  assumption?: string;
+  /** Where in the request an invalid case breaks the contract (the baseline key). */
+  where?: string;
+  /** The case came from random data of this run's seed. */
+  seeded?: boolean;
+  /** The smallest failing case fast-check found: it replaces the reproduction, not counted again. */
+  shrunk?: boolean;
+  /** false while shrinking: the counts are those of the cases the run meant to send. */
+  tally?: boolean;
+  /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
+  sentBefore?: Exchange;
+}
+
+export interface Decision {
+  about: "check" | "operation";
+  /** The check's name or the operationId. */
+  name: string;
+  /**
+   * skipped: it does not apply or was not asked for (no failure); cannot run: it applies, but a credential or a
+   * prerequisite is missing (fails the run); not sent: a kind of case of an operation was held back (--max-writes).
+   */
+  decision: "skipped" | "cannot run" | "not sent";
+  reason: string;
+}
+
+/** Something the contract leaves open that the provider did (accepted invalid data it never promised to refuse). */
+export interface Observation {
+  about: "observation";
+  operationId: string;
+  message: string;
+}
+
+export type Finding = Verdict | Decision | Observation;
