@@ -11,7 +11,7 @@ import { FAULT_SERVER_CREDENTIALS } from "../conformance/fault-servers/credentia
 import { startReferenceServer } from "../conformance/fault-servers/faults.js";
 import { runConformance } from "../conformance/runner.js";
 import { Transport } from "../conformance/send/transport.js";
-import { CHECK_NAMES } from "../conformance/judge/checks.js";
+import { CHECK_NAMES } from "../conformance/model/check-registry.js";
 import type { ApiName } from "../lib/contract/index.js";
 import { printTable } from "./support.js";
 

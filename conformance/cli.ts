@@ -7,7 +7,8 @@ import { nonceModeText, parseNonceMode } from "./send/nonces.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
 import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
 import { CREDENTIAL_ENV, PROFILES } from "./apis.js";
-import { anyApplies, CHECKS, selectChecks } from "./judge/checks.js";
+import { anyApplies, selectChecks } from "./judge/checks.js";
+import { CHECK_LIST } from "./model/check-registry.js";
 import { applyBaseline, readBaseline, writeBaseline } from "./report/baseline.js";
 import { runMergeCommand } from "./report/merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
@@ -127,9 +128,9 @@ export async function runConformCommand(
     return 0;
   }
   if (values["list-checks"]) {
-    for (const check of CHECKS)
+    for (const check of CHECK_LIST)
       io.out(
-        `${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n`,
+        `${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n    enforces: ${check.enforces}\n`,
       );
     return 0;
   }

@@ -8,16 +8,16 @@ import { UsageError } from "../lib/cli.js";
 import type { ResourceKind } from "./apis.js";
 import { RunContext, type RunOptions } from "./context.js";
 import type { ItemParts } from "./item-parts.js";
-import { appliesTo, CHECKS } from "./judge/checks.js";
+import { appliesTo, CHECK_LIST, type CheckName } from "./model/check-registry.js";
 import { requestWord } from "./judge/contract-words.js";
-import { RESPONSE_CHECK_NAMES } from "./judge/response-checks.js";
 import { Judge } from "./judge/judge.js";
 import { mutationKind } from "./report/coverage.js";
 import { Ledger } from "./report/ledger.js";
+import type { Decision } from "./model/finding.js";
 import { executeItem, type OperationCases, operationCases } from "./send/execute.js";
 import { buildPlan, type OperationFacts } from "./plan/build.js";
 import { budgetView, resolveBudget } from "./plan/budget.js";
-import type { PlanItem } from "./plan/items.js";
+import type { PlanItem } from "./model/plan.js";
 import { Planner } from "./plan/planner.js";
 import { WriteBudget } from "./plan/write-budget.js";
 import { buildReport, type RunReport } from "./report/report.js";
@@ -31,9 +31,6 @@ export type { RunOptions } from "./context.js";
 
 /** Thrown when the target cannot be reached at all (exit code 2). */
 export class UnreachableTarget extends UsageError {}
-
-/** The checks that judge every exchange the run sends (the judge runs the last two on arrival). */
-const EVERY_EXCHANGE_CHECKS = [...RESPONSE_CHECK_NAMES, "rate_limit_headers_consistent", "max_response_time"];
 
 const READ_METHODS = new Set(["get", "head", "options"]);
 
@@ -114,8 +111,8 @@ function leftOut(
   return undefined;
 }
 
-/** The operations this run sends cases to; the others are noted with the reason. */
-function selectOperations(context: RunContext, ledger: Ledger): SelectedOperation[] {
+/** The operations this run sends cases to, and the decisions on the others, with the reason. */
+function selectOperations(context: RunContext): { selected: SelectedOperation[]; decisions: Decision[] } {
   const { api, operations: named } = context.options;
   checkNamed(context);
   const statefulOnly = new Set(
@@ -125,11 +122,12 @@ function selectOperations(context: RunContext, ledger: Ledger): SelectedOperatio
     context.links.filter((link) => link.parameters.some((p) => (p.in ?? "path") === "path")).map((link) => link.to),
   );
   const selected: SelectedOperation[] = [];
+  const decisions: Decision[] = [];
   for (const op of operationsOf(api)) {
     const id = op.operationId;
     if (named.length > 0 && !named.includes(id)) continue;
     if (!context.ownsPath(op.path)) continue; // another shard's
-    const skip = (reason: string) => ledger.decide({ about: "operation", name: id, decision: "skipped", reason });
+    const skip = (reason: string) => decisions.push({ about: "operation", name: id, decision: "skipped", reason });
     const readOnly = READ_METHODS.has(op.method) || id in context.profile.readOnly;
     const left = leftOut(context, op, readOnly);
     // An operation named with --operation that the options keep from running is a mistake, not a pass.
@@ -146,26 +144,28 @@ function selectOperations(context: RunContext, ledger: Ledger): SelectedOperatio
     if (!readOnly && !linked.has(id) && !explicit && context.model(id).parameters.some((p) => p.in === "path")) {
       const reason = `${id} cannot run: no Link Object gives its path parameters a value from a resource the run created`;
       skip(reason);
-      ledger.decide({ about: "check", name: "positive_data_acceptance", decision: "cannot run", reason });
+      decisions.push({ about: "check", name: "positive_data_acceptance", decision: "cannot run", reason });
       continue;
     }
     const kind = context.resources.find((k) => k.create === id);
     selected.push({ operationId: id, creates: kind, undeletable: Boolean(kind?.undeletable), readOnly });
   }
-  return selected;
+  return { selected, decisions };
 }
 
 /** Checks that do not run at all in this run, and why. */
-function skipChecks(context: RunContext, ledger: Ledger): void {
+function skippedChecks(context: RunContext): Decision[] {
   const { api, allowWrites, maxResponseTimeMs } = context.options;
-  const skip = (name: string, reason: string) => ledger.decide({ about: "check", name, decision: "skipped", reason });
-  for (const check of CHECKS) {
+  const skipped: Decision[] = [];
+  const skip = (name: CheckName, reason: string) => skipped.push({ about: "check", name, decision: "skipped", reason });
+  for (const check of CHECK_LIST) {
     if (!appliesTo(check, api)) skip(check.name, `does not apply to ${api}`);
     else if (check.recordedOnly) skip(check.name, "judges recorded traffic only (--har, --from-json)");
     else if (check.writes && !allowWrites) skip(check.name, "needs --allow-writes");
     else if (check.name === "max_response_time" && maxResponseTimeMs === undefined)
       skip(check.name, "needs --max-response-time <ms>");
   }
+  return skipped;
 }
 
 function factsOf(context: RunContext, operation: SelectedOperation, cases: OperationCases): OperationFacts {
@@ -197,24 +197,21 @@ function factsOf(context: RunContext, operation: SelectedOperation, cases: Opera
 
 /** The plan of this run: every selected operation's cases and the steps across them. */
 function planRun(
-  parts: RunParts,
+  context: RunContext,
   selected: SelectedOperation[],
+  skipped: readonly Decision[],
 ): { items: PlanItem[]; cases: Map<string, OperationCases> } {
-  const { context, ledger } = parts;
   const cases = new Map(
     selected.map((op) => [op.operationId, operationCases(context, op.operationId, op.creates, op.undeletable)]),
   );
-  const checks = new Set([...context.options.checks].filter((check) => !ledger.skippedChecks.has(check)));
+  const notRun = new Set(skipped.map((decision) => decision.name));
+  const checks = new Set([...context.options.checks].filter((check) => !notRun.has(check)));
   const operations = selected.map((op) => factsOf(context, op, cases.get(op.operationId)!));
   const steps = stepFacts(
     context,
     selected.map((op) => op.operationId),
   );
-  const items = buildPlan(operations, steps, {
-    maxExamples: context.options.maxExamples,
-    checks,
-    responseChecks: EVERY_EXCHANGE_CHECKS,
-  });
+  const items = buildPlan(operations, steps, { maxExamples: context.options.maxExamples, checks });
   return { items, cases };
 }
 
@@ -270,19 +267,21 @@ function plannerOf(
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date();
   const parts = startRun(options);
-  const { context, sender, ledger, writes } = parts;
+  const { context, sender, judge, ledger, writes } = parts;
   const budget = resolveBudget(options, context.declaredRateLimit);
   sender.transport.capRequests(budget.maxRequests);
   await ensureReachable(context, sender);
   const { tracker } = parts;
-  skipChecks(context, ledger);
+  const skipped = skippedChecks(context);
+  judge.decided(skipped);
   let error: Error | undefined;
   let items: PlanItem[] = [];
   let planner: Planner | undefined;
   try {
-    const selected = selectOperations(context, ledger);
+    const { selected, decisions } = selectOperations(context);
+    judge.decided(decisions);
     writes.keepForSequences(sequencedKinds(context), options.api === "pay" && options.checks.has("nonce_replay"));
-    const plan = planRun(parts, selected);
+    const plan = planRun(context, selected, skipped);
     items = plan.items;
     planner = plannerOf(parts, items, budget, startedAt);
     await executePlan(parts, planner, plan.cases);

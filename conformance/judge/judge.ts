@@ -15,7 +15,7 @@ import type { Expectation } from "./response-check-input.js";
 import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "./contract-words.js";
 import { verdictOf, warningOf } from "./verdict.js";
-import type { Finding } from "../model/finding.js";
+import type { Decision, Finding } from "../model/finding.js";
 import type { Scenario } from "../model/scenario.js";
 import { judgeScenario } from "./scenarios.js";
 
@@ -128,6 +128,11 @@ export class Judge {
   /** Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. */
   scenario(scenario: Scenario): void {
     for (const finding of judgeScenario(scenario, this.context)) this.add(finding);
+  }
+
+  /** What the run decided before sending: the checks and operations it skips or cannot run, and why. */
+  decided(decisions: readonly Decision[]): void {
+    for (const decision of decisions) this.add(decision);
   }
 
   /** The one way a finding reaches the ledger. */

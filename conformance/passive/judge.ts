@@ -10,7 +10,7 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { appliesTo, CHECK_NAMES, CHECKS } from "../judge/checks.js";
+import { CHECK_LIST, CHECK_NAMES, appliesTo } from "../model/check-registry.js";
 import type { Expectation } from "../judge/response-check-input.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
@@ -126,7 +126,7 @@ function passiveParts(
   });
   const ledger = new Ledger(context.options, secrets, () => false);
   const skip = (name: string, reason: string) => ledger.decide({ about: "check", name, decision: "skipped", reason });
-  for (const check of CHECKS) {
+  for (const check of CHECK_LIST) {
     if (!appliesTo(check, api)) skip(check.name, `does not apply to ${api}`);
     else if (check.name === "max_response_time")
       skip(check.name, "not judged on recorded traffic: its timings are the recording tool's");

@@ -1,7 +1,15 @@
 // Builds the plan from facts about the operations: per operation its examples, boundary values, each systematic
 // mutation, the credential probes and random data at today's depth (--max-examples), and the sequences and probes
 // across operations. Pure: the facts are read from the contract by the runner (conformance/runner.ts).
-import { PRIORITY, type CaseSource, type PlanExpectation, type PlanItem, type PlanKind, type Writes } from "./items.js";
+import { type CheckName, checksJudging } from "../model/check-registry.js";
+import {
+  PRIORITY,
+  type CaseSource,
+  type PlanExpectation,
+  type PlanItem,
+  type PlanKind,
+  type Writes,
+} from "../model/plan.js";
 
 /** What the planner needs to know about one operation the run may send to. */
 export interface OperationFacts {
@@ -24,7 +32,7 @@ export interface OperationFacts {
 export interface StepFacts {
   step: Extract<CaseSource, { type: "step" }>;
   operationId: string;
-  checks: string[];
+  checks: CheckName[];
   cost: number;
   writes: Writes;
   /** Probes go with the first round's credentials; sequences right after the examples. */
@@ -36,22 +44,11 @@ export interface PlanSettings {
   maxExamples: number;
   /** The selected checks that apply to the API. */
   checks: ReadonlySet<string>;
-  /** The response checks that judge every exchange whatever the expectation. */
-  responseChecks: readonly string[];
 }
 
-/** Checks that judge only one expectation; the other response checks judge every exchange. */
-const ONLY_FOR: Record<string, PlanExpectation> = {
-  positive_data_acceptance: "accept",
-  list_parameters_honoured: "accept",
-  negative_data_rejection: "refuse",
-  ignored_auth: "refuse credentials",
-};
-
-function judges(expect: PlanExpectation, settings: PlanSettings): string[] {
-  return settings.responseChecks.filter(
-    (check) => settings.checks.has(check) && (ONLY_FOR[check] === undefined || ONLY_FOR[check] === expect),
-  );
+/** The selected checks that judge an item of one operation with this expectation, as the registry says. */
+function judges(expect: PlanExpectation, settings: PlanSettings): CheckName[] {
+  return checksJudging(expect).filter((check) => settings.checks.has(check));
 }
 
 /** Up to `count` indexes spread over `length`, so that every kind of mutation has a chance. */

@@ -1,16 +1,16 @@
 // The planner: orders the plan coverage-first. Every (operation, kind of case, check) key is reached once before any
 // is reached twice; among items whose keys have been reached as often, the lower priority goes first (examples,
 // sequences, boundaries, systematic invalid data, credentials, probes, random data), then the built order. Pure.
-import { coverageKey, type PlanItem } from "./items.js";
+import { coverageKey, type PlanItem } from "../model/plan.js";
 
 /** How often the least reached key of an item has been reached (an item without checks counts its operation). */
 function reach(item: PlanItem, counts: ReadonlyMap<string, number>): number {
-  const keys = item.checks.length > 0 ? item.checks.map((check) => coverageKey(item, check)) : [coverageKey(item, "")];
+  const keys = item.checks.length > 0 ? item.checks.map((check) => coverageKey(item, check)) : [coverageKey(item)];
   return Math.min(...keys.map((key) => counts.get(key) ?? 0));
 }
 
 function reached(item: PlanItem, counts: Map<string, number>): void {
-  const keys = item.checks.length > 0 ? item.checks.map((check) => coverageKey(item, check)) : [coverageKey(item, "")];
+  const keys = item.checks.length > 0 ? item.checks.map((check) => coverageKey(item, check)) : [coverageKey(item)];
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 

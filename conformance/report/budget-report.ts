@@ -2,7 +2,7 @@
 // and kind (for the coverage section) and per check, and the console's lines. A planned case the budget did not
 // reach is reported as not reached, never as passed.
 import { budgetText, type BudgetSettings } from "../plan/budget.js";
-import type { PlanItem } from "../plan/items.js";
+import type { PlanItem } from "../model/plan.js";
 
 export interface BudgetReport {
   maxRequests?: number;

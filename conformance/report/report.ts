@@ -5,7 +5,7 @@ import type { ApiName } from "../../lib/contract/index.js";
 import { DEFAULT_NONCE, nonceModeText } from "../send/nonces.js";
 import type { BaselineOutcome } from "./baseline.js";
 import { causeOf } from "./causes.js";
-import { appliesTo, CHECKS } from "../judge/checks.js";
+import { CHECK_LIST, appliesTo } from "../model/check-registry.js";
 import type { CoverageReport } from "./coverage.js";
 import {
   budgetReport,
@@ -96,7 +96,7 @@ function checkResults(
   notReached: PlanOutcome["notReached"],
 ): CheckResult[] {
   const unreachedChecks = notReachedByCheck(notReached);
-  return CHECKS.filter((c) => context.options.checks.has(c.name)).map((info) => {
+  return CHECK_LIST.filter((c) => context.options.checks.has(c.name)).map((info) => {
     const byOperation = ledger.tallies.get(info.name) ?? new Map<string, Tally>();
     const operations = Object.fromEntries([...byOperation.entries()].sort(([a], [b]) => a.localeCompare(b)));
     const passed = [...byOperation.values()].reduce((n, t) => n + t.passed, 0);
@@ -175,7 +175,7 @@ export function verdict(report: RunReport): {
 } {
   const applies = (check: CheckResult) =>
     appliesTo(
-      CHECKS.find((info) => info.name === check.name)!,
+      CHECK_LIST.find((info) => info.name === check.name)!,
       report.api,
     );
   return {

@@ -21,7 +21,7 @@ import type { LinkedValues } from "./link-values.js";
 import type { ItemParts } from "../item-parts.js";
 import { resourceId } from "../contract/links.js";
 import { operationMutations } from "../plan/mutations.js";
-import type { PlanItem } from "../plan/items.js";
+import type { PlanItem } from "../model/plan.js";
 import type { WriteBudget } from "../plan/write-budget.js";
 import type { Ledger } from "../report/ledger.js";
 import { markAsOurs, type ResourceTracker } from "./resources.js";

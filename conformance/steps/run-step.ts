@@ -2,9 +2,9 @@
 // seen on read, catalog's narrower key, the methods a path does not document and the OpenID Connect checks. What
 // the planner needs to know of each (plan/build.ts StepFacts), and running one.
 import type { RunContext } from "../context.js";
-import { CHECKS } from "../judge/checks.js";
+import { CHECK_LIST, type CheckName } from "../model/check-registry.js";
 import type { StepFacts } from "../plan/build.js";
-import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
+import { PRIORITY, type PlanItem, type Writes } from "../model/plan.js";
 import type { CaseSender } from "../send/sender.js";
 import { listPages, listPagesCost, pagedLists } from "./list-pages.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
@@ -14,7 +14,7 @@ import { scopeEnforcement } from "./scopes.js";
 import { runSequence, sequencedKinds } from "./sequences.js";
 import { singletonUpdatesVisible } from "./update-visible.js";
 
-const SEQUENCE_CHECKS = [
+const SEQUENCE_CHECKS: CheckName[] = [
   "use_after_free",
   "ensure_resource_availability",
   "created_values_echoed",
@@ -92,7 +92,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "identity" },
       operationId: "getOpenIdConfiguration",
-      checks: CHECKS.filter((c) => c.apis?.length === 1 && c.apis[0] === "identity").map((c) => c.name),
+      checks: CHECK_LIST.filter((c) => c.apis?.length === 1 && c.apis[0] === "identity").map((c) => c.name),
       cost: 80,
       writes: "nothing",
       priority: PRIORITY.sequence,

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CHECKS } from "../../conformance/judge/checks.js";
+import { CHECK_LIST } from "../../conformance/model/check-registry.js";
 import {
   type Fault,
   FAULT_SERVER_CREDENTIALS,
@@ -32,17 +32,17 @@ describe("fault servers", () => {
     // The identity faults of the OpenID Foundation-level checks run in identity-faults.test.ts.
     expect(new Set([...FAULTS, ...IDENTITY_FAULT_CASES].map((f) => f.check))).toEqual(
       // The checks of recorded traffic only are proven on recordings (test/conformance/passive-*.test.ts).
-      new Set(CHECKS.filter((c) => !c.recordedOnly).map((c) => c.name)),
+      new Set(CHECK_LIST.filter((c) => !c.recordedOnly).map((c) => c.name)),
     );
   });
 
-  it("every check is in the docs' table with what it catches", () => {
+  it("every check is in the docs' table with what it catches and the section it enforces", () => {
     const page = readFileSync(join(repoRoot, "docs/guide/conform-reference.md"), "utf8")
       .replaceAll("&lt;", "<")
       .replaceAll("&gt;", ">");
-    for (const check of CHECKS)
+    for (const check of CHECK_LIST)
       expect(page).toContain(
-        `| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} |`,
+        `| \`${check.name}\` | ${check.apis ? check.apis.join(", ") : "all"}${check.writes ? " (writes)" : ""} | ${check.catches} | ${check.enforces} |`,
       );
   });
 
@@ -117,7 +117,7 @@ describe.concurrent("correct servers", () => {
         // max_response_time runs only with --max-response-time; a check of recorded traffic only never in a run.
         // allow_header judges a 405, and these servers refuse a method a path does not document with 404, as the
         // seeds allow (the pay oracle answers 405 with Allow and passes it; oracle-pay-allow-lists-get fails it).
-        const applicable = CHECKS.filter(
+        const applicable = CHECK_LIST.filter(
           (c) =>
             (!c.apis || c.apis.includes(api)) &&
             (documentsHeaders || c.name !== "response_headers_conformance") &&

@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { buildPlan, type OperationFacts, type StepFacts } from "../../conformance/plan/build.js";
 import { parseDuration, resolveBudget } from "../../conformance/plan/budget.js";
-import { coverageKey, PRIORITY, type PlanItem } from "../../conformance/plan/items.js";
+import { coverageKey, PRIORITY, type PlanItem } from "../../conformance/model/plan.js";
 import { coverageFirst, Planner } from "../../conformance/plan/planner.js";
 
 const RESPONSE = ["not_a_server_error", "negative_data_rejection", "positive_data_acceptance", "ignored_auth"];
-const settings = { maxExamples: 6, checks: new Set([...RESPONSE, "use_after_free"]), responseChecks: RESPONSE };
+const settings = { maxExamples: 6, checks: new Set([...RESPONSE, "use_after_free"]) };
 
 const operation = (operationId: string, over: Partial<OperationFacts> = {}): OperationFacts => ({
   operationId,

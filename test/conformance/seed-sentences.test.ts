@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHECK_NAMES } from "../../conformance/judge/checks.js";
+import { isCheckName } from "../../conformance/model/check-registry.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import {
@@ -37,7 +37,7 @@ describe("the seed-sentence table", () => {
         if (row.untestable.trim() === "" || row.check) problems.push(`${where}: a reason, or a check, not both`);
         continue;
       }
-      if (!row.check || !CHECK_NAMES.includes(row.check)) problems.push(`${where}: no check (${row.check})`);
+      if (!row.check || !isCheckName(row.check)) problems.push(`${where}: no check (${row.check})`);
       if (!row.faults?.length) problems.push(`${where}: no fault server proves ${row.check} catches it`);
       for (const fault of row.faults ?? [])
         if (faults.get(fault) !== row.check)

@@ -1,6 +1,7 @@
 // The plan's data: what one item of a conformance run sends, what it expects, which checks judge it, how much of the
 // budget it costs and what it leaves behind. Built by plan/build.ts, ordered by plan/planner.ts, executed by
 // conformance/send/execute.ts. Plain data, no behaviour.
+import type { CheckName } from "./check-registry.js";
 
 /** What kind of case an item is: a column of the coverage matrix, and part of the planner's key. */
 export type PlanKind =
@@ -41,7 +42,7 @@ export interface PlanItem {
   source: CaseSource;
   expect: PlanExpectation;
   /** The selected checks that judge this item's exchanges. */
-  checks: string[];
+  checks: CheckName[];
   /** Lower goes first among items reached as often (see PRIORITY). */
   priority: number;
   writes: Writes;
@@ -66,5 +67,5 @@ export const PRIORITY = {
 } as const;
 
 /** The key the planner counts: an operation, a kind of case, a check. */
-export const coverageKey = (item: Pick<PlanItem, "operationId" | "kind">, check: string): string =>
-  `${item.operationId}\u0000${item.kind}\u0000${check}`;
+export const coverageKey = (item: Pick<PlanItem, "operationId" | "kind">, check?: CheckName): string =>
+  `${item.operationId}\u0000${item.kind}\u0000${check ?? ""}`;
