@@ -9,12 +9,12 @@ import type { ResourceKind } from "./apis.js";
 import { RunContext, type RunOptions } from "./context.js";
 import type { ItemParts } from "./item-parts.js";
 import { appliesTo, CHECK_LIST, type CheckName } from "./model/check-registry.js";
-import { requestWord } from "./judge/contract-words.js";
+import { requestWord } from "./contract/words.js";
 import { Judge } from "./judge/judge.js";
-import { mutationKind } from "./report/coverage.js";
+import { mutationKind } from "./plan/case-kinds.js";
 import { Ledger } from "./report/ledger.js";
 import type { Decision } from "./model/finding.js";
-import { executeItem, type OperationCases, operationCases } from "./send/execute.js";
+import { executeItem, type OperationCases, operationCases } from "./execute.js";
 import { buildPlan, type OperationFacts } from "./plan/build.js";
 import { budgetView, resolveBudget } from "./plan/budget.js";
 import type { PlanItem } from "./model/plan.js";
@@ -52,7 +52,7 @@ export function startRun(options: RunOptions): RunParts {
     context,
     (arrival) => judge.arrival(arrival),
     (exchange) => {
-      ledger.exchanges.push(exchange);
+      judge.exchanged(exchange);
       options.onProgress?.({ type: "request", count: sender.transport.requestCount });
     },
   );

@@ -4,7 +4,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Answer, listenOnLoopback } from "./loopback.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import { type OperationModel, operationModel, type RequestCase, validateCase } from "../plan/cases.js";
+import { operationModel, validateCase } from "../plan/cases.js";
+import { type OperationModel, type RequestCase } from "../model/cases.js";
 import { operationOf } from "../contract/lookup.js";
 
 export interface IncomingCall {

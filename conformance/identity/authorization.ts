@@ -19,7 +19,7 @@ import {
 import { assumedMessage } from "../judge/identity-words.js";
 import { verdictOf } from "../judge/verdict.js";
 import { sleep } from "../send/transport.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { authorize, type AuthorizeOptions, codeFields, exchangeCode, type Flow, tokensFor } from "./flow.js";
 import { nearMisses } from "./near-miss.js";
 

@@ -15,7 +15,7 @@ import {
 import { assumedMessage, type DiscoveryDocument, jsonObject } from "../judge/identity-words.js";
 import { verdictOf } from "../judge/verdict.js";
 import type { CaseSender } from "../send/sender.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { s256OnlyAssumption } from "./authorization.js";
 import type { IdentityParts } from "./flow.js";
 import { identityOperationPath } from "./paths.js";

@@ -16,10 +16,10 @@ import {
 } from "../judge/identity-words.js";
 import type { Judge } from "../judge/judge.js";
 import { verdictOf } from "../judge/verdict.js";
-import type { RequestCase } from "../plan/cases.js";
+import type { RequestCase } from "../model/cases.js";
 import type { Ledger } from "../report/ledger.js";
 import type { CaseSender } from "../send/sender.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { Navigation, SignInDriver } from "../sign-in/driver.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
 

@@ -3,7 +3,7 @@
 // The rules they are judged by are judge/identity-logout.ts'.
 import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "../judge/identity-logout.js";
 import { verdictOf } from "../judge/verdict.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { authorize, endpointOf, type Flow, navigationExchange, newState, sameEndpoint, tokensFor } from "./flow.js";
 import { type NearMiss, nearMisses } from "./near-miss.js";
 

@@ -34,7 +34,7 @@ import {
   tokensKeptAfterReplay,
 } from "../judge/identity-tokens.js";
 import { verdictOf } from "../judge/verdict.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import {
   addResult,
   authorize,

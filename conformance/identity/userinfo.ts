@@ -12,7 +12,7 @@ import {
 } from "../judge/identity-userinfo.js";
 import { assumedMessage, jsonObject } from "../judge/identity-words.js";
 import { verdictOf } from "../judge/verdict.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { authorize, codeFields, endpointOf, exchangeCode, type Flow, readUserinfo } from "./flow.js";
 
 /** Reads userinfo with the token of `scope`; the response is judged as the contract's getUserInfo. */

@@ -2,9 +2,9 @@
 // data), positive_data_acceptance (valid data) and ignored_auth (missing or wrong credentials). A refusal is what the
 // contract calls one (contract-words.ts): HTTP >= 400, the error envelope, or an error redirect.
 import { propertiesWith, resolveAt } from "../contract/lookup.js";
-import type { RecordedResponse } from "../send/transport.js";
+import type { RecordedResponse } from "../model/exchange.js";
 import { assumptionBroken } from "./assumptions.js";
-import { type ContractWord, envelopeError, isRefusal, requestWord } from "./contract-words.js";
+import { type ContractWord, envelopeError, isRefusal, requestWord } from "../contract/words.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
 
 /**

@@ -2,7 +2,7 @@
 // a 405; §10.2.1: Allow lists the methods the target resource supports). Judged on the unsupported-method probe:
 // when it is answered with 405, Allow must name every method the contract documents at that path and not the
 // probed one. A refusal other than 405 says nothing about Allow (unsupported_method judges it).
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { Verdict } from "../model/finding.js";
 import { verdictOf } from "./verdict.js";
 

@@ -4,8 +4,8 @@ import type { ResourceKind } from "../apis.js";
 import { type ApiName, isJsonObject, loadContract } from "../../lib/contract/index.js";
 import { propertiesWith } from "../contract/lookup.js";
 import { pointerValue } from "../contract/links.js";
-import type { OperationModel } from "../plan/cases.js";
-import type { Exchange } from "../send/transport.js";
+import type { OperationModel } from "../model/cases.js";
+import type { Exchange } from "../model/exchange.js";
 import type { Verdict } from "../model/finding.js";
 import { verdictOf } from "./verdict.js";
 

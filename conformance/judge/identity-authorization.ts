@@ -3,7 +3,7 @@
 // redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login and max_age. Pure:
 // what was sent and what came back in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { type Authorization, type CodeExchange, describe, describeAuthorization, refused } from "./identity-words.js";
 
 /**

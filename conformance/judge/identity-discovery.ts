@@ -1,7 +1,7 @@
 // The discovery and JWKS checks (discovery_fields_and_issuer, discovery_rs256_and_openid, pkce_s256_only on the
 // discovery document, jwks_shape, jwks_unique_kids): what the documents a provider publishes must say. Pure: a
 // document in, the problem ("" when there is none) out.
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { type IdentityOperationId, identityOperationPath } from "../identity/paths.js";
 import { type DiscoveryDocument, jsonObject, shown } from "./identity-words.js";
 

@@ -4,9 +4,9 @@
 import { createHash } from "node:crypto";
 import type { JWTPayload } from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { type AssumptionJudge, assumptionBroken } from "./assumptions.js";
-import { responseErrorWord } from "./contract-words.js";
+import { responseErrorWord } from "../contract/words.js";
 import {
   type Authorization,
   type CodeExchange,

@@ -1,7 +1,7 @@
 // The userinfo checks: userinfo_by_scope, granted_scope_claims (the claims released by the granted scopes, read from
 // the contract's UserInfo descriptions) and userinfo_methods (the ways of presenting the access token). Pure: what was
 // asked and what came back in, the problems out.
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { identitySchema } from "../identity/paths.js";
 import { jsonObject, shown } from "./identity-words.js";
 

@@ -2,7 +2,7 @@
 // received it, a token response, what counts as a refused token request, and how an exchange is described in a
 // message. The flows (identity/) produce these; the identity checks (judge/identity-*.ts) read them.
 import type { Navigation } from "../sign-in/driver.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { assumptionBroken } from "./assumptions.js";
 import type { Judge } from "./judge.js";
 import type { Decision, Verdict } from "../model/finding.js";

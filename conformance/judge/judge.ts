@@ -1,19 +1,21 @@
-// Judging: what the checks say of an exchange, as verdicts added to the ledger. `arrival` runs on every exchange the
+// Judging: what the checks say, as events recorded in the ledger (model/events.ts); nothing else records there. The
+// judge gets every exchange: `exchanged` each one the transport completed, `arrival` runs on every exchange the
 // sender hands on (max_response_time, rate-limit consistency, the gaps the contract leaves, the coverage of what was
 // sent); `exchange` runs the response checks for what the case expected (accepted, refused, refused for its
-// credentials, anything); `assumption` is how a check outside the response checks reports a broken `x-assumption`.
+// credentials, anything); `scenario` runs the checks of a finished step or flow; `assumption` is how a check outside
+// the response checks reports a broken `x-assumption`.
 import { loadContract } from "../../lib/contract/index.js";
 import type { RunContext } from "../context.js";
-import type { OperationModel, Violation } from "../plan/cases.js";
-import { caseKind } from "../report/coverage.js";
-import type { Ledger } from "../report/ledger.js";
+import type { OperationModel, Violation } from "../model/cases.js";
+import { caseKind } from "../plan/case-kinds.js";
+import type { EventSink } from "../model/events.js";
 import type { Arrival } from "../send/sender.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { AssumptionJudge, CheckNote } from "./assumptions.js";
 import { RateLimitConsistency } from "./rate-limit-consistency.js";
-import type { Expectation } from "./response-check-input.js";
+import type { Expectation } from "../model/cases.js";
 import { runResponseChecks } from "./response-checks.js";
-import { isSuccess } from "./contract-words.js";
+import { isSuccess } from "../contract/words.js";
 import { verdictOf, warningOf } from "./verdict.js";
 import type { Decision, Finding } from "../model/finding.js";
 import type { Scenario } from "../model/scenario.js";
@@ -26,6 +28,16 @@ export interface JudgeOptions {
   seeded?: boolean;
 }
 
+/** A random case fast-check shrank while the same check kept failing, and what that check said of it. */
+export interface ShrunkCase {
+  check: string;
+  operationId: string;
+  message: string;
+  exchange: Exchange;
+  label: string;
+  where?: string;
+}
+
 export class Judge {
   /** rate_limit_headers_consistent across consecutive responses, when the contract declares a limit. */
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
@@ -34,7 +46,7 @@ export class Judge {
 
   constructor(
     private readonly context: RunContext,
-    private readonly ledger: Ledger,
+    private readonly events: EventSink,
   ) {
     const declared = context.declaredRateLimit;
     const unitAssumption =
@@ -52,15 +64,15 @@ export class Judge {
   /** The judgments every exchange gets as it arrives; a probe of another method gets only max_response_time. */
   arrival({ model, exchange, requestCase, auth, probe }: Arrival): void {
     const operationId = model.op.operationId;
-    this.ledger.coverage.sent(operationId, caseKind(requestCase, auth, probe), exchange);
+    this.events.record({ type: "sent", operationId, kind: caseKind(requestCase, auth, probe), exchange });
     const limit = this.context.options.maxResponseTimeMs;
     if (limit !== undefined && exchange.response) {
       const slow = exchange.durationMs > limit;
       const message = slow ? `answered in ${exchange.durationMs} ms, above --max-response-time ${limit}` : "";
-      this.ledger.add(verdictOf("max_response_time", operationId, message, exchange, requestCase.label));
+      this.found(verdictOf("max_response_time", operationId, message, exchange, requestCase.label));
     }
     if (probe) return;
-    this.ledger.observations.observe(model, exchange);
+    this.events.record({ type: "observed", model, exchange });
     if (!this.rateLimitConsistency) return;
     const caseLabel = "consecutive responses";
     const outcome = this.rateLimitConsistency.observe(
@@ -68,7 +80,7 @@ export class Judge {
       this.assumption("rate_limit_headers_consistent", operationId, caseLabel),
     );
     if (outcome !== undefined)
-      this.ledger.add(verdictOf("rate_limit_headers_consistent", operationId, outcome, exchange, caseLabel));
+      this.found(verdictOf("rate_limit_headers_consistent", operationId, outcome, exchange, caseLabel));
   }
 
   /** Runs the response checks on an exchange and adds their verdicts. Returns the failed checks with their messages. */
@@ -80,16 +92,15 @@ export class Judge {
     options: JudgeOptions = {},
   ): Map<string, string> {
     if (exchange.interrupted) return new Map();
-    this.ledger.expected(exchange, expectation);
+    this.events.record({ type: "expected", exchange, expectation });
     this.noteAcceptedUpdate(model, exchange, expectation);
-    const { options: run, profile, secrets } = this.context;
+    const { options: run, profile } = this.context;
     const operationId = model.op.operationId;
     let current = "";
     const note = (found: CheckNote) => {
       if (options.tally === false) return; // shrinking repeats what was already noted
-      if (found.kind === "observation")
-        this.ledger.observations.acceptedInvalid(operationId, secrets.redact(found.message));
-      else this.ledger.add(warningOf(current, operationId, found, caseLabel));
+      if (found.kind === "observation") this.found({ about: "observation", operationId, message: found.message });
+      else this.found(warningOf(current, operationId, found, caseLabel));
     };
     const outcomes = runResponseChecks(
       {
@@ -109,7 +120,7 @@ export class Judge {
     for (const [check, outcome] of outcomes) {
       if (outcome) failed.set(check, outcome);
       if (options.tally !== false)
-        this.ledger.add(verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded }));
+        this.found(verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded }));
     }
     return failed;
   }
@@ -121,26 +132,36 @@ export class Judge {
   assumption(check: string, operationId: string, caseLabel: string): AssumptionJudge {
     return {
       strict: this.context.options.strict,
-      note: (found: CheckNote) => this.ledger.add(warningOf(check, operationId, found, caseLabel)),
+      note: (found: CheckNote) => this.found(warningOf(check, operationId, found, caseLabel)),
     };
   }
 
   /** Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. */
   scenario(scenario: Scenario): void {
-    for (const finding of judgeScenario(scenario, this.context)) this.add(finding);
+    for (const finding of judgeScenario(scenario, this.context)) this.found(finding);
   }
 
   /** What the run decided before sending: the checks and operations it skips or cannot run, and why. */
   decided(decisions: readonly Decision[]): void {
-    for (const decision of decisions) this.add(decision);
+    for (const decision of decisions) this.found(decision);
+  }
+
+  /** Every exchange the transport completed, judged or not: the JSON report keeps them all. */
+  exchanged(exchange: Exchange): void {
+    this.events.record({ type: "exchanged", exchange });
+  }
+
+  /**
+   * The smallest failing case of a random draw: its verdict replaces the reproduction of the first failure and is not
+   * counted again.
+   */
+  shrunk({ check, operationId, message, exchange, label, where }: ShrunkCase): void {
+    this.found(verdictOf(check, operationId, message, exchange, label, { tally: false, shrunk: true, where }));
   }
 
   /** The one way a finding reaches the ledger. */
-  private add(finding: Finding): void {
-    if (!("about" in finding)) this.ledger.add(finding);
-    else if (finding.about === "observation")
-      this.ledger.observations.acceptedInvalid(finding.operationId, this.context.secrets.redact(finding.message));
-    else this.ledger.decide(finding);
+  private found(finding: Finding): void {
+    this.events.record({ type: "finding", finding });
   }
 
   /** Keeps the accepted updates of a resource without an id, valid or not, in order (update_visible_on_read). */

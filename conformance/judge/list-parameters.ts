@@ -6,9 +6,9 @@
 // valid values, the stateful sequences' page-by-page searches) is evidence.
 import { type ApiName, isJsonObject } from "../../lib/contract/index.js";
 import { PROFILES } from "../apis.js";
-import { isSuccess } from "./contract-words.js";
+import { isSuccess } from "../contract/words.js";
 import { pointerValue } from "../contract/links.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 
 /** A positive integer sent as a query parameter, or undefined when the request did not send one. */
 function sentNumber(url: URL, name: string): number | undefined {

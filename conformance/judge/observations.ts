@@ -8,10 +8,10 @@ import {
   loadContract,
   responseSchemaPointer,
 } from "../../lib/contract/index.js";
-import { judgedStatus } from "./contract-words.js";
+import { judgedStatus } from "../contract/words.js";
 import { checkContextOf, resolveAt, validateAt } from "../contract/lookup.js";
-import type { OperationModel } from "../plan/cases.js";
-import type { Exchange } from "../send/transport.js";
+import type { OperationModel } from "../model/cases.js";
+import type { Exchange } from "../model/exchange.js";
 
 export interface Observation {
   kind: "extra-field" | "undocumented-status" | "undocumented-header" | "accepted-invalid";

@@ -1,8 +1,8 @@
 // The checks of the probes across operations (conformance/steps/scopes.ts, methods.ts): a narrower key, a method a
 // path does not document. Each takes the exchange and what was sent and returns the Verdict.
 import type { ApiName } from "../../lib/contract/index.js";
-import type { Exchange, RecordedResponse } from "../send/transport.js";
-import { everyResponse, isRefusal, isSuccess, undocumentedMethodsRefused } from "./contract-words.js";
+import type { Exchange, RecordedResponse } from "../model/exchange.js";
+import { everyResponse, isRefusal, isSuccess, undocumentedMethodsRefused } from "../contract/words.js";
 import type { Verdict } from "../model/finding.js";
 import { verdictOf } from "./verdict.js";
 

@@ -2,7 +2,7 @@
 // contract states, a count that goes down within a window, a reset ahead but not beyond one window).
 import { resetAtOf } from "../../lib/rate-limit.js";
 import { headerOf } from "../apis.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { type AssumptionJudge, assumptionBroken } from "./assumptions.js";
 
 /**

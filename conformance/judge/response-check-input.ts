@@ -1,9 +1,7 @@
 // What a response check is given: one exchange, the operation it was sent to, and what the case expected of it.
-import type { CaseOrigin, OperationModel, Violation } from "../plan/cases.js";
-import type { Exchange } from "../send/transport.js";
+import type { CaseOrigin, Expectation, OperationModel, Violation } from "../model/cases.js";
+import type { Exchange } from "../model/exchange.js";
 import type { AssumptionJudge } from "./assumptions.js";
-
-export type Expectation = "valid" | "invalid" | "unauthenticated" | "any";
 
 export interface ResponseCheckInput extends AssumptionJudge {
   model: OperationModel;

@@ -18,9 +18,9 @@ import {
   validateResponseBody,
 } from "../../lib/contract/index.js";
 import { checkContextOf, resolveAt, validateAt } from "../contract/lookup.js";
-import type { RecordedResponse } from "../send/transport.js";
+import type { RecordedResponse } from "../model/exchange.js";
 import { assumptionBroken } from "./assumptions.js";
-import { closedResponseAssumption, envelopeError, judgedStatus, responseErrorWord } from "./contract-words.js";
+import { closedResponseAssumption, envelopeError, judgedStatus, responseErrorWord } from "../contract/words.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
 
 /** The response and the documented response that judges its status, when there are both. */

@@ -4,9 +4,9 @@
 import type { ResourceKind } from "../apis.js";
 import { canonicalJson } from "../../lib/canonical-json.js";
 import type { ApiName } from "../../lib/contract/index.js";
-import type { OperationModel } from "../plan/cases.js";
-import type { Exchange } from "../send/transport.js";
-import { isSuccess } from "./contract-words.js";
+import type { OperationModel } from "../model/cases.js";
+import type { Exchange } from "../model/exchange.js";
+import { isSuccess } from "../contract/words.js";
 import { compareWithSent } from "./echoed.js";
 import type { Verdict } from "../model/finding.js";
 import { verdictOf } from "./verdict.js";

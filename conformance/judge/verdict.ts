@@ -1,7 +1,7 @@
 // How checks build their verdicts (model/finding.ts): a pass or a failure from a message, a warning from a broken
 // `x-assumption`.
 import type { Verdict } from "../model/finding.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { CheckNote } from "./assumptions.js";
 
 /** A pass when the message is empty, a failure otherwise: how most checks report. */

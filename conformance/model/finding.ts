@@ -1,7 +1,7 @@
 // What judging produces, as values: a Finding is a check's verdict on an exchange (or on a scenario across several), a
 // decision that a check or an operation did not run and why, or an observation of what the contract leaves open.
 // Checks return findings; only the judge hands them to the ledger (report/ledger.ts), which the reports read.
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "./exchange.js";
 
 export interface Verdict {
   check: string;
@@ -32,6 +32,8 @@ export interface Decision {
   about: "check" | "operation";
   /** The check's name or the operationId. */
   name: string;
+  /** not sent: the kind of case held back (`valid data`); the reason then says why, once for all of them. */
+  cases?: string;
   /**
    * skipped: it does not apply or was not asked for (no failure); cannot run: it applies, but a credential or a
    * prerequisite is missing (fails the run); not sent: a kind of case of an operation was held back (--max-writes).

@@ -2,7 +2,7 @@
 // sends, and returns what it saw as a Scenario value: the exchanges it made, each tagged with its role, and the facts
 // only it knows (a list searched to its end). Scenarios only send; the judge runs the checks on each finished one
 // (judge/scenarios.ts) and hands their findings to the ledger.
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "./exchange.js";
 import type { IdentityScenario } from "./identity-scenarios.js";
 import type { StepScenario } from "./step-scenarios.js";
 

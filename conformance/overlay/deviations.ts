@@ -17,7 +17,7 @@ import {
   responseSchemaPointer,
   valueAt,
 } from "../../lib/contract/index.js";
-import { closedResponseAssumption, responseErrorWord } from "../judge/contract-words.js";
+import { closedResponseAssumption, responseErrorWord } from "../contract/words.js";
 
 export const SCHEMA_CHECK = "response_schema_conformance";
 

@@ -8,7 +8,7 @@ import { readBaseline } from "../report/baseline.js";
 import type { ConformConsole } from "../report/console.js";
 import type { RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { checkWritable, ConformValues, finishRun } from "../cli.js";
 import type { credentialsFrom } from "../cli-options.js";
 import { type HarRecording, readHar } from "./har.js";

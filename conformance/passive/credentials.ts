@@ -6,9 +6,9 @@
 // Any other is judged by the shape of its response only ("any").
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { CREDENTIAL_ENV, type Credentials, headerOf, type PreparedRequest } from "../apis.js";
-import type { OperationModel } from "../plan/cases.js";
-import { isSuccess } from "../judge/contract-words.js";
-import type { Exchange } from "../send/transport.js";
+import type { OperationModel } from "../model/cases.js";
+import { isSuccess } from "../contract/words.js";
+import type { Exchange } from "../model/exchange.js";
 
 interface SecurityScheme {
   type?: string;

@@ -12,8 +12,8 @@ import {
   parseForm,
   readParameters,
 } from "../../lib/contract/index.js";
-import type { OperationModel, Violation } from "../plan/cases.js";
-import type { Expectation } from "../judge/response-check-input.js";
+import type { OperationModel, Violation } from "../model/cases.js";
+import type { Expectation } from "../model/cases.js";
 import { resolveAt, validateAt } from "../contract/lookup.js";
 import { headerOf, type PreparedRequest } from "../apis.js";
 

@@ -4,7 +4,7 @@
 // is a gap with its reason, and one bad entry never ends the run.
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { UsageError } from "../../lib/cli.js";
-import type { Exchange, RecordedResponse } from "../send/transport.js";
+import type { Exchange, RecordedResponse } from "../model/exchange.js";
 import type { PassiveGap } from "./types.js";
 
 interface HarHeader {

@@ -7,8 +7,8 @@ import { canonicalJson } from "../../lib/canonical-json.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import type { AssumptionJudge } from "../judge/assumptions.js";
 import { RateLimitConsistency } from "../judge/rate-limit-consistency.js";
-import { isRefusal, isSuccess } from "../judge/contract-words.js";
-import type { Exchange } from "../send/transport.js";
+import { isRefusal, isSuccess } from "../contract/words.js";
+import type { Exchange } from "../model/exchange.js";
 import { headerOf } from "../apis.js";
 
 export interface HistoryOutcome {

@@ -11,14 +11,14 @@
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
 import { CHECK_LIST, CHECK_NAMES, appliesTo } from "../model/check-registry.js";
-import type { Expectation } from "../judge/response-check-input.js";
+import type { Expectation } from "../model/cases.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
 import { RunContext } from "../context.js";
 import { Judge } from "../judge/judge.js";
 import { Ledger } from "../report/ledger.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
 import { CredentialTrust } from "./credentials.js";

@@ -1,10 +1,10 @@
 // An exchange as a report keeps it (RecordedExchange): every part redacted, and what the active run expected of it,
 // so that `--from-json` judges its probes again as what they were (made-up credentials must be refused, a replay or
 // a deliberately wrong flow request is judged only by its response's shape).
-import type { Expectation } from "../judge/response-check-input.js";
+import type { Expectation } from "../model/cases.js";
 import { Secrets } from "../report/secrets.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { RecordedExchange } from "./types.js";
 
 /** `redact` replaces every secret; `expectation` is what the active run that sent it expected, if one did. */

@@ -14,44 +14,8 @@ import {
 import { type BundleNode, resolveAt, type RunnerOperation, validateAt } from "../contract/lookup.js";
 import type { ApiProfile, Credentials, PreparedRequest, RequestParts } from "../apis.js";
 import { boundaryValues, validArbitrary } from "./schema-arbitraries.js";
-import { type Location, type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
-
-/** Where a case comes from; `sequence`: a step of a sequence (steps/sequences.ts), whatever case it started from. */
-export type CaseOrigin = "example" | "boundary" | "random" | "invalid" | "sequence";
-
-export interface RequestCase extends RequestParts {
-  origin: CaseOrigin;
-  /** What the case is, e.g. `example domainWithRedirects` or the mutation that made it invalid. */
-  label: string;
-  /** Sent as the raw body text (a malformed body). */
-  rawBody?: string;
-  /** The request body is left out. */
-  noBody?: boolean;
-  /** Invalid cases: the one way the case breaks the contract. */
-  violation?: Violation;
-}
-
-/** Where and how an invalid case breaks the contract (a mutation without its value, so that cases stay cloneable). */
-export interface Violation {
-  description: string;
-  location: Location;
-  /** The mutation left a parameter or field out: judged by the words on it, not on its value's schema. */
-  removed?: boolean;
-}
-
-interface ParameterInfo {
-  name: string;
-  in: "path" | "query" | "header";
-  required: boolean;
-  pointer: string;
-  examples: unknown[];
-}
-
-export interface OperationModel {
-  op: RunnerOperation;
-  parameters: ParameterInfo[];
-  body?: { mediaType: string; pointer: string; required: boolean; examples: Array<{ name: string; value: unknown }> };
-}
+import { type Mutation, mutateBody, operationMutations, REMOVE } from "./mutations.js";
+import type { OperationModel, ParameterInfo, RequestCase } from "../model/cases.js";
 
 function parameterExamples(api: ApiName, pointer: string, parameter: BundleNode): unknown[] {
   const values: unknown[] = [];

@@ -13,6 +13,7 @@ import {
   type RequestBody,
 } from "../../lib/contract/index.js";
 import { schemaTypes } from "./schema-arbitraries.js";
+import type { Location } from "../model/cases.js";
 
 type Schema = JsonSchema;
 
@@ -20,9 +21,6 @@ type Schema = JsonSchema;
 function nodeAt<T>(api: ApiName, pointer: string): T {
   return loadContract(api).resolve(pointer) as T;
 }
-
-/** Where in a request a value lives. `path` is a list of keys inside the body (empty for the body itself). */
-export type Location = { in: "body"; path: string[] } | { in: "path" | "query" | "header"; name: string };
 
 export interface Mutation {
   /** One line for reports, e.g. `body /variants/0/prices: wrong type (string instead of array)`. */

@@ -3,7 +3,7 @@
 // A larger body is passed on whole but marked too large instead of being kept.
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { PreparedRequest } from "../apis.js";
-import type { Exchange, RecordedResponse } from "../send/transport.js";
+import type { Exchange, RecordedResponse } from "../model/exchange.js";
 import { recordedHeaders } from "./headers.js";
 
 /** An exchange as the proxy saw it pass. */

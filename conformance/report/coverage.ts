@@ -4,25 +4,11 @@
 // verdict; summarized into the report's `coverage` section. An operation nothing was sent to is "not reached",
 // whatever the reason.
 import type { ApiName } from "../../lib/contract/index.js";
-import type { AuthMode } from "../apis.js";
-import type { RequestCase } from "../plan/cases.js";
+import type { CaseKind } from "../model/cases.js";
 import { operationsOf } from "../contract/lookup.js";
 import type { Tally } from "./ledger.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { mergeNotReached, type NotReachedCases } from "./budget-report.js";
-
-/** The kinds of case, as the coverage matrix's columns. A mutation's kind is `mutation: <what it breaks>`. */
-export type CaseKind =
-  | "example"
-  | "boundary"
-  | "random data"
-  | `mutation: ${string}`
-  | "no credentials"
-  | "wrong credentials"
-  | "narrower credentials"
-  | "sequence step"
-  | "other method"
-  | "recorded traffic";
 
 export interface KindCoverage {
   requests: number;
@@ -55,34 +41,6 @@ export interface CoverageReport {
   /** Every kind of case some operation was sent, in a stable order: the matrix's columns. */
   kinds: CaseKind[];
   byOperation: OperationCoverage[];
-}
-
-/** The kind of a mutation from its description (`body /name: longer than maxLength 40` → `longer than maxLength`). */
-export function mutationKind(description: string): string {
-  const what = description.includes(": ") ? description.slice(description.indexOf(": ") + 2) : description;
-  return what
-    .replace(/\s*\(.*$/, "")
-    .replace(/^(does not match the pattern|not one of|not the constant) .*$/, "$1")
-    .replace(/\s+-?\d[\d.e+-]*$/, "")
-    .trim();
-}
-
-/** The kind of a case as sent with these credentials (`probe`: a method the path does not document). */
-export function caseKind(requestCase: RequestCase, auth: AuthMode, probe: boolean): CaseKind {
-  if (probe) return "other method";
-  if (auth === "none") return "no credentials";
-  if (auth === "wrong") return "wrong credentials";
-  if (auth === "read-only") return "narrower credentials";
-  switch (requestCase.origin) {
-    case "invalid":
-      return `mutation: ${mutationKind(requestCase.violation?.description ?? requestCase.label)}`;
-    case "random":
-      return "random data";
-    case "sequence":
-      return "sequence step";
-    default:
-      return requestCase.origin;
-  }
 }
 
 const KIND_ORDER = ["example", "boundary", "random data", "mutation", "no credentials", "wrong credentials"];

@@ -1,13 +1,15 @@
 // The ledger of a run, append-only: the verdicts (every check's result per operation, the failures with their
 // reproductions, redacted, with a curl command that names environment variables, the broken assumptions), the
 // decisions (checks and operations skipped or unable to run), the observations, the coverage and every exchange with
-// what the run expected of it. Judging writes to it; the report is built from it alone (report.ts).
-import type { Expectation } from "../judge/response-check-input.js";
+// what the run expected of it. A reducer over the run's events (model/events.ts), which only the judge records; the
+// report is built from it alone (report.ts).
+import type { Expectation } from "../model/cases.js";
 import { DEFAULT_NONCE, shellNonce } from "../send/nonces.js";
 import { ObservationLog } from "../judge/observations.js";
-import type { Decision, Verdict } from "../model/finding.js";
+import type { Decision, Finding, Verdict } from "../model/finding.js";
+import type { EventSink, RunEvent } from "../model/events.js";
 import type { RunOptions } from "../context.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { CoverageLog } from "./coverage.js";
 import { curlCommand, type Secrets } from "./secrets.js";
 
@@ -51,7 +53,7 @@ export interface Tally {
   failed: number;
 }
 
-export class Ledger {
+export class Ledger implements EventSink {
   /** check → operationId → tally */
   readonly tallies = new Map<string, Map<string, Tally>>();
   readonly failures = new Map<string, FailureRecord>();
@@ -69,6 +71,8 @@ export class Ledger {
   readonly coverage = new CoverageLog();
   /** Every exchange the transport completed, in order: the JSON report records them (--from-json judges them again). */
   readonly exchanges: Exchange[] = [];
+  /** operationId → the kinds of case not sent (--max-writes, no value from a link), in order, and why. */
+  private readonly heldBack = new Map<string, Array<{ cases: string; reason: string }>>();
   /** What the run expected of each exchange it judged (valid, invalid, unauthenticated, any), for its JSON report. */
   readonly expectations = new WeakMap<Exchange, Expectation>();
 
@@ -79,22 +83,63 @@ export class Ledger {
     private readonly budgetSpent: () => boolean,
   ) {}
 
+  /** Takes one event of the run into the ledger. */
+  record(event: RunEvent): void {
+    switch (event.type) {
+      case "exchanged":
+        return void this.exchanges.push(event.exchange);
+      case "sent":
+        return this.coverage.sent(event.operationId, event.kind, event.exchange);
+      case "observed":
+        return this.observations.observe(event.model, event.exchange);
+      case "expected":
+        return this.expected(event.exchange, event.expectation);
+      case "finding":
+        return this.found(event.finding);
+    }
+  }
+
+  private found(finding: Finding): void {
+    if (!("about" in finding)) this.add(finding);
+    else if (finding.about === "observation")
+      this.observations.acceptedInvalid(finding.operationId, this.secrets.redact(finding.message));
+    else this.decide(finding);
+  }
+
   /** Adds what a check found. */
   add(verdict: Verdict): void {
     if (verdict.outcome === "warn")
       this.warn(verdict.check, verdict.operationId, verdict.message, verdict.assumption ?? "", verdict.case);
-    else this.record(verdict);
+    else this.tally(verdict);
   }
 
-  /** Adds a check or an operation the run skipped or could not run. */
+  /**
+   * Adds a check or an operation the run skipped or could not run. The kinds of case of one operation that were not
+   * sent (`cases`) add up: each is named once, with its reason unless it is the first one's.
+   */
   decide(decision: Decision): void {
-    if (decision.about === "operation") this.skippedOperations.set(decision.name, decision.reason);
+    const { cases } = decision;
+    if (decision.about === "operation" && cases !== undefined) this.notSent(decision.name, cases, decision.reason);
+    else if (decision.about === "operation") this.skippedOperations.set(decision.name, decision.reason);
     else if (decision.decision === "skipped") this.skippedChecks.set(decision.name, decision.reason);
     else this.cannotRun(decision.name, decision.reason);
   }
 
+  private notSent(operationId: string, cases: string, reason: string): void {
+    const held = this.heldBack.get(operationId) ?? [];
+    if (held.some((earlier) => earlier.cases === cases)) return;
+    held.push({ cases, reason });
+    this.heldBack.set(operationId, held);
+    // The first reason is said once; a later kind held back for another reason says its own.
+    const [first] = held;
+    const parts = held.map((h) =>
+      h === first || h.reason !== first!.reason ? `${h.cases} not sent: ${h.reason}` : `${h.cases} not sent`,
+    );
+    this.skippedOperations.set(operationId, parts.join("; "));
+  }
+
   /** What the run expected of an exchange it judged: the first judgment says (a shrink or a step may judge again). */
-  expected(exchange: Exchange, expectation: Expectation): void {
+  private expected(exchange: Exchange, expectation: Expectation): void {
     if (!this.expectations.has(exchange)) this.expectations.set(exchange, expectation);
   }
 
@@ -121,8 +166,8 @@ export class Ledger {
     this.unrunChecks.set(check, this.secrets.redact(reason));
   }
 
-  /** Records one outcome (passed or failed) of a check on an operation. */
-  private record(verdict: Verdict): void {
+  /** Counts one outcome (passed or failed) of a check on an operation. */
+  private tally(verdict: Verdict): void {
     const { check, operationId, exchange, case: caseLabel } = verdict;
     // A failure always says why; a pass carries no message.
     const outcome = verdict.outcome === "fail" ? verdict.message || `${check} failed` : "";

@@ -2,12 +2,12 @@
 // Objects feed it (listCategories for createProduct, listChannels for listChannelItems) once, evaluates the links'
 // runtime expressions on the answer and puts the values into every valid case. One LinkValues per run keeps the
 // answers.
-import { exampleCases, type RequestCase } from "../plan/cases.js";
+import { exampleCases } from "../plan/cases.js";
+import type { OperationModel, RequestCase } from "../model/cases.js";
 import { evaluate, type ContractLink, type LinkContext } from "../contract/links.js";
 import type { RunContext } from "../context.js";
-import type { Judge } from "../judge/judge.js";
 import type { CaseSender } from "./sender.js";
-import type { Exchange } from "./transport.js";
+import type { Exchange } from "../model/exchange.js";
 
 export interface LinkedValues {
   /** The case with the deployment's values in it (the case itself when no link feeds the operation). */
@@ -87,6 +87,11 @@ interface Source {
  * The values the Link Objects give operations, one per run: each source operation (a read without path parameters,
  * listCategories for createProduct) is called once, by the first item that needs it, and its answer is kept.
  */
+/** What judges a source's exchange as a case the provider must accept: the run's judge, handed in by the caller. */
+export interface ValidCaseJudge {
+  exchange(model: OperationModel, exchange: Exchange, expectation: "valid", label: string): unknown;
+}
+
 export class LinkValues {
   private readonly sources = new Map<string, Promise<Source | undefined>>();
 
@@ -97,7 +102,7 @@ export class LinkValues {
    * parameters). The first link, in document order, whose every expression finds a value wins. A source not called
    * yet is called with `send` and judged like any valid case.
    */
-  async valuesFor(operationId: string, send: CaseSender, judge: Judge): Promise<LinkedValues> {
+  async valuesFor(operationId: string, send: CaseSender, judge: ValidCaseJudge): Promise<LinkedValues> {
     const { context } = this;
     const feeding = context.links.filter(
       (link) =>
@@ -122,7 +127,7 @@ export class LinkValues {
   }
 
   /** Calls the source operation of the links once per run (its first example) and remembers the answer. */
-  private source(operationId: string, send: CaseSender, judge: Judge): Promise<Source | undefined> {
+  private source(operationId: string, send: CaseSender, judge: ValidCaseJudge): Promise<Source | undefined> {
     let pending = this.sources.get(operationId);
     if (!pending) {
       pending = (async () => {

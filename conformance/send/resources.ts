@@ -1,11 +1,12 @@
 // The resources a run creates: the tracker that records them, the tag that marks them as the run's own, and the
 // cleanup that deletes them at the end of the run, also after a failure or Ctrl-C.
 import type { ResourceKind } from "../apis.js";
-import { exampleCases, type RequestCase } from "../plan/cases.js";
-import { envelopeError, isSuccess } from "../judge/contract-words.js";
+import { exampleCases } from "../plan/cases.js";
+import { type RequestCase } from "../model/cases.js";
+import { envelopeError, isSuccess } from "../contract/words.js";
 import type { RunContext } from "../context.js";
 import type { CaseSender } from "./sender.js";
-import type { Exchange } from "./transport.js";
+import type { Exchange } from "../model/exchange.js";
 
 export interface TrackedResource {
   kind: string;

@@ -6,8 +6,10 @@ import type { AuthMode, PreparedRequest } from "../apis.js";
 import type { NonceSource } from "../../lib/nonce.js";
 import { DEFAULT_NONCE, runNonceSource } from "./nonces.js";
 import type { RunContext } from "../context.js";
-import { type OperationModel, prepare, type RequestCase } from "../plan/cases.js";
-import { type Exchange, RequestBudget, Transport } from "./transport.js";
+import { prepare } from "../plan/cases.js";
+import { type OperationModel, type RequestCase } from "../model/cases.js";
+import { RequestBudget, Transport } from "./transport.js";
+import { type Exchange } from "../model/exchange.js";
 
 /** One exchange as it arrives, with what it was sent as. */
 export interface Arrival {

@@ -4,6 +4,7 @@
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import { type HeaderReader, RateLimiter } from "../../lib/rate-limit.js";
 import type { PreparedRequest } from "../apis.js";
+import type { Exchange, RecordedResponse } from "../model/exchange.js";
 
 /**
  * At most `limit` requests in any window of `windowMs` (a sliding window, stricter than a server's fixed one). A
@@ -55,34 +56,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener("abort", done, { once: true });
   });
-}
-
-export interface RecordedResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** The body as text (the first `maxBodyBytes` when it is larger). */
-  text: string;
-  /** The body was larger than this many bytes, the most the runner reads: `text` is its beginning. */
-  tooLarge?: number;
-  /** The parsed JSON body, or `undefined` when the body is not JSON. */
-  json: unknown;
-  isJson: boolean;
-  /** Each Set-Cookie header on its own (the headers record joins them). */
-  setCookies: string[];
-}
-
-export interface Exchange {
-  request: PreparedRequest;
-  /** Not sent: the run was interrupted while the request waited for the rate limit. */
-  interrupted?: boolean;
-  response?: RecordedResponse;
-  /** A network error instead of a response. */
-  error?: string;
-  durationMs: number;
-  /** When the response arrived (ms since the epoch). */
-  receivedAt: number;
-  /** The plan item that sent it (plan/items.ts PlanItem.id); none for the reachability check and the cleanup. */
-  itemId?: number;
 }
 
 export interface TransportOptions {

@@ -3,7 +3,7 @@
 // consent page with accept and cancel buttons, accept). A page that builds its form with JavaScript is reported as
 // such: run with --browser.
 import type { PreparedRequest } from "../apis.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
 import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 

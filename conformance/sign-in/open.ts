@@ -1,7 +1,7 @@
 // Opens the sign-in driver a run asked for. The browser driver is loaded only for --browser: it imports
 // playwright-core, which the CLI does not need otherwise.
 import type { PreparedRequest } from "../apis.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import type { IdentityRunOptions, SignInDriver } from "./driver.js";
 import { FormDriver } from "./form.js";
 import { ManualDriver } from "./manual.js";

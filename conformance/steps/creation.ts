@@ -4,9 +4,9 @@
 import type { ResourceKind } from "../apis.js";
 import { resourceId } from "../contract/links.js";
 import { createdValuesEchoed } from "../judge/echoed.js";
-import type { RequestCase } from "../plan/cases.js";
+import type { RequestCase } from "../model/cases.js";
 import { markAsOurs, outcomeOf, succeeded } from "../send/resources.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { cannotRun, firstExample, sendStep, type StepParts } from "./parts.js";
 
 /** What the sequence created: the case sent, its exchange and the new resource's id. */

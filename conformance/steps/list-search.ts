@@ -4,10 +4,10 @@
 // creation order, either way round) and then the pages between, within a budget of requests. It tells "not in the
 // list" only when it has seen the list to its end; when the budget runs out first, it says so instead of guessing.
 import type { ResourceKind } from "../apis.js";
-import type { RequestCase } from "../plan/cases.js";
-import { isSuccess } from "../judge/contract-words.js";
+import type { RequestCase } from "../model/cases.js";
+import { isSuccess } from "../contract/words.js";
 import { pointerValue, resourceId } from "../contract/links.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { firstExample, sendStep, type StepParts } from "./parts.js";
 
 /** Pages read at most for one search: links allows 30 requests a minute. */

@@ -6,7 +6,7 @@ import type { RunContext } from "../context.js";
 import { resourceId } from "../contract/links.js";
 import { nonceUsedElsewhereIsRefused, replayedCreationIsRefused, replayIsRefused } from "../judge/sequence-checks.js";
 import { outcomeOf, succeeded } from "../send/resources.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { cannotRun, firstExample, selected, sendAgain, type StepParts } from "./parts.js";
 
 const CHECK = "nonce_replay";

@@ -5,11 +5,12 @@
 import type { RunContext } from "../context.js";
 import type { ItemParts } from "../item-parts.js";
 import type { Judge } from "../judge/judge.js";
-import { exampleCases, type OperationModel, type RequestCase } from "../plan/cases.js";
+import { exampleCases } from "../plan/cases.js";
+import { type OperationModel, type RequestCase } from "../model/cases.js";
 import type { Ledger } from "../report/ledger.js";
 import { markAsOurs } from "../send/resources.js";
 import type { CaseSender } from "../send/sender.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 
 /** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
 type Expectation = Parameters<Judge["exchange"]>[2];

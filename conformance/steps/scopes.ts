@@ -5,8 +5,8 @@
 // ignores scopes would create something.
 import { resourceId } from "../contract/links.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import type { RequestCase } from "../plan/cases.js";
-import { isSuccess } from "../judge/contract-words.js";
+import type { RequestCase } from "../model/cases.js";
+import { isSuccess } from "../contract/words.js";
 import { type ScopeProbe, scopesEnforced } from "../judge/probe-checks.js";
 import { markAsOurs } from "../send/resources.js";
 import { firstExample, type StepParts } from "./parts.js";

@@ -4,12 +4,12 @@
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
 import type { ResourceKind } from "../apis.js";
-import type { RequestCase } from "../plan/cases.js";
-import { isSuccess } from "../judge/contract-words.js";
+import type { RequestCase } from "../model/cases.js";
+import { isSuccess } from "../contract/words.js";
 import { updateIsVisible } from "../judge/sequence-checks.js";
 import { pointerValue } from "../contract/links.js";
 import { findInList, type ListSearch } from "./list-search.js";
-import type { Exchange } from "../send/transport.js";
+import type { Exchange } from "../model/exchange.js";
 import { cannotRun, firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
 
 const CHECK = "update_visible_on_read";

@@ -2,11 +2,12 @@
 // An operation the run never sent a request to is "not reached" with the reason, never counted as passed.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RequestCase } from "../../conformance/plan/cases.js";
-import { caseKind, CoverageLog, mutationKind } from "../../conformance/report/coverage.js";
+import type { RequestCase } from "../../conformance/model/cases.js";
+import { CoverageLog } from "../../conformance/report/coverage.js";
+import { caseKind, mutationKind } from "../../conformance/plan/case-kinds.js";
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
-import type { Exchange } from "../../conformance/send/transport.js";
+import type { Exchange } from "../../conformance/model/exchange.js";
 import { conformInProcess } from "../support/conform.js";
 
 function exchange(status: number | undefined, interrupted = false): Exchange {

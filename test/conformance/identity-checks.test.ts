@@ -15,7 +15,7 @@ import {
   tokenError,
 } from "../../conformance/judge/identity-tokens.js";
 import type { Authorization } from "../../conformance/judge/identity-words.js";
-import type { Exchange } from "../../conformance/send/transport.js";
+import type { Exchange } from "../../conformance/model/exchange.js";
 
 const exchange = (status: number, json: unknown): Exchange => ({
   request: { method: "POST", url: "http://127.0.0.1/token", headers: {} },

@@ -3,7 +3,7 @@
 // leaves open passing (a provider's maximum page size, the last page served past the end).
 import { describe, expect, it } from "vitest";
 import { listParametersProblems, seenTogetherProblems } from "../../conformance/judge/list-parameters.js";
-import type { Exchange } from "../../conformance/send/transport.js";
+import type { Exchange } from "../../conformance/model/exchange.js";
 
 function exchange(query: string, body: unknown): Exchange {
   return {

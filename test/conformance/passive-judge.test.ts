@@ -3,7 +3,7 @@
 // are written in the test to pin the API down; the checks are proven on real recordings in passive-chromium.test.ts.
 import { describe, expect, it } from "vitest";
 import { createPassiveJudge } from "../../conformance/passive/judge.js";
-import type { Exchange } from "../../conformance/send/transport.js";
+import type { Exchange } from "../../conformance/model/exchange.js";
 
 const BASE = "http://127.0.0.1:1";
 

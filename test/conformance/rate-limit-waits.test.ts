@@ -12,7 +12,8 @@ import { type LinksFault, startLinksServer } from "../../conformance/fault-serve
 import type { RunReport } from "../../conformance/report/report.js";
 import type { CheckNote } from "../../conformance/judge/assumptions.js";
 import { RateLimitConsistency } from "../../conformance/judge/rate-limit-consistency.js";
-import { type Exchange, Transport } from "../../conformance/send/transport.js";
+import { Transport } from "../../conformance/send/transport.js";
+import { type Exchange } from "../../conformance/model/exchange.js";
 import { RATE_LIMIT_HEADERS, RateLimiter } from "../../lib/rate-limit.js";
 import { runContracts } from "../support/processes.js";
 

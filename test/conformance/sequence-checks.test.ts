@@ -17,7 +17,7 @@ import {
   updateIsVisible,
 } from "../../conformance/judge/sequence-checks.js";
 import { operationModel } from "../../conformance/plan/cases.js";
-import type { Exchange } from "../../conformance/send/transport.js";
+import type { Exchange } from "../../conformance/model/exchange.js";
 import type { ApiName } from "../../lib/contract/index.js";
 
 const model = (api: ApiName, operationId: string) => operationModel(operationOf(api, operationId));

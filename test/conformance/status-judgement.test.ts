@@ -3,7 +3,7 @@
 // that response), else default. And an x-assumption on a response is about its status: it does not reach into the body.
 import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { judgedStatus, responseErrorWord } from "../../conformance/judge/contract-words.js";
+import { judgedStatus, responseErrorWord } from "../../conformance/contract/words.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 
 const operation = (api: ApiName, operationId: string) => loadContract(api).findOperation(operationId)!;

@@ -5,7 +5,7 @@
 // list_parameters_honoured on a list that holds one row: rows of the run's own with writes, "not reached" without.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ContractPatch } from "../../conformance/fault-servers/contract-patch.js";
-import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/judge/contract-words.js";
+import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/contract/words.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";

@@ -9,7 +9,7 @@ import {
   ERROR_ENVELOPES,
   REDIRECTS_ARE_URLS,
 } from "../../conformance/fault-servers/contract-patch.js";
-import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/judge/contract-words.js";
+import { CLOSED_RESPONSE_ASSUMPTION } from "../../conformance/contract/words.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";

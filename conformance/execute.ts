@@ -3,32 +3,28 @@
 // judges it with the response checks. A random draw that fails a check not seen failing on its operation yet is shrunk
 // by fast-check; the shrinking requests come out of the same budget (the transport's cap) and --max-shrinks.
 import fc from "fast-check";
-import type { AuthMode, ResourceKind } from "../apis.js";
-import type { RunContext } from "../context.js";
-import { isSuccess } from "../judge/contract-words.js";
-import type { Judge, JudgeOptions } from "../judge/judge.js";
+import type { AuthMode, ResourceKind } from "./apis.js";
+import type { RunContext } from "./context.js";
+import { isSuccess } from "./contract/words.js";
+import type { Judge, JudgeOptions, ShrunkCase } from "./judge/judge.js";
 import {
   applyMutation,
   boundaryCases,
   exampleCases,
   invalidCaseArbitrary,
-  type OperationModel,
-  type RequestCase,
   validateCase,
   validCaseArbitrary,
-} from "../plan/cases.js";
-import type { LinkedValues } from "./link-values.js";
-import type { ItemParts } from "../item-parts.js";
-import { resourceId } from "../contract/links.js";
-import { operationMutations } from "../plan/mutations.js";
-import type { PlanItem } from "../model/plan.js";
-import type { WriteBudget } from "../plan/write-budget.js";
-import type { Ledger } from "../report/ledger.js";
-import { markAsOurs, type ResourceTracker } from "./resources.js";
-import type { CaseSender } from "./sender.js";
-import type { Exchange } from "./transport.js";
-import type { Verdict } from "../model/finding.js";
-import { verdictOf } from "../judge/verdict.js";
+} from "./plan/cases.js";
+import { type OperationModel, type RequestCase } from "./model/cases.js";
+import type { LinkedValues } from "./send/link-values.js";
+import type { ItemParts } from "./item-parts.js";
+import { resourceId } from "./contract/links.js";
+import { operationMutations } from "./plan/mutations.js";
+import type { PlanItem } from "./model/plan.js";
+import type { WriteBudget } from "./plan/write-budget.js";
+import { markAsOurs, type ResourceTracker } from "./send/resources.js";
+import type { CaseSender } from "./send/sender.js";
+import type { Exchange } from "./model/exchange.js";
 
 /** What the items of one operation share: its model and fixed cases, built once, and the checks already shrunk. */
 export interface OperationCases {
@@ -77,12 +73,9 @@ export function operationCases(
 }
 
 /** Notes in the report that requests of a kind were not sent for lack of --max-writes. */
-function notSent(ledger: Ledger, writes: WriteBudget, operationId: string, what: string): void {
-  const earlier = ledger.skippedOperations.get(operationId);
-  if (earlier?.split("; ").some((part) => part.startsWith(`${what} not sent`))) return;
-  const why = `the --max-writes ${writes.max} creations the run cannot delete are made or kept for the stateful sequences`;
-  const reason = earlier ? `${earlier}; ${what} not sent` : `${what} not sent: ${why}`;
-  ledger.decide({ about: "operation", name: operationId, decision: "not sent", reason });
+function notSent(judge: Judge, writes: WriteBudget, operationId: string, what: string): void {
+  const reason = `the --max-writes ${writes.max} creations the run cannot delete are made or kept for the stateful sequences`;
+  judge.decided([{ about: "operation", name: operationId, decision: "not sent", cases: what, reason }]);
 }
 
 /**
@@ -105,7 +98,7 @@ function book(
 
 /** Values from the deployment (Link Objects) for valid data, asked for once per operation. */
 async function valuesFromLinks(
-  { context, judge, ledger, linkValues }: ItemParts,
+  { context, judge, linkValues }: ItemParts,
   send: CaseSender,
   cases: OperationCases,
 ): Promise<LinkedValues | undefined> {
@@ -114,13 +107,10 @@ async function valuesFromLinks(
   const values = await cases.fromLinks;
   if (!values.missing || context.isRead(operationId)) return values;
   // A write without them is not sent (its example's ids are made up); a read falls back to generated values.
-  ledger.decide({
-    about: "operation",
-    name: operationId,
-    decision: "not sent",
-    reason: `valid data not sent: ${values.missing}`,
-  });
-  ledger.decide({ about: "check", name: "positive_data_acceptance", decision: "cannot run", reason: values.missing });
+  judge.decided([
+    { about: "operation", name: operationId, decision: "not sent", cases: "valid data", reason: values.missing },
+    { about: "check", name: "positive_data_acceptance", decision: "cannot run", reason: values.missing },
+  ]);
   return undefined;
 }
 
@@ -149,13 +139,13 @@ export async function executeItem(
   cases: OperationCases,
   item: PlanItem,
 ): Promise<void> {
-  const { context, judge, ledger, writes, tracker } = parts;
+  const { context, judge, writes, tracker } = parts;
   const operationId = cases.model.op.operationId;
   const source = item.source;
   // Only what may create waits for --max-writes (not a malformed body, nor a request without the run's credentials).
   if (item.writes === "undeletable" && writes.left <= 0) {
     const what = item.expect === "accept" ? "valid data" : item.expect === "refuse" ? "invalid data" : item.kind;
-    return notSent(ledger, writes, operationId, what);
+    return notSent(judge, writes, operationId, what);
   }
   context.options.onProgress?.({ type: "operation", operationId, phase: item.kind, itemId: item.id });
   const trial = trialOf(send, judge, writes, tracker, cases);
@@ -174,7 +164,7 @@ export async function executeItem(
     const { seed, maxShrinks } = context.options;
     const limits = { seed: seed + (source.type === "random" ? source.draw : 0), maxShrinks, writes };
     const shrunk = await randomDraw(trial, send, cases, limits, expectation, prepare);
-    if (shrunk) ledger.add(shrunk);
+    if (shrunk) judge.shrunk(shrunk);
   };
   if (source.type === "random" && source.expectation === "invalid") return cases.invalid && draw("invalid", same);
   const values = await valuesFromLinks(parts, send, cases);
@@ -200,7 +190,7 @@ function unique(context: RunContext, cases: OperationCases, c: RequestCase): Req
 /**
  * One random draw, through fast-check with a seed of its own. On a failure of a check not yet shrunk on this
  * operation, fast-check shrinks the case while the same check keeps failing, within --max-shrinks requests (none for
- * what cannot be deleted). Returns the smallest failing case's verdict, the reproduction, when it shrank.
+ * what cannot be deleted). Returns the smallest failing case, the judge's reproduction, when it shrank.
  */
 async function randomDraw(
   trial: Trial,
@@ -209,7 +199,7 @@ async function randomDraw(
   limits: { seed: number; maxShrinks: number; writes: WriteBudget },
   expectation: "valid" | "invalid",
   prepareCase: (c: RequestCase) => RequestCase,
-): Promise<Verdict | undefined> {
+): Promise<ShrunkCase | undefined> {
   const arbitrary = expectation === "valid" ? cases.valid : cases.invalid!;
   const maxShrinks = cases.undeletable ? 0 : limits.maxShrinks;
   let target: string | undefined;
@@ -241,10 +231,5 @@ async function randomDraw(
   cases.shrunk.add(`${expectation} ${target}`);
   if (shrinkRequests === 0) return undefined;
   const label = `${last.label} (shrunk in ${shrinkRequests} requests)`;
-  const operationId = cases.model.op.operationId;
-  return verdictOf(target, operationId, last.message, last.exchange, label, {
-    tally: false,
-    shrunk: true,
-    where: last.where,
-  });
+  return { check: target, operationId: cases.model.op.operationId, ...last, label };
 }

@@ -13,8 +13,8 @@ import {
   responseKeyFor,
   valueAt,
 } from "../../lib/contract/index.js";
-import type { Location } from "../plan/mutations.js";
-import type { RecordedResponse } from "../send/transport.js";
+import type { Location } from "../model/cases.js";
+import type { RecordedResponse } from "../model/exchange.js";
 
 export type ContractWord =
   "x-assumption" | "x-provider-refuses" | "x-any-status-in-class" | "x-undocumented-methods-refused";
