@@ -4,6 +4,7 @@
 // it type-checks; editors and `npx eslint <file>` build the program of tsconfig.json from `project` below.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { STAGE_RULES } from "./eslint.stages.js";
 
 export default tseslint.config(
   {
@@ -81,6 +82,8 @@ export default tseslint.config(
     files: ["test/support/global-setup.ts"],
     rules: { "no-restricted-imports": "off" },
   },
+  // The conformance runner's stages go one way: plan, then send, then judge, then report (eslint.stages.js).
+  ...STAGE_RULES,
   {
     files: ["**/*.js", "**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },

@@ -1,0 +1,62 @@
+// Issue 43: the runner follows a case one way, plan, then send, then judge, then report. The import rule of each
+// stage (eslint.stages.js, part of the lint that `npm test` runs) is broken here on purpose.
+import { join, relative } from "node:path";
+import { ESLint } from "eslint";
+import tseslint from "typescript-eslint";
+import { describe, expect, it } from "vitest";
+import { LATER_STAGES, STAGE_MESSAGE, STAGE_RULES } from "../../eslint.stages.js";
+import { repoRoot } from "../support/processes.js";
+
+/** ESLint with the stage rules alone: they need no type information, so a file need not exist to be linted. */
+const stageLint = () =>
+  new ESLint({
+    cwd: repoRoot,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser } }, ...STAGE_RULES],
+  });
+
+const messagesOf = async (folder: string, source: string) => {
+  const [result] = await stageLint().lintText(source, { filePath: join(repoRoot, folder, "probe.ts") });
+  return result!.messages.map((message) => message.message);
+};
+
+describe("the runner's stages go one way", () => {
+  for (const [folder, later] of Object.entries(LATER_STAGES))
+    it(`${folder} may not import ${later.join(", ")}`, async () => {
+      for (const stage of later) {
+        const found = await messagesOf(
+          folder,
+          `import type { T } from "../${stage}/anything.js";\nexport type U = T;\n`,
+        );
+        expect(found, `${folder} importing ${stage}`).toEqual([expect.stringContaining(STAGE_MESSAGE)]);
+      }
+      // What a stage may import passes: the shared types and the contract's words.
+      expect(
+        await messagesOf(folder, `import type { Exchange } from "../model/exchange.js";\nexport type E = Exchange;\n`),
+      ).toEqual([]);
+      expect(
+        await messagesOf(folder, `import { isSuccess } from "../contract/words.js";\nexport const s = isSuccess;\n`),
+      ).toEqual([]);
+    });
+
+  it("plan, send and judge may import the stages before them", async () => {
+    expect(
+      await messagesOf("conformance/send", `import { prepare } from "../plan/cases.js";\nexport const p = prepare;\n`),
+    ).toEqual([]);
+    expect(
+      await messagesOf(
+        "conformance/judge",
+        `import type { Arrival } from "../send/sender.js";\nexport type A = Arrival;\n`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("the stages as they are keep the rule", async () => {
+    const results = await stageLint().lintFiles(Object.keys(LATER_STAGES));
+    const broken = results.flatMap((result) =>
+      result.messages.map((message) => `${relative(repoRoot, result.filePath)}:${message.line} ${message.message}`),
+    );
+    expect(broken).toEqual([]);
+    expect(results.length).toBeGreaterThan(40);
+  });
+});
