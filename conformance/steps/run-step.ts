@@ -1,10 +1,12 @@
 // The plan's steps across operations: each resource's stateful sequence, pay's nonce replay, the account's updates
 // seen on read, catalog's narrower key, the methods a path does not document and the OpenID Connect checks. What
-// the planner needs to know of each (plan/build.ts StepFacts), and running one.
+// the planner needs to know of each (plan/build.ts StepFacts), and running one: a step sends and returns what it did
+// as scenarios (model/step-scenarios.ts), whose checks the judge runs.
 import type { RunContext } from "../context.js";
 import { CHECKS } from "../judge/checks.js";
 import type { StepFacts } from "../plan/build.js";
 import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
+import type { Scenario } from "../model/scenario.js";
 import type { CaseSender } from "../send/sender.js";
 import { listPages, listPagesCost, pagedLists } from "./list-pages.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
@@ -101,36 +103,44 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
 }
 
 /**
- * Runs one step of the plan with the run's parts; `send` is the sender of the step's plan item, so that every
- * exchange the step makes carries its id. `operationIds`: the operations this run selected.
+ * Runs one step of the plan with the run's parts and returns what it did, for the judge; `send` is the sender of the
+ * step's plan item, so that every exchange the step makes carries its id. `operationIds`: the operations this run
+ * selected.
  */
 export async function runStep(
   parts: Omit<StepParts, "send">,
   send: CaseSender,
   item: PlanItem,
   operationIds: string[],
-): Promise<void> {
-  if (item.source.type !== "step") return;
+): Promise<Scenario[]> {
+  if (item.source.type !== "step") return [];
   const step = { ...parts, send };
   switch (item.source.step) {
     case "nonce replay":
-      return nonceReplay(step);
+      await nonceReplay(step);
+      return [];
     case "updates visible":
-      return singletonUpdatesVisible(step);
+      await singletonUpdatesVisible(step);
+      return [];
     case "sequence": {
       const resource = item.source.resource;
       const kind = sequencedKinds(parts.context).find((k) => k.name === resource);
-      return kind && runSequence(step, kind);
+      if (kind) await runSequence(step, kind);
+      return [];
     }
     case "scopes":
-      return scopeEnforcement(step, operationIds);
+      await scopeEnforcement(step, operationIds);
+      return [];
     case "unsupported methods":
-      return unsupportedMethods(step, operationIds);
+      await unsupportedMethods(step, operationIds);
+      return [];
     case "list pages":
-      return listPages(step, operationIds);
+      await listPages(step, operationIds);
+      return [];
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      return (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
+      await (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
+      return [];
   }
 }
