@@ -2,7 +2,18 @@
 import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
+import { judgeUnsupportedMethods } from "./probe-scenarios.js";
 
-export function judgeStepScenario(_scenario: StepScenario, _context: RunContext): Finding[] {
-  return [];
+type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
+
+/** Every scenario's judge: the type leaves out none. */
+const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
+  "unsupported methods": judgeUnsupportedMethods,
+};
+
+const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>
+  JUDGES[name](scenario, context);
+
+export function judgeStepScenario(scenario: StepScenario, context: RunContext): Finding[] {
+  return judgeNamed(scenario.name, scenario, context);
 }

@@ -1,5 +1,23 @@
-// The scenarios of the steps across operations (conformance/steps/), one type each, discriminated by `name`.
-export interface StepScenario {
-  family: "step";
-  name: "none yet";
+// The scenarios of the steps across operations (conformance/steps/), one type each, discriminated by `name`: the
+// exchanges a step made, each with its role, and what only the step knows. judge/step-scenarios.ts runs their checks.
+import type { RoleExchange } from "./scenario.js";
+
+/** A method a path does not document, sent to it (steps/methods.ts). */
+export interface MethodProbe {
+  method: string;
+  path: string;
+  /** The methods the contract documents at the path. */
+  documented: string[];
+  probe: RoleExchange;
 }
+
+/** unsupported_method and allow_header: each probed path (steps/methods.ts). */
+export interface UnsupportedMethodsScenario {
+  family: "step";
+  name: "unsupported methods";
+  /** The checks the probes were sent for: those of the run's selection that apply. */
+  checks: string[];
+  probes: MethodProbe[];
+}
+
+export type StepScenario = UnsupportedMethodsScenario;

@@ -102,6 +102,8 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
   return steps;
 }
 
+const present = (scenario: Scenario | undefined): Scenario[] => (scenario ? [scenario] : []);
+
 /**
  * Runs one step of the plan with the run's parts and returns what it did, for the judge; `send` is the sender of the
  * step's plan item, so that every exchange the step makes carries its id. `operationIds`: the operations this run
@@ -132,8 +134,7 @@ export async function runStep(
       await scopeEnforcement(step, operationIds);
       return [];
     case "unsupported methods":
-      await unsupportedMethods(step, operationIds);
-      return [];
+      return present(await unsupportedMethods(step, operationIds, item.checks));
     case "list pages":
       await listPages(step, operationIds);
       return [];

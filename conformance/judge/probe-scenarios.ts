@@ -1,0 +1,23 @@
+// The checks of the probes across operations (steps/methods.ts, scopes.ts): what each probe's answer says, as findings.
+import type { RunContext } from "../context.js";
+import type { Finding } from "../model/finding.js";
+import type { UnsupportedMethodsScenario } from "../model/step-scenarios.js";
+import { ALLOW_HEADER_CHECK, allowListsMethods } from "./allow-header.js";
+import { methodRefused } from "./probe-checks.js";
+
+/** unsupported_method on each probe (a success the contract leaves open is an observation), and allow_header. */
+export function judgeUnsupportedMethods(
+  { checks, probes }: UnsupportedMethodsScenario,
+  context: RunContext,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const { method, path, documented, probe } of probes) {
+    const { operationId, exchange, label } = probe;
+    const observe = (message: string) => findings.push({ about: "observation", operationId, message });
+    if (checks.includes("unsupported_method"))
+      findings.push(methodRefused(context.options.api, operationId, { method, path }, exchange, label, observe));
+    const allow = allowListsMethods(operationId, { method, path, documented }, exchange, label);
+    if (allow && checks.includes(ALLOW_HEADER_CHECK)) findings.push(allow);
+  }
+  return findings;
+}
