@@ -2,13 +2,14 @@
 import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
-import { judgeUnsupportedMethods } from "./probe-scenarios.js";
+import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
 
 type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
 
 /** Every scenario's judge: the type leaves out none. */
 const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
   "unsupported methods": judgeUnsupportedMethods,
+  scopes: judgeScopes,
 };
 
 const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>

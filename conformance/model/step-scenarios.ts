@@ -20,4 +20,20 @@ export interface UnsupportedMethodsScenario {
   probes: MethodProbe[];
 }
 
-export type StepScenario = UnsupportedMethodsScenario;
+/** A request with the narrower key (steps/scopes.ts): the scopes its operation needs, and those the key lacks. */
+export interface ScopeTry {
+  scopes: string[];
+  missing: string[];
+  tried: RoleExchange;
+}
+
+/** scope_enforcement: the operations tried with the narrower key (steps/scopes.ts). */
+export interface ScopesScenario {
+  family: "step";
+  name: "scopes";
+  /** false: the run has no narrower key (--read-only-api-key), so nothing was tried. */
+  narrowerKey: boolean;
+  tries: ScopeTry[];
+}
+
+export type StepScenario = UnsupportedMethodsScenario | ScopesScenario;

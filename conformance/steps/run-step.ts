@@ -131,8 +131,7 @@ export async function runStep(
       return [];
     }
     case "scopes":
-      await scopeEnforcement(step, operationIds);
-      return [];
+      return present(await scopeEnforcement(step, operationIds, item.checks));
     case "unsupported methods":
       return present(await unsupportedMethods(step, operationIds, item.checks));
     case "list pages":
