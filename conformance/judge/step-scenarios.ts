@@ -3,6 +3,7 @@ import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
 import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
+import { judgeNonceReplay } from "./resend-scenarios.js";
 
 type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
 
@@ -10,6 +11,7 @@ type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
 const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
   "unsupported methods": judgeUnsupportedMethods,
   scopes: judgeScopes,
+  "nonce replay": judgeNonceReplay,
 };
 
 const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>

@@ -1,6 +1,6 @@
 // How checks build their verdicts (model/finding.ts): a pass or a failure from a message, a warning from a broken
-// `x-assumption`.
-import type { Verdict } from "../model/finding.js";
+// `x-assumption`; and the decision that a check applies but could not run.
+import type { Decision, Verdict } from "../model/finding.js";
 import type { Exchange } from "../send/transport.js";
 import type { CheckNote } from "./assumptions.js";
 
@@ -21,3 +21,11 @@ export function warningOf(check: string, operationId: string, note: CheckNote, c
   const { message, assumption = "" } = note;
   return { check, operationId, outcome: "warn", message, assumption, case: caseLabel };
 }
+
+/** A check that applies but could not run (a prerequisite failed): the run fails with the reason. */
+export const cannotRunOf = (check: string, reason: string): Decision => ({
+  about: "check",
+  name: check,
+  decision: "cannot run",
+  reason,
+});

@@ -36,4 +36,15 @@ export interface ScopesScenario {
   tries: ScopeTry[];
 }
 
-export type StepScenario = UnsupportedMethodsScenario | ScopesScenario;
+/** nonce_replay (steps/nonce-replay.ts): a signed read, the same bytes again, and its nonce on another operation. */
+export interface NonceReplayScenario {
+  family: "step";
+  name: "nonce replay";
+  first: RoleExchange;
+  /** The first sent again as it was (same nonce, same signature), when the first was accepted. */
+  replay?: RoleExchange;
+  /** Another operation, correctly signed, with the nonce the first used. */
+  reuse?: RoleExchange;
+}
+
+export type StepScenario = UnsupportedMethodsScenario | ScopesScenario | NonceReplayScenario;

@@ -119,8 +119,7 @@ export async function runStep(
   const step = { ...parts, send };
   switch (item.source.step) {
     case "nonce replay":
-      await nonceReplay(step);
-      return [];
+      return present(await nonceReplay(step));
     case "updates visible":
       await singletonUpdatesVisible(step);
       return [];
