@@ -4,11 +4,15 @@ import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
 import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
 import { judgeNonceReplay } from "./resend-scenarios.js";
+import { judgeIdempotency, judgeLifecycle, judgeListPages } from "./sequence-scenarios.js";
 
 type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
 
 /** Every scenario's judge: the type leaves out none. */
 const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
+  lifecycle: judgeLifecycle,
+  idempotency: judgeIdempotency,
+  "list pages": judgeListPages,
   "unsupported methods": judgeUnsupportedMethods,
   scopes: judgeScopes,
   "nonce replay": judgeNonceReplay,

@@ -5,7 +5,6 @@
 import type { ResourceKind } from "../apis.js";
 import type { RunContext } from "../context.js";
 import { resourceId } from "../contract/links.js";
-import { replayedCreationIsRefused } from "../judge/sequence-checks.js";
 import type { RoleExchange } from "../model/scenario.js";
 import type { NonceReplayScenario } from "../model/step-scenarios.js";
 import { succeeded } from "../send/resources.js";
@@ -65,11 +64,15 @@ async function nonceElsewhere(
  * nonce_replay on the creation itself (pay's createOrder): the sequence's accepted request sent again unchanged must
  * be refused. A gateway that accepts it makes a second order, so the replay goes only with a write kept for it.
  */
-export async function replayCreation(step: StepParts, kind: ResourceKind, created: Exchange): Promise<void> {
-  const { context, send, ledger, tracker, writes } = step;
-  if (!context.options.checks.has(CHECK) || !writes.creationMayBeReplayed(kind) || send.aborted) return;
+export async function replayCreation(
+  step: StepParts,
+  kind: ResourceKind,
+  created: Exchange,
+): Promise<RoleExchange | undefined> {
+  const { context, send, tracker, writes } = step;
+  if (!context.options.checks.has(CHECK) || !writes.creationMayBeReplayed(kind) || send.aborted) return undefined;
   const label = `the same ${kind.create} again (same nonce and signature)`;
   const replay = await sendAgain(step, context.model(kind.create), created, label);
   if (succeeded(context, replay)) tracker.created(kind, resourceId(replay.response?.json, kind.id), kind.create);
-  ledger.add(replayedCreationIsRefused(context.options.api, kind, replay, label));
+  return { role: "replay", operationId: kind.create, label, exchange: replay };
 }

@@ -126,16 +126,14 @@ export async function runStep(
     case "sequence": {
       const resource = item.source.resource;
       const kind = sequencedKinds(parts.context).find((k) => k.name === resource);
-      if (kind) await runSequence(step, kind);
-      return [];
+      return present(kind && (await runSequence(step, kind)));
     }
     case "scopes":
       return present(await scopeEnforcement(step, operationIds, item.checks));
     case "unsupported methods":
       return present(await unsupportedMethods(step, operationIds, item.checks));
     case "list pages":
-      await listPages(step, operationIds);
-      return [];
+      return listPages(step, operationIds);
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.

@@ -8,44 +8,31 @@ import type { RequestCase } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
 import { updateIsVisible } from "../judge/sequence-checks.js";
 import { pointerValue } from "../contract/links.js";
-import { findInList, type ListSearch } from "./list-search.js";
+import type { ListSearch } from "../model/step-scenarios.js";
+import { findInList } from "./list-search.js";
 import type { Exchange } from "../send/transport.js";
 import { cannotRun, firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
 
 const CHECK = "update_visible_on_read";
 
 /**
- * After a successful update of the sequence's resource: looks for it where the list showed it before (then both ends
- * and the pages beside it, then the whole list within the search's budget) and compares the row with the update's
- * body. Only fields whose value the update changed are evidence; none changed, nothing is recorded.
+ * After an update of the sequence's resource, when it was accepted and the list showed the resource before: looks for
+ * it where the list showed it (then both ends and the pages beside it, then the whole list within the search's
+ * budget). The judge compares the row with the update's body (judge/sequence-scenarios.ts).
  */
-export async function updateVisibleInList(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+export async function findUpdated(
+  step: Pick<StepParts, "context" | "send" | "judge">,
   kind: ResourceKind,
   id: string | number,
-  update: { request: RequestCase; exchange: Exchange },
+  update: Exchange,
   listed: ListSearch | undefined,
-): Promise<void> {
-  const { context, ledger } = step;
-  const operationId = kind.update!.operationId;
-  const listOperation = kind.list?.operationId;
-  if (!context.options.checks.has(CHECK) || !listOperation || !isSuccess(context.options.api, update.exchange.response))
-    return;
-  if (listed?.outcome !== "found") {
-    cannotRun(ledger, CHECK, `the ${kind.name} ${id} was not found in ${listOperation} before its update`);
-    return;
-  }
-  let after = await findInList(step, kind, id, listed.page);
-  if (after.outcome !== "found") after = await findInList(step, kind, id);
-  if (after.outcome !== "found" || !after.last) {
-    const why = after.why ? `: ${after.why}` : "";
-    cannotRun(ledger, CHECK, `the updated ${kind.name} ${id} could not be found in ${listOperation}${why}`);
-    return;
-  }
-  const shown = { resource: after.item, before: listed.item, where: `${listOperation} after ${operationId}` };
-  const label = `read the ${kind.name} ${id} after its update`;
-  const verdict = updateIsVisible(context.model(operationId), update.request.body, shown, after.last, label);
-  if (verdict) ledger.add(verdict);
+): Promise<ListSearch | undefined> {
+  const { context } = step;
+  if (!context.options.checks.has(CHECK) || !kind.list || !isSuccess(context.options.api, update.response))
+    return undefined;
+  if (listed?.outcome !== "found") return undefined;
+  const after = await findInList(step, kind, id, listed.page);
+  return after.outcome === "found" ? after : findInList(step, kind, id);
 }
 
 /**
