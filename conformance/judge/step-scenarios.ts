@@ -3,7 +3,7 @@ import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
 import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
-import { judgeNonceReplay } from "./resend-scenarios.js";
+import { judgeNonceReplay, judgeUpdatesVisible } from "./resend-scenarios.js";
 import { judgeIdempotency, judgeLifecycle, judgeListPages } from "./sequence-scenarios.js";
 
 type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
@@ -16,6 +16,7 @@ const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context
   "unsupported methods": judgeUnsupportedMethods,
   scopes: judgeScopes,
   "nonce replay": judgeNonceReplay,
+  "updates visible": judgeUpdatesVisible,
 };
 
 const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>

@@ -131,10 +131,25 @@ export interface NonceReplayScenario {
   reuse?: RoleExchange;
 }
 
+/**
+ * update_visible_on_read on a resource without an id (links' account, steps/update-visible.ts): the update the provider
+ * accepted, sent again as it was, and the read after it.
+ */
+export interface UpdatesVisibleScenario {
+  family: "step";
+  name: "updates visible";
+  /** Where the read shows the resource (a JSON pointer into its answer). */
+  at: string;
+  sentAgain: RoleExchange;
+  /** The read, sent when the update sent again was accepted. */
+  readBack?: RoleExchange;
+}
+
 export type StepScenario =
   | LifecycleScenario
   | IdempotencyScenario
   | ListPagesScenario
   | UnsupportedMethodsScenario
   | ScopesScenario
-  | NonceReplayScenario;
+  | NonceReplayScenario
+  | UpdatesVisibleScenario;

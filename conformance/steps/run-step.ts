@@ -121,8 +121,7 @@ export async function runStep(
     case "nonce replay":
       return present(await nonceReplay(step));
     case "updates visible":
-      await singletonUpdatesVisible(step);
-      return [];
+      return singletonUpdatesVisible(step);
     case "sequence": {
       const resource = item.source.resource;
       const kind = sequencedKinds(parts.context).find((k) => k.name === resource);

@@ -3,15 +3,14 @@
 // /api/account/update ... email"); a provider that answers them with success and keeps the old values keeps its
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
+// The step returns what it sent and found; judge/sequence-scenarios.ts and resend-scenarios.ts compare.
 import type { ResourceKind } from "../apis.js";
 import type { RequestCase } from "../plan/cases.js";
 import { isSuccess } from "../judge/contract-words.js";
-import { updateIsVisible } from "../judge/sequence-checks.js";
-import { pointerValue } from "../contract/links.js";
-import type { ListSearch } from "../model/step-scenarios.js";
+import type { ListSearch, UpdatesVisibleScenario } from "../model/step-scenarios.js";
 import { findInList } from "./list-search.js";
 import type { Exchange } from "../send/transport.js";
-import { cannotRun, firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
+import { firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
 
 const CHECK = "update_visible_on_read";
 
@@ -39,60 +38,43 @@ export async function findUpdated(
  * After the run's updates of a resource without an id (links' account): the valid update the provider accepted that
  * sent the most fields (the last of those) is sent once more, since invalid data a lenient provider accepted after it
  * may have changed the resource in ways the seed does not describe, and the read that follows must show what it sent.
- * The accepted updates are those the judge recorded (Judge.acceptedUpdates). Sent only when the run's own updates were
- * accepted (the update is named with --operation and cannot be undone anyway).
+ * The judge keeps the accepted updates and names that one (Judge.acceptedUpdate). Sent only when the run's own
+ * updates were accepted (the update is named with --operation and cannot be undone anyway).
  */
 export async function singletonUpdatesVisible(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
-): Promise<void> {
+  step: Pick<StepParts, "context" | "send" | "judge">,
+): Promise<UpdatesVisibleScenario[]> {
   const { context, send, judge } = step;
-  if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return;
+  if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return [];
+  const scenarios: UpdatesVisibleScenario[] = [];
   for (const { update, read, at } of context.profile.singletonUpdates ?? []) {
-    const accepted = judge.acceptedUpdates.get(update) ?? [];
-    const last = fullest(accepted.filter((a) => a.valid).map((a) => a.exchange));
+    const last = judge.acceptedUpdate(update);
     const readCase = firstExample(context, read);
     if (!last || !readCase || send.aborted) continue;
-    await readAfterUpdate(step, { update, read, at }, last, readCase);
+    scenarios.push(await readAfterUpdate(step, { update, read, at }, last, readCase));
   }
+  return scenarios;
 }
 
-/** Sends the accepted update `last` again as it was, then reads the resource and compares. */
+/** Sends the accepted update `last` again as it was, then (when it is accepted again) reads the resource. */
 async function readAfterUpdate(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+  step: Pick<StepParts, "context" | "send" | "judge">,
   { update, read, at }: { update: string; read: string; at: string },
   last: Exchange,
   readCase: RequestCase,
-): Promise<void> {
-  const { context, ledger } = step;
-  const resent = await sendAgain(step, context.model(update), last, `the last accepted ${update} again`, "valid");
-  if (!isSuccess(context.options.api, resent.response)) {
-    cannotRun(ledger, CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
-    return;
-  }
+): Promise<UpdatesVisibleScenario> {
+  const { context } = step;
+  const again = `the last accepted ${update} again`;
+  const resent = await sendAgain(step, context.model(update), last, again, "valid");
+  const scenario: UpdatesVisibleScenario = {
+    family: "step",
+    name: "updates visible",
+    at,
+    sentAgain: { role: "update sent again", operationId: update, label: again, exchange: resent },
+  };
+  if (!isSuccess(context.options.api, resent.response)) return scenario;
   const label = `read after ${update}`;
   const exchange = await sendStep(step, read, { ...readCase, label });
-  if (!isSuccess(context.options.api, exchange.response)) {
-    cannotRun(ledger, CHECK, `${read} after ${update} was not answered with a success`);
-    return;
-  }
-  const shown = { resource: pointerValue(exchange.response?.json, at, false), where: `${read} after ${update}` };
-  const sent = JSON.parse(last.request.body ?? "null") as unknown;
-  const verdict = updateIsVisible(context.model(update), sent, shown, exchange, label);
-  if (verdict) ledger.add(verdict);
-}
-const fieldCount = (exchange: Exchange): number => {
-  try {
-    const body = JSON.parse(exchange.request.body ?? "null") as unknown;
-    return body !== null && typeof body === "object" ? Object.keys(body).length : 0;
-  } catch {
-    return 0;
-  }
-};
-
-/** The exchange whose request body has the most fields; the last of them on a tie. */
-function fullest(exchanges: Exchange[]): Exchange | undefined {
-  return exchanges.reduce<Exchange | undefined>(
-    (best, exchange) => (!best || fieldCount(exchange) >= fieldCount(best) ? exchange : best),
-    undefined,
-  );
+  scenario.readBack = { role: "read", operationId: read, label, exchange };
+  return scenario;
 }
