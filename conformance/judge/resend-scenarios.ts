@@ -4,10 +4,9 @@ import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { NonceReplayScenario, UpdatesVisibleScenario } from "../model/step-scenarios.js";
 import { pointerValue } from "../contract/links.js";
-import { outcomeOf } from "../send/resources.js";
 import { isSuccess } from "./contract-words.js";
 import { nonceUsedElsewhereIsRefused, replayIsRefused, updateIsVisible } from "./sequence-checks.js";
-import { cannotRunOf } from "./verdict.js";
+import { cannotRunOf, outcomeOf } from "./verdict.js";
 
 /** nonce_replay: the replay and the nonce used on another operation are refused (a refused first proves nothing). */
 export function judgeNonceReplay({ first, replay, reuse }: NonceReplayScenario, context: RunContext): Finding[] {

@@ -10,7 +10,6 @@ import type {
   LifecycleScenario,
   ListPagesScenario,
 } from "../model/step-scenarios.js";
-import { outcomeOf } from "../send/resources.js";
 import { isSuccess } from "./contract-words.js";
 import { createdValuesEchoed } from "./echoed.js";
 import {
@@ -21,7 +20,7 @@ import {
   replayedCreationIsRefused,
   updateIsVisible,
 } from "./sequence-checks.js";
-import { cannotRunOf } from "./verdict.js";
+import { cannotRunOf, outcomeOf } from "./verdict.js";
 
 const UPDATE_VISIBLE = "update_visible_on_read";
 const USE_AFTER_FREE = "use_after_free";

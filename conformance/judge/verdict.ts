@@ -1,8 +1,10 @@
 // How checks build their verdicts (model/finding.ts): a pass or a failure from a message, a warning from a broken
-// `x-assumption`; and the decision that a check applies but could not run.
+// `x-assumption`; the decision that a check applies but could not run, and how an exchange ended for its reason.
 import type { Decision, Verdict } from "../model/finding.js";
+import type { RunContext } from "../context.js";
 import type { Exchange } from "../send/transport.js";
 import type { CheckNote } from "./assumptions.js";
+import { envelopeError } from "./contract-words.js";
 
 /** A pass when the message is empty, a failure otherwise: how most checks report. */
 export function verdictOf(
@@ -29,3 +31,10 @@ export const cannotRunOf = (check: string, reason: string): Decision => ({
   decision: "cannot run",
   reason,
 });
+
+/** How an exchange ended, for the reason a check could not run. */
+export function outcomeOf(context: Pick<RunContext, "options">, exchange: Exchange): string {
+  if (!exchange.response) return exchange.error ?? "no response";
+  const inBody = envelopeError(context.options.api, exchange.response);
+  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
+}

@@ -8,6 +8,7 @@ import type { StepFacts } from "../plan/build.js";
 import { PRIORITY, type PlanItem, type Writes } from "../plan/items.js";
 import type { Scenario } from "../model/scenario.js";
 import type { CaseSender } from "../send/sender.js";
+import type { ItemParts } from "../item-parts.js";
 import { listPages, listPagesCost, pagedLists } from "./list-pages.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
 import { nonceReplay, nonceReplayRuns } from "./nonce-replay.js";
@@ -110,13 +111,13 @@ const present = (scenario: Scenario | undefined): Scenario[] => (scenario ? [sce
  * selected.
  */
 export async function runStep(
-  parts: Omit<StepParts, "send">,
+  parts: ItemParts,
   send: CaseSender,
   item: PlanItem,
   operationIds: string[],
 ): Promise<Scenario[]> {
   if (item.source.type !== "step") return [];
-  const step = { ...parts, send };
+  const step: StepParts = { ...parts, send };
   switch (item.source.step) {
     case "nonce replay":
       return present(await nonceReplay(step));
