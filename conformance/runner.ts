@@ -219,7 +219,7 @@ function planRun(
  * Executes the planner's items while the budget lasts, each with a sender of its own (its exchanges carry its id).
  * Operation items go --concurrency at a time where the contract declares no rate limit (the budget would hold them
  * back anyway, and the X-RateLimit-* consistency check reads consecutive responses); a step waits for them and runs
- * alone, since it follows resources across operations.
+ * alone, since it follows resources across operations, and the judge runs the checks of what it did when it ends.
  */
 async function executePlan(parts: RunParts, planner: Planner, cases: Map<string, OperationCases>): Promise<void> {
   const { context, sender } = parts;
@@ -229,7 +229,8 @@ async function executePlan(parts: RunParts, planner: Planner, cases: Map<string,
   for (let item = planner.next(); item && !sender.aborted; item = planner.next()) {
     if (item.source.type === "step") {
       await Promise.all(running);
-      await runStep(parts, sender.forItem(item.id), item, operationIds);
+      for (const scenario of await runStep(parts, sender.forItem(item.id), item, operationIds))
+        parts.judge.scenario(scenario);
       continue;
     }
     const send = sender.forItem(item.id);

@@ -42,7 +42,7 @@ export class Judge {
   /** rate_limit_headers_consistent across consecutive responses, when the contract declares a limit. */
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   /** Successful updates of a resource without an id (the links account), in order: update_visible_on_read. */
-  readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
+  private readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
 
   constructor(
     private readonly context: RunContext,
@@ -136,6 +136,16 @@ export class Judge {
     };
   }
 
+  /**
+   * The valid update of a resource without an id (the links account) that the provider accepted and that sent the
+   * most fields, the last of those: the "updates visible" step sends it again before its read
+   * (steps/update-visible.ts).
+   */
+  acceptedUpdate(operationId: string): Exchange | undefined {
+    const accepted = this.acceptedUpdates.get(operationId) ?? [];
+    return fullest(accepted.filter((a) => a.valid).map((a) => a.exchange));
+  }
+
   /** Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. */
   scenario(scenario: Scenario): void {
     for (const finding of judgeScenario(scenario, this.context)) this.found(finding);
@@ -174,4 +184,21 @@ export class Judge {
     accepted.push({ exchange, valid: expectation === "valid" });
     this.acceptedUpdates.set(operationId, accepted);
   }
+}
+
+const fieldCount = (exchange: Exchange): number => {
+  try {
+    const body = JSON.parse(exchange.request.body ?? "null") as unknown;
+    return body !== null && typeof body === "object" ? Object.keys(body).length : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** The exchange whose request body has the most fields; the last of them on a tie. */
+function fullest(exchanges: Exchange[]): Exchange | undefined {
+  return exchanges.reduce<Exchange | undefined>(
+    (best, exchange) => (!best || fieldCount(exchange) >= fieldCount(best) ? exchange : best),
+    undefined,
+  );
 }

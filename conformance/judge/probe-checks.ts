@@ -1,5 +1,6 @@
 // The checks of the probes across operations (conformance/steps/scopes.ts, methods.ts): a narrower key, a method a
-// path does not document. Each takes the exchange and what was sent and returns the Verdict.
+// path does not document. Each takes the exchange and what was sent and returns the Verdict (judge/probe-scenarios.ts
+// calls them on the steps' scenarios).
 import type { ApiName } from "../../lib/contract/index.js";
 import type { Exchange, RecordedResponse } from "../model/exchange.js";
 import { everyResponse, isRefusal, isSuccess, undocumentedMethodsRefused } from "../contract/words.js";

@@ -1,6 +1,7 @@
 // The checks of the stateful sequences (conformance/steps/): each takes what a step sent and what came back and
-// returns the Verdict. The steps send and add the verdicts to the ledger; these only judge. A check that needs an
-// earlier exchange (the first use of a nonce, the first of two creations with one Idempotency-Key) is given it.
+// returns the Verdict. The steps send and return what they did as scenarios; judge/sequence-scenarios.ts and
+// resend-scenarios.ts call these on them, and the judge adds the verdicts to the ledger. A check that needs an earlier
+// exchange (the first use of a nonce, the first of two creations with one Idempotency-Key) is given it.
 import type { ResourceKind } from "../apis.js";
 import { canonicalJson } from "../../lib/canonical-json.js";
 import type { ApiName } from "../../lib/contract/index.js";

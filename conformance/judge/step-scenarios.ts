@@ -2,7 +2,26 @@
 import type { RunContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
+import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
+import { judgeNonceReplay, judgeUpdatesVisible } from "./resend-scenarios.js";
+import { judgeIdempotency, judgeLifecycle, judgeListPages } from "./sequence-scenarios.js";
 
-export function judgeStepScenario(_scenario: StepScenario, _context: RunContext): Finding[] {
-  return [];
+type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
+
+/** Every scenario's judge: the type leaves out none. */
+const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
+  lifecycle: judgeLifecycle,
+  idempotency: judgeIdempotency,
+  "list pages": judgeListPages,
+  "unsupported methods": judgeUnsupportedMethods,
+  scopes: judgeScopes,
+  "nonce replay": judgeNonceReplay,
+  "updates visible": judgeUpdatesVisible,
+};
+
+const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>
+  JUDGES[name](scenario, context);
+
+export function judgeStepScenario(scenario: StepScenario, context: RunContext): Finding[] {
+  return judgeNamed(scenario.name, scenario, context);
 }

@@ -1,8 +1,10 @@
 // How checks build their verdicts (model/finding.ts): a pass or a failure from a message, a warning from a broken
-// `x-assumption`.
-import type { Verdict } from "../model/finding.js";
+// `x-assumption`; the decision that a check applies but could not run, and how an exchange ended for its reason.
+import type { Decision, Verdict } from "../model/finding.js";
+import type { RunContext } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
 import type { CheckNote } from "./assumptions.js";
+import { envelopeError } from "../contract/words.js";
 
 /** A pass when the message is empty, a failure otherwise: how most checks report. */
 export function verdictOf(
@@ -20,4 +22,19 @@ export function verdictOf(
 export function warningOf(check: string, operationId: string, note: CheckNote, caseLabel: string): Verdict {
   const { message, assumption = "" } = note;
   return { check, operationId, outcome: "warn", message, assumption, case: caseLabel };
+}
+
+/** A check that applies but could not run (a prerequisite failed): the run fails with the reason. */
+export const cannotRunOf = (check: string, reason: string): Decision => ({
+  about: "check",
+  name: check,
+  decision: "cannot run",
+  reason,
+});
+
+/** How an exchange ended, for the reason a check could not run. */
+export function outcomeOf(context: Pick<RunContext, "options">, exchange: Exchange): string {
+  if (!exchange.response) return exchange.error ?? "no response";
+  const inBody = envelopeError(context.options.api, exchange.response);
+  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
 }

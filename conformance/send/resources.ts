@@ -3,7 +3,7 @@
 import type { ResourceKind } from "../apis.js";
 import { exampleCases } from "../plan/cases.js";
 import { type RequestCase } from "../model/cases.js";
-import { envelopeError, isSuccess } from "../contract/words.js";
+import { isSuccess } from "../contract/words.js";
 import type { RunContext } from "../context.js";
 import type { CaseSender } from "./sender.js";
 import type { Exchange } from "../model/exchange.js";
@@ -38,13 +38,6 @@ export class ResourceTracker {
 /** A success as the contract defines it: a 2xx whose body's error envelope (x-error-envelope) signals no error. */
 export const succeeded = (context: Pick<RunContext, "options">, exchange: Exchange) =>
   isSuccess(context.options.api, exchange.response);
-
-/** How an exchange ended, for the reason a check could not run. */
-export function outcomeOf(context: Pick<RunContext, "options">, exchange: Exchange): string {
-  if (!exchange.response) return exchange.error ?? "no response";
-  const inBody = envelopeError(context.options.api, exchange.response);
-  return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;
-}
 
 /**
  * Deletes every resource the run created that is not deleted yet. The caller has the transport ignore Ctrl-C first:

@@ -1,17 +1,16 @@
 // The creation a sequence starts with: the creation's first example, marked as ours, with the values the Link Objects
-// give it from the deployment, within --max-writes. When it cannot be made, the sequence's checks cannot run, and
-// the reason says why.
+// give it from the deployment, within --max-writes. When it cannot be made, the attempt says why (a case that could
+// not be built, or the answer), and the judge says why the sequence's checks cannot run.
 import type { ResourceKind } from "../apis.js";
 import { resourceId } from "../contract/links.js";
-import { createdValuesEchoed } from "../judge/echoed.js";
+import type { CreationAttempt } from "../model/step-scenarios.js";
 import type { RequestCase } from "../model/cases.js";
-import { markAsOurs, outcomeOf, succeeded } from "../send/resources.js";
+import { markAsOurs, succeeded } from "../send/resources.js";
 import type { Exchange } from "../model/exchange.js";
-import { cannotRun, firstExample, sendStep, type StepParts } from "./parts.js";
+import { firstExample, sendStep, type StepParts } from "./parts.js";
 
-/** What the sequence created: the case sent, its exchange and the new resource's id. */
+/** What the sequence created: the creation's exchange and the new resource's id. */
 export interface Creation {
-  create: RequestCase;
   created: Exchange;
   id: string | number;
 }
@@ -31,44 +30,27 @@ export async function creationCase(
 }
 
 /**
- * Sends the creation and judges what came back (created_values_echoed on the creation response); when no resource
- * with an id came of it, says why each of the sequence's `checks` cannot run.
+ * Sends the creation (judged with the response checks): the attempt, for the scenario, and the new resource when one
+ * with an id came of it. Undefined when the creation has no example to send.
  */
 export async function createForSequence(
   step: StepParts,
   kind: ResourceKind,
-  checks: string[],
-): Promise<Creation | undefined> {
-  const { context, ledger, tracker } = step;
+): Promise<{ attempt: CreationAttempt; made?: Creation } | undefined> {
+  const { context, tracker } = step;
   const create = await creationCase(step, kind);
   if (create === undefined) return undefined;
   context.options.onProgress?.({ type: "operation", operationId: kind.create, phase: `${kind.name} sequence` });
-  const created = typeof create === "string" ? undefined : await sendStep(step, kind.create, create);
-  const id = created && resourceId(created.response?.json, kind.id);
-  if (typeof create === "string" || !created || !succeeded(context, created) || id === undefined) {
-    const why = typeof create === "string" ? create : whyNotCreated(step, kind, created);
-    for (const check of checks)
-      cannotRun(ledger, check, `the ${kind.name} sequence could not create a ${kind.name} (${kind.create}: ${why})`);
-    return undefined;
-  }
+  if (typeof create === "string") return { attempt: { sent: false, why: create } };
+  const created = await sendStep(step, kind.create, create);
+  const id = resourceId(created.response?.json, kind.id);
+  const attempt: CreationAttempt = {
+    sent: true,
+    create: { role: "create", operationId: kind.create, label: create.label, exchange: created },
+    body: create.body,
+    id,
+  };
+  if (!succeeded(context, created) || id === undefined) return { attempt };
   tracker.created(kind, id, kind.create);
-  addCreatedValuesEchoed({ context, ledger }, kind, create, created);
-  return { create, created, id };
-}
-
-/** created_values_echoed on the creation's own response: what was sent comes back. */
-export function addCreatedValuesEchoed(
-  { context, ledger }: Pick<StepParts, "context" | "ledger">,
-  kind: ResourceKind,
-  create: RequestCase,
-  response: Exchange,
-): void {
-  const model = context.model(kind.create);
-  const echoed = createdValuesEchoed(model, kind, create.body, response, `the ${kind.create} response`);
-  if (echoed) ledger.add(echoed);
-}
-
-function whyNotCreated({ context }: Pick<StepParts, "context">, kind: ResourceKind, created?: Exchange): string {
-  if (!created) return "not sent";
-  return succeeded(context, created) ? `no id at ${kind.id} in the response` : outcomeOf(context, created);
+  return { attempt, made: { created, id } };
 }

@@ -1,61 +1,33 @@
-// The lifecycle of one resource, in order: create it, find it in its list, read it, update it (and see the update
-// on the next read), delete it, then prove it is gone (no longer updatable, no longer listed). Pay also replays the
-// creation with its used nonce (nonce-replay.ts). Each exchange is judged with the response checks; what the
-// sequence saw across them goes to its checks in judge/sequence-checks.ts.
+// The lifecycle of one resource, in order: create it, find it in its list, read it, update it (and look for the
+// update in the list), delete it, then try to use it after its deletion (update it, look for it in the list). Pay also
+// replays the creation with its used nonce (nonce-replay.ts). Each exchange is judged with the response checks; the
+// step returns what it sent and found as a scenario, which judge/sequence-scenarios.ts judges.
 import type { ResourceKind } from "../apis.js";
-import { createdIsListed, deletedDoesNotAnswer, deletedIsNotListed } from "../judge/sequence-checks.js";
-import { createdValuesEchoed } from "../judge/echoed.js";
-import { outcomeOf, succeeded } from "../send/resources.js";
-import { type Creation, createForSequence } from "./creation.js";
-import { findInList, type ListSearch } from "./list-search.js";
+import type { LifecycleScenario } from "../model/step-scenarios.js";
+import { succeeded } from "../send/resources.js";
+import { createForSequence } from "./creation.js";
+import { findInList } from "./list-search.js";
 import { replayCreation } from "./nonce-replay.js";
-import { cannotRun, sendStep, type StepParts, withId } from "./parts.js";
-import { updateVisibleInList } from "./update-visible.js";
+import { sendStep, type StepParts, withId } from "./parts.js";
+import { findUpdated } from "./update-visible.js";
 
 /** create → listed → read → update → delete → not listed and no longer updatable. */
-export async function resourceLifecycle(step: StepParts, kind: ResourceKind): Promise<void> {
-  const checks = [
-    ...(kind.list ? ["ensure_resource_availability"] : []),
-    ...(kind.delete ? ["use_after_free"] : []),
-    "created_values_echoed",
-  ];
-  const made = await createForSequence(step, kind, checks);
-  if (!made) return;
-  if (step.context.options.api === "pay") await replayCreation(step, kind, made.created);
-  const listed = kind.list ? await findTheNew(step, kind, made) : undefined;
-  await readAndUpdate(step, kind, made.id, listed);
-  if (kind.delete && !step.send.aborted && (await deleteTheNew(step, kind, made.id)))
-    await afterDeletion(step, kind, made.id, listed);
+export async function resourceLifecycle(step: StepParts, kind: ResourceKind): Promise<LifecycleScenario | undefined> {
+  const creation = await createForSequence(step, kind);
+  if (!creation) return undefined;
+  const scenario: LifecycleScenario = { family: "step", name: "lifecycle", kind, creation: creation.attempt };
+  const { made } = creation;
+  if (!made) return scenario;
+  if (step.context.options.api === "pay") scenario.replay = await replayCreation(step, kind, made.created);
+  if (kind.list) scenario.listed = await findInList(step, kind, made.id);
+  await readAndUpdate(step, scenario, made.id);
+  if (kind.delete && !step.send.aborted) await deleteTheNew(step, scenario, made.id);
+  return scenario;
 }
 
-/** ensure_resource_availability: the new resource is in its list, as it was created (created_values_echoed). */
-async function findTheNew(step: StepParts, kind: ResourceKind, { create, created, id }: Creation): Promise<ListSearch> {
-  const { context, ledger } = step;
-  const listed = await findInList(step, kind, id);
-  if (listed.outcome === "unknown") {
-    cannotRun(
-      ledger,
-      "ensure_resource_availability",
-      `the new ${kind.name} ${id} could not be looked for: ${listed.why}`,
-    );
-    return listed;
-  }
-  ledger.add(createdIsListed(kind, id, listed.outcome, listed.last ?? created));
-  if (listed.outcome === "found" && listed.last) {
-    const where = kind.list!.operationId;
-    const echoed = createdValuesEchoed(context.model(kind.create), kind, create.body, listed.last, where, listed.item);
-    if (echoed) ledger.add(echoed);
-  }
-  return listed;
-}
-
-/** Reads the new resource and updates it; an accepted update must show in the list (update-visible.ts). */
-async function readAndUpdate(
-  step: StepParts,
-  kind: ResourceKind,
-  id: string | number,
-  listed: ListSearch | undefined,
-): Promise<void> {
+/** Reads the new resource and updates it; an accepted update is looked for in the list (update-visible.ts). */
+async function readAndUpdate(step: StepParts, scenario: LifecycleScenario, id: string | number): Promise<void> {
+  const { kind } = scenario;
   for (const [action, target] of [
     ["read", kind.read],
     ["update", kind.update],
@@ -63,59 +35,42 @@ async function readAndUpdate(
     const request = target && withId(step.context, target, id, `${action} the new ${kind.name} ${id} (sequence)`);
     if (!target || !request) continue;
     const exchange = await sendStep(step, target.operationId, request);
-    if (action === "update") await updateVisibleInList(step, kind, id, { request, exchange }, listed);
+    const sent = { role: action, operationId: target.operationId, label: request.label, exchange };
+    if (action === "read") scenario.read = sent;
+    else
+      scenario.update = {
+        update: sent,
+        body: request.body,
+        search: await findUpdated(step, kind, id, exchange, scenario.listed),
+      };
   }
 }
 
-/** Deletes the new resource; says whether it was deleted (use_after_free cannot run otherwise). */
-async function deleteTheNew(step: StepParts, kind: ResourceKind, id: string | number): Promise<boolean> {
-  const { context, ledger, tracker } = step;
+/** Deletes the new resource; once it is deleted, uses it again (use_after_free). */
+async function deleteTheNew(step: StepParts, scenario: LifecycleScenario, id: string | number): Promise<void> {
+  const { context, tracker } = step;
+  const { kind } = scenario;
   const deletion = kind.delete!;
   const deleteCase = withId(context, deletion, id, `delete the new ${kind.name} ${id} (sequence)`);
-  if (!deleteCase) return false;
+  if (!deleteCase) return;
   const deleted = await sendStep(step, deletion.operationId, deleteCase);
-  if (!succeeded(context, deleted)) {
-    const outcome = outcomeOf(context, deleted);
-    cannotRun(
-      ledger,
-      "use_after_free",
-      `the ${kind.name} ${id} could not be deleted (${deletion.operationId}: ${outcome})`,
-    );
-    return false;
-  }
+  scenario.deletion = { role: "delete", operationId: deletion.operationId, label: deleteCase.label, exchange: deleted };
+  if (!succeeded(context, deleted)) return;
   const resource = tracker.resources.find((r) => r.kind === kind.name && r.id === id);
   if (resource) resource.state = "deleted";
-  return true;
+  await afterDeletion(step, scenario, id);
 }
 
-/** use_after_free: the deleted resource must neither answer an update (or a second delete) nor stay in the list. */
-async function afterDeletion(
-  step: StepParts,
-  kind: ResourceKind,
-  id: string | number,
-  listed: ListSearch | undefined,
-): Promise<void> {
-  const { context, ledger } = step;
+/** The deleted resource is updated (or deleted again), and looked for where the list showed it. */
+async function afterDeletion(step: StepParts, scenario: LifecycleScenario, id: string | number): Promise<void> {
+  const { kind, listed } = scenario;
   const target = kind.update ?? kind.delete!;
   const label = kind.update ? `update the deleted ${kind.name} ${id}` : `delete the deleted ${kind.name} ${id} again`;
-  const probe = withId(context, target, id, label);
+  const probe = withId(step.context, target, id, label);
   if (probe) {
-    const after = await sendStep(step, target.operationId, probe, "any");
-    ledger.add(deletedDoesNotAnswer(context.options.api, kind, id, target.operationId, after, label));
+    const exchange = await sendStep(step, target.operationId, probe, "any");
+    scenario.usedAfterDeletion = { role: "use after deletion", operationId: target.operationId, label, exchange };
   }
-  if (!kind.list) return;
-  const listOperation = kind.list.operationId;
-  if (listed?.outcome !== "found") {
-    const why = `it was not found there before its deletion either`;
-    cannotRun(
-      ledger,
-      "use_after_free",
-      `the deleted ${kind.name} ${id} was not looked for in ${listOperation}: ${why}`,
-    );
-    return;
-  }
-  const { outcome, last, why } = await findInList(step, kind, id, listed.page);
-  if (outcome === "unknown")
-    cannotRun(ledger, "use_after_free", `the deleted ${kind.name} ${id} could not be looked for in its list: ${why}`);
-  else ledger.add(deletedIsNotListed(kind, id, outcome, last));
+  if (kind.list && listed?.outcome === "found")
+    scenario.searchedAfterDeletion = await findInList(step, kind, id, listed.page);
 }

@@ -3,11 +3,13 @@
 // every page would pass on them. For each list the run selected, this step reads page 1 with limit 1 (which tells how
 // many pages of one row there are), then page 2 with limit 1. A list with fewer than two rows gets rows of the run's
 // own first, where writes are allowed and the run can delete what it creates (domains, campaigns); otherwise page 2
-// is not reached, and the report says so. The pages are judged like any list answer (judge/list-parameters.ts).
+// is not reached, and the report says so. The pages are judged like any list answer (judge/list-parameters.ts); the
+// step returns what it created and whether it reached page 2, which judge/sequence-scenarios.ts judges.
 import type { RunContext } from "../context.js";
 import { pointerValue } from "../contract/links.js";
 import { isJsonObject } from "../../lib/contract/index.js";
 import { succeeded } from "../send/resources.js";
+import type { ListPagesScenario } from "../model/step-scenarios.js";
 import { createForSequence } from "./creation.js";
 import { firstExample, selected, sendStep, type StepParts } from "./parts.js";
 
@@ -43,19 +45,22 @@ export function listPagesCost(context: RunContext, operationIds: string[]): numb
   );
 }
 
-export async function listPages(step: StepParts, operationIds: string[]): Promise<void> {
-  const { context, ledger, send } = step;
+/** Reads page 1 and page 2 of each list with one row a page, after adding rows of the run's own where it may. */
+export async function listPages(step: StepParts, operationIds: string[]): Promise<ListPagesScenario[]> {
+  const { context, send } = step;
   const config = context.profile.listParameters!;
+  const scenarios: ListPagesScenario[] = [];
   for (const operationId of pagedLists(context, operationIds)) {
     if (send.aborted || !selected(context, operationId)) continue;
     const base = firstExample(context, operationId);
     if (!base) continue;
     context.options.onProgress?.({ type: "operation", operationId, phase: "list pages" });
+    const label = (number: number) => `${config.pageSize.parameter}=1, ${config.pageNumber.parameter}=${number}`;
     const page = (number: number) =>
       sendStep(step, operationId, {
         ...structuredClone(base),
         query: { ...base.query, [config.pageSize.parameter]: 1, [config.pageNumber.parameter]: number },
-        label: `${config.pageSize.parameter}=1, ${config.pageNumber.parameter}=${number}`,
+        label: label(number),
       });
     const pages = async () => {
       const first = await page(1);
@@ -63,19 +68,20 @@ export async function listPages(step: StepParts, operationIds: string[]): Promis
       const last = isJsonObject(envelope) ? envelope[config.lastPage] : undefined;
       return typeof last === "number" ? last : 0;
     };
+    const scenario: ListPagesScenario = { family: "step", name: "list pages", operationId };
     let count = await pages();
     for (const kind of count < 2 ? creatableFor(context, operationId).slice(0, 1) : []) {
-      for (let made = count; made < 2 && !send.aborted; made++)
-        if (!(await createForSequence(step, kind, [CHECK]))) break;
+      scenario.rowsAdded = { kind, creations: [] };
+      for (let made = count; made < 2 && !send.aborted; made++) {
+        const creation = await createForSequence(step, kind);
+        if (creation) scenario.rowsAdded.creations.push(creation.attempt);
+        if (!creation?.made) break;
+      }
       count = await pages();
     }
-    if (count >= 2 && !send.aborted) await page(2);
-    else
-      ledger.decide({
-        about: "operation",
-        name: operationId,
-        decision: "not sent",
-        reason: `${CHECK}: page 2 with ${config.pageSize.parameter}=1 not reached: the list holds fewer than two rows${context.options.allowWrites ? "" : " (--allow-writes would add rows of the run's own)"}`,
-      });
+    if (count >= 2 && !send.aborted)
+      scenario.secondPage = { role: "page 2", operationId, label: label(2), exchange: await page(2) };
+    scenarios.push(scenario);
   }
+  return scenarios;
 }

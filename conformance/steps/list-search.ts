@@ -4,6 +4,7 @@
 // creation order, either way round) and then the pages between, within a budget of requests. It tells "not in the
 // list" only when it has seen the list to its end; when the budget runs out first, it says so instead of guessing.
 import type { ResourceKind } from "../apis.js";
+import type { ListSearch } from "../model/step-scenarios.js";
 import type { RequestCase } from "../model/cases.js";
 import { isSuccess } from "../contract/words.js";
 import { pointerValue, resourceId } from "../contract/links.js";
@@ -12,18 +13,6 @@ import { firstExample, sendStep, type StepParts } from "./parts.js";
 
 /** Pages read at most for one search: links allows 30 requests a minute. */
 export const LIST_PAGES_READ = 20;
-
-export interface ListSearch {
-  /** "absent" only when the list was seen to its end, or (for a resource deleted after it was found) where it was. */
-  outcome: "found" | "absent" | "unknown";
-  /** The exchange that listed the resource, or the last one read. */
-  last?: Exchange;
-  item?: unknown;
-  /** The page that listed it. */
-  page?: number;
-  /** For "unknown": why the search could not tell. */
-  why?: string;
-}
 
 /** What the reads so far say about the list. */
 interface ListShape {

@@ -1,11 +1,11 @@
 // unsupported_method: a method a path does not document, judged by what the contract promises of it (probe-checks.ts);
 // allow_header: a 405 to it lists the path's methods. GET is tried wherever a path does not document it (a read cannot
 // harm); PATCH, which none of the contracts documents, only with --allow-writes. The probe carries the run's valid
-// credentials (signed like any request), so that only the method makes it wrong.
+// credentials (signed like any request), so that only the method makes it wrong. The step sends the probes and
+// returns them; judge/probe-scenarios.ts judges them.
 import type { RunContext } from "../context.js";
-import { methodRefused } from "../judge/probe-checks.js";
-import { ALLOW_HEADER_CHECK, allowListsMethods } from "../judge/allow-header.js";
 import type { PreparedRequest } from "../apis.js";
+import type { MethodProbe, UnsupportedMethodsScenario } from "../model/step-scenarios.js";
 import { firstExample, type StepParts } from "./parts.js";
 
 const CHECK = "unsupported_method";
@@ -38,16 +38,17 @@ const asMethod = (method: string) => (request: PreparedRequest) => {
   }
 };
 
+/** Probes each path with a method it does not document, for the `checks` of the step's item that judge the probes. */
 export async function unsupportedMethods(
-  { context, send, ledger }: Pick<StepParts, "context" | "send" | "ledger">,
+  { context, send }: Pick<StepParts, "context" | "send">,
   operationIds: string[],
-): Promise<void> {
-  const judged = [CHECK, ALLOW_HEADER_CHECK].filter(
-    (check) => context.options.checks.has(check) && !ledger.skippedChecks.has(check),
-  );
-  if (judged.length === 0) return;
+  checks: string[],
+): Promise<UnsupportedMethodsScenario | undefined> {
+  const judged = checks.filter((check) => check === CHECK || check === "allow_header");
+  if (judged.length === 0) return undefined;
+  const probes: MethodProbe[] = [];
   for (const [path, { ids, method }] of probedPaths(context, operationIds)) {
-    if (send.aborted) return;
+    if (send.aborted) break;
     const model = context.model(ids[0]!);
     const operationId = model.op.operationId;
     const example = firstExample(context, operationId);
@@ -56,10 +57,7 @@ export async function unsupportedMethods(
     const label = `${method} ${path} (the path documents ${documented.join(", ")})`;
     context.options.onProgress?.({ type: "operation", operationId, phase: "unsupported method" });
     const exchange = await send.send(model, { ...example, label }, { probe: asMethod(method) });
-    const observe = (message: string) => ledger.observations.acceptedInvalid(operationId, message);
-    if (judged.includes(CHECK))
-      ledger.add(methodRefused(model.op.api, operationId, { method, path }, exchange, label, observe));
-    const allow = allowListsMethods(operationId, { method, path, documented }, exchange, label);
-    if (allow && judged.includes(ALLOW_HEADER_CHECK)) ledger.add(allow);
+    probes.push({ method, path, documented, probe: { role: "probe", operationId, label, exchange } });
   }
+  return { family: "step", name: "unsupported methods", checks: judged, probes };
 }

@@ -1,13 +1,13 @@
 // What a step of the plan works with, and the ways it sends. A step gets the run's parts (built once by the runner)
 // and the sender of its own plan item, so that every exchange it makes carries the item's id; each step function
-// takes only the parts it uses (a Pick of StepParts). A step sends, judges each exchange with the response checks,
-// and hands what it saw to its named check in conformance/judge/ (sequence-checks.ts, probe-checks.ts, echoed.ts).
+// takes only the parts it uses (a Pick of StepParts). A step sends, has the judge run the response checks on each
+// exchange for what it expected, and returns what it saw as a scenario (model/step-scenarios.ts): the judge runs the
+// step's own checks on it (judge/step-scenarios.ts). A step neither adds to the ledger nor reads it.
 import type { RunContext } from "../context.js";
 import type { ItemParts } from "../item-parts.js";
 import type { Judge } from "../judge/judge.js";
 import { exampleCases } from "../plan/cases.js";
 import { type OperationModel, type RequestCase } from "../model/cases.js";
-import type { Ledger } from "../report/ledger.js";
 import { markAsOurs } from "../send/resources.js";
 import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
@@ -16,10 +16,10 @@ import type { Exchange } from "../model/exchange.js";
 type Expectation = Parameters<Judge["exchange"]>[2];
 
 /**
- * What a step works with: the run's parts (created once per run by the runner) and `send`, the sender of the step's
- * plan item.
+ * What a step works with: the run's parts (created once per run by the runner) but the ledger, and `send`, the sender
+ * of the step's plan item.
  */
-export interface StepParts extends ItemParts {
+export interface StepParts extends Omit<ItemParts, "ledger"> {
   /** Every exchange the step sends carries its plan item's id. */
   send: CaseSender;
 }
@@ -80,9 +80,4 @@ export function withId(
   const base = firstExample(context, step.operationId);
   if (!base) return undefined;
   return markAsOurs({ ...structuredClone(base), path: { ...base.path, [step.pathParameter]: id }, label }, context);
-}
-
-/** Notes that a check applies but could not run, and why (the run fails with it). */
-export function cannotRun(ledger: Ledger, check: string, reason: string): void {
-  ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
 }

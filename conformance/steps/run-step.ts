@@ -1,11 +1,14 @@
 // The plan's steps across operations: each resource's stateful sequence, pay's nonce replay, the account's updates
 // seen on read, catalog's narrower key, the methods a path does not document and the OpenID Connect checks. What
-// the planner needs to know of each (plan/build.ts StepFacts), and running one.
+// the planner needs to know of each (plan/build.ts StepFacts), and running one: a step sends and returns what it did
+// as scenarios (model/step-scenarios.ts), whose checks the judge runs.
 import type { RunContext } from "../context.js";
-import { CHECK_LIST, type CheckName } from "../model/check-registry.js";
+import { checksOfStep } from "../model/check-registry.js";
 import type { StepFacts } from "../plan/build.js";
 import { PRIORITY, type PlanItem, type Writes } from "../model/plan.js";
+import type { Scenario } from "../model/scenario.js";
 import type { CaseSender } from "../send/sender.js";
+import type { ItemParts } from "../item-parts.js";
 import { listPages, listPagesCost, pagedLists } from "./list-pages.js";
 import { probedPaths, unsupportedMethods } from "./methods.js";
 import { nonceReplay, nonceReplayRuns } from "./nonce-replay.js";
@@ -13,14 +16,6 @@ import type { StepParts } from "./parts.js";
 import { scopeEnforcement } from "./scopes.js";
 import { runSequence, sequencedKinds } from "./sequences.js";
 import { singletonUpdatesVisible } from "./update-visible.js";
-
-const SEQUENCE_CHECKS: CheckName[] = [
-  "use_after_free",
-  "ensure_resource_availability",
-  "created_values_echoed",
-  "update_visible_on_read",
-  "idempotency",
-];
 
 /**
  * The steps of this run, with what each costs: a lifecycle creates, finds in the list (a few pages), updates, finds
@@ -34,7 +29,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "nonce replay" },
       operationId: "getBalance",
-      checks: ["nonce_replay"],
+      checks: checksOfStep("nonce replay"),
       cost: 4,
       writes: "nothing",
       priority: PRIORITY.sequence,
@@ -44,7 +39,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
       steps.push({
         step: { type: "step", step: "updates visible" },
         operationId: update.update,
-        checks: ["update_visible_on_read"],
+        checks: checksOfStep("updates visible"),
         cost: 2,
         writes: "nothing",
         // After the update's own items (round one's examples), whose accepted updates it reads back.
@@ -54,7 +49,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "sequence", resource: kind.name },
       operationId: kind.create,
-      checks: SEQUENCE_CHECKS,
+      checks: checksOfStep("sequence"),
       cost: api === "catalog" ? 4 : 12,
       writes: writes(Boolean(kind.undeletable)),
       priority: PRIORITY.sequence,
@@ -64,7 +59,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "list pages" },
       operationId: lists[0]!,
-      checks: ["list_parameters_honoured"],
+      checks: checksOfStep("list pages"),
       cost: listPagesCost(context, operationIds),
       writes: allowWrites ? "deletable" : "nothing",
       priority: PRIORITY.probe,
@@ -74,7 +69,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "unsupported methods" },
       operationId: operationIds[0]!,
-      checks: ["unsupported_method", "allow_header"],
+      checks: checksOfStep("unsupported methods"),
       cost: probes,
       writes: "nothing",
       priority: PRIORITY.probe,
@@ -83,7 +78,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "scopes" },
       operationId: operationIds[0]!,
-      checks: ["scope_enforcement"],
+      checks: checksOfStep("scopes"),
       cost: operationIds.length,
       writes: allowWrites ? "deletable" : "nothing",
       priority: PRIORITY.probe,
@@ -92,7 +87,7 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
     steps.push({
       step: { type: "step", step: "identity" },
       operationId: "getOpenIdConfiguration",
-      checks: CHECK_LIST.filter((c) => c.apis?.length === 1 && c.apis[0] === "identity").map((c) => c.name),
+      checks: checksOfStep("identity"),
       cost: 80,
       writes: "nothing",
       priority: PRIORITY.sequence,
@@ -100,37 +95,41 @@ export function stepFacts(context: RunContext, operationIds: string[]): StepFact
   return steps;
 }
 
+const present = (scenario: Scenario | undefined): Scenario[] => (scenario ? [scenario] : []);
+
 /**
- * Runs one step of the plan with the run's parts; `send` is the sender of the step's plan item, so that every
- * exchange the step makes carries its id. `operationIds`: the operations this run selected.
+ * Runs one step of the plan with the run's parts and returns what it did, for the judge; `send` is the sender of the
+ * step's plan item, so that every exchange the step makes carries its id. `operationIds`: the operations this run
+ * selected.
  */
 export async function runStep(
-  parts: Omit<StepParts, "send">,
+  parts: ItemParts,
   send: CaseSender,
   item: PlanItem,
   operationIds: string[],
-): Promise<void> {
-  if (item.source.type !== "step") return;
-  const step = { ...parts, send };
+): Promise<Scenario[]> {
+  if (item.source.type !== "step") return [];
+  const step: StepParts = { ...parts, send };
   switch (item.source.step) {
     case "nonce replay":
-      return nonceReplay(step);
+      return present(await nonceReplay(step));
     case "updates visible":
       return singletonUpdatesVisible(step);
     case "sequence": {
       const resource = item.source.resource;
       const kind = sequencedKinds(parts.context).find((k) => k.name === resource);
-      return kind && runSequence(step, kind);
+      return present(kind && (await runSequence(step, kind)));
     }
     case "scopes":
-      return scopeEnforcement(step, operationIds);
+      return present(await scopeEnforcement(step, operationIds, item.checks));
     case "unsupported methods":
-      return unsupportedMethods(step, operationIds);
+      return present(await unsupportedMethods(step, operationIds, item.checks));
     case "list pages":
       return listPages(step, operationIds);
     case "identity":
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      return (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
+      await (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
+      return [];
   }
 }

@@ -4,6 +4,7 @@
 // (send/resources.ts).
 import type { ResourceKind } from "../apis.js";
 import type { RunContext } from "../context.js";
+import type { IdempotencyScenario, LifecycleScenario } from "../model/step-scenarios.js";
 import { idempotentCreation } from "./idempotency.js";
 import { resourceLifecycle } from "./lifecycle.js";
 import { named, type StepParts } from "./parts.js";
@@ -20,7 +21,9 @@ export function sequencedKinds(context: RunContext): ResourceKind[] {
 }
 
 /** The sequence of one resource kind: catalog's Idempotency-Key replay, or the lifecycle. */
-export async function runSequence(step: StepParts, kind: ResourceKind): Promise<void> {
-  if (step.context.options.api === "catalog") await idempotentCreation(step, kind);
-  else await resourceLifecycle(step, kind);
+export async function runSequence(
+  step: StepParts,
+  kind: ResourceKind,
+): Promise<IdempotencyScenario | LifecycleScenario | undefined> {
+  return step.context.options.api === "catalog" ? idempotentCreation(step, kind) : resourceLifecycle(step, kind);
 }

@@ -3,109 +3,78 @@
 // /api/account/update ... email"); a provider that answers them with success and keeps the old values keeps its
 // envelope but not its word. The reads are ones the run needs anyway or one more: the page of the list that showed
 // the resource before its update (links allows 30 requests a minute), and for the account one GET after its updates.
+// The step returns what it sent and found; judge/sequence-scenarios.ts and resend-scenarios.ts compare.
 import type { ResourceKind } from "../apis.js";
 import type { RequestCase } from "../model/cases.js";
 import { isSuccess } from "../contract/words.js";
-import { updateIsVisible } from "../judge/sequence-checks.js";
-import { pointerValue } from "../contract/links.js";
-import { findInList, type ListSearch } from "./list-search.js";
+import type { ListSearch, UpdatesVisibleScenario } from "../model/step-scenarios.js";
+import { findInList } from "./list-search.js";
 import type { Exchange } from "../model/exchange.js";
-import { cannotRun, firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
+import { firstExample, sendAgain, sendStep, type StepParts } from "./parts.js";
 
 const CHECK = "update_visible_on_read";
 
 /**
- * After a successful update of the sequence's resource: looks for it where the list showed it before (then both ends
- * and the pages beside it, then the whole list within the search's budget) and compares the row with the update's
- * body. Only fields whose value the update changed are evidence; none changed, nothing is recorded.
+ * After an update of the sequence's resource, when it was accepted and the list showed the resource before: looks for
+ * it where the list showed it (then both ends and the pages beside it, then the whole list within the search's
+ * budget). The judge compares the row with the update's body (judge/sequence-scenarios.ts).
  */
-export async function updateVisibleInList(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+export async function findUpdated(
+  step: Pick<StepParts, "context" | "send" | "judge">,
   kind: ResourceKind,
   id: string | number,
-  update: { request: RequestCase; exchange: Exchange },
+  update: Exchange,
   listed: ListSearch | undefined,
-): Promise<void> {
-  const { context, ledger } = step;
-  const operationId = kind.update!.operationId;
-  const listOperation = kind.list?.operationId;
-  if (!context.options.checks.has(CHECK) || !listOperation || !isSuccess(context.options.api, update.exchange.response))
-    return;
-  if (listed?.outcome !== "found") {
-    cannotRun(ledger, CHECK, `the ${kind.name} ${id} was not found in ${listOperation} before its update`);
-    return;
-  }
-  let after = await findInList(step, kind, id, listed.page);
-  if (after.outcome !== "found") after = await findInList(step, kind, id);
-  if (after.outcome !== "found" || !after.last) {
-    const why = after.why ? `: ${after.why}` : "";
-    cannotRun(ledger, CHECK, `the updated ${kind.name} ${id} could not be found in ${listOperation}${why}`);
-    return;
-  }
-  const shown = { resource: after.item, before: listed.item, where: `${listOperation} after ${operationId}` };
-  const label = `read the ${kind.name} ${id} after its update`;
-  const verdict = updateIsVisible(context.model(operationId), update.request.body, shown, after.last, label);
-  if (verdict) ledger.add(verdict);
+): Promise<ListSearch | undefined> {
+  const { context } = step;
+  if (!context.options.checks.has(CHECK) || !kind.list || !isSuccess(context.options.api, update.response))
+    return undefined;
+  if (listed?.outcome !== "found") return undefined;
+  const after = await findInList(step, kind, id, listed.page);
+  return after.outcome === "found" ? after : findInList(step, kind, id);
 }
 
 /**
  * After the run's updates of a resource without an id (links' account): the valid update the provider accepted that
  * sent the most fields (the last of those) is sent once more, since invalid data a lenient provider accepted after it
  * may have changed the resource in ways the seed does not describe, and the read that follows must show what it sent.
- * The accepted updates are those the judge recorded (Judge.acceptedUpdates). Sent only when the run's own updates were
- * accepted (the update is named with --operation and cannot be undone anyway).
+ * The judge keeps the accepted updates and names that one (Judge.acceptedUpdate). Sent only when the run's own
+ * updates were accepted (the update is named with --operation and cannot be undone anyway).
  */
 export async function singletonUpdatesVisible(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
-): Promise<void> {
+  step: Pick<StepParts, "context" | "send" | "judge">,
+): Promise<UpdatesVisibleScenario[]> {
   const { context, send, judge } = step;
-  if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return;
+  if (!context.options.checks.has(CHECK) || !context.options.allowWrites) return [];
+  const scenarios: UpdatesVisibleScenario[] = [];
   for (const { update, read, at } of context.profile.singletonUpdates ?? []) {
-    const accepted = judge.acceptedUpdates.get(update) ?? [];
-    const last = fullest(accepted.filter((a) => a.valid).map((a) => a.exchange));
+    const last = judge.acceptedUpdate(update);
     const readCase = firstExample(context, read);
     if (!last || !readCase || send.aborted) continue;
-    await readAfterUpdate(step, { update, read, at }, last, readCase);
+    scenarios.push(await readAfterUpdate(step, { update, read, at }, last, readCase));
   }
+  return scenarios;
 }
 
-/** Sends the accepted update `last` again as it was, then reads the resource and compares. */
+/** Sends the accepted update `last` again as it was, then (when it is accepted again) reads the resource. */
 async function readAfterUpdate(
-  step: Pick<StepParts, "context" | "send" | "judge" | "ledger">,
+  step: Pick<StepParts, "context" | "send" | "judge">,
   { update, read, at }: { update: string; read: string; at: string },
   last: Exchange,
   readCase: RequestCase,
-): Promise<void> {
-  const { context, ledger } = step;
-  const resent = await sendAgain(step, context.model(update), last, `the last accepted ${update} again`, "valid");
-  if (!isSuccess(context.options.api, resent.response)) {
-    cannotRun(ledger, CHECK, `${update} sent again was not accepted, so the read after it proves nothing`);
-    return;
-  }
+): Promise<UpdatesVisibleScenario> {
+  const { context } = step;
+  const again = `the last accepted ${update} again`;
+  const resent = await sendAgain(step, context.model(update), last, again, "valid");
+  const scenario: UpdatesVisibleScenario = {
+    family: "step",
+    name: "updates visible",
+    at,
+    sentAgain: { role: "update sent again", operationId: update, label: again, exchange: resent },
+  };
+  if (!isSuccess(context.options.api, resent.response)) return scenario;
   const label = `read after ${update}`;
   const exchange = await sendStep(step, read, { ...readCase, label });
-  if (!isSuccess(context.options.api, exchange.response)) {
-    cannotRun(ledger, CHECK, `${read} after ${update} was not answered with a success`);
-    return;
-  }
-  const shown = { resource: pointerValue(exchange.response?.json, at, false), where: `${read} after ${update}` };
-  const sent = JSON.parse(last.request.body ?? "null") as unknown;
-  const verdict = updateIsVisible(context.model(update), sent, shown, exchange, label);
-  if (verdict) ledger.add(verdict);
-}
-const fieldCount = (exchange: Exchange): number => {
-  try {
-    const body = JSON.parse(exchange.request.body ?? "null") as unknown;
-    return body !== null && typeof body === "object" ? Object.keys(body).length : 0;
-  } catch {
-    return 0;
-  }
-};
-
-/** The exchange whose request body has the most fields; the last of them on a tie. */
-function fullest(exchanges: Exchange[]): Exchange | undefined {
-  return exchanges.reduce<Exchange | undefined>(
-    (best, exchange) => (!best || fieldCount(exchange) >= fieldCount(best) ? exchange : best),
-    undefined,
-  );
+  scenario.readBack = { role: "read", operationId: read, label, exchange };
+  return scenario;
 }
