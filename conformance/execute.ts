@@ -121,12 +121,22 @@ type Trial = (
   options?: JudgeOptions & { auth?: AuthMode; label?: string },
 ) => Promise<{ exchange: Exchange; failed: Map<string, string> }>;
 
-/** The one way a case of an item goes: sent with the item's sender, its creation booked, judged. */
-function trialOf(send: CaseSender, judge: Judge, writes: WriteBudget, tracker: ResourceTracker, cases: OperationCases) {
+/** The one way a case of an item goes: sent with the item's sender, its creation booked, judged by its checks. */
+function trialOf(
+  parts: Pick<ItemParts, "judge" | "writes" | "tracker">,
+  send: CaseSender,
+  cases: OperationCases,
+  item: PlanItem,
+) {
+  const { judge, writes, tracker } = parts;
   const trial: Trial = async (requestCase, expectation, { auth, label, ...options } = {}) => {
     const exchange = await send.send(cases.model, requestCase, auth ? { auth } : {});
     book(writes, tracker, cases, expectation, exchange);
-    const failed = judge.exchange(cases.model, exchange, expectation, label ?? requestCase.label, options);
+    const checks = item.checks;
+    const failed = judge.exchange(cases.model, exchange, expectation, label ?? requestCase.label, {
+      ...options,
+      checks,
+    });
     return { exchange, failed };
   };
   return trial;
@@ -139,7 +149,7 @@ export async function executeItem(
   cases: OperationCases,
   item: PlanItem,
 ): Promise<void> {
-  const { context, judge, writes, tracker } = parts;
+  const { context, judge, writes } = parts;
   const operationId = cases.model.op.operationId;
   const source = item.source;
   // Only what may create waits for --max-writes (not a malformed body, nor a request without the run's credentials).
@@ -148,7 +158,7 @@ export async function executeItem(
     return notSent(judge, writes, operationId, what);
   }
   context.options.onProgress?.({ type: "operation", operationId, phase: item.kind, itemId: item.id });
-  const trial = trialOf(send, judge, writes, tracker, cases);
+  const trial = trialOf(parts, send, cases, item);
   const fixed = async (requestCase: RequestCase | undefined, expectation: "valid" | "invalid", prepare = same) => {
     if (!requestCase) return;
     await trial(prepare(requestCase), expectation, { violation: requestCase.violation, label: requestCase.label });

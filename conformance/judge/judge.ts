@@ -6,7 +6,8 @@
 // the response checks reports a broken `x-assumption`.
 import { loadContract } from "../../lib/contract/index.js";
 import type { RunContext } from "../context.js";
-import type { OperationModel, Violation } from "../model/cases.js";
+import type { CaseKind, OperationModel, Violation } from "../model/cases.js";
+import type { HistoryCheck } from "./history.js";
 import { caseKind } from "../plan/case-kinds.js";
 import type { EventSink } from "../model/events.js";
 import type { Arrival } from "../send/sender.js";
@@ -18,10 +19,13 @@ import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "../contract/words.js";
 import { verdictOf, warningOf } from "./verdict.js";
 import type { Decision, Finding } from "../model/finding.js";
+import type { CheckName } from "../model/check-registry.js";
 import type { Scenario } from "../model/scenario.js";
 import { judgeScenario } from "./scenarios.js";
 
 export interface JudgeOptions {
+  /** The plan item's checks: the judge runs exactly these (a step's exchanges: every selected check). */
+  checks?: readonly CheckName[];
   /** false while shrinking: the counts are those of the cases the run meant to send. */
   tally?: boolean;
   violation?: Violation;
@@ -96,13 +100,7 @@ export class Judge {
     this.noteAcceptedUpdate(model, exchange, expectation);
     const { options: run, profile } = this.context;
     const operationId = model.op.operationId;
-    let current = "";
-    const note = (found: CheckNote) => {
-      if (options.tally === false) return; // shrinking repeats what was already noted
-      if (found.kind === "observation") this.found({ about: "observation", operationId, message: found.message });
-      else this.found(warningOf(current, operationId, found, caseLabel));
-    };
-    const outcomes = runResponseChecks(
+    const results = runResponseChecks(
       {
         model,
         exchange,
@@ -110,16 +108,19 @@ export class Judge {
         positiveAcceptanceSkipped: profile.noPositiveAcceptance(operationId, run.credentials),
         violation: options.violation,
         strict: run.strict,
-        note,
       },
-      run.checks,
-      (name) => (current = name),
+      new Set(options.checks ?? run.checks),
     );
     const failed = new Map<string, string>();
     const where = options.violation?.description.split(":")[0];
-    for (const [check, outcome] of outcomes) {
+    for (const { check, outcome, notes } of results) {
       if (outcome) failed.set(check, outcome);
-      if (options.tally !== false)
+      // Shrinking repeats a case already counted and noted.
+      if (options.tally === false) continue;
+      for (const note of notes)
+        if (note.kind === "observation") this.found({ about: "observation", operationId, message: note.message });
+        else this.found(warningOf(check, operationId, note, caseLabel));
+      if (outcome !== undefined)
         this.found(verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded }));
     }
     return failed;
@@ -154,6 +155,26 @@ export class Judge {
   /** What the run decided before sending: the checks and operations it skips or cannot run, and why. */
   decided(decisions: readonly Decision[]): void {
     for (const decision of decisions) this.found(decision);
+  }
+
+  /** A recorded exchange of an operation (passive runs): filed under its kind, looked at for what is left open. */
+  recorded(model: OperationModel, exchange: Exchange, kind: CaseKind): void {
+    this.events.record({ type: "sent", operationId: model.op.operationId, kind, exchange });
+    if (exchange.response) this.events.record({ type: "observed", model, exchange });
+  }
+
+  /** The checks only a history of real traffic allows (history.ts) on one recorded exchange; returns the failures. */
+  history(checks: HistoryCheck[], operationId: string, exchange: Exchange, label: string) {
+    const failures: Array<{ check: string; message: string }> = [];
+    for (const history of checks) {
+      const judged = history.observe(operationId, exchange, this.assumption(history.check, operationId, label));
+      for (const { outcome, sentBefore } of judged) {
+        const details = sentBefore ? { sentBefore } : {};
+        this.found(verdictOf(history.check, operationId, outcome, exchange, label, details));
+        if (outcome) failures.push({ check: history.check, message: outcome });
+      }
+    }
+    return failures;
   }
 
   /** Every exchange the transport completed, judged or not: the JSON report keeps them all. */

@@ -3,7 +3,8 @@
 // acceptance and refusal (acceptance.ts), list pages and what a seed has seen together (list-parameters.ts).
 import { PROFILES } from "../apis.js";
 import { ignoredAuth, negativeDataRejection, positiveDataAcceptance } from "./acceptance.js";
-import { assumptionBroken } from "./assumptions.js";
+import { assumptionBroken, type CheckNote } from "./assumptions.js";
+import type { ResponseCheckName } from "../model/check-registry.js";
 import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
 import {
@@ -13,7 +14,8 @@ import {
   statusCodeConformance,
 } from "./response-conformance.js";
 
-const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = {
+/** Every response check of the registry (its `cases`, not `onArrival`): the type leaves out none. */
+const RESPONSE_CHECKS: { [N in ResponseCheckName]: (input: ResponseCheckInput) => Outcome } = {
   /** A 5xx or no response at all is a failure for any request, valid or not. */
   not_a_server_error({ exchange }) {
     if (exchange.error) return `no response: ${exchange.error}`;
@@ -42,20 +44,25 @@ const RESPONSE_CHECKS: Record<string, (input: ResponseCheckInput) => Outcome> = 
   ignored_auth: ignoredAuth,
 };
 
-export const RESPONSE_CHECK_NAMES = Object.keys(RESPONSE_CHECKS);
+export const RESPONSE_CHECK_NAMES = Object.keys(RESPONSE_CHECKS) as ResponseCheckName[];
 
-/** Runs the selected response checks on one exchange. Returns [check, outcome] for each applicable check. */
+/** What one response check found on an exchange: its outcome when it applies, and what it noted beside it. */
+export interface ResponseCheckResult {
+  check: ResponseCheckName;
+  /** "" for a pass, the reason for a failure; undefined when the check does not apply to this exchange. */
+  outcome: Outcome;
+  /** Broken `x-assumption`s (warnings) and what the contract leaves open (observations). */
+  notes: CheckNote[];
+}
+
+/** Runs the given response checks on one exchange, in the registry's order, and returns what each found. */
 export function runResponseChecks(
-  input: ResponseCheckInput,
-  selected: ReadonlySet<string>,
-  starting?: (check: string) => void,
-): Array<[string, string]> {
-  const results: Array<[string, string]> = [];
-  for (const [name, check] of Object.entries(RESPONSE_CHECKS)) {
-    if (!selected.has(name)) continue;
-    starting?.(name);
-    const outcome = check(input);
-    if (outcome !== undefined) results.push([name, outcome]);
-  }
-  return results;
+  input: Omit<ResponseCheckInput, "note">,
+  checks: ReadonlySet<string>,
+): ResponseCheckResult[] {
+  return RESPONSE_CHECK_NAMES.filter((check) => checks.has(check)).map((check) => {
+    const notes: CheckNote[] = [];
+    const outcome = RESPONSE_CHECKS[check]({ ...input, note: (note) => notes.push(note) });
+    return { check, outcome, notes };
+  });
 }

@@ -186,6 +186,15 @@ export const CHECKS = {
 
 export type CheckName = keyof typeof CHECKS;
 
+/** The checks the judge runs on one exchange for what its case expected: judge/response-checks.ts has each. */
+export type ResponseCheckName = {
+  [N in CheckName]: (typeof CHECKS)[N] extends { onArrival: true }
+    ? never
+    : (typeof CHECKS)[N] extends { cases: readonly unknown[] }
+      ? N
+      : never;
+}[CheckName];
+
 export interface CheckInfo extends CheckEntry {
   name: CheckName;
 }

@@ -10,7 +10,8 @@
 //   const report = judge.report();                                   // a RunReport: console, JSON, JUnit, HTML
 //   judge.redact(text);                                              // every output goes through it
 import { API_NAMES, type ApiName, loadContract } from "../../lib/contract/index.js";
-import { CHECK_LIST, CHECK_NAMES, appliesTo } from "../model/check-registry.js";
+import { CHECK_LIST, CHECK_NAMES, type CheckName, appliesTo } from "../model/check-registry.js";
+import type { Decision } from "../model/finding.js";
 import type { Expectation } from "../model/cases.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
@@ -22,12 +23,11 @@ import type { Exchange } from "../model/exchange.js";
 import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
 import { CredentialTrust } from "./credentials.js";
-import { type HistoryCheck, historyChecks } from "./history.js";
+import { type HistoryCheck, historyChecks } from "../judge/history.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
 import { recordedExchange } from "./recorded.js";
 import { ELSEWHERE } from "./report-lines.js";
 import type { PassiveGap } from "./types.js";
-import { verdictOf } from "../judge/verdict.js";
 
 export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
 
@@ -125,7 +125,9 @@ function passiveParts(
     },
   });
   const ledger = new Ledger(context.options, secrets, () => false);
-  const skip = (name: string, reason: string) => ledger.decide({ about: "check", name, decision: "skipped", reason });
+  const judge = new Judge(context, ledger);
+  const skipped: Decision[] = [];
+  const skip = (name: CheckName, reason: string) => skipped.push({ about: "check", name, decision: "skipped", reason });
   for (const check of CHECK_LIST) {
     if (!appliesTo(check, api)) skip(check.name, `does not apply to ${api}`);
     else if (check.name === "max_response_time")
@@ -133,7 +135,8 @@ function passiveParts(
     else if (!PASSIVE_CHECKS.has(check.name))
       skip(check.name, "sends requests of its own: a passive run judges recorded traffic only");
   }
-  return { context, ledger, judge: new Judge(context, ledger) };
+  judge.decided(skipped);
+  return { context, ledger, judge };
 }
 
 /** The base address an exchange's URL lies under, as `origin` + path prefix, or undefined. */
@@ -248,7 +251,6 @@ class PassiveRun implements PassiveJudge {
     const match = loadContract(this.api).route(method, path);
     if (!match) return listed(unmatchedReason(this.api, method, path, exchange));
     this.baseUrl ??= url.origin;
-    this.context.options.baseUrl = this.baseUrl;
     this.judged += 1;
     if (this.options.keepExchanges !== false) this.kept.push(exchange);
     return this.judgeMatched(match.operation.operationId, match.pathParams, exchange, entry, expected);
@@ -261,7 +263,7 @@ class PassiveRun implements PassiveJudge {
     entry: number | undefined,
     expected: Expectation | undefined,
   ): JudgedExchange {
-    const { context, ledger, verdicts } = this;
+    const { context, verdicts } = this;
     const model = context.model(operationId);
     const request = judgeRequest(model, exchange.request, pathParams, expected);
     // A request the contract allows may still be one the history says need not be accepted (a nonce sent before):
@@ -274,20 +276,14 @@ class PassiveRun implements PassiveJudge {
     if (untrusted !== undefined)
       Object.assign(request, { expectation: "any", label: `recorded request with ${untrusted}` });
     const kind = request.expectation === "unauthenticated" ? "no credentials" : "recorded traffic";
-    ledger.coverage.sent(operationId, kind, exchange);
-    if (exchange.response) ledger.observations.observe(model, exchange);
+    verdicts.recorded(model, exchange, kind);
     const label = entry ? `${request.label} (entry ${entry})` : request.label;
     const failed = verdicts.exchange(model, exchange, request.expectation, label, {
       violation: request.violation,
     });
     const failures = [...failed].map(([check, message]) => ({ check, message: this.redact(message) }));
-    for (const check of this.history) {
-      const judgeAssumption = verdicts.assumption(check.check, operationId, label);
-      for (const { outcome, sentBefore } of check.observe(operationId, exchange, judgeAssumption)) {
-        ledger.add(verdictOf(check.check, operationId, outcome, exchange, label, sentBefore ? { sentBefore } : {}));
-        if (outcome) failures.push({ check: check.check, message: this.redact(outcome) });
-      }
-    }
+    for (const { check, message } of verdicts.history(this.history, operationId, exchange, label))
+      failures.push({ check, message: this.redact(message) });
     return { operationId, failures };
   }
 

@@ -5,8 +5,8 @@
 // when the exchange says nothing about it.
 import { canonicalJson } from "../../lib/canonical-json.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
-import type { AssumptionJudge } from "../judge/assumptions.js";
-import { RateLimitConsistency } from "../judge/rate-limit-consistency.js";
+import type { AssumptionJudge } from "./assumptions.js";
+import { RateLimitConsistency } from "./rate-limit-consistency.js";
 import { isRefusal, isSuccess } from "../contract/words.js";
 import type { Exchange } from "../model/exchange.js";
 import { headerOf } from "../apis.js";
