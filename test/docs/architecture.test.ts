@@ -47,6 +47,22 @@ async function topLevelDirectories(): Promise<string[]> {
   ].sort();
 }
 
+/** The modules of the runner's stages and scenarios, which the page's runner section names one by one. */
+const STAGES =
+  /^conformance\/(model|plan|send|judge|report|steps)\/[^/]+\.ts$|^conformance\/(runner|execute|context|item-parts)\.ts$/;
+
+/** Whether the page names a module in inline code, itself or by a pattern such as `conformance/judge/identity-*.ts`. */
+function namedOn(markdown: string, module: string): boolean {
+  return inlinePathsOrPatterns(markdown).some((named) =>
+    named.includes("*")
+      ? new RegExp(`^${named.replaceAll(".", "\\.").replaceAll("*", "[^/]*")}$`).test(module)
+      : named === module,
+  );
+}
+
+const inlinePathsOrPatterns = (markdown: string) =>
+  [...markdown.replace(/^```[\s\S]*?^```/gm, "").matchAll(/`([^`\s]+)`/g)].map((code) => code[1]!);
+
 describe("the architecture page agrees with the repository", () => {
   it("reads the diagram and the paths of the page", () => {
     expect(diagramPaths(page)).toEqual(
@@ -69,6 +85,16 @@ describe("the architecture page agrees with the repository", () => {
   it("specs/README.md names every part the diagram draws", () => {
     const specsReadme = readFileSync(join(repoRoot, "specs/README.md"), "utf8");
     expect(diagramPaths(page).filter((path) => !specsReadme.includes(path))).toEqual([]);
+  });
+
+  it("names every module of the runner's stages, so that the page describes the code as it is", async () => {
+    const modules = (await gitOutput(["ls-files", "conformance"]))
+      .split("\n")
+      .filter((file) => STAGES.test(file) && !file.endsWith(".d.ts"));
+    expect(modules.length).toBeGreaterThan(60);
+    expect(modules.filter((module) => !namedOn(page, module))).toEqual([]);
+    // A module the page leaves out is caught.
+    expect(namedOn(page.replaceAll("`conformance/plan/planner.ts`", ""), "conformance/plan/planner.ts")).toBe(false);
   });
 
   it("catches a path that does not exist", () => {
