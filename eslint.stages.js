@@ -4,13 +4,26 @@
 // after it, nor the runner that wires them; model/ imports no stage. test/repository/stages.test.ts breaks each rule
 // on purpose.
 
-/** Per stage, the folders it may not import. */
+/** What wires the stages together: no stage imports it. */
+const RUNNER = ["runner.js", "execute.js"];
+
+/**
+ * Per stage, the folders (and files of conformance/) it may not import. The steps across operations send: they import
+ * neither the judge nor the report, and ask the judge only what model/scenario.ts's ScenarioJudge offers.
+ */
 export const LATER_STAGES = {
-  "conformance/model": ["plan", "send", "judge", "report", "steps", "identity", "passive", "proxy"],
-  "conformance/plan": ["send", "judge", "report", "steps", "identity", "passive", "proxy"],
-  "conformance/send": ["judge", "report", "steps", "identity", "passive", "proxy"],
-  "conformance/judge": ["report", "passive", "proxy"],
+  "conformance/model": ["plan", "send", "steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  "conformance/plan": ["send", "steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  "conformance/send": ["steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  "conformance/steps": ["judge", "report", "passive", "proxy", ...RUNNER],
+  "conformance/judge": ["report", "passive", "proxy", "item-parts.js", ...RUNNER],
 };
+
+/**
+ * The import a rule refuses: a folder's modules, or a file of conformance/.
+ * @param {string} later
+ */
+export const importOf = (later) => (later.endsWith(".js") ? `../${later}` : `../${later}/*`);
 
 export const STAGE_MESSAGE = "The runner's stages go one way: plan, send, judge, report (docs/guide/architecture.md).";
 
@@ -26,7 +39,7 @@ export const STAGE_RULES = Object.entries(LATER_STAGES).map(([folder, later]) =>
       {
         patterns: [
           {
-            group: [...later.map((stage) => `../${stage}/*`), "../runner.js", "../execute.js", "../item-parts.js"],
+            group: later.map(importOf),
             message: STAGE_MESSAGE,
           },
         ],

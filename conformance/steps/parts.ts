@@ -5,23 +5,21 @@
 // step's own checks on it (judge/step-scenarios.ts). A step neither adds to the ledger nor reads it.
 import type { RunContext } from "../context.js";
 import type { ItemParts } from "../item-parts.js";
-import type { Judge } from "../judge/judge.js";
 import { exampleCases } from "../plan/cases.js";
-import { type OperationModel, type RequestCase } from "../model/cases.js";
+import type { Expectation, OperationModel, RequestCase } from "../model/cases.js";
+import type { ScenarioJudge } from "../model/scenario.js";
 import { markAsOurs } from "../send/resources.js";
 import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
-
-/** What the run expected of an exchange: accepted ("valid"), refused, or anything. */
-type Expectation = Parameters<Judge["exchange"]>[2];
 
 /**
  * What a step works with: the run's parts (created once per run by the runner) but the ledger, and `send`, the sender
  * of the step's plan item.
  */
-export interface StepParts extends Omit<ItemParts, "ledger"> {
+export interface StepParts extends Omit<ItemParts, "ledger" | "judge"> {
   /** Every exchange the step sends carries its plan item's id. */
   send: CaseSender;
+  judge: ScenarioJudge;
 }
 
 /** Named with --operation (every operation is, when none is named). */
