@@ -32,10 +32,11 @@ async function get({ context, send, judge }: IdentityParts, operationId: string,
   return exchange;
 }
 
-/** The discovery document without checking it, for the flow checks when the discovery checks are not selected. */
+/** The discovery document for the flow checks when the discovery checks are not selected: judged only on arrival. */
 export async function readDiscovery(context: RunContext, send: CaseSender): Promise<DiscoveryDocument> {
   const url = `${context.options.baseUrl.replace(/\/$/, "")}${identityOperationPath("getOpenIdConfiguration")}`;
-  const exchange = await send.sendAsIs({ method: "GET", url, headers: {} });
+  const model = context.model("getOpenIdConfiguration");
+  const exchange = await send.sendAsIs({ method: "GET", url, headers: {} }, { model, label: "discovery document" });
   return jsonObject(exchange.response?.json) ?? {};
 }
 

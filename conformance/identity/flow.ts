@@ -1,7 +1,8 @@
 // The shared steps of every flow check: sending the browser (a sign-in driver) to the authorization endpoint and
 // reading what comes back to the redirect_uri, exchanging codes at the token endpoint, reading userinfo. The endpoints
 // are the discovery document's, as an OpenID Connect client follows them. Requests go through the identity step's
-// sender: `send` for the contract's operations (judged as they arrive), `sendAsIs` for what a flow builds itself.
+// sender: `send` for the contract's operations, `sendAsIs` for what a flow builds itself (with the operation it is,
+// when it is one); either way the judge gets the contract's operations as they arrive.
 import { createHash, randomBytes } from "node:crypto";
 import type { RunContext } from "../context.js";
 import { stateEchoed } from "../judge/identity-authorization.js";
@@ -213,11 +214,15 @@ export async function tokensFor(parts: IdentityParts, grant: CodeGrant, label: s
   return tokens ? { exchange, tokens } : { exchange };
 }
 
-/** Reads userinfo with an access token, at the address the discovery names (a request the flow builds itself). */
-export function readUserinfo(flow: Flow, token: string): Promise<Exchange> {
-  return flow.send.sendAsIs({
+/**
+ * Reads userinfo with an access token, at the address the discovery names: a request the flow builds itself, judged
+ * on arrival as the contract's getUserInfo.
+ */
+export function readUserinfo(flow: Flow, token: string, label: string): Promise<Exchange> {
+  const request = {
     method: "GET",
     url: endpointOf(flow, "userinfo_endpoint", "getUserInfo"),
     headers: { Authorization: `Bearer ${token}` },
-  });
+  };
+  return flow.send.sendAsIs(request, { model: flow.context.model("getUserInfo"), label });
 }

@@ -163,11 +163,10 @@ export async function checkIdToken(
   const caseLabel = "the id_token of a fresh code";
   const add = (problem: string) => ledger.add(verdictOf(check, "exchangeToken", problem, exchange, caseLabel));
   if (typeof tokens.id_token !== "string") return add(noIdToken);
-  const jwksResponse = await send.sendAsIs({
-    method: "GET",
-    url: endpointOf(flow, "jwks_uri", "getJwks"),
-    headers: {},
-  });
+  const jwksResponse = await send.sendAsIs(
+    { method: "GET", url: endpointOf(flow, "jwks_uri", "getJwks"), headers: {} },
+    { model: context.model("getJwks"), label: "JWKS to verify the id_token" },
+  );
   const jwks = jsonObject(jwksResponse.response?.json);
   if (!Array.isArray(jwks?.keys)) return add(jwksUnreadable);
   try {
@@ -210,10 +209,10 @@ export async function codeReuse(
     ledger.decide({ about: "check", name: "code_reuse_revokes_tokens", decision: "skipped", reason });
     return;
   }
-  const after = await readUserinfo(flow, tokens.access_token);
   // RFC 6749 §4.1.2 says SHOULD: a provider that keeps the tokens is allowed, so this is a warning, not a failure
   // (a failure under --strict), as the OpenID Foundation's code-reuse module reports it.
   const caseLabel = "userinfo with the first code's token after the replay";
+  const after = await readUserinfo(flow, tokens.access_token, caseLabel);
   const check = "code_reuse_revokes_tokens";
   const problem = tokensKeptAfterReplay(after);
   const message = assumedMessage(judge, {
@@ -275,7 +274,7 @@ export async function refreshTokens(flow: Flow): Promise<void> {
     run.refreshed = await exchangeCode(flow, fields, "refresh grant");
     const access = jsonObject(run.refreshed.response?.json)?.access_token;
     if (run.refreshed.response?.status === 200 && typeof access === "string")
-      run.read = await readUserinfo(flow, access);
+      run.read = await readUserinfo(flow, access, "userinfo with a refreshed access token");
   }
   addResult(flow.ledger, refreshTokenOfflineAccess(run));
 }

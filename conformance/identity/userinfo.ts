@@ -1,5 +1,6 @@
 // The userinfo flows: the claims released by scope, and the three ways of presenting the access token. Each reads
-// userinfo at the address the discovery names and adds the verdicts of its checks (judge/identity-userinfo.ts).
+// userinfo at the address the discovery names (judged on arrival as the contract's operation) and adds the verdicts of
+// its checks (judge/identity-userinfo.ts).
 import type { PreparedRequest } from "../apis.js";
 import type { RunContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
@@ -17,11 +18,10 @@ import { authorize, codeFields, endpointOf, exchangeCode, type Flow, readUserinf
 
 /** Reads userinfo with the token of `scope`; the response is judged as the contract's getUserInfo. */
 async function readForScope(flow: Flow, token: string, scope: string): Promise<{ exchange: Exchange } & ScopeReading> {
-  const { context, judge, ledger } = flow;
-  const model = context.model("getUserInfo");
-  const exchange = await readUserinfo(flow, token);
-  ledger.observations.observe(model, exchange);
-  judge.exchange(model, exchange, "valid", `userinfo for scope ${scope}`);
+  const { context, judge } = flow;
+  const label = `userinfo for scope ${scope}`;
+  const exchange = await readUserinfo(flow, token, label);
+  judge.exchange(context.model("getUserInfo"), exchange, "valid", label);
   return { exchange, ...readingForScope(exchange, scope) };
 }
 
@@ -105,13 +105,14 @@ export async function userinfoMethods(flow: Flow, accessToken: string): Promise<
   let last: Exchange | undefined;
   let failedOn: UserinfoWay["operationId"] | undefined;
   for (const way of userinfoWays(endpointOf(flow, "userinfo_endpoint", "getUserInfo"), accessToken)) {
-    const exchange = await send.sendAsIs(way.request);
+    const label = `userinfo by ${way.what}`;
+    const exchange = await send.sendAsIs(way.request, { model: context.model(way.operationId), label });
     const found = userinfoWay(way, exchange, subject);
     const failure = found.assumed
       ? assumedMessage(judge, {
           check: "userinfo_methods",
           operationId: way.operationId,
-          caseLabel: `userinfo by ${way.what}`,
+          caseLabel: label,
           problem: found.problem,
           assumption: bodyTokenAssumption(context),
         })
