@@ -127,3 +127,6 @@ export const DISCOVERY_CHECKS = ["discovery_fields_and_issuer", "discovery_rs256
 export const FLOW_CHECKS = IDENTITY_CHECKS.map((c) => c.name).filter(
   (name) => ![...DISCOVERY_CHECKS, "jwks_shape", "jwks_unique_kids"].includes(name),
 );
+
+/** The RP-initiated logout checks. */
+export const LOGOUT_CHECKS = ["logout_post_redirect", "logout_open_redirect", "logout_ends_session"];

@@ -1,11 +1,13 @@
 // What the identity checks judge and the words they judge with: an authorization's outcome as the redirect_uri
-// received it, a token response, what counts as a refused token request, and how an exchange is described in a
-// message. The flows (identity/) produce these; the identity checks (judge/identity-*.ts) read them.
+// received it, a token response, what counts as a refused token request, how an exchange is described in a message,
+// and how a check returns a broken `x-assumption` as a warning beside its verdict. The flows (identity/) produce these
+// values; the identity checks (judge/identity-*.ts) read them.
 import type { Navigation } from "../sign-in/driver.js";
 import type { Exchange } from "../send/transport.js";
-import { assumptionBroken } from "./assumptions.js";
+import { type AssumptionJudge, assumptionBroken, type CheckNote } from "./assumptions.js";
 import type { Judge } from "./judge.js";
 import type { Decision, Verdict } from "../model/finding.js";
+import { warningOf } from "./verdict.js";
 
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
 export type DiscoveryDocument = Record<string, unknown>;
@@ -36,6 +38,14 @@ export interface CodeExchange {
 
 /** What an identity check found: a verdict, or a decision (skipped, unable to run). */
 export type IdentityResult = Verdict | Decision;
+
+/** A check that applies and could not run (the run fails with it), and why. */
+export const cannotRun = (check: string, reason: string): Decision => ({
+  about: "check",
+  name: check,
+  decision: "cannot run",
+  reason,
+});
 
 /** A JSON body as an object, or undefined. */
 export const jsonObject = (value: unknown): Record<string, unknown> | undefined =>
@@ -90,6 +100,35 @@ export interface AssumedProblem {
   problem: string;
   /** The `x-assumption` text; undefined when the contract makes no such assumption (the problem is a failure). */
   assumption: string | undefined;
+}
+
+/**
+ * How a check of a scenario judges a broken `x-assumption`: the warnings it notes are kept as findings of `check`,
+ * to be returned beside its verdict.
+ */
+export function notedAssumptions(
+  strict: boolean | undefined,
+  check: string,
+  operationId: string,
+  caseLabel: string,
+): { judge: AssumptionJudge; warnings: Verdict[] } {
+  const warnings: Verdict[] = [];
+  const note = (found: CheckNote) => warnings.push(warningOf(check, operationId, found, caseLabel));
+  return { judge: { strict, note }, warnings };
+}
+
+/**
+ * The message of the verdict on a problem that breaks only an assumption, and the warning that reports it: the verdict
+ * passes with the warning beside it, or under --strict the message fails it.
+ */
+export function assumedProblem(
+  strict: boolean | undefined,
+  found: AssumedProblem,
+): { message: string; warnings: Verdict[] } {
+  const { check, operationId, caseLabel, problem, assumption } = found;
+  if (!problem || assumption === undefined) return { message: problem, warnings: [] };
+  const noted = notedAssumptions(strict, check, operationId, caseLabel);
+  return { message: assumptionBroken(noted.judge, problem, assumption), warnings: noted.warnings };
 }
 
 /**
