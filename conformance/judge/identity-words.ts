@@ -5,7 +5,6 @@
 import type { Navigation } from "../sign-in/driver.js";
 import type { Exchange } from "../send/transport.js";
 import { type AssumptionJudge, assumptionBroken, type CheckNote } from "./assumptions.js";
-import type { Judge } from "./judge.js";
 import type { Decision, Verdict } from "../model/finding.js";
 import { warningOf } from "./verdict.js";
 
@@ -129,14 +128,4 @@ export function assumedProblem(
   if (!problem || assumption === undefined) return { message: problem, warnings: [] };
   const noted = notedAssumptions(strict, check, operationId, caseLabel);
   return { message: assumptionBroken(noted.judge, problem, assumption), warnings: noted.warnings };
-}
-
-/**
- * The message of the verdict on a problem that breaks only an assumption: the judge adds the warning (the verdict
- * passes), or under --strict the message fails it.
- */
-export function assumedMessage(judge: Pick<Judge, "assumption">, found: AssumedProblem): string {
-  const { check, operationId, caseLabel, problem, assumption } = found;
-  if (!problem || assumption === undefined) return problem;
-  return assumptionBroken(judge.assumption(check, operationId, caseLabel), problem, assumption);
 }

@@ -128,9 +128,12 @@ export async function runStep(
       return unsupportedMethods(step, operationIds);
     case "list pages":
       return listPages(step, operationIds);
-    case "identity":
+    case "identity": {
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      return (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
+      const { runIdentityChecks } = await import("../identity/run.js");
+      for (const scenario of await runIdentityChecks(parts.context, send, parts.judge)) parts.judge.scenario(scenario);
+      return;
+    }
   }
 }
