@@ -8,14 +8,27 @@
 const RUNNER = ["runner.js", "execute.js"];
 
 /**
- * Per stage, the folders (and files of conformance/) it may not import. The steps across operations send: they import
- * neither the judge nor the report, and ask the judge only what model/scenario.ts's ScenarioJudge offers.
+ * Per stage, the folders (and files of conformance/) it may not import. The scenarios, the steps across operations and
+ * the OpenID Connect flows, send: they import neither the judge nor the report, and ask the judge only what
+ * model/scenario.ts's ScenarioJudge offers.
  */
 export const LATER_STAGES = {
-  "conformance/model": ["plan", "send", "steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
-  "conformance/plan": ["send", "steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
-  "conformance/send": ["steps", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  "conformance/model": [
+    "plan",
+    "send",
+    "steps",
+    "identity",
+    "judge",
+    "report",
+    "passive",
+    "proxy",
+    "item-parts.js",
+    ...RUNNER,
+  ],
+  "conformance/plan": ["send", "steps", "identity", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  "conformance/send": ["steps", "identity", "judge", "report", "passive", "proxy", "item-parts.js", ...RUNNER],
   "conformance/steps": ["judge", "report", "passive", "proxy", ...RUNNER],
+  "conformance/identity": ["judge", "report", "passive", "proxy", ...RUNNER],
   "conformance/judge": ["report", "passive", "proxy", "item-parts.js", ...RUNNER],
 };
 

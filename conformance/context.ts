@@ -3,6 +3,7 @@
 // and caches; every stage reads it, none writes to it. The secrets grow as the provider issues tokens, so that the
 // output is redacted of them too.
 import { type ApiName, loadContract } from "../lib/contract/index.js";
+import type { CheckName } from "./model/check-registry.js";
 import { type ApiProfile, type Credentials, PROFILES, type ResourceKind } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./contract/links.js";
 import { operationOf, operationsOf } from "./contract/lookup.js";
@@ -20,7 +21,7 @@ export interface RunOptions {
   seed: number;
   /** operationIds to run; all when empty. */
   operations: string[];
-  checks: ReadonlySet<string>;
+  checks: ReadonlySet<CheckName>;
   allowWrites: boolean;
   /** From --rate-limit; the contract's x-rate-limit otherwise. */
   rateLimit?: { limit: number; windowSeconds: number };
@@ -56,7 +57,7 @@ export type ProgressEvent =
   /** An item of the plan starts (`itemId`: the item, for an operation's own; a step's phase names the step). */
   | { type: "operation"; operationId: string; phase: string; itemId?: number }
   | { type: "request"; count: number }
-  | { type: "failure"; check: string; operationId: string; message: string };
+  | { type: "failure"; check: CheckName; operationId: string; message: string };
 
 /** The contract's x-rate-limit (info), when it declares one. */
 export interface DeclaredRateLimit {

@@ -21,6 +21,7 @@ import type { ItemParts } from "./item-parts.js";
 import { resourceId } from "./contract/links.js";
 import { operationMutations } from "./plan/mutations.js";
 import type { PlanItem } from "./model/plan.js";
+import type { CheckName } from "./model/check-registry.js";
 import type { WriteBudget } from "./plan/write-budget.js";
 import { markAsOurs, type ResourceTracker } from "./send/resources.js";
 import type { CaseSender } from "./send/sender.js";
@@ -119,7 +120,7 @@ type Trial = (
   requestCase: RequestCase,
   expectation: "valid" | "invalid" | "unauthenticated",
   options?: JudgeOptions & { auth?: AuthMode; label?: string },
-) => Promise<{ exchange: Exchange; failed: Map<string, string> }>;
+) => Promise<{ exchange: Exchange; failed: Map<CheckName, string> }>;
 
 /** The one way a case of an item goes: sent with the item's sender, its creation booked, judged by its checks. */
 function trialOf(
@@ -212,7 +213,7 @@ async function randomDraw(
 ): Promise<ShrunkCase | undefined> {
   const arbitrary = expectation === "valid" ? cases.valid : cases.invalid!;
   const maxShrinks = cases.undeletable ? 0 : limits.maxShrinks;
-  let target: string | undefined;
+  let target: CheckName | undefined;
   let shrinkRequests = 0;
   let last: { exchange: Exchange; label: string; message: string; where?: string } | undefined;
   const stopped = () => send.aborted || (cases.undeletable && limits.writes.left <= 0);

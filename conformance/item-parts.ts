@@ -1,20 +1,17 @@
 // What executing one item of the plan works with: the run's parts, built once by the runner (runner.ts startRun).
 // Each item also gets a sender of its own (send/sender.ts forItem), so that its exchanges carry its id; an operation's
-// case goes through send/execute.ts, a step across operations through steps/run-step.ts.
+// case goes through execute.ts, a step across operations through steps/run-step.ts.
 import type { RunContext } from "./context.js";
 import type { Judge } from "./judge/judge.js";
 import type { WriteBudget } from "./plan/write-budget.js";
-import type { Ledger } from "./report/ledger.js";
 import type { LinkValues } from "./send/link-values.js";
 import type { ResourceTracker } from "./send/resources.js";
 
 export interface ItemParts {
   /** Options and contract facts, read-only. */
   context: RunContext;
-  /** Runs the checks on an exchange and adds their verdicts to the ledger. */
+  /** Runs the checks and records what they found: the only way anything reaches the ledger. */
   judge: Judge;
-  /** Every result: verdicts, decisions, observations, coverage, exchanges. */
-  ledger: Ledger;
   /** --max-writes: the creations the run may still make of what it cannot delete, and those kept for sequences. */
   writes: WriteBudget;
   /** The resources the run created, deleted at its end. */

@@ -1,7 +1,7 @@
 // The conformance run, one way through: build the run's parts once (startRun), select the operations (read-only
 // unless --allow-writes), build the plan (plan/build.ts), let the planner order it coverage-first within the budget
 // (plan/planner.ts), execute each item with a sender of its own, so that every exchange carries the item's id
-// (send/execute.ts for one operation's case, steps/run-step.ts for sequences and probes), then delete what the run
+// (execute.ts for one operation's case, steps/run-step.ts for sequences and probes), then delete what the run
 // created, also after a failure or Ctrl-C, and build the report from the ledger and what the plan did not reach.
 import { operationsOf } from "./contract/lookup.js";
 import { UsageError } from "../lib/cli.js";
@@ -40,6 +40,8 @@ const READ_METHODS = new Set(["get", "head", "options"]);
  */
 export interface RunParts extends ItemParts {
   sender: Sender;
+  /** Every result, as the judge recorded it: what the report is built from. */
+  ledger: Ledger;
 }
 
 /** Builds the parts of a run once, wired together: the sender hands each arrival to the judge. */

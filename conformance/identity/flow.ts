@@ -1,37 +1,34 @@
-// The shared steps of every flow check: sending the browser (a sign-in driver) to the authorization endpoint and
-// reading what comes back to the redirect_uri, exchanging codes at the token endpoint, reading userinfo. The endpoints
-// are the discovery document's, as an OpenID Connect client follows them. Requests go through the identity step's
-// sender: `send` for the contract's operations (judged as they arrive), `sendAsIs` for what a flow builds itself.
+// The shared steps of every flow: sending the browser (a sign-in driver) to the authorization endpoint and reading
+// what comes back to the redirect_uri, exchanging codes at the token endpoint, reading userinfo. The endpoints are the
+// discovery document's, as an OpenID Connect client follows them. Requests go through the identity step's sender:
+// `send` for the contract's operations, `sendAsIs` for what a flow builds itself (with the operation it is, when it is
+// one: the judge gets it on arrival). Each step adds what it sent to the trail of the scenario it is part of.
 import { createHash, randomBytes } from "node:crypto";
 import type { RunContext } from "../context.js";
-import { stateEchoed } from "../judge/identity-authorization.js";
+import { issuedTokens, jsonObject } from "./json.js";
 import {
   type Authorization,
   type CodeExchange,
   type CodeGrant,
   type DiscoveryDocument,
-  type IdentityResult,
-  issuedTokens,
-  jsonObject,
-} from "../judge/identity-words.js";
-import type { Judge } from "../judge/judge.js";
-import { verdictOf } from "../judge/verdict.js";
+} from "../model/identity-facts.js";
+import type { ScenarioJudge } from "../model/scenario.js";
+import type { Trail } from "../model/identity-scenarios.js";
 import type { RequestCase } from "../model/cases.js";
-import type { Ledger } from "../report/ledger.js";
 import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
-import type { Navigation, SignInDriver } from "../sign-in/driver.js";
+import type { SignInDriver } from "../sign-in/driver.js";
+import type { Navigation } from "../model/identity-facts.js";
 import { type IdentityOperationId, identityOperationPath } from "./paths.js";
 
 /**
- * The parts of a run the identity checks use: the facts and options, the identity step's sender, the judge (the
- * response checks of the contract's operations) and the ledger their verdicts go to.
+ * The parts of a run the identity flows use: the facts and options, the identity step's sender and the judge (the
+ * response checks of the contract's operations, run on what the flow expected).
  */
 export interface IdentityParts {
   context: RunContext;
   send: CaseSender;
-  judge: Judge;
-  ledger: Ledger;
+  judge: ScenarioJudge;
 }
 
 /** One run's way through the provider: the parts, the sign-in driver and the discovery document. */
@@ -42,10 +39,26 @@ export interface Flow extends IdentityParts {
   idTokenHint?: string;
 }
 
-/** Adds what an identity check found: a verdict, or a decision (skipped, cannot run). */
-export function addResult(ledger: Ledger, result: IdentityResult): void {
-  if ("about" in result) ledger.decide(result);
-  else ledger.add(result);
+/** The parts of a flow running one scenario, with the trail of what it sent so far. */
+export const traced = <P extends IdentityParts>(parts: P): P & Trail => ({
+  ...parts,
+  exchanges: [],
+  authorizations: [],
+});
+
+/** What a traced flow sent, for the scenario it returns. */
+export const trailOf = ({ exchanges, authorizations }: Trail): Trail => ({ exchanges, authorizations });
+
+/** Adds an exchange to the trail with the part it played in the scenario. */
+export function addToTrail(
+  trail: Trail,
+  role: string,
+  operationId: IdentityOperationId,
+  label: string,
+  exchange: Exchange,
+): Exchange {
+  trail.exchanges.push({ role, operationId, label, exchange });
+  return exchange;
 }
 
 export const base64url = (bytes: Buffer) => bytes.toString("base64url");
@@ -133,16 +146,32 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
   return { url, state, redirectUri, verifier, nonce };
 }
 
-/** Sends the browser to the authorization endpoint and reads what comes back to the redirect_uri (state checked). */
-export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<Authorization> {
-  const { context, driver, ledger } = flow;
-  const { url, state, redirectUri, verifier, nonce } = authorizationRequest(flow, options);
-  const navigation = await driver.navigate(url.href, {
-    until: (next) => sameEndpoint(next, redirectUri),
+/**
+ * Sends the browser to the authorization endpoint and reads what comes back to the redirect_uri; the attempt, with
+ * the state it sent, joins the scenario's authorizations.
+ */
+export async function authorize(flow: Flow & Trail, options: AuthorizeOptions): Promise<Authorization> {
+  const request = authorizationRequest(flow, options);
+  const navigation = await flow.driver.navigate(request.url.href, {
+    until: (next) => sameEndpoint(next, request.redirectUri),
     interactive: options.interactive,
     purpose: options.purpose,
   });
-  const exchange = navigationExchange(url.href, navigation, navigation.arrived);
+  const exchange = navigationExchange(request.url.href, navigation, navigation.arrived);
+  addToTrail(flow, "authorize", "authorize", options.purpose, exchange);
+  const outcome = authorizationOutcome(flow.context, request, options.scope, navigation, exchange);
+  flow.authorizations.push({ purpose: options.purpose, state: request.state, outcome });
+  return outcome;
+}
+
+/** What came back to the redirect_uri: a code (a secret from now on), an error, or nothing. */
+function authorizationOutcome(
+  context: RunContext,
+  { redirectUri, verifier, nonce }: AuthorizationRequest,
+  scope: string,
+  navigation: Navigation,
+  exchange: Exchange,
+): Authorization {
   if (!navigation.arrived)
     return {
       kind: "failed",
@@ -152,10 +181,9 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
     };
   const back = navigation.arrived.searchParams;
   const code = back.get("code");
-  if (code) context.secrets.add(code, "<authorization code>");
-  ledger.add(verdictOf("state_echoed", "authorize", stateEchoed(state, back), exchange, options.purpose));
   if (code) {
-    return { kind: "code", code, verifier, nonce, scope: options.scope, redirectUri, navigation, exchange };
+    context.secrets.add(code, "<authorization code>");
+    return { kind: "code", code, verifier, nonce, scope, redirectUri, navigation, exchange };
   }
   return {
     kind: "error",
@@ -171,10 +199,12 @@ export async function authorize(flow: Flow, options: AuthorizeOptions): Promise<
  * and registers the tokens it issues as secrets, so that no output shows them.
  */
 export async function exchangeCode(
-  { context, send, judge }: IdentityParts,
+  parts: IdentityParts & Trail,
   fields: Record<string, string | undefined>,
   label: string,
+  role = "token",
 ): Promise<Exchange> {
+  const { context, send, judge } = parts;
   const model = context.model("exchangeToken");
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const requestCase: RequestCase = { origin: "example", label, path: {}, query: {}, headers: {}, body };
@@ -185,7 +215,7 @@ export async function exchangeCode(
     const value = tokens?.[name];
     if (typeof value === "string") context.secrets.add(value, `<${name}>`);
   }
-  return exchange;
+  return addToTrail(parts, role, "exchangeToken", label, exchange);
 }
 
 /** The token request for a code, as the client that asked for it sends it; `overrides` change or drop fields. */
@@ -207,17 +237,22 @@ export function codeFields(
 }
 
 /** Exchanges a code properly; the tokens when the provider issued them. */
-export async function tokensFor(parts: IdentityParts, grant: CodeGrant, label: string): Promise<CodeExchange> {
+export async function tokensFor(parts: IdentityParts & Trail, grant: CodeGrant, label: string): Promise<CodeExchange> {
   const exchange = await exchangeCode(parts, codeFields(parts.context, grant), label);
   const tokens = issuedTokens(exchange);
   return tokens ? { exchange, tokens } : { exchange };
 }
 
-/** Reads userinfo with an access token, at the address the discovery names (a request the flow builds itself). */
-export function readUserinfo(flow: Flow, token: string): Promise<Exchange> {
-  return flow.send.sendAsIs({
+/**
+ * Reads userinfo with an access token, at the address the discovery names: a request the flow builds itself, judged
+ * on arrival as the contract's getUserInfo.
+ */
+export async function readUserinfo(flow: Flow & Trail, token: string, label: string): Promise<Exchange> {
+  const request = {
     method: "GET",
     url: endpointOf(flow, "userinfo_endpoint", "getUserInfo"),
     headers: { Authorization: `Bearer ${token}` },
-  });
+  };
+  const exchange = await flow.send.sendAsIs(request, { model: flow.context.model("getUserInfo"), label });
+  return addToTrail(flow, "userinfo", "getUserInfo", label, exchange);
 }

@@ -1,13 +1,7 @@
+import type { NearMiss } from "../model/identity-facts.js";
 // Near misses of a registered redirect address (the redirect_uri, the post_logout_redirect_uri), which exact matching
 // must refuse, and whether the browser was sent to one. Pure: the flows send them (authorization.ts, logout.ts), the
 // identity checks judge where the browser arrived (judge/identity-authorization.ts, judge/identity-logout.ts).
-
-/** A redirect address that differs from a registered one in one way only, which exact matching must refuse. */
-export interface NearMiss {
-  /** How it differs, for messages. */
-  how: string;
-  uri: string;
-}
 
 const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 

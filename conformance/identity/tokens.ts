@@ -1,5 +1,6 @@
 // The token endpoint's flows: refusals in the RFC 6749 shape, PKCE, code replay, the id_token and refresh grants.
-// Each sends what its check needs and adds the verdict of the check (judge/identity-tokens.ts).
+// Each sends what its check needs and returns what it saw as a scenario, which judge/identity-token-scenarios.ts
+// judges.
 import { randomBytes } from "node:crypto";
 import {
   createLocalJWKSet,
@@ -9,34 +10,22 @@ import {
   jwtVerify,
   type JWTVerifyOptions,
 } from "jose";
-import {
-  assumedMessage,
-  type CodeGrant,
-  describeAuthorization,
-  jsonObject,
-  refused,
-  type TokenResponse,
-} from "../judge/identity-words.js";
-import {
-  atHash,
-  codeExchangedWithoutSecret,
-  codeReplayAccepted,
-  idTokenClaims,
-  idTokenUnverified,
-  jwksUnreadable,
-  noIdToken,
-  pkceCodeExchanged,
-  refreshTokenOfflineAccess,
-  type RefreshRun,
-  REVOKE_IS_A_SHOULD,
-  tokenError,
-  type TokenErrorCase,
-  tokensKeptAfterReplay,
-} from "../judge/identity-tokens.js";
-import { verdictOf } from "../judge/verdict.js";
+import type { RefreshRun, TokenErrorCase } from "../model/identity-facts.js";
+import { issuedTokens, jsonObject } from "./json.js";
+import { type CodeGrant, type TokenResponse } from "../model/identity-facts.js";
+import type {
+  AtHashScenario,
+  ClientAuthenticationScenario,
+  CodeReuseScenario,
+  IdTokenScenario,
+  PkceEnforcementScenario,
+  RefreshScenario,
+  TokenErrorsScenario,
+  WrongClientSecretScenario,
+} from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
 import {
-  addResult,
+  addToTrail,
   authorize,
   base64url,
   codeFields,
@@ -46,6 +35,8 @@ import {
   type IdentityParts,
   readUserinfo,
   tokensFor,
+  traced,
+  trailOf,
 } from "./flow.js";
 
 /**
@@ -72,46 +63,34 @@ function tokenErrorRequests({ context }: IdentityParts): Array<[TokenErrorCase, 
   ];
 }
 
-function addTokenErrors(parts: IdentityParts, sent: Array<[TokenErrorCase, Exchange]>): void {
-  const problems: string[] = [];
-  let last: Exchange | undefined;
-  for (const [what, exchange] of sent) {
-    const problem = tokenError(what, exchange);
-    if (problem) {
-      problems.push(problem);
-      last = exchange;
-    } else last ??= exchange;
-  }
-  parts.ledger.add(
-    verdictOf("token_errors", "exchangeToken", problems.join("; "), last, "token requests that must fail"),
-  );
-}
-
 /** token_errors before any sign-in: an unknown code, an unsupported grant_type. */
-export async function tokenErrors(parts: IdentityParts): Promise<void> {
-  const sent: Array<[TokenErrorCase, Exchange]> = [];
+export async function tokenErrors(parts: IdentityParts): Promise<TokenErrorsScenario> {
+  const flow = traced(parts);
+  const requests: TokenErrorsScenario["requests"] = [];
   for (const [what, fields] of tokenErrorRequests(parts))
-    sent.push([what, await exchangeCode(parts, fields, `token request with ${what}`)]);
-  addTokenErrors(parts, sent);
+    requests.push({ what, exchange: await exchangeCode(flow, fields, `token request with ${what}`) });
+  return { family: "identity", name: "token errors", ...trailOf(flow), requests };
 }
 
 /**
  * token_errors on a wrong client_secret: a fresh, valid code with its verifier and the wrong secret, so that the secret
  * is the request's only fault (RFC 6749 §5.2 does not order the checks: a provider may look the code up first).
  */
-export async function wrongClientSecret(flow: Flow): Promise<void> {
-  const what = "a wrong client_secret";
+export async function wrongClientSecret(parent: Flow): Promise<WrongClientSecretScenario> {
+  const flow = traced(parent);
   const grant = await authorize(flow, {
     scope: "openid",
     purpose: "authorize for a token request with a wrong secret",
   });
-  if (grant.kind !== "code") {
-    const reason = `could not get a code for ${what}: ${describeAuthorization(grant)}`;
-    flow.ledger.decide({ about: "check", name: "token_errors", decision: "cannot run", reason });
-    return;
-  }
+  const scenario: WrongClientSecretScenario = {
+    family: "identity",
+    name: "wrong client secret",
+    ...trailOf(flow),
+    grant,
+  };
+  if (grant.kind !== "code") return scenario;
   const fields = codeFields(flow.context, grant, { client_secret: "conformance-wrong-secret" });
-  addTokenErrors(flow, [[what, await exchangeCode(flow, fields, `token request with ${what}`)]]);
+  return { ...scenario, exchange: await exchangeCode(flow, fields, "token request with a wrong client_secret") };
 }
 
 /**
@@ -119,17 +98,21 @@ export async function wrongClientSecret(flow: Flow): Promise<void> {
  * must be refused; PKCE binds the code to the client instance, it does not authenticate the client (RFC 6749 §3.2.1,
  * §4.1.3).
  */
-export async function clientAuthenticationRequired(flow: Flow): Promise<void> {
-  const check = "client_authentication_required";
+export async function clientAuthentication(parent: Flow): Promise<ClientAuthenticationScenario> {
+  const flow = traced(parent);
   const grant = await authorize(flow, { scope: "openid", purpose: "authorize for a token request without the secret" });
-  if (grant.kind !== "code") {
-    const reason = `could not get a code: ${describeAuthorization(grant)}`;
-    flow.ledger.decide({ about: "check", name: check, decision: "cannot run", reason });
-    return;
-  }
+  const scenario: ClientAuthenticationScenario = {
+    family: "identity",
+    name: "client authentication",
+    ...trailOf(flow),
+    grant,
+  };
+  if (grant.kind !== "code") return scenario;
   const label = "exchange a code with its code_verifier and no client_secret";
-  const exchange = await exchangeCode(flow, codeFields(flow.context, grant, { client_secret: undefined }), label);
-  flow.ledger.add(verdictOf(check, "exchangeToken", codeExchangedWithoutSecret(exchange), exchange, label));
+  return {
+    ...scenario,
+    exchange: await exchangeCode(flow, codeFields(flow.context, grant, { client_secret: undefined }), label),
+  };
 }
 
 /** Verifies with the JWKS; where several keys share the kid (jwks_unique_kids reports that), any of them may verify. */
@@ -150,104 +133,87 @@ async function verifyIdToken(token: string, jwks: JSONWebKeySet, options: JWTVer
   }
 }
 
-/** Checks the id_token of a fresh code (verified with the JWKS the discovery names); its sub, for userinfo's. */
-export async function checkIdToken(
-  flow: Flow,
+/** The id_token of a fresh code, verified with the JWKS the discovery names. */
+export async function idToken(
+  parent: Flow,
   tokens: TokenResponse,
   grant: CodeGrant,
   exchange: Exchange,
-): Promise<unknown> {
-  const { context, send, ledger } = flow;
-  const { credentials, baseUrl } = context.options;
-  const check = "id_token_signature_and_claims";
-  const caseLabel = "the id_token of a fresh code";
-  const add = (problem: string) => ledger.add(verdictOf(check, "exchangeToken", problem, exchange, caseLabel));
-  if (typeof tokens.id_token !== "string") return add(noIdToken);
-  const jwksResponse = await send.sendAsIs({
-    method: "GET",
-    url: endpointOf(flow, "jwks_uri", "getJwks"),
-    headers: {},
+): Promise<IdTokenScenario> {
+  const flow = traced(parent);
+  const { credentials, baseUrl } = flow.context.options;
+  const scenario = (found: Partial<Pick<IdTokenScenario, "verified" | "unverified">> = {}): IdTokenScenario => ({
+    family: "identity",
+    name: "id token",
+    ...trailOf(flow),
+    exchange,
+    tokens,
+    nonce: grant.nonce,
+    ...found,
   });
+  if (typeof tokens.id_token !== "string") return scenario();
+  const label = "JWKS to verify the id_token";
+  const url = endpointOf(flow, "jwks_uri", "getJwks");
+  const jwksResponse = await flow.send.sendAsIs(
+    { method: "GET", url, headers: {} },
+    { model: flow.context.model("getJwks"), label },
+  );
+  addToTrail(flow, "jwks", "getJwks", label, jwksResponse);
   const jwks = jsonObject(jwksResponse.response?.json);
-  if (!Array.isArray(jwks?.keys)) return add(jwksUnreadable);
+  if (!Array.isArray(jwks?.keys)) return scenario();
   try {
-    const payload = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, {
+    const verified = await verifyIdToken(tokens.id_token, jwks as unknown as JSONWebKeySet, {
       issuer: baseUrl,
       audience: credentials.clientId ?? "",
       clockTolerance: 60,
     });
-    add(idTokenClaims(payload, grant.nonce, flow.judge.assumption(check, "exchangeToken", caseLabel)));
-    return payload.sub;
+    return scenario({ verified });
   } catch (error) {
-    add(idTokenUnverified(error as Error));
-    return undefined;
+    return scenario({ unverified: error as Error });
   }
 }
 
-/** at_hash of the id_token of a fresh code (OpenID Connect Core §3.1.3.6). */
-export function checkAtHash({ ledger }: IdentityParts, tokens: TokenResponse, exchange: Exchange): void {
+/** The id_token of a fresh code, decoded for its at_hash (OpenID Connect Core §3.1.3.6): nothing is sent. */
+export function atHash(tokens: TokenResponse, exchange: Exchange): AtHashScenario {
   const claims = typeof tokens.id_token === "string" ? decodeJwt(tokens.id_token) : undefined;
-  const verdict = atHash(tokens, claims, exchange);
-  if (verdict) ledger.add(verdict);
+  return { family: "identity", name: "at hash", exchanges: [], authorizations: [], exchange, tokens, claims };
 }
 
-/** Replays the first code; a provider must refuse it and should revoke the tokens issued for it. */
+/**
+ * Replays the first code; a provider must refuse it and should revoke the tokens issued for it, which userinfo with
+ * the first code's token shows (not worth asking when the replay brought tokens: code_reuse fails then).
+ */
 export async function codeReuse(
-  flow: Flow,
+  parent: Flow,
   first: CodeGrant,
   tokens: TokenResponse,
-  run: (check: string) => boolean,
-): Promise<void> {
-  const { context, judge, ledger } = flow;
-  const again = await exchangeCode(flow, codeFields(context, first), "exchange the same code again");
-  ledger.add(
-    verdictOf("code_reuse", "exchangeToken", codeReplayAccepted(again), again, "exchange the same code again"),
-  );
-  if (!run("code_reuse_revokes_tokens")) return;
-  // Revoking the tokens is what a provider does once it detects the replay; accepting the replay is code_reuse's.
-  if (!refused(again)) {
-    const reason = "the replayed code was accepted, see code_reuse";
-    ledger.decide({ about: "check", name: "code_reuse_revokes_tokens", decision: "skipped", reason });
-    return;
-  }
-  const after = await readUserinfo(flow, tokens.access_token);
-  // RFC 6749 §4.1.2 says SHOULD: a provider that keeps the tokens is allowed, so this is a warning, not a failure
-  // (a failure under --strict), as the OpenID Foundation's code-reuse module reports it.
-  const caseLabel = "userinfo with the first code's token after the replay";
-  const check = "code_reuse_revokes_tokens";
-  const problem = tokensKeptAfterReplay(after);
-  const message = assumedMessage(judge, {
-    check,
-    operationId: "getUserInfo",
-    caseLabel,
-    problem,
-    assumption: REVOKE_IS_A_SHOULD,
-  });
-  ledger.add(verdictOf(check, "getUserInfo", message, after, caseLabel));
+  revocationAsked: boolean,
+): Promise<CodeReuseScenario> {
+  const flow = traced(parent);
+  const again = await exchangeCode(flow, codeFields(flow.context, first), "exchange the same code again", "replay");
+  const after =
+    revocationAsked && !issuedTokens(again)
+      ? await readUserinfo(flow, tokens.access_token, "userinfo with the first code's token after the replay")
+      : undefined;
+  return { family: "identity", name: "code reuse", ...trailOf(flow), again, revocationAsked, after };
 }
 
-export async function pkceEnforcement(flow: Flow): Promise<void> {
-  const { context, ledger } = flow;
-  const problems: string[] = [];
-  let last: Exchange | undefined;
+export async function pkceEnforcement(parent: Flow): Promise<PkceEnforcementScenario> {
+  const flow = traced(parent);
+  const attempts: PkceEnforcementScenario["attempts"] = [];
   for (const [what, verifier] of [
     ["without the code_verifier", undefined],
     ["with a wrong code_verifier", base64url(randomBytes(32))],
   ] as const) {
     const grant = await authorize(flow, { scope: "openid", purpose: "authorize with PKCE" });
     if (grant.kind !== "code") {
-      const reason = `could not get a code again: ${describeAuthorization(grant)}`;
-      ledger.decide({ about: "check", name: "pkce_enforcement", decision: "cannot run", reason });
-      return;
+      attempts.push({ what, grant });
+      break;
     }
-    const fields = codeFields(context, grant, { code_verifier: verifier });
-    last = await exchangeCode(flow, fields, `exchange a PKCE code ${what}`);
-    const problem = pkceCodeExchanged(what, last);
-    if (problem) problems.push(problem);
+    const fields = codeFields(flow.context, grant, { code_verifier: verifier });
+    attempts.push({ what, grant, exchange: await exchangeCode(flow, fields, `exchange a PKCE code ${what}`) });
   }
-  ledger.add(
-    verdictOf("pkce_enforcement", "exchangeToken", problems.join("; "), last, "PKCE code exchanges that must fail"),
-  );
+  return { family: "identity", name: "pkce enforcement", ...trailOf(flow), attempts };
 }
 
 /**
@@ -255,7 +221,8 @@ export async function pkceEnforcement(flow: Flow): Promise<void> {
  * refresh grant (RFC 6749 §6) whose access token reads userinfo. A provider that does not grant offline_access
  * (Core §11 lets it) issues no refresh token: the check skips then, as the OpenID Foundation's module does.
  */
-export async function refreshTokens(flow: Flow): Promise<void> {
+export async function refreshTokens(parent: Flow): Promise<RefreshScenario> {
+  const flow = traced(parent);
   const { credentials } = flow.context.options;
   const attempt = await authorize(flow, {
     scope: "openid offline_access",
@@ -272,10 +239,10 @@ export async function refreshTokens(flow: Flow): Promise<void> {
       client_id: credentials.clientId,
       client_secret: credentials.clientSecret,
     };
-    run.refreshed = await exchangeCode(flow, fields, "refresh grant");
+    run.refreshed = await exchangeCode(flow, fields, "refresh grant", "refresh");
     const access = jsonObject(run.refreshed.response?.json)?.access_token;
     if (run.refreshed.response?.status === 200 && typeof access === "string")
-      run.read = await readUserinfo(flow, access);
+      run.read = await readUserinfo(flow, access, "userinfo with a refreshed access token");
   }
-  addResult(flow.ledger, refreshTokenOfflineAccess(run));
+  return { family: "identity", name: "refresh tokens", ...trailOf(flow), run };
 }

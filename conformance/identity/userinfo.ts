@@ -1,66 +1,49 @@
 // The userinfo flows: the claims released by scope, and the three ways of presenting the access token. Each reads
-// userinfo at the address the discovery names and adds the verdicts of its checks (judge/identity-userinfo.ts).
+// userinfo at the address the discovery names (judged on arrival as the contract's operation) and returns what it saw
+// as a scenario, which judge/identity-endpoint-scenarios.ts judges.
 import type { PreparedRequest } from "../apis.js";
-import type { RunContext } from "../context.js";
-import { propertiesWith } from "../contract/lookup.js";
-import {
-  readingForScope,
-  type ScopeReading,
-  subjectDiffers,
-  userinfoWay,
-  type UserinfoWay,
-} from "../judge/identity-userinfo.js";
-import { assumedMessage, jsonObject } from "../judge/identity-words.js";
-import { verdictOf } from "../judge/verdict.js";
+import type { UserinfoWay } from "../model/identity-facts.js";
+import { jsonObject } from "./json.js";
+import type { Trail, UserinfoByScopeScenario, UserinfoMethodsScenario } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
-import { authorize, codeFields, endpointOf, exchangeCode, type Flow, readUserinfo } from "./flow.js";
+import {
+  addToTrail,
+  authorize,
+  codeFields,
+  endpointOf,
+  exchangeCode,
+  type Flow,
+  readUserinfo,
+  traced,
+  trailOf,
+} from "./flow.js";
 
 /** Reads userinfo with the token of `scope`; the response is judged as the contract's getUserInfo. */
-async function readForScope(flow: Flow, token: string, scope: string): Promise<{ exchange: Exchange } & ScopeReading> {
-  const { context, judge, ledger } = flow;
-  const model = context.model("getUserInfo");
-  const exchange = await readUserinfo(flow, token);
-  ledger.observations.observe(model, exchange);
-  judge.exchange(model, exchange, "valid", `userinfo for scope ${scope}`);
-  return { exchange, ...readingForScope(exchange, scope) };
+async function readForScope(flow: Flow & Trail, token: string, scope: string): Promise<Exchange> {
+  const { context, judge } = flow;
+  const label = `userinfo for scope ${scope}`;
+  const exchange = await readUserinfo(flow, token, label);
+  judge.exchange(context.model("getUserInfo"), exchange, "valid", label);
+  return exchange;
 }
 
+/** userinfo with the first sign-in's token (of its granted scope), then with a token of scope openid only. */
 export async function userinfoByScope(
-  flow: Flow,
+  parent: Flow,
   accessToken: string,
   grantedScope: string,
   idTokenSub: unknown,
-): Promise<void> {
-  const { context, ledger } = flow;
-  const granted = await readForScope(flow, accessToken, grantedScope);
-  const problems = [...granted.problems, subjectDiffers(granted.claims, idTokenSub)].filter(Boolean);
-  ledger.add(
-    verdictOf(
-      "granted_scope_claims",
-      "getUserInfo",
-      granted.missingScopes.join("; "),
-      granted.exchange,
-      `userinfo for scope ${grantedScope}`,
-    ),
-  );
-  let last = granted.exchange;
+): Promise<UserinfoByScopeScenario> {
+  const flow = traced(parent);
+  const granted = { scope: grantedScope, exchange: await readForScope(flow, accessToken, grantedScope) };
+  let openidOnly: Exchange | undefined;
   const narrow = await authorize(flow, { scope: "openid", purpose: "authorize with scope openid only" });
   if (narrow.kind === "code") {
-    const exchange = await exchangeCode(flow, codeFields(context, narrow), "exchange a code for scope openid");
+    const exchange = await exchangeCode(flow, codeFields(flow.context, narrow), "exchange a code for scope openid");
     const token = jsonObject(exchange.response?.json)?.access_token;
-    if (typeof token === "string") {
-      const openidOnly = await readForScope(flow, token, "openid");
-      problems.push(...openidOnly.problems);
-      last = openidOnly.exchange;
-    }
+    if (typeof token === "string") openidOnly = await readForScope(flow, token, "openid");
   }
-  ledger.add(verdictOf("userinfo_by_scope", "getUserInfo", problems.join("; "), last, "userinfo by scope"));
-}
-
-/** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
-function bodyTokenAssumption(context: RunContext): string | undefined {
-  const body = context.model("getUserInfoByPost").body;
-  return body ? propertiesWith("identity", body.pointer, "x-assumption").get("access_token") : undefined;
+  return { family: "identity", name: "userinfo by scope", ...trailOf(flow), granted, idTokenSub, openidOnly };
 }
 
 /** The ways of presenting the access token, each with its request. */
@@ -98,31 +81,14 @@ function userinfoWays(url: string, accessToken: string): Array<UserinfoWay & { r
  * GET and POST with the token in the header (OpenID Connect Core §5.3.1: the provider MUST support both) and POST
  * with it in the form body (RFC 6750 §2.2: MAY, so an x-assumption of the contract), all with the same claims.
  */
-export async function userinfoMethods(flow: Flow, accessToken: string): Promise<void> {
-  const { context, send, judge, ledger } = flow;
-  const problems: string[] = [];
-  let subject: unknown;
-  let last: Exchange | undefined;
-  let failedOn: UserinfoWay["operationId"] | undefined;
-  for (const way of userinfoWays(endpointOf(flow, "userinfo_endpoint", "getUserInfo"), accessToken)) {
-    const exchange = await send.sendAsIs(way.request);
-    const found = userinfoWay(way, exchange, subject);
-    const failure = found.assumed
-      ? assumedMessage(judge, {
-          check: "userinfo_methods",
-          operationId: way.operationId,
-          caseLabel: `userinfo by ${way.what}`,
-          problem: found.problem,
-          assumption: bodyTokenAssumption(context),
-        })
-      : found.problem;
-    if (!found.problem) subject ??= jsonObject(exchange.response?.json)?.sub;
-    if (failure) {
-      problems.push(failure);
-      last = exchange;
-      failedOn ??= way.operationId;
-    } else last ??= exchange;
+export async function userinfoMethods(parent: Flow, accessToken: string): Promise<UserinfoMethodsScenario> {
+  const flow = traced(parent);
+  const ways: UserinfoMethodsScenario["ways"] = [];
+  for (const { request, ...way } of userinfoWays(endpointOf(flow, "userinfo_endpoint", "getUserInfo"), accessToken)) {
+    const label = `userinfo by ${way.what}`;
+    const model = flow.context.model(way.operationId);
+    const exchange = await flow.send.sendAsIs(request, { model, label });
+    ways.push({ way, exchange: addToTrail(flow, "userinfo", way.operationId, label, exchange) });
   }
-  const operationId = failedOn ?? "getUserInfoByPost";
-  ledger.add(verdictOf("userinfo_methods", operationId, problems.join("; "), last, "userinfo by GET and POST"));
+  return { family: "identity", name: "userinfo methods", ...trailOf(flow), ways };
 }

@@ -1,6 +1,6 @@
 // The checks of whether a server accepts what it should and refuses what it should: negative_data_rejection (invalid
 // data), positive_data_acceptance (valid data) and ignored_auth (missing or wrong credentials). A refusal is what the
-// contract calls one (contract-words.ts): HTTP >= 400, the error envelope, or an error redirect.
+// contract calls one (contract/words.ts): HTTP >= 400, the error envelope, or an error redirect.
 import { propertiesWith, resolveAt } from "../contract/lookup.js";
 import type { RecordedResponse } from "../model/exchange.js";
 import { assumptionBroken } from "./assumptions.js";

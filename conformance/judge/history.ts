@@ -10,6 +10,7 @@ import { RateLimitConsistency } from "./rate-limit-consistency.js";
 import { isRefusal, isSuccess } from "../contract/words.js";
 import type { Exchange } from "../model/exchange.js";
 import { headerOf } from "../apis.js";
+import type { CheckName } from "../model/check-registry.js";
 
 export interface HistoryOutcome {
   /** "" passed, text failed. */
@@ -20,7 +21,7 @@ export interface HistoryOutcome {
 
 export interface HistoryCheck {
   /** The check's name (conformance/judge/checks.ts). */
-  readonly check: string;
+  readonly check: CheckName;
   observe(operationId: string, exchange: Exchange, judge: AssumptionJudge): HistoryOutcome[];
   /** Why the history makes a request that the contract allows one that need not be accepted (a nonce used before). */
   notValid?(exchange: Exchange): string | undefined;

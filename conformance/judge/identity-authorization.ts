@@ -4,7 +4,9 @@
 // what was sent and what came back in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
 import type { Exchange } from "../model/exchange.js";
-import { type Authorization, type CodeExchange, describe, describeAuthorization, refused } from "./identity-words.js";
+import { describe, describeAuthorization, refused } from "./identity-words.js";
+import { type Authorization, type CodeExchange } from "../model/identity-facts.js";
+import type { Reauthentication } from "../model/identity-facts.js";
 
 /**
  * What prompt=none may answer instead of a code when it cannot sign the user in silently (OpenID Connect Core
@@ -99,18 +101,6 @@ export const promptNoneSignedOut = (attempt: Authorization) =>
   attempt.kind === "error" && WITHOUT_HINT_ERRORS.includes(attempt.error)
     ? ""
     : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`;
-
-/** A sign-in asked to happen again (prompt=login, max_age), with the auth_time of the id_token its code brought. */
-export interface Reauthentication {
-  attempt: Authorization;
-  /** The driver is a person (--manual): whether pages were shown cannot be told. */
-  manual: boolean;
-  /** When the request was sent, in seconds. */
-  sentAt: number;
-  /** The code exchanged, when there was a code. */
-  exchanged?: CodeExchange;
-  authTime?: number;
-}
 
 /** What a re-authentication got wrong before its auth_time is read: no code, no page shown, the code refused. */
 function reauthenticationProblems(run: Reauthentication, asked: string, didNotAskAgain: string): string[] {

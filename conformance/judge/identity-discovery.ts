@@ -3,7 +3,9 @@
 // document in, the problem ("" when there is none) out.
 import type { Exchange } from "../model/exchange.js";
 import { type IdentityOperationId, identityOperationPath } from "../identity/paths.js";
-import { type DiscoveryDocument, jsonObject, shown } from "./identity-words.js";
+import { shown } from "./identity-words.js";
+import { jsonObject } from "../identity/json.js";
+import { type DiscoveryDocument } from "../model/identity-facts.js";
 
 /** The discovery members naming the provider's endpoints, and the operation each must point at. */
 const ENDPOINT_OPERATIONS: Record<string, IdentityOperationId> = {

@@ -1,8 +1,8 @@
 // The RP-initiated logout checks: logout_post_redirect, logout_open_redirect, logout_ends_session. Pure: where the
 // browser was sent (and what was asked) in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
-import type { Navigation } from "../sign-in/driver.js";
-import type { Authorization } from "./identity-words.js";
+import type { Navigation } from "../model/identity-facts.js";
+import type { Authorization } from "../model/identity-facts.js";
 
 /**
  * logout_open_redirect: logout does not send the browser to a post_logout_redirect_uri not registered (another site,

@@ -1,8 +1,119 @@
-// The checks that read the identity scenarios (model/identity-scenarios.ts): one function per scenario.
+// The checks that read the identity scenarios (model/identity-scenarios.ts): state_echoed on every authorization
+// request a flow sent, then the checks of the scenario itself, one function per scenario name (by endpoint in
+// identity-*-scenarios.ts), each returning its findings. The rules are the pure checks of identity-authorization,
+// -discovery, -tokens, -userinfo and -logout.
 import type { RunContext } from "../context.js";
-import type { Finding } from "../model/finding.js";
-import type { IdentityScenario } from "../model/identity-scenarios.js";
+import type { Decision, Finding, Verdict } from "../model/finding.js";
+import type { IdentityScenario, NoClientScenario, SignInScenario } from "../model/identity-scenarios.js";
+import { freshCodeRefused, signInFailure, stateEchoed } from "./identity-authorization.js";
+import {
+  judgeMaxAge,
+  judgeNonceOptional,
+  judgePlainPkce,
+  judgePromptLogin,
+  judgePromptNoneSignedIn,
+  judgePromptNoneSignedOut,
+  judgeRedirectUriExactMatch,
+  judgeRedirectUriMismatch,
+  judgeUnknownParameters,
+} from "./identity-authorization-scenarios.js";
+import { FLOW_CHECKS } from "../model/identity-check-groups.js";
+import {
+  judgeDiscovery,
+  judgeJwks,
+  judgeLogout,
+  judgeUserinfoByScope,
+  judgeUserinfoMethods,
+} from "./identity-endpoint-scenarios.js";
+import {
+  judgeAtHash,
+  judgeClientAuthentication,
+  judgeCodeReuse,
+  judgeIdToken,
+  judgePkceEnforcement,
+  judgeRefresh,
+  judgeTokenErrors,
+  judgeWrongClientSecret,
+} from "./identity-token-scenarios.js";
+import { cannotRun, describe } from "./identity-words.js";
+import { verdictOf } from "./verdict.js";
 
-export function judgeIdentityScenario(_scenario: IdentityScenario, _context: RunContext): Finding[] {
-  return [];
+type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: RunContext) => Finding[];
+
+const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityScenario, { name: N }>> } = {
+  discovery: judgeDiscovery,
+  jwks: judgeJwks,
+  "no client": judgeNoClient,
+  "token errors": judgeTokenErrors,
+  "sign in": judgeSignIn,
+  "id token": judgeIdToken,
+  "at hash": judgeAtHash,
+  "userinfo by scope": judgeUserinfoByScope,
+  "userinfo methods": judgeUserinfoMethods,
+  "code reuse": judgeCodeReuse,
+  "wrong client secret": judgeWrongClientSecret,
+  "client authentication": judgeClientAuthentication,
+  "pkce enforcement": judgePkceEnforcement,
+  "plain pkce": judgePlainPkce,
+  "redirect uri mismatch": judgeRedirectUriMismatch,
+  "redirect uri exact match": judgeRedirectUriExactMatch,
+  "nonce optional": judgeNonceOptional,
+  "unknown parameters": judgeUnknownParameters,
+  "prompt none signed in": judgePromptNoneSignedIn,
+  "prompt none signed out": judgePromptNoneSignedOut,
+  "prompt login": judgePromptLogin,
+  "max age": judgeMaxAge,
+  "refresh tokens": judgeRefresh,
+  logout: judgeLogout,
+};
+
+export function judgeIdentityScenario(scenario: IdentityScenario, context: RunContext): Finding[] {
+  // The table pairs each name with its own scenario type; looked up by a name of the union, that pairing is lost.
+  const judge = JUDGES[scenario.name] as ScenarioJudge<IdentityScenario>;
+  return [...statesEchoed(scenario), ...judge(scenario, context)];
+}
+
+/** state_echoed on each authorization that came back to the redirect_uri. */
+function statesEchoed({ authorizations }: IdentityScenario): Verdict[] {
+  return authorizations.flatMap(({ purpose, state, outcome }) => {
+    const back = outcome.navigation.arrived?.searchParams;
+    return back ? [verdictOf("state_echoed", "authorize", stateEchoed(state, back), outcome.exchange, purpose)] : [];
+  });
+}
+
+const CREDENTIAL_FLAGS = {
+  clientId: "--client-id (IDENTITY_CLIENT_ID)",
+  clientSecret: "--client-secret (IDENTITY_CLIENT_SECRET)",
+  redirectUri: "--redirect-uri (IDENTITY_REDIRECT_URI)",
+};
+
+/** The selected flow checks not in `judged`: none of them can run (fail closed). */
+const cannotRunExcept = (context: RunContext, judged: string[], reason: string): Decision[] =>
+  FLOW_CHECKS.filter((check) => context.options.checks.has(check) && !judged.includes(check)).map((check) =>
+    cannotRun(check, reason),
+  );
+
+function judgeNoClient({ missing }: NoClientScenario, context: RunContext): Finding[] {
+  return cannotRunExcept(context, [], `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
+}
+
+/**
+ * sign_in, and a fresh code refused (code_reuse). Could not run, not skipped: a run whose flow checks never ran must
+ * not pass, whichever checks were selected (with sign_in excluded or not selected nothing else would fail it).
+ */
+function judgeSignIn({ first, fresh, judgedBefore }: SignInScenario, context: RunContext): Finding[] {
+  const cause = signInFailure(first);
+  const message = first.kind === "code" ? "" : `could not sign in to get an authorization code: ${cause}`;
+  const signIn = verdictOf("sign_in", "authorize", message, first.exchange, "sign in");
+  const judged = [...judgedBefore, "sign_in", ...(first.navigation.arrived ? ["state_echoed"] : [])];
+  if (first.kind !== "code")
+    return [signIn, ...cannotRunExcept(context, judged, `the sign-in did not complete: ${cause}`)];
+  if (!fresh || fresh.tokens) return [signIn];
+  const { exchange } = fresh;
+  const reason = `the provider refused a fresh code with its verifier: ${describe(exchange)}`;
+  return [
+    signIn,
+    verdictOf("code_reuse", "exchangeToken", freshCodeRefused(exchange), exchange, "exchange a fresh code"),
+    ...cannotRunExcept(context, [...judged, "code_reuse"], reason),
+  ];
 }

@@ -7,22 +7,14 @@ import { describeErrors, loadContract } from "../../lib/contract/index.js";
 import type { Exchange } from "../model/exchange.js";
 import { type AssumptionJudge, assumptionBroken } from "./assumptions.js";
 import { responseErrorWord } from "../contract/words.js";
-import {
-  type Authorization,
-  type CodeExchange,
-  describe,
-  describeAuthorization,
-  type IdentityResult,
-  jsonObject,
-  refused,
-  refusedWith,
-  shown,
-  type TokenResponse,
-} from "./identity-words.js";
+import { describe, describeAuthorization, type IdentityResult, refused, refusedWith, shown } from "./identity-words.js";
+import { jsonObject } from "../identity/json.js";
+import type { TokenResponse } from "../model/identity-facts.js";
 import { verdictOf } from "./verdict.js";
+import type { TokenErrorCase, RefreshRun } from "../model/identity-facts.js";
 
 /** The token requests token_errors sends, and the refusal each must get (RFC 6749 §5.2). */
-export const TOKEN_ERRORS = {
+export const TOKEN_ERRORS: Record<TokenErrorCase, { accepted: (e: Exchange) => boolean; expected: string }> = {
   "an unknown code": {
     accepted: (e: Exchange) => refusedWith(e, "invalid_grant"),
     expected: "400 invalid_grant (RFC 6749 §5.2)",
@@ -36,8 +28,6 @@ export const TOKEN_ERRORS = {
     expected: "400 unsupported_grant_type (RFC 6749 §5.2)",
   },
 };
-
-export type TokenErrorCase = keyof typeof TOKEN_ERRORS;
 
 /** token_errors on one request: refused with the right error code. */
 export function tokenError(what: TokenErrorCase, exchange: Exchange): string {
@@ -129,18 +119,6 @@ export const pkceCodeExchanged = (what: string, exchange: Exchange) =>
   refused(exchange)
     ? ""
     : `a code issued for a S256 challenge was exchanged ${what} (${describe(exchange)}; RFC 7636 §4.6)`;
-
-/** The steps of refresh_token_offline_access, as far as they went. */
-export interface RefreshRun {
-  /** The authorization asked with offline_access and prompt=consent. */
-  attempt: Authorization;
-  /** Its code exchanged. */
-  exchanged?: CodeExchange;
-  /** The refresh grant. */
-  refreshed?: Exchange;
-  /** userinfo read with the refreshed access token. */
-  read?: Exchange;
-}
 
 /** Whether a token response grants offline_access: its scope says so, or it has none (RFC 6749 §5.1: as requested). */
 const grantsOfflineAccess = (tokens: TokenResponse) =>

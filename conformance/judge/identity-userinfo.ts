@@ -3,7 +3,9 @@
 // asked and what came back in, the problems out.
 import type { Exchange } from "../model/exchange.js";
 import { identitySchema } from "../identity/paths.js";
-import { jsonObject, shown } from "./identity-words.js";
+import { shown } from "./identity-words.js";
+import { jsonObject } from "../identity/json.js";
+import type { UserinfoWay } from "../model/identity-facts.js";
 
 /** Scope of each claim, read from the contract's UserInfo descriptions ("Scope `profile`: ..."). */
 function claimScopes(): Map<string, string> {
@@ -65,16 +67,6 @@ export const subjectDiffers = (claims: Record<string, unknown> | undefined, idTo
   claims && idTokenSub !== undefined && claims.sub !== idTokenSub
     ? `userinfo sub ${shown(claims.sub)} differs from the id_token's ${shown(idTokenSub)} (OpenID Connect Core §5.3.2: it MUST match)`
     : "";
-
-/** A way of presenting the access token to userinfo (userinfo_methods). */
-export interface UserinfoWay {
-  what: string;
-  operationId: "getUserInfo" | "getUserInfoByPost";
-  /** The section that requires (or, for the form body, allows) this way. */
-  section: string;
-  /** RFC 6750 §2.2 makes this way optional: the contract marks it x-assumption, so a refusal is a warning. */
-  assumed?: true;
-}
 
 /**
  * userinfo_methods on one way: claims came back, with the sub of the first way (`subject`, undefined for the first).

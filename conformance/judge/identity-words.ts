@@ -1,45 +1,25 @@
 // What the identity checks judge and the words they judge with: an authorization's outcome as the redirect_uri
-// received it, a token response, what counts as a refused token request, and how an exchange is described in a
-// message. The flows (identity/) produce these; the identity checks (judge/identity-*.ts) read them.
-import type { Navigation } from "../sign-in/driver.js";
+// received it, a token response, what counts as a refused token request, how an exchange is described in a message,
+// and how a check returns a broken `x-assumption` as a warning beside its verdict. The flows (identity/) produce these
+// values; the identity checks (judge/identity-*.ts) read them.
+import type { Authorization } from "../model/identity-facts.js";
 import type { Exchange } from "../model/exchange.js";
-import { assumptionBroken } from "./assumptions.js";
-import type { Judge } from "./judge.js";
+import { type AssumptionJudge, assumptionBroken, type CheckNote } from "./assumptions.js";
 import type { Decision, Verdict } from "../model/finding.js";
-
-/** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
-export type DiscoveryDocument = Record<string, unknown>;
-
-/** A token response, as JSON; each member is checked before use. */
-export type TokenResponse = Record<string, unknown> & { access_token: string };
-
-/** An authorization code and what was sent with the request that got it. */
-export interface CodeGrant {
-  code: string;
-  verifier?: string;
-  nonce?: string;
-  scope: string;
-  redirectUri: string;
-}
-
-/** What came back to the redirect_uri: a code, an error, or nothing (the navigation failed). */
-export type Authorization =
-  | ({ kind: "code"; navigation: Navigation; exchange: Exchange } & CodeGrant)
-  | { kind: "error"; error: string; description: string; navigation: Navigation; exchange: Exchange }
-  | { kind: "failed"; failure: string; navigation: Navigation; exchange: Exchange };
-
-/** A code exchanged at the token endpoint: the exchange, and the tokens when the provider issued them. */
-export interface CodeExchange {
-  exchange: Exchange;
-  tokens?: TokenResponse;
-}
+import { warningOf } from "./verdict.js";
+import { jsonObject } from "../identity/json.js";
+import type { CheckName } from "../model/check-registry.js";
 
 /** What an identity check found: a verdict, or a decision (skipped, unable to run). */
 export type IdentityResult = Verdict | Decision;
 
-/** A JSON body as an object, or undefined. */
-export const jsonObject = (value: unknown): Record<string, unknown> | undefined =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+/** A check that applies and could not run (the run fails with it), and why. */
+export const cannotRun = (check: CheckName, reason: string): Decision => ({
+  about: "check",
+  name: check,
+  decision: "cannot run",
+  reason,
+});
 
 /** A value for a problem message: strings as they are, anything else as JSON. */
 export const shown = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
@@ -74,17 +54,9 @@ export const describeAuthorization = (a: Authorization) =>
       ? `error ${a.error}${a.description ? ` (${a.description})` : ""}`
       : a.failure;
 
-/** The tokens of a successful token response (200 with an access_token), or undefined. */
-export function issuedTokens(exchange: Exchange): TokenResponse | undefined {
-  const tokens = jsonObject(exchange.response?.json);
-  return exchange.response?.status === 200 && typeof tokens?.access_token === "string"
-    ? (tokens as TokenResponse)
-    : undefined;
-}
-
 /** A problem that breaks only an `x-assumption` of the contract, as a check states it. */
 export interface AssumedProblem {
-  check: string;
+  check: CheckName;
   operationId: string;
   caseLabel: string;
   problem: string;
@@ -93,11 +65,30 @@ export interface AssumedProblem {
 }
 
 /**
- * The message of the verdict on a problem that breaks only an assumption: the judge adds the warning (the verdict
- * passes), or under --strict the message fails it.
+ * How a check of a scenario judges a broken `x-assumption`: the warnings it notes are kept as findings of `check`,
+ * to be returned beside its verdict.
  */
-export function assumedMessage(judge: Pick<Judge, "assumption">, found: AssumedProblem): string {
+export function notedAssumptions(
+  strict: boolean | undefined,
+  check: CheckName,
+  operationId: string,
+  caseLabel: string,
+): { judge: AssumptionJudge; warnings: Verdict[] } {
+  const warnings: Verdict[] = [];
+  const note = (found: CheckNote) => warnings.push(warningOf(check, operationId, found, caseLabel));
+  return { judge: { strict, note }, warnings };
+}
+
+/**
+ * The message of the verdict on a problem that breaks only an assumption, and the warning that reports it: the verdict
+ * passes with the warning beside it, or under --strict the message fails it.
+ */
+export function assumedProblem(
+  strict: boolean | undefined,
+  found: AssumedProblem,
+): { message: string; warnings: Verdict[] } {
   const { check, operationId, caseLabel, problem, assumption } = found;
-  if (!problem || assumption === undefined) return problem;
-  return assumptionBroken(judge.assumption(check, operationId, caseLabel), problem, assumption);
+  if (!problem || assumption === undefined) return { message: problem, warnings: [] };
+  const noted = notedAssumptions(strict, check, operationId, caseLabel);
+  return { message: assumptionBroken(noted.judge, problem, assumption), warnings: noted.warnings };
 }

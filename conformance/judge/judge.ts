@@ -34,7 +34,7 @@ export interface JudgeOptions {
 
 /** A random case fast-check shrank while the same check kept failing, and what that check said of it. */
 export interface ShrunkCase {
-  check: string;
+  check: CheckName;
   operationId: string;
   message: string;
   exchange: Exchange;
@@ -94,7 +94,7 @@ export class Judge {
     expectation: Expectation,
     caseLabel: string,
     options: JudgeOptions = {},
-  ): Map<string, string> {
+  ): Map<CheckName, string> {
     if (exchange.interrupted) return new Map();
     this.events.record({ type: "expected", exchange, expectation });
     this.noteAcceptedUpdate(model, exchange, expectation);
@@ -111,7 +111,7 @@ export class Judge {
       },
       new Set(options.checks ?? run.checks),
     );
-    const failed = new Map<string, string>();
+    const failed = new Map<CheckName, string>();
     const where = options.violation?.description.split(":")[0];
     for (const { check, outcome, notes } of results) {
       if (outcome) failed.set(check, outcome);
@@ -130,7 +130,7 @@ export class Judge {
    * How a check judges a broken `x-assumption` outside the response checks: a warning added here, a failure under
    * --strict.
    */
-  assumption(check: string, operationId: string, caseLabel: string): AssumptionJudge {
+  assumption(check: CheckName, operationId: string, caseLabel: string): AssumptionJudge {
     return {
       strict: this.context.options.strict,
       note: (found: CheckNote) => this.found(warningOf(check, operationId, found, caseLabel)),
@@ -165,7 +165,7 @@ export class Judge {
 
   /** The checks only a history of real traffic allows (history.ts) on one recorded exchange; returns the failures. */
   history(checks: HistoryCheck[], operationId: string, exchange: Exchange, label: string) {
-    const failures: Array<{ check: string; message: string }> = [];
+    const failures: Array<{ check: CheckName; message: string }> = [];
     for (const history of checks) {
       const judged = history.observe(operationId, exchange, this.assumption(history.check, operationId, label));
       for (const { outcome, sentBefore } of judged) {

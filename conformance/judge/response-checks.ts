@@ -4,7 +4,7 @@
 import { PROFILES } from "../apis.js";
 import { ignoredAuth, negativeDataRejection, positiveDataAcceptance } from "./acceptance.js";
 import { assumptionBroken, type CheckNote } from "./assumptions.js";
-import type { ResponseCheckName } from "../model/check-registry.js";
+import type { CheckName, ResponseCheckName } from "../model/check-registry.js";
 import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
 import {
@@ -58,7 +58,7 @@ export interface ResponseCheckResult {
 /** Runs the given response checks on one exchange, in the registry's order, and returns what each found. */
 export function runResponseChecks(
   input: Omit<ResponseCheckInput, "note">,
-  checks: ReadonlySet<string>,
+  checks: ReadonlySet<CheckName>,
 ): ResponseCheckResult[] {
   return RESPONSE_CHECK_NAMES.filter((check) => checks.has(check)).map((check) => {
     const notes: CheckNote[] = [];

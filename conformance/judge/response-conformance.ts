@@ -1,7 +1,7 @@
 // The checks of a response against what its operation documents for that status: status_code_conformance,
 // content_type_conformance, response_schema_conformance and response_headers_conformance. Which documented response
 // covers a status, whether a media type matches and whether a body or a header validates is lib/contract's one
-// implementation (lib/contract/requests.ts). What this file adds are the contract's words (contract-words.ts): an
+// implementation (lib/contract/requests.ts). What this file adds are the contract's words (contract/words.ts): an
 // assumed status code, the error envelope under a success status, a union judged by its closest branch, and
 // messages that name the schema.
 import {

@@ -21,9 +21,10 @@ import {
   updateIsVisible,
 } from "./sequence-checks.js";
 import { cannotRunOf, outcomeOf } from "./verdict.js";
+import type { CheckName } from "../model/check-registry.js";
 
 const UPDATE_VISIBLE = "update_visible_on_read";
-const USE_AFTER_FREE = "use_after_free";
+const USE_AFTER_FREE: CheckName = "use_after_free";
 
 /** The new resource's id, when the creation made one: accepted, with an id in the answer. */
 function madeId(context: RunContext, creation: CreationAttempt): string | number | undefined {
@@ -35,7 +36,7 @@ function judgeCreation(
   context: RunContext,
   kind: ResourceKind,
   creation: CreationAttempt,
-  checks: string[],
+  checks: CheckName[],
 ): Finding[] {
   if (madeId(context, creation) !== undefined) return echoedOnCreation(context, kind, creation);
   let why: string;
@@ -59,8 +60,8 @@ function echoedOnCreation(context: RunContext, kind: ResourceKind, creation: Cre
 /** create → listed → read → update → delete → not listed and no longer updatable, in the order the step went. */
 export function judgeLifecycle(scenario: LifecycleScenario, context: RunContext): Finding[] {
   const { kind, creation, replay } = scenario;
-  const checks = [
-    ...(kind.list ? ["ensure_resource_availability"] : []),
+  const checks: CheckName[] = [
+    ...(kind.list ? (["ensure_resource_availability"] as const) : []),
     ...(kind.delete ? [USE_AFTER_FREE] : []),
     "created_values_echoed",
   ];
@@ -143,7 +144,7 @@ function judgeDeletion(context: RunContext, scenario: LifecycleScenario, id: str
 /** idempotency: the repeat with the same key answers the same product; created_values_echoed on the first. */
 export function judgeIdempotency({ kind, creation, repeat }: IdempotencyScenario, context: RunContext): Finding[] {
   if (!creation.sent)
-    return ["idempotency", "created_values_echoed"].map((check) =>
+    return (["idempotency", "created_values_echoed"] as const).map((check) =>
       cannotRunOf(check, `the ${kind.name} could not be created: ${creation.why}`),
     );
   const first = creation.create.exchange;

@@ -1,6 +1,7 @@
 // How checks build their verdicts (model/finding.ts): a pass or a failure from a message, a warning from a broken
 // `x-assumption`; the decision that a check applies but could not run, and how an exchange ended for its reason.
 import type { Decision, Verdict } from "../model/finding.js";
+import type { CheckName } from "../model/check-registry.js";
 import type { RunContext } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
 import type { CheckNote } from "./assumptions.js";
@@ -8,7 +9,7 @@ import { envelopeError } from "../contract/words.js";
 
 /** A pass when the message is empty, a failure otherwise: how most checks report. */
 export function verdictOf(
-  check: string,
+  check: CheckName,
   operationId: string,
   message: string,
   exchange: Exchange | undefined,
@@ -19,13 +20,13 @@ export function verdictOf(
 }
 
 /** A broken `x-assumption` a check noted: a warning, with the assumption's text. */
-export function warningOf(check: string, operationId: string, note: CheckNote, caseLabel: string): Verdict {
+export function warningOf(check: CheckName, operationId: string, note: CheckNote, caseLabel: string): Verdict {
   const { message, assumption = "" } = note;
   return { check, operationId, outcome: "warn", message, assumption, case: caseLabel };
 }
 
 /** A check that applies but could not run (a prerequisite failed): the run fails with the reason. */
-export const cannotRunOf = (check: string, reason: string): Decision => ({
+export const cannotRunOf = (check: CheckName, reason: string): Decision => ({
   about: "check",
   name: check,
   decision: "cannot run",

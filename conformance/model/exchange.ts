@@ -26,6 +26,6 @@ export interface Exchange {
   durationMs: number;
   /** When the response arrived (ms since the epoch). */
   receivedAt: number;
-  /** The plan item that sent it (plan/items.ts PlanItem.id); none for the reachability check and the cleanup. */
+  /** The plan item that sent it (model/plan.ts PlanItem.id); none for the reachability check and the cleanup. */
   itemId?: number;
 }

@@ -1,10 +1,11 @@
 // What judging produces, as values: a Finding is a check's verdict on an exchange (or on a scenario across several), a
 // decision that a check or an operation did not run and why, or an observation of what the contract leaves open.
 // Checks return findings; only the judge hands them to the ledger (report/ledger.ts), which the reports read.
+import type { CheckName } from "./check-registry.js";
 import type { Exchange } from "./exchange.js";
 
 export interface Verdict {
-  check: string;
+  check: CheckName;
   operationId: string;
   /** pass; fail (the message says why); warn: a broken `x-assumption`, never a failure unless --strict. */
   outcome: "pass" | "fail" | "warn";
@@ -28,10 +29,22 @@ export interface Verdict {
   sentBefore?: Exchange;
 }
 
-export interface Decision {
-  about: "check" | "operation";
-  /** The check's name or the operationId. */
+export type Decision = CheckDecision | OperationDecision;
+
+/** A check skipped or unable to run. */
+interface CheckDecision extends DecisionWhy {
+  about: "check";
+  name: CheckName;
+}
+
+/** An operation skipped, or some of its cases not sent. */
+interface OperationDecision extends DecisionWhy {
+  about: "operation";
+  /** The operationId. */
   name: string;
+}
+
+interface DecisionWhy {
   /** not sent: the kind of case held back (`valid data`); the reason then says why, once for all of them. */
   cases?: string;
   /**

@@ -1,5 +1,230 @@
-// The scenarios of the OpenID Connect flows (conformance/identity/), one type each, discriminated by `name`.
-export interface IdentityScenario {
-  family: "identity";
-  name: "none yet";
+// The scenarios of the OpenID Connect flows (conformance/identity/), one type each, discriminated by `name`. A flow
+// sends and returns one of these: every exchange it made with its role, every authorization request it sent (each
+// judged by state_echoed), and the facts its checks read (judge/identity-scenarios.ts). The data shapes the checks
+// take (an authorization's outcome, a token response...) are the checks' own, in judge/identity-*.ts.
+import type { JWTPayload } from "jose";
+import type { NearMiss } from "./identity-facts.js";
+import type { Reauthentication } from "./identity-facts.js";
+import type { RefreshRun, TokenErrorCase } from "./identity-facts.js";
+import type { UserinfoWay } from "./identity-facts.js";
+import type { Authorization, CodeExchange, DiscoveryDocument, TokenResponse } from "./identity-facts.js";
+import type { Navigation } from "./identity-facts.js";
+import type { Exchange } from "./exchange.js";
+import type { RoleExchange } from "./scenario.js";
+
+/** An authorization request a flow sent through the browser, and what came back to the redirect_uri. */
+export interface AuthorizationAttempt {
+  /** What the request was for: the case of its state_echoed verdict. */
+  purpose: string;
+  /** The state the request carried. */
+  state: string;
+  outcome: Authorization;
 }
+
+/** What a scenario sent, in order, as its flow went. */
+export interface Trail {
+  exchanges: RoleExchange[];
+  authorizations: AuthorizationAttempt[];
+}
+
+interface Identity<N extends string> extends Trail {
+  family: "identity";
+  name: N;
+}
+
+/** The discovery document, read as a client finds it; `document` when it is a JSON object. */
+export interface DiscoveryScenario extends Identity<"discovery"> {
+  exchange: Exchange;
+  document?: DiscoveryDocument;
+}
+
+/** The JWKS; `keys` when it has a keys array. */
+export interface JwksScenario extends Identity<"jwks"> {
+  exchange: Exchange;
+  keys?: unknown[];
+}
+
+/** The flow checks were selected, but the client's credentials they need were not given: nothing was sent. */
+export interface NoClientScenario extends Identity<"no client"> {
+  missing: Array<"clientId" | "clientSecret" | "redirectUri">;
+}
+
+/** token_errors before any sign-in: requests each with one fault and no code of their own. */
+export interface TokenErrorsScenario extends Identity<"token errors"> {
+  requests: Array<{ what: TokenErrorCase; exchange: Exchange }>;
+}
+
+/** The sign-in every flow starts from, and its fresh code exchanged. */
+export interface SignInScenario extends Identity<"sign in"> {
+  first: Authorization;
+  /** The first code exchanged with its verifier, when there was a code. */
+  fresh?: CodeExchange;
+  /** Flow checks that scenarios before the sign-in judged: a failed sign-in leaves them as they are. */
+  judgedBefore: string[];
+}
+
+/** The first sign-in's id_token, verified with the JWKS the discovery names. */
+export interface IdTokenScenario extends Identity<"id token"> {
+  /** The token response that carried it. */
+  exchange: Exchange;
+  tokens: TokenResponse;
+  /** The nonce the authorization request sent. */
+  nonce?: string;
+  /** Its claims, when it verified. */
+  verified?: JWTPayload;
+  /** Why it did not verify. */
+  unverified?: Error;
+}
+
+/** The first sign-in's id_token, decoded for its at_hash. */
+export interface AtHashScenario extends Identity<"at hash"> {
+  exchange: Exchange;
+  tokens: TokenResponse;
+  /** Its claims, decoded without verifying the signature; undefined without an id_token. */
+  claims?: JWTPayload;
+}
+
+/** userinfo read with the first sign-in's token, then with a token of scope openid only. */
+export interface UserinfoByScopeScenario extends Identity<"userinfo by scope"> {
+  granted: { scope: string; exchange: Exchange };
+  /** The sub of the first sign-in's verified id_token. */
+  idTokenSub: unknown;
+  /** userinfo read with a token of scope openid, when one was issued. */
+  openidOnly?: Exchange;
+}
+
+/** userinfo read each way a client may present the access token. */
+export interface UserinfoMethodsScenario extends Identity<"userinfo methods"> {
+  ways: Array<{ way: UserinfoWay; exchange: Exchange }>;
+}
+
+/** The first code exchanged again, and userinfo read with its token after that. */
+export interface CodeReuseScenario extends Identity<"code reuse"> {
+  again: Exchange;
+  /** code_reuse_revokes_tokens was to run. */
+  revocationAsked: boolean;
+  /** userinfo with the first code's access token after the replay, when the replay brought no tokens. */
+  after?: Exchange;
+}
+
+/** token_errors on a fresh code with a wrong client_secret. */
+export interface WrongClientSecretScenario extends Identity<"wrong client secret"> {
+  grant: Authorization;
+  exchange?: Exchange;
+}
+
+/** A fresh code with its verifier and no client_secret. */
+export interface ClientAuthenticationScenario extends Identity<"client authentication"> {
+  grant: Authorization;
+  exchange?: Exchange;
+}
+
+/** Codes of S256 challenges exchanged without their verifier and with a wrong one; stops at a grant without code. */
+export interface PkceEnforcementScenario extends Identity<"pkce enforcement"> {
+  attempts: Array<{ what: string; grant: Authorization; exchange?: Exchange }>;
+}
+
+/** An authorization request with code_challenge_method=plain. */
+export interface PlainPkceScenario extends Identity<"plain pkce"> {
+  attempt: Authorization;
+}
+
+/** An unregistered redirect_uri, and a code exchanged with it. */
+export interface RedirectUriMismatchScenario extends Identity<"redirect uri mismatch"> {
+  unregistered: string;
+  toUnregistered: Authorization;
+  exchangedElsewhere?: Exchange;
+}
+
+/** Near misses of the registered redirect_uri. */
+export interface RedirectUriExactMatchScenario extends Identity<"redirect uri exact match"> {
+  attempts: Array<{ nearMiss: NearMiss; attempt: Authorization }>;
+}
+
+/** An authorization request without nonce, its code exchanged. */
+export interface NonceOptionalScenario extends Identity<"nonce optional"> {
+  attempt: Authorization;
+  exchanged?: CodeExchange;
+  /** The nonce of the id_token it brought (decoded). */
+  idTokenNonce: unknown;
+}
+
+/** An authorization request with a parameter no provider knows. */
+export interface UnknownParametersScenario extends Identity<"unknown parameters"> {
+  attempt: Authorization;
+}
+
+/** prompt=none with the live session of the first sign-in. */
+export interface PromptNoneSignedInScenario extends Identity<"prompt none signed in"> {
+  attempt: Authorization;
+  /** Sent with the first sign-in's id_token as id_token_hint. */
+  hinted: boolean;
+}
+
+/** prompt=none after the browser forgot its session. */
+export interface PromptNoneSignedOutScenario extends Identity<"prompt none signed out"> {
+  attempt: Authorization;
+}
+
+/** prompt=login, its code exchanged for the id_token's auth_time. */
+export interface PromptLoginScenario extends Identity<"prompt login"> {
+  run: Reauthentication;
+  /** When the first sign-in started, in seconds. */
+  firstSignIn: number;
+}
+
+/** max_age=1 on an older session, its code exchanged for the id_token's auth_time. */
+export interface MaxAgeScenario extends Identity<"max age"> {
+  run: Reauthentication;
+}
+
+/** offline_access with prompt=consent, the refresh grant and userinfo with the refreshed token. */
+export interface RefreshScenario extends Identity<"refresh tokens"> {
+  run: RefreshRun;
+}
+
+/** A logout navigation and where the browser arrived. */
+export interface LogoutNavigation {
+  navigation: Navigation;
+  exchange: Exchange;
+}
+
+/** RP-initiated logout, as far as it went. */
+export interface LogoutScenario extends Identity<"logout"> {
+  /** The registered post_logout_redirect_uri (--post-logout-redirect-uri); nothing is sent without it. */
+  registered?: string;
+  /** A sign-in brought an id_token to sign out with. */
+  signedIn: boolean;
+  /** Logouts to post_logout_redirect_uri values not registered, when logout_open_redirect ran. */
+  openRedirects?: Array<LogoutNavigation & { target: NearMiss }>;
+  /** The logout to the registered address, with the state it sent. */
+  postRedirect?: LogoutNavigation & { state: string };
+  /** prompt=none after the logout, when the logout arrived and logout_ends_session ran. */
+  afterLogout?: Authorization;
+}
+
+export type IdentityScenario =
+  | DiscoveryScenario
+  | JwksScenario
+  | NoClientScenario
+  | TokenErrorsScenario
+  | SignInScenario
+  | IdTokenScenario
+  | AtHashScenario
+  | UserinfoByScopeScenario
+  | UserinfoMethodsScenario
+  | CodeReuseScenario
+  | WrongClientSecretScenario
+  | ClientAuthenticationScenario
+  | PkceEnforcementScenario
+  | PlainPkceScenario
+  | RedirectUriMismatchScenario
+  | RedirectUriExactMatchScenario
+  | NonceOptionalScenario
+  | UnknownParametersScenario
+  | PromptNoneSignedInScenario
+  | PromptNoneSignedOutScenario
+  | PromptLoginScenario
+  | MaxAgeScenario
+  | RefreshScenario
+  | LogoutScenario;

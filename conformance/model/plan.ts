@@ -1,6 +1,6 @@
 // The plan's data: what one item of a conformance run sends, what it expects, which checks judge it, how much of the
 // budget it costs and what it leaves behind. Built by plan/build.ts, ordered by plan/planner.ts, executed by
-// conformance/send/execute.ts. Plain data, no behaviour.
+// conformance/execute.ts. Plain data, no behaviour.
 import type { CheckName } from "./check-registry.js";
 
 /** What kind of case an item is: a column of the coverage matrix, and part of the planner's key. */

@@ -1,6 +1,6 @@
 // The passive judge: recorded exchanges (a HAR file, a previous report, the proxy's traffic) judged one at a time by
 // the same response checks and verdict rules as an active run (conformance/judge/judge.ts), plus the checks only a
-// history of real traffic allows (history.ts). Nothing is sent. Every exchange either reaches an operation or is
+// history of real traffic allows (judge/history.ts). Nothing is sent. Every exchange either reaches an operation or is
 // listed as a gap with its reason; the result is the same RunReport as an active run's.
 //
 // The API (stable; `contracts proxy` builds on it):
@@ -40,7 +40,7 @@ export interface PassiveJudgeOptions {
   /** Where the exchanges come from, for the report: `HAR file traffic.har`, `proxy`. */
   source: string;
   /** The selected checks (--check, --exclude-check); all by default. */
-  checks?: ReadonlySet<string>;
+  checks?: ReadonlySet<CheckName>;
   /** A broken x-assumption fails instead of warning. */
   strict?: boolean;
   /** The run's secrets (configured credentials); the secrets found in the traffic are added to it. */
@@ -53,14 +53,14 @@ export interface PassiveJudgeOptions {
   /** Keep the exchanges, redacted, in the report (for --from-json); default true. */
   keepExchanges?: boolean;
   /** Told of each new failure as it is found (the proxy prints them live); the message is redacted. */
-  onFailure?: (failure: { check: string; operationId: string; message: string }) => void;
+  onFailure?: (failure: { check: CheckName; operationId: string; message: string }) => void;
 }
 
 /** What judging one exchange found: its operation, or the gap it is; the checks it failed (messages redacted). */
 export interface JudgedExchange {
   operationId?: string;
   gap?: PassiveGap;
-  failures: Array<{ check: string; message: string }>;
+  failures: Array<{ check: CheckName; message: string }>;
 }
 
 export interface PassiveJudge {

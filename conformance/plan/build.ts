@@ -43,7 +43,7 @@ export interface PlanSettings {
   /** --max-examples: valid cases (examples, boundaries, random) and invalid cases per operation, each. */
   maxExamples: number;
   /** The selected checks that apply to the API. */
-  checks: ReadonlySet<string>;
+  checks: ReadonlySet<CheckName>;
 }
 
 /** The selected checks that judge an item of one operation with this expectation, as the registry says. */

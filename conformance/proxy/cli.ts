@@ -20,6 +20,7 @@ import { causesSummary, groupCauses } from "../report/causes.js";
 import { jsonReport, type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
+import type { CheckName } from "../model/check-registry.js";
 
 /** identity on 4030, links 4031, catalog 4032, pay 4033: beside the mocks (4010-) and the sandbox (4020-). */
 const DEFAULT_BASE_PORT = 4030;
@@ -76,7 +77,7 @@ interface ProxySettings {
   host: string;
   port: number;
   maxBodyBytes: number;
-  checks: Set<string>;
+  checks: Set<CheckName>;
 }
 
 function settingsFrom(values: ProxyValues, positionals: string[], env: NodeJS.ProcessEnv): ProxySettings {

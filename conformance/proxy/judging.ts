@@ -9,6 +9,7 @@ import type { Credentials } from "../apis.js";
 import { Secrets } from "../report/secrets.js";
 import { startRecordingProxy } from "./forward.js";
 import type { ProxiedExchange } from "./recording.js";
+import type { CheckName } from "../model/check-registry.js";
 
 export interface JudgingProxyOptions {
   api: ApiName;
@@ -16,7 +17,7 @@ export interface JudgingProxyOptions {
   host: string;
   port: number;
   maxBodyBytes: number;
-  checks?: ReadonlySet<string>;
+  checks?: ReadonlySet<CheckName>;
   strict?: boolean;
   /** The API's credentials (from the environment): only requests carrying them must be accepted; never printed. */
   credentials?: Credentials;

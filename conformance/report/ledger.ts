@@ -12,6 +12,7 @@ import type { RunOptions } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
 import { CoverageLog } from "./coverage.js";
 import { curlCommand, type Secrets } from "./secrets.js";
+import type { CheckName } from "../model/check-registry.js";
 
 export interface FailureRecord {
   check: string;
@@ -107,7 +108,7 @@ export class Ledger implements EventSink {
   }
 
   /** Adds what a check found. */
-  add(verdict: Verdict): void {
+  private add(verdict: Verdict): void {
     if (verdict.outcome === "warn")
       this.warn(verdict.check, verdict.operationId, verdict.message, verdict.assumption ?? "", verdict.case);
     else this.tally(verdict);
@@ -117,7 +118,7 @@ export class Ledger implements EventSink {
    * Adds a check or an operation the run skipped or could not run. The kinds of case of one operation that were not
    * sent (`cases`) add up: each is named once, with its reason unless it is the first one's.
    */
-  decide(decision: Decision): void {
+  private decide(decision: Decision): void {
     const { cases } = decision;
     if (decision.about === "operation" && cases !== undefined) this.notSent(decision.name, cases, decision.reason);
     else if (decision.about === "operation") this.skippedOperations.set(decision.name, decision.reason);
@@ -144,7 +145,7 @@ export class Ledger implements EventSink {
   }
 
   /** Records a broken `x-assumption` (once per check, operation and assumption; later ones are counted). */
-  private warn(check: string, operationId: string, message: string, assumption: string, caseLabel: string): void {
+  private warn(check: CheckName, operationId: string, message: string, assumption: string, caseLabel: string): void {
     const key = `${check} ${operationId} ${assumption}`;
     const existing = this.warnings.get(key);
     if (existing) existing.occurrences += 1;
@@ -160,7 +161,7 @@ export class Ledger implements EventSink {
   }
 
   /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
-  private cannotRun(check: string, reason: string): void {
+  private cannotRun(check: CheckName, reason: string): void {
     // A step the spent budget cut short is not reached, which the report says; it did not fail to run.
     if (!this.options.checks.has(check) || this.unrunChecks.has(check) || this.budgetSpent()) return;
     this.unrunChecks.set(check, this.secrets.redact(reason));

@@ -10,7 +10,8 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium.js";
 import { UsageError } from "../../lib/cli.js";
 import { requestedScopes } from "./choices.js";
-import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type Navigation } from "../model/identity-facts.js";
 import { fill, press, SETTLE_MS, tickRequestedScopes } from "./page-actions.js";
 
 export type SignInScript = (page: Page, fields: Record<string, string>) => Promise<void>;

@@ -1,3 +1,4 @@
+import type { Navigation } from "../model/identity-facts.js";
 // How the identity checks get through the provider's pages (sign-in, consent, logout confirmation): a driver
 // opens a URL in its browser and goes on like a person would until the provider sends it to one of the addresses
 // the checks wait for (the redirect_uri, a post_logout_redirect_uri). Chosen per run:
@@ -17,17 +18,6 @@ export interface IdentityRunOptions {
   postLogoutRedirectUri?: string;
   /** Chromium's executable for --browser (default: the first lib/chromium.ts finds, Debian's headless shell first). */
   chromiumPath?: string;
-}
-
-export interface Navigation {
-  /** Where the provider sent the browser, when it reached an address `until` accepts. */
-  arrived?: URL;
-  /** Why it did not get there: the real cause (wrong credentials, no form, needs JavaScript...). */
-  failure?: string;
-  /** Pages the driver had to act on (sign-in, consent, confirmation) before arriving. */
-  pages: number;
-  /** The address and a text excerpt of the last page, for reports. */
-  lastPage?: { url: string; status?: number; text: string };
 }
 
 export interface NavigateOptions {

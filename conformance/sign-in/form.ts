@@ -5,7 +5,8 @@
 import type { PreparedRequest } from "../apis.js";
 import type { Exchange } from "../model/exchange.js";
 import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
-import { type Navigation, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type Navigation } from "../model/identity-facts.js";
 
 interface Control extends FieldInfo {
   value: string;

@@ -2,7 +2,8 @@
 // (or confirms) as they would, and pastes back the address the browser was sent to. Their browser keeps the session,
 // so prompt=none, prompt=login, max_age and logout behave as for any user.
 import { createInterface, type Interface } from "node:readline";
-import type { Navigation, NavigateOptions, SignInDriver } from "./driver.js";
+import type { NavigateOptions, SignInDriver } from "./driver.js";
+import type { Navigation } from "../model/identity-facts.js";
 
 export class ManualDriver implements SignInDriver {
   readonly name = "manual" as const;

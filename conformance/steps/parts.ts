@@ -13,10 +13,10 @@ import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
 
 /**
- * What a step works with: the run's parts (created once per run by the runner) but the ledger, and `send`, the sender
- * of the step's plan item.
+ * What a step works with: the run's parts (created once per run by the runner), a judge it can only ask the response
+ * checks of, and `send`, the sender of the step's plan item.
  */
-export interface StepParts extends Omit<ItemParts, "ledger" | "judge"> {
+export interface StepParts extends Omit<ItemParts, "judge"> {
   /** Every exchange the step sends carries its plan item's id. */
   send: CaseSender;
   judge: ScenarioJudge;

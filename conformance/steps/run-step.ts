@@ -126,10 +126,11 @@ export async function runStep(
       return present(await unsupportedMethods(step, operationIds, item.checks));
     case "list pages":
       return listPages(step, operationIds);
-    case "identity":
+    case "identity": {
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
-      await (await import("../identity/run.js")).runIdentityChecks(parts.context, send, parts.judge, parts.ledger);
-      return [];
+      const { runIdentityChecks } = await import("../identity/run.js");
+      return runIdentityChecks(parts.context, send, parts.judge);
+    }
   }
 }

@@ -6,7 +6,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROFILES } from "../../conformance/apis.js";
-import { applyMutation, boundaryCases, exampleCases, invalidCaseArbitrary, operationModel, validateCase, validCaseArbitrary } from "../../conformance/plan/cases.js";
+import {
+  applyMutation,
+  boundaryCases,
+  exampleCases,
+  invalidCaseArbitrary,
+  operationModel,
+  validateCase,
+  validCaseArbitrary,
+} from "../../conformance/plan/cases.js";
 import { type RequestCase } from "../../conformance/model/cases.js";
 import { MALFORMED_JSON, type Mutation, operationMutations, REMOVE } from "../../conformance/plan/mutations.js";
 import { jsonType, unfilteredArbitrary } from "../../conformance/plan/schema-arbitraries.js";

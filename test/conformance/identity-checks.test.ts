@@ -14,7 +14,7 @@ import {
   refreshTokenOfflineAccess,
   tokenError,
 } from "../../conformance/judge/identity-tokens.js";
-import type { Authorization } from "../../conformance/judge/identity-words.js";
+import type { Authorization } from "../../conformance/model/identity-facts.js";
 import type { Exchange } from "../../conformance/model/exchange.js";
 
 const exchange = (status: number, json: unknown): Exchange => ({

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
-import { IDENTITY_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import { IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { identitySchema } from "../../conformance/identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";

@@ -4,7 +4,7 @@
 // are all allowed choices. npm test runs a fixed subset of seeds with each driver; `npm run proof:identity` runs 20
 // seeds with both drivers, PKCE required, and the sandbox with the guide's command (scripts/identity-proof.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import { IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { checkOf, conformWithCli, failingChecks } from "../support/conform-cli.js";
 import { STOCK_SIGN_IN, type StockProvider, startStockOidcProvider } from "../support/stock-oidc-provider.js";
 

@@ -12,7 +12,7 @@ import { operationOf } from "../../conformance/contract/lookup.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { type IdentityVariant, startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
-import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import { FLOW_CHECKS, IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";

@@ -5,9 +5,15 @@ import { buildPlan, type OperationFacts, type StepFacts } from "../../conformanc
 import { parseDuration, resolveBudget } from "../../conformance/plan/budget.js";
 import { coverageKey, PRIORITY, type PlanItem } from "../../conformance/model/plan.js";
 import { coverageFirst, Planner } from "../../conformance/plan/planner.js";
+import type { CheckName } from "../../conformance/model/check-registry.js";
 
-const RESPONSE = ["not_a_server_error", "negative_data_rejection", "positive_data_acceptance", "ignored_auth"];
-const settings = { maxExamples: 6, checks: new Set([...RESPONSE, "use_after_free"]) };
+const RESPONSE: CheckName[] = [
+  "not_a_server_error",
+  "negative_data_rejection",
+  "positive_data_acceptance",
+  "ignored_auth",
+];
+const settings = { maxExamples: 6, checks: new Set<CheckName>([...RESPONSE, "use_after_free"]) };
 
 const operation = (operationId: string, over: Partial<OperationFacts> = {}): OperationFacts => ({
   operationId,

@@ -142,15 +142,16 @@ describe("a token the provider issued during the run", () => {
     const { context, ledger } = startRun(options);
     context.secrets.add(idToken, "<id_token>");
     const error = `the browser could not open the page: page.goto: net::ERR_CONNECTION_REFUSED at ${url}`;
-    ledger.add(
-      verdictOf(
+    ledger.record({
+      type: "finding",
+      finding: verdictOf(
         "logout_post_redirect",
         "logout",
         `logout did not complete: ${error}`,
         { request: { method: "GET", url, headers: {} }, error, durationMs: 1, receivedAt: 0 },
         "logout",
       ),
-    );
+    });
     const record = JSON.stringify([...ledger.failures.values()]);
     expect(record).toContain("<id_token>");
     expect(record).not.toContain(idToken);

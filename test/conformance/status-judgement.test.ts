@@ -1,4 +1,4 @@
-// Which documented response judges a status (conformance/judge/contract-words.ts judgedStatus): the exact code, its
+// Which documented response judges a status (conformance/contract/words.ts judgedStatus): the exact code, its
 // range, a code of the same class whose response is an x-assumption (the status is then a broken assumption, judged by
 // that response), else default. And an x-assumption on a response is about its status: it does not reach into the body.
 import type { ErrorObject } from "ajv";

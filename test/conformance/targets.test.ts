@@ -1,11 +1,11 @@
 // The real `contracts conform` against the two targets this repository ships: the Prism mock (read-only; Prism is
 // stateless) and the stateful sandbox (`contracts sandbox`, with writes and the OpenID Connect flow checks).
-import { FLOW_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import { FLOW_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_CHECKS } from "../../conformance/judge/identity-check-list.js";
+import { IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";

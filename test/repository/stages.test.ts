@@ -1,5 +1,7 @@
 // Issue 43: the runner follows a case one way, plan, then send, then judge, then report. The import rule of each
-// stage (eslint.stages.js, part of the lint that `npm test` runs) is broken here on purpose.
+// stage (eslint.stages.js, part of the lint that `npm test` runs) is broken here on purpose, and the judge is the only
+// code that records in the ledger.
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
@@ -56,5 +58,28 @@ describe("the runner's stages go one way", () => {
     );
     expect(broken).toEqual([]);
     expect(results.length).toBeGreaterThan(40);
+  });
+});
+
+/** Every .ts file under a folder of the repository, relative to its root. */
+function sourcesUnder(folder: string): string[] {
+  return readdirSync(join(repoRoot, folder), { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".ts"))
+    .map((path) => join(folder, path));
+}
+
+describe("only the judge records", () => {
+  it("no code outside conformance/judge/ and conformance/report/ adds to the ledger or records in it", () => {
+    const writers = sourcesUnder("conformance").flatMap((file) =>
+      readFileSync(join(repoRoot, file), "utf8")
+        .split("\n")
+        .flatMap((line, index) =>
+          /ledger\.add|\.record\(/.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    const outside = writers.filter((line) => !/^conformance\/(judge|report)\//.test(line));
+    expect(outside).toEqual([]);
+    // The pattern finds what it looks for: the judge records.
+    expect(writers.some((line) => line.startsWith("conformance/judge/judge.ts"))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // The OpenID Connect provider checks (identity only), in the order they run, as the flows group them. Their
 // entries are in the check registry (model/identity-check-registry.ts).
-import { CHECK_LIST, type CheckInfo, type CheckName } from "../model/check-registry.js";
-import { IDENTITY_CHECK_ENTRIES } from "../model/identity-check-registry.js";
+import { CHECK_LIST, type CheckInfo, type CheckName } from "./check-registry.js";
+import { IDENTITY_CHECK_ENTRIES } from "./identity-check-registry.js";
 
 export const IDENTITY_CHECKS: CheckInfo[] = CHECK_LIST.filter((check) =>
   Object.hasOwn(IDENTITY_CHECK_ENTRIES, check.name),
@@ -18,3 +18,6 @@ export const DISCOVERY_CHECKS: CheckName[] = [
 export const FLOW_CHECKS = IDENTITY_CHECKS.map((c) => c.name).filter(
   (name) => ![...DISCOVERY_CHECKS, "jwks_shape", "jwks_unique_kids"].includes(name),
 );
+
+/** The RP-initiated logout checks. */
+export const LOGOUT_CHECKS: CheckName[] = ["logout_post_redirect", "logout_open_redirect", "logout_ends_session"];

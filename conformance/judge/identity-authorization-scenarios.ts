@@ -1,0 +1,129 @@
+// The checks of the authorization endpoint's scenarios (pkce_s256_only on a plain challenge, redirect_uri_mismatch,
+// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login, max_age): each
+// reads what its flow saw and returns the verdicts of the rules in identity-authorization.ts.
+import type { RunContext } from "../context.js";
+import { resolveAt } from "../contract/lookup.js";
+import type { Finding } from "../model/finding.js";
+import type {
+  MaxAgeScenario,
+  NonceOptionalScenario,
+  PlainPkceScenario,
+  PromptLoginScenario,
+  PromptNoneSignedInScenario,
+  PromptNoneSignedOutScenario,
+  RedirectUriExactMatchScenario,
+  RedirectUriMismatchScenario,
+  UnknownParametersScenario,
+} from "../model/identity-scenarios.js";
+import type { Exchange } from "../model/exchange.js";
+import {
+  maxAge,
+  nearMissFollowed,
+  nonceOptional,
+  plainPkceAccepted,
+  promptLogin,
+  promptNoneSignedIn,
+  promptNoneSignedOut,
+  redirectUriMismatch,
+  unknownParameterRefused,
+} from "./identity-authorization.js";
+import { type Reauthentication } from "../model/identity-facts.js";
+import { assumedProblem } from "./identity-words.js";
+import { verdictOf } from "./verdict.js";
+
+/**
+ * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
+ */
+export function s256OnlyAssumption(context: RunContext): string | undefined {
+  const parameter = context.model("authorize").parameters.find((p) => p.name === "code_challenge_method");
+  const schema = parameter ? resolveAt("identity", `${parameter.pointer}/schema`) : {};
+  const assumption = (schema as Record<string, unknown>)["x-assumption"];
+  return typeof assumption === "string" ? assumption : undefined;
+}
+
+/** A code for code_challenge_method=plain breaks the contract's S256-only assumption: a warning unless --strict. */
+export function judgePlainPkce({ attempt }: PlainPkceScenario, context: RunContext): Finding[] {
+  const caseLabel = "authorize with code_challenge_method=plain";
+  const { message, warnings } = assumedProblem(context.options.strict, {
+    check: "pkce_s256_only",
+    operationId: "authorize",
+    caseLabel,
+    problem: plainPkceAccepted(attempt),
+    assumption: s256OnlyAssumption(context),
+  });
+  return [...warnings, verdictOf("pkce_s256_only", "authorize", message, attempt.exchange, caseLabel)];
+}
+
+export function judgeRedirectUriMismatch(scenario: RedirectUriMismatchScenario): Finding[] {
+  const { toUnregistered, unregistered, exchangedElsewhere } = scenario;
+  return [
+    verdictOf(
+      "redirect_uri_mismatch",
+      "exchangeToken",
+      redirectUriMismatch(toUnregistered, unregistered, exchangedElsewhere),
+      exchangedElsewhere ?? toUnregistered.exchange,
+      "redirect_uri that must be refused",
+    ),
+  ];
+}
+
+/** Every near miss refused; the verdict shows the first one followed, or the last one sent. */
+export function judgeRedirectUriExactMatch({ attempts }: RedirectUriExactMatchScenario): Finding[] {
+  const problems: string[] = [];
+  let failed: Exchange | undefined;
+  for (const { nearMiss, attempt } of attempts) {
+    const problem = nearMissFollowed(attempt, nearMiss);
+    if (problem) {
+      problems.push(problem);
+      failed ??= attempt.exchange;
+    }
+  }
+  return [
+    verdictOf(
+      "redirect_uri_exact_match",
+      "authorize",
+      problems.join("; "),
+      failed ?? attempts.at(-1)?.attempt.exchange,
+      "authorize with near misses of the registered redirect_uri",
+    ),
+  ];
+}
+
+export function judgeNonceOptional({ attempt, exchanged, idTokenNonce }: NonceOptionalScenario): Finding[] {
+  const problem = nonceOptional(attempt, exchanged, idTokenNonce);
+  const exchange = exchanged?.exchange ?? attempt.exchange;
+  return [verdictOf("nonce_optional", "authorize", problem, exchange, "authorize without nonce")];
+}
+
+export function judgeUnknownParameters({ attempt }: UnknownParametersScenario): Finding[] {
+  return [
+    verdictOf(
+      "unknown_parameters_ignored",
+      "authorize",
+      unknownParameterRefused(attempt),
+      attempt.exchange,
+      "authorize with an unknown parameter",
+    ),
+  ];
+}
+
+export function judgePromptNoneSignedIn({ attempt, hinted }: PromptNoneSignedInScenario): Finding[] {
+  const problem = promptNoneSignedIn(attempt, hinted);
+  return [verdictOf("prompt_none", "authorize", problem, attempt.exchange, "prompt=none while signed in")];
+}
+
+export function judgePromptNoneSignedOut({ attempt }: PromptNoneSignedOutScenario): Finding[] {
+  const problem = promptNoneSignedOut(attempt);
+  return [verdictOf("prompt_none", "authorize", problem, attempt.exchange, "prompt=none without a session")];
+}
+
+/** The exchange a re-authentication's verdict shows: the code's exchange, or the navigation. */
+const shownExchange = (run: Reauthentication) => run.exchanged?.exchange ?? run.attempt.exchange;
+
+export function judgePromptLogin({ run, firstSignIn }: PromptLoginScenario): Finding[] {
+  return [verdictOf("prompt_login", "authorize", promptLogin(run, firstSignIn), shownExchange(run), "prompt=login")];
+}
+
+export function judgeMaxAge({ run }: MaxAgeScenario): Finding[] {
+  return [verdictOf("max_age", "authorize", maxAge(run), shownExchange(run), "max_age=1")];
+}

@@ -1,0 +1,176 @@
+// The checks of the discovery, JWKS, userinfo and logout scenarios: each reads what its flow saw and returns the
+// findings of the rules in identity-discovery.ts, identity-userinfo.ts and identity-logout.ts.
+import type { RunContext } from "../context.js";
+import { propertiesWith } from "../contract/lookup.js";
+import type { Decision, Finding } from "../model/finding.js";
+import type {
+  DiscoveryScenario,
+  JwksScenario,
+  LogoutScenario,
+  UserinfoByScopeScenario,
+  UserinfoMethodsScenario,
+} from "../model/identity-scenarios.js";
+import type { Exchange } from "../model/exchange.js";
+import { s256OnlyAssumption } from "./identity-authorization-scenarios.js";
+import { DISCOVERY_CHECKS, LOGOUT_CHECKS } from "../model/identity-check-groups.js";
+import {
+  discoveryAlgorithms,
+  discoveryFields,
+  discoveryPkceMethods,
+  jwksShape,
+  jwksUniqueKids,
+  noDiscoveryDocument,
+  noJwksKeys,
+} from "./identity-discovery.js";
+import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "./identity-logout.js";
+import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinfo.js";
+import { assumedProblem, cannotRun } from "./identity-words.js";
+import { jsonObject } from "../identity/json.js";
+import { verdictOf } from "./verdict.js";
+import type { CheckName } from "../model/check-registry.js";
+
+export function judgeDiscovery({ exchange, document }: DiscoveryScenario, context: RunContext): Finding[] {
+  const caseLabel = "discovery document";
+  const verdict = (check: CheckName, message: string) =>
+    verdictOf(check, "getOpenIdConfiguration", message, exchange, caseLabel);
+  if (!document) return DISCOVERY_CHECKS.map((check) => verdict(check, noDiscoveryDocument(exchange)));
+  const pkce = discoveryPkceMethods(document.code_challenge_methods_supported);
+  const { message, warnings } = pkce.assumed
+    ? assumedProblem(context.options.strict, {
+        check: "pkce_s256_only",
+        operationId: "getOpenIdConfiguration",
+        caseLabel,
+        problem: pkce.problem,
+        assumption: s256OnlyAssumption(context),
+      })
+    : { message: pkce.problem, warnings: [] };
+  return [
+    verdict("discovery_fields_and_issuer", discoveryFields(document, context.options.baseUrl)),
+    verdict("discovery_rs256_and_openid", discoveryAlgorithms(document)),
+    ...warnings,
+    verdict("pkce_s256_only", message),
+  ];
+}
+
+export function judgeJwks({ exchange, keys }: JwksScenario): Finding[] {
+  const verdict = (check: CheckName, message: string) => verdictOf(check, "getJwks", message, exchange, "JWKS");
+  if (!keys) return [verdict("jwks_shape", noJwksKeys(exchange))];
+  return [verdict("jwks_shape", jwksShape(keys)), verdict("jwks_unique_kids", jwksUniqueKids(keys))];
+}
+
+/** granted_scope_claims on the first sign-in's token; userinfo_by_scope on it and on a token of scope openid. */
+export function judgeUserinfoByScope({ granted, idTokenSub, openidOnly }: UserinfoByScopeScenario): Finding[] {
+  const reading = readingForScope(granted.exchange, granted.scope);
+  const problems = [...reading.problems, subjectDiffers(reading.claims, idTokenSub)].filter(Boolean);
+  const scopeClaims = verdictOf(
+    "granted_scope_claims",
+    "getUserInfo",
+    reading.missingScopes.join("; "),
+    granted.exchange,
+    `userinfo for scope ${granted.scope}`,
+  );
+  if (openidOnly) problems.push(...readingForScope(openidOnly, "openid").problems);
+  const last = openidOnly ?? granted.exchange;
+  return [scopeClaims, verdictOf("userinfo_by_scope", "getUserInfo", problems.join("; "), last, "userinfo by scope")];
+}
+
+/** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
+function bodyTokenAssumption(context: RunContext): string | undefined {
+  const body = context.model("getUserInfoByPost").body;
+  return body ? propertiesWith("identity", body.pointer, "x-assumption").get("access_token") : undefined;
+}
+
+/**
+ * Every way answers with the same claims; refusing the optional one (the token in a POST's form body) breaks only
+ * the contract's assumption. The verdict is on the first way that failed, shown with the last.
+ */
+export function judgeUserinfoMethods({ ways }: UserinfoMethodsScenario, context: RunContext): Finding[] {
+  const findings: Finding[] = [];
+  const problems: string[] = [];
+  let subject: unknown;
+  let last: Exchange | undefined;
+  let failedOn: (typeof ways)[number]["way"]["operationId"] | undefined;
+  for (const { way, exchange } of ways) {
+    const found = userinfoWay(way, exchange, subject);
+    const { message, warnings } = found.assumed
+      ? assumedProblem(context.options.strict, {
+          check: "userinfo_methods",
+          operationId: way.operationId,
+          caseLabel: `userinfo by ${way.what}`,
+          problem: found.problem,
+          assumption: bodyTokenAssumption(context),
+        })
+      : { message: found.problem, warnings: [] };
+    findings.push(...warnings);
+    if (!found.problem) subject ??= jsonObject(exchange.response?.json)?.sub;
+    if (message) {
+      problems.push(message);
+      last = exchange;
+      failedOn ??= way.operationId;
+    } else last ??= exchange;
+  }
+  const operationId = failedOn ?? "getUserInfoByPost";
+  return [
+    ...findings,
+    verdictOf("userinfo_methods", operationId, problems.join("; "), last, "userinfo by GET and POST"),
+  ];
+}
+
+/** logout_open_redirect: no target not registered was redirected to; the verdict shows the first that was. */
+function openRedirects(attempts: NonNullable<LogoutScenario["openRedirects"]>): Finding {
+  const problems: string[] = [];
+  let failed: Exchange | undefined;
+  for (const { navigation, target, exchange } of attempts) {
+    const problem = openRedirectFollowed(navigation, target);
+    if (problem) {
+      problems.push(problem);
+      failed ??= exchange;
+    }
+  }
+  return verdictOf(
+    "logout_open_redirect",
+    "logout",
+    problems.join("; "),
+    failed ?? attempts.at(-1)?.exchange,
+    "logout with post_logout_redirect_uri values not registered",
+  );
+}
+
+export function judgeLogout(scenario: LogoutScenario, context: RunContext): Finding[] {
+  const { checks } = context.options;
+  const wanted = LOGOUT_CHECKS.filter((check) => checks.has(check));
+  if (!scenario.registered) {
+    const reason = "needs --post-logout-redirect-uri (registered for the client)";
+    return wanted.map((check): Decision => ({ about: "check", name: check, decision: "skipped", reason }));
+  }
+  // Fail closed: the logout checks apply, and could not run.
+  if (!scenario.signedIn)
+    return wanted.map((check) => cannotRun(check, "could not sign in again to get an id_token to sign out with"));
+  const findings: Finding[] = scenario.openRedirects ? [openRedirects(scenario.openRedirects)] : [];
+  const { postRedirect, afterLogout } = scenario;
+  if (postRedirect)
+    findings.push(
+      verdictOf(
+        "logout_post_redirect",
+        "logout",
+        postLogoutRedirect(postRedirect.navigation, postRedirect.state),
+        postRedirect.exchange,
+        "logout with the registered post_logout_redirect_uri",
+      ),
+    );
+  if (!checks.has("logout_ends_session")) return findings;
+  if (!postRedirect?.navigation.arrived) {
+    const reason = "the logout did not complete, see logout_post_redirect";
+    findings.push({ about: "check", name: "logout_ends_session", decision: "skipped", reason });
+  } else if (afterLogout)
+    findings.push(
+      verdictOf(
+        "logout_ends_session",
+        "logout",
+        sessionNotEnded(afterLogout),
+        afterLogout.exchange,
+        "prompt=none after logout",
+      ),
+    );
+  return findings;
+}
