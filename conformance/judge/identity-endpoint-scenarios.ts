@@ -24,9 +24,9 @@ import {
 } from "./identity-discovery.js";
 import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "./identity-logout.js";
 import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinfo.js";
-import { assumedProblem, cannotRun } from "./identity-words.js";
+import { assumedProblem } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
-import { verdictOf } from "./verdict.js";
+import { cannotRunOf, verdictOf } from "./verdict.js";
 import type { CheckName } from "../model/check-registry.js";
 
 export function judgeDiscovery({ exchange, document }: DiscoveryScenario, context: RunContext): Finding[] {
@@ -145,7 +145,7 @@ export function judgeLogout(scenario: LogoutScenario, context: RunContext): Find
   }
   // Fail closed: the logout checks apply, and could not run.
   if (!scenario.signedIn)
-    return wanted.map((check) => cannotRun(check, "could not sign in again to get an id_token to sign out with"));
+    return wanted.map((check) => cannotRunOf(check, "could not sign in again to get an id_token to sign out with"));
   const findings: Finding[] = scenario.openRedirects ? [openRedirects(scenario.openRedirects)] : [];
   const { postRedirect, afterLogout } = scenario;
   if (postRedirect)

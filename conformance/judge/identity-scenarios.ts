@@ -35,8 +35,8 @@ import {
   judgeTokenErrors,
   judgeWrongClientSecret,
 } from "./identity-token-scenarios.js";
-import { cannotRun, describe } from "./identity-words.js";
-import { verdictOf } from "./verdict.js";
+import { describe } from "./identity-words.js";
+import { cannotRunOf, verdictOf } from "./verdict.js";
 
 type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: RunContext) => Finding[];
 
@@ -90,7 +90,7 @@ const CREDENTIAL_FLAGS = {
 /** The selected flow checks not in `judged`: none of them can run (fail closed). */
 const cannotRunExcept = (context: RunContext, judged: string[], reason: string): Decision[] =>
   FLOW_CHECKS.filter((check) => context.options.checks.has(check) && !judged.includes(check)).map((check) =>
-    cannotRun(check, reason),
+    cannotRunOf(check, reason),
   );
 
 function judgeNoClient({ missing }: NoClientScenario, context: RunContext): Finding[] {

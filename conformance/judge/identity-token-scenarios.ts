@@ -30,8 +30,8 @@ import {
   tokensKeptAfterReplay,
 } from "./identity-tokens.js";
 import { type TokenErrorCase } from "../model/identity-facts.js";
-import { assumedProblem, cannotRun, describeAuthorization, notedAssumptions, refused } from "./identity-words.js";
-import { verdictOf } from "./verdict.js";
+import { assumedProblem, describeAuthorization, notedAssumptions, refused } from "./identity-words.js";
+import { cannotRunOf, verdictOf } from "./verdict.js";
 
 /** token_errors on requests that must each be refused with its error code; the verdict shows the last failing one. */
 function tokenErrors(requests: Array<{ what: TokenErrorCase; exchange: Exchange }>): Verdict {
@@ -54,14 +54,14 @@ export function judgeTokenErrors({ requests }: TokenErrorsScenario): Finding[] {
 export function judgeWrongClientSecret({ grant, exchange }: WrongClientSecretScenario): Finding[] {
   const what = "a wrong client_secret";
   if (grant.kind !== "code" || !exchange)
-    return [cannotRun("token_errors", `could not get a code for ${what}: ${describeAuthorization(grant)}`)];
+    return [cannotRunOf("token_errors", `could not get a code for ${what}: ${describeAuthorization(grant)}`)];
   return [tokenErrors([{ what, exchange }])];
 }
 
 export function judgeClientAuthentication({ grant, exchange }: ClientAuthenticationScenario): Finding[] {
   const check = "client_authentication_required";
   if (grant.kind !== "code" || !exchange)
-    return [cannotRun(check, `could not get a code: ${describeAuthorization(grant)}`)];
+    return [cannotRunOf(check, `could not get a code: ${describeAuthorization(grant)}`)];
   const label = "exchange a code with its code_verifier and no client_secret";
   return [verdictOf(check, "exchangeToken", codeExchangedWithoutSecret(exchange), exchange, label)];
 }
@@ -72,7 +72,7 @@ export function judgePkceEnforcement({ attempts }: PkceEnforcementScenario): Fin
   let last: Exchange | undefined;
   for (const { what, grant, exchange } of attempts) {
     if (grant.kind !== "code" || !exchange)
-      return [cannotRun("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`)];
+      return [cannotRunOf("pkce_enforcement", `could not get a code again: ${describeAuthorization(grant)}`)];
     last = exchange;
     const problem = pkceCodeExchanged(what, exchange);
     if (problem) problems.push(problem);

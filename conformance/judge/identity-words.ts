@@ -13,14 +13,6 @@ import type { CheckName } from "../model/check-registry.js";
 /** What an identity check found: a verdict, or a decision (skipped, unable to run). */
 export type IdentityResult = Verdict | Decision;
 
-/** A check that applies and could not run (the run fails with it), and why. */
-export const cannotRun = (check: CheckName, reason: string): Decision => ({
-  about: "check",
-  name: check,
-  decision: "cannot run",
-  reason,
-});
-
 /** A value for a problem message: strings as they are, anything else as JSON. */
 export const shown = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 

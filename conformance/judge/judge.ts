@@ -1,9 +1,11 @@
-// Judging: what the checks say, as events recorded in the ledger (model/events.ts); nothing else records there. The
-// judge gets every exchange: `exchanged` each one the transport completed, `arrival` runs on every exchange the
-// sender hands on (max_response_time, rate-limit consistency, the gaps the contract leaves, the coverage of what was
-// sent); `exchange` runs the response checks for what the case expected (accepted, refused, refused for its
-// credentials, anything); `scenario` runs the checks of a finished step or flow; `assumption` is how a check outside
-// the response checks reports a broken `x-assumption`.
+// The judge: the only caller of checks, and the only code that records in the ledger (as events, model/events.ts).
+// It gets every exchange: `exchanged`, each one the transport completed; `arrival`, each exchange of an operation as
+// it arrives (max_response_time, rate-limit consistency, the gaps the contract leaves, the coverage of what was sent);
+// `exchange`, the response checks of what the case expected (accepted, refused, refused for its credentials,
+// anything), exactly the plan item's checks. It gets every finished scenario of a step or an OpenID Connect flow
+// (`scenario`), the run's decisions (`decided`), a shrunk case (`shrunk`), and recorded traffic (`recorded`,
+// `history`). Every check returns its findings as values; a broken `x-assumption` is a warning, a failure under
+// --strict.
 import { loadContract } from "../../lib/contract/index.js";
 import type { RunContext } from "../context.js";
 import type { CaseKind, OperationModel, Violation } from "../model/cases.js";
@@ -126,11 +128,8 @@ export class Judge {
     return failed;
   }
 
-  /**
-   * How a check judges a broken `x-assumption` outside the response checks: a warning added here, a failure under
-   * --strict.
-   */
-  assumption(check: CheckName, operationId: string, caseLabel: string): AssumptionJudge {
+  /** How a check outside the response checks reports a broken `x-assumption`: a warning, a failure under --strict. */
+  private assumption(check: CheckName, operationId: string, caseLabel: string): AssumptionJudge {
     return {
       strict: this.context.options.strict,
       note: (found: CheckNote) => this.found(warningOf(check, operationId, found, caseLabel)),
