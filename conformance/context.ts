@@ -59,6 +59,21 @@ export type ProgressEvent =
   | { type: "request"; count: number }
   | { type: "failure"; check: CheckName; operationId: string; message: string };
 
+/**
+ * What judging needs to know, and only that: the API, the selected checks, --strict, the run's credentials, the
+ * contract's facts and the secrets to keep out of every output. A run's context is one; a passive run over recorded
+ * traffic builds its own (passive/recorded-context.ts).
+ */
+export interface JudgeContext {
+  readonly options: Pick<
+    RunOptions,
+    "api" | "baseUrl" | "checks" | "strict" | "maxResponseTimeMs" | "credentials" | "allowWrites"
+  >;
+  readonly profile: ApiProfile;
+  readonly secrets: Secrets;
+  readonly declaredRateLimit: DeclaredRateLimit | undefined;
+  model(operationId: string): OperationModel;
+}
 /** The contract's x-rate-limit (info), when it declares one. */
 export interface DeclaredRateLimit {
   limit: number;
@@ -66,7 +81,7 @@ export interface DeclaredRateLimit {
   headers: { limit: string; remaining: string; reset: string };
 }
 
-export class RunContext {
+export class RunContext implements JudgeContext {
   readonly profile: ApiProfile;
   readonly secrets: Secrets;
   /** The contract's Link Objects. */

@@ -1,7 +1,7 @@
 // The checks of the authorization endpoint's scenarios (pkce_s256_only on a plain challenge, redirect_uri_mismatch,
 // redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login, max_age): each
 // reads what its flow saw and returns the verdicts of the rules in identity-authorization.ts.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import { resolveAt } from "../contract/lookup.js";
 import type { Finding } from "../model/finding.js";
 import type {
@@ -34,7 +34,7 @@ import { verdictOf } from "./verdict.js";
 /**
  * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
  */
-export function s256OnlyAssumption(context: RunContext): string | undefined {
+export function s256OnlyAssumption(context: JudgeContext): string | undefined {
   const parameter = context.model("authorize").parameters.find((p) => p.name === "code_challenge_method");
   const schema = parameter ? resolveAt("identity", `${parameter.pointer}/schema`) : {};
   const assumption = (schema as Record<string, unknown>)["x-assumption"];
@@ -42,7 +42,7 @@ export function s256OnlyAssumption(context: RunContext): string | undefined {
 }
 
 /** A code for code_challenge_method=plain breaks the contract's S256-only assumption: a warning unless --strict. */
-export function judgePlainPkce({ attempt }: PlainPkceScenario, context: RunContext): Finding[] {
+export function judgePlainPkce({ attempt }: PlainPkceScenario, context: JudgeContext): Finding[] {
   const caseLabel = "authorize with code_challenge_method=plain";
   const { message, warnings } = assumedProblem(context.options.strict, {
     check: "pkce_s256_only",

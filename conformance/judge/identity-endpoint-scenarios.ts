@@ -1,6 +1,6 @@
 // The checks of the discovery, JWKS, userinfo and logout scenarios: each reads what its flow saw and returns the
 // findings of the rules in identity-discovery.ts, identity-userinfo.ts and identity-logout.ts.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Decision, Finding } from "../model/finding.js";
 import type {
@@ -29,7 +29,7 @@ import { jsonObject } from "../identity/json.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
 import type { CheckName } from "../model/check-registry.js";
 
-export function judgeDiscovery({ exchange, document }: DiscoveryScenario, context: RunContext): Finding[] {
+export function judgeDiscovery({ exchange, document }: DiscoveryScenario, context: JudgeContext): Finding[] {
   const caseLabel = "discovery document";
   const verdict = (check: CheckName, message: string) =>
     verdictOf(check, "getOpenIdConfiguration", message, exchange, caseLabel);
@@ -75,7 +75,7 @@ export function judgeUserinfoByScope({ granted, idTokenSub, openidOnly }: Userin
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */
-function bodyTokenAssumption(context: RunContext): string | undefined {
+function bodyTokenAssumption(context: JudgeContext): string | undefined {
   const body = context.model("getUserInfoByPost").body;
   return body ? propertiesWith("identity", body.pointer, "x-assumption").get("access_token") : undefined;
 }
@@ -84,7 +84,7 @@ function bodyTokenAssumption(context: RunContext): string | undefined {
  * Every way answers with the same claims; refusing the optional one (the token in a POST's form body) breaks only
  * the contract's assumption. The verdict is on the first way that failed, shown with the last.
  */
-export function judgeUserinfoMethods({ ways }: UserinfoMethodsScenario, context: RunContext): Finding[] {
+export function judgeUserinfoMethods({ ways }: UserinfoMethodsScenario, context: JudgeContext): Finding[] {
   const findings: Finding[] = [];
   const problems: string[] = [];
   let subject: unknown;
@@ -136,7 +136,7 @@ function openRedirects(attempts: NonNullable<LogoutScenario["openRedirects"]>): 
   );
 }
 
-export function judgeLogout(scenario: LogoutScenario, context: RunContext): Finding[] {
+export function judgeLogout(scenario: LogoutScenario, context: JudgeContext): Finding[] {
   const { checks } = context.options;
   const wanted = LOGOUT_CHECKS.filter((check) => checks.has(check));
   if (!scenario.registered) {

@@ -2,7 +2,7 @@
 // request a flow sent, then the checks of the scenario itself, one function per scenario name (by endpoint in
 // identity-*-scenarios.ts), each returning its findings. The rules are the pure checks of identity-authorization,
 // -discovery, -tokens, -userinfo and -logout.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Decision, Finding, Verdict } from "../model/finding.js";
 import type { IdentityScenario, NoClientScenario, SignInScenario } from "../model/identity-scenarios.js";
 import { freshCodeRefused, signInFailure, stateEchoed } from "./identity-authorization.js";
@@ -38,7 +38,7 @@ import {
 import { describe } from "./identity-words.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
 
-type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: RunContext) => Finding[];
+type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: JudgeContext) => Finding[];
 
 const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityScenario, { name: N }>> } = {
   discovery: judgeDiscovery,
@@ -67,7 +67,7 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
   logout: judgeLogout,
 };
 
-export function judgeIdentityScenario(scenario: IdentityScenario, context: RunContext): Finding[] {
+export function judgeIdentityScenario(scenario: IdentityScenario, context: JudgeContext): Finding[] {
   // The table pairs each name with its own scenario type; looked up by a name of the union, that pairing is lost.
   const judge = JUDGES[scenario.name] as ScenarioJudge<IdentityScenario>;
   return [...statesEchoed(scenario), ...judge(scenario, context)];
@@ -88,12 +88,12 @@ const CREDENTIAL_FLAGS = {
 };
 
 /** The selected flow checks not in `judged`: none of them can run (fail closed). */
-const cannotRunExcept = (context: RunContext, judged: string[], reason: string): Decision[] =>
+const cannotRunExcept = (context: JudgeContext, judged: string[], reason: string): Decision[] =>
   FLOW_CHECKS.filter((check) => context.options.checks.has(check) && !judged.includes(check)).map((check) =>
     cannotRunOf(check, reason),
   );
 
-function judgeNoClient({ missing }: NoClientScenario, context: RunContext): Finding[] {
+function judgeNoClient({ missing }: NoClientScenario, context: JudgeContext): Finding[] {
   return cannotRunExcept(context, [], `needs ${missing.map((k) => CREDENTIAL_FLAGS[k]).join(", ")}`);
 }
 
@@ -101,7 +101,7 @@ function judgeNoClient({ missing }: NoClientScenario, context: RunContext): Find
  * sign_in, and a fresh code refused (code_reuse). Could not run, not skipped: a run whose flow checks never ran must
  * not pass, whichever checks were selected (with sign_in excluded or not selected nothing else would fail it).
  */
-function judgeSignIn({ first, fresh, judgedBefore }: SignInScenario, context: RunContext): Finding[] {
+function judgeSignIn({ first, fresh, judgedBefore }: SignInScenario, context: JudgeContext): Finding[] {
   const cause = signInFailure(first);
   const message = first.kind === "code" ? "" : `could not sign in to get an authorization code: ${cause}`;
   const signIn = verdictOf("sign_in", "authorize", message, first.exchange, "sign in");

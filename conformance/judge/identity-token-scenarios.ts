@@ -2,7 +2,7 @@
 // id_token_signature_and_claims, id_token_at_hash, code_reuse, code_reuse_revokes_tokens,
 // refresh_token_offline_access): each reads what its flow saw and returns the findings of the rules in
 // identity-tokens.ts.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Finding, Verdict } from "../model/finding.js";
 import type {
   AtHashScenario,
@@ -82,7 +82,7 @@ export function judgePkceEnforcement({ attempts }: PkceEnforcementScenario): Fin
   ];
 }
 
-export function judgeIdToken(scenario: IdTokenScenario, context: RunContext): Finding[] {
+export function judgeIdToken(scenario: IdTokenScenario, context: JudgeContext): Finding[] {
   const { exchange, tokens, nonce, verified, unverified } = scenario;
   const check = "id_token_signature_and_claims";
   const caseLabel = "the id_token of a fresh code";
@@ -103,7 +103,7 @@ export function judgeAtHash({ tokens, claims, exchange }: AtHashScenario): Findi
 }
 
 /** code_reuse, then code_reuse_revokes_tokens once the replay was refused. */
-export function judgeCodeReuse({ again, revocationAsked, after }: CodeReuseScenario, context: RunContext): Finding[] {
+export function judgeCodeReuse({ again, revocationAsked, after }: CodeReuseScenario, context: JudgeContext): Finding[] {
   const replay = verdictOf(
     "code_reuse",
     "exchangeToken",

@@ -7,7 +7,7 @@
 // `history`). Every check returns its findings as values; a broken `x-assumption` is a warning, a failure under
 // --strict.
 import { loadContract } from "../../lib/contract/index.js";
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { CaseKind, OperationModel, Violation } from "../model/cases.js";
 import type { HistoryCheck } from "./history.js";
 import { caseKind } from "../plan/case-kinds.js";
@@ -51,7 +51,7 @@ export class Judge {
   private readonly acceptedUpdates = new Map<string, Array<{ exchange: Exchange; valid: boolean }>>();
 
   constructor(
-    private readonly context: RunContext,
+    private readonly context: JudgeContext,
     private readonly events: EventSink,
   ) {
     const declared = context.declaredRateLimit;

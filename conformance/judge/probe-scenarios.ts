@@ -1,5 +1,5 @@
 // The checks of the probes across operations (steps/methods.ts, scopes.ts): what each probe's answer says, as findings.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { ScopesScenario, UnsupportedMethodsScenario } from "../model/step-scenarios.js";
 import { ALLOW_HEADER_CHECK, allowListsMethods } from "./allow-header.js";
@@ -8,7 +8,7 @@ import { methodRefused, scopesEnforced } from "./probe-checks.js";
 /** unsupported_method on each probe (a success the contract leaves open is an observation), and allow_header. */
 export function judgeUnsupportedMethods(
   { checks, probes }: UnsupportedMethodsScenario,
-  context: RunContext,
+  context: JudgeContext,
 ): Finding[] {
   const findings: Finding[] = [];
   for (const { method, path, documented, probe } of probes) {
@@ -23,7 +23,7 @@ export function judgeUnsupportedMethods(
 }
 
 /** scope_enforcement on each request with the narrower key; skipped without one. */
-export function judgeScopes({ narrowerKey, tries }: ScopesScenario, context: RunContext): Finding[] {
+export function judgeScopes({ narrowerKey, tries }: ScopesScenario, context: JudgeContext): Finding[] {
   if (!narrowerKey) {
     const reason = "needs a second, narrower key: --read-only-api-key (or CATALOG_READ_API_KEY)";
     return [{ about: "check", name: "scope_enforcement", decision: "skipped", reason }];

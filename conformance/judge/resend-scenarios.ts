@@ -1,6 +1,6 @@
 // The checks of the steps that send a request again as it was (steps/nonce-replay.ts, update-visible.ts): a replayed
 // nonce must be refused; an update sent again must show on the read after it.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { NonceReplayScenario, UpdatesVisibleScenario } from "../model/step-scenarios.js";
 import { pointerValue } from "../contract/links.js";
@@ -9,7 +9,7 @@ import { nonceUsedElsewhereIsRefused, replayIsRefused, updateIsVisible } from ".
 import { cannotRunOf, outcomeOf } from "./verdict.js";
 
 /** nonce_replay: the replay and the nonce used on another operation are refused (a refused first proves nothing). */
-export function judgeNonceReplay({ first, replay, reuse }: NonceReplayScenario, context: RunContext): Finding[] {
+export function judgeNonceReplay({ first, replay, reuse }: NonceReplayScenario, context: JudgeContext): Finding[] {
   const { api } = context.options;
   if (!isSuccess(api, first.exchange.response)) {
     const outcome = outcomeOf(context, first.exchange);
@@ -24,7 +24,7 @@ export function judgeNonceReplay({ first, replay, reuse }: NonceReplayScenario, 
 }
 
 /** update_visible_on_read: the read after the update sent again shows what it sent. */
-export function judgeUpdatesVisible({ at, sentAgain, readBack }: UpdatesVisibleScenario, context: RunContext) {
+export function judgeUpdatesVisible({ at, sentAgain, readBack }: UpdatesVisibleScenario, context: JudgeContext) {
   const check = "update_visible_on_read";
   const { api } = context.options;
   const update = sentAgain.operationId;

@@ -2,7 +2,7 @@
 // exchanges and searches say, through the checks of sequence-checks.ts and echoed.ts; and, where a prerequisite of a
 // check failed (a creation, a search, a deletion), why it could not run.
 import type { ResourceKind } from "../apis.js";
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type {
   CreationAttempt,
@@ -27,13 +27,13 @@ const UPDATE_VISIBLE = "update_visible_on_read";
 const USE_AFTER_FREE: CheckName = "use_after_free";
 
 /** The new resource's id, when the creation made one: accepted, with an id in the answer. */
-function madeId(context: RunContext, creation: CreationAttempt): string | number | undefined {
+function madeId(context: JudgeContext, creation: CreationAttempt): string | number | undefined {
   return creation.sent && isSuccess(context.options.api, creation.create.exchange.response) ? creation.id : undefined;
 }
 
 /** created_values_echoed on the creation response; when no resource came of it, why each of `checks` cannot run. */
 function judgeCreation(
-  context: RunContext,
+  context: JudgeContext,
   kind: ResourceKind,
   creation: CreationAttempt,
   checks: CheckName[],
@@ -49,7 +49,7 @@ function judgeCreation(
 }
 
 /** created_values_echoed on the creation's own response: what was sent comes back. */
-function echoedOnCreation(context: RunContext, kind: ResourceKind, creation: CreationAttempt): Finding[] {
+function echoedOnCreation(context: JudgeContext, kind: ResourceKind, creation: CreationAttempt): Finding[] {
   if (!creation.sent) return [];
   const model = context.model(kind.create);
   const where = `the ${kind.create} response`;
@@ -58,7 +58,7 @@ function echoedOnCreation(context: RunContext, kind: ResourceKind, creation: Cre
 }
 
 /** create → listed → read → update → delete → not listed and no longer updatable, in the order the step went. */
-export function judgeLifecycle(scenario: LifecycleScenario, context: RunContext): Finding[] {
+export function judgeLifecycle(scenario: LifecycleScenario, context: JudgeContext): Finding[] {
   const { kind, creation, replay } = scenario;
   const checks: CheckName[] = [
     ...(kind.list ? (["ensure_resource_availability"] as const) : []),
@@ -78,7 +78,7 @@ export function judgeLifecycle(scenario: LifecycleScenario, context: RunContext)
 }
 
 /** ensure_resource_availability: the new resource is in its list, as it was created (created_values_echoed). */
-function judgeListed(context: RunContext, { kind, creation, listed }: LifecycleScenario, id: string | number) {
+function judgeListed(context: JudgeContext, { kind, creation, listed }: LifecycleScenario, id: string | number) {
   if (!listed || !creation.sent) return [];
   if (listed.outcome === "unknown")
     return [
@@ -98,7 +98,7 @@ function judgeListed(context: RunContext, { kind, creation, listed }: LifecycleS
  * update_visible_on_read: an accepted update shows where the list showed the resource before. Only fields whose
  * value the update changed are evidence; none changed, nothing is found.
  */
-function judgeUpdateInList(context: RunContext, { kind, listed, update }: LifecycleScenario, id: string | number) {
+function judgeUpdateInList(context: JudgeContext, { kind, listed, update }: LifecycleScenario, id: string | number) {
   const listOperation = kind.list?.operationId;
   if (!update || !context.options.checks.has(UPDATE_VISIBLE) || !listOperation) return [];
   if (!isSuccess(context.options.api, update.update.exchange.response)) return [];
@@ -118,7 +118,7 @@ function judgeUpdateInList(context: RunContext, { kind, listed, update }: Lifecy
 }
 
 /** use_after_free: the deleted resource neither answers an update (or a second delete) nor stays in its list. */
-function judgeDeletion(context: RunContext, scenario: LifecycleScenario, id: string | number): Finding[] {
+function judgeDeletion(context: JudgeContext, scenario: LifecycleScenario, id: string | number): Finding[] {
   const { kind, deletion, listed, usedAfterDeletion: used, searchedAfterDeletion: search } = scenario;
   const { api } = context.options;
   if (!deletion) return [];
@@ -142,7 +142,7 @@ function judgeDeletion(context: RunContext, scenario: LifecycleScenario, id: str
 }
 
 /** idempotency: the repeat with the same key answers the same product; created_values_echoed on the first. */
-export function judgeIdempotency({ kind, creation, repeat }: IdempotencyScenario, context: RunContext): Finding[] {
+export function judgeIdempotency({ kind, creation, repeat }: IdempotencyScenario, context: JudgeContext): Finding[] {
   if (!creation.sent)
     return (["idempotency", "created_values_echoed"] as const).map((check) =>
       cannotRunOf(check, `the ${kind.name} could not be created: ${creation.why}`),
@@ -161,7 +161,7 @@ export function judgeIdempotency({ kind, creation, repeat }: IdempotencyScenario
 }
 
 /** list_parameters_honoured: the rows the step created for page 2, and page 2 not sent when the list stayed short. */
-export function judgeListPages({ operationId, rowsAdded, secondPage }: ListPagesScenario, context: RunContext) {
+export function judgeListPages({ operationId, rowsAdded, secondPage }: ListPagesScenario, context: JudgeContext) {
   const check = "list_parameters_honoured";
   const findings: Finding[] = (rowsAdded?.creations ?? []).flatMap((creation) =>
     judgeCreation(context, rowsAdded!.kind, creation, [check]),

@@ -1,5 +1,5 @@
 // The checks that read the step scenarios (model/step-scenarios.ts): one function per scenario, returning findings.
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Finding } from "../model/finding.js";
 import type { StepScenario } from "../model/step-scenarios.js";
 import { judgeScopes, judgeUnsupportedMethods } from "./probe-scenarios.js";
@@ -9,7 +9,7 @@ import { judgeIdempotency, judgeLifecycle, judgeListPages } from "./sequence-sce
 type ScenarioNamed = { [S in StepScenario as S["name"]]: S };
 
 /** Every scenario's judge: the type leaves out none. */
-const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: RunContext) => Finding[] } = {
+const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context: JudgeContext) => Finding[] } = {
   lifecycle: judgeLifecycle,
   idempotency: judgeIdempotency,
   "list pages": judgeListPages,
@@ -19,9 +19,9 @@ const JUDGES: { [N in keyof ScenarioNamed]: (scenario: ScenarioNamed[N], context
   "updates visible": judgeUpdatesVisible,
 };
 
-const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: RunContext) =>
+const judgeNamed = <N extends keyof ScenarioNamed>(name: N, scenario: ScenarioNamed[N], context: JudgeContext) =>
   JUDGES[name](scenario, context);
 
-export function judgeStepScenario(scenario: StepScenario, context: RunContext): Finding[] {
+export function judgeStepScenario(scenario: StepScenario, context: JudgeContext): Finding[] {
   return judgeNamed(scenario.name, scenario, context);
 }

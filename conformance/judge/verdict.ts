@@ -2,7 +2,7 @@
 // `x-assumption`; the decision that a check applies but could not run, and how an exchange ended for its reason.
 import type { Decision, Verdict } from "../model/finding.js";
 import type { CheckName } from "../model/check-registry.js";
-import type { RunContext } from "../context.js";
+import type { JudgeContext } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
 import type { CheckNote } from "./assumptions.js";
 import { envelopeError } from "../contract/words.js";
@@ -34,7 +34,7 @@ export const cannotRunOf = (check: CheckName, reason: string): Decision => ({
 });
 
 /** How an exchange ended, for the reason a check could not run. */
-export function outcomeOf(context: Pick<RunContext, "options">, exchange: Exchange): string {
+export function outcomeOf(context: Pick<JudgeContext, "options">, exchange: Exchange): string {
   if (!exchange.response) return exchange.error ?? "no response";
   const inBody = envelopeError(context.options.api, exchange.response);
   return `status ${exchange.response.status}${inBody ? `, ${inBody}` : ""}`;

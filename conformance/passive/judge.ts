@@ -14,9 +14,10 @@ import { CHECK_LIST, CHECK_NAMES, type CheckName, appliesTo } from "../model/che
 import type { Decision } from "../model/finding.js";
 import type { Expectation } from "../model/cases.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
-import { buildReport, type CheckResult, type RunReport } from "../report/report.js";
+import { buildReport, type CheckResult, type ReportContext, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
-import { RunContext } from "../context.js";
+import type { RunOptions } from "../context.js";
+import { RecordedContext } from "./recorded-context.js";
 import { Judge } from "../judge/judge.js";
 import { Ledger } from "../report/ledger.js";
 import type { Exchange } from "../model/exchange.js";
@@ -105,26 +106,18 @@ function passiveParts(
   api: ApiName,
   options: PassiveJudgeOptions,
   secrets: Secrets,
-): { context: RunContext; ledger: Ledger; judge: Judge } {
-  const context = new RunContext({
-    api,
-    baseUrl: options.baseUrl ?? "",
-    credentials: RECORDED_CREDENTIALS,
+): { context: RecordedContext; ledger: Ledger; judge: Judge } {
+  const checks = options.checks ?? new Set(CHECK_NAMES);
+  const baseUrl = options.baseUrl ?? "";
+  const { strict } = options;
+  const context = new RecordedContext(
+    { api, baseUrl, checks, strict, credentials: RECORDED_CREDENTIALS, allowWrites: false },
     secrets,
-    maxExamples: 0,
-    seed: 0,
-    operations: [],
-    checks: options.checks ?? new Set(CHECK_NAMES),
-    allowWrites: true,
-    timeoutMs: 1,
-    maxShrinks: 0,
-    signal: new AbortController().signal,
-    strict: options.strict,
-    onProgress: (event) => {
-      if (event.type === "failure") options.onFailure?.(event);
-    },
-  });
-  const ledger = new Ledger(context.options, secrets, () => false);
+  );
+  const onProgress: RunOptions["onProgress"] = (event) => {
+    if (event.type === "failure") options.onFailure?.(event);
+  };
+  const ledger = new Ledger({ checks, baseUrl, onProgress }, secrets, () => false);
   const judge = new Judge(context, ledger);
   const skipped: Decision[] = [];
   const skip = (name: CheckName, reason: string) => skipped.push({ about: "check", name, decision: "skipped", reason });
@@ -173,7 +166,7 @@ export function createPassiveJudge(api: ApiName, options: PassiveJudgeOptions): 
 class PassiveRun implements PassiveJudge {
   readonly secrets: Secrets;
   private readonly traffic: TrafficSecrets;
-  private readonly context: RunContext;
+  private readonly context: RecordedContext;
   private readonly ledger: Ledger;
   private readonly verdicts: Judge;
   private readonly history: HistoryCheck[];
@@ -295,9 +288,24 @@ class PassiveRun implements PassiveJudge {
     return { ...check, skipped: `no recorded request the contract allows carried ${credential}` };
   }
 
+  /** What the report states of the run: a recorded one, which has no seed, no cases of its own and writes nothing. */
+  private recordedRun(): ReportContext {
+    const { api, checks } = this.context.options;
+    const options = {
+      api,
+      baseUrl: this.baseUrl ?? "",
+      seed: 0,
+      maxExamples: 0,
+      allowWrites: false,
+      operations: [],
+      checks,
+    };
+    return { options, secrets: this.secrets, ownsPath: () => true };
+  }
+
   report(): RunReport {
     const now = new Date();
-    const built = buildReport(this.context, this.ledger, {
+    const built = buildReport(this.recordedRun(), this.ledger, {
       startedAt: this.first === undefined ? now : new Date(this.first),
       finishedAt: this.last === undefined ? now : new Date(this.last),
       interrupted: false,

@@ -17,7 +17,8 @@ import {
 } from "./budget-report.js";
 import { operationsOf } from "../contract/lookup.js";
 import type { Observation } from "../judge/observations.js";
-import type { RunContext } from "../context.js";
+import type { RunOptions } from "../context.js";
+import type { Secrets } from "./secrets.js";
 import type { FailureRecord, Ledger, Tally, WarningRecord } from "./ledger.js";
 import type { TrackedResource } from "../send/resources.js";
 import type { PassiveSummary, RecordedExchange } from "../passive/types.js";
@@ -74,7 +75,7 @@ export interface RunReport {
 }
 
 /** Why an operation was not run: the run's skipped operations, then those left out by --operation or --shard. */
-function notRunReasons(context: RunContext, ledger: Ledger, budget: BudgetReport | undefined): Map<string, string> {
+function notRunReasons(context: ReportContext, ledger: Ledger, budget: BudgetReport | undefined): Map<string, string> {
   const reasons = new Map(ledger.skippedOperations);
   const spent = budget && `not reached within the budget (${budgetWords(budget)})`;
   const selected = context.options.operations;
@@ -90,7 +91,7 @@ function notRunReasons(context: RunContext, ledger: Ledger, budget: BudgetReport
 
 /** Each selected check's results from the ledger, or why it has none (skipped, could not run, not reached). */
 function checkResults(
-  context: RunContext,
+  context: ReportContext,
   ledger: Ledger,
   budget: BudgetReport | undefined,
   notReached: PlanOutcome["notReached"],
@@ -126,8 +127,20 @@ export interface RunOutcome {
   plan?: PlanOutcome;
 }
 
+/**
+ * What the report reads of a run besides its ledger: the options it states, the secrets to keep out of it, and the
+ * paths of the run's shard. An active run's context is one; a passive run states a recorded run's.
+ */
+export interface ReportContext {
+  readonly options: Pick<
+    RunOptions,
+    "api" | "baseUrl" | "seed" | "shard" | "maxExamples" | "allowWrites" | "nonce" | "operations" | "checks"
+  >;
+  readonly secrets: Secrets;
+  ownsPath(path: string): boolean;
+}
 /** The report of a run, from its ledger alone (and the run's options): every text in it redacted. */
-export function buildReport(context: RunContext, ledger: Ledger, outcome: RunOutcome): RunReport {
+export function buildReport(context: ReportContext, ledger: Ledger, outcome: RunOutcome): RunReport {
   const { options, secrets } = context;
   const budget = outcome.plan && budgetReport(outcome.plan);
   const notReached = outcome.plan?.notReached ?? [];
