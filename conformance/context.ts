@@ -61,8 +61,7 @@ export type ProgressEvent =
 
 /**
  * What judging needs to know, and only that: the API, the selected checks, --strict, the run's credentials, the
- * contract's facts and the secrets to keep out of every output. A run's context is one; a passive run over recorded
- * traffic builds its own (passive/recorded-context.ts).
+ * contract's facts and the secrets to keep out of every output (ContractFacts below).
  */
 export interface JudgeContext {
   readonly options: Pick<
@@ -74,6 +73,36 @@ export interface JudgeContext {
   readonly declaredRateLimit: DeclaredRateLimit | undefined;
   model(operationId: string): OperationModel;
 }
+
+/**
+ * What judging reads of an API's contract: the profile, the declared rate limit and the operation models, each read
+ * once. A run's context is one; a passive run over recorded traffic judges with one of its own (passive/judge.ts),
+ * with no seed, budget or writes, since it sends nothing.
+ */
+export class ContractFacts implements JudgeContext {
+  readonly profile: ApiProfile;
+  /** The contract's x-rate-limit, if it declares one: requests then go one at a time. */
+  readonly declaredRateLimit: DeclaredRateLimit | undefined;
+  private readonly models = new Map<string, OperationModel>();
+
+  constructor(
+    readonly options: JudgeContext["options"],
+    readonly secrets: Secrets,
+  ) {
+    this.profile = PROFILES[options.api];
+    this.declaredRateLimit = loadContract(options.api).document.info["x-rate-limit"] as DeclaredRateLimit | undefined;
+  }
+
+  model(operationId: string): OperationModel {
+    let model = this.models.get(operationId);
+    if (!model) {
+      model = operationModel(operationOf(this.options.api, operationId));
+      this.models.set(operationId, model);
+    }
+    return model;
+  }
+}
+
 /** The contract's x-rate-limit (info), when it declares one. */
 export interface DeclaredRateLimit {
   limit: number;
@@ -81,24 +110,18 @@ export interface DeclaredRateLimit {
   headers: { limit: string; remaining: string; reset: string };
 }
 
-export class RunContext implements JudgeContext {
-  readonly profile: ApiProfile;
-  readonly secrets: Secrets;
+export class RunContext extends ContractFacts {
+  declare readonly options: RunOptions;
   /** The contract's Link Objects. */
   readonly links: ContractLink[];
   /** The resources the stateful sequences follow: from the links, then the profile's. */
   readonly resources: ResourceKind[];
-  /** The contract's x-rate-limit, if it declares one: requests then go one at a time. */
-  readonly declaredRateLimit: DeclaredRateLimit | undefined;
-  private readonly models = new Map<string, OperationModel>();
 
-  constructor(readonly options: RunOptions) {
+  constructor(options: RunOptions) {
+    super(options, options.secrets ?? new Secrets(options.credentials));
     const document = loadContract(options.api).document;
-    this.profile = PROFILES[options.api];
-    this.secrets = options.secrets ?? new Secrets(options.credentials);
     this.links = readLinks(document);
     this.resources = [...linkedResources(document, (id) => this.isRead(id)), ...this.profile.resources];
-    this.declaredRateLimit = document.info["x-rate-limit"] as DeclaredRateLimit | undefined;
   }
 
   /** The contract declares a rate limit (x-rate-limit): requests go one at a time. */
@@ -134,15 +157,6 @@ export class RunContext implements JudgeContext {
       ["get", "head", "options"].includes(operationOf(this.options.api, operationId).method) ||
       operationId in this.profile.readOnly
     );
-  }
-
-  model(operationId: string): OperationModel {
-    let model = this.models.get(operationId);
-    if (!model) {
-      model = operationModel(operationOf(this.options.api, operationId));
-      this.models.set(operationId, model);
-    }
-    return model;
   }
 
   isSecured(model: OperationModel): boolean {

@@ -16,8 +16,7 @@ import type { Expectation } from "../model/cases.js";
 import { RESPONSE_CHECK_NAMES } from "../judge/response-checks.js";
 import { buildReport, type CheckResult, type ReportContext, type RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
-import type { RunOptions } from "../context.js";
-import { RecordedContext } from "./recorded-context.js";
+import { ContractFacts, type RunOptions } from "../context.js";
 import { Judge } from "../judge/judge.js";
 import { Ledger } from "../report/ledger.js";
 import type { Exchange } from "../model/exchange.js";
@@ -106,11 +105,11 @@ function passiveParts(
   api: ApiName,
   options: PassiveJudgeOptions,
   secrets: Secrets,
-): { context: RecordedContext; ledger: Ledger; judge: Judge } {
+): { context: ContractFacts; ledger: Ledger; judge: Judge } {
   const checks = options.checks ?? new Set(CHECK_NAMES);
   const baseUrl = options.baseUrl ?? "";
   const { strict } = options;
-  const context = new RecordedContext(
+  const context = new ContractFacts(
     { api, baseUrl, checks, strict, credentials: RECORDED_CREDENTIALS, allowWrites: false },
     secrets,
   );
@@ -166,7 +165,7 @@ export function createPassiveJudge(api: ApiName, options: PassiveJudgeOptions): 
 class PassiveRun implements PassiveJudge {
   readonly secrets: Secrets;
   private readonly traffic: TrafficSecrets;
-  private readonly context: RecordedContext;
+  private readonly context: ContractFacts;
   private readonly ledger: Ledger;
   private readonly verdicts: Judge;
   private readonly history: HistoryCheck[];
