@@ -15,9 +15,18 @@ afterAll(async () => {
 
 describe("the default budget of a rate-limited contract", () => {
   it("catches every links fault in a whole run of at most 60 requests (90 with writes)", async () => {
+    // The runs mostly wait for their one-second windows, so they go side by side, each against its own server;
+    // a fault that patches the contract patches it for the whole process, so those go first, alone.
+    const runs = [];
+    for (const fault of LINKS_FAULTS.filter((f) => f.contract))
+      runs.push({ fault, run: await runLinksFault(fault, "default") });
+    const unpatched = LINKS_FAULTS.filter((f) => !f.contract);
+    runs.push(
+      ...(await Promise.all(unpatched.map(async (fault) => ({ fault, run: await runLinksFault(fault, "default") })))),
+    );
+    expect(runs.length).toBe(LINKS_FAULTS.length);
     const missed: string[] = [];
-    for (const fault of LINKS_FAULTS) {
-      const run = await runLinksFault(fault, "default");
+    for (const { fault, run } of runs) {
       expect(run.requests, fault.name).toBeLessThanOrEqual(run.writes ? 90 : 60);
       if (!run.caught) missed.push(`${fault.name}: ${fault.check} not among ${run.failing.join(", ") || "nothing"}`);
     }

@@ -7,9 +7,10 @@ import { repoRoot, runToEnd } from "../support/processes.js";
 import { ORACLE_RUNS, runOnOracle } from "../support/schemathesis.js";
 
 describe("Schemathesis on the independent oracles (conformance/oracle)", () => {
-  it.each(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
+  // Side by side, each on its own server: the links runs mostly wait for their one-second windows.
+  it.concurrent.for(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
     "%s: no failure and no error, with writes",
-    async (_name, oracle) => {
+    async ([, oracle], { expect }) => {
       const run = await runOnOracle(oracle, 1);
       expect(run.code, run.output).toBe(0);
       expect(run.requests, run.output).toBeGreaterThan(20);

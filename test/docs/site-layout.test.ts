@@ -78,7 +78,8 @@ async function brokenWords(page: Page, tables = ".vp-doc table"): Promise<string
  * an overview) has no room for that and may wrap a long word rather than run past the screen. */
 const GENERATED_TABLES = ".vp-doc table.fields, .vp-doc table.errors, .vp-doc table.operations-index";
 
-describe("no table cell breaks a word", () => {
+// The pages of a describe load concurrently, each in a tab of its own: a page mostly waits for its network to idle.
+describe.concurrent("no table cell breaks a word", () => {
   it.for(referencePages)("%s at 1440 and 390 px", async (path, { expect }) => {
     const desktop = await wide.newPage();
     try {
@@ -95,7 +96,7 @@ describe("no table cell breaks a word", () => {
     }
   });
 
-  it("sees a word the layout breaks", async () => {
+  it("sees a word the layout breaks", async ({ expect }) => {
     const page = await wide.newPage();
     try {
       await page.setContent(
@@ -150,7 +151,7 @@ const operations = API_NAMES.flatMap((api) =>
     .map((op) => ({ api, operationId: op.operationId, path: `/reference/${api}/${operationPage(op)}` })),
 );
 
-describe("at 1440 px, the request sample and the console sit beside the operation's heading", () => {
+describe.concurrent("at 1440 px, the request sample and the console sit beside the operation's heading", () => {
   it.for(operations.map((op) => [op.operationId, op] as const))("%s", async ([operationId, op], { expect }) => {
     const page = await wide.newPage();
     try {
