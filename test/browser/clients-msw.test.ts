@@ -10,15 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
-import type { Browser } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../scripts/docs/chromium.js";
+import { workerChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/processes.js";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), "contracts-browser-"));
 let server: Server;
-let browser: Browser;
+let context: BrowserContext;
 let origin = "";
 
 beforeAll(async () => {
@@ -52,18 +52,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  context = await (await workerChromium()).newContext();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   await new Promise((resolve) => server?.close(resolve));
   rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("the pay and links clients with the MSW worker handlers in Chromium", () => {
   it("makes typed calls that the handlers answer, without a server behind them", async () => {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const problems: string[] = [];
     // Chromium logs every 4xx answer as "Failed to load resource"; the refusals below are expected ones.
     page.on(

@@ -6,14 +6,15 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import { startLinksServer } from "../../conformance/fault-servers/links.js";
 import { startPayServer } from "../../conformance/fault-servers/pay.js";
 import { groupCauses } from "../../conformance/report/causes.js";
 import { htmlReport } from "../../conformance/report/report-html.js";
 import type { RunReport } from "../../conformance/report/report.js";
-import { installChromiumIfMissing, launchChromium } from "../../scripts/docs/chromium.js";
+import { installChromiumIfMissing } from "../../scripts/docs/chromium.js";
+import { workerChromium } from "../support/chromium.js";
 import { conformInProcess } from "../support/conform.js";
 import { secretForms } from "../support/secret-forms.js";
 
@@ -24,10 +25,7 @@ const env = { ...FAULT_SERVER_CREDENTIALS, ...secrets };
 let browser: Browser;
 beforeAll(async () => {
   installChromiumIfMissing();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerChromium();
 });
 
 const cases = [

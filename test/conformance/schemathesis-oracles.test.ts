@@ -10,12 +10,12 @@ describe("Schemathesis on the independent oracles (conformance/oracle)", () => {
   // Side by side, each on its own server: the links runs mostly wait for their one-second windows.
   it.concurrent.for(ORACLE_RUNS.map((oracle) => [oracle.name, oracle] as const))(
     "%s: no failure and no error, with writes",
+    { timeout: 600_000 },
     async ([, oracle], { expect }) => {
       const run = await runOnOracle(oracle, 1);
       expect(run.code, run.output).toBe(0);
       expect(run.requests, run.output).toBeGreaterThan(20);
     },
-    600_000,
   );
 });
 

@@ -5,9 +5,10 @@
 // every export) type-checked with tsc under `strict` against the shipped declarations and run with node, the
 // browser entry points bundled by esbuild for the browser, and the installed tree measured and printed.
 //
-// @platform/contracts-tools: every command of the installed `contracts` binary, including `contracts mock`, and a
-// real `contracts conform` run against `contracts sandbox`, both from the install; the MSW handlers with the
-// application's own msw (a peer dependency).
+// @platform/contracts-tools, in the run's application with both packages installed (made once for the package tests):
+// every command of the installed `contracts` binary, including `contracts mock`, and a real `contracts conform` run
+// against `contracts sandbox`, both from the install; the MSW handlers with the application's own msw (a peer
+// dependency).
 //
 // Servers listen on ports the system hands out, so this test needs no private network; `npm install` needs the
 // registry.
@@ -30,13 +31,20 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../lib/contract/index.js";
 import { type PackedPackage, readManifest } from "../../scripts/pack.js";
-import { askMockOnce, conformAgainstSandbox, packCompiled, stopAll } from "../support/installed-packages.js";
+import {
+  appWithBothPackages,
+  askMockOnce,
+  conformAgainstSandbox,
+  packedPackages,
+  rootRange,
+  stopAll,
+} from "../support/installed-packages.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
 const rootManifest = readManifest(join(repoRoot, "package.json"));
 /** The msw range the repository tests with (dependency or devDependency of the private root). */
-const mswRange = { ...rootManifest.devDependencies, ...rootManifest.dependencies }.msw!;
+const mswRange = rootRange("msw");
 const consumerApp = join(repoRoot, "test", "package", "consumer-app");
 const scratch = mkdtempSync(join(tmpdir(), "contracts-package-"));
 const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"];
@@ -56,25 +64,22 @@ function project(name: string): string {
 }
 
 const clientsProject = join(scratch, "app");
-const toolsProject = join(scratch, "dev-tools");
+/** The run's application with both packages, msw and tsx installed (test/support/installed-packages.ts). */
+let toolsProject: string;
 const installedIn = (dir: string, pkg: PackedPackage) => join(dir, "node_modules", ...pkg.name.split("/"));
 
 // The installs run side by side, and each part of the file waits for its own: the clients' checks (a tsc of the
-// consumer among them) run while the tools install is still unpacking.
+// consumer among them) run while the application with the tools is still being installed.
 let clientsInstalled: Promise<unknown>;
 let toolsInstalled: Promise<unknown>;
 
 beforeAll(async () => {
-  // The checkout's dist/, which the global setup compiled from the current sources (npm run pack compiles its own).
-  const packed = await packCompiled(join(scratch, "tarballs"));
-  clients = packed.find((p) => p.name === "@platform/contracts")!;
-  tools = packed.find((p) => p.name === "@platform/contracts-tools")!;
+  ({ clients, tools } = await packedPackages());
   project("app");
   for (const file of ["main.ts", "tsconfig.json"]) copyFileSync(join(consumerApp, file), join(clientsProject, file));
-  project("dev-tools");
+  // @platform/contracts alone, to measure what it installs.
   clientsInstalled = run("npm", [...INSTALL, clients.tarball], { cwd: clientsProject, timeout: 280_000 });
-  // msw is the application's own: a peer dependency of the tools.
-  toolsInstalled = run("npm", [...INSTALL, tools.tarball, `msw@${mswRange}`], { cwd: toolsProject, timeout: 280_000 });
+  toolsInstalled = appWithBothPackages().then((app) => (toolsProject = app));
   // Each is awaited by the part that needs it; a failure must not count as unhandled meanwhile.
   for (const install of [clientsInstalled, toolsInstalled]) install.catch(() => undefined);
 }, 300_000);
@@ -269,7 +274,7 @@ describe("@platform/contracts-tools (what it installs)", () => {
       expect(tools.files).toContain(required);
     const { packages, bytes } = measureTree(join(toolsProject, "node_modules"));
     console.log(
-      `@platform/contracts-tools installed with msw: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (for development machines and CI only)`,
+      `both packages installed with msw and tsx: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MB (the tools are for development machines and CI only)`,
     );
   });
 });
@@ -338,7 +343,7 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
       server.close();`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: toolsProject });
     expect(JSON.parse(stdout)).toEqual({ status: 200, campaigns: 2 });
-    const entry = join(toolsProject, "browser-entry.js");
+    const entry = join(toolsProject, "consumer-msw-browser-entry.js");
     writeFileSync(
       entry,
       `import { setupWorker } from "msw/browser";\nimport { createSandboxHandlers } from "@platform/contracts-tools/msw";\nexport const worker = setupWorker(...createSandboxHandlers());`,

@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMocks, startMocks } from "../../mock/prism.js";
-import { readManifest } from "../../scripts/pack.js";
 import { extractSamples } from "../docs/support/samples.js";
-import { packCompiled } from "../support/installed-packages.js";
+import { packedPackages, rootRange } from "../support/installed-packages.js";
 import { testPort } from "../support/ports.js";
 import { repoRoot } from "../support/processes.js";
 
@@ -51,16 +50,11 @@ const sh = (script: string) =>
   );
 
 beforeAll(async () => {
-  const packed = await packCompiled(join(scratch, "tarballs"));
+  const { clients, tools } = await packedPackages();
   mkdirSync(app);
-  const root = readManifest(join(repoRoot, "package.json"));
-  const msw = { ...root.devDependencies, ...root.dependencies }.msw!;
-  const [contracts, tools] = ["@platform/contracts", "@platform/contracts-tools"].map(
-    (name) => packed.find((p) => p.name === name)!.tarball,
-  );
   await sh("npm init -y");
   // As the README says: the application installs the packages by path; msw for the guide's MSW sample.
-  await sh(`npm install ${contracts} && npm install --save-dev ${tools} msw@'${msw}'`);
+  await sh(`npm install ${clients.tarball} && npm install --save-dev ${tools.tarball} msw@'${rootRange("msw")}'`);
   [mocks] = await Promise.all([startMocks({ apis: ["links"], ports: { links: MOCK_PORT + 1 } })]);
 }, 300_000);
 

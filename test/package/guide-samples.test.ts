@@ -15,8 +15,7 @@
 // (`127.0.0.1:4011` and the like, nothing else of the code changes). The sandbox's links limit is the contract's 30
 // requests per 5 s instead of per 60 s, so that the rate-limit sample waits seconds, not a minute.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,10 +24,9 @@ import { type RunningMocks, startMocks } from "../../mock/prism.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
 import { cancelAtSandbox, signInAtSandbox } from "../../mock/sandbox/sign-in.js";
-import { staleness } from "../../scripts/build-if-stale.mjs";
-import { packPackages, readManifest } from "../../scripts/pack.js";
 import { extractSamples, type Sample } from "../docs/support/samples.js";
 import { missingLines } from "../mock/support/guide-commands.js";
+import { appWithBothPackages } from "../support/installed-packages.js";
 import { portAnswers, testPort } from "../support/ports.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
@@ -75,33 +73,14 @@ function toTestPorts(code: string): string {
     .replace(/\.listen\((\d+)\b/g, (whole, port: string) => (OWN_PORTS[port] ? `.listen(${OWN_PORTS[port]}` : whole));
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "contracts-guide-samples-"));
-const app = join(scratch, "app");
+/** The run's application with both packages installed from their tarballs (test/support/installed-packages.ts). */
+let app: string;
 let mocks: RunningMocks;
 let sandbox: RunningSandbox;
 const started: RunningCommand[] = [];
 
 beforeAll(async () => {
-  const stale = staleness();
-  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
-  const packed = await packPackages(repoRoot, join(scratch, "tarballs"), { compiled: join(repoRoot, "dist") });
-  const root = readManifest(join(repoRoot, "package.json"));
-  const { msw, tsx } = { ...root.devDependencies, ...root.dependencies };
-  mkdirSync(app);
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  const install = run(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      ...packed.map((p) => p.tarball),
-      `msw@${msw}`,
-      `tsx@${tsx}`,
-    ],
-    { cwd: app, timeout: 280_000 },
-  );
+  const installed = appWithBothPackages().then((dir) => (app = dir));
   const identity = defaultConfig();
   const client = identity.identity.clients[0]!;
   client.redirect_uris = client.redirect_uris.map(toTestPorts);
@@ -113,14 +92,13 @@ beforeAll(async () => {
       config: identity,
       rateLimit: { limit: 30, windowSeconds: 5 },
     }),
-    install,
+    installed,
   ]);
 }, 300_000);
 
 afterAll(async () => {
   for (const command of started) if (command.child.exitCode === null) command.child.kill("SIGTERM");
   await Promise.all([...started.map((command) => command.exit), mocks?.stop(), sandbox?.stop()]);
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The sample saved into the application as the reader saves it, and its file. */

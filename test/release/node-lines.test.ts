@@ -13,7 +13,13 @@ import { build } from "esbuild";
 import { satisfies } from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readManifest } from "../../scripts/pack.js";
-import { askMockOnce, conformAgainstSandbox, packCompiled, stopAll } from "../support/installed-packages.js";
+import {
+  askMockOnce,
+  conformAgainstSandbox,
+  packedPackages,
+  rootRange,
+  stopAll,
+} from "../support/installed-packages.js";
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
@@ -25,9 +31,10 @@ const nodes = new Map<string, string>();
 let tarballs: string[] = [];
 
 beforeAll(async () => {
-  const packed = await packCompiled(join(scratch, "tarballs"));
+  const { clients, tools } = await packedPackages();
+  const packed = [clients, tools];
   tarballs = packed.map((p) => p.tarball);
-  const msw = readManifest(join(repoRoot, "package.json")).dependencies!.msw!;
+  const msw = rootRange("msw");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
   const install = run(

@@ -4,11 +4,11 @@
 // origin cannot pay an order, neither with a cross-site form in a real browser nor by posting without the token.
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { identityRoutes } from "../../mock/sandbox/identity.js";
-import { launchChromium } from "../../scripts/docs/chromium.js";
+import { workerChromium } from "../support/chromium.js";
 import { testPort } from "../support/ports.js";
 import { runContracts } from "../support/processes.js";
 import { clientsFor } from "./support/clients.js";
@@ -211,10 +211,10 @@ describe("the payment page", () => {
   });
 
   describe("in a real browser", () => {
-    let browser: Browser;
+    let context: BrowserContext;
     let foreign: Server;
     beforeAll(async () => {
-      browser = await launchChromium();
+      context = await (await workerChromium()).newContext();
       // A page of another origin that posts the payment form of an order, as a malicious site would.
       foreign = createServer((req, res) => {
         const target = new URL(req.url!, "http://x").searchParams.get("target")!;
@@ -226,12 +226,12 @@ describe("the payment page", () => {
       await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
     });
     afterAll(async () => {
-      await browser?.close();
+      await context?.close();
       foreign?.close();
     });
 
     it("pays on the sandbox's own page, and a foreign page's form cannot pay", async () => {
-      const page = await browser.newPage();
+      const page = await context.newPage();
       try {
         const attacked = await createOrder();
         const foreignUrl = `http://localhost:${(foreign.address() as AddressInfo).port}/?target=${encodeURIComponent(attacked.url)}`;

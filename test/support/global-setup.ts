@@ -4,7 +4,8 @@
 // Installs Debian's chromium when it is missing (a fresh machine): here, once and before any test file starts, so
 // that no file finds it missing and no worker is blocked by apt-get for a minute.
 // Installs the pinned Schemathesis from PyPI (scripts/schemathesis-install.sh) when it is missing, for the same reason.
-// Also gives each run a directory for the docs site, which the docs tests build once (test/docs/support/built-site.ts).
+// Also gives each run a directory for what its files share and only one makes (test/support/once-per-run.ts): the
+// docs site, the packed tarballs, the application with both packages installed.
 // And makes npx's entry for this clone's `contracts` before tests run `npx contracts` in parallel, as the guides do:
 // npm writes that entry's package.json outside its lock, so two first runs at once, or one killed half-way, leave an
 // entry that fails every later `npx contracts` with ENOENT (as in npm/cli#8151). A broken one is removed and made
@@ -29,15 +30,15 @@ export default function setup(project: TestProject): () => void {
   installChromiumIfMissing();
   installSchemathesisIfMissing();
   prepareNpxEntry();
-  // A new directory for every run, reruns in watch mode included, so that edited docs are built again.
-  let docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
-  project.provide("docsSiteDir", docsSiteDir);
+  // A new directory for every run, reruns in watch mode included, so that edited docs and sources are made again.
+  let sharedRunDir = mkdtempSync(join(tmpdir(), "contracts-test-run-"));
+  project.provide("sharedRunDir", sharedRunDir);
   project.onTestsRerun(() => {
-    rmSync(docsSiteDir, { recursive: true, force: true });
-    docsSiteDir = mkdtempSync(join(tmpdir(), "contracts-docs-"));
-    project.provide("docsSiteDir", docsSiteDir);
+    rmSync(sharedRunDir, { recursive: true, force: true });
+    sharedRunDir = mkdtempSync(join(tmpdir(), "contracts-test-run-"));
+    project.provide("sharedRunDir", sharedRunDir);
   });
-  return () => rmSync(docsSiteDir, { recursive: true, force: true });
+  return () => rmSync(sharedRunDir, { recursive: true, force: true });
 }
 
 /** The pinned Schemathesis in .venv-schemathesis/, once before the files that run it start (they run in parallel). */

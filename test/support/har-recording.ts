@@ -6,12 +6,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { defaultConfig } from "../../mock/sandbox/config.js";
 import { startSandbox } from "../../mock/sandbox/server.js";
-import { launchChromium } from "../../scripts/docs/chromium.js";
 import { builtSite } from "../docs/support/built-site.js";
+import { workerChromium } from "./chromium.js";
 import { freePort } from "./ports.js";
 import { serveStatic } from "../docs/support/static-server.js";
 
@@ -90,11 +90,12 @@ export async function recordBrowserTraffic(): Promise<BrowserRecording> {
     config,
   });
   const urls = sandbox.urls;
-  const browser = await launchChromium();
+  const browser = await workerChromium();
   const dir = mkdtempSync(join(tmpdir(), "passive-har-"));
   const harPath = join(dir, "traffic.har");
+  let context: BrowserContext | undefined;
   try {
-    const context = await browser.newContext({ recordHar: { path: harPath, content: "embed" } });
+    context = await browser.newContext({ recordHar: { path: harPath, content: "embed" } });
     const page = await context.newPage();
     const on = (api: ApiName, path: string, operationId: string, fill?: (c: Locator) => Promise<void>) =>
       send(page, site.url, urls[api], path, operationId, fill);
@@ -154,7 +155,7 @@ export async function recordBrowserTraffic(): Promise<BrowserRecording> {
       },
     };
   } finally {
-    await browser.close();
+    await context?.close();
     await sandbox.stop();
     await site.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,15 @@
-// The packages as users install them, for test/package/consumer.test.ts (the machine's Node) and
-// test/release/node-lines.test.ts (Node 22 and 24): the tarballs packed from the checkout's dist/, and what both
-// files run from an install: `contracts mock` answering once, and `contracts conform` against `contracts sandbox`.
-import { readFileSync } from "node:fs";
+// The packages as users install them, for test/package/ (the machine's Node) and test/release/node-lines.test.ts
+// (Node 22 and 24): the tarballs packed from the checkout's dist/ and an application with both installed, each made
+// once per test run (test/support/once-per-run.ts), and what the files run from an install: `contracts mock`
+// answering once, and `contracts conform` against `contracts sandbox`.
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { RunReport } from "../../conformance/report/report.js";
 import { staleness } from "../../scripts/build-if-stale.mjs";
-import { packPackages, type PackedPackage } from "../../scripts/pack.js";
+import { packPackages, type PackedPackage, readManifest } from "../../scripts/pack.js";
+import { oncePerRun } from "./once-per-run.js";
 import { freePort } from "./ports.js";
 import { repoRoot, type RunningCommand } from "./processes.js";
 
@@ -15,11 +19,50 @@ export type StartContracts = (args: string[]) => RunningCommand;
 /** Runs the installed `contracts` binary to its end; rejects on a non-zero exit, as execFile does. */
 export type RunContracts = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
 
-/** Both tarballs, packed into `dir` from the checkout's dist/ (which the global setup compiled). */
-export async function packCompiled(dir: string): Promise<PackedPackage[]> {
-  const stale = staleness();
-  if (stale) throw new Error(`dist/ is stale (${stale}): the package test packs what the global setup compiled`);
-  return packPackages(repoRoot, dir, { compiled: join(repoRoot, "dist") });
+const PACKED = "packed.json";
+
+/** Both tarballs, packed from the checkout's dist/ (which the global setup compiled) once per test run. */
+export async function packedPackages(): Promise<{ clients: PackedPackage; tools: PackedPackage }> {
+  const dir = await oncePerRun(
+    "tarballs",
+    async (dir) => {
+      const stale = staleness();
+      if (stale) throw new Error(`dist/ is stale (${stale}): the package tests pack what the global setup compiled`);
+      const packed = await packPackages(repoRoot, dir, { compiled: join(repoRoot, "dist") });
+      writeFileSync(join(dir, PACKED), JSON.stringify(packed));
+    },
+    120_000,
+  );
+  const packed = JSON.parse(readFileSync(join(dir, PACKED), "utf8")) as PackedPackage[];
+  const named = (name: string) => packed.find((p) => p.name === name)!;
+  return { clients: named("@platform/contracts"), tools: named("@platform/contracts-tools") };
+}
+
+/** The range of a dependency the repository itself tests with (dependency or devDependency of the private root). */
+export function rootRange(name: string): string {
+  const root = readManifest(join(repoRoot, "package.json"));
+  return { ...root.devDependencies, ...root.dependencies }[name]!;
+}
+
+/**
+ * An application with both packages installed from their tarballs, the application's own msw (a peer dependency of
+ * the tools) and tsx, as the README's samples need, made once per test run. The files that use it add files of
+ * their own names to it and change nothing else.
+ */
+export function appWithBothPackages(): Promise<string> {
+  return oncePerRun(
+    "app",
+    async (app) => {
+      const { clients, tools } = await packedPackages();
+      writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+      const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", clients.tarball, tools.tarball];
+      await promisify(execFile)("npm", [...install, `msw@${rootRange("msw")}`, `tsx@${rootRange("tsx")}`], {
+        cwd: app,
+        timeout: 280_000,
+      });
+    },
+    300_000,
+  );
 }
 
 /** Stops the commands a test file started and left running, and waits for their exit. */

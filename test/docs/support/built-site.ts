@@ -2,64 +2,33 @@
 // headless Chromium at desktop and phone sizes. The test files that need it run in parallel workers; the first to
 // ask builds the site into the run's directory (test/support/global-setup.ts provides it), the others wait for it.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
-import { launchChromium } from "../../../scripts/docs/chromium.js";
+import { afterAll, beforeAll } from "vitest";
 import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
+import { workerChromium } from "../../support/chromium.js";
+import { oncePerRun } from "../../support/once-per-run.js";
 import { repoRoot } from "../../support/processes.js";
 import { freePort } from "../../support/ports.js";
 import { type PageVisit, Tabs, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
 import { serveStatic } from "./static-server.js";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** An empty directory of this test run for the built docs site; removed when the run ends. */
-    docsSiteDir: string;
-  }
-}
-
 const BUILD_TIMEOUT_MS = 600_000;
 
 /** The directory of the built site: built here, or by another test file of this run. */
-export async function builtSite(): Promise<string> {
-  const runDir = inject("docsSiteDir");
-  const outDir = join(runDir, "site");
-  const done = join(runDir, "built");
-  const failed = join(runDir, "failed");
-  let builder = true;
-  try {
-    mkdirSync(join(runDir, "building")); // atomic: exactly one file of the run builds
-  } catch {
-    builder = false;
-  }
-  if (builder) {
-    try {
+export function builtSite(): Promise<string> {
+  return oncePerRun(
+    "docs-site",
+    async (outDir) => {
       await promisify(execFile)(
         process.execPath,
         [join(repoRoot, "node_modules/vitepress/bin/vitepress.js"), "build", "docs", "--outDir", outDir],
-        {
-          cwd: repoRoot,
-          maxBuffer: 16 * 1024 * 1024,
-        },
+        { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
       );
-      writeFileSync(done, "");
-    } catch (error) {
-      writeFileSync(failed, String(error));
-      throw error;
-    }
-    return outDir;
-  }
-  const deadline = Date.now() + BUILD_TIMEOUT_MS;
-  while (!existsSync(done)) {
-    if (existsSync(failed))
-      throw new Error(`the docs site build of another test file failed:\n${readFileSync(failed, "utf8")}`);
-    if (Date.now() > deadline) throw new Error(`the docs site was not built within ${BUILD_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return outDir;
+    },
+    BUILD_TIMEOUT_MS,
+  );
 }
 
 export interface OpenSite {
@@ -76,7 +45,7 @@ export interface OpenSite {
 async function openBuiltSite(): Promise<OpenSite> {
   const outDir = await builtSite();
   const site = await serveStatic(outDir, await freePort());
-  const browser = await launchChromium();
+  const browser = await workerChromium();
   const contexts = {
     desktop: await browser.newContext({ viewport: VIEWPORTS.desktop }),
     phone: await browser.newContext({ viewport: VIEWPORTS.phone, isMobile: true, hasTouch: true }),
@@ -88,7 +57,7 @@ async function openBuiltSite(): Promise<OpenSite> {
     contexts,
     visit: (path, viewport = "desktop", allowedHosts = []) => visit(site.url, tabs[viewport], path, allowedHosts),
     async close() {
-      await browser.close();
+      await Promise.all([contexts.desktop.close(), contexts.phone.close()]);
       await site.close();
     },
   };
