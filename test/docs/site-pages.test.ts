@@ -66,19 +66,35 @@ describe("docs site pages", () => {
         ),
       ).toEqual([]);
       expect(starts.flatMap((start) => start.problems)).toEqual([]);
-      // And the walk does report a path the router does not know and an anchor that is missing.
-      const planted: CollectedLinks = new Map([
-        [`${site.url}/guide/no-such-page`, { from: "/planted", target: "" }],
-        [`${site.url}/guide/getting-started#no-such-anchor`, { from: "/planted", target: "" }],
-      ]);
-      expect(await brokenLinks([starts[0]!.page], site.url, planted)).toEqual([
-        "/guide/no-such-page (from /planted): PAGE NOT FOUND",
-        `${site.url}/guide/getting-started#no-such-anchor (from /planted): no element #no-such-anchor`,
-      ]);
     } finally {
       await Promise.all(starts.map((start) => start.end()));
     }
   }, 300_000);
+
+  it("the walk reports a path the router does not know, and a missing anchor of the page it opens next", async () => {
+    const { page, problems, end } = await site.visit("/guide/getting-started");
+    // The router changes the address before it renders the next page: with that page's code slow to come (held
+    // back here), the not-found page is still shown at the new address, and must not be taken for the next page.
+    const pageCode = /\/assets\/guide_pay\.md\.[\w-]+(\.lean)?\.js$/;
+    await page.route(pageCode, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    try {
+      const planted: CollectedLinks = new Map([
+        [`${site.url}/guide/no-such-page`, { from: "/planted", target: "" }],
+        [`${site.url}/guide/pay#no-such-anchor`, { from: "/planted", target: "" }],
+      ]);
+      expect(await brokenLinks([page], site.url, planted)).toEqual([
+        "/guide/no-such-page (from /planted): PAGE NOT FOUND",
+        `${site.url}/guide/pay#no-such-anchor (from /planted): no element #no-such-anchor`,
+      ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.unroute(pageCode);
+      await end();
+    }
+  });
 
   it("the previous/next links of the reference pages lead to reference pages", async () => {
     const { page, problems, end } = await site.visit("/reference/pay/gaps");
