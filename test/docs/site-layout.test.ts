@@ -78,25 +78,8 @@ async function brokenWords(page: Page, tables = ".vp-doc table"): Promise<string
  * an overview) has no room for that and may wrap a long word rather than run past the screen. */
 const GENERATED_TABLES = ".vp-doc table.fields, .vp-doc table.errors, .vp-doc table.operations-index";
 
-// The pages of a describe load concurrently, each in a tab of its own: a page mostly waits for its network to idle.
-describe.concurrent("no table cell breaks a word", () => {
-  it.for(referencePages)("%s at 1440 and 390 px", async (path, { expect }) => {
-    const desktop = await wide.newPage();
-    try {
-      await desktop.goto(`${site.url}${path}`, { waitUntil: "networkidle" });
-      expect(await brokenWords(desktop), "at 1440 px").toEqual([]);
-    } finally {
-      await desktop.close();
-    }
-    const { page, end } = await site.visit(path, "phone");
-    try {
-      expect(await brokenWords(page, GENERATED_TABLES), "at 390 px").toEqual([]);
-    } finally {
-      await end();
-    }
-  });
-
-  it("sees a word the layout breaks", async ({ expect }) => {
+describe("no table cell breaks a word", () => {
+  it("sees a word the layout breaks", async () => {
     const page = await wide.newPage();
     try {
       await page.setContent(
@@ -148,40 +131,71 @@ async function operationBoxes(
 const operations = API_NAMES.flatMap((api) =>
   operationsOf(readBundle(api))
     .filter((op) => !op.webhook)
-    .map((op) => ({ api, operationId: op.operationId, path: `/reference/${api}/${operationPage(op)}` })),
+    .map((op) => ({ operationId: op.operationId, path: `/reference/${api}/${operationPage(op)}` })),
 );
+/** The operations of each reference page, by the page's path. */
+const operationsByPage = new Map<string, string[]>(referencePages.map((path) => [path, []]));
+for (const { operationId, path } of operations) operationsByPage.get(path)?.push(operationId);
 
-describe.concurrent("at 1440 px, the request sample and the console sit beside the operation's heading", () => {
-  it.for(operations.map((op) => [op.operationId, op] as const))("%s", async ([operationId, op], { expect }) => {
-    const page = await wide.newPage();
-    try {
-      await page.goto(`${site.url}${op.path}#${operationId}`, { waitUntil: "networkidle" });
-      // Where a reader's click on the operation's link puts it: the heading at the top, below the site's bar.
-      await page.evaluate((id) => {
-        document.getElementById(id)!.scrollIntoView({ block: "start" });
-        window.scrollBy(0, -96);
-      }, operationId);
-      const inView = (box: Box | null) => box !== null && box.top >= 0 && box.bottom <= WIDE.height;
-      const { heading, sample, console, aside } = await operationBoxes(page, operationId);
-      expect(inView(heading), `heading ${JSON.stringify(heading)}`).toBe(true);
-      expect(inView(sample), `request sample ${JSON.stringify(sample)}`).toBe(true);
-      expect(inView(console), `console ${JSON.stringify(console)}`).toBe(true);
-      // Beside it, not below it: to its right, the right pane starting no lower than the heading (or, once the
-      // heading is scrolled up to the site's bar, held by `position: sticky` just below that bar).
-      expect(sample!.left).toBeGreaterThanOrEqual(heading!.right);
-      expect(aside!.top).toBeLessThanOrEqual(Math.max(heading!.bottom, STICKY_TOP));
-      // Sticky: with the operation's responses scrolled to, the sample and the console are still in view.
-      await page.locator(`[id="${operationId}-responses"]`).evaluate((element) => {
-        element.scrollIntoView({ block: "start" });
-      });
-      const later = await operationBoxes(page, operationId);
-      if (later.heading!.top < 0) {
-        expect(inView(later.sample), "request sample after scrolling").toBe(true);
-        expect(inView(later.console), "console after scrolling").toBe(true);
+/** At 1440 px, with the heading of `operationId` where a reader's click on its link puts it, what is not in view. */
+async function operationNotBeside(page: Page, operationId: string): Promise<string[]> {
+  await page.evaluate((id) => {
+    document.getElementById(id)!.scrollIntoView({ block: "start" });
+    window.scrollBy(0, -96);
+  }, operationId);
+  const inView = (box: Box | null) => box !== null && box.top >= 0 && box.bottom <= WIDE.height;
+  const { heading, sample, console, aside } = await operationBoxes(page, operationId);
+  const missing = [
+    ...(inView(heading) ? [] : [`heading ${JSON.stringify(heading)}`]),
+    ...(inView(sample) ? [] : [`request sample ${JSON.stringify(sample)}`]),
+    ...(inView(console) ? [] : [`console ${JSON.stringify(console)}`]),
+  ];
+  if (missing.length > 0) return missing.map((what) => `${operationId}: ${what} not in view`);
+  // Beside it, not below it: to its right, the right pane starting no lower than the heading (or, once the heading
+  // is scrolled up to the site's bar, held by `position: sticky` just below that bar).
+  if (sample!.left < heading!.right) missing.push(`${operationId}: the request sample is below the heading`);
+  if (aside!.top > Math.max(heading!.bottom, STICKY_TOP)) missing.push(`${operationId}: the right pane starts lower`);
+  // Sticky: with the operation's responses scrolled to, the sample and the console are still in view.
+  await page.locator(`[id="${operationId}-responses"]`).evaluate((element) => {
+    element.scrollIntoView({ block: "start" });
+  });
+  const later = await operationBoxes(page, operationId);
+  if (later.heading!.top < 0) {
+    if (!inView(later.sample)) missing.push(`${operationId}: the request sample scrolls away with the responses`);
+    if (!inView(later.console)) missing.push(`${operationId}: the console scrolls away with the responses`);
+  }
+  return missing;
+}
+
+// Each reference page is loaded once per width (Chromium's layout of a page is most of these tests' CPU), and the
+// pages load concurrently, each in a tab of its own: a page mostly waits for its network to idle.
+describe.concurrent("each reference page at 1440 and 390 px", () => {
+  it.for(referencePages)(
+    "%s: no table cell breaks a word; at 1440 px each operation's request sample and console sit beside its heading",
+    async (path, { expect }) => {
+      const desktop = await wide.newPage();
+      try {
+        await desktop.goto(`${site.url}${path}`, { waitUntil: "networkidle" });
+        const notBeside: string[] = [];
+        for (const operationId of operationsByPage.get(path)!)
+          notBeside.push(...(await operationNotBeside(desktop, operationId)));
+        expect(notBeside).toEqual([]);
+        // Last: it opens every <details> of the page.
+        expect(await brokenWords(desktop), "at 1440 px").toEqual([]);
+      } finally {
+        await desktop.close();
       }
-    } finally {
-      await page.close();
-    }
+      const { page, end } = await site.visit(path, "phone");
+      try {
+        expect(await brokenWords(page, GENERATED_TABLES), "at 390 px").toEqual([]);
+      } finally {
+        await end();
+      }
+    },
+  );
+
+  it("every operation is on a reference page", ({ expect }) => {
+    expect([...operationsByPage.values()].flat().sort()).toEqual(operations.map((op) => op.operationId).sort());
   });
 });
 
