@@ -1,0 +1,69 @@
+// npm test runs its steps side by side with scripts/run-parallel.mjs, each step's output printed whole when it ends.
+// A CI log is a pipe its reader empties at its own pace; run-p ended with process.exit() while a write to such a pipe
+// waited, and everything past the pipe's 64 KiB was lost (Vitest's failures and summary among it). Here the reader
+// takes nothing until the runner has exited, or for 3 s if it waits for its output to be taken, as it must.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/processes.js";
+
+const BIG = 300_000;
+const app = mkdtempSync(join(tmpdir(), "run-parallel-"));
+writeFileSync(
+  join(app, "package.json"),
+  JSON.stringify({
+    private: true,
+    scripts: {
+      big: `node -e "process.stdout.write('@'.repeat(${BIG}) + '\\nbig done\\n')"`,
+      small: "echo small done",
+      failing: "echo failing done && exit 3",
+    },
+  }),
+);
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+/** The runner's exit code and everything it printed, read through a pipe nobody empties while the runner runs. */
+async function runThroughSlowPipe(scripts: string[]): Promise<{ code: number | null; output: string }> {
+  const runner = spawn(process.execPath, [join(repoRoot, "scripts/run-parallel.mjs"), ...scripts], { cwd: app });
+  runner.stdout.pause();
+  runner.stderr.pause();
+  const exited = new Promise<number | null>((resolve) => runner.once("exit", (code) => resolve(code)));
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  let output = "";
+  runner.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  runner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // A stream paused on purpose stays paused when a listener is added.
+  runner.stdout.resume();
+  runner.stderr.resume();
+  await new Promise((resolve) => runner.once("close", resolve));
+  return { code: await exited, output };
+}
+
+describe("scripts/run-parallel.mjs", () => {
+  it("prints all of a script's output however slowly the pipe is read", async () => {
+    const { code, output } = await runThroughSlowPipe(["big", "small"]);
+    expect(code).toBe(0);
+    expect(output.match(/@+/g)?.map((run) => run.length)).toContain(BIG);
+    expect(output).toContain("big done");
+    expect(output).toContain("small done");
+  });
+
+  it("runs every script to its end, prints each, and fails when one failed", async () => {
+    const { code, output } = await runThroughSlowPipe(["failing", "big"]);
+    expect(code).toBe(1);
+    expect(output).toContain("failing done");
+    expect(output).toContain("big done");
+    expect(output).toMatch(/"failing" exited with 3/);
+  });
+
+  it("is what npm test and its static checks run side by side with", () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.test).toContain("node scripts/run-parallel.mjs test:static test:vitest");
+    expect(scripts["test:static"]).toMatch(/^node scripts\/run-parallel\.mjs /);
+    expect(Object.values(scripts).join("\n")).not.toMatch(/\brun-p\b/);
+  });
+});
