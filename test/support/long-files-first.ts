@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** The longest files (wall time on 2 cores), longest first; the docs site files wait for one build, so they lead. */
+/** The longest files, longest first, by their wall time in a whole run on 2 cores (`test/release/` runs on its own). */
 const LONG_FILES = [
   "test/release/identity-proof.test.ts",
   "test/release/node-lines.test.ts",
