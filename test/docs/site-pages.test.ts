@@ -1,12 +1,14 @@
-// The built docs site (test/docs/support/built-site.ts) in headless Chromium at desktop size: exactly the expected
-// pages, each loading cleanly (no console error, no failed request, no request leaving 127.0.0.1, diagrams shown,
-// Redoc pages showing notes and samples), and every link of the site (previous/next included) followed the way a
-// reader's click follows it: none may end on the not-found page or miss its anchor. The phone size is
+// The built docs site (test/docs/support/built-site.ts) in headless Chromium at desktop size (1440 px): exactly the
+// expected pages, each loading cleanly (no console error, no failed request, no request leaving 127.0.0.1, diagrams
+// shown, Redoc pages showing notes and samples), each reference page laid out as a reader needs it (issue 45, on the
+// same visit: test/docs/support/page-layout.ts), and every link of the site (previous/next included) followed the
+// way a reader's click follows it: none may end on the not-found page or miss its anchor. The phone size is
 // site-phone.test.ts; the consoles, search and copy links are site-console.test.ts; the pages' content against the
 // specs is site-content.test.ts.
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIAGRAM_PAGES, expectedPages, useBuiltSite } from "./support/built-site.js";
+import { brokenWords, operationsNotBeside } from "./support/page-layout.js";
 import {
   brokenLinks,
   builtHtmlPages,
@@ -32,24 +34,34 @@ describe("docs site pages", () => {
 
   describe.concurrent("every page in Chromium", () => {
     // Concurrent tests must use the `expect` of their own context.
-    it.for(expectedPages())("%s (desktop) loads cleanly", async (path, { expect }) => {
-      const { page, problems, end } = await site.visit(path, "desktop");
-      try {
-        if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
-        else
-          await checkSitePage(page, {
-            path,
-            viewport: "desktop",
-            hasDiagrams: DIAGRAM_PAGES.has(path),
-            siteUrl: site.url,
-            links,
-            expect,
-          });
-        expect(problems).toEqual([]);
-      } finally {
-        await end();
-      }
-    });
+    it.for(expectedPages())(
+      "%s (desktop) loads cleanly and is laid out as a reader needs it",
+      async (path, { expect }) => {
+        const { page, problems, end } = await site.visit(path, "desktop");
+        try {
+          if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
+          else
+            await checkSitePage(page, {
+              path,
+              viewport: "desktop",
+              hasDiagrams: DIAGRAM_PAGES.has(path),
+              siteUrl: site.url,
+              links,
+              expect,
+            });
+          if (path.startsWith("/reference/")) {
+            expect(await operationsNotBeside(page, path), "operations without their sample and console beside").toEqual(
+              [],
+            );
+            // Last: it opens every <details> of the page.
+            expect(await brokenWords(page), "words broken in a table cell").toEqual([]);
+          }
+          expect(problems).toEqual([]);
+        } finally {
+          await end();
+        }
+      },
+    );
   });
 
   it("no link of the site ends on the not-found page or misses its anchor (previous/next included)", async () => {

@@ -1,0 +1,151 @@
+// How the built site is laid out for a reader (issue 45), measured on a page that a site test has open: at 1440 px
+// each operation's request sample and console sit beside its heading and stay in view while its responses are read;
+// no table cell breaks a word (at 390 px, no cell of the generated tables); a guide's diagrams are legible on a phone.
+// site-pages.test.ts and site-phone.test.ts run these on the one visit they make of each page at each width.
+import type { Page } from "playwright-core";
+import { API_NAMES } from "../../../lib/contract/index.js";
+import { operationPage, operationsOf, readBundle } from "../../../scripts/docs/document.js";
+import { VIEWPORTS } from "./site-browser.js";
+
+/** Where the right pane sticks (reference.css): below the site's 64 px bar, 16 px apart. */
+const STICKY_TOP = 64 + 16;
+
+/** Words (runs of letters, digits and `_`) of the cells of `tables` that the browser laid out on more than one line. */
+export async function brokenWords(page: Page, tables = ".vp-doc table"): Promise<string[]> {
+  await page.evaluate(() => document.querySelectorAll("details").forEach((details) => (details.open = true)));
+  return page.evaluate((tables) => {
+    const broken: string[] = [];
+    const cells = tables
+      .split(",")
+      .map((table) => `${table} th, ${table} td`)
+      .join(",");
+    for (const cell of document.querySelectorAll<HTMLElement>(cells)) {
+      if (cell.getClientRects().length === 0) continue;
+      const style = getComputedStyle(cell);
+      const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        // Text of a nested table is measured with that table's own cells.
+        if (node.parentElement?.closest("td, th") !== cell) continue;
+        const text = node.textContent ?? "";
+        const rects = (start: number, end: number) => {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, end);
+          return [...range.getClientRects()].filter((r) => r.width > 0);
+        };
+        for (const token of text.matchAll(/\S+/g)) {
+          // A token wider than the cell (a JWT, a 46-letter field name on a phone) has to wrap somewhere.
+          const width = rects(token.index, token.index + token[0].length).reduce((sum, r) => sum + r.width, 0);
+          // (Inline code adds its padding around the text.)
+          if (width + 16 > room) continue;
+          for (const word of token[0].matchAll(/[\p{L}\p{N}_]{2,}/gu)) {
+            const start = token.index + word.index;
+            const tops = new Set(rects(start, start + word[0].length).map((r) => Math.round(r.top)));
+            if (tops.size > 1)
+              broken.push(`"${word[0]}" in a cell of ${cell.closest("table")?.className || "a table"}`);
+          }
+        }
+      }
+    }
+    return [...new Set(broken)];
+  }, tables);
+}
+
+/** On a phone the generated tables become cards whose words stay whole; a markdown table (a guide's, the servers of
+ * an overview) has no room for that and may wrap a long word rather than run past the screen. */
+export const GENERATED_TABLES = ".vp-doc table.fields, .vp-doc table.errors, .vp-doc table.operations-index";
+
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** Where the heading, the first request sample and the console of an operation are, with its anchor at the top. */
+async function operationBoxes(
+  page: Page,
+  operationId: string,
+): Promise<{ heading: Box | null; sample: Box | null; console: Box | null; aside: Box | null }> {
+  return page.evaluate((id) => {
+    const box = (element: Element | null | undefined): Box | null => {
+      if (!element || element.getClientRects().length === 0) return null;
+      const { top, bottom, left, right } = element.getBoundingClientRect();
+      return { top, bottom, left, right };
+    };
+    const heading = document.getElementById(id);
+    const operation = heading?.closest(".operation");
+    return {
+      heading: box(heading),
+      sample: box(
+        [...(operation?.querySelectorAll(".operation-aside div[class*='language-']") ?? [])].find(
+          (e) => e.getClientRects().length > 0,
+        ),
+      ),
+      console: box(operation?.querySelector(".try-it > summary")),
+      aside: box(operation?.querySelector(".operation-aside")),
+    };
+  }, operationId);
+}
+
+/** Every operation of the reference (webhooks have no console), with the path of its page. */
+export const REFERENCE_OPERATIONS = API_NAMES.flatMap((api) =>
+  operationsOf(readBundle(api))
+    .filter((op) => !op.webhook)
+    .map((op) => ({ operationId: op.operationId, path: `/reference/${api}/${operationPage(op)}` })),
+);
+/** The operations on the reference page at `path`. */
+export const operationsOn = (path: string): string[] =>
+  REFERENCE_OPERATIONS.filter((op) => op.path === path).map((op) => op.operationId);
+
+/** At 1440 px, with the heading of `operationId` where a reader's click on its link puts it, what is not in view. */
+async function operationNotBeside(page: Page, operationId: string): Promise<string[]> {
+  await page.evaluate((id) => {
+    document.getElementById(id)!.scrollIntoView({ block: "start" });
+    window.scrollBy(0, -96);
+  }, operationId);
+  const inView = (box: Box | null) => box !== null && box.top >= 0 && box.bottom <= VIEWPORTS.desktop.height;
+  const { heading, sample, console, aside } = await operationBoxes(page, operationId);
+  const missing = [
+    ...(inView(heading) ? [] : [`heading ${JSON.stringify(heading)}`]),
+    ...(inView(sample) ? [] : [`request sample ${JSON.stringify(sample)}`]),
+    ...(inView(console) ? [] : [`console ${JSON.stringify(console)}`]),
+  ];
+  if (missing.length > 0) return missing.map((what) => `${operationId}: ${what} not in view`);
+  // Beside it, not below it: to its right, the right pane starting no lower than the heading (or, once the heading
+  // is scrolled up to the site's bar, held by `position: sticky` just below that bar).
+  if (sample!.left < heading!.right) missing.push(`${operationId}: the request sample is below the heading`);
+  if (aside!.top > Math.max(heading!.bottom, STICKY_TOP)) missing.push(`${operationId}: the right pane starts lower`);
+  // Sticky: with the operation's responses scrolled to, the sample and the console are still in view.
+  await page.locator(`[id="${operationId}-responses"]`).evaluate((element) => {
+    element.scrollIntoView({ block: "start" });
+  });
+  const later = await operationBoxes(page, operationId);
+  if (later.heading!.top < 0) {
+    if (!inView(later.sample)) missing.push(`${operationId}: the request sample scrolls away with the responses`);
+    if (!inView(later.console)) missing.push(`${operationId}: the console scrolls away with the responses`);
+  }
+  return missing;
+}
+
+/** At 1440 px, what of the operations of the reference page open in `page` is not beside its heading, or scrolls away
+ * with its responses. */
+export async function operationsNotBeside(page: Page, path: string): Promise<string[]> {
+  const notBeside: string[] = [];
+  for (const operationId of operationsOn(path)) notBeside.push(...(await operationNotBeside(page, operationId)));
+  return notBeside;
+}
+
+/** The guide's diagrams shown in `page` (at 390 px): the scale of each drawing and where its figure ends. */
+export async function shownDiagrams(page: Page): Promise<Array<{ scale: number; figureRight: number }>> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLImageElement>("figure.diagram img")]
+      .filter((img) => img.getClientRects().length > 0)
+      .map((img) => ({
+        // The drawing's own width (mermaid draws its labels at 16 px in it) against the width shown.
+        scale: img.getBoundingClientRect().width / Number(img.getAttribute("width")),
+        figureRight: img.closest("figure")!.getBoundingClientRect().right,
+      })),
+  );
+}
