@@ -101,16 +101,30 @@ const SHORT_VALUE_AFTER = String.raw`$|[&#;"]`;
 
 /** `bounded`: a short secret, matched only as a whole value (see `addShort`). */
 type SecretEntry = { value: string; placeholder: string; env?: string; bounded?: RegExp };
-/** One encoded form of a secret as a pattern that tolerates any JSON escaping of its characters. */
-type TolerantEntry = { source: string; length: number; placeholder: string; whole?: RegExp };
+/**
+ * One encoded form of a secret as a pattern that tolerates any JSON escaping of its characters. `anchor`: the form's
+ * longest run of letters and digits, which every match contains as it is (no encoder escapes those), or "" if it
+ * has none.
+ */
+type TolerantEntry = { source: string; length: number; placeholder: string; anchor: string; whole?: RegExp };
+
+/** The longest run of ASCII letters and digits in `form` ("" if none): tolerantPattern keeps those literal. */
+function longestAlphanumericRun(form: string): string {
+  return (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+    (longest, run) => (run.length > longest.length ? run : longest),
+    "",
+  );
+}
 
 export class Secrets {
   /** A form of a secret → its placeholder and environment variable (for reproductions; raw forms only). */
   private readonly byValue = new Map<string, SecretEntry>();
   /** Longest first, so a secret (or form) that contains another is replaced whole; rebuilt after an `add`. */
   private sorted: SecretEntry[] | undefined;
+  /** Longest first, so a secret (or form) that contains another is replaced whole. */
   private readonly tolerant: TolerantEntry[] = [];
-  private pattern: RegExp | undefined;
+  /** The pattern of each set of entries a text may hold (by their indices in `tolerant`); cleared after an `add`. */
+  private readonly patterns = new Map<string, RegExp>();
   /** Configured secrets shorter than 4 characters (see `addShort`). */
   private readonly short: SecretEntry[] = [];
 
@@ -164,27 +178,38 @@ export class Secrets {
     if (value.length < 4 || this.byValue.has(value)) return;
     for (const form of secretForms(value))
       if (!this.byValue.has(form)) this.byValue.set(form, { value: form, placeholder, env });
-    for (const form of encodedForms(value))
-      this.tolerant.push({ source: tolerantPattern(form), length: form.length, placeholder });
-    // Pay signs every request: the sorted list and the pattern are rebuilt when next needed, not on every add.
+    for (const form of encodedForms(value)) {
+      const entry = {
+        source: tolerantPattern(form),
+        length: form.length,
+        placeholder,
+        anchor: longestAlphanumericRun(form),
+      };
+      const at = this.tolerant.findIndex((other) => other.length < entry.length);
+      this.tolerant.splice(at === -1 ? this.tolerant.length : at, 0, entry);
+    }
+    // Pay signs every request: the sorted list and the patterns are rebuilt when next needed, not on every add.
     this.sorted = undefined;
-    this.pattern = undefined;
+    this.patterns.clear();
   }
 
   redact(text: string): string {
     if (this.byValue.size === 0) return text;
-    // Longest first, so that a secret containing another is replaced whole.
-    this.pattern ??= new RegExp(
-      [...this.tolerant]
-        .sort((a, b) => b.length - a.length)
-        .map((entry) => entry.source)
-        .join("|"),
-      "g",
-    );
-    return text.replace(
-      this.pattern,
-      (found) => this.byValue.get(found)?.placeholder ?? this.escapedPlaceholder(found),
-    );
+    // One pattern of every secret tried at each character of every text was most of a run's CPU once the provider
+    // had issued some tokens (an identity run: 1.2 of 2.9 CPU-s). Only the secrets whose anchor the text contains
+    // can match in it; usually none.
+    const candidates: number[] = [];
+    this.tolerant.forEach((entry, index) => {
+      if (text.includes(entry.anchor)) candidates.push(index);
+    });
+    if (candidates.length === 0) return text;
+    const key = candidates.join(",");
+    let pattern = this.patterns.get(key);
+    if (!pattern) {
+      pattern = new RegExp(candidates.map((index) => this.tolerant[index]!.source).join("|"), "g");
+      this.patterns.set(key, pattern);
+    }
+    return text.replace(pattern, (found) => this.byValue.get(found)?.placeholder ?? this.escapedPlaceholder(found));
   }
 
   /** The placeholder of a secret found in an escaping no exact form has (rare: the patterns are tried one by one). */

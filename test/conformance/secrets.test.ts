@@ -220,6 +220,18 @@ describe("a secret the server echoes in another JSON encoder's escaping", () => 
     for (const written of [php, dotnet, JSON.stringify(php).slice(1, -1), JSON.stringify(dotnet).slice(1, -1)])
       expect(redactor.redact(`x ${written} y`), written).toBe("x $LINKS_TOKEN y");
   });
+
+  it("finds a secret of no letter or digit, and replaces the longer of two secrets that share a start whole", () => {
+    // Only the secrets whose longest run of letters and digits a text contains are tried on it.
+    const redactor = new Secrets({ token: "!/+=<>" });
+    redactor.add("abcd1234", "<shorter>");
+    redactor.add("abcd1234-efgh", "<longer>");
+    expect(redactor.redact(`a ${JSON.stringify("!/+=<>").slice(1, -1).replace("/", "\\/")} b`)).toBe(
+      "a $LINKS_TOKEN b",
+    );
+    expect(redactor.redact("x abcd1234-efgh y abcd1234 z abcd")).toBe("x <longer> y <shorter> z abcd");
+    expect(redactor.redact("x abcd1234\\u002defgh y")).toBe("x <longer> y");
+  });
 });
 
 describe("a configured secret shorter than 4 characters", () => {
