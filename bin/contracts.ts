@@ -2,7 +2,13 @@
 // The one CLI of this package: `contracts <command> [options]`. Each command lives beside the code it drives.
 // Only the signal watch is loaded up front: a long-running command watches the signals before it loads anything
 // (lib/cli.js alone loads the contracts), so that a signal during its start-up stops it cleanly once it is up.
+import module from "node:module";
 import { untilSignal } from "../lib/signals.js";
+
+// Node keeps the compiled code of the modules a command loads (Prism's CommonJS tree most of all) in its temporary
+// directory and reuses it on the next start, as tsc does: a mock start takes about a fifth less CPU. Node's own
+// variables still apply: NODE_COMPILE_CACHE names another directory, NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 interface Command {
   summary: string;
