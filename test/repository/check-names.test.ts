@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import { selectChecks } from "../../conformance/judge/checks.js";
 import { repoRoot } from "../support/processes.js";
 
+/** The parsed files of the libraries and the repository, shared by the calls: parsing them is most of the work. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 /** The type errors of a module written beside the runner's code, compiled with the repository's options. */
 function typeErrors(source: string): string[] {
   const file = join(repoRoot, "conformance/judge/probe-check-name.ts");
@@ -16,6 +19,12 @@ function typeErrors(source: string): string[] {
   host.readFile = (path) => (path === file ? source : readFile(path));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (path) => path === file || fileExists(path);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (path, ...rest) => {
+    if (path === file) return getSourceFile(path, ...rest);
+    if (!parsed.has(path)) parsed.set(path, getSourceFile(path, ...rest));
+    return parsed.get(path);
+  };
   const program = ts.createProgram([file], { ...options, noEmit: true }, host);
   return ts
     .getPreEmitDiagnostics(program, program.getSourceFile(file))
