@@ -10,7 +10,7 @@ import { operationsOf, readBundle } from "../../../scripts/docs/document.js";
 import { notesOf } from "../../../scripts/docs/operation-notes.js";
 import { WHOLE_API_NOTES } from "../../../scripts/docs/reader-bundle.js";
 
-/** The desktop width is the one issue 45 names for the two panes of the reference (test/docs/support/page-layout.ts). */
+/** The desktop width is the one issue 45 names for the reference's two panes (test/docs/support/page-layout.ts). */
 export const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 export type Viewport = keyof typeof VIEWPORTS;
 
