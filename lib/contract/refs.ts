@@ -3,13 +3,15 @@
 // Node-only development dependency; this module also runs in the browser bundle of the MSW handlers.)
 import { isReference, type Reference } from "./model.js";
 
-/** Escapes one segment: `~` → `~0`, `/` → `~1`. */
+/** Escapes one segment: `~` → `~0`, `/` → `~1`. (Pointers are built and parsed on every lookup in a contract, and
+ * most segments have nothing to escape: those are returned as they are.) */
 export function escapeSegment(segment: string | number): string {
-  return String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
+  const text = String(segment);
+  return /[~/]/.test(text) ? text.replaceAll("~", "~0").replaceAll("/", "~1") : text;
 }
 
 export function unescapeSegment(segment: string): string {
-  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
+  return segment.includes("~") ? segment.replaceAll("~1", "/").replaceAll("~0", "~") : segment;
 }
 
 /** The pointer of a path of unescaped segments, e.g. `["paths", "/me", "get"]` → `/paths/~1me/get`. */
