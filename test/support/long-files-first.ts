@@ -20,7 +20,6 @@ const LONG_FILES = [
   "test/conformance/schemathesis-oracles.test.ts",
   "test/conformance/identity-stock-provider.test.ts",
   "test/conformance/faults.test.ts",
-  "test/docs/site-layout.test.ts",
   "test/docs/site-phone.test.ts",
   "test/conformance/overlay.test.ts",
   "test/docs/site-console.test.ts",
