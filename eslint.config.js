@@ -15,6 +15,8 @@ export default tseslint.config(
       "generated/",
       "packages/*/dist/",
       "docs/.vitepress/cache/",
+      // VitePress's server render, written while a docs build runs (the docs tests build beside this check).
+      "docs/.vitepress/.temp/",
       "docs/.vitepress/dist/",
       // Type-checked by the package test against the installed tarball, with its own tsconfig.
       "test/package/consumer-app/",
