@@ -195,9 +195,9 @@ export class Secrets {
 
   redact(text: string): string {
     if (this.byValue.size === 0) return text;
-    // One pattern of every secret tried at each character of every text was most of a run's CPU once the provider
-    // had issued some tokens (an identity run: 1.2 of 2.9 CPU-s). Only the secrets whose anchor the text contains
-    // can match in it; usually none.
+    // One pattern of every secret tried at each character of every text was two fifths of a run's CPU once the
+    // provider had issued some tokens (an identity run: 1.2 of 2.9 CPU-s). Only the secrets whose anchor the text
+    // contains can match in it; usually none.
     const candidates: number[] = [];
     this.tolerant.forEach((entry, index) => {
       if (text.includes(entry.anchor)) candidates.push(index);
