@@ -7,15 +7,9 @@
 // specs is site-content.test.ts.
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DIAGRAM_PAGES, expectedPages, useBuiltSite } from "./support/built-site.js";
+import { checkPageAt, expectedPages, useBuiltSite } from "./support/built-site.js";
 import { brokenWords, operationsNotBeside } from "./support/page-layout.js";
-import {
-  brokenLinks,
-  builtHtmlPages,
-  checkRedocPage,
-  checkSitePage,
-  type CollectedLinks,
-} from "./support/site-browser.js";
+import { brokenLinks, builtHtmlPages, type CollectedLinks } from "./support/site-browser.js";
 
 const site = useBuiltSite();
 /** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
@@ -37,29 +31,17 @@ describe("docs site pages", () => {
     it.for(expectedPages())(
       "%s (desktop) loads cleanly and is laid out as a reader needs it",
       async (path, { expect }) => {
-        const { page, problems, end } = await site.visit(path, "desktop");
-        try {
-          if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
-          else
-            await checkSitePage(page, {
-              path,
-              viewport: "desktop",
-              hasDiagrams: DIAGRAM_PAGES.has(path),
-              siteUrl: site.url,
-              links,
-              expect,
-            });
-          if (path.startsWith("/reference/")) {
+        await checkPageAt(site, path, "desktop", expect, {
+          links,
+          more: async (page) => {
+            if (!path.startsWith("/reference/")) return;
             expect(await operationsNotBeside(page, path), "operations without their sample and console beside").toEqual(
               [],
             );
             // Last: it opens every <details> of the page.
             expect(await brokenWords(page), "words broken in a table cell").toEqual([]);
-          }
-          expect(problems).toEqual([]);
-        } finally {
-          await end();
-        }
+          },
+        });
       },
     );
   });

@@ -4,14 +4,23 @@
 import { execFile } from "node:child_process";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, type ExpectStatic } from "vitest";
 import { generatedPagePaths, handWrittenPages } from "../../../scripts/docs/pages.js";
 import { workerChromium } from "../../support/chromium.js";
 import { oncePerRun } from "../../support/once-per-run.js";
 import { repoRoot } from "../../support/processes.js";
 import { freePort } from "../../support/ports.js";
-import { type PageVisit, Tabs, type Viewport, VIEWPORTS, visit } from "./site-browser.js";
+import {
+  checkRedocPage,
+  checkSitePage,
+  type CollectedLinks,
+  type PageVisit,
+  Tabs,
+  type Viewport,
+  VIEWPORTS,
+  visit,
+} from "./site-browser.js";
 import { serveStatic } from "./static-server.js";
 
 const BUILD_TIMEOUT_MS = 600_000;
@@ -90,4 +99,33 @@ export function expectedPages(): string[] {
     ),
     ...generatedPagePaths(),
   ].sort();
+}
+
+/** One page of the site at one width, as every page test checks it: it loads cleanly (a Redoc page with its notes
+ * and samples, a site page with its title and diagrams, its links collected into `links`), then `more` checks what
+ * the width adds, and nothing failed on the way (console errors, failed requests, requests leaving 127.0.0.1). */
+export async function checkPageAt(
+  site: OpenSite,
+  path: string,
+  viewport: Viewport,
+  expect: ExpectStatic,
+  options: { links?: CollectedLinks; more?: (page: Page) => Promise<void> } = {},
+): Promise<void> {
+  const { page, problems, end } = await site.visit(path, viewport);
+  try {
+    if (path.startsWith("/redoc/")) await checkRedocPage(page, site.url, path, expect);
+    else
+      await checkSitePage(page, {
+        path,
+        viewport,
+        hasDiagrams: DIAGRAM_PAGES.has(path),
+        siteUrl: site.url,
+        ...(options.links ? { links: options.links } : {}),
+        expect,
+      });
+    await options.more?.(page);
+    expect(problems).toEqual([]);
+  } finally {
+    await end();
+  }
 }

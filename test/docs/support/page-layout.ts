@@ -96,7 +96,7 @@ export const REFERENCE_OPERATIONS = API_NAMES.flatMap((api) =>
     .map((op) => ({ operationId: op.operationId, path: `/reference/${api}/${operationPage(op)}` })),
 );
 /** The operations on the reference page at `path`. */
-export const operationsOn = (path: string): string[] =>
+const operationsOn = (path: string): string[] =>
   REFERENCE_OPERATIONS.filter((op) => op.path === path).map((op) => op.operationId);
 
 /** At 1440 px, with the heading of `operationId` where a reader's click on its link puts it, what is not in view. */
