@@ -67,8 +67,9 @@ def facts_of(case: Case) -> dict[str, Any]:
 
 
 def sign_pay_body(case: Case, kwargs: dict[str, Any]) -> None:
-    # A negative case without the Authorization header tests exactly that refusal: it stays unsigned.
-    if "Authorization" in get_exclude_headers(case):
+    # A negative case without the Authorization header tests exactly that refusal: it stays unsigned. Header names
+    # are case-insensitive (RFC 9110 section 5.1), whatever spelling the config or the schema gave them.
+    if any(name.lower() == "authorization" for name in get_exclude_headers(case)):
         return
     body = case.body
     if isinstance(body, dict):
@@ -131,7 +132,9 @@ def credential_probes(case: Case, sent: Mapping[str, str]) -> dict[str, Case]:
     """The request `case` sent (with the headers `sent`), once without credentials and once with wrong ones: only
     the credentials change (pay: a fresh nonce too, so that the nonce is never at fault)."""
     credentials = {name: value for name, value in sent.items() if name.lower() in FACTS["authHeaders"]}
-    without = CaseInsensitiveDict({k: v for k, v in (case.headers or {}).items() if k not in credentials})
+    without = CaseInsensitiveDict(
+        {k: v for k, v in (case.headers or {}).items() if k.lower() not in FACTS["authHeaders"]}
+    )
     wrong = CaseInsensitiveDict({**without, **{name: wrong_credential(value) for name, value in credentials.items()}})
     probes = {
         "without credentials": case.derive(headers=without),
