@@ -36,15 +36,16 @@ const acknowledged = {
   products: new Map<string, string>(),
   orders: new Map<number, string>(),
 };
+/** Writes acknowledged per API in the sandbox's current life. */
+const acknowledgedThisLife = { links: 0, catalog: 0, pay: 0 };
 /** Ids the sandbox handed out twice, for different writes (it must never happen, even across a crash). */
 const reused: string[] = [];
-function acknowledge<K>(ids: Map<K, string>, id: K, sent: string): void {
+function acknowledge<K>(api: keyof typeof acknowledgedThisLife, ids: Map<K, string>, id: K, sent: string): void {
   const earlier = ids.get(id);
   if (earlier !== undefined && earlier !== sent) reused.push(`${String(id)}: ${earlier} and ${sent}`);
   ids.set(id, sent);
+  acknowledgedThisLife[api]++;
 }
-/** Writes acknowledged per API in the sandbox's current life. */
-const acknowledgedThisLife = { links: 0, catalog: 0, pay: 0 };
 let writeNumber = 0;
 let current: RunningCommand | undefined;
 
@@ -68,8 +69,7 @@ async function writer(api: "links" | "catalog" | "pay", stopped: () => boolean):
     try {
       if (api === "links") {
         const { data } = await links.POST("/api/domain/add", { body: { domain: `https://${label}.example.com` } });
-        if (data) acknowledge(acknowledged.domains, data.id, `https://${label}.example.com`);
-        if (data) acknowledgedThisLife.links++;
+        if (data) acknowledge("links", acknowledged.domains, data.id, `https://${label}.example.com`);
       } else if (api === "catalog") {
         const body = {
           title: label,
@@ -79,12 +79,10 @@ async function writer(api: "links" | "catalog" | "pay", stopped: () => boolean):
           variants: [],
         };
         const { data } = await catalog.POST("/admin/seller-api/products", { body });
-        if (data) acknowledge(acknowledged.products, (data as { id: string }).id, label);
-        if (data) acknowledgedThisLife.catalog++;
+        if (data) acknowledge("catalog", acknowledged.products, (data as { id: string }).id, label);
       } else {
         const { data } = await pay.POST("/api/createOrder/", { body: { currency: "RUB", amount: 1, order_id: label } });
-        if (data?.type === "success") acknowledge(acknowledged.orders, data.data.id, label);
-        if (data?.type === "success") acknowledgedThisLife.pay++;
+        if (data?.type === "success") acknowledge("pay", acknowledged.orders, data.data.id, label);
       }
     } catch {
       return; // the connection died with the process: not acknowledged

@@ -120,7 +120,7 @@ export async function checkPageAt(
         viewport,
         hasDiagrams: DIAGRAM_PAGES.has(path),
         siteUrl: site.url,
-        ...(options.links ? { links: options.links } : {}),
+        links: options.links,
         expect,
       });
     await options.more?.(page);
