@@ -47,6 +47,17 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** fc.stringMatching(pattern), built once per pattern in a process: building one costs fast-check milliseconds (it
+ * tokenizes its list of dangerous strings against each new character set), and a run plans the same patterns for many
+ * operations. An arbitrary keeps no state between draws, so one instance serves every caller. */
+const matchingByPattern = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: RegExp): fc.Arbitrary<string> {
+  const key = `/${pattern.source}/${pattern.flags}`;
+  let arbitrary = matchingByPattern.get(key);
+  if (!arbitrary) matchingByPattern.set(key, (arbitrary = fc.stringMatching(pattern)));
+  return arbitrary;
+}
+
 function formatArbitrary(format: string | undefined): fc.Arbitrary<string> | undefined {
   switch (format) {
     case "uri":
@@ -57,16 +68,13 @@ function formatArbitrary(format: string | undefined): fc.Arbitrary<string> | und
         .tuple(
           fc.constantFrom("http", "https"),
           fc.domain(),
-          fc.array(fc.stringMatching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,7}$/), { maxLength: 3 }),
+          fc.array(matching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,7}$/), { maxLength: 3 }),
         )
         .map(([scheme, host, segments]) => `${scheme}://${host}/${segments.join("/")}`);
     case "email":
       // fast-check's addresses are RFC 5321-valid but full of symbols some validators reject; keep them plain.
       return fc
-        .tuple(
-          fc.stringMatching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/),
-          fc.stringMatching(/^[a-z]{2,10}\.(com|org|net|example)$/),
-        )
+        .tuple(matching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/), matching(/^[a-z]{2,10}\.(com|org|net|example)$/))
         .map(([l, d]) => `${l.replaceAll("..", ".")}@${d}`);
     case "uuid":
       return fc.uuid();
@@ -91,7 +99,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const withinLength = (s: string) => s.length >= minLength && s.length <= maxLength;
   const formatted = formatArbitrary(schema.format);
   if (formatted) return formatted.filter(withinLength);
-  if (typeof schema.pattern === "string") return fc.stringMatching(new RegExp(schema.pattern)).filter(withinLength);
+  if (typeof schema.pattern === "string") return matching(new RegExp(schema.pattern)).filter(withinLength);
   return fc.string({ minLength, maxLength, unit: "grapheme-ascii" });
 }
 
@@ -207,7 +215,7 @@ function objectArbitrary(
   const extra = schema.additionalProperties;
   if (extra && typeof extra === "object") {
     // A map such as pay's balance per currency code: a few extra keys that are not declared properties.
-    const key = fc.stringMatching(/^[A-Z]{3}$/).filter((k) => !properties.includes(k));
+    const key = matching(/^[A-Z]{3}$/).filter((k) => !properties.includes(k));
     const values = fc.dictionary(key, rawArbitrary(api, `${pointer}/additionalProperties`, depth + 1), {
       maxKeys: 3,
       minKeys: schema.minProperties ?? 0,
