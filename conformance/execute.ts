@@ -108,10 +108,13 @@ async function valuesFromLinks(
   const values = await cases.fromLinks;
   if (!values.missing || context.isRead(operationId)) return values;
   // A write without them is not sent (its example's ids are made up); a read falls back to generated values.
-  judge.decided([
-    { about: "operation", name: operationId, decision: "not sent", cases: "valid data", reason: values.missing },
-    { about: "check", name: "positive_data_acceptance", decision: "cannot run", reason: values.missing },
-  ]);
+  judge.decided(
+    [
+      { about: "operation", name: operationId, decision: "not sent", cases: "valid data", reason: values.missing },
+      { about: "check", name: "positive_data_acceptance", decision: "cannot run", reason: values.missing },
+    ],
+    send.cutByBudget,
+  );
   return undefined;
 }
 

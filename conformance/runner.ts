@@ -47,8 +47,7 @@ export interface RunParts extends ItemParts {
 /** Builds the parts of a run once, wired together: the sender hands each arrival to the judge. */
 export function startRun(options: RunOptions): RunParts {
   const context = new RunContext(options);
-  // What the spent budget cut short is not reached: the ledger asks the sender's transport (built below).
-  const ledger = new Ledger(options, context.secrets, () => sender.transport.capReached);
+  const ledger = new Ledger(options, context.secrets);
   const judge = new Judge(context, ledger);
   const sender: Sender = new Sender(
     context,
@@ -231,8 +230,9 @@ async function executePlan(parts: RunParts, planner: Planner, cases: Map<string,
   for (let item = planner.next(); item && !sender.aborted; item = planner.next()) {
     if (item.source.type === "step") {
       await Promise.all(running);
-      for (const scenario of await runStep(parts, sender.forItem(item.id), item, operationIds))
-        parts.judge.scenario(scenario);
+      const send = sender.forItem(item.id);
+      for (const scenario of await runStep(parts, send, item, operationIds))
+        parts.judge.scenario(scenario, send.cutByBudget);
       continue;
     }
     const send = sender.forItem(item.id);

@@ -146,14 +146,19 @@ export class Judge {
     return fullest(accepted.filter((a) => a.valid).map((a) => a.exchange));
   }
 
-  /** Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. */
-  scenario(scenario: Scenario): void {
-    for (const finding of judgeScenario(scenario, this.context)) this.found(finding);
+  /**
+   * Runs the checks of a finished scenario (a step, an OpenID Connect flow) and adds what they found. A check that
+   * could not run because the request budget cut the scenario's item short (`cutByBudget`) is not reached, which the
+   * report's budget section says; any other cause fails the run.
+   */
+  scenario(scenario: Scenario, cutByBudget = false): void {
+    for (const finding of judgeScenario(scenario, this.context))
+      if (!(cutByBudget && cannotRun(finding))) this.found(finding);
   }
 
-  /** What the run decided before sending: the checks and operations it skips or cannot run, and why. */
-  decided(decisions: readonly Decision[]): void {
-    for (const decision of decisions) this.found(decision);
+  /** What the run decided: the checks and operations it skips or cannot run, and why (`cutByBudget`: as above). */
+  decided(decisions: readonly Decision[], cutByBudget = false): void {
+    for (const decision of decisions) if (!(cutByBudget && cannotRun(decision))) this.found(decision);
   }
 
   /** A recorded exchange of an operation (passive runs): filed under its kind, looked at for what is left open. */
@@ -222,3 +227,7 @@ function fullest(exchanges: Exchange[]): Exchange | undefined {
     undefined,
   );
 }
+
+/** A check the run found it could not run. */
+const cannotRun = (finding: Finding): boolean =>
+  "about" in finding && finding.about === "check" && finding.decision === "cannot run";

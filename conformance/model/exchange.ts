@@ -18,8 +18,10 @@ export interface RecordedResponse {
 
 export interface Exchange {
   request: PreparedRequest;
-  /** Not sent: the run was interrupted while the request waited for the rate limit. */
+  /** Not sent: the run was interrupted while the request waited for the rate limit, or the request budget is spent. */
   interrupted?: boolean;
+  /** Not sent because the request budget (--max-requests) is spent: what needed it is not reached. */
+  budgetSpent?: boolean;
   response?: RecordedResponse;
   /** A network error instead of a response. */
   error?: string;

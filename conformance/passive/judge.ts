@@ -116,7 +116,7 @@ function passiveParts(
   const onProgress: RunOptions["onProgress"] = (event) => {
     if (event.type === "failure") options.onFailure?.(event);
   };
-  const ledger = new Ledger({ checks, baseUrl, onProgress }, secrets, () => false);
+  const ledger = new Ledger({ checks, baseUrl, onProgress }, secrets);
   const judge = new Judge(context, ledger);
   const skipped: Decision[] = [];
   const skip = (name: CheckName, reason: string) => skipped.push({ about: "check", name, decision: "skipped", reason });

@@ -80,8 +80,6 @@ export class Ledger implements EventSink {
   constructor(
     private readonly options: Pick<RunOptions, "checks" | "onProgress" | "baseUrl" | "nonce">,
     private readonly secrets: Secrets,
-    /** The request budget is spent: what it cut short is not reached, not unable to run. */
-    private readonly budgetSpent: () => boolean,
   ) {}
 
   /** Takes one event of the run into the ledger. */
@@ -160,10 +158,12 @@ export class Ledger implements EventSink {
       });
   }
 
-  /** A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). */
+  /**
+   * A selected check that applies but cannot run: the run fails with this reason (unless the check is excluded). What
+   * the spent request budget cut short is not reached, not unable to run: the judge does not record it.
+   */
   private cannotRun(check: CheckName, reason: string): void {
-    // A step the spent budget cut short is not reached, which the report says; it did not fail to run.
-    if (!this.options.checks.has(check) || this.unrunChecks.has(check) || this.budgetSpent()) return;
+    if (!this.options.checks.has(check) || this.unrunChecks.has(check)) return;
     this.unrunChecks.set(check, this.secrets.redact(reason));
   }
 

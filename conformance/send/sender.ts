@@ -45,6 +45,8 @@ export interface CaseSender {
   sendAsIs(request: PreparedRequest, judged?: AsIs): Promise<Exchange>;
   /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   readonly aborted: boolean;
+  /** A request of this item came back not sent because the request budget is spent: the item was cut short. */
+  readonly cutByBudget: boolean;
 }
 
 export class Sender {
@@ -78,11 +80,19 @@ export class Sender {
   /** The sender of one plan item: its exchanges carry the item's id (none for the reachability check, the cleanup). */
   forItem(itemId: number | undefined): CaseSender {
     const aborted = () => this.aborted;
+    let cutByBudget = false;
+    const noting = (exchange: Exchange) => {
+      if (exchange.budgetSpent) cutByBudget = true;
+      return exchange;
+    };
     return {
-      send: (model, requestCase, options) => this.send(model, requestCase, options, itemId),
-      sendAsIs: (request, judged) => this.sendAsIs(request, judged, itemId),
+      send: (model, requestCase, options) => this.send(model, requestCase, options, itemId).then(noting),
+      sendAsIs: (request, judged) => this.sendAsIs(request, judged, itemId).then(noting),
       get aborted() {
         return aborted();
+      },
+      get cutByBudget() {
+        return cutByBudget;
       },
     };
   }

@@ -146,8 +146,10 @@ async function requestOnce(request: PreparedRequest, signal: AbortSignal): Promi
 }
 
 /** An exchange the transport did not send: an interrupted run, or a spent request budget. */
-function notSent(request: PreparedRequest, why: string): Exchange {
-  return { request, interrupted: true, error: why, durationMs: 0, receivedAt: Date.now() };
+function notSent(request: PreparedRequest, why: string, budgetSpent = false): Exchange {
+  const exchange: Exchange = { request, interrupted: true, error: why, durationMs: 0, receivedAt: Date.now() };
+  if (budgetSpent) exchange.budgetSpent = true;
+  return exchange;
 }
 
 export class Transport {
@@ -178,7 +180,7 @@ export class Transport {
   }
 
   async send(request: PreparedRequest): Promise<Exchange> {
-    if (this.capReached) return notSent(request, "not sent: the request budget is spent");
+    if (this.capReached) return notSent(request, "not sent: the request budget is spent", true);
     this.inFlight += 1;
     try {
       return await this.sendInBudget(request);
