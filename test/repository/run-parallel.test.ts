@@ -1,4 +1,5 @@
-// npm test runs its steps side by side with scripts/run-parallel.mjs, each step's output printed whole when it ends.
+// npm test runs its steps side by side with scripts/run-parallel.mjs, each static check's output printed whole when it
+// ends and Vitest's (--live) as it comes.
 // A CI log is a pipe its reader empties at its own pace; run-p ended with process.exit() while a write to such a pipe
 // waited, and everything past the pipe's 64 KiB was lost (Vitest's failures and summary among it). Here the reader
 // takes nothing until the runner has exited, or for 3 s if it waits for its output to be taken, as it must.
@@ -19,6 +20,9 @@ writeFileSync(
       big: `node -e "process.stdout.write('@'.repeat(${BIG}) + '\\nbig done\\n')"`,
       small: "echo small done",
       failing: "echo failing done && exit 3",
+      // Says it started, then waits until the test has seen that line (the file it names exists) before it ends; gives
+      // up after 15 s.
+      waiting: `node -e "console.log('waiting started'); const f = process.argv[1]; setTimeout(() => (console.log('waiting gave up: nobody read its first line'), process.exit(1)), 15000).unref(); const t = setInterval(() => require('fs').existsSync(f) && (clearInterval(t), console.log('waiting done')), 50)" ${join(app, "seen")}`,
     },
   }),
 );
@@ -27,14 +31,15 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 /** The runner's exit code and everything it printed, read through a pipe nobody empties while the runner runs. */
 async function runThroughSlowPipe(scripts: string[]): Promise<{ code: number | null; output: string }> {
   const runner = spawn(process.execPath, [join(repoRoot, "scripts/run-parallel.mjs"), ...scripts], { cwd: app });
+  let output = "";
+  // Listened to, then paused before anything is read: a stream nobody listens to is emptied into the void when the
+  // runner exits (Node's child_process flushes it), and a runner that ends within 3 s would seem to print nothing.
+  runner.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  runner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   runner.stdout.pause();
   runner.stderr.pause();
   const exited = new Promise<number | null>((resolve) => runner.once("exit", (code) => resolve(code)));
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-  let output = "";
-  runner.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  runner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  // A stream paused on purpose stays paused when a listener is added.
   runner.stdout.resume();
   runner.stderr.resume();
   await new Promise((resolve) => runner.once("close", resolve));
@@ -58,11 +63,40 @@ describe("scripts/run-parallel.mjs", () => {
     expect(output).toMatch(/"failing" exited with 3/);
   });
 
+  it("prints the --live script's output as it comes, beside the others printed whole", async () => {
+    const runner = spawn(process.execPath, [join(repoRoot, "scripts/run-parallel.mjs"), "small", "--live", "waiting"], {
+      cwd: app,
+    });
+    let output = "";
+    runner.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const started = new Promise<void>((resolve) =>
+      runner.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("waiting started")) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => runner.once("close", (code) => resolve(code)));
+    // Printed whole at its end, the line would come only after the file it waits for: it never would.
+    const seen = await Promise.race([started.then(() => true), exited.then(() => false)]);
+    expect(seen, output).toBe(true);
+    writeFileSync(join(app, "seen"), "");
+    expect(await exited, output).toBe(0);
+    expect(output).toContain("small done");
+    expect(output.indexOf("waiting started")).toBeLessThan(output.indexOf("waiting done"));
+  });
+
+  it("fails when the --live script failed", async () => {
+    const { code, output } = await runThroughSlowPipe(["small", "--live", "failing"]);
+    expect(code).toBe(1);
+    expect(output).toContain("small done");
+    expect(output).toMatch(/"failing" exited with 3/);
+  });
+
   it("is what npm test and its static checks run side by side with", () => {
     const scripts = (
       JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
     ).scripts;
-    expect(scripts.test).toContain("node scripts/run-parallel.mjs test:static test:vitest");
+    expect(scripts.test).toContain("node scripts/run-parallel.mjs test:static --live test:vitest");
     expect(scripts["test:static"]).toMatch(/^node scripts\/run-parallel\.mjs /);
     expect(Object.values(scripts).join("\n")).not.toMatch(/\brun-p\b/);
   });
