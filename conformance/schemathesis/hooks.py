@@ -128,13 +128,16 @@ def wrong_credential(value: str) -> str:
     return f"{scheme}{space}wrong{uuid.uuid4().hex}"
 
 
+def is_credential(header: str) -> bool:
+    """Whether a header carries a credential of the API (header names are case-insensitive, RFC 9110 section 5.1)."""
+    return header.lower() in FACTS["authHeaders"]
+
+
 def credential_probes(case: Case, sent: Mapping[str, str]) -> dict[str, Case]:
     """The request `case` sent (with the headers `sent`), once without credentials and once with wrong ones: only
     the credentials change (pay: a fresh nonce too, so that the nonce is never at fault)."""
-    credentials = {name: value for name, value in sent.items() if name.lower() in FACTS["authHeaders"]}
-    without = CaseInsensitiveDict(
-        {k: v for k, v in (case.headers or {}).items() if k.lower() not in FACTS["authHeaders"]}
-    )
+    credentials = {name: value for name, value in sent.items() if is_credential(name)}
+    without = CaseInsensitiveDict({k: v for k, v in (case.headers or {}).items() if not is_credential(k)})
     wrong = CaseInsensitiveDict({**without, **{name: wrong_credential(value) for name, value in credentials.items()}})
     probes = {
         "without credentials": case.derive(headers=without),
@@ -151,8 +154,7 @@ def after_call(ctx: HookContext, case: Case, response: Response) -> None:
     """An error envelope under a success status is a refusal (x-error-envelope), judged as the status it stands for:
     401 for a secured operation called without credentials (RFC 9110 section 15.5.2), else 400."""
     if response.status_code < 400 and is_error_envelope(response.content):
-        sent = {name.lower() for name in response.request.headers}
-        unauthenticated = facts_of(case).get("secured") and not sent & set(FACTS["authHeaders"])
+        unauthenticated = facts_of(case).get("secured") and not any(map(is_credential, response.request.headers))
         response.status_code = 401 if unauthenticated else 400
 
 
