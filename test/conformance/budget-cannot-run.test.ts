@@ -2,23 +2,23 @@
 // so, and it is never a pass) only when the budget cut its own plan item short: a request of that item came back not
 // sent. A prerequisite the provider answered with an error still fails the run, even when the budget is spent by the
 // time the check is judged: a check that could not run is not a pass (fail closed).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunOptions } from "../../conformance/context.js";
 import type { Exchange } from "../../conformance/model/exchange.js";
 import type { UpdatesVisibleScenario } from "../../conformance/model/step-scenarios.js";
 import { startRun } from "../../conformance/runner.js";
+import { startTestServer, type TestServer } from "../support/http.js";
 
-let server: Server;
+let server: TestServer | undefined;
 let baseUrl = "";
 beforeAll(async () => {
   // Every update is answered with a server error: the step's prerequisite fails for a cause of the provider's own.
-  server = createServer((_request, response) => response.writeHead(500, { "content-type": "text/plain" }).end("no"));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startTestServer((_request, _body, response) => {
+    response.writeHead(500, { "content-type": "text/plain" }).end("no");
+  });
+  baseUrl = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server?.close());
 
 const CHECK = "update_visible_on_read";
 const options = (): RunOptions => ({
