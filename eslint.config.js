@@ -19,7 +19,7 @@ export default tseslint.config(
       "docs/.vitepress/.temp/",
       "docs/.vitepress/dist/",
       // Type-checked by the package test against the installed tarball, with its own tsconfig.
-      "test/package/consumer-app/",
+      "test/release/consumer-app/",
       // Type-checked by test/third-party/generators.test.ts beside the clients it generates.
       "test/third-party/quirks/",
       "**/*.vue",

@@ -2,7 +2,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 import LongFilesFirst from "./test/support/long-files-first.js";
 import { MAX_WORKERS } from "./test/support/ports.js";
 
-/** What only proves a release (both Node lines of the packages, the identity proof over 20 seeds) runs with
+/** What only proves a release (test/release/: the packages installed from their tarballs, on both Node lines, the
+ * proofs over 20 seeds) runs with
  * `npm run test:release`, which `npm test` calls after the rest where CI=true (README, "Quick start"): after, so that
  * its long runs do not load the machine under the suite's own. */
 const RELEASE_PROOFS = Boolean(process.env.RELEASE_PROOFS);

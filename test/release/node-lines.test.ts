@@ -2,7 +2,7 @@
 // rest of the suite runs on the machine's Node. The `node` package of the npm registry brings each runtime (`npx -p
 // node@22`), so CI needs no download from elsewhere. On each line: both tarballs installed (`npm run pack`'s), the
 // mock and the sandbox started from the install without a single warning (oidc-provider warns on unsupported
-// runtimes), `contracts conform` against that sandbox, and the consumer application (test/package/consumer-app,
+// runtimes), `contracts conform` against that sandbox, and the consumer application (test/release/consumer-app,
 // every client) run.
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -52,7 +52,7 @@ beforeAll(async () => {
   });
   await Promise.all([install, ...runtimes]);
   // The consumer application, compiled to JavaScript as the integrator's build would.
-  copyFileSync(join(repoRoot, "test/package/consumer-app/main.ts"), join(project, "main.ts"));
+  copyFileSync(join(repoRoot, "test/release/consumer-app/main.ts"), join(project, "main.ts"));
   await build({ entryPoints: [join(project, "main.ts")], outfile: join(project, "main.js"), format: "esm" });
 }, 300_000);
 

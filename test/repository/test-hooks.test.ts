@@ -14,7 +14,7 @@ async function sharedTestModules(): Promise<string[]> {
   return (await gitOutput(["ls-files", "-z", "--", "test/*.ts"]))
     .split("\0")
     .filter(
-      (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("test/package/consumer-app/"),
+      (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("test/release/consumer-app/"),
     );
 }
 

@@ -1,7 +1,7 @@
-// The packages as users install them, for test/package/ (the machine's Node) and test/release/node-lines.test.ts
-// (Node 22 and 24): the tarballs packed from the checkout's dist/ and an application with both installed, each made
-// once per test run (test/support/once-per-run.ts), and what the files run from an install: `contracts mock`
-// answering once, and `contracts conform` against `contracts sandbox`.
+// The packages as users install them, for the release proofs in test/release/ (on the Node that runs the tests, and
+// on Node 22 and 24 in node-lines.test.ts): the tarballs packed from the checkout's dist/ and an application with both
+// installed, each made once per test run (test/support/once-per-run.ts), and what the files run from an install:
+// `contracts mock` answering once, and `contracts conform` against `contracts sandbox`.
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // Both packages as users get them: `npm run pack` writes the two tarballs, and each is installed from its tarball
 // into a fresh project, as `npm install` from the registry would (the dependencies come from the registry).
 //
-// @platform/contracts alone: what it ships, every export resolving, test/package/consumer-app/main.ts (which imports
+// @platform/contracts alone: what it ships, every export resolving, test/release/consumer-app/main.ts (which imports
 // every export) type-checked with tsc under `strict` against the shipped declarations and run with node, the
 // browser entry points bundled by esbuild for the browser, and the installed tree measured and printed.
 //
@@ -45,7 +45,7 @@ const run = promisify(execFile);
 const rootManifest = readManifest(join(repoRoot, "package.json"));
 /** The msw range the repository tests with (dependency or devDependency of the private root). */
 const mswRange = rootRange("msw");
-const consumerApp = join(repoRoot, "test", "package", "consumer-app");
+const consumerApp = join(repoRoot, "test", "release", "consumer-app");
 const scratch = mkdtempSync(join(tmpdir(), "contracts-package-"));
 const INSTALL = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"];
 
