@@ -2,22 +2,20 @@
 // typescript-eslint with type information, and the size limits of the house style (a file reads in one sitting, a
 // function fits on a screen). `npm run check:ts` (scripts/check-typescript.ts) lints with it over the program that
 // it type-checks; editors and `npx eslint <file>` build the program of tsconfig.json from `project` below.
+import { fileURLToPath } from "node:url";
+import { includeIgnoreFile } from "@eslint/compat";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { STAGE_RULES } from "./eslint.stages.js";
 
 export default tseslint.config(
+  // What git ignores, ESLint ignores: the builds, node_modules and what a running docs build or Vitest writes into the
+  // checkout for a moment (VitePress's .temp/, the config Vite bundles beside its .ts as *.timestamp-*.mjs): check:ts
+  // runs beside Vitest in npm test, and such a file, found by the lint and not in the program, fails it.
+  includeIgnoreFile(fileURLToPath(new URL(".gitignore", import.meta.url)), "what git ignores"),
   {
     ignores: [
-      "node_modules/",
-      "dist/",
-      ".venv-schemathesis/",
       "generated/",
-      "packages/*/dist/",
-      "docs/.vitepress/cache/",
-      // VitePress's server render, written while a docs build runs (the docs tests build beside this check).
-      "docs/.vitepress/.temp/",
-      "docs/.vitepress/dist/",
       // Type-checked by the package test against the installed tarball, with its own tsconfig.
       "test/release/consumer-app/",
       // Type-checked by test/third-party/generators.test.ts beside the clients it generates.
