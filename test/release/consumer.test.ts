@@ -42,6 +42,9 @@ import {
 import { repoRoot, type RunningCommand, spawnCommand } from "../support/processes.js";
 
 const run = promisify(execFile);
+/** The entry file bundled as a browser application would bundle it: in memory, errors thrown. */
+const bundleForBrowser = (entry: string) =>
+  build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent" });
 const rootManifest = readManifest(join(repoRoot, "package.json"));
 /** The msw range the repository tests with (dependency or devDependency of the private root). */
 const mswRange = rootRange("msw");
@@ -210,25 +213,11 @@ describe("@platform/contracts (types, clients, bundled contracts)", () => {
         .map((api) => `export * as ${api} from "@platform/contracts/${api}";`)
         .join("\n"),
     );
-    const bundle = await build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      logLevel: "silent",
-    });
+    const bundle = await bundleForBrowser(entry);
     expect(bundle.errors).toEqual([]);
     const nodeOnly = join(clientsProject, "node-only-entry.js");
     writeFileSync(nodeOnly, `export * from "@platform/contracts/pay/node-nonce";`);
-    const refused = await build({
-      entryPoints: [nodeOnly],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      logLevel: "silent",
-    }).catch((error: Error) => error);
+    const refused = await bundleForBrowser(nodeOnly).catch((error: Error) => error);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(/pay\/node-nonce|node-nonce/);
   });
@@ -348,14 +337,7 @@ describe.concurrent("@platform/contracts-tools (the contracts CLI, the MSW handl
       entry,
       `import { setupWorker } from "msw/browser";\nimport { createSandboxHandlers } from "@platform/contracts-tools/msw";\nexport const worker = setupWorker(...createSandboxHandlers());`,
     );
-    const bundle = await build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      logLevel: "silent",
-    });
+    const bundle = await bundleForBrowser(entry);
     expect(bundle.errors).toEqual([]);
   });
 });
