@@ -36,8 +36,8 @@ const run = (scripts, aggregateOutput) =>
         continueOnError: true,
         aggregateOutput,
         stdin: process.stdin,
-        stdout: aggregateOutput ? keeping(process.stdout) : process.stdout,
-        stderr: aggregateOutput ? keeping(process.stderr) : process.stderr,
+        stdout: aggregateOutput && live.length > 0 ? keeping(process.stdout) : process.stdout,
+        stderr: aggregateOutput && live.length > 0 ? keeping(process.stderr) : process.stderr,
       });
 
 const [whole, asItCame] = await Promise.allSettled([run(args, true), run(live, false)]);
