@@ -17,12 +17,12 @@ if (args.length + live.length === 0 || (liveAt !== -1 && live.length === 0)) {
   process.exit(2);
 }
 
-/** What the scripts printed whole, kept to be printed again after the --live script's output when one failed. */
+/** What the scripts printed whole, kept to be printed again after the --live script's output when one of them failed. */
 let printedWhole = "";
 /** @param {NodeJS.WriteStream} stream */
 function keeping(stream) {
   const copy = new PassThrough();
-  copy.on("data", (/** @type {Buffer} */ chunk) => (printedWhole += chunk.toString()));
+  copy.on("data", (chunk) => (printedWhole += chunk.toString()));
   copy.pipe(stream);
   return copy;
 }
