@@ -6,7 +6,6 @@
 // run-p's command ends with process.exit() right after writing a script's output, which drops what a slow pipe has
 // not taken yet beyond 64 KiB (mysticatea/npm-run-all#161): a CI log or `npm test | tee` lost the end of Vitest's
 // output, its failures and summary. Here the process ends by itself, once its output is written.
-import { PassThrough } from "node:stream";
 import runAll from "npm-run-all2";
 
 const args = process.argv.slice(2);
@@ -15,16 +14,6 @@ const live = liveAt === -1 ? [] : args.splice(liveAt, 2).slice(1);
 if (args.length + live.length === 0 || (liveAt !== -1 && live.length === 0)) {
   console.error("usage: node scripts/run-parallel.mjs [--live <npm script>] <npm script>...");
   process.exit(2);
-}
-
-/** What the scripts printed whole, kept to be printed again after the --live script's output when one of them failed. */
-let printedWhole = "";
-/** @param {NodeJS.WriteStream} stream */
-function keeping(stream) {
-  const copy = new PassThrough();
-  copy.on("data", (chunk) => (printedWhole += chunk.toString()));
-  copy.pipe(stream);
-  return copy;
 }
 
 /** @param {string[]} scripts @param {boolean} aggregateOutput */
@@ -36,16 +25,11 @@ const run = (scripts, aggregateOutput) =>
         continueOnError: true,
         aggregateOutput,
         stdin: process.stdin,
-        stdout: aggregateOutput && live.length > 0 ? keeping(process.stdout) : process.stdout,
-        stderr: aggregateOutput && live.length > 0 ? keeping(process.stderr) : process.stderr,
+        stdout: process.stdout,
+        stderr: process.stderr,
       });
 
-const [whole, asItCame] = await Promise.allSettled([run(args, true), run(live, false)]);
-// A CI log is read from its end, where the --live script's summary is: the output of a script that failed beside it,
-// printed minutes earlier, is printed there again, so that the log's end says which check failed and why.
-if (whole.status === "rejected" && live.length > 0)
-  process.stdout.write(`\n--- again, what ${args.join(", ")} printed (one failed) ---\n${printedWhole}\n`);
-for (const result of [whole, asItCame]) {
+for (const result of await Promise.allSettled([run(args, true), run(live, false)])) {
   if (result.status === "fulfilled") continue;
   console.error(`ERROR: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
   process.exitCode = 1;

@@ -92,21 +92,6 @@ describe("scripts/run-parallel.mjs", () => {
     expect(output).toMatch(/"failing" exited with 3/);
   });
 
-  it("prints a failed script's output again after the --live script's, where a CI log is read", async () => {
-    const { code, output } = await runThroughSlowPipe(["failing", "big", "--live", "small"]);
-    expect(code).toBe(1);
-    // stdout and stderr are two pipes, read in no set order: the repeated part is on stdout, after Vitest's summary.
-    const again = output.indexOf("--- again, what failing, big printed");
-    expect(output.lastIndexOf("small done")).toBeLessThan(again);
-    expect(output.indexOf("failing done")).toBeLessThan(again);
-    expect(output.slice(again)).toContain("failing done");
-    expect(output.slice(again)).toContain("big done");
-    const passing = await runThroughSlowPipe(["small", "--live", "big"]);
-    expect(passing.code).toBe(0);
-    expect(passing.output).toContain("small done");
-    expect(passing.output).not.toContain("--- again");
-  });
-
   it("is what npm test and its static checks run side by side with", () => {
     const scripts = (
       JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
