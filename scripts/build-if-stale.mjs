@@ -73,6 +73,12 @@ export function staleness() {
       if (mtime(source) > mtime(output)) return `${relative(root, source)} is newer than its output`;
     }
   }
+  // tsc copies the JSON modules (the bundled contracts) as they are: a spec edited and bundled again changes them
+  // alone when the types stay the same.
+  for (const file of readdirSync(outDir, { recursive: true, encoding: "utf8" })) {
+    if (file.endsWith(".json") && mtime(join(root, file)) > mtime(join(outDir, file)))
+      return `${file} is newer than its copy in dist/`;
+  }
   return undefined;
 }
 
@@ -128,4 +134,11 @@ export async function runCli(command) {
   }
   // One that came while it loaded, maybe before its watch began, is passed on: the watch stops it once it is up.
   if (received) process.kill(process.pid, received);
+}
+
+// `npm install` (prepare): compiles only when stale, so that the install npx makes of this checkout for
+// `npx contracts` (a link, whose prepare npm runs again) does not compile a fresh build once more.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const tsc = buildIfStale();
+  if (tsc) process.exitCode = tsc.error ? 1 : (tsc.status ?? 1);
 }

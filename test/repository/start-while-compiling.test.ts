@@ -1,9 +1,11 @@
 // `npm start` and `npm run sandbox` compile first when dist/ is stale (scripts/build-if-stale.mjs). A SIGTERM during
 // that build killed the process half-started, with tsc running on; it now ends it cleanly once the build is done.
 // The scripts run in a scratch project of their own (a one-file CLI), so that the checkout's dist/, which the other
-// test files run, is never rebuilt here. A build also removes what a deleted or moved module left in dist/.
+// test files run, is never rebuilt here. A build also removes what a deleted or moved module left in dist/. And
+// `npm install` (prepare) compiles only a stale dist/, a JSON module changed alone included.
 import {
   copyFileSync,
+  readFileSync,
   statSync,
   existsSync,
   mkdirSync,
@@ -36,6 +38,7 @@ function project(): string {
     JSON.stringify({
       include: ["bin"],
       compilerOptions: {
+        resolveJsonModule: true,
         outDir: "dist",
         rootDir: ".",
         module: "nodenext",
@@ -54,6 +57,12 @@ process.on("SIGTERM", () => process.exit(0));
 console.log("up: " + process.argv.slice(2).join(" "));
 setInterval(() => {}, 1000);
 `,
+  );
+  // A JSON module, as the bundled contracts are: tsc copies it to dist/ as it is.
+  writeFileSync(join(scratch, "bin", "bundle.json"), '{ "version": 1 }\n');
+  writeFileSync(
+    join(scratch, "bin", "bundle.ts"),
+    'import bundle from "./bundle.json" with { type: "json" };\nexport default bundle;\n',
   );
   return scratch;
 }
@@ -82,6 +91,22 @@ it("a build removes the output of a module that no longer exists, which tsc leav
   expect(existsSync(join(dir, "dist", "bin", "moved-away.js")), "the orphan is gone").toBe(false);
   expect(existsSync(join(dir, "dist", "bin", "contracts.js")), "the command is still built").toBe(true);
 }, 120_000); // two tsc builds of a copy of the package: compute, not waiting
+
+it("prepare compiles a stale dist/ only: a fresh one stays, a JSON module changed alone is copied again", async () => {
+  const dir = project();
+  const prepare = () => runToEnd(process.execPath, [join(dir, "scripts", "build-if-stale.mjs")], dir);
+  const first = await prepare();
+  expect(first.status, first.stderr).toBe(0);
+  expect(first.stderr).toContain("dist/bin/contracts.js does not exist");
+  const again = await prepare();
+  expect(again.status, again.stderr).toBe(0);
+  expect(again.stderr, "a fresh build is not compiled again").toBe("");
+  writeFileSync(join(dir, "bin", "bundle.json"), '{ "version": 2 }\n');
+  const changed = await prepare();
+  expect(changed.status, changed.stderr).toBe(0);
+  expect(changed.stderr).toContain("bin/bundle.json is newer than its copy in dist/");
+  expect(JSON.parse(readFileSync(join(dir, "dist", "bin", "bundle.json"), "utf8"))).toEqual({ version: 2 });
+}, 120_000);
 
 const BUILD_IF_STALE = `import { buildIfStale } from "./scripts/build-if-stale.mjs";
 const tsc = buildIfStale("pipe");
