@@ -1,13 +1,14 @@
 // hooks.py's credential probes, called from the pinned Schemathesis's own Python on a project `contracts schemathesis`
 // wrote: a header's name is case-insensitive (RFC 9110 §5.1), so a credential the case holds as `x-seller-api-key`
-// is the one the request sent as `X-Seller-Api-Key`. Whole runs against servers: schemathesis-run.test.ts.
+// is the one the request sent as `X-Seller-Api-Key`. And the module's own house rules (ruff). Whole runs against
+// servers: schemathesis-run.test.ts.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
 import { fromPackageRoot } from "../../lib/paths.js";
-import { runToEnd } from "../support/processes.js";
+import { repoRoot, runToEnd } from "../support/processes.js";
 
 const PROBE = `
 import json, sys
@@ -41,4 +42,16 @@ it("catalog: without credentials drops the key, a wrong one replaces it, whateve
   const wrong = values(probes["with a wrong credential"]!);
   expect(wrong).toHaveLength(1);
   expect(wrong[0]).not.toBe("the-right-key");
+});
+
+it("the hooks module is linted and formatted by ruff, every function annotated (conformance/schemathesis/ruff.toml)", async () => {
+  const ruff = fromPackageRoot(".venv-schemathesis", "bin", "ruff");
+  const config = ["--config", "conformance/schemathesis/ruff.toml", "conformance/schemathesis/hooks.py"];
+  for (const args of [
+    ["check", ...config],
+    ["format", "--check", ...config],
+  ]) {
+    const run = await runToEnd(ruff, args, repoRoot);
+    expect(run.status, `ruff ${args.join(" ")}\n${run.stdout}${run.stderr}`).toBe(0);
+  }
 });

@@ -17,7 +17,6 @@ const LONG_FILES = [
   "test/release/guide-samples.test.ts",
   "test/conformance/shards.test.ts",
   "test/release/fresh-app.test.ts",
-  "test/conformance/schemathesis-oracles.test.ts",
   "test/conformance/identity-stock-provider.test.ts",
   "test/conformance/faults.test.ts",
   "test/docs/site-phone.test.ts",

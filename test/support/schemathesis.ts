@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { runSchemathesisCommand } from "../../conformance/schemathesis/cli.js";
 import { type LocalRun, runLocalSchemathesis } from "../../conformance/schemathesis/local-run.js";
 import { CREDENTIAL_ENV } from "../../conformance/apis.js";
-import type { ApiName } from "../../lib/contract/index.js";
+import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { DEFAULT_CONFIG } from "../../mock/sandbox/default-config.js";
 import { runContracts } from "./processes.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
@@ -14,6 +14,8 @@ import { ORACLES } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { startOracleLinksServer } from "../../conformance/oracle/links.js";
 import { testServerRate } from "../../conformance/fault-servers/schemathesis-runs.js";
+import { type RunningSandbox, startSandbox } from "../../mock/sandbox/server.js";
+import { expect } from "vitest";
 
 export interface WrittenProject {
   dir: string;
@@ -111,4 +113,55 @@ export function secretsInReports(dir: string, env: Record<string, string>): stri
     Buffer.from(secret).toString("base64url"),
   ];
   return secrets.filter((secret) => encodings(secret).some((form) => reports.some((text) => text.includes(form))));
+}
+
+/** The sandbox's four APIs on free ports, without a rate limit, with the log of every request it answered. */
+export async function startLoggedSandbox(): Promise<{
+  sandbox: RunningSandbox;
+  called: Array<{ api: ApiName; method: string; path: string }>;
+}> {
+  const called: Array<{ api: ApiName; method: string; path: string }> = [];
+  const sandbox = await startSandbox({
+    ports: { identity: 0, links: 0, catalog: 0, pay: 0 },
+    rateLimit: false,
+    onRequest: (request) => called.push(request),
+  });
+  return { sandbox, called };
+}
+
+/**
+ * Schemathesis on the sandbox's `api` with the project `contracts schemathesis <api> <args>` writes (pay's nonces in
+ * milliseconds), on `seed`: no failure, no error, no secret in its report, and no operation the project leaves out
+ * in the sandbox's log. Returns the operations the log shows it called. The runs of one log must not overlap.
+ */
+export async function expectCleanSandboxRun(
+  { sandbox, called }: Awaited<ReturnType<typeof startLoggedSandbox>>,
+  api: ApiName,
+  args: string[],
+  seed: number,
+): Promise<Set<string>> {
+  const project = schemathesisProjectIn(api, [...args, ...(api === "pay" ? ["--nonce", "milliseconds"] : [])]);
+  const env = { ...SANDBOX_CREDENTIALS[api] };
+  if (api === "identity") env.IDENTITY_ACCESS_TOKEN = await sandboxAccessToken(sandbox.urls.identity);
+  const from = called.length;
+  const run = await runLocalSchemathesis(project.dir, api, sandbox.urls[api], {
+    seed,
+    env,
+    more: ["--max-examples", "10", "--rate-limit", "1000/s"],
+  });
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/No issues found|warnings? in/);
+  expect(secretsInReports(project.dir, env)).toEqual([]);
+  const contract = loadContract(api);
+  const ids = called
+    .slice(from)
+    .filter((request) => request.api === api)
+    .map((request) => contract.route(request.method, request.path)?.operation.operationId);
+  const reached = new Set(ids.filter((id): id is string => id !== undefined));
+  expect(reached.size, run.output).toBeGreaterThan(0);
+  expect(
+    [...reached].filter((id) => project.excluded.has(id)),
+    run.output,
+  ).toEqual([]);
+  return reached;
 }
