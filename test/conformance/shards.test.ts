@@ -135,13 +135,15 @@ describe.concurrent("--config: a whole deployment in one command", () => {
     const links = await linksServer(context);
     try {
       const config = join(dir, "deployment.yaml");
+      // No shop client to lock out: pay's nonces in microseconds, as test/support/conform-cli.ts gives a pay run,
+      // not whole seconds with a second's wait before each request (25 s of this test).
       writeFileSync(
         config,
         [
           "apis:",
           `  links: { baseUrl: "${links.url}", credentials: { token: PROD_LINKS }, rateLimit: 1000/s }`,
           `  catalog: { baseUrl: "${catalog.url}", credentials: { apiKey: PROD_CATALOG, readApiKey: PROD_CATALOG_READ } }`,
-          `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance] }`,
+          `  pay: { baseUrl: "${pay.url}", credentials: { shopId: PROD_SHOP, secret: PROD_PAY }, options: [--operation, getBalance, --nonce, microseconds] }`,
         ].join("\n"),
       );
       const prod = {
