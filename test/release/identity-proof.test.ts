@@ -1,6 +1,6 @@
 // The identity proof over 20 seeds (scripts/identity-proof.ts, `npm run proof:identity`): `contracts conform
 // identity` against the stock oidc-provider (form driver, --browser, PKCE required) and the sandbox with the guide's
-// command. npm test runs a few seeds of each (test/conformance/identity-stock-provider.test.ts); this file, like
+// command. npm test runs one seed of each (test/conformance/identity-stock-provider.test.ts); this file, like
 // everything under test/release/, runs where releases are proven: in CI (CI=true) and with `npm run test:release`.
 import { expect, it } from "vitest";
 import { testPort } from "../support/ports.js";
