@@ -10,7 +10,7 @@ import {
   expectCleanSandboxRun,
   ORACLE_RUNS,
   runOnOracle,
-  schemathesisProjectIn,
+  sandboxProject,
   startLoggedSandbox,
 } from "../support/schemathesis.js";
 
@@ -29,7 +29,7 @@ describe.each(SEEDS)("seed %i", (seed) => {
       const reached = await expectCleanSandboxRun(logged, api, ["--allow-writes"], seed);
       // The log sees what a read-only project leaves out once writes are allowed: the check of the left-out
       // operations (here and in npm test's read-only runs) can fail.
-      const readOnly = schemathesisProjectIn(api, api === "pay" ? ["--nonce", "milliseconds"] : []);
+      const readOnly = sandboxProject(api, []);
       if (readOnly.excluded.size > 0)
         expect([...reached].filter((id) => readOnly.excluded.has(id)).length).toBeGreaterThan(0);
     },

@@ -115,6 +115,11 @@ export function secretsInReports(dir: string, env: Record<string, string>): stri
   return secrets.filter((secret) => encodings(secret).some((form) => reports.some((text) => text.includes(form))));
 }
 
+/** The project `contracts schemathesis <api> <args>` writes for the sandbox (its pay counts nonces in milliseconds). */
+export function sandboxProject(api: ApiName, args: string[]): WrittenProject {
+  return schemathesisProjectIn(api, [...args, ...(api === "pay" ? ["--nonce", "milliseconds"] : [])]);
+}
+
 /** The sandbox's four APIs on free ports, without a rate limit, with the log of every request it answered. */
 export async function startLoggedSandbox(): Promise<{
   sandbox: RunningSandbox;
@@ -140,7 +145,7 @@ export async function expectCleanSandboxRun(
   args: string[],
   seed: number,
 ): Promise<Set<string>> {
-  const project = schemathesisProjectIn(api, [...args, ...(api === "pay" ? ["--nonce", "milliseconds"] : [])]);
+  const project = sandboxProject(api, args);
   const env = { ...SANDBOX_CREDENTIALS[api] };
   if (api === "identity") env.IDENTITY_ACCESS_TOKEN = await sandboxAccessToken(sandbox.urls.identity);
   const from = called.length;
