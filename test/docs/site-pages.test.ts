@@ -1,18 +1,19 @@
 // The built docs site (test/docs/support/built-site.ts) in headless Chromium at desktop size (1440 px): exactly the
-// expected pages, each loading cleanly (no console error, no failed request, no request leaving 127.0.0.1, diagrams
-// shown, Redoc pages showing notes and samples), each reference page laid out as a reader needs it (issue 45, on the
-// same visit: test/docs/support/page-layout.ts), and every link of the site (previous/next included) followed the
-// way a reader's click follows it: none may end on the not-found page or miss its anchor. The phone size is
-// site-phone.test.ts; the consoles, search and copy links are site-console.test.ts; the pages' content against the
-// specs is site-content.test.ts.
+// expected pages; a page of each kind loading cleanly (no console error, no failed request, no request leaving
+// 127.0.0.1, diagrams shown, Redoc pages showing notes and samples), each reference page laid out as a reader needs it
+// (issue 45, on the same visit), as test/docs/support/desktop.ts checks it; and every link on those pages (the
+// sidebar's and the navigation bar's lead to every page, previous/next included) followed the way a reader's click
+// follows it: none may end on the not-found page or miss its anchor. Every other page is a release proof
+// (test/release/site-pages.test.ts). The phone size is site-phone.test.ts; the consoles, search and copy links are
+// site-console.test.ts; the pages' content against the specs is site-content.test.ts.
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkPageAt, expectedPages, useBuiltSite } from "./support/built-site.js";
-import { brokenWords, operationsNotBeside } from "./support/page-layout.js";
+import { expectedPages, SAMPLE_PAGES, useBuiltSite } from "./support/built-site.js";
+import { checkAtDesktopSize, expectNoBrokenLink } from "./support/desktop.js";
 import { brokenLinks, builtHtmlPages, type CollectedLinks } from "./support/site-browser.js";
 
 const site = useBuiltSite();
-/** Every link found on every page: href (resolved, same origin) to the pages it is on, with its target. */
+/** Every link found on the pages opened: href (resolved, same origin) to the page it is on, with its target. */
 const links: CollectedLinks = new Map();
 
 describe("docs site pages", () => {
@@ -26,43 +27,19 @@ describe("docs site pages", () => {
     expect(built).toEqual(expectedPages());
   });
 
-  describe.concurrent("every page in Chromium", () => {
+  it("the pages of each kind are pages of the site", () => {
+    expect(expectedPages()).toEqual(expect.arrayContaining(SAMPLE_PAGES));
+  });
+
+  describe.concurrent("a page of each kind in Chromium", () => {
     // Concurrent tests must use the `expect` of their own context.
-    it.for(expectedPages())(
-      "%s (desktop) loads cleanly and is laid out as a reader needs it",
-      async (path, { expect }) => {
-        await checkPageAt(site, path, "desktop", expect, {
-          links,
-          more: async (page) => {
-            if (!path.startsWith("/reference/")) return;
-            expect(await operationsNotBeside(page, path), "operations without their sample and console beside").toEqual(
-              [],
-            );
-            // Last: it opens every <details> of the page.
-            expect(await brokenWords(page), "words broken in a table cell").toEqual([]);
-          },
-        });
-      },
+    it.for(SAMPLE_PAGES)("%s (desktop) loads cleanly and is laid out as a reader needs it", (path, c) =>
+      checkAtDesktopSize(site, path, c.expect, links),
     );
   });
 
-  it("no link of the site ends on the not-found page or misses its anchor (previous/next included)", async () => {
-    expect(links.size, "links collected from the pages").toBeGreaterThan(100);
-    expect([...links.keys()].filter((href) => !href.includes("#")).length).toBeGreaterThan(10);
-    // Four readers follow a share of the links each: the router's navigations mostly wait for the page to settle.
-    const starts = await Promise.all([1, 2, 3, 4].map(() => site.visit("/guide/getting-started")));
-    try {
-      expect(
-        await brokenLinks(
-          starts.map((start) => start.page),
-          site.url,
-          links,
-        ),
-      ).toEqual([]);
-      expect(starts.flatMap((start) => start.problems)).toEqual([]);
-    } finally {
-      await Promise.all(starts.map((start) => start.end()));
-    }
+  it("no link on those pages ends on the not-found page or misses its anchor (previous/next included)", async () => {
+    await expectNoBrokenLink(site, links, expect);
   }, 300_000);
 
   it("the walk reports a path the router does not know, and a missing anchor of the page it opens next", async () => {

@@ -88,6 +88,21 @@ export function useBuiltSite(): OpenSite {
 /** Guides whose diagrams (OIDC code + PKCE, issuance webhook, payment flow, the architecture) must be shown. */
 export const DIAGRAM_PAGES = new Set(["/guide/identity", "/guide/catalog", "/guide/pay", "/guide/architecture"]);
 
+/** A page of each kind, which npm test opens at each width (the release proofs open every other one): the home page,
+ * a guide, every guide with a diagram, and of the generated pages an overview, an operations page, the schemas, the
+ * gaps, the quirks and a Redoc page. */
+export const SAMPLE_PAGES = [
+  "/",
+  "/guide/getting-started",
+  ...DIAGRAM_PAGES,
+  "/reference/identity/",
+  "/reference/catalog/products",
+  "/reference/pay/schemas",
+  "/reference/links/gaps",
+  "/reference/links/quirks",
+  "/redoc/pay.html",
+];
+
 /** Every page the site must have, as URL paths: the hand-written pages and the generated ones. */
 export function expectedPages(): string[] {
   return [

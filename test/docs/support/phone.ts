@@ -1,26 +1,12 @@
 // One page of the built site at phone size (390 px, mobile, touch): it loads cleanly, no table, code block or
 // console is wider than the screen once every expandable part is open, no cell of the generated tables breaks a word,
 // and the diagrams of the guides are shown at a size whose labels can be read, scrolling inside their own box
-// (issue 45: page-layout.ts). npm test opens a page of each kind (test/docs/site-phone.test.ts); the release proofs
-// open every other one (test/release/site-phone.test.ts).
+// (issue 45: page-layout.ts). npm test opens a page of each kind (SAMPLE_PAGES, test/docs/site-phone.test.ts); the
+// release proofs open every other one (test/release/site-phone.test.ts).
 import type { ExpectStatic } from "vitest";
 import { checkPageAt, DIAGRAM_PAGES, type OpenSite } from "./built-site.js";
 import { brokenWords, GENERATED_TABLES, shownDiagrams } from "./page-layout.js";
 import { VIEWPORTS } from "./site-browser.js";
-
-/** A page of each kind: the home page, a guide, every guide with a diagram, and of the generated pages an overview,
- * an operations page, the schemas, the gaps, the quirks and a Redoc page. */
-export const PHONE_SAMPLE = [
-  "/",
-  "/guide/getting-started",
-  ...DIAGRAM_PAGES,
-  "/reference/identity/",
-  "/reference/catalog/products",
-  "/reference/pay/schemas",
-  "/reference/links/gaps",
-  "/reference/links/quirks",
-  "/redoc/pay.html",
-];
 
 export async function checkAtPhoneSize(site: OpenSite, path: string, expect: ExpectStatic): Promise<void> {
   await checkPageAt(site, path, "phone", expect, {
