@@ -16,6 +16,8 @@ const LONG_FILES = [
   "test/release/schemathesis-proof.test.ts",
   "test/release/consumer.test.ts",
   "test/release/site-phone.test.ts",
+  "test/release/site-pages.test.ts",
+  "test/release/sandbox-crash.test.ts",
   "test/release/guide-samples.test.ts",
   "test/release/fresh-app.test.ts",
   "test/docs/site-pages.test.ts",
