@@ -1,5 +1,5 @@
-// The layout checks of the built reference (issue 45) run on the pages as site-pages.test.ts (1440 px) and
-// site-phone.test.ts (390 px) visit them, one visit a page at each width (test/docs/support/page-layout.ts). Here:
+// The layout checks of the built reference (issue 45) run on the pages as the desktop (1440 px) and phone (390 px)
+// checks visit them, one visit a page at each width (test/docs/support/page-layout.ts). Here:
 // the word check itself sees a word the layout breaks, the reference pages hold every operation, and the
 // conformance HTML report fits a phone's screen.
 import { join } from "node:path";

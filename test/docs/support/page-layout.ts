@@ -1,7 +1,7 @@
 // How the built site is laid out for a reader (issue 45), measured on a page that a site test has open: at 1440 px
 // each operation's request sample and console sit beside its heading and stay in view while its responses are read;
 // no table cell breaks a word (at 390 px, no cell of the generated tables); a guide's diagrams are legible on a phone.
-// site-pages.test.ts and site-phone.test.ts run these on the one visit they make of each page at each width.
+// The desktop and phone checks (desktop.ts, phone.ts) run these on the one visit they make of each page at each width.
 import type { Page } from "playwright-core";
 import { API_NAMES } from "../../../lib/contract/index.js";
 import { operationPage, operationsOf, readBundle } from "../../../scripts/docs/document.js";
