@@ -16,7 +16,7 @@ export function judgeUnsupportedMethods(
     const observe = (message: string) => findings.push({ about: "observation", operationId, message });
     if (checks.includes("unsupported_method"))
       findings.push(methodRefused(context.options.api, operationId, { method, path }, exchange, label, observe));
-    const allow = allowListsMethods(operationId, { method, path, documented }, exchange, label);
+    const allow = allowListsMethods(operationId, { method, documented }, exchange, label);
     if (allow && checks.includes(ALLOW_HEADER_CHECK)) findings.push(allow);
   }
   return findings;

@@ -17,10 +17,15 @@ import type { FailureRecord } from "./ledger.js";
  */
 export type CauseInput = Pick<FailureRecord, "check" | "message" | "where"> | { check: string; location: string };
 
-/** The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions). */
+/**
+ * The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions).
+ * A request (`DELETE <url>`, `GET /api/domains`) names where a behaviour showed, not the behaviour: one 405 page on
+ * every path is one cause.
+ */
 export function normalizeReason(message: string): string {
   return message
     .replace(/https?:\/\/[^\s"',)]+/g, "<url>")
+    .replace(/\b(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|TRACE|CONNECT) (?:<url>|\/[^\s"',)]*)/g, "<request>")
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>")
     .replace(/"(?:[^"\\]|\\.)*"/g, "<value>")
     .replace(/\/\d+(?=\/|\b)/g, "/*")

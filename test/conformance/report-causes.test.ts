@@ -68,6 +68,20 @@ describe("causeOf", () => {
     );
   });
 
+  it("is the same for one behaviour on every path: the request it showed on is left out", () => {
+    const noAllow = (request: string, documented: string) =>
+      causeOf(failure("allow_header", `${request} got 405 without an Allow header (RFC 9110 §15.5.6) ${documented}`));
+    expect(noAllow("DELETE http://127.0.0.1:1/api/domains", "(documented: GET)")).toBe(
+      noAllow("PATCH http://127.0.0.1:1/api/campaign/7/update", "(documented: PUT)"),
+    );
+    const htmlPage = (request: string) =>
+      causeOf(failure("unsupported_method", `${request} was answered with status 405 and a body that is not JSON`));
+    expect(htmlPage("GET /api/domain/add")).toBe(htmlPage("DELETE /api/account"));
+    expect(htmlPage("GET /api/domain/add")).not.toBe(
+      causeOf(failure("unsupported_method", "GET /api/domain/add was answered with the server error 500")),
+    );
+  });
+
   it("of an overlay's deviation is its check and schema location, whole: each branch of a union is its own", () => {
     const deviation = (location: string) => ({ check: "response_schema_conformance", location });
     expect(causeOf(deviation("/components/schemas/OverlayPage"))).toBe(
@@ -141,6 +155,12 @@ describe("the report by cause", () => {
       "content_type_conformance",
     ]);
     expect(junit).toContain('name="cause 2: content_type_conformance on getAccount"');
+  });
+  it("gives one HTML 405 page on every path one block per check", async () => {
+    const { stdout } = await run("undocumented-method-html", "--allow-writes");
+    const blocks = stdout.split("Failures by cause:")[1] ?? "";
+    expect(blocks.match(/^\d+\. unsupported_method/gm)).toHaveLength(1);
+    expect(consoleBlocks(stdout)).toHaveLength(1);
   });
 });
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResourceKind } from "../../conformance/apis.js";
 import { operationOf } from "../../conformance/contract/lookup.js";
+import { allowListsMethods } from "../../conformance/judge/allow-header.js";
 import { createdValuesEchoed } from "../../conformance/judge/echoed.js";
 import { methodRefused, scopesEnforced } from "../../conformance/judge/probe-checks.js";
 import {
@@ -166,6 +167,21 @@ describe("the probes' checks", () => {
     expect(scopesEnforced("catalog", read, exchange(200), "k")?.outcome).toBe("pass");
     expect(scopesEnforced("catalog", read, exchange(403), "k")?.message).toBe(
       "a key that holds products:read was refused getShop with status 403",
+    );
+  });
+
+  it("allow_header names the URL the run requested, where the 405 came from", () => {
+    const without = allowListsMethods("listDomains", { method: "DELETE", documented: ["GET"] }, exchange(405), "probe");
+    expect(without?.message).toBe(
+      "DELETE http://127.0.0.1:1/x got 405 without an Allow header (RFC 9110 §15.5.6) (documented: GET)",
+    );
+    const listed = exchange(405);
+    listed.response!.headers = { allow: "POST" };
+    expect(allowListsMethods("listDomains", { method: "DELETE", documented: ["GET"] }, listed, "p")?.message).toBe(
+      'DELETE http://127.0.0.1:1/x got 405 with Allow "POST", which leaves out GET (RFC 9110 §10.2.1)',
+    );
+    expect(allowListsMethods("listDomains", { method: "DELETE", documented: ["GET"] }, exchange(404), "p")).toBe(
+      undefined,
     );
   });
 
