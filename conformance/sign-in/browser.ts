@@ -27,6 +27,8 @@ interface Walk {
   scriptRan: boolean;
   /** The --sign-in values were filled on an earlier page: a password form again means they were refused. */
   filledBefore: boolean;
+  /** Which field took which key on the last page filled (names only), for the message of a refused sign-in. */
+  assignment: string;
   /** The last error of a page that went away under the driver. */
   lastError: string;
 }
@@ -180,6 +182,7 @@ export class BrowserDriver implements SignInDriver {
       scopes: requestedScopes(url),
       scriptRan: false,
       filledBefore: false,
+      assignment: "",
       lastError: "",
     };
     // A form posted back to its own address (wrong credentials shown again) navigates without changing the URL.
@@ -271,11 +274,11 @@ export class BrowserDriver implements SignInDriver {
   /** Fills the --sign-in values, ticks the requested scopes and presses on; stops where a person could not go on. */
   private async fillAndPress(page: Page, walk: Walk, lastPage: LastPage): Promise<Navigation | undefined> {
     const asksForPassword = async () => (await page.locator("input[type=password]").count()) > 0;
-    const filled = await fill(page, this.signIn);
+    const { filled, assignment } = await fill(page, this.signIn);
     await tickRequestedScopes(page, walk.scopes);
     if (walk.filledBefore && filled > 0 && (await asksForPassword()))
       return {
-        failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it showed its sign-in form again, saying "${lastPage.text}"`,
+        failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?; filled ${walk.assignment}): it showed its sign-in form again, saying "${lastPage.text}"`,
         pages: walk.pages,
         lastPage,
       };
@@ -288,6 +291,7 @@ export class BrowserDriver implements SignInDriver {
     }
     walk.pages += 1;
     walk.filledBefore ||= filled > 0;
+    if (filled > 0) walk.assignment = assignment;
     return undefined;
   }
 

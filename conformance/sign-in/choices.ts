@@ -23,13 +23,44 @@ const AUTOCOMPLETE: Record<string, string[]> = {
 /** Input types that a person never types into. */
 const NOT_TYPED = new Set(["hidden", "submit", "button", "image", "reset", "checkbox", "radio", "file"]);
 
+/** The --sign-in keys that name the account, typed only into a field that shows what is typed. */
+const LOGIN_KEYS = new Set(["login", "username", "email"]);
+
 /**
- * The field a --sign-in key is meant for: by name, then id, then label, placeholder and autocomplete token; for
- * login/username and password keys, also the page's username-like field or its password field.
+ * Which fields a --sign-in key may go into at all, whatever their names say: the password only into a password
+ * input, the login (login, username, email) only into one that is not. Names are not enough: a page whose password
+ * input has the id `normal_login_password` would otherwise get the login in its password field.
+ */
+export function fitsRole(key: string, field: FieldInfo): boolean {
+  const wanted = key.toLowerCase();
+  if (wanted === "password") return field.type === "password";
+  if (LOGIN_KEYS.has(wanted)) return field.type !== "password";
+  return true;
+}
+
+/** A field as a message names it (input#id, input[name=…]): never its value, which may be a secret. */
+export function describeField(field: FieldInfo): string {
+  if (field.id) return `${field.tag}#${field.id}`;
+  if (field.name) return `${field.tag}[name=${field.name}]`;
+  return `${field.tag}[type=${field.type}]`;
+}
+
+/** Which field took which --sign-in key, for a failed sign-in's message ("login → input#user, password → …"). */
+export function describeAssignment(assigned: Map<number, string>, fields: FieldInfo[]): string {
+  const parts = [...assigned].map(([index, key]) => `${key} → ${describeField(fields[index]!)}`);
+  return parts.length ? parts.join(", ") : "no field took a --sign-in value";
+}
+
+/**
+ * The field a --sign-in key is meant for, among those its role allows (fitsRole): by name, then id, then label,
+ * placeholder and autocomplete token; for login/username and password keys, also the page's username-like field or
+ * its password field.
  */
 export function matchField(key: string, fields: FieldInfo[]): number {
   const wanted = key.toLowerCase();
-  const typed = fields.map((field, index) => ({ field, index })).filter(({ field }) => !NOT_TYPED.has(field.type));
+  const typed = fields
+    .map((field, index) => ({ field, index }))
+    .filter(({ field }) => !NOT_TYPED.has(field.type) && fitsRole(wanted, field));
   const has = (text: string | undefined) => (text ?? "").toLowerCase();
   const tests: Array<(f: FieldInfo) => boolean> = [
     (f) => has(f.name) === wanted,
@@ -43,7 +74,7 @@ export function matchField(key: string, fields: FieldInfo[]): number {
         .some((token) => (AUTOCOMPLETE[wanted] ?? [wanted]).includes(token)),
   ];
   if (wanted === "password") tests.push((f) => f.type === "password");
-  if (wanted === "login" || wanted === "username") {
+  if (LOGIN_KEYS.has(wanted)) {
     tests.push(
       (f) => f.type === "email" || /user|login|e-?mail|account/.test(`${has(f.name)} ${has(f.id)} ${has(f.label)}`),
     );

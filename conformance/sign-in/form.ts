@@ -4,7 +4,14 @@
 // such: run with --browser.
 import type { PreparedRequest } from "../apis.js";
 import type { Exchange } from "../model/exchange.js";
-import { buttonScore, type FieldInfo, grantsRequestedScope, matchField, requestedScopes } from "./choices.js";
+import {
+  buttonScore,
+  describeAssignment,
+  type FieldInfo,
+  grantsRequestedScope,
+  matchField,
+  requestedScopes,
+} from "./choices.js";
 import { type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 import { type Navigation } from "../model/identity-facts.js";
 
@@ -113,6 +120,8 @@ export interface FilledForm {
   body: URLSearchParams;
   /** The --sign-in keys it fills. */
   filled: string[];
+  /** Which field took which key (names only, no values), for the message of a sign-in that fails. */
+  assignment: string;
 }
 
 /**
@@ -161,7 +170,13 @@ export function chooseSubmission(
     const key = chosen.assigned.get(index);
     body.append(control.name, key !== undefined ? signIn[key]! : control.value);
   });
-  return { method: chosen.form.method, action: chosen.form.action, body, filled: [...chosen.assigned.values()] };
+  return {
+    method: chosen.form.method,
+    action: chosen.form.action,
+    body,
+    filled: [...chosen.assigned.values()],
+    assignment: describeAssignment(chosen.assigned, chosen.form.controls),
+  };
 }
 
 export class FormDriver implements SignInDriver {
@@ -224,7 +239,7 @@ export class FormDriver implements SignInDriver {
         forms.some((form) => form.controls.some((c) => c.type === "password"))
       ) {
         return {
-          failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?): it answered ${response.status} with its sign-in form again, saying "${lastPage.text}"`,
+          failure: `the provider did not accept the sign-in with the --sign-in values (wrong credentials?; filled ${submitted.assignment}): it answered ${response.status} with its sign-in form again, saying "${lastPage.text}"`,
           pages,
           lastPage,
         };

@@ -1,7 +1,7 @@
 // What the browser driver does on a page, as a person would: fill the --sign-in values into the fields they name,
 // tick the consent boxes of the requested scopes, press the button that goes on (browser.ts walks the pages).
 import type { Page } from "playwright-core";
-import { buttonScore, type FieldInfo, grantsRequestedScope, matchField } from "./choices.js";
+import { buttonScore, describeAssignment, type FieldInfo, grantsRequestedScope, matchField } from "./choices.js";
 
 /** How long the driver waits for a page to settle, and for one action on it. */
 export const SETTLE_MS = 5000;
@@ -9,9 +9,12 @@ export const SETTLE_MS = 5000;
 /**
  * Fills the --sign-in values into the visible fields they name, in the one form (or the fields outside any form)
  * that takes the most of them, as a person picks one way of signing in on a page that offers several; returns
- * how many were filled.
+ * how many were filled, and which field took which key (names only, no values) for the message of a failed sign-in.
  */
-export async function fill(page: Page, signIn: Record<string, string>): Promise<number> {
+export async function fill(
+  page: Page,
+  signIn: Record<string, string>,
+): Promise<{ filled: number; assignment: string }> {
   const fields: Array<FieldInfo & { form: number; options?: string[] }> = await page.evaluate(() => {
     const visible = (el: Element) =>
       !!(el as HTMLElement).offsetParent || (el as HTMLElement).getClientRects().length > 0;
@@ -56,7 +59,7 @@ export async function fill(page: Page, signIn: Record<string, string>): Promise<
     else await target.fill(signIn[key]!, { timeout: SETTLE_MS });
     await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
   }
-  return plan.size;
+  return { filled: plan.size, assignment: describeAssignment(plan, fields) };
 }
 
 /**

@@ -47,6 +47,22 @@ describe("the HTML form driver", () => {
     expect(submission.filled.sort()).toEqual(["login", "password"]);
   });
 
+  it("puts the login only into a non-password field and the password only into a password field, whatever the ids say", () => {
+    // Ant Design's "normal_login" form: the password input's id and placeholder contain "login".
+    const html = `<form id="normal_login" method="post" action="/login"><input id="normal_login_username" name="username" placeholder="Username"><input id="normal_login_password" name="secret" type="password" placeholder="Login password"><button type="submit">Log in</button></form>`;
+    const submission = chooseSubmission(parseForms(html), { login: "alice", password: "s3cret" })!;
+    expect(Object.fromEntries(submission.body)).toEqual({ username: "alice", secret: "s3cret" });
+    expect(submission.assignment).toBe("login → input#normal_login_username, password → input#normal_login_password");
+    // A field named after the other key is passed over for the one its type allows.
+    const swapped = [
+      { tag: "input", type: "password", name: "login" },
+      { tag: "input", type: "text", name: "password" },
+    ];
+    expect(matchField("login", swapped)).toBe(1);
+    expect(matchField("password", swapped)).toBe(0);
+    expect(matchField("email", [{ tag: "input", type: "password", id: "email_password" }])).toBe(-1);
+  });
+
   it("counts a button outside the form through its form attribute (oidc-provider's logout confirmation)", () => {
     const html = `<form method="post" action="/session/end/confirm" id="op.logoutForm"><input type="hidden" name="xsrf" value="x1"/></form>
 <button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
