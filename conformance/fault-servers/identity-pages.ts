@@ -4,7 +4,8 @@ import type { IncomingMessage } from "node:http";
 import type { Reply } from "./http.js";
 
 /** Variants of the correct provider that change only how the user gets through its pages. */
-export type IdentityVariant = "html-form" | "javascript-sign-in" | "consent-page" | "scope-consent";
+export type IdentityVariant =
+  "html-form" | "javascript-sign-in" | "consent-page" | "scope-consent" | "login-in-password-id";
 
 export const html = (status: number, title: string, body: string, headers: Record<string, string> = {}): Reply => ({
   status,
@@ -52,8 +53,22 @@ document.getElementById("go").addEventListener("click", async () => {
   );
 }
 
+/**
+ * A sign-in page shaped like Ant Design's "normal_login" form: the password input's id and placeholder say "login"
+ * (`normal_login_password`, "Login password") and neither field is named login or password, so only the fields'
+ * types tell a driver where `login=` and `password=` go. Its fields are username and secret (the server reads them).
+ */
+function loginInPasswordIdPage(id: string, problem: string): Reply {
+  return html(
+    problem ? 401 : 200,
+    "Log in to demo-app",
+    `<h1>Log in to demo-app</h1>${problem ? `<p role="alert">${escape(problem)}</p>` : ""}<form id="normal_login" method="post" action="/sign-in"><input type="hidden" name="request" value="${id}"><input id="normal_login_username" name="username" placeholder="Username"><input id="normal_login_password" name="secret" type="password" placeholder="Login password"><button type="submit">Log in</button></form>`,
+  );
+}
+
 export function signInPage(variant: IdentityVariant, id: string, problem = ""): Reply {
   if (variant === "javascript-sign-in") return javascriptSignInPage(id);
+  if (variant === "login-in-password-id") return loginInPasswordIdPage(id, problem);
   return html(
     problem ? 401 : 200,
     "Sign in to demo-app",

@@ -4,11 +4,10 @@
 // jose's. Requests reach the endpoints by the contract's operationIds (http.ts routes them with the bundle), and
 // the discovery document names the contract's paths. This file holds the provider's state and what a browser goes
 // through (authorize, sign-in, consent, logout); identity-endpoints.ts the discovery, JWKS, token and userinfo.
-// Sign-in is a plain HTML form (login and password) by default, as the runner meets it on many providers; three
-// variants change only the pages (identity-pages.ts): `javascript-sign-in` builds its sign-in with JavaScript (no HTML
-// form at all, like most single-page sign-ins), `consent-page` asks for consent afterwards on a Keycloak-style page
-// whose one form has an accept and a cancel button, and `scope-consent` on a two-step page with one checkbox per
-// requested scope (only the ticked ones are granted).
+// Sign-in is a plain HTML form (login and password) by default, as the runner meets it on many providers; four
+// variants change only the pages (identity-pages.ts): `javascript-sign-in` (no HTML form at all, like most single-page
+// sign-ins), `consent-page` (a Keycloak-style consent page, accept and cancel in one form), `scope-consent` (one
+// checkbox per requested scope, only the ticked granted), `login-in-password-id` ("login" in the password input's id).
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { JWK } from "jose";
@@ -255,7 +254,9 @@ class FaultProvider implements ProviderState {
       return json
         ? { status: 400, body: { problem: "The sign-in request expired." } }
         : errorPage("Sign-in error", "The sign-in request expired.");
-    if (form.get("login") !== this.signIn.get("login") || form.get("password") !== this.signIn.get("password")) {
+    // The login-in-password-id page names its fields username and secret.
+    const [login, password] = [form.get("login") ?? form.get("username"), form.get("password") ?? form.get("secret")];
+    if (login !== this.signIn.get("login") || password !== this.signIn.get("password")) {
       return json
         ? { status: 401, body: { problem: "Wrong login or password." } }
         : signInPage(this.variant, id, "Wrong login or password.");

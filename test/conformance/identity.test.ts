@@ -53,6 +53,22 @@ describe.concurrent("correct providers: every identity check runs and none fails
     expect(code).toBe(0);
   });
 
+  // The password input's id and placeholder say "login" (normal_login_password, "Login password"): the login goes
+  // into the username field and the password into the password field only because of the fields' types.
+  it.each([
+    ["form", []],
+    ["browser", ["--browser"]],
+  ] as const)(
+    "a sign-in page whose password input's id says login: login= and password= each go into their own field (%s driver)",
+    async (_driver, args) => {
+      const server = await start({ variant: "login-in-password-id" });
+      const { code, report, output } = await conform(server.url, [...args, "--operation", "exchangeToken"]);
+      expectAllPass(report, output, FLOW_CHECKS);
+      expect(code).toBe(0);
+    },
+    120_000,
+  );
+
   it("two-step consent with one checkbox per requested scope, with --browser: the requested scopes are ticked, Grant access (enabled by the page's script once a box is ticked) and Continue pressed, never Deny or Cancel", async () => {
     const server = await start({ variant: "scope-consent" });
     const { code, report, output } = await conform(server.url, ["--browser", "--operation", "exchangeToken"]);
@@ -133,6 +149,24 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
       expect(code).toBe(1);
       expect(failing(report)).toEqual(["sign_in"]);
       expect(report.failures[0]?.message).toMatch(/wrong credentials/);
+      expect(JSON.stringify(report)).not.toContain("not-the-password");
+    },
+    120_000,
+  );
+
+  it.each([
+    ["form", []],
+    ["browser", ["--browser"]],
+  ] as const)(
+    "a refused sign-in (%s driver) says which field took which key, and never the values",
+    async (_driver, args) => {
+      const server = await start({ variant: "login-in-password-id" });
+      const { code, report } = await conform(server.url, [...args, "--operation", "exchangeToken"], {
+        IDENTITY_SIGN_IN: "login=alice&password=not-the-password",
+      });
+      expect(code).toBe(1);
+      const message = report.failures.find((f) => f.check === "sign_in")?.message;
+      expect(message).toContain("login → input#normal_login_username, password → input#normal_login_password");
       expect(JSON.stringify(report)).not.toContain("not-the-password");
     },
     120_000,
