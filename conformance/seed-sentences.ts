@@ -36,8 +36,24 @@ export interface SeedSentenceTable {
   sentences: SeedSentence[];
 }
 
-export function readSeedSentenceTable(path = fromPackageRoot("conformance", "seed-sentences.yaml")): SeedSentenceTable {
-  return parse(readFileSync(path, "utf8")) as SeedSentenceTable;
+export const SEED_SENTENCE_TABLE = fromPackageRoot("conformance", "seed-sentences.yaml");
+
+/**
+ * The table at `path`. The reports (`breaks:` lines) and `contracts overlay record` (x-seed-sentence) need it, so a
+ * missing table is an error that names it and says the installation is incomplete, not a bare ENOENT.
+ */
+export function readSeedSentenceTable(path = SEED_SENTENCE_TABLE): SeedSentenceTable {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new Error(
+      `the seed-sentence table ${path} is missing: this installation of the contracts tools is incomplete (reinstall it)`,
+      { cause: error },
+    );
+  }
+  return parse(text) as SeedSentenceTable;
 }
 
 /**

@@ -5,9 +5,7 @@
 // its list of documented statuses. What stays of a schema failure is where in the body it fails and which keyword
 // (`/error must be string`), so the same field broken the same way is one cause wherever it appears. The baseline
 // (baseline.ts) keeps its entries by this key; an overlay's deviations (conformance/overlay) are grouped by it too.
-import { existsSync } from "node:fs";
 import type { ApiName } from "../../lib/contract/index.js";
-import { fromPackageRoot } from "../../lib/paths.js";
 import { readSeedSentenceTable, type SeedName, type SeedSentence } from "../seed-sentences.js";
 import type { FailureRecord } from "./ledger.js";
 
@@ -113,12 +111,14 @@ const SEED_OF: Record<ApiName, SeedName> = {
   catalog: "commerce",
   pay: "commerce",
 };
-const SEED_TABLE = fromPackageRoot("conformance", "seed-sentences.yaml");
 let seedTable: SeedSentence[] | undefined;
 
-/** The seed-sentence table, when it is beside the code (a clone; the published tools do not ship it). */
+/**
+ * The seed-sentence table, which the code ships with (a clone and the published tools alike). Without it a report
+ * would lose its `breaks:` lines and look complete, so a missing table fails the run instead.
+ */
 function sentences(): SeedSentence[] {
-  seedTable ??= existsSync(SEED_TABLE) ? readSeedSentenceTable(SEED_TABLE).sentences : [];
+  seedTable ??= readSeedSentenceTable().sentences;
   return seedTable;
 }
 

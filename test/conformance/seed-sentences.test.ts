@@ -75,6 +75,13 @@ describe("the seed-sentence table", () => {
     expect(page).toBe(renderSeedSentencePage(table));
   });
 
+  it("is an error that names it when missing: the reports and overlay record need it (the packed tools ship it)", () => {
+    const missing = join(repoRoot, "conformance", "no-such-seed-sentences.yaml");
+    expect(() => readSeedSentenceTable(missing)).toThrow(
+      `the seed-sentence table ${missing} is missing: this installation of the contracts tools is incomplete`,
+    );
+  });
+
   it.skipIf(!existsSync(seedsDir))(`has every sentence of the seeds in ${seedsDir}, in order, and no other`, () => {
     const files = readdirSync(seedsDir).filter((name) => name.endsWith(".txt"));
     expect(files.sort()).toEqual(Object.values(table.files).sort());
