@@ -1,0 +1,83 @@
+// What the installed tools read beside their code (conformance/seed-sentences.yaml): `contracts conform` quotes the
+// seed sentence a failure breaks and `contracts overlay record` gives each deviation its seed sentence. A package
+// without the table failed overlay record with ENOENT and printed conform's failures without their breaks: lines,
+// so both run here from the run's application with both packages installed (test/support/installed-packages.ts),
+// against a fault server and the drifted oracle links server of this checkout, on loopback.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
+import type { RunningServer } from "../../conformance/fault-servers/http.js";
+import { startLinksServer } from "../../conformance/fault-servers/links.js";
+import { DEPLOYMENT_DRIFT, startOracleLinksServer } from "../../conformance/oracle/links.js";
+import type { OverlayDocument } from "../../lib/contract/overlay.js";
+import { appWithBothPackages, stopAll } from "../support/installed-packages.js";
+import { type RunningCommand, spawnCommand } from "../support/processes.js";
+
+const run = promisify(execFile);
+const env = { ...FAULT_SERVER_CREDENTIALS };
+const scratch = mkdtempSync(join(tmpdir(), "contracts-seed-table-"));
+let app: string;
+const bin = () => join(app, "node_modules", ".bin", "contracts");
+const started: RunningCommand[] = [];
+const servers: RunningServer[] = [];
+
+/** The installed `contracts` with the fault servers' credentials; conform exits 1 on the failures it finds. */
+function start(args: string[]): RunningCommand {
+  const command = spawnCommand(bin(), args, app, env);
+  started.push(command);
+  return command;
+}
+
+beforeAll(async () => {
+  app = await appWithBothPackages();
+}, 300_000);
+
+afterAll(async () => {
+  await stopAll(started);
+  await Promise.all(servers.map((server) => server.close()));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe.concurrent("the installed tools read the seed-sentence table", () => {
+  it("contracts conform prints the seed sentence a failure breaks", async () => {
+    const server = await startLinksServer({
+      token: env.LINKS_TOKEN,
+      fault: "list-error-as-integer",
+      rateLimit: { windowMs: 1000 },
+    });
+    servers.push(server);
+    const conform = start([
+      ...["conform", "links", "--base-url", server.url],
+      ...["--max-examples", "3", "--seed", "7", "--rate-limit", "1000/s"],
+    ]);
+    expect(await conform.exit, conform.stderr()).toBe(1);
+    expect(conform.stdout()).toContain(
+      'breaks: links seed: | error | integer 0 or 1 (list responses carry the string form "0")',
+    );
+  });
+
+  it("contracts overlay record writes the overlay of a drifted deployment's run, each deviation with its sentence", async () => {
+    const server = await startOracleLinksServer({ token: env.LINKS_TOKEN, windowMs: 1000, drift: DEPLOYMENT_DRIFT });
+    servers.push(server);
+    const json = join(scratch, "drifted-links.json");
+    const overlayFile = join(scratch, "links.overlay.yaml");
+    const conform = start([
+      ...["conform", "links", "--base-url", server.url, "--seed", "5", "--max-examples", "4"],
+      ...["--rate-limit", "1000/s", "--allow-writes", "--json", json],
+    ]);
+    expect(await conform.exit, conform.stderr()).toBe(1);
+    const record = ["overlay", "record", "links", "--from-json", json, "--output", overlayFile];
+    const { stderr } = await run(bin(), record, { cwd: app, timeout: 120_000 });
+    expect(stderr).toMatch(/review them before you commit the overlay/);
+    const overlay = parseYaml(readFileSync(overlayFile, "utf8")) as OverlayDocument;
+    const causes = overlay.actions.filter((action) => action["x-check"]);
+    expect(causes.length).toBeGreaterThan(0);
+    for (const action of causes)
+      expect(action["x-seed-sentence"], String(action["x-schema-location"])).toEqual(expect.any(String));
+  });
+});
