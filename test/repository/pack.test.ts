@@ -1,8 +1,8 @@
 // The checks `npm run pack` makes before it packs (scripts/pack.ts), on small staged packages made up here, and on
 // the real manifests: a package that would break at a user's fails to pack.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { importProblems, manifestProblems, type PackageManifest, packageManifests } from "../../scripts/pack.js";
 import { orphanOutputs } from "../../scripts/build-if-stale.mjs";
@@ -101,5 +101,58 @@ describe("npm run pack, given a compiled dist/ instead of building its own", () 
       "lib/removed.d.ts",
       "test/links.test.js",
     ]);
+  });
+});
+
+/**
+ * The repository paths the tools' code reads with fromPackageRoot (or bundlePath), in every module the `contracts`
+ * binary and the exports reach from their sources: each call's literal leading segments (`generated/reference` of
+ * `fromPackageRoot("generated", "reference", \`${api}.html\`)`), by module.
+ */
+function packageRootReads(entries: string[]): Map<string, string> {
+  const reads = new Map<string, string>();
+  const seen = new Set<string>();
+  const queue = entries.map((entry) => join(repoRoot, entry));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
+    for (const match of text.matchAll(/(?:from\s*|import\(\s*)"(\.[^"]+)\.js"/g))
+      queue.push(resolve(dirname(file), `${match[1]}.ts`));
+    const module = relative(repoRoot, file);
+    for (const call of text.matchAll(/\bfromPackageRoot\(([^)]*)\)/g)) {
+      const segments: string[] = [];
+      for (const argument of call[1]!.split(",").map((a) => a.trim())) {
+        const literal = /^"([^"$]+)"$/.exec(argument);
+        if (!literal) break;
+        segments.push(literal[1]!);
+      }
+      if (segments.length > 0 && module !== "lib/paths.ts") reads.set(segments.join("/"), module);
+    }
+    if (/\bbundlePath\(/.test(text)) reads.set("generated/openapi", module);
+  }
+  return reads;
+}
+
+describe("the tools package", () => {
+  it("ships every file its code reads beside itself (fromPackageRoot), so that none is missing from an install", () => {
+    const { manifest } = packageManifests(repoRoot).find(({ dir }) => dir === "contracts-tools")!;
+    const entries = [
+      ...Object.values(manifest.bin ?? {}),
+      ...Object.values(manifest.exports).map((target) => (typeof target === "string" ? target : target.default!)),
+    ]
+      .filter((target) => target.startsWith("./dist/") && target.endsWith(".js"))
+      .map((target) => target.slice("./dist/".length).replace(/\.js$/, ".ts"));
+    const reads = packageRootReads(entries);
+    // The seed-sentence table is one of them (the file a package once lacked); the walk found the CLI's modules.
+    expect([...reads.keys()]).toContain("conformance/seed-sentences.yaml");
+    const shipped = (path: string) =>
+      manifest.files.some((file) => path === file || path.startsWith(`${file}/`) || file.startsWith(`${path}/`));
+    expect(
+      [...reads].filter(([path]) => !shipped(path)).map(([path, module]) => `${path} (read by ${module})`),
+    ).toEqual([]);
   });
 });
