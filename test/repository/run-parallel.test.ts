@@ -92,12 +92,23 @@ describe("scripts/run-parallel.mjs", () => {
     expect(output).toMatch(/"failing" exited with 3/);
   });
 
+  it("with --quiet, prints a script that succeeds as one line and one that fails whole, each kept in a log", async () => {
+    const { code, output } = await runThroughSlowPipe(["--quiet", "failing", "big"]);
+    expect(code).toBe(1);
+    expect(output).not.toContain("big done");
+    expect(output).toContain("ok big (output in .tmp/run-parallel/big.log)");
+    expect(output).toContain("failing done");
+    expect(output).toMatch(/"failing" exited with 3/);
+    expect(readFileSync(join(app, ".tmp/run-parallel/big.log"), "utf8")).toContain("big done");
+    expect(readFileSync(join(app, ".tmp/run-parallel/failing.log"), "utf8")).toContain("failing done");
+  });
+
   it("is what npm test and its static checks run side by side with", () => {
     const scripts = (
       JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
     ).scripts;
     expect(scripts.test).toContain("node scripts/run-parallel.mjs test:static --live test:vitest");
-    expect(scripts["test:static"]).toMatch(/^node scripts\/run-parallel\.mjs /);
+    expect(scripts["test:static"]).toMatch(/^node scripts\/run-parallel\.mjs --quiet /);
     expect(Object.values(scripts).join("\n")).not.toMatch(/\brun-p\b/);
   });
 });
