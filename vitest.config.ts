@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { configDefaults, defineConfig } from "vitest/config";
 import LongFilesFirst from "./test/support/long-files-first.js";
 import { MAX_WORKERS } from "./test/support/ports.js";
@@ -7,6 +8,20 @@ import { MAX_WORKERS } from "./test/support/ports.js";
  * `npm run test:release`, which `npm test` calls after the rest where CI=true (README, "Quick start"): after, so that
  * its long runs do not load the machine under the suite's own. */
 const RELEASE_PROOFS = Boolean(process.env.RELEASE_PROOFS);
+
+/** oidc-provider's development notices, which it prints with console.warn and console.info
+ * (node_modules/oidc-provider/lib/helpers/attention.js, colored on a terminal) when it runs on its defaults: its
+ * in-memory adapter, its signing keys, its devInteractions, its default TTLs and renderError. The tests use those
+ * defaults on purpose (test/support/stock-oidc-provider.ts is stock by design, and the sandbox in mock/sandbox keeps
+ * them too), so the 56 lines each run said nothing a reader could act on. Only lines that are all such notices are
+ * dropped; anything else a test logs, with them or not, is still printed. `npm run sandbox` still prints them. */
+const OIDC_PROVIDER_NOTICE = /^oidc-provider (?:WARNING|NOTICE): /;
+const isOidcProviderNotice = (log: string) => {
+  const lines = stripVTControlCharacters(log)
+    .split("\n")
+    .filter((line) => line !== "");
+  return lines.length > 0 && lines.every((line) => OIDC_PROVIDER_NOTICE.test(line));
+};
 
 export default defineConfig({
   test: {
@@ -31,5 +46,6 @@ export default defineConfig({
     // ("Terminating worker thread", vitest-dev/vitest#8133); with every worker kept, none is ended early.
     minWorkers: MAX_WORKERS,
     sequence: { sequencer: LongFilesFirst },
+    onConsoleLog: (log) => (isOidcProviderNotice(log) ? false : undefined),
   },
 });
