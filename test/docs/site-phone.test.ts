@@ -8,7 +8,7 @@ const site = useBuiltSite();
 
 describe.concurrent("a page of each kind in Chromium at phone size", () => {
   // Concurrent tests must use the `expect` of their own context.
-  it.for(SAMPLE_PAGES)("%s (phone) loads cleanly, fits the screen and breaks no word of a generated table", (path, c) =>
+  it.for(SAMPLE_PAGES)("%s (phone) loads cleanly, fits the screen and breaks no word of a table", (path, c) =>
     checkAtPhoneSize(site, path, c.expect),
   );
 });

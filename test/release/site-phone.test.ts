@@ -10,7 +10,7 @@ const site = useBuiltSite();
 describe.concurrent("every other page in Chromium at phone size", () => {
   // Concurrent tests must use the `expect` of their own context.
   it.for(expectedPages().filter((path) => !SAMPLE_PAGES.includes(path)))(
-    "%s (phone) loads cleanly, fits the screen and breaks no word of a generated table",
+    "%s (phone) loads cleanly, fits the screen and breaks no word of a table",
     (path, c) => checkAtPhoneSize(site, path, c.expect),
   );
 });

@@ -1,6 +1,6 @@
 // How the built site is laid out for a reader (issue 45), measured on a page that a site test has open: at 1440 px
 // each operation's request sample and console sit beside its heading and stay in view while its responses are read;
-// no table cell breaks a word (at 390 px, no cell of the generated tables); a guide's diagrams are legible on a phone.
+// no table cell breaks a word (at 390 px too, guides included); a guide's diagrams are legible on a phone.
 // The desktop and phone checks (desktop.ts, phone.ts) run these on the one visit they make of each page at each width.
 import type { Page } from "playwright-core";
 import { API_NAMES } from "../../../lib/contract/index.js";
@@ -51,10 +51,6 @@ export async function brokenWords(page: Page, tables = ".vp-doc table"): Promise
     return [...new Set(broken)];
   }, tables);
 }
-
-/** On a phone the generated tables become cards whose words stay whole; a markdown table (a guide's, the servers of
- * an overview) has no room for that and may wrap a long word rather than run past the screen. */
-export const GENERATED_TABLES = ".vp-doc table.fields, .vp-doc table.errors, .vp-doc table.operations-index";
 
 interface Box {
   top: number;

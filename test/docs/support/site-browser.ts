@@ -119,18 +119,28 @@ export async function visit(
   return { page, problems, end };
 }
 
-/** Tables and code blocks of the page that are wider than the screen, or whose columns are cut (scrolled away). */
+/** Tables and code blocks of the page that are wider than the screen outside a box that scrolls them (a table or a
+ * code block may scroll sideways in its own box, within the screen, but not take the page with it). */
 export async function tooWide(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const screen = document.documentElement.clientWidth;
     const found: string[] = [];
+    // The nearest box between `element` (itself included) and the page that scrolls sideways, if any.
+    const scroller = (element: HTMLElement): HTMLElement | null => {
+      for (let e: HTMLElement | null = element; e && e !== document.body; e = e.parentElement) {
+        const { overflowX } = getComputedStyle(e);
+        // (Not `hidden`: what that box hides is cut, and the element is measured itself.)
+        if (overflowX === "auto" || overflowX === "scroll") return e;
+      }
+      return null;
+    };
     for (const element of document.querySelectorAll<HTMLElement>(
       ".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it",
     )) {
       if (element.getClientRects().length === 0) continue; // hidden (a closed <details>, another tab)
-      const box = element.getBoundingClientRect();
-      const cut = element.tagName === "TABLE" && element.scrollWidth > element.clientWidth + 1;
-      if (box.right > screen + 1 || box.left < -1 || cut) {
+      // What must lie within the screen: the box that scrolls the element, or the element when nothing does.
+      const box = (scroller(element) ?? element).getBoundingClientRect();
+      if (box.right > screen + 1 || box.left < -1) {
         found.push(
           `${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`,
         );
