@@ -1,7 +1,8 @@
 // @ts-check
 // The conformance runner's stages go one way (docs/guide/architecture.md): plan, then send, then judge, then report.
 // A stage imports the shared types (conformance/model/), the contract's words and the stages before it, never one
-// after it, nor the runner that wires them; model/ imports no stage. test/repository/stages.test.ts breaks each rule
+// after it, nor the runner that wires them; model/ imports no stage. The report reads what every source of exchanges
+// shares, and no command imports conformance/cli.ts, which wires them. test/repository/stages.test.ts breaks each rule
 // on purpose.
 
 /** What wires the stages together: no stage imports it. */
@@ -30,6 +31,14 @@ export const LATER_STAGES = {
   "conformance/steps": ["judge", "report", "passive", "proxy", ...RUNNER],
   "conformance/identity": ["judge", "report", "passive", "proxy", ...RUNNER],
   "conformance/judge": ["report", "passive", "proxy", "item-parts.js", ...RUNNER],
+  // The report renders one shape of exchanges and events (conformance/model/recorded-traffic.ts), whatever sent or
+  // recorded them: an active run, a HAR file, a JSON report, the proxy.
+  "conformance/report": ["passive", "proxy", ...RUNNER],
+  // The commands share their steps through conformance/cli-options.ts and conformance/finish-run.ts; conformance/cli.ts
+  // wires them, so none of them imports it back.
+  "conformance/passive": ["cli.js", "proxy", ...RUNNER],
+  "conformance/overlay": ["cli.js", "passive", "proxy", ...RUNNER],
+  "conformance/proxy": ["cli.js", ...RUNNER],
 };
 
 /**

@@ -1,7 +1,4 @@
 // `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
-import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
 import { nonceModeText, parseNonceMode } from "./send/nonces.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
@@ -9,108 +6,24 @@ import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js"
 import { CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { anyApplies, selectChecks } from "./judge/checks.js";
 import { CHECK_LIST } from "./model/check-registry.js";
-import { applyBaseline, readBaseline, writeBaseline } from "./report/baseline.js";
 import { runMergeCommand } from "./report/merge.js";
 import { apiRun, readDeploymentConfig } from "./config.js";
-import { htmlReport } from "./report/report-html.js";
-import { consoleReport } from "./report/console-report.js";
-import { junitReport } from "./report/junit.js";
-import { jsonReport, type RunReport, verdict } from "./report/report.js";
-import { causesSummary, groupCauses } from "./report/causes.js";
 import { runConformance } from "./runner.js";
 import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./report/console.js";
 import { Secrets } from "./report/secrets.js";
 import { CONFORM_USAGE } from "./cli-usage.js";
 import { DEFAULT_MAX_WRITES } from "./plan/write-budget.js";
 import { runPassiveCommand } from "./passive/cli.js";
-import { credentialsFrom, identityOptionsFrom } from "./cli-options.js";
-import { overlayOutcome, withOverlay } from "./overlay/outcome.js";
+import { type ConformValues, credentialsFrom, identityOptionsFrom, parseConformArgs } from "./cli-options.js";
+import { checkWritable, finishRun } from "./finish-run.js";
+import { readBaseline } from "./report/baseline.js";
+import { withOverlay } from "./overlay/outcome.js";
 
 function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number, got "${text}"`);
   return value;
-}
-
-/** A report file the run will write: checked before the run, which could take long and then lose its report. */
-export function checkWritable(file: string | undefined, flag: string): void {
-  if (file === undefined) return;
-  const directory = dirname(file);
-  // `--junit reports/x.xml` in a project that has no reports/ yet (the guides' commands, run outside this checkout):
-  // the directory is made, as `mkdir -p` would.
-  try {
-    mkdirSync(directory, { recursive: true });
-  } catch (error) {
-    throw new UsageError(
-      `${flag} ${file}: cannot create the directory ${directory} (${(error as NodeJS.ErrnoException).code})`,
-    );
-  }
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(directory).isDirectory();
-    accessSync(directory, constants.W_OK);
-    if (existsSync(file)) accessSync(file, constants.W_OK);
-  } catch {
-    throw new UsageError(
-      isDirectory
-        ? `${flag} ${file}: cannot write there`
-        : `${flag} ${file}: the directory ${directory} does not exist`,
-    );
-  }
-  if (!isDirectory) throw new UsageError(`${flag} ${file}: ${directory} is not a directory`);
-}
-
-/** The options of `contracts conform <api>` (CONFORM_USAGE explains them). */
-const CONFORM_OPTIONS = {
-  "base-url": { type: "string" },
-  har: { type: "string" },
-  "from-json": { type: "string" },
-  token: { type: "string" },
-  "api-key": { type: "string" },
-  "read-only-api-key": { type: "string" },
-  "shop-id": { type: "string" },
-  secret: { type: "string" },
-  "client-id": { type: "string" },
-  "client-secret": { type: "string" },
-  "redirect-uri": { type: "string" },
-  "access-token": { type: "string" },
-  "sign-in": { type: "string", multiple: true },
-  browser: { type: "boolean", default: false },
-  manual: { type: "boolean", default: false },
-  "sign-in-script": { type: "string" },
-  "post-logout-redirect-uri": { type: "string" },
-  "max-examples": { type: "string" },
-  "max-requests": { type: "string" },
-  "max-duration": { type: "string" },
-  seed: { type: "string" },
-  operation: { type: "string", multiple: true },
-  check: { type: "string", multiple: true },
-  "exclude-check": { type: "string", multiple: true },
-  "allow-writes": { type: "boolean", default: false },
-  "max-writes": { type: "string" },
-  nonce: { type: "string" },
-  "max-response-time": { type: "string" },
-  shard: { type: "string" },
-  concurrency: { type: "string" },
-  "rate-limit": { type: "string" },
-  timeout: { type: "string" },
-  "max-shrinks": { type: "string" },
-  junit: { type: "string" },
-  json: { type: "string" },
-  html: { type: "string" },
-  "list-checks": { type: "boolean", default: false },
-  strict: { type: "boolean", default: false },
-  baseline: { type: "string" },
-  overlay: { type: "string" },
-  "update-baseline": { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const;
-
-export type ConformValues = ReturnType<typeof parseConformArgs>["values"];
-
-function parseConformArgs(argv: string[]) {
-  return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CONFORM_OPTIONS });
 }
 
 export async function runConformCommand(
@@ -139,7 +52,7 @@ export async function runConformCommand(
 
 async function conform(values: ConformValues, positionals: string[], env: NodeJS.ProcessEnv, io: ConformConsole) {
   if (values.har !== undefined || values["from-json"] !== undefined)
-    return runPassiveCommand(values, positionals, env, io, { credentialsFrom, checkWritable, finishRun });
+    return runPassiveCommand(values, positionals, env, io);
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } =
     runSettings(values, positionals, env);
   const interrupt = abortOnSignals(io);
@@ -265,79 +178,6 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
   return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs };
-}
-
-/** Applies the baseline, writes the reports and returns the exit code. */
-export function finishRun(
-  api: ApiName,
-  report: RunReport,
-  values: ConformValues,
-  baseline: ReturnType<typeof readBaseline> | undefined,
-  secrets: Secrets,
-  io: ConformConsole,
-): number {
-  if (baseline && values.baseline) {
-    const ran = (check: string, operationId: string) =>
-      Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
-    report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
-  }
-  if (values.overlay) report.overlay = overlayOutcome(api, values.overlay, report.baseUrl, report.exchanges ?? []);
-  const redact = (text: string) => secrets.redact(text);
-  io.out(consoleReport(report, redact));
-  if (values.json) writeFileSync(values.json, jsonReport(report, redact));
-  if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
-  if (values.html) writeFileSync(values.html, htmlReport(report, redact));
-  const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
-  const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
-  if (report.interrupted) {
-    io.err(`contracts conform: interrupted after ${report.requests} requests${tail}\n`);
-    return 130;
-  }
-  if (values["update-baseline"] && values.baseline) {
-    const written = writeBaseline(values.baseline, report.failures, report.seed);
-    io.err(
-      `contracts conform: wrote ${written.failures.length} known failure(s) of ${api} to ${values.baseline}${tail}\n`,
-    );
-    return 0;
-  }
-  const { newFailures, couldNotRun, checkedNothing } = verdict(report);
-  // One line per reason, not per check: a failed sign-in stops twenty flow checks for the same reason.
-  const byReason = new Map<string, string[]>();
-  for (const check of couldNotRun)
-    byReason.set(check.couldNotRun!, [...(byReason.get(check.couldNotRun!) ?? []), check.name]);
-  for (const [reason, names] of byReason) {
-    io.err(
-      names.length === 1
-        ? `contracts conform: ${names[0]} applies but could not run: ${reason} (exclude it with --exclude-check ${names[0]})\n`
-        : `contracts conform: ${names.length} checks apply but could not run: ${reason} (${names.join(", ")})\n`,
-    );
-  }
-  const known = groupCauses(
-    api,
-    report.failures.filter((f) => f.known),
-  ).length;
-  const knownText = known ? `; ${known} known cause(s) of failure from the baseline` : "";
-  if (newFailures.length > 0) {
-    io.err(`contracts conform: ${causesSummary(groupCauses(api, newFailures))} on ${api}${knownText}${tail}\n`);
-    return 1;
-  }
-  if (couldNotRun.length > 0) {
-    io.err(`contracts conform: ${couldNotRun.length} check(s) on ${api} could not run${knownText}${tail}\n`);
-    return 1;
-  }
-  // A shard may hold no work of its own; the merged report is judged as a whole.
-  if (checkedNothing && report.shard === undefined) {
-    io.err(
-      `contracts conform: nothing on ${api} was checked: every selected check was skipped (the reasons are listed above)${tail}\n`,
-    );
-    return 1;
-  }
-  if (known) {
-    io.err(`contracts conform: no new failures on ${api} (${report.requests} requests)${knownText}${tail}\n`);
-    return 0;
-  }
-  io.err(`contracts conform: no failures on ${api} (${report.requests} requests)${tail}\n`);
-  return 0;
 }
 
 /** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */

@@ -9,7 +9,7 @@ import { parseApiName, UsageError } from "../../lib/cli.js";
 import { loadBundle } from "../../lib/contract/index.js";
 import { applyOverlay, loadOverlay, overlayProblems } from "../../lib/contract/overlay.js";
 import type { RunReport } from "../report/report.js";
-import { checkWritable } from "../cli.js";
+import { checkWritable } from "../finish-run.js";
 import { overlayDiff } from "./diff.js";
 import { overlayFromReport } from "./record.js";
 

@@ -7,7 +7,7 @@ import { type ApiName, canonicalContract } from "../../lib/contract/index.js";
 import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
-import type { RecordedExchange } from "../passive/types.js";
+import type { RecordedExchange } from "../model/recorded-traffic.js";
 import { causeOf } from "../report/causes.js";
 import { deviationsOf } from "./deviations.js";
 

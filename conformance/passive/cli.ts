@@ -9,18 +9,11 @@ import type { ConformConsole } from "../report/console.js";
 import type { RunReport } from "../report/report.js";
 import { Secrets } from "../report/secrets.js";
 import type { Exchange } from "../model/exchange.js";
-import type { checkWritable, ConformValues, finishRun } from "../cli.js";
-import type { credentialsFrom } from "../cli-options.js";
+import { type ConformValues, credentialsFrom } from "../cli-options.js";
+import { checkWritable, finishRun } from "../finish-run.js";
 import { type HarRecording, readHar } from "./har.js";
 import { createPassiveJudge, type PassiveJudge } from "./judge.js";
-import type { RecordedExchange } from "./types.js";
-
-/** The active command's own steps, handed in because conformance/cli.ts imports this module (no import cycle). */
-export interface PassiveCommandHelpers {
-  credentialsFrom: typeof credentialsFrom;
-  checkWritable: typeof checkWritable;
-  finishRun: typeof finishRun;
-}
+import type { RecordedExchange } from "../model/recorded-traffic.js";
 
 /** Options of an active run that mean nothing to recorded traffic: named, not silently ignored. */
 const ACTIVE_ONLY = [
@@ -132,7 +125,6 @@ export function runPassiveCommand(
   positionals: string[],
   env: NodeJS.ProcessEnv,
   io: ConformConsole,
-  helpers: PassiveCommandHelpers,
 ): number {
   if (positionals.length !== 1)
     throw new UsageError("expected exactly one API: contracts conform <identity|links|catalog|pay> --har <file>");
@@ -146,11 +138,11 @@ export function runPassiveCommand(
   const baseUrl = values["base-url"] ?? env.CONFORM_BASE_URL;
   if (baseUrl !== undefined && !URL.canParse(baseUrl))
     throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
-  for (const flag of ["json", "junit", "html"] as const) helpers.checkWritable(values[flag], `--${flag}`);
+  for (const flag of ["json", "junit", "html"] as const) checkWritable(values[flag], `--${flag}`);
   const checks = selectChecks(values.check, values["exclude-check"]);
   if (!anyApplies(checks, api)) throw new UsageError(`none of the selected checks applies to ${api}`);
   const baseline = values.baseline && !values["update-baseline"] ? readBaseline(values.baseline) : undefined;
-  const credentials = helpers.credentialsFrom(values, env);
+  const credentials = credentialsFrom(values, env);
   const secrets = new Secrets(credentials);
   const file = (values.har ?? values["from-json"])!;
   const text = readInput(file, values.har ? "--har" : "--from-json");
@@ -172,5 +164,5 @@ export function runPassiveCommand(
   if (fromJson)
     fromJson.exchanges.forEach(({ exchange, expected }, index) => judge.judge(exchange, index + 1, expected));
   else judgeHar(judge, har!);
-  return helpers.finishRun(api, judge.report(), values, baseline, judge.secrets, io);
+  return finishRun(api, judge.report(), values, baseline, judge.secrets, io);
 }

@@ -5,7 +5,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { UsageError } from "../../lib/cli.js";
 import type { Exchange, RecordedResponse } from "../model/exchange.js";
-import type { PassiveGap } from "./types.js";
+import type { PassiveGap } from "../model/recorded-traffic.js";
 
 interface HarHeader {
   name?: unknown;

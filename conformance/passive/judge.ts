@@ -24,12 +24,11 @@ import { type Credentials, headerOf } from "../apis.js";
 import { judgeRequest } from "./expectation.js";
 import { CredentialTrust } from "./credentials.js";
 import { type HistoryCheck, historyChecks } from "../judge/history.js";
-import { TrafficSecrets } from "./traffic-secrets.js";
-import { recordedExchange } from "./recorded.js";
-import { ELSEWHERE } from "./report-lines.js";
-import type { PassiveGap } from "./types.js";
+import { TrafficSecrets } from "../report/traffic-secrets.js";
+import { recordedExchange } from "../report/recorded-exchanges.js";
+import { ELSEWHERE, type PassiveGap } from "../model/recorded-traffic.js";
 
-export type { PassiveGap, PassiveSummary, RecordedExchange } from "./types.js";
+export type { PassiveGap, PassiveSummary, RecordedExchange } from "../model/recorded-traffic.js";
 
 export interface PassiveJudgeOptions {
   /**

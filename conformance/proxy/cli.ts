@@ -11,7 +11,7 @@ import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../judge/checks.js";
-import { checkWritable } from "../cli.js";
+import { checkWritable } from "../finish-run.js";
 import { credentialsFrom } from "../cli-options.js";
 import { htmlReport } from "../report/report-html.js";
 import { consoleReport } from "../report/console-report.js";

@@ -3,7 +3,7 @@
 // `contracts proxy` (cli.ts) runs it until a signal; tests run it in their own process.
 import type { ApiName } from "../../lib/contract/index.js";
 import { createPassiveJudge, type PassiveJudge } from "../passive/judge.js";
-import { TrafficSecrets } from "../passive/traffic-secrets.js";
+import { TrafficSecrets } from "../report/traffic-secrets.js";
 import type { RunReport } from "../report/report.js";
 import type { Credentials } from "../apis.js";
 import { Secrets } from "../report/secrets.js";

@@ -8,7 +8,7 @@ import { coverageLines } from "./coverage.js";
 import type { FailureRecord, Tally } from "./ledger.js";
 import type { BaselineEntry } from "./baseline.js";
 import type { CheckResult, RunReport } from "./report.js";
-import { passiveConsoleLines } from "../passive/report-lines.js";
+import { passiveConsoleLines } from "./recorded-traffic-lines.js";
 
 /** A failure as text: what failed, the request, the response and the reproduction. */
 export function describeFailure(failure: FailureRecord): string {

@@ -7,7 +7,7 @@ import { budgetWords } from "./budget-report.js";
 import { type Cause, groupCauses } from "./causes.js";
 import { describeCause } from "./console-report.js";
 import type { RunReport } from "./report.js";
-import { passiveJunitCases } from "../passive/report-lines.js";
+import { passiveJunitCases } from "./recorded-traffic-lines.js";
 import { overlayAdvice, overlayCauseName, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";
 
 function xml(text: string): string {

@@ -6,7 +6,7 @@
 import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
-import { passiveHtml } from "../passive/report-lines.js";
+import { passiveHtml } from "./recorded-traffic-lines.js";
 import { type Cause, causesSummary, groupCauses } from "./causes.js";
 import { entryOperations } from "./console-report.js";
 import { type OverlayOutcome, overlayCauseLine, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";

@@ -21,8 +21,8 @@ import type { RunOptions } from "../context.js";
 import type { Secrets } from "./secrets.js";
 import type { FailureRecord, Ledger, Tally, WarningRecord } from "./ledger.js";
 import type { TrackedResource } from "../send/resources.js";
-import type { PassiveSummary, RecordedExchange } from "../passive/types.js";
-import { recordedExchanges } from "../passive/recorded.js";
+import type { PassiveSummary, RecordedExchange } from "../model/recorded-traffic.js";
+import { recordedExchanges } from "./recorded-exchanges.js";
 import type { OverlayOutcome } from "../overlay/outcome.js";
 
 export interface CheckResult {

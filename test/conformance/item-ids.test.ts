@@ -9,7 +9,7 @@ import { readLinks } from "../../conformance/contract/links.js";
 import { FAULT_SERVER_CREDENTIALS, startReferenceServer } from "../../conformance/fault-servers/faults.js";
 import type { RunningServer } from "../../conformance/fault-servers/http.js";
 import { CHECK_NAMES } from "../../conformance/model/check-registry.js";
-import type { RecordedExchange } from "../../conformance/passive/types.js";
+import type { RecordedExchange } from "../../conformance/model/recorded-traffic.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { runConformance } from "../../conformance/runner.js";
 import { loadContract } from "../../lib/contract/index.js";

@@ -3,7 +3,7 @@
 // added to the run's Secrets before the exchange is judged, so that no report shows it in any encoding. Each distinct
 // value gets a numbered placeholder of its kind in its own shape (`recorded-bearer-token-2`): a report judged again
 // from its JSON (--from-json) still tells one token from another, and its bodies still validate.
-import type { Secrets } from "../report/secrets.js";
+import type { Secrets } from "./secrets.js";
 import type { Exchange } from "../model/exchange.js";
 
 /** Fields whose value is a secret, in a query, a form, a JSON body or a redirect's Location (RFC 6749, 7636, OIDC). */

@@ -1,10 +1,7 @@
 // The passive part of the console and JUnit reports: where the traffic came from, and every entry that was not
 // judged against an operation (a gap), with its reason. Nothing recorded is left out of a report.
-import type { TestCase } from "../report/junit.js";
-import type { PassiveGap, PassiveSummary } from "./types.js";
-
-/** How the judge words the reason of an exchange at another address (conformance/passive/judge.ts). */
-export const ELSEWHERE = "another host or address than ";
+import type { TestCase } from "./junit.js";
+import { ELSEWHERE, type PassiveGap, type PassiveSummary } from "../model/recorded-traffic.js";
 
 /** The console lines of a passive run (empty for an active one). */
 export function passiveConsoleLines(passive: PassiveSummary | undefined): string[] {

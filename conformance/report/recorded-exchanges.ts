@@ -2,10 +2,10 @@
 // so that `--from-json` judges its probes again as what they were (made-up credentials must be refused, a replay or
 // a deliberately wrong flow request is judged only by its response's shape).
 import type { Expectation } from "../model/cases.js";
-import { Secrets } from "../report/secrets.js";
+import { Secrets } from "./secrets.js";
 import { TrafficSecrets } from "./traffic-secrets.js";
 import type { Exchange } from "../model/exchange.js";
-import type { RecordedExchange } from "./types.js";
+import type { RecordedExchange } from "../model/recorded-traffic.js";
 
 /** `redact` replaces every secret; `expectation` is what the active run that sent it expected, if one did. */
 export function recordedExchange(

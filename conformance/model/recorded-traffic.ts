@@ -2,6 +2,9 @@
 // from, what was judged, the exchanges that could not be judged (gaps, never dropped), and the exchanges themselves,
 // redacted, so that a later run can judge them again (--from-json).
 
+/** How the passive judge words the reason of an exchange at another address; the reports count those per address. */
+export const ELSEWHERE = "another host or address than ";
+
 /** An entry of the recording that was not judged against an operation, and why. */
 export interface PassiveGap {
   /** The entry's position in the recording (1-based), when it has one. */
