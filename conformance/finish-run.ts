@@ -5,7 +5,7 @@ import { dirname } from "node:path";
 import { UsageError } from "../lib/cli.js";
 import type { ApiName } from "../lib/contract/index.js";
 import type { ConformValues } from "./cli-options.js";
-import { overlayOutcome } from "./overlay/outcome.js";
+import { markKnownBehaviours, overlayOutcome } from "./overlay/outcome.js";
 import { applyBaseline, type readBaseline, writeBaseline } from "./report/baseline.js";
 import { causesSummary, groupCauses } from "./report/causes.js";
 import type { ConformConsole } from "./report/console.js";
@@ -52,12 +52,18 @@ export function finishRun(
   secrets: Secrets,
   io: ConformConsole,
 ): number {
-  if (baseline && values.baseline) {
-    const ran = (check: string, operationId: string) =>
-      Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+  const ran = (check: string, operationId: string) =>
+    Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+  if (values.overlay) markKnownBehaviours(api, report.failures);
+  if (baseline && values.baseline)
     report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
-  }
-  if (values.overlay) report.overlay = overlayOutcome(api, values.overlay, report.baseUrl, report.exchanges ?? []);
+  if (values.overlay)
+    report.overlay = overlayOutcome(api, values.overlay, {
+      baseUrl: report.baseUrl,
+      exchanges: report.exchanges ?? [],
+      failures: report.failures,
+      ran,
+    });
   const redact = (text: string) => secrets.redact(text);
   io.out(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));

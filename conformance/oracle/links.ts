@@ -8,7 +8,8 @@
 import type { IncomingMessage } from "node:http";
 import { type Answer, listenOnLoopback } from "../fault-servers/loopback.js";
 import type { RunningServer } from "../fault-servers/http.js";
-import type { DeploymentDrift } from "./links-drift.js";
+import { type DeploymentDrift, routerPage } from "./links-drift.js";
+import { readJson } from "./links-request.js";
 
 export { DEPLOYMENT_DRIFT, type DeploymentDrift } from "./links-drift.js";
 
@@ -62,20 +63,6 @@ function integer(text: string | null | undefined, fallback: number): number {
   return text && /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : fallback;
 }
 
-async function readJson(request: IncomingMessage): Promise<{ body: Record<string, unknown>; broken: boolean }> {
-  let text = "";
-  for await (const chunk of request) text += chunk;
-  if (text.trim() === "") return { body: {}, broken: false };
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-      ? { body: parsed as Record<string, unknown>, broken: false }
-      : { body: {}, broken: true };
-  } catch {
-    return { body: {}, broken: true };
-  }
-}
-
 interface OracleState {
   account: Record<string, unknown>;
   domains: Item[];
@@ -102,9 +89,11 @@ interface LinksCall {
   url: URL;
 }
 
-interface OracleReply {
+export interface OracleReply {
   status: number;
+  /** JSON, or with `html` the text of an HTML page. */
   body: unknown;
+  html?: true;
 }
 
 const ok = (body: unknown): OracleReply => ({ status: 200, body });
@@ -368,6 +357,8 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       method === "GET" || method === "DELETE" ? { body: {}, broken: false } : await readJson(request);
     if (broken) return fail(400, "The request body is not valid JSON.");
     const parts = url.pathname.split("/").filter(Boolean); // ["api", ...]
+    const page = routerPage(state.drift, method, parts);
+    if (page) return page;
     const routeOf = (m: string) => `${m} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`;
     const id = Number(parts.find((p) => /^\d+$/.test(p)));
     const answer = (m: string) =>
@@ -391,9 +382,10 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
       "X-RateLimit-Remaining": String(Math.max(0, LIMIT - window.count)),
       "X-RateLimit-Reset": String(Math.ceil((start + windowMs) / 1000)),
     };
-    const { status, body } = await reply(request);
-    response.writeHead(status >= 400 && options.errors === "always-200" ? 200 : status, headers);
-    response.end(JSON.stringify(body));
+    const { status, body, html } = await reply(request);
+    if (html) headers["Content-Type"] = "text/html; charset=utf-8";
+    response.writeHead(!html && status >= 400 && options.errors === "always-200" ? 200 : status, headers);
+    response.end(html ? body : JSON.stringify(body));
   };
   return listenOnLoopback(answer, options.port ?? 0, log, new Set([options.token]));
 }

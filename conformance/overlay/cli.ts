@@ -15,9 +15,12 @@ import { overlayFromReport } from "./record.js";
 
 export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report> [--output <file>]
   Write an OpenAPI Overlay 1.0 document of the deviations a conformance run's --json report proved: one cause per
-  failing response_schema_conformance schema location, each carrying the check, the operations, an exchange (redacted
-  as in the report), what was observed and the seed sentence it departs from in x- fields. Review it, commit it
-  beside the deployment's configuration and pass it with --overlay to conform, proxy, mock and npm run generate.
+  failing response_schema_conformance schema location, and every other cause of failure (a 405 page without Allow, a
+  500 HTML page, valid data refused) as an x-known-behaviours entry on each operation it failed on, which a run with
+  --overlay reports as known. Each carries the check, the operations, an exchange (redacted as in the report) and the
+  seed sentence it departs from in x- fields. Record from a run that reached its whole plan (it says when not).
+  Review it, commit it beside the deployment's configuration and pass it with --overlay to conform, proxy, mock and
+  npm run generate.
   --from-json <report>  the report (contracts conform ... --json <report>)
   --output <file>       where to write it (default: standard output); YAML, or JSON when the name ends in .json
 
@@ -65,10 +68,14 @@ export async function runOverlayCommand(argv: string[]): Promise<number> {
   if (report.api !== api) throw new UsageError(`--from-json ${file} is a report of ${report.api}, not ${api}`);
   const overlay = overlayFromReport(report, file);
   const causes = overlay.actions.filter((action) => action["x-check"]).length;
-  if (overlay.actions.length === 0) {
+  // A deviation on a case the run did not reach is not in the report, so not in the overlay either.
+  const budget = report.budget;
+  if (budget && budget.notReached > 0)
     process.stderr.write(
-      `contracts overlay record: the report proves no response_schema_conformance deviation on ${api}: nothing to record\n`,
+      `contracts overlay record: the run reached ${budget.reached} of its ${budget.planned} planned cases; a deviation on the other ${budget.notReached} is not recorded. Record from a run that reaches them all (a larger --max-requests or --max-duration).\n`,
     );
+  if (overlay.actions.length === 0) {
+    process.stderr.write(`contracts overlay record: the report proves no deviation on ${api}: nothing to record\n`);
     return 1;
   }
   // What is written must be an overlay the other commands accept.

@@ -15,12 +15,15 @@ import {
 import type { OverlayAction } from "../../lib/contract/overlay.js";
 import type { Deviation } from "./deviations.js";
 
+/** Whether the observed value is the documented one in another form (a number as its text, a text as its number). */
+const sameValueAnotherType = (documented: unknown, observed: unknown) =>
+  (typeof observed === "string" && typeof documented === "number") ||
+  (typeof observed === "number" && typeof documented === "string" && /^-?\d+(\.\d+)?$/.test(documented));
+
 /** The same value in the deployment's form: a number as its text, a numeric text as its number, else as observed. */
 function converted(documented: unknown, observed: unknown): unknown {
-  if (typeof observed === "string" && typeof documented === "number") return String(documented);
-  if (typeof observed === "number" && typeof documented === "string" && /^-?\d+(\.\d+)?$/.test(documented))
-    return Number(documented);
-  return observed;
+  if (!sameValueAnotherType(documented, observed)) return observed;
+  return typeof observed === "string" ? String(documented) : Number(documented);
 }
 
 /** Every place in `value` that an instance path names, any array index standing for every element. */
@@ -37,11 +40,14 @@ function places(value: unknown, segments: string[]): Array<{ parent: Record<stri
 function rewrite(value: unknown, deviation: Deviation, documents: (value: unknown) => boolean): boolean {
   let changed = false;
   if (deviation.kind === "value") {
-    for (const { parent, key } of places(value, parsePointer(deviation.instancePath)))
-      if (documents(parent[key])) {
-        parent[key] = converted(parent[key], deviation.observed);
-        changed = true;
-      }
+    // A value one row of a list had (a campaign's `list: false`) is that row's, not every row's: in a list, only the
+    // documented value in another form is written over each row.
+    const inList = parsePointer(deviation.instancePath).some((segment) => /^\d+$/.test(segment));
+    for (const { parent, key } of places(value, parsePointer(deviation.instancePath))) {
+      if (!documents(parent[key]) || (inList && !sameValueAnotherType(parent[key], deviation.observed))) continue;
+      parent[key] = converted(parent[key], deviation.observed);
+      changed = true;
+    }
     return changed;
   }
   const objects =

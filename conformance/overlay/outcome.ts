@@ -2,14 +2,50 @@
 // `x-cause`, as `contracts overlay record` writes them; an action without one is its own cause) whether the run saw
 // the deviation again (confirmed), answered the operations it names without it (no longer seen: fixed, the action can
 // go), or did not reach them. The run's recorded exchanges are read again against the canonical contract (the same
-// reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways.
-import { type ApiName, canonicalContract } from "../../lib/contract/index.js";
+// reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways. A
+// behaviour (`x-known-behaviours` on an operation) is confirmed by the run's own failures: those it names are known.
+import { type ApiName, canonicalContract, loadContract } from "../../lib/contract/index.js";
 import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
 import type { RecordedExchange } from "../model/recorded-traffic.js";
 import { causeOf } from "../report/causes.js";
+import type { FailureRecord } from "../report/ledger.js";
 import { deviationsOf } from "./deviations.js";
+
+/** The extension of an operation that lists, by cause, what its deployment does that a schema cannot say. */
+export const KNOWN_BEHAVIOURS = "x-known-behaviours";
+
+/** One recorded behaviour: the check it fails, its message, the evidence (redacted) and what it breaks. */
+export interface KnownBehaviour {
+  check: string;
+  message: string;
+  exchange: Record<string, unknown>;
+  breaks: string[];
+}
+
+/** The causes each operation of the contract as loaded (the overlay applied) lists in its `x-known-behaviours`. */
+function knownBehaviours(api: ApiName): Map<string, Set<string>> {
+  const byOperation = new Map<string, Set<string>>();
+  for (const { operationId, operation } of loadContract(api).operations()) {
+    const listed = (operation as Record<string, unknown>)[KNOWN_BEHAVIOURS];
+    if (listed && typeof listed === "object") byOperation.set(operationId, new Set(Object.keys(listed)));
+  }
+  return byOperation;
+}
+
+/**
+ * Marks the failures whose cause their operation lists in `x-known-behaviours` as known: reported, not failing. A
+ * cause on an operation the overlay does not name for it is new.
+ */
+export function markKnownBehaviours(api: ApiName, failures: readonly FailureRecord[]): void {
+  const known = knownBehaviours(api);
+  for (const failure of failures)
+    if (known.get(failure.operationId)?.has(causeOf(failure))) {
+      failure.known = true;
+      failure.knownFrom = "overlay";
+    }
+}
 
 export interface OverlayCause {
   cause: string;
@@ -40,21 +76,34 @@ function answered(api: ApiName, baseUrl: string, exchanges: readonly RecordedExc
   });
 }
 
+/**
+ * What the run showed of each cause of the overlay. A shape is seen in the exchanges; a behaviour in the run's
+ * failures, reached where `ran(check, operationId)` says the run exercised its check on one of its operations.
+ */
 export function overlayOutcome(
   api: ApiName,
   file: string,
-  baseUrl: string,
-  exchanges: readonly RecordedExchange[],
+  run: {
+    baseUrl: string;
+    exchanges: readonly RecordedExchange[];
+    failures: readonly FailureRecord[];
+    ran: (check: string, operationId: string) => boolean;
+  },
 ): OverlayOutcome {
   const overlay = readOverlayFile(file);
   const seen = new Set<string>();
   const reached = new Set<string>();
-  for (const { operationId, response } of answered(api, baseUrl, exchanges)) {
+  for (const { operationId, response } of answered(api, run.baseUrl, run.exchanges)) {
     reached.add(operationId);
     for (const deviation of deviationsOf(api, operationId, response.status, response.body))
       seen.add(causeOf(deviation));
   }
+  for (const failure of run.failures) seen.add(causeOf(failure));
+  const behaviourReached = (entry: OverlayCause, check: unknown) =>
+    typeof check === "string" && entry.operations.some((operationId) => run.ran(check, operationId));
   const causes = new Map<string, OverlayCause>();
+  /** The check of each behaviour cause (its first action's `x-check`). */
+  const checks = new Map<string, unknown>();
   overlay.actions.forEach((action, index) => {
     if (action["x-examples-of"]) return; // the examples in the deployment's shape: documentation, not a deviation
     const cause = typeof action["x-cause"] === "string" ? action["x-cause"] : `action #${index + 1} ${action.target}`;
@@ -63,11 +112,15 @@ export function overlayOutcome(
     const operations = action["x-operations"];
     if (Array.isArray(operations)) entry.operations.push(...operations.map(String));
     if (action["x-check"] && action.description) entry.description = action.description;
+    if (action.update && typeof action.update === "object" && KNOWN_BEHAVIOURS in action.update && action["x-check"])
+      checks.set(cause, action["x-check"]);
     causes.set(cause, entry);
   });
+  const shapeReached = (entry: OverlayCause) => entry.operations.some((operationId) => reached.has(operationId));
   for (const entry of causes.values()) {
     if (seen.has(entry.cause)) entry.state = "confirmed";
-    else if (entry.operations.some((operationId) => reached.has(operationId))) entry.state = "no longer seen";
+    else if (checks.has(entry.cause) ? behaviourReached(entry, checks.get(entry.cause)) : shapeReached(entry))
+      entry.state = "no longer seen";
   }
   return { file, title: overlay.info.title, version: overlay.info.version, causes: [...causes.values()] };
 }

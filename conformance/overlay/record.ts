@@ -2,6 +2,8 @@
 // failing response_schema_conformance location (deviations.ts), each with its evidence in `x-` fields: the check,
 // the operations, an exchange as the report has it (redacted), what was observed and the seed sentence it departs
 // from. Nothing the report did not prove goes in: a deviation is read again from the failure's own recorded body.
+// What a schema cannot say (a 405 page without Allow, a 500 HTML page, valid data refused) is recorded as a behaviour:
+// an `x-known-behaviours` entry, by cause, on each operation it failed on, which a run with the overlay reads.
 import {
   type ApiName,
   canonicalContract,
@@ -14,9 +16,11 @@ import type { OverlayAction, OverlayDocument } from "../../lib/contract/overlay.
 import type { FailureRecord } from "../report/ledger.js";
 import type { RunReport } from "../report/report.js";
 import { readSeedSentenceTable, type SeedName } from "../seed-sentences.js";
-import { causeOf } from "../report/causes.js";
+import { causeOf, groupCauses } from "../report/causes.js";
+import { CHECK_LIST } from "../model/check-registry.js";
 import { type Deviation, deviationsOf, SCHEMA_CHECK } from "./deviations.js";
 import { exampleActions } from "./examples.js";
+import { KNOWN_BEHAVIOURS, type KnownBehaviour } from "./outcome.js";
 
 /** A JSONPath (RFC 9535) that selects exactly the node at a JSON Pointer: `$.components.schemas['a/b']`. */
 export function jsonPathOf(pointer: string): string {
@@ -194,6 +198,40 @@ function keyActions(
   return [...removals, update];
 }
 
+/**
+ * The failures no schema change can say, one cause at a time: on each operation the cause failed on, an update that
+ * adds the cause to the operation's `x-known-behaviours`. The first action carries the evidence, as a shape's does.
+ */
+function behaviourActions(report: RunReport, failures: FailureRecord[]): OverlayAction[] {
+  const contract = canonicalContract(report.api);
+  return groupCauses(report.api, failures).flatMap((cause) => {
+    const operations = cause.operations.filter((operationId) => contract.findOperation(operationId));
+    const behaviour: KnownBehaviour = {
+      check: cause.check,
+      message: cause.message,
+      exchange: exchangeOf(cause.reproduction),
+      breaks: cause.breaks,
+    };
+    const proof: Proof = {
+      "x-check": cause.check,
+      "x-operations": operations,
+      "x-exchange": behaviour.exchange,
+      // What the check enforces, a seed's section or a standard's: a 500 page breaks RFC 9110, no seed sentence.
+      "x-enforces": CHECK_LIST.find((check) => check.name === cause.check)?.enforces ?? null,
+      ...(cause.breaks.length
+        ? { "x-seed-sentence": cause.breaks[0] }
+        : { "x-seed-sentence": null, "x-seed-sentence-missing": "no seed sentence names what this cause breaks" }),
+    };
+    return operations.map((operationId, index) => ({
+      target: jsonPathOf(contract.findOperation(operationId)!.pointer),
+      description: `The deployment fails ${cause.check} on ${operations.join(", ")}: ${cause.message}`,
+      update: { [KNOWN_BEHAVIOURS]: { [cause.key]: behaviour } },
+      "x-cause": cause.key,
+      ...(index === 0 ? proof : {}),
+    }));
+  });
+}
+
 /** The deviations the report's failing response_schema_conformance verdicts proved, grouped by cause. */
 export function causesOfReport(report: RunReport): Map<string, Evidence[]> {
   const causes = new Map<string, Evidence[]>();
@@ -219,8 +257,13 @@ export function overlayFromReport(report: RunReport, source: string): OverlayDoc
   const seen = sorted.flatMap(([cause, evidence]) =>
     evidence.map(({ deviation, failure }) => ({ cause, deviation, status: failure.response!.status })),
   );
+  const shapes = new Set(sorted.flatMap(([, evidence]) => evidence.map((e) => e.failure)));
   const actions = [
     ...sorted.flatMap(([cause, evidence]) => actionsOf(report.api, cause, evidence)),
+    ...behaviourActions(
+      report,
+      report.failures.filter((failure) => !shapes.has(failure)),
+    ),
     ...exampleActions(report.api, seen, jsonPathOf),
   ];
   return {

@@ -4,7 +4,7 @@
 // the reports of `contracts conform` are written when the proxy stops (Ctrl-C, SIGTERM, SIGHUP).
 import { installOverlay } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
-import { overlayOutcome } from "../overlay/outcome.js";
+import { markKnownBehaviours, overlayOutcome } from "../overlay/outcome.js";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
@@ -159,8 +159,15 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
 function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): number {
   const judge = proxy.judge;
   const redact = (text: string) => judge.redact(text);
-  if (values.overlay)
-    report.overlay = overlayOutcome(report.api, values.overlay, report.baseUrl, report.exchanges ?? []);
+  if (values.overlay) {
+    markKnownBehaviours(report.api, report.failures);
+    report.overlay = overlayOutcome(report.api, values.overlay, {
+      baseUrl: report.baseUrl,
+      exchanges: report.exchanges ?? [],
+      failures: report.failures,
+      ran: (check, operationId) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]),
+    });
+  }
   process.stdout.write(consoleReport(report, redact));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));

@@ -91,6 +91,13 @@ export function groupCauses(api: ApiName, failures: readonly FailureRecord[]): C
   });
 }
 
+/** Where known failures are listed: `baseline`, `overlay` (its x-known-behaviours) or `baseline and overlay`. */
+export function knownWhere(failures: readonly FailureRecord[]): string {
+  const overlay = failures.some((f) => f.known && f.knownFrom === "overlay");
+  const baseline = failures.some((f) => f.known && f.knownFrom !== "overlay");
+  return overlay && baseline ? "baseline and overlay" : overlay ? "overlay" : "baseline";
+}
+
 /** `3 causes of failure across 9 operations (27 failing results)`. */
 export function causesSummary(causes: readonly Cause[]): string {
   const operations = new Set(causes.flatMap((c) => c.operations)).size;

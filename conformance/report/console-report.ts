@@ -3,7 +3,7 @@
 // is a function of the report alone; every text goes through the run's secret filter.
 import { overlayLines } from "../overlay/outcome.js";
 import { budgetLines } from "./budget-report.js";
-import { type Cause, causesSummary, groupCauses } from "./causes.js";
+import { type Cause, causesSummary, groupCauses, knownWhere } from "./causes.js";
 import { coverageLines } from "./coverage.js";
 import type { FailureRecord, Tally } from "./ledger.js";
 import type { BaselineEntry } from "./baseline.js";
@@ -78,7 +78,10 @@ function checkState(report: RunReport, check: CheckResult): { mark: string; stat
   if (check.failed > 0) {
     const failed = `${check.failed} of ${check.passed + check.failed}`;
     return allKnown
-      ? { mark: "~", state: `known failures (baseline) ${failed}` }
+      ? {
+          mark: "~",
+          state: `known failures (${knownWhere(report.failures.filter((f) => f.check === check.name))}) ${failed}`,
+        }
       : { mark: "✗", state: `FAILED ${failed}` };
   }
   if (check.passed > 0) return { mark: "✓", state: `passed ${check.passed}` };
@@ -151,7 +154,7 @@ function failureLines(report: RunReport): string[] {
   const causes = groupCauses(report.api, report.failures);
   const lines = ["", `Failures by cause: ${causesSummary(causes)}`];
   causes.forEach((cause, index) => {
-    const known = cause.known ? "(known, in the baseline) " : "";
+    const known = cause.known ? `(known, in the ${knownWhere(cause.failures)}) ` : "";
     lines.push("", `${index + 1}. ${known}${describeCause(cause)}`);
   });
   return lines;

@@ -4,7 +4,7 @@
 // left out, one per cause of the overlay (--overlay), and the run's seed, depth, coverage, budget and overlay as
 // properties. Every text goes through the run's secret filter.
 import { budgetWords } from "./budget-report.js";
-import { type Cause, groupCauses } from "./causes.js";
+import { type Cause, groupCauses, knownWhere } from "./causes.js";
 import { describeCause } from "./console-report.js";
 import type { RunReport } from "./report.js";
 import { passiveJunitCases } from "./recorded-traffic-lines.js";
@@ -78,7 +78,10 @@ function causeCase(report: RunReport, cause: Cause, index: number): TestCase {
   const on = cause.operations.length === 1 ? cause.operations[0]! : `${cause.operations.length} operations`;
   const testcase = { classname: `conform.${report.api}.causes`, name: `cause ${index + 1}: ${cause.check} on ${on}` };
   if (cause.known)
-    return { ...testcase, outcome: { type: "skipped", message: `known cause (baseline): ${cause.message}` } };
+    return {
+      ...testcase,
+      outcome: { type: "skipped", message: `known cause (${knownWhere(cause.failures)}): ${cause.message}` },
+    };
   const message = `${cause.message} (on ${cause.operations.join(", ")})`;
   return { ...testcase, outcome: { type: "failure", message, check: cause.check, text: describeCause(cause) } };
 }

@@ -33,8 +33,10 @@ export interface FailureRecord {
    * it.
    */
   seeded?: boolean;
-  /** Listed in the --baseline file: reported, not failing the run. */
+  /** Listed in the --baseline file, or in the --overlay's `x-known-behaviours`: reported, not failing the run. */
   known?: boolean;
+  /** Where it is listed as known, when that is the overlay (else the baseline). */
+  knownFrom?: "overlay";
   /** Its cause (causes.ts), the baseline's key: check | where | normalized reason. */
   key?: string;
 }

@@ -7,7 +7,7 @@ import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
 import { passiveHtml } from "./recorded-traffic-lines.js";
-import { type Cause, causesSummary, groupCauses } from "./causes.js";
+import { type Cause, causesSummary, groupCauses, knownWhere } from "./causes.js";
 import { entryOperations } from "./console-report.js";
 import { type OverlayOutcome, overlayCauseLine, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";
 
@@ -114,7 +114,7 @@ function causeBlock(cause: Cause, index: number, t: Text): string {
     .join("");
   const exactly = failure.message === cause.message ? "" : `: ${t(failure.message)}`;
   return `<div class="failure cause${cause.known ? " known" : ""}" id="cause-${index + 1}">
-<h3>${index + 1}. ${cause.known ? "(known, in the baseline) " : ""}${t(cause.check)}: ${t(cause.message)}</h3>
+<h3>${index + 1}. ${cause.known ? `(known, in the ${knownWhere(cause.failures)}) ` : ""}${t(cause.check)}: ${t(cause.message)}</h3>
 <p>On ${cause.operations.length} operation${cause.operations.length === 1 ? "" : "s"}, ${cause.results} failing result${cause.results === 1 ? "" : "s"}:</p>
 <ul class="operations">${operations}</ul>
 ${breaks}

@@ -49,8 +49,10 @@ const args = (url: string, ...more: string[]) => [
   ...more,
 ];
 
-const failing = (report: { failures: Array<{ check: string; operationId: string; message: string }> }) =>
-  report.failures.map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
+/** The failures that fail the run: not known (as the overlay's x-known-behaviours make them). */
+const failing = (report: {
+  failures: Array<{ check: string; operationId: string; message: string; known?: boolean }>;
+}) => report.failures.filter((f) => !f.known).map((f) => `${f.check} on ${f.operationId}: ${f.message}`);
 
 let firstRun: Awaited<ReturnType<typeof conformInProcess>>;
 let overlay: OverlayDocument;
@@ -58,15 +60,7 @@ let recordOutput: string;
 
 beforeAll(async () => {
   firstRun = await conformInProcess(args((await drifted()).url), env);
-  const record = runContracts([
-    "overlay",
-    "record",
-    "links",
-    "--from-json",
-    firstRun.files.json,
-    "--output",
-    overlayFile,
-  ]);
+  const record = runContracts(["overlay", "record", "links", "--from-json", firstRun.files.json, "-o", overlayFile]);
   const code = await record.exit;
   recordOutput = `${record.stdout()}\n${record.stderr()}`;
   if (code !== 0) throw new Error(`overlay record exited ${code}: ${recordOutput}`);
@@ -74,6 +68,10 @@ beforeAll(async () => {
 });
 
 const causes = () => overlay.actions.filter((action) => action["x-check"]);
+/** The causes of a wrong shape, recorded as schema changes. */
+const shapes = () => causes().filter((action) => action["x-schema-location"]);
+/** The causes a schema cannot say (the router's 405 and 500 pages), recorded as x-known-behaviours. */
+const behaviours = () => causes().filter((action) => !action["x-schema-location"]);
 
 describe("a links deployment that drifted from its docs", () => {
   it("fails a run on each departure from the seed", () => {
@@ -91,7 +89,7 @@ describe("a links deployment that drifted from its docs", () => {
     expect(overlayProblems(overlay)).toEqual([]);
     expect(overlay.overlay).toBe("1.0.0");
     expect(overlay.extends).toBe("generated/openapi/links.json");
-    const locations = causes().map((action) => action["x-schema-location"]);
+    const locations = shapes().map((action) => action["x-schema-location"]);
     expect(new Set(locations).size).toBe(locations.length);
     expect(locations).toEqual(
       expect.arrayContaining([
@@ -104,10 +102,10 @@ describe("a links deployment that drifted from its docs", () => {
       ]),
     );
     // addCampaign and updateCampaign break the same schema location: one cause.
-    const campaign = causes().find((action) => action["x-schema-location"] === "/components/schemas/CampaignSaved")!;
+    const campaign = shapes().find((action) => action["x-schema-location"] === "/components/schemas/CampaignSaved")!;
     expect(campaign["x-operations"]).toEqual(["addCampaign", "updateCampaign"]);
     expect(campaign.update).toEqual({ properties: { campaign: expect.objectContaining({ type: "string" }) } });
-    for (const action of causes()) {
+    for (const action of shapes()) {
       expect(action["x-check"]).toBe("response_schema_conformance");
       expect(action["x-exchange"]).toMatchObject({
         request: { method: expect.any(String) },
@@ -116,23 +114,51 @@ describe("a links deployment that drifted from its docs", () => {
       expect(action["x-seed-sentence"], String(action["x-schema-location"])).toEqual(expect.any(String));
     }
     const sentence = (location: string) =>
-      causes().find((action) => action["x-schema-location"] === location)!["x-seed-sentence"];
+      shapes().find((action) => action["x-schema-location"] === location)!["x-seed-sentence"];
     expect(sentence("/components/schemas/Account/properties/expires")).toMatch(/^\| expires \| string \|/);
     expect(sentence("/components/schemas/OverlayPage")).toMatch(/\/api\/overlay.*cta/);
     expect(sentence("/components/schemas/DomainListResponse/properties/error")).toMatch(/^\| error \|/);
+    // What no schema can say is a behaviour on each operation it failed on: the 405 HTML page without Allow that
+    // every path answers to a method it does not document is one cause per check, each with its evidence.
+    for (const check of ["unsupported_method", "allow_header"]) {
+      const [cause, ...more] = behaviours().filter((action) => action["x-check"] === check);
+      expect(more, check).toEqual([]);
+      expect(cause!["x-operations"]).toEqual(expect.arrayContaining(["getAccount", "listDomains", "addChannel"]));
+      expect(cause!["x-exchange"]).toMatchObject({ response: { status: 405 } });
+      const onOperations = overlay.actions.filter((action) => action["x-cause"] === cause!["x-cause"]);
+      expect(onOperations).toHaveLength((cause!["x-operations"] as string[]).length);
+      for (const action of onOperations)
+        expect(action.update).toEqual({ "x-known-behaviours": { [String(cause!["x-cause"])]: expect.any(Object) } });
+    }
+    expect(behaviours().find((action) => action["x-check"] === "allow_header")!["x-seed-sentence"]).toMatch(
+      /RFC 9110 §15\.5\.6/,
+    );
+    // The 500 page a path id that is not a whole number gets.
+    expect(behaviours().map((action) => action["x-exchange"])).toContainEqual(
+      expect.objectContaining({ response: expect.objectContaining({ status: 500 }) }),
+    );
     // The exchanges are the report's, redacted: the API key never appears.
     expect(readFileSync(overlayFile, "utf8")).not.toContain(env.LINKS_TOKEN);
     expect(recordOutput).toMatch(/review them before you commit the overlay/);
+    // The first run stopped at its budget: the record says what it did not reach.
+    expect(firstRun.report.budget!.notReached).toBeGreaterThan(0);
+    expect(recordOutput).toMatch(
+      /the run reached \d+ of its \d+ planned cases; a deviation on the other \d+ is not recorded/,
+    );
   });
 
   it("with the overlay, the next run passes and confirms every recorded deviation", async () => {
     const { code, report, output } = await conformInProcess(args((await drifted()).url, "--overlay", overlayFile), env);
     expect(failing(report), output).toEqual([]);
+    expect(output).toMatch(/\(known, in the overlay\) allow_header/);
     expect(code).toBe(0);
     expect(report.overlay?.file).toBe(overlayFile);
     expect(report.overlay?.causes.length).toBe(causes().length);
     expect(report.overlay?.causes.filter((cause) => cause.state !== "confirmed")).toEqual([]);
-    expect(output).toMatch(/Overlay .*links\.overlay\.yaml .*: 14 of its 14 deviation\(s\) confirmed/);
+    const count = causes().length;
+    expect(output).toMatch(
+      new RegExp(`Overlay .*links\\.overlay\\.yaml .*: ${count} of its ${count} deviation\\(s\\) confirmed`),
+    );
   });
 
   it("with the overlay, a new fault of the deployment still fails the run", async () => {
@@ -156,6 +182,7 @@ describe("a links deployment that drifted from its docs", () => {
     );
     expect(failing(report), output).toEqual([]);
     expect(code).toBe(0);
+    const count = causes().length;
     const states = Object.fromEntries(report.overlay!.causes.map((cause) => [cause.cause, cause.state]));
     expect(states["response_schema_conformance | /components/schemas/OverlayPage"]).toBe("no longer seen");
     expect(Object.values(states).filter((state) => state === "confirmed")).toHaveLength(causes().length - 1);
@@ -164,7 +191,11 @@ describe("a links deployment that drifted from its docs", () => {
     );
     // The JUnit and HTML reports name the overlay and list each cause's state too.
     const junit = readFileSync(files.junit!, "utf8");
-    expect(junit).toMatch(/<property name="overlay" value="Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation/);
+    expect(junit).toMatch(
+      new RegExp(
+        `<property name="overlay" value="Overlay .*links\\.overlay\\.yaml .*: ${count - 1} of its ${count} deviation`,
+      ),
+    );
     expect(junit).toMatch(
       /<testcase classname="conform\.links\.overlay" name="response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\)"><skipped message="no longer seen: .*remove these actions from the overlay"\/>/,
     );
@@ -173,12 +204,15 @@ describe("a links deployment that drifted from its docs", () => {
     expect(junit).toMatch(/<testsuites name="contracts conform" tests="\d+" failures="0" errors="0"/);
     const page = readFileSync(html, "utf8");
     expect(page).toMatch(
-      /<h2 id="overlay">Overlay .*links\.overlay\.yaml .*: 13 of its 14 deviation\(s\) confirmed, 1 no longer seen/,
+      new RegExp(
+        `<h2 id="overlay">Overlay .*links\\.overlay\\.yaml .*: ${count - 1} of its ${count} deviation\\(s\\) confirmed, 1 no longer seen`,
+      ),
     );
     expect(page).toMatch(
       /<li>no longer seen: response_schema_conformance \| \/components\/schemas\/OverlayPage \(actions? [#\d, ]+; listOverlays\): the deployment no longer deviates here/,
     );
-    expect(page.match(/<li>confirmed: response_schema_conformance \| /g)).toHaveLength(causes().length - 1);
+    expect(page.match(/<li>confirmed: response_schema_conformance \| /g)).toHaveLength(shapes().length - 1);
+    expect(page.match(/<li>confirmed: (unsupported_method|allow_header) \| /g)).toHaveLength(2);
   });
 
   it("an overlay that is not Overlay 1.0, or whose target selects nothing, is a usage error", async () => {
@@ -211,7 +245,7 @@ describe("the deployment's shapes beyond the runner", () => {
     expect(lines[0]).toBe(
       `${overlayFile} (${overlay.info.title}, ${overlay.info.version}): ${overlay.actions.length} action(s) on the links contract`,
     );
-    expect(lines[1]).toMatch(/^It changes 9 operation\(s\): .*listOverlays \(changed\), .*addCampaign \(changed\)/);
+    expect(lines[1]).toMatch(/^It changes 10 operation\(s\): .*listOverlays \(changed\), .*addCampaign \(changed\)/);
     expect(lines).toContain(
       '+ /components/schemas/OverlayPage/properties/overlay: {"type":"array","items":{"$ref":"#/components/schemas/Overlay"}}',
     );
@@ -238,10 +272,11 @@ describe("the deployment's shapes beyond the runner", () => {
     });
     expect(referenceNavigation("pay", overlaySource).map((entry) => entry.text)).not.toContain("Deployment overlay");
     expect(page).toContain(`generated with the overlay \`links.overlay.yaml\` (${overlay.info.title}`);
-    // The same changes as `contracts overlay diff`: its nine operations, and one section per changed place.
+    // The same changes as `contracts overlay diff`: its ten operations (nine change shape, addChannel only its
+    // x-known-behaviours), and one section per changed place.
     const rows = [...page.matchAll(/^\| \[`(\w+)`\]\(\.\/([\w-]+)#(\w+)\) \| (changed|removed) \|$/gm)];
     expect(rows.map((row) => row[1])).toEqual(expect.arrayContaining(["listOverlays", "addCampaign", "getAccount"]));
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(10);
     const diffLines = overlayDiff(await loadOverlay(overlayFile)).split("\n");
     const diffPlaces = diffLines.filter((line) => /^[-+~] \//.test(line));
     expect(page.match(/^\*\*(Added|Removed|Changed)\*\* in \[/gm)).toHaveLength(diffPlaces.length);

@@ -77,7 +77,16 @@ describe.concurrent("the installed tools read the seed-sentence table", () => {
     const overlay = parseYaml(readFileSync(overlayFile, "utf8")) as OverlayDocument;
     const causes = overlay.actions.filter((action) => action["x-check"]);
     expect(causes.length).toBeGreaterThan(0);
-    for (const action of causes)
+    // A shape departs from a seed sentence; a behaviour (a 405 page, a 500 page) names what its check enforces, and
+    // its seed sentence where one says it.
+    for (const action of causes.filter((cause) => cause["x-schema-location"]))
       expect(action["x-seed-sentence"], String(action["x-schema-location"])).toEqual(expect.any(String));
+    const behaviours = causes.filter((cause) => !cause["x-schema-location"]);
+    expect(behaviours.map((cause) => cause["x-check"])).toEqual(
+      expect.arrayContaining(["unsupported_method", "allow_header"]),
+    );
+    for (const action of behaviours)
+      expect(action["x-enforces"], String(action["x-cause"])).toEqual(expect.any(String));
+    expect(behaviours.find((cause) => cause["x-check"] === "allow_header")!["x-enforces"]).toMatch(/RFC 9110/);
   });
 });
