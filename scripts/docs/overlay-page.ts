@@ -1,4 +1,4 @@
-// The "Deployment overlay" page (docs/reference/<api>/overlay.md), written when the site is generated with
+// The "Deployment differences" page (docs/reference/<api>/deployment.md), written when the site is generated with
 // DOCS_OVERLAY=<file>: what a deployment's overlay changes in the reference, from the same diff as
 // `contracts overlay diff` (conformance/overlay/diff.ts). The other reference pages stay the contract's: the overlay
 // describes a deployment, it never changes the canonical contract.
@@ -11,8 +11,11 @@ import { operationHref } from "./document.js";
 import { code, jsonBlock, prose, table } from "./markdown.js";
 import { frontmatter, squash } from "./reference-parts.js";
 
-/** The page's name in docs/reference/<api>/ and its title in the sidebar. */
-export const OVERLAY_PAGE = { page: "overlay", title: "Deployment overlay" };
+/**
+ * The page's name in docs/reference/<api>/ and its title in the sidebar: not "overlay", which links readers know as
+ * the API's own resource (its Overlays page sits beside it).
+ */
+export const OVERLAY_PAGE = { page: "deployment", title: "Deployment differences" };
 
 const KIND_WORDS: Record<DocumentChange["kind"], string> = { added: "Added", removed: "Removed", changed: "Changed" };
 
@@ -34,7 +37,7 @@ function placeSection(loaded: LoadedOverlay, canonical: LoadedOverlay["document"
 export function overlayPage(loaded: LoadedOverlay): string {
   const canonical = loadBundle(loaded.api);
   const { operations, places } = overlayChanges(loaded);
-  const title = `${canonical.info.title}: deployment overlay`;
+  const title = `${canonical.info.title}: deployment differences`;
   const { info, actions } = loaded.overlay;
   const operationRows = operations.map(({ operationId, change }) => [
     change === "added" ? code(operationId) : `[${code(operationId)}](${operationHref(canonical, operationId)})`,

@@ -20,6 +20,7 @@ import { renderAnnotationPage } from "./annotations.js";
 import { tryItApi, type TryItApi } from "./code-samples.js";
 import { type ApiName, operationsOf, readBundle } from "./document.js";
 import { OVERLAY_PAGE, overlayPage } from "./overlay-page.js";
+import { overlayChanges } from "../../conformance/overlay/diff.js";
 import { referencePageList, renderReferencePages } from "./reference-page.js";
 
 const docsRoot = fromPackageRoot("docs");
@@ -117,7 +118,11 @@ export async function writeGeneratedPages(root = docsRoot, overlay = docsOverlay
     consoles[api] = tryItApi(api, doc, operationsOf(doc));
     const dir = join(referenceDir, api);
     mkdirSync(dir, { recursive: true });
-    const pages = renderReferencePages(api, doc);
+    const deployment =
+      loaded?.api === api
+        ? { ...OVERLAY_PAGE, operations: overlayChanges(loaded).operations.map((change) => change.operationId) }
+        : undefined;
+    const pages = renderReferencePages(api, doc, deployment);
     pages.set("quirks", renderAnnotationPage("quirk", { api, doc }));
     pages.set("gaps", renderAnnotationPage("gap", { api, doc }));
     if (loaded?.api === api) pages.set(OVERLAY_PAGE.page, overlayPage(loaded));

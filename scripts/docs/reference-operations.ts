@@ -19,6 +19,13 @@ import { samplesOf } from "./reader-bundle.js";
 import { headerRows } from "./reference-overview.js";
 import { badges, squash, frontmatter, annotations, extensions } from "./reference-parts.js";
 
+/** The page of a deployment's overlay (DOCS_OVERLAY) and the operations it changes. */
+export interface DeploymentPointer {
+  page: string;
+  title: string;
+  operations: string[];
+}
+
 /** A page of operations; `ops` come from the readers' copy (with their samples). */
 export function operationsPage(
   api: ApiName,
@@ -26,6 +33,7 @@ export function operationsPage(
   page: string,
   ops: DocOperation[],
   shared: Map<string, Node>,
+  deployment?: DeploymentPointer,
 ): string {
   const info = contract.info;
   const webhooks = page === "webhooks";
@@ -50,6 +58,15 @@ export function operationsPage(
       `${shared.size > 0 ? " and the headers on every response" : ""}.`,
     "",
   );
+  const differs = ops.filter((op) => deployment?.operations.includes(op.operationId));
+  if (deployment && differs.length > 0)
+    out.push(
+      `::: warning The deployment this site describes differs`,
+      `Its overlay changes ${differs.map((op) => code(op.operationId)).join(", ")}: this page shows the contract; ` +
+        `[${deployment.title}](./${deployment.page}) shows what that deployment answers instead.`,
+      ":::",
+      "",
+    );
   out.push("::::", "");
   for (const op of ops) out.push(operationSection(api, contract, op, shared));
   return squash(out);

@@ -8,21 +8,28 @@
 import { type ApiName, type DocOperation, type Document, operationPage, operationsOf } from "./document.js";
 import { readerBundle } from "./reader-bundle.js";
 import { overviewPage, sharedResponseHeaders } from "./reference-overview.js";
-import { operationsPage } from "./reference-operations.js";
+import { type DeploymentPointer, operationsPage } from "./reference-operations.js";
 import { schemasPage } from "./reference-schemas.js";
 
 export { sharedResponseHeaders } from "./reference-overview.js";
 export { redocHref, specHref } from "./reference-parts.js";
 
-/** Every reference page of the API: page name (without `.md`) to markdown. */
-export function renderReferencePages(api: ApiName, contract: Document): Map<string, string> {
+/**
+ * Every reference page of the API: page name (without `.md`) to markdown. With `deployment` (DOCS_OVERLAY), the
+ * pages of the operations a deployment's overlay changes point to its page.
+ */
+export function renderReferencePages(
+  api: ApiName,
+  contract: Document,
+  deployment?: DeploymentPointer,
+): Map<string, string> {
   const doc = readerBundle(api, contract);
   const pages = new Map<string, string>();
   pages.set("index", overviewPage(api, contract));
   const byPage = new Map<string, DocOperation[]>();
   for (const op of operationsOf(doc)) byPage.set(operationPage(op), [...(byPage.get(operationPage(op)) ?? []), op]);
   const shared = sharedResponseHeaders(contract);
-  for (const [page, ops] of byPage) pages.set(page, operationsPage(api, contract, page, ops, shared));
+  for (const [page, ops] of byPage) pages.set(page, operationsPage(api, contract, page, ops, shared, deployment));
   pages.set("schemas", schemasPage(api, contract));
   return pages;
 }
