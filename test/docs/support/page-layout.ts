@@ -10,7 +10,11 @@ import { VIEWPORTS } from "./site-browser.js";
 /** Where the right pane sticks (reference.css): below the site's 64 px bar, 16 px apart. */
 const STICKY_TOP = 64 + 16;
 
-/** Words (runs of letters, digits and `_`) of the cells of `tables` that the browser laid out on more than one line. */
+/** Words (runs of letters, digits and `_`) of the cells of `tables` whose letters the browser laid out on more than one
+ * line. Only a word of a token (text without spaces) wider than the line its table can give it is let off (a JWT, a
+ * 46-letter field name on a phone cannot fit on one line). That line is measured on what holds the table, not on the
+ * cell: a cell wrapped "anywhere" shrinks to a letter's width, every token is wider than it, and CONF|ORM_BASE_URL
+ * passed. */
 export async function brokenWords(page: Page, tables = ".vp-doc table"): Promise<string[]> {
   await page.evaluate(() => document.querySelectorAll("details").forEach((details) => (details.open = true)));
   return page.evaluate((tables) => {
@@ -22,7 +26,8 @@ export async function brokenWords(page: Page, tables = ".vp-doc table"): Promise
     for (const cell of document.querySelectorAll<HTMLElement>(cells)) {
       if (cell.getClientRects().length === 0) continue;
       const style = getComputedStyle(cell);
-      const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const holder = cell.closest("table")!.parentElement!;
+      const room = holder.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         // Text of a nested table is measured with that table's own cells.
@@ -35,14 +40,13 @@ export async function brokenWords(page: Page, tables = ".vp-doc table"): Promise
           return [...range.getClientRects()].filter((r) => r.width > 0);
         };
         for (const token of text.matchAll(/\S+/g)) {
-          // A token wider than the cell (a JWT, a 46-letter field name on a phone) has to wrap somewhere.
           const width = rects(token.index, token.index + token[0].length).reduce((sum, r) => sum + r.width, 0);
           // (Inline code adds its padding around the text.)
           if (width + 16 > room) continue;
           for (const word of token[0].matchAll(/[\p{L}\p{N}_]{2,}/gu)) {
             const start = token.index + word.index;
-            const tops = new Set(rects(start, start + word[0].length).map((r) => Math.round(r.top)));
-            if (tops.size > 1)
+            const lines = new Set(rects(start, start + word[0].length).map((r) => Math.round(r.top)));
+            if (lines.size > 1)
               broken.push(`"${word[0]}" in a cell of ${cell.closest("table")?.className || "a table"}`);
           }
         }

@@ -1,9 +1,8 @@
-// One page of the built site at phone size (390 px, mobile, touch): it loads cleanly, no table, code block or
-// console is wider than the screen outside a box that scrolls it once every expandable part is open, no table cell
-// breaks a word,
-// and the diagrams of the guides are shown at a size whose labels can be read, scrolling inside their own box
-// (issue 45: page-layout.ts). npm test opens a page of each kind (SAMPLE_PAGES, test/docs/site-phone.test.ts); the
-// release proofs open every other one (test/release/site-phone.test.ts).
+// One page of the built site at phone size (390 px, mobile, touch): it loads cleanly, no element reaches past the
+// screen's edges outside a box that scrolls it once every expandable part is open (tooWide), no table cell breaks a
+// word (brokenWords), and the diagrams of the guides are shown at a size whose labels can be read, scrolling inside
+// their own box (issue 45: page-layout.ts). npm test opens a page of each kind (SAMPLE_PAGES,
+// test/docs/site-phone.test.ts); the release proofs open every other one (test/release/site-phone.test.ts).
 import type { ExpectStatic } from "vitest";
 import { checkPageAt, DIAGRAM_PAGES, type OpenSite } from "./built-site.js";
 import { brokenWords, shownDiagrams } from "./page-layout.js";

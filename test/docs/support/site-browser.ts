@@ -119,32 +119,33 @@ export async function visit(
   return { page, problems, end };
 }
 
-/** Tables and code blocks of the page that are wider than the screen outside a box that scrolls them (a table or a
- * code block may scroll sideways in its own box, within the screen, but not take the page with it). */
+/** The elements of the page that reach past the screen's edges outside a box that scrolls them sideways (a table or a
+ * code block may scroll in its own box, within the screen, but not take the page with it, nor be cut by it). */
 export async function tooWide(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const screen = document.documentElement.clientWidth;
     const found: string[] = [];
-    // The nearest box between `element` (itself included) and the page that scrolls sideways, if any.
-    const scroller = (element: HTMLElement): HTMLElement | null => {
-      for (let e: HTMLElement | null = element; e && e !== document.body; e = e.parentElement) {
+    // Whether a box between `element` (itself excluded) and the page scrolls sideways.
+    const scrolled = (element: HTMLElement): boolean => {
+      for (let e = element.parentElement; e && e !== document.body; e = e.parentElement) {
         const { overflowX } = getComputedStyle(e);
-        // (Not `hidden`: what that box hides is cut, and the element is measured itself.)
-        if (overflowX === "auto" || overflowX === "scroll") return e;
+        // (Not `hidden` or `clip`: what those boxes hide is cut, and the element is measured itself.)
+        if (overflowX === "auto" || overflowX === "scroll") return true;
       }
-      return null;
+      return false;
     };
-    for (const element of document.querySelectorAll<HTMLElement>(
-      ".vp-doc table, .vp-doc div[class*='language-'], .vp-doc pre, .try-it",
-    )) {
-      if (element.getClientRects().length === 0) continue; // hidden (a closed <details>, another tab)
-      // What must lie within the screen: the box that scrolls the element, or the element when nothing does.
-      const box = (scroller(element) ?? element).getBoundingClientRect();
-      if (box.right > screen + 1 || box.left < -1) {
-        found.push(
-          `${element.tagName.toLowerCase()} ${Math.round(box.width)}px (scroll ${element.scrollWidth}px): ${(element.textContent ?? "").slice(0, 60)}`,
-        );
-      }
+    for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
+      if (element.getClientRects().length === 0) continue; // not shown (a closed <details>, another tab)
+      if (getComputedStyle(element).visibility === "hidden") continue; // the closed menus of the navigation bar
+      // The sidebar, closed, waits just off the screen's left edge; a screen reader's text is one pixel, clipped.
+      if (element.closest(".VPSidebar:not(.open), .visually-hidden")) continue;
+      const box = element.getBoundingClientRect();
+      if (box.right <= screen + 1 && box.left >= -1) continue;
+      if (scrolled(element)) continue;
+      found.push(
+        `${element.tagName.toLowerCase()}.${element.className} ${Math.round(box.left)}..${Math.round(box.right)}px: ` +
+          (element.textContent ?? "").slice(0, 60),
+      );
     }
     if (document.documentElement.scrollWidth > screen + 1)
       found.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
