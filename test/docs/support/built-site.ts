@@ -95,7 +95,7 @@ export const SAMPLE_PAGES = [
   "/",
   "/guide/getting-started",
   ...DIAGRAM_PAGES,
-  "/reference/identity/",
+  "/reference/links/",
   "/reference/catalog/products",
   "/reference/pay/schemas",
   "/reference/links/gaps",

@@ -1,10 +1,11 @@
 // One page of the built site at desktop size (1440 px): it loads cleanly, and a reference page is laid out as a reader
-// needs it (issue 45, on the same visit: page-layout.ts), its links collected; then every collected link followed the
+// needs it (issue 45, on the same visit: page-layout.ts: no table wider than its column, no sample line cut or under
+// its language label), its links collected; then every collected link followed the
 // way a reader's click follows it. npm test opens a page of each kind (SAMPLE_PAGES, test/docs/site-pages.test.ts);
 // the release proofs open every other one (test/release/site-pages.test.ts).
 import type { ExpectStatic } from "vitest";
 import { checkPageAt, type OpenSite } from "./built-site.js";
-import { brokenWords, operationsNotBeside } from "./page-layout.js";
+import { brokenWords, operationsNotBeside, tablesPastTheirColumn, unreadableSamples } from "./page-layout.js";
 import { brokenLinks, type CollectedLinks } from "./site-browser.js";
 
 export async function checkAtDesktopSize(
@@ -18,6 +19,8 @@ export async function checkAtDesktopSize(
     more: async (page) => {
       if (!path.startsWith("/reference/")) return;
       expect(await operationsNotBeside(page, path), "operations without their sample and console beside").toEqual([]);
+      expect(await tablesPastTheirColumn(page), "tables wider than their column").toEqual([]);
+      expect(await unreadableSamples(page), "request samples cut or under their label").toEqual([]);
       // Last: it opens every <details> of the page.
       expect(await brokenWords(page), "words broken in a table cell").toEqual([]);
     },

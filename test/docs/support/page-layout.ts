@@ -149,3 +149,87 @@ export async function shownDiagrams(page: Page): Promise<Array<{ scale: number; 
       })),
   );
 }
+
+/** At 1440 px, what of the request samples open in `page` a reader cannot read whole: a code line that runs past the
+ * edge of its block with no box inside the block to scroll it (cut), or a language label ("sh", "ts") over the first
+ * line of code. Each tab of a code group is clicked in turn, as a reader shows it. */
+export async function unreadableSamples(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  const groups = page.locator(".vp-doc .vp-code-group");
+  for (let g = 0; g < (await groups.count()); g++) {
+    const tabs = groups.nth(g).locator(".tabs label");
+    for (let t = 0; t < (await tabs.count()); t++) {
+      await tabs.nth(t).click();
+      found.push(
+        ...(await groups.nth(g).evaluate((group) => {
+          const block = [...group.querySelectorAll<HTMLElement>("div[class*='language-']")].find(
+            (e) => e.getClientRects().length > 0,
+          );
+          if (!block) return ["a tab of a code group shows no code"];
+          const operation = group.closest(".operation")?.querySelector("h2")?.id ?? "a code group";
+          const where = `${operation} (${block.className})`;
+          const problems: string[] = [];
+          // What the block shows of a line: up to its own edge, unless a box inside it scrolls the line sideways.
+          const edge = block.getBoundingClientRect().right;
+          const scrolled = (line: Element) => {
+            for (let e = line.parentElement; e && e !== block; e = e.parentElement) {
+              const { overflowX } = getComputedStyle(e);
+              if (overflowX === "auto" || overflowX === "scroll") return true;
+            }
+            return false;
+          };
+          const lines = [...block.querySelectorAll("pre .line")];
+          for (const line of lines) {
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            const right = Math.max(...[...range.getClientRects()].map((r) => r.right));
+            if (right > edge + 1 && !scrolled(line))
+              problems.push(`${where}: a line cut ${Math.round(right - edge)} px: ${line.textContent?.slice(0, 60)}`);
+          }
+          const label = block.querySelector(":scope > span.lang")?.getBoundingClientRect();
+          if (label && lines[0]) {
+            const range = document.createRange();
+            range.selectNodeContents(lines[0]);
+            const code = range.getBoundingClientRect();
+            const apart =
+              label.right <= code.left ||
+              code.right <= label.left ||
+              label.bottom <= code.top ||
+              code.bottom <= label.top;
+            if (!apart)
+              problems.push(
+                `${where}: the label "${block.querySelector("span.lang")!.textContent}" is over the first line`,
+              );
+          }
+          return problems;
+        })),
+      );
+    }
+  }
+  return found;
+}
+
+/** At 1440 px, the tables of `page` wider than the column they are in (the left or right pane of an operation, or the
+ * page's text) that no box within that column scrolls. */
+export async function tablesPastTheirColumn(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const table of document.querySelectorAll<HTMLElement>(".vp-doc table")) {
+      if (table.getClientRects().length === 0) continue;
+      const column = table.parentElement!.closest<HTMLElement>(".operation-main, .operation-aside, .vp-doc")!;
+      let shown: HTMLElement = table;
+      for (let e: HTMLElement | null = table; e && e !== column; e = e.parentElement) {
+        const { overflowX } = getComputedStyle(e);
+        if (overflowX === "auto" || overflowX === "scroll") shown = e;
+      }
+      const box = shown.getBoundingClientRect();
+      const room = column.getBoundingClientRect();
+      if (box.right > room.right + 1 || box.left < room.left - 1)
+        found.push(
+          `table.${table.className} ${Math.round(box.width)} px in a column of ${Math.round(room.width)} px: ` +
+            (table.textContent ?? "").trim().slice(0, 60),
+        );
+    }
+    return found;
+  });
+}
