@@ -2,7 +2,8 @@
 // seed sentence a failure breaks and `contracts overlay record` gives each deviation its seed sentence. A package
 // without the table failed overlay record with ENOENT and printed conform's failures without their breaks: lines,
 // so both run here from the run's application with both packages installed (test/support/installed-packages.ts),
-// against a fault server and the drifted oracle links server of this checkout, on loopback.
+// against a fault server and the drifted oracle links server of this checkout, on loopback; then conform with the
+// recorded overlay alone passes on that deployment, as the conformance guide's step 5 says.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,5 +89,14 @@ describe.concurrent("the installed tools read the seed-sentence table", () => {
     for (const action of behaviours)
       expect(action["x-enforces"], String(action["x-cause"])).toEqual(expect.any(String));
     expect(behaviours.find((cause) => cause["x-check"] === "allow_header")!["x-enforces"]).toMatch(/RFC 9110/);
+    // The guide's step 5, from the installed tools: with the overlay alone, the same deployment passes, its known
+    // behaviours reported as such and every recorded cause confirmed.
+    const again = start([
+      ...["conform", "links", "--base-url", server.url, "--seed", "5", "--max-examples", "4"],
+      ...["--rate-limit", "1000/s", "--allow-writes", "--overlay", overlayFile],
+    ]);
+    expect(await again.exit, again.stdout() + again.stderr()).toBe(0);
+    expect(again.stdout()).toMatch(/\(known, in the overlay\) allow_header/);
+    expect(again.stdout()).toMatch(new RegExp(`: ${causes.length} of its ${causes.length} deviation\\(s\\) confirmed`));
   });
 });
