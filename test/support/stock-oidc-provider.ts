@@ -47,7 +47,27 @@ export interface StockProviderOptions {
   audienceArray?: boolean;
   /** The user has no e-mail address: email is "" (a messenger or wallet sign-in). */
   emptyEmail?: boolean;
+  /** Endpoints at the provider's own paths, not the seed's (issue 62): its discovery document advertises them. */
+  routes?: StockRoutes;
 }
+
+/** oidc-provider's `routes` of the endpoints the seed's table names. */
+export interface StockRoutes {
+  authorization: string;
+  token: string;
+  userinfo: string;
+  jwks: string;
+  end_session: string;
+}
+
+/** The seed's fixed paths (its endpoint table); discovery is oidc-provider's own /.well-known/openid-configuration. */
+const SEED_ROUTES: StockRoutes = {
+  authorization: "/login/oauth/authorize",
+  token: "/api/login/oauth/access_token",
+  userinfo: "/api/userinfo",
+  jwks: "/.well-known/jwks",
+  end_session: "/api/logout",
+};
 
 function configuration(options: StockProviderOptions, signingKey?: JWK): Configuration {
   const user = options.emptyEmail ? { ...ALICE, email: "", email_verified: false } : ALICE;
@@ -63,14 +83,7 @@ function configuration(options: StockProviderOptions, signingKey?: JWK): Configu
         token_endpoint_auth_method: "client_secret_post",
       },
     ],
-    // The seed's fixed paths (its endpoint table); discovery is oidc-provider's own /.well-known/openid-configuration.
-    routes: {
-      authorization: "/login/oauth/authorize",
-      token: "/api/login/oauth/access_token",
-      userinfo: "/api/userinfo",
-      jwks: "/.well-known/jwks",
-      end_session: "/api/logout",
-    },
+    routes: options.routes ?? SEED_ROUTES,
     scopes: ["openid", "profile", "email", "wallets", "offline_access", "quests"],
     claims: {
       openid: ["sub"],
@@ -113,6 +126,8 @@ async function readBody(request: AsyncIterable<Buffer>): Promise<string> {
 
 export interface StockProvider {
   url: string;
+  /** Every request the server received, as its own log: method and path (the query left out). */
+  requests: Array<{ method: string; path: string }>;
   close(): Promise<void>;
 }
 
@@ -125,12 +140,13 @@ export async function startStockOidcProvider(options: StockProviderOptions = {},
   // Our own signing key only where the id_token is re-signed; otherwise oidc-provider's development key, as by default.
   const signingKey = options.audienceArray ? await rsaSigningKey() : undefined;
   const provider = new Provider(url, configuration(options, signingKey));
+  const endSession = (options.routes ?? SEED_ROUTES).end_session;
   // The re-signed id_tokens and the provider's own, so that one coming back as id_token_hint is the provider's again.
   const reSigned = new Map<string, string>();
   provider.use(async (ctx, next) => {
     // RP-Initiated Logout §2: the logout request by GET or by form POST. oidc-provider takes POST only with its
     // enableHttpPostMethods, which needs SameSite=None cookies (so HTTPS); the form's fields become the query here.
-    if (ctx.method === "POST" && ctx.path === "/api/logout" && ctx.is("application/x-www-form-urlencoded")) {
+    if (ctx.method === "POST" && ctx.path === endSession && ctx.is("application/x-www-form-urlencoded")) {
       ctx.querystring = await readBody(ctx.req);
       ctx.method = "GET";
     }
@@ -151,9 +167,14 @@ export async function startStockOidcProvider(options: StockProviderOptions = {},
   });
   if (process.env.STOCK_OIDC_DEBUG) provider.on("server_error", (_ctx, error) => console.error(error));
   const handle = provider.callback();
-  server.on("request", (request, response) => void handle(request, response));
+  const requests: StockProvider["requests"] = [];
+  server.on("request", (request, response) => {
+    requests.push({ method: request.method ?? "GET", path: new URL(request.url ?? "/", url).pathname });
+    void handle(request, response);
+  });
   return {
     url,
+    requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
