@@ -1,4 +1,5 @@
-// The conformance run, one way through: build the run's parts once (startRun), select the operations (read-only
+// The conformance run, one way through: build the run's parts once (startRun), for identity read the discovery
+// document for the endpoints every request goes to (identity/paths.ts), select the operations (read-only
 // unless --allow-writes), build the plan (plan/build.ts), let the planner order it coverage-first within the budget
 // (plan/planner.ts), execute each item with a sender of its own, so that every exchange carries the item's id
 // (execute.ts for one operation's case, steps/run-step.ts for sequences and probes), then delete what the run
@@ -274,6 +275,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const budget = resolveBudget(options, context.declaredRateLimit);
   sender.transport.capRequests(budget.maxRequests);
   await ensureReachable(context, sender);
+  if (options.api === "identity") {
+    // Loaded only here, as the identity step is (steps/run-step.ts).
+    const { followDiscovery } = await import("./identity/discovery.js");
+    judge.scenario(await followDiscovery(context, sender));
+  }
   const { tracker } = parts;
   const skipped = skippedChecks(context);
   judge.decided(skipped);

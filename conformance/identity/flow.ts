@@ -1,17 +1,13 @@
 // The shared steps of every flow: sending the browser (a sign-in driver) to the authorization endpoint and reading
 // what comes back to the redirect_uri, exchanging codes at the token endpoint, reading userinfo. The endpoints are the
-// discovery document's, as an OpenID Connect client follows them. Requests go through the identity step's sender:
+// discovery document's, as an OpenID Connect client follows them: the sender's urlOf (paths.ts resolves each
+// operation once for the whole run). Requests go through the identity step's sender:
 // `send` for the contract's operations, `sendAsIs` for what a flow builds itself (with the operation it is, when it is
 // one: the judge gets it on arrival). Each step adds what it sent to the trail of the scenario it is part of.
 import { createHash, randomBytes } from "node:crypto";
 import type { RunContext } from "../context.js";
 import { issuedTokens, jsonObject } from "./json.js";
-import {
-  type Authorization,
-  type CodeExchange,
-  type CodeGrant,
-  type DiscoveryDocument,
-} from "../model/identity-facts.js";
+import { type Authorization, type CodeExchange, type CodeGrant } from "../model/identity-facts.js";
 import type { ScenarioJudge } from "../model/scenario.js";
 import type { Trail } from "../model/identity-scenarios.js";
 import type { RequestCase } from "../model/cases.js";
@@ -19,7 +15,7 @@ import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
 import type { SignInDriver } from "../sign-in/driver.js";
 import type { Navigation } from "../model/identity-facts.js";
-import { type IdentityOperationId, identityOperationPath } from "./paths.js";
+import { type IdentityOperationId } from "./paths.js";
 
 /**
  * The parts of a run the identity flows use: the facts and options, the identity step's sender and the judge (the
@@ -31,10 +27,9 @@ export interface IdentityParts {
   judge: ScenarioJudge;
 }
 
-/** One run's way through the provider: the parts, the sign-in driver and the discovery document. */
+/** One run's way through the provider: the parts and the sign-in driver. */
 export interface Flow extends IdentityParts {
   driver: SignInDriver;
-  document: DiscoveryDocument;
   /** The first sign-in's id_token, sent as id_token_hint where OpenID Connect Core §3.1.2.1 says it SHOULD be. */
   idTokenHint?: string;
 }
@@ -63,14 +58,6 @@ export function addToTrail(
 
 export const base64url = (bytes: Buffer) => bytes.toString("base64url");
 export const newState = () => base64url(randomBytes(12));
-
-/** The discovery document's member for one endpoint, or the contract's path under the base address when absent. */
-export function endpointOf(flow: Flow, member: string, operationId: IdentityOperationId): string {
-  const advertised = flow.document[member];
-  return typeof advertised === "string"
-    ? advertised
-    : `${flow.context.options.baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
-}
 
 /** An exchange standing for a driver's navigation, so that a failure's report and curl reproduction show the URL. */
 export function navigationExchange(url: string, navigation?: Navigation, arrived?: URL): Exchange {
@@ -128,7 +115,7 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
     verifier && (options.pkce === "plain" ? verifier : base64url(createHash("sha256").update(verifier).digest()));
   const nonce = options.nonce === false ? undefined : base64url(randomBytes(12));
   const state = newState();
-  const url = new URL(endpointOf(flow, "authorization_endpoint", "authorize"));
+  const url = new URL(flow.send.urlOf("authorize"));
   const params: Record<string, string> = {
     response_type: "code",
     client_id: credentials.clientId ?? "",
@@ -142,7 +129,8 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
       code_challenge: challenge,
       code_challenge_method: options.pkce === "plain" ? "plain" : "S256",
     });
-  url.search = new URLSearchParams({ ...params, ...options.extra }).toString();
+  // A query the endpoint carries is kept (RFC 6749 §3.1).
+  for (const [name, value] of Object.entries({ ...params, ...options.extra })) url.searchParams.set(name, value);
   return { url, state, redirectUri, verifier, nonce };
 }
 
@@ -250,7 +238,7 @@ export async function tokensFor(parts: IdentityParts & Trail, grant: CodeGrant, 
 export async function readUserinfo(flow: Flow & Trail, token: string, label: string): Promise<Exchange> {
   const request = {
     method: "GET",
-    url: endpointOf(flow, "userinfo_endpoint", "getUserInfo"),
+    url: flow.send.urlOf("getUserInfo"),
     headers: { Authorization: `Bearer ${token}` },
   };
   const exchange = await flow.send.sendAsIs(request, { model: flow.context.model("getUserInfo"), label });

@@ -6,7 +6,6 @@ import type { LogoutScenario, Trail } from "../model/identity-scenarios.js";
 import {
   addToTrail,
   authorize,
-  endpointOf,
   type Flow,
   navigationExchange,
   newState,
@@ -27,14 +26,16 @@ async function signInForLogout(flow: Flow & Trail): Promise<string | undefined> 
 }
 
 function logoutUrl(flow: Flow, idToken: string, postLogout: string, state: string): string {
-  const endpoint = endpointOf(flow, "end_session_endpoint", "logout");
-  const query = new URLSearchParams({
+  const url = new URL(flow.send.urlOf("logout"));
+  const query = {
     id_token_hint: idToken,
     client_id: flow.context.options.credentials.clientId ?? "",
     post_logout_redirect_uri: postLogout,
     state,
-  });
-  return `${endpoint}?${query}`;
+  };
+  // A query the endpoint carries is kept, as at the authorization endpoint (RFC 6749 §3.1).
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.href;
 }
 
 /** Signs out to `target` and waits for the browser there. */

@@ -4,7 +4,8 @@
 // which a sign-in driver provides (sign-in/: HTML forms by default, --browser, --manual). Fail closed: when the
 // sign-in cannot complete, the sign_in check fails with the real cause and the run exits 1. The flows live in
 // identity/ by endpoint: discovery (and JWKS), authorization, tokens, userinfo and logout; flow.ts holds the steps
-// they share and paths.ts the one lookup of an endpoint path in the contract. The flows only send: each returns
+// they share and paths.ts the one resolver of where each operation lives (the discovery document's endpoint, the
+// contract's path only where it names none). The flows only send: each returns
 // what it saw as a scenario (model/identity-scenarios.ts), and the judge runs the identity checks on it
 // (judge/identity-scenarios.ts).
 import type { RunContext } from "../context.js";
@@ -25,7 +26,7 @@ import {
   redirectUriMismatch,
   unknownParameters,
 } from "./authorization.js";
-import { discovery, jwks, readDiscovery } from "./discovery.js";
+import { discovery, jwks } from "./discovery.js";
 import { authorize, type Flow, type IdentityParts, tokensFor, traced, trailOf } from "./flow.js";
 import { logout } from "./logout.js";
 import {
@@ -73,15 +74,15 @@ export async function runIdentityChecks(
   const judgedBefore = checks.has("token_errors") ? ["token_errors"] : [];
   if (checks.has("token_errors")) scenarios.push(await tokenErrors(parts));
 
-  // As an OpenID Connect client does, the flows follow the endpoints the discovery document names.
-  const document = read?.document ?? (await readDiscovery(parts));
+  // As an OpenID Connect client does, the flows follow the endpoints the discovery document names: the run read it
+  // first (followDiscovery), and the sender sends each operation there.
   const driver = await openSignInDriver(context.options.identity ?? { driver: "form" }, {
     send: (request) => send.sendAsIs(request),
     signIn: credentials.signIn ?? {},
     timeoutMs: context.options.timeoutMs,
   });
   try {
-    scenarios.push(...(await runFlows({ ...parts, driver, document }, judgedBefore)));
+    scenarios.push(...(await runFlows({ ...parts, driver }, judgedBefore)));
   } finally {
     await driver.close();
   }

@@ -29,7 +29,6 @@ import {
   authorize,
   base64url,
   codeFields,
-  endpointOf,
   exchangeCode,
   type Flow,
   type IdentityParts,
@@ -133,7 +132,7 @@ async function verifyIdToken(token: string, jwks: JSONWebKeySet, options: JWTVer
   }
 }
 
-/** The id_token of a fresh code, verified with the JWKS the discovery names. */
+/** The id_token of a fresh code, verified with the JWKS the discovery names (the sender's urlOf). */
 export async function idToken(
   parent: Flow,
   tokens: TokenResponse,
@@ -153,7 +152,7 @@ export async function idToken(
   });
   if (typeof tokens.id_token !== "string") return scenario();
   const label = "JWKS to verify the id_token";
-  const url = endpointOf(flow, "jwks_uri", "getJwks");
+  const url = flow.send.urlOf("getJwks");
   const jwksResponse = await flow.send.sendAsIs(
     { method: "GET", url, headers: {} },
     { model: flow.context.model("getJwks"), label },

@@ -6,17 +6,7 @@ import type { UserinfoWay } from "../model/identity-facts.js";
 import { jsonObject } from "./json.js";
 import type { Trail, UserinfoByScopeScenario, UserinfoMethodsScenario } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
-import {
-  addToTrail,
-  authorize,
-  codeFields,
-  endpointOf,
-  exchangeCode,
-  type Flow,
-  readUserinfo,
-  traced,
-  trailOf,
-} from "./flow.js";
+import { addToTrail, authorize, codeFields, exchangeCode, type Flow, readUserinfo, traced, trailOf } from "./flow.js";
 
 /** Reads userinfo with the token of `scope`; the response is judged as the contract's getUserInfo. */
 async function readForScope(flow: Flow & Trail, token: string, scope: string): Promise<Exchange> {
@@ -84,7 +74,7 @@ function userinfoWays(url: string, accessToken: string): Array<UserinfoWay & { r
 export async function userinfoMethods(parent: Flow, accessToken: string): Promise<UserinfoMethodsScenario> {
   const flow = traced(parent);
   const ways: UserinfoMethodsScenario["ways"] = [];
-  for (const { request, ...way } of userinfoWays(endpointOf(flow, "userinfo_endpoint", "getUserInfo"), accessToken)) {
+  for (const { request, ...way } of userinfoWays(flow.send.urlOf("getUserInfo"), accessToken)) {
     const label = `userinfo by ${way.what}`;
     const model = flow.context.model(way.operationId);
     const exchange = await flow.send.sendAsIs(request, { model, label });

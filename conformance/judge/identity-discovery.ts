@@ -1,20 +1,11 @@
 // The discovery and JWKS checks (discovery_fields_and_issuer, discovery_rs256_and_openid, pkce_s256_only on the
 // discovery document, jwks_shape, jwks_unique_kids): what the documents a provider publishes must say. Pure: a
-// document in, the problem ("" when there is none) out.
+// document in, the problem ("" when there is none) out. Where the endpoints are is no check's: the run follows them
+// (identity/paths.ts), and endpointObservations says where they are not the contract's.
 import type { Exchange } from "../model/exchange.js";
-import { type IdentityOperationId, identityOperationPath } from "../identity/paths.js";
 import { shown } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
-import { type DiscoveryDocument } from "../model/identity-facts.js";
-
-/** The discovery members naming the provider's endpoints, and the operation each must point at. */
-const ENDPOINT_OPERATIONS: Record<string, IdentityOperationId> = {
-  authorization_endpoint: "authorize",
-  token_endpoint: "exchangeToken",
-  userinfo_endpoint: "getUserInfo",
-  jwks_uri: "getJwks",
-  end_session_endpoint: "logout",
-};
+import { type DiscoveryDocument, type EndpointLocation } from "../model/identity-facts.js";
 
 const REQUIRED_DISCOVERY_FIELDS = [
   "issuer",
@@ -30,7 +21,10 @@ const REQUIRED_DISCOVERY_FIELDS = [
 export const noDiscoveryDocument = (exchange: Exchange) =>
   `no JSON discovery document (status ${exchange.response?.status ?? exchange.error}; OpenID Connect Discovery §4.2)`;
 
-/** discovery_fields_and_issuer: the required members, the issuer is the base address, the endpoints the contract's. */
+/**
+ * discovery_fields_and_issuer: the required members, and the issuer is the base address. Endpoints at other paths than
+ * the contract's are no failure: a client follows the document (Discovery §3), and so does the run.
+ */
 export function discoveryFields(document: DiscoveryDocument, baseUrl: string): string {
   const problems: string[] = [];
   const missing = REQUIRED_DISCOVERY_FIELDS.filter((field) => document[field] === undefined);
@@ -40,16 +34,51 @@ export function discoveryFields(document: DiscoveryDocument, baseUrl: string): s
     problems.push(
       `issuer is ${document.issuer}, not the base address ${issuer} (the seed; OpenID Connect Discovery §4.3)`,
     );
-  for (const [field, operationId] of Object.entries(ENDPOINT_OPERATIONS)) {
-    const expected = `${issuer}${identityOperationPath(operationId)}`;
-    if (document[field] !== undefined && document[field] !== expected)
-      problems.push(`${field} is ${shown(document[field])}, the contract's is ${expected} (the seed's endpoint table)`);
-  }
   if (Array.isArray(document.response_types_supported) && !document.response_types_supported.includes("code"))
     problems.push(
       "response_types_supported lacks code (the seed: Authorization Code flow; OpenID Connect Discovery §3)",
     );
   return problems.join("; ");
+}
+
+/** The operations of each member, in the order of the locations: `getUserInfo and getUserInfoByPost`. */
+function byMember(locations: EndpointLocation[]): Map<string, EndpointLocation[]> {
+  const members = new Map<string, EndpointLocation[]>();
+  for (const location of locations) members.set(location.member, [...(members.get(location.member) ?? []), location]);
+  return members;
+}
+
+const operationsOf = (locations: EndpointLocation[]) => locations.map((l) => l.operationId).join(" and ");
+
+/**
+ * Where the run sent the identity operations, as facts about the deployment (never failures): one block for the
+ * endpoints the discovery document advertises elsewhere than the contract's endpoint table (the seed's), and one for
+ * each member it lacks or names no http(s) URL with, whose operations went to the contract's path.
+ */
+export function endpointObservations(locations: EndpointLocation[]): string[] {
+  const members = [...byMember(locations)];
+  const elsewhere = members.flatMap(([member, of]) => {
+    const { advertised, contractUrl } = of[0]!;
+    if (advertised === undefined || advertised === contractUrl) return [];
+    return [`${member} ${advertised} (the contract's ${contractUrl}, for ${operationsOf(of)})`];
+  });
+  const notAdvertised = members.flatMap(([member, of]) => {
+    const first = of[0]!;
+    if (first.advertised !== undefined) return [];
+    const why =
+      first.unusable === undefined
+        ? `has no ${member}`
+        : `names no http(s) URL as ${member} (${shown(first.unusable)})`;
+    return [`the discovery document ${why}: ${operationsOf(of)} went to the contract's path, ${first.contractUrl}`];
+  });
+  return [
+    ...(elsewhere.length
+      ? [
+          `the discovery document advertises endpoints other than the contract's endpoint table (the seed's), and the run followed them: ${elsewhere.join("; ")}`,
+        ]
+      : []),
+    ...notAdvertised,
+  ];
 }
 
 const lacks = (list: unknown, value: string) => !Array.isArray(list) || !list.includes(value);

@@ -1,10 +1,12 @@
 // The checks of the discovery, JWKS, userinfo and logout scenarios: each reads what its flow saw and returns the
-// findings of the rules in identity-discovery.ts, identity-userinfo.ts and identity-logout.ts.
+// findings of the rules in identity-discovery.ts, identity-userinfo.ts and identity-logout.ts; and where the run sent
+// each identity operation, as observations of the deployment.
 import type { JudgeContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Decision, Finding } from "../model/finding.js";
 import type {
   DiscoveryScenario,
+  EndpointsScenario,
   JwksScenario,
   LogoutScenario,
   UserinfoByScopeScenario,
@@ -17,6 +19,7 @@ import {
   discoveryAlgorithms,
   discoveryFields,
   discoveryPkceMethods,
+  endpointObservations,
   jwksShape,
   jwksUniqueKids,
   noDiscoveryDocument,
@@ -50,6 +53,20 @@ export function judgeDiscovery({ exchange, document }: DiscoveryScenario, contex
     ...warnings,
     verdict("pkce_s256_only", message),
   ];
+}
+
+/** Where the identity operations went: facts about the deployment, which the report shows and no check fails on. */
+export function judgeEndpoints({ exchange, locations }: EndpointsScenario): Finding[] {
+  if (exchange.interrupted) return [];
+  const messages = jsonObject(exchange.response?.json)
+    ? endpointObservations(locations)
+    : [`${noDiscoveryDocument(exchange)}: every identity operation went to the contract's path under the base address`];
+  return messages.map((message) => ({
+    about: "observation",
+    operationId: "getOpenIdConfiguration",
+    message,
+    deployment: true,
+  }));
 }
 
 export function judgeJwks({ exchange, keys }: JwksScenario): Finding[] {

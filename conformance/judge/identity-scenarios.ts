@@ -20,6 +20,7 @@ import {
 import { FLOW_CHECKS } from "../model/identity-check-groups.js";
 import {
   judgeDiscovery,
+  judgeEndpoints,
   judgeJwks,
   judgeLogout,
   judgeUserinfoByScope,
@@ -42,6 +43,7 @@ type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: JudgeCon
 
 const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityScenario, { name: N }>> } = {
   discovery: judgeDiscovery,
+  endpoints: judgeEndpoints,
   jwks: judgeJwks,
   "no client": judgeNoClient,
   "token errors": judgeTokenErrors,

@@ -14,7 +14,8 @@ import type { OperationModel } from "../model/cases.js";
 import type { Exchange } from "../model/exchange.js";
 
 export interface Observation {
-  kind: "extra-field" | "undocumented-status" | "undocumented-header" | "accepted-invalid";
+  /** deployment: a fact about the deployment, e.g. its endpoints are elsewhere (judge/identity-discovery.ts). */
+  kind: "extra-field" | "undocumented-status" | "undocumented-header" | "accepted-invalid" | "deployment";
   /** The operations whose responses showed it. */
   operations: string[];
   /** e.g. `/variants/0/prices/0/currency`, `401`, `x-request-id`. */
@@ -136,9 +137,9 @@ export class ObservationLog {
     } else this.byKey.set(key, { ...observation, operations: [operationId], count: 1 });
   }
 
-  /** An invalid request that was accepted where the contract does not say the provider refuses it. */
-  acceptedInvalid(operationId: string, detail: string): void {
-    this.add(operationId, { kind: "accepted-invalid", subject: detail, detail, undocumented: [] });
+  /** An invalid request accepted where the contract does not say the provider refuses it, or a deployment's fact. */
+  noted(kind: "accepted-invalid" | "deployment", operationId: string, detail: string): void {
+    this.add(operationId, { kind, subject: detail, detail, undocumented: [] });
   }
 
   observe(model: OperationModel, exchange: Exchange): void {

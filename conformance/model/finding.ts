@@ -55,11 +55,15 @@ interface DecisionWhy {
   reason: string;
 }
 
-/** Something the contract leaves open that the provider did (accepted invalid data it never promised to refuse). */
+/**
+ * Something the contract leaves open that the provider did (accepted invalid data it never promised to refuse), or,
+ * `deployment`, a fact about the deployment the contract's tables do not hold for (its endpoints are elsewhere).
+ */
 export interface Observation {
   about: "observation";
   operationId: string;
   message: string;
+  deployment?: boolean;
 }
 
 export type Finding = Verdict | Decision | Observation;

@@ -7,7 +7,7 @@ export const IDENTITY_CHECK_ENTRIES = {
     steps: ["identity"],
     enforces: "OpenID Connect Discovery 1.0 §3 and §4.3",
     catches:
-      "a discovery document without the fields OpenID Connect Discovery requires, whose issuer is not the base address, or whose endpoints are not the contract's paths under it.",
+      "a discovery document without the fields OpenID Connect Discovery requires, or whose issuer is not the base address (endpoints at other paths are followed, and reported as an observation).",
   },
   discovery_rs256_and_openid: {
     apis: ["identity"],

@@ -9,6 +9,18 @@ export type TokenErrorCase = "an unknown code" | "a wrong client_secret" | "an u
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
 export type DiscoveryDocument = Record<string, unknown>;
 
+/** Where one operation with a discovery member is sent, and why there. */
+export interface EndpointLocation {
+  operationId: string;
+  member: string;
+  /** The contract's path under the base address. */
+  contractUrl: string;
+  /** The member's value when it is an http(s) URL; the run sends the operation there. */
+  advertised?: string;
+  /** The member's value when it is there but no http(s) URL (the run falls back on the contract's path). */
+  unusable?: unknown;
+}
+
 /** A token response, as JSON; each member is checked before use. */
 export type TokenResponse = Record<string, unknown> & { access_token: string };
 

@@ -7,7 +7,8 @@ import type { NearMiss } from "./identity-facts.js";
 import type { Reauthentication } from "./identity-facts.js";
 import type { RefreshRun, TokenErrorCase } from "./identity-facts.js";
 import type { UserinfoWay } from "./identity-facts.js";
-import type { Authorization, CodeExchange, DiscoveryDocument, TokenResponse } from "./identity-facts.js";
+import type { Authorization, CodeExchange, DiscoveryDocument, EndpointLocation } from "./identity-facts.js";
+import type { TokenResponse } from "./identity-facts.js";
 import type { Navigation } from "./identity-facts.js";
 import type { Exchange } from "./exchange.js";
 import type { RoleExchange } from "./scenario.js";
@@ -36,6 +37,15 @@ interface Identity<N extends string> extends Trail {
 export interface DiscoveryScenario extends Identity<"discovery"> {
   exchange: Exchange;
   document?: DiscoveryDocument;
+}
+
+/**
+ * The discovery document read first for the endpoints (identity/paths.ts): where each operation with a discovery
+ * member was sent from then on.
+ */
+export interface EndpointsScenario extends Identity<"endpoints"> {
+  exchange: Exchange;
+  locations: EndpointLocation[];
 }
 
 /** The JWKS; `keys` when it has a keys array. */
@@ -205,6 +215,7 @@ export interface LogoutScenario extends Identity<"logout"> {
 
 export type IdentityScenario =
   | DiscoveryScenario
+  | EndpointsScenario
   | JwksScenario
   | NoClientScenario
   | TokenErrorsScenario

@@ -270,11 +270,13 @@ function coerceFormBody(api: ApiName, pointer: string, body: unknown): unknown {
   return coerceForm(resolveAt(api, pointer) as JsonSchema, fields, contract.deref);
 }
 
-/** The HTTP request of a case, before authentication. */
-export function prepare(model: OperationModel, c: RequestCase, baseUrl: string): PreparedRequest {
-  let path = model.op.path;
-  for (const [name, value] of Object.entries(c.path))
-    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+/**
+ * The HTTP request of a case, before authentication, at `address`: the URL of the operation's path template (the
+ * sender's, see send/sender.ts). A query the address carries is kept, as RFC 6749 §3.1 asks of an endpoint's.
+ */
+export function prepare(model: OperationModel, c: RequestCase, address: string): PreparedRequest {
+  let url = address;
+  for (const [name, value] of Object.entries(c.path)) url = url.replace(`{${name}}`, encodeURIComponent(String(value)));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(c.query)) {
     if (value === undefined) continue;
@@ -286,7 +288,7 @@ export function prepare(model: OperationModel, c: RequestCase, baseUrl: string):
     if (value !== undefined) headers[name] = typeof value === "string" ? value : JSON.stringify(value);
   const request: PreparedRequest = {
     method: model.op.method.toUpperCase(),
-    url: `${baseUrl.replace(/\/$/, "")}${path}${query.size ? `?${query}` : ""}`,
+    url: query.size ? `${url}${url.includes("?") ? "&" : "?"}${query}` : url,
     headers,
   };
   if (model.body && !c.noBody) {

@@ -103,7 +103,11 @@ export class Ledger implements EventSink {
   private found(finding: Finding): void {
     if (!("about" in finding)) this.add(finding);
     else if (finding.about === "observation")
-      this.observations.acceptedInvalid(finding.operationId, this.secrets.redact(finding.message));
+      this.observations.noted(
+        finding.deployment ? "deployment" : "accepted-invalid",
+        finding.operationId,
+        this.secrets.redact(finding.message),
+      );
     else this.decide(finding);
   }
 

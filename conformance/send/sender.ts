@@ -1,7 +1,7 @@
-// Sending: a case of an operation becomes a request (prepared from the case, then authenticated, signed and given a
-// nonce by the API's profile), goes out through the transport (the rate limit's waits, the request cap) and comes
-// back as an Exchange stamped with the plan item it belongs to. Each exchange is handed on as it arrives (the
-// runner gives it to the judge); nothing is judged here.
+// Sending: a case of an operation becomes a request (prepared from the case at the operation's address, then
+// authenticated, signed and given a nonce by the API's profile), goes out through the transport (the rate limit's
+// waits, the request cap) and comes back as an Exchange stamped with the plan item it belongs to. Each exchange is
+// handed on as it arrives (the runner gives it to the judge); nothing is judged here.
 import type { AuthMode, PreparedRequest } from "../apis.js";
 import type { NonceSource } from "../../lib/nonce.js";
 import { DEFAULT_NONCE, runNonceSource } from "./nonces.js";
@@ -33,6 +33,14 @@ export interface AsIs {
   label: string;
 }
 
+/**
+ * Where each operation lives: the URL its path template is filled into. The contract's path under --base-url unless
+ * the run follows a discovery document (identity: identity/paths.ts's IdentityEndpoints).
+ */
+export interface OperationAddresses {
+  urlOf(operationId: string): string;
+}
+
 /** What an item of the plan sends with: every exchange it makes carries the item's id. */
 export interface CaseSender {
   /** Sends one case of an operation and returns the exchange (with the request as sent). */
@@ -43,6 +51,8 @@ export interface CaseSender {
    * other; without, it is a request the contract does not describe (a page of the sign-in, the redirect back).
    */
   sendAsIs(request: PreparedRequest, judged?: AsIs): Promise<Exchange>;
+  /** The URL of an operation, where `send` sends its cases: for a request a flow builds itself. */
+  urlOf(operationId: string): string;
   /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   readonly aborted: boolean;
   /** A request of this item came back not sent because the request budget is spent: the item was cut short. */
@@ -53,6 +63,7 @@ export class Sender {
   readonly transport: Transport;
   /** Pay's nonces, in the run's --nonce mode (seconds by default: never ahead of the shop's own client). */
   readonly nonces: NonceSource;
+  private addresses: OperationAddresses;
 
   constructor(
     private readonly context: RunContext,
@@ -60,6 +71,8 @@ export class Sender {
     onExchange: (exchange: Exchange) => void,
   ) {
     const { options, declaredRateLimit: declared } = context;
+    const baseUrl = options.baseUrl.replace(/\/$/, "");
+    this.addresses = { urlOf: (operationId) => `${baseUrl}${context.model(operationId).op.path}` };
     this.nonces = runNonceSource(options.nonce ?? DEFAULT_NONCE);
     const rate = options.rateLimit ?? declared;
     this.transport = new Transport({
@@ -77,6 +90,11 @@ export class Sender {
     return this.context.options.signal.aborted || this.transport.capReached;
   }
 
+  /** From now on every operation is sent to the URL `addresses` gives it (set once, before the plan runs). */
+  follow(addresses: OperationAddresses): void {
+    this.addresses = addresses;
+  }
+
   /** The sender of one plan item: its exchanges carry the item's id (none for the reachability check, the cleanup). */
   forItem(itemId: number | undefined): CaseSender {
     const aborted = () => this.aborted;
@@ -88,6 +106,7 @@ export class Sender {
     return {
       send: (model, requestCase, options) => this.send(model, requestCase, options, itemId).then(noting),
       sendAsIs: (request, judged) => this.sendAsIs(request, judged, itemId).then(noting),
+      urlOf: (operationId) => this.addresses.urlOf(operationId),
       get aborted() {
         return aborted();
       },
@@ -113,7 +132,7 @@ export class Sender {
     itemId?: number,
   ): Promise<Exchange> {
     const auth = options.auth ?? "valid";
-    const request = prepare(model, requestCase, this.context.options.baseUrl);
+    const request = prepare(model, requestCase, this.addresses.urlOf(model.op.operationId));
     options.probe?.(request);
     await this.context.profile.finalize(model.op.operationId, request, auth, {
       credentials: this.context.options.credentials,
