@@ -117,22 +117,27 @@ function updateAccount({ body }: LinksCall, { fault, account }: LinksWorld): Rep
   return succeeded("Account has been successfully updated.");
 }
 
-/** One page of a list, as every links list answers; the faults break its numbers or the type of its `error`. */
+/**
+ * One page of a list, as every links list answers; the faults break its numbers or the type of its `error`
+ * (`drifted`: that of every list, and the type of `perpage` of the domains and of `maxpage` of the campaigns).
+ */
 function page(call: LinksCall, fault: LinksFault | undefined, key: string, all: unknown[]): Reply {
   const visible = (all as Item[]).filter((item) => !item.hidden).map(({ hidden: _hidden, ...item }) => item);
   const limit = fault === "ignores-limit" ? 10 : positive(call.query.get("limit"), 10);
   if (fault === "refuses-large-limit" && limit > 100) return error(400, "limit must be at most 100");
   const maxpage = Math.max(1, Math.ceil(visible.length / limit));
   const current = positive(call.query.get("page"), 1);
+  const drifted = (list: string, value: number) => (fault === "drifted" && key === list ? String(value) : value);
   const data = {
     result: visible.length,
-    perpage: limit,
+    perpage: drifted("domains", limit),
     currentpage: fault === "currentpage-from-zero" ? current - 1 : fault === "currentpage-always-1" ? 1 : current,
     nextpage: Math.min(current + 1, maxpage),
-    maxpage,
+    maxpage: drifted("campaigns", maxpage),
     [key]: visible.slice((current - 1) * limit, current * limit),
   };
-  return { status: 200, body: { error: fault === "list-error-as-integer" ? 0 : "0", data } };
+  const integerError = fault === "list-error-as-integer" || fault === "drifted";
+  return { status: 200, body: { error: integerError ? 0 : "0", data } };
 }
 
 function positive(value: string | null, fallback: number): number {

@@ -1,6 +1,8 @@
 // A small links server that keeps the contract (state, pagination, the envelope quirks, a per-window rate limit
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
-// given a fault. Used by the conformance self-tests; not the sandbox. This file is the server (rate limit, token,
+// given a fault; `drifted` breaks it in several, as a deployment whose code drifted from its docs does (an integer
+// `error` on every list, beside another broken field on two of them; a 405 HTML page without Allow for an
+// undocumented method), for the report's grouping of failures by cause. Used by the conformance self-tests; not the sandbox. This file is the server (rate limit, token,
 // request); the operations it answers are in links-operations.ts.
 import type { IncomingMessage } from "node:http";
 import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
@@ -29,6 +31,7 @@ export const LINKS_FAULTS = [
   "adds-domain-without-domain",
   "undocumented-method-html",
   "currentpage-always-1",
+  "drifted",
 ] as const;
 export type LinksFault = (typeof LINKS_FAULTS)[number];
 
@@ -185,16 +188,19 @@ async function answer(
     return error(401, "A valid API key is required to use this service.");
   }
   const call = await readCall("links", request);
-  if (!call) return fault === "undocumented-method-html" ? html405(request) : error(404, "Unknown endpoint.");
+  if (!call)
+    return fault === "undocumented-method-html" || fault === "drifted"
+      ? html405(request, fault)
+      : error(404, "Unknown endpoint.");
   if (call.invalid && fault !== "accepts-invalid" && !addsWithoutDomain(call, fault)) return error(400, call.invalid);
   return handle(call);
 }
 
 /**
  * The `undocumented-method-html` fault: a web server's own page, though the seed says "All responses are JSON". Its
- * Allow lists the path's methods (RFC 9110 §15.5.6), so that the page is its only fault.
+ * Allow lists the path's methods (RFC 9110 §15.5.6), so that the page is its only fault; `drifted` sends no Allow.
  */
-function html405(request: IncomingMessage): Reply {
+function html405(request: IncomingMessage, fault: LinksFault): Reply {
   const { pathname } = new URL(request.url ?? "/", "http://localhost");
   const allowed = ["GET", "POST", "PUT", "DELETE", "PATCH"].filter((method) =>
     loadContract("links").route(method.toLowerCase(), pathname),
@@ -202,7 +208,7 @@ function html405(request: IncomingMessage): Reply {
   return {
     status: 405,
     text: "<html><body><h1>405 Method Not Allowed</h1></body></html>",
-    headers: { "Content-Type": "text/html", Allow: allowed.join(", ") },
+    headers: { "Content-Type": "text/html", ...(fault === "drifted" ? {} : { Allow: allowed.join(", ") }) },
   };
 }
 
