@@ -2,8 +2,8 @@
 // with the three headers, seeded from the contract's own examples), and that breaks it in exactly one way when
 // given a fault; `drifted` breaks it in several, as a deployment whose code drifted from its docs does (an integer
 // `error` on every list, beside another broken field on two of them; a 405 HTML page without Allow for an
-// undocumented method), for the report's grouping of failures by cause. Used by the conformance self-tests; not the sandbox. This file is the server (rate limit, token,
-// request); the operations it answers are in links-operations.ts.
+// undocumented method), for the report's grouping of failures by cause. Used by the conformance self-tests; not the
+// sandbox. This file is the server (rate limit, token, request); the operations it answers are in links-operations.ts.
 import type { IncomingMessage } from "node:http";
 import { type ApiName, loadContract, type OperationId } from "../../lib/contract/index.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
