@@ -49,6 +49,7 @@ const CONFORM_OPTIONS = {
   baseline: { type: "string" },
   overlay: { type: "string" },
   "update-baseline": { type: "boolean", default: false },
+  verbose: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 

@@ -71,6 +71,8 @@ Options:
                           deviations, from \`contracts overlay record\`): they pass, anything new fails; the report
                           names the overlay and which of its deviations the run confirmed or no longer saw
   --update-baseline       write this run's failures to the --baseline file and exit 0
+  --verbose               the console report shows the known causes in full and every observation (the --json
+                          and --html reports always hold them all)
 
 Exit codes: 0 nothing failed, 1 a check failed, a check that applies could not run (exclude it with
 --exclude-check) or every selected check was skipped, 2 usage error (also a named operation the options keep

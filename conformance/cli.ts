@@ -16,7 +16,7 @@ import { DEFAULT_MAX_WRITES } from "./plan/write-budget.js";
 import { runPassiveCommand } from "./passive/cli.js";
 import { type ConformValues, credentialsFrom, identityOptionsFrom, parseConformArgs } from "./cli-options.js";
 import { checkWritable, finishRun } from "./finish-run.js";
-import { readBaseline } from "./report/baseline.js";
+import { baselineLists, readBaseline } from "./report/baseline.js";
 import { withOverlay } from "./overlay/outcome.js";
 
 function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
@@ -72,7 +72,8 @@ async function conform(values: ConformValues, positionals: string[], env: NodeJS
   const nonce = parseNonceMode(values.nonce);
   const nonces = api === "pay" ? `, nonces ${nonceModeText(nonce)}` : "";
   const banner = `conform ${api} at ${secrets.redact(baseUrl)}: seed ${seed}, up to ${positiveInteger(values["max-examples"], "--max-examples", 20)} valid and invalid cases per operation${values["allow-writes"] ? ", writes allowed" : ", read-only"}${within}${nonces}`;
-  const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text));
+  const known = baseline ? baselineLists(baseline) : undefined;
+  const progress = progressPrinter(io, api, banner, (text) => secrets.redact(text), known);
   try {
     const report = await runConformance({
       api,

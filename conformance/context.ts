@@ -4,6 +4,7 @@
 // output is redacted of them too.
 import { type ApiName, loadContract } from "../lib/contract/index.js";
 import type { CheckName } from "./model/check-registry.js";
+import type { FailureRecord } from "./report/ledger.js";
 import { type ApiProfile, type Credentials, PROFILES, type ResourceKind } from "./apis.js";
 import { type ContractLink, linkedResources, readLinks } from "./contract/links.js";
 import { operationOf, operationsOf } from "./contract/lookup.js";
@@ -57,7 +58,8 @@ export type ProgressEvent =
   /** An item of the plan starts (`itemId`: the item, for an operation's own; a step's phase names the step). */
   | { type: "operation"; operationId: string; phase: string; itemId?: number }
   | { type: "request"; count: number }
-  | { type: "failure"; check: CheckName; operationId: string; message: string };
+  /** A failure not recorded before (redacted, with its cause's key). */
+  | { type: "failure"; failure: FailureRecord };
 
 /**
  * What judging needs to know, and only that: the API, the selected checks, --strict, the run's credentials, the

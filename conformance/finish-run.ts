@@ -7,7 +7,7 @@ import type { ApiName } from "../lib/contract/index.js";
 import type { ConformValues } from "./cli-options.js";
 import { markKnownBehaviours, overlayOutcome } from "./overlay/outcome.js";
 import { applyBaseline, type readBaseline, writeBaseline } from "./report/baseline.js";
-import { causesSummary, groupCauses } from "./report/causes.js";
+import { causesSummary, groupCauses, knownCauses, knownWhere } from "./report/causes.js";
 import type { ConformConsole } from "./report/console.js";
 import { consoleReport } from "./report/console-report.js";
 import { junitReport } from "./report/junit.js";
@@ -65,7 +65,7 @@ export function finishRun(
       ran,
     });
   const redact = (text: string) => secrets.redact(text);
-  io.out(consoleReport(report, redact));
+  io.out(consoleReport(report, redact, { verbose: values.verbose }));
   if (values.json) writeFileSync(values.json, jsonReport(report, redact));
   if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
   if (values.html) writeFileSync(values.html, htmlReport(report, redact));
@@ -94,13 +94,12 @@ export function finishRun(
         : `contracts conform: ${names.length} checks apply but could not run: ${reason} (${names.join(", ")})\n`,
     );
   }
-  const known = groupCauses(
-    api,
-    report.failures.filter((f) => f.known),
-  ).length;
-  const knownText = known ? `; ${known} known cause(s) of failure from the baseline` : "";
+  // The same counts as the console's verdict line and its "Failures by cause" heading.
+  const causes = groupCauses(api, report.failures);
+  const known = causes.filter((c) => c.known).length;
+  const knownText = known ? `; ${knownCauses(known, knownWhere(report.failures))}` : "";
   if (newFailures.length > 0) {
-    io.err(`contracts conform: ${causesSummary(groupCauses(api, newFailures))} on ${api}${knownText}${tail}\n`);
+    io.err(`contracts conform: ${causesSummary(causes.filter((c) => !c.known))} on ${api}${knownText}${tail}\n`);
     return 1;
   }
   if (couldNotRun.length > 0) {

@@ -20,7 +20,7 @@ import type { Expectation } from "../model/cases.js";
 import { runResponseChecks } from "./response-checks.js";
 import { isSuccess } from "../contract/words.js";
 import { verdictOf, warningOf } from "./verdict.js";
-import type { Decision, Finding } from "../model/finding.js";
+import type { Decision, Evidence, Finding } from "../model/finding.js";
 import type { CheckName } from "../model/check-registry.js";
 import type { Scenario } from "../model/scenario.js";
 import { judgeScenario } from "./scenarios.js";
@@ -45,6 +45,8 @@ export interface ShrunkCase {
 }
 
 export class Judge {
+  /** Where each located failure of an exchange is, by check: a shrunk case's verdict names its places too. */
+  private readonly evidence = new WeakMap<Exchange, Partial<Record<CheckName, Evidence[]>>>();
   /** rate_limit_headers_consistent across consecutive responses, when the contract declares a limit. */
   private readonly rateLimitConsistency: RateLimitConsistency | undefined;
   /** Successful updates of a resource without an id (the links account), in order: update_visible_on_read. */
@@ -115,15 +117,18 @@ export class Judge {
     );
     const failed = new Map<CheckName, string>();
     const where = options.violation?.description.split(":")[0];
-    for (const { check, outcome, notes } of results) {
+    for (const { check, outcome, notes, evidence } of results) {
       if (outcome) failed.set(check, outcome);
+      if (evidence) this.evidence.set(exchange, { ...this.evidence.get(exchange), [check]: evidence });
       // Shrinking repeats a case already counted and noted.
       if (options.tally === false) continue;
       for (const note of notes)
         if (note.kind === "observation") this.found({ about: "observation", operationId, message: note.message });
         else this.found(warningOf(check, operationId, note, caseLabel));
       if (outcome !== undefined)
-        this.found(verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded }));
+        this.found(
+          verdictOf(check, operationId, outcome, exchange, caseLabel, { where, seeded: options.seeded, evidence }),
+        );
     }
     return failed;
   }
@@ -191,7 +196,10 @@ export class Judge {
    * counted again.
    */
   shrunk({ check, operationId, message, exchange, label, where }: ShrunkCase): void {
-    this.found(verdictOf(check, operationId, message, exchange, label, { tally: false, shrunk: true, where }));
+    const evidence = this.evidence.get(exchange)?.[check];
+    this.found(
+      verdictOf(check, operationId, message, exchange, label, { tally: false, shrunk: true, where, evidence }),
+    );
   }
 
   /** The one way a finding reaches the ledger. */

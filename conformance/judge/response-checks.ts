@@ -5,6 +5,7 @@ import { PROFILES } from "../apis.js";
 import { ignoredAuth, negativeDataRejection, positiveDataAcceptance } from "./acceptance.js";
 import { assumptionBroken, type CheckNote } from "./assumptions.js";
 import type { CheckName, ResponseCheckName } from "../model/check-registry.js";
+import type { Evidence } from "../model/finding.js";
 import { listParametersProblems, seenTogetherProblems } from "./list-parameters.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
 import {
@@ -53,16 +54,23 @@ export interface ResponseCheckResult {
   outcome: Outcome;
   /** Broken `x-assumption`s (warnings) and what the contract leaves open (observations). */
   notes: CheckNote[];
+  /** A failure's places, when the check locates them (one failure each). */
+  evidence?: Evidence[];
 }
 
 /** Runs the given response checks on one exchange, in the registry's order, and returns what each found. */
 export function runResponseChecks(
-  input: Omit<ResponseCheckInput, "note">,
+  input: Omit<ResponseCheckInput, "note" | "locate">,
   checks: ReadonlySet<CheckName>,
 ): ResponseCheckResult[] {
   return RESPONSE_CHECK_NAMES.filter((check) => checks.has(check)).map((check) => {
     const notes: CheckNote[] = [];
-    const outcome = RESPONSE_CHECKS[check]({ ...input, note: (note) => notes.push(note) });
-    return { check, outcome, notes };
+    let evidence: Evidence[] | undefined;
+    const outcome = RESPONSE_CHECKS[check]({
+      ...input,
+      note: (note) => notes.push(note),
+      locate: (found) => (evidence = found),
+    });
+    return { check, outcome, notes, ...(outcome && evidence?.length ? { evidence } : {}) };
   });
 }

@@ -19,6 +19,7 @@ import {
 } from "../../lib/contract/index.js";
 import { checkContextOf, resolveAt, validateAt } from "../contract/lookup.js";
 import type { RecordedResponse } from "../model/exchange.js";
+import type { Evidence } from "../model/finding.js";
 import { assumptionBroken } from "./assumptions.js";
 import { closedResponseAssumption, envelopeError, judgedStatus, responseErrorWord } from "../contract/words.js";
 import type { Outcome, ResponseCheckInput } from "./response-check-input.js";
@@ -137,10 +138,37 @@ function closestBranchVerdict(
   const closest = judged[0]!;
   const message = (shown: readonly ErrorObject[]) =>
     `the body does not match ${schemaName(api, closest.candidate)}: ${describeErrors(shown.slice(0, 5))}`;
-  if (closest.hard.length > 0 || closest.errors.length === 0)
-    return message(closest.hard.length > 0 ? closest.hard : errors);
+  if (closest.hard.length > 0 || closest.errors.length === 0) {
+    const broken = closest.hard.length > 0 ? closest.hard : errors;
+    input.locate?.(placesOf(broken, message));
+    return message(broken);
+  }
   const reasons = [...new Set(closest.assumed.map((a) => a.assumption!))];
   return assumptionBroken(input, message(closest.errors), reasons.join(" "));
+}
+
+/**
+ * Each place in the body a schema error names, once: its location (a missing or extra property's own) with array
+ * positions as `*`, and the keywords it breaks there. An integer `error` beside a broken `data` is two places; the
+ * integer 0 where the string "0" is the only value breaks `type` and `const` at one place, `type+const`; `/data/0/id`
+ * and `/data/3/id` broken alike are one.
+ */
+function placesOf(errors: readonly ErrorObject[], messageOf: (errors: ErrorObject[]) => string): Evidence[] {
+  const byLocation = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    // A missing or an extra property is a place of its own: the property's, not its object's.
+    const { missingProperty, additionalProperty } = error.params as Record<string, string | undefined>;
+    const property = missingProperty ?? additionalProperty;
+    const path = property === undefined ? error.instancePath : `${error.instancePath}/${property}`;
+    const location = path.replace(/\/\d+(?=\/|$)/g, "/*") || "(root)";
+    byLocation.set(location, [...(byLocation.get(location) ?? []), error]);
+  }
+  return [...byLocation.entries()].map(([location, found]) => {
+    const keywords = [...new Set(found.map((error) => error.keyword))];
+    // One error per keyword: the same field broken on every item of a list is said once.
+    const shown = keywords.map((keyword) => found.find((error) => error.keyword === keyword)!);
+    return { location, keyword: keywords.join("+"), message: messageOf(shown) };
+  });
 }
 
 /** Whether a body validates against one of the operation's documented error responses (4XX, 5XX, default). */

@@ -14,7 +14,7 @@ export function verdictOf(
   message: string,
   exchange: Exchange | undefined,
   caseLabel: string,
-  details: Pick<Verdict, "where" | "seeded" | "shrunk" | "tally" | "sentBefore"> = {},
+  details: Pick<Verdict, "where" | "seeded" | "shrunk" | "tally" | "sentBefore" | "evidence"> = {},
 ): Verdict {
   return { check, operationId, outcome: message ? "fail" : "pass", message, case: caseLabel, exchange, ...details };
 }

@@ -27,6 +27,21 @@ export interface Verdict {
   tally?: boolean;
   /** The exchange the failing request depends on (the one that used its nonce first), reproduced before it. */
   sentBefore?: Exchange;
+  /**
+   * fail: each place the response breaks its contract, when the check locates them (a body's schema locations): each
+   * is a failure of its own, so that one broken field is one cause wherever it appears, whatever else breaks beside it.
+   */
+  evidence?: Evidence[];
+}
+
+/** One place a response breaks its contract, as the judge located it; the same for the same fault on any operation. */
+export interface Evidence {
+  /** Where: a JSON Pointer into the body, each array position written `*` (`/data/0/id`, `/data/3/id`: one place). */
+  location: string;
+  /** What the schema asks there and the body breaks: its JSON Schema keywords (`type`, `required`, `type+const`). */
+  keyword: string;
+  /** This place's failure alone, as the message says it. */
+  message: string;
 }
 
 export type Decision = CheckDecision | OperationDecision;

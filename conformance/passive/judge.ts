@@ -113,7 +113,7 @@ function passiveParts(
     secrets,
   );
   const onProgress: RunOptions["onProgress"] = (event) => {
-    if (event.type === "failure") options.onFailure?.(event);
+    if (event.type === "failure") options.onFailure?.({ ...event.failure, check: event.failure.check as CheckName });
   };
   const ledger = new Ledger({ checks, baseUrl, onProgress }, secrets);
   const judge = new Judge(context, ledger);

@@ -3,10 +3,11 @@
 // its cause (causes.ts: check, where, normalized reason) is in the file; the key leaves out everything that changes
 // between runs, seeds and operations (numbers, ids, quoted values, URLs, array positions, the schema's name), so the
 // same deviation has the same key every time, and one accepted cause stays accepted on every operation it fails.
-// Files written before causes keep a key per operation (check | operation | where | reason): they still match.
+// Files written before causes keep a key per operation (check | operation | where | reason), files written before
+// located causes a reason where a located failure now has its place (check | where | reason): both still match.
 import { readFileSync, writeFileSync } from "node:fs";
 import { UsageError } from "../../lib/cli.js";
-import { causeOf, normalizeReason } from "./causes.js";
+import { causeOf, normalizeReason, reasonKey } from "./causes.js";
 import type { FailureRecord } from "./ledger.js";
 
 export { normalizeReason };
@@ -55,11 +56,25 @@ function operationKey(failure: Pick<FailureRecord, "check" | "operationId" | "wh
   ].join(" | ");
 }
 
+/** The keys a baseline may list a failure by: its cause, and those of files written by older versions. */
+function keysOf(failure: FailureRecord): string[] {
+  return [failure.key ?? causeOf(failure), reasonKey(failure), operationKey(failure)];
+}
+
+/**
+ * Whether the baseline lists this failure: the progress line marks it as the report will, known, before the run
+ * ends. The same test as applyBaseline's.
+ */
+export function baselineLists(baseline: BaselineFile): (failure: FailureRecord) => boolean {
+  const keys = new Set(baseline.failures.map((f) => f.key));
+  return (failure) => keysOf(failure).some((key) => keys.has(key));
+}
+
 /** The entries of a run's failures, one per cause, with the operations each failed on. */
 function fileEntries(failures: readonly FailureRecord[]): BaselineEntry[] {
   const entries = new Map<string, BaselineEntry>();
   for (const failure of failures) {
-    const key = causeOf(failure);
+    const key = failure.key ?? causeOf(failure);
     const [check, where, reason] = key.split(" | ");
     const entry = entries.get(key);
     if (entry) {
@@ -132,8 +147,8 @@ export function applyBaseline(
   const known: string[] = [];
   const seen = new Set<string>();
   for (const failure of failures) {
-    const matched = [causeOf(failure), operationKey(failure)].filter((key) => keys.has(key));
-    for (const key of [causeOf(failure), operationKey(failure)]) seen.add(key);
+    const matched = keysOf(failure).filter((key) => keys.has(key));
+    for (const key of keysOf(failure)) seen.add(key);
     if (matched.length > 0) {
       failure.known = true;
       if (!known.includes(matched[0]!)) known.push(matched[0]!);

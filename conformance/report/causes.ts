@@ -1,10 +1,13 @@
-// Failures grouped by cause. A deployment whose code drifted from its docs fails one way on many operations (an
-// integer `error` on every list, a renamed key); the report shows that as one block, not one per operation. The cause
-// key is the check, where in the request the case breaks the contract, and the reason with what differs between
-// operations and runs left out: ids, numbers, quoted values, URLs, the name of each operation's response schema and
-// its list of documented statuses. What stays of a schema failure is where in the body it fails and which keyword
-// (`/error must be string`), so the same field broken the same way is one cause wherever it appears. The baseline
-// (baseline.ts) keeps its entries by this key; an overlay's deviations (conformance/overlay) are grouped by it too.
+// Failures grouped by cause: a cause is a behaviour. A deployment whose code drifted from its docs fails one way on
+// many operations (an integer `error` on every list, a renamed key); the report shows that as one block, not one per
+// operation. The cause key is the check, where in the request the case breaks the contract, and what the response
+// does: for a failure the judge located (a schema location, conformance/judge/response-conformance.ts), that place and
+// its keywords (`/error type+const`), so the same field broken the same way is one cause wherever it appears, whatever
+// else the body breaks beside it; otherwise the reason with what differs between operations and runs left out: ids,
+// numbers, quoted values, URLs, requests, the name of each operation's response schema and its documented statuses.
+// Causes are numbered once, new ones first (groupCauses): every report and the progress line use that numbering.
+// The baseline (baseline.ts) keeps its entries by this key; an overlay's deviations (conformance/overlay) are grouped
+// by it too.
 import type { ApiName } from "../../lib/contract/index.js";
 import { readSeedSentenceTable, type SeedName, type SeedSentence } from "../seed-sentences.js";
 import type { FailureRecord } from "./ledger.js";
@@ -13,7 +16,8 @@ import type { FailureRecord } from "./ledger.js";
  * What makes a cause: of a failure (or of a verdict, which has the same fields), its check, where and reason; of a
  * deviation an overlay records (conformance/overlay/deviations.ts), its check and the schema location it breaks.
  */
-export type CauseInput = Pick<FailureRecord, "check" | "message" | "where"> | { check: string; location: string };
+export type CauseInput =
+  Pick<FailureRecord, "check" | "message" | "where" | "place"> | { check: string; location: string };
 
 /**
  * The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions).
@@ -40,12 +44,25 @@ export function causeReason(message: string): string {
 }
 
 /**
- * The cause of a failure, `check | where | reason`, or of a deviation, `check | schema location`: the same for the
- * same fault on any operation, in any run. A schema location is the same in every run as it is, and is kept whole:
- * two branches of a union (`anyOf/0`, `anyOf/1`) are two places an overlay changes, two causes.
+ * The cause of a failure, `check | where | place` (located) or `check | where | reason`, or of a deviation,
+ * `check | schema location`: the same for the same fault on any operation, in any run. A schema location is the same
+ * in every run as it is, and is kept whole: two branches of a union (`anyOf/0`, `anyOf/1`) are two places an overlay
+ * changes, two causes.
  */
 export function causeOf(input: CauseInput): string {
   if ("location" in input) return [input.check, input.location].join(" | ");
+  if (input.place) return [input.check, normalizeReason(input.where ?? ""), placeText(input.place)].join(" | ");
+  return reasonKey(input);
+}
+
+/** `/error type`: a located failure's place in its cause key. */
+const placeText = (place: NonNullable<FailureRecord["place"]>) => `${place.location} ${place.keyword}`;
+
+/**
+ * The key of a failure from its reason alone, `check | where | reason`: the cause of one the judge did not locate,
+ * and what baselines written before located causes keep for one it did (baseline.ts still matches them).
+ */
+export function reasonKey(input: Pick<FailureRecord, "check" | "message" | "where">): string {
   return [input.check, normalizeReason(input.where ?? ""), causeReason(input.message)].join(" | ");
 }
 
@@ -67,14 +84,18 @@ export interface Cause {
   failures: FailureRecord[];
 }
 
-/** The run's failures by cause, in the order their first failure was recorded; each with what it breaks. */
+/**
+ * The run's failures by cause, numbered as every report numbers them: the new causes, then the known ones (in the
+ * baseline), each in the order its first failure was recorded, which is the order the progress line found them in.
+ */
 export function groupCauses(api: ApiName, failures: readonly FailureRecord[]): Cause[] {
   const byKey = new Map<string, FailureRecord[]>();
   for (const failure of failures) {
-    const key = causeOf(failure);
+    // The ledger's key: fixed when the failure was first recorded, so a shrunk reproduction keeps its cause.
+    const key = failure.key ?? causeOf(failure);
     byKey.set(key, [...(byKey.get(key) ?? []), failure]);
   }
-  return [...byKey.entries()].map(([key, group]) => {
+  const causes = [...byKey.entries()].map(([key, group]): Cause => {
     const first = group[0]!;
     const same = group.every((f) => f.message === first.message);
     return {
@@ -89,6 +110,7 @@ export function groupCauses(api: ApiName, failures: readonly FailureRecord[]): C
       failures: group,
     };
   });
+  return [...causes.filter((c) => !c.known), ...causes.filter((c) => c.known)];
 }
 
 /** Where known failures are listed: `baseline`, `overlay` (its x-known-behaviours) or `baseline and overlay`. */
@@ -97,6 +119,24 @@ export function knownWhere(failures: readonly FailureRecord[]): string {
   const baseline = failures.some((f) => f.known && f.knownFrom !== "overlay");
   return overlay && baseline ? "baseline and overlay" : overlay ? "overlay" : "baseline";
 }
+
+/**
+ * What the console's heading, the HTML report and the run's last line say of its causes:
+ * `2 causes of failure across 9 operations (27 failing results); 22 known causes (in the baseline)`, or
+ * `no new causes of failure; 22 known causes (in the baseline)`.
+ */
+export function causesHeadline(causes: readonly Cause[]): string {
+  const fresh = causes.filter((c) => !c.known);
+  const known = causes.filter((c) => c.known);
+  const news = fresh.length > 0 ? causesSummary(fresh) : "no new causes of failure";
+  return known.length > 0
+    ? `${news}; ${knownCauses(known.length, knownWhere(known.flatMap((c) => c.failures)))}`
+    : news;
+}
+
+/** `22 known causes (in the baseline)`, or in the overlay (its x-known-behaviours). */
+export const knownCauses = (count: number, where = "baseline") =>
+  `${count} known cause${count === 1 ? "" : "s"} (in the ${where})`;
 
 /** `3 causes of failure across 9 operations (27 failing results)`. */
 export function causesSummary(causes: readonly Cause[]): string {

@@ -1,14 +1,17 @@
-// The console summary of a run: per check, per operation, the coverage and the budget, the failures by cause with
-// one reproduction each, the baseline, the warnings, the observations and the resources the run created. Each section
-// is a function of the report alone; every text goes through the run's secret filter.
+// The console summary of a run. One screen first: the verdict and one line per new cause (the known ones as one
+// counted line), then the new causes in full with one reproduction each; then the baseline, the warnings, the
+// observations folded into one line per kind, per check, per operation, the coverage and the budget, and the
+// resources the run created. --verbose adds the known causes in full and every observation (the JSON and HTML reports
+// hold them all). Each section is a function of the report alone; every text goes through the run's secret filter.
 import { overlayLines } from "../overlay/outcome.js";
 import { budgetLines } from "./budget-report.js";
-import { type Cause, causesSummary, groupCauses, knownWhere } from "./causes.js";
+import { type Cause, causesHeadline, groupCauses, knownCauses, knownWhere } from "./causes.js";
 import { coverageLines } from "./coverage.js";
 import type { FailureRecord, Tally } from "./ledger.js";
 import type { BaselineEntry } from "./baseline.js";
-import type { CheckResult, RunReport } from "./report.js";
+import { type CheckResult, type RunReport, verdict } from "./report.js";
 import { passiveConsoleLines } from "./recorded-traffic-lines.js";
+import type { Observation } from "../judge/observations.js";
 
 /** A failure as text: what failed, the request, the response and the reproduction. */
 export function describeFailure(failure: FailureRecord): string {
@@ -148,15 +151,57 @@ function operationLines(report: RunReport): string[] {
   return lines;
 }
 
-/** One block per cause, numbered, with one reproduction; the summary counts causes, not results. */
-function failureLines(report: RunReport): string[] {
-  if (report.failures.length === 0) return [];
-  const causes = groupCauses(report.api, report.failures);
-  const lines = ["", `Failures by cause: ${causesSummary(causes)}`];
+/** What the console shows in full: without --verbose, the new causes only. */
+export interface ConsoleOptions {
+  verbose?: boolean;
+}
+
+/**
+ * The first lines: the verdict, then one line per cause as every report numbers them (new ones first); the known
+ * ones are one counted line unless --verbose.
+ */
+function verdictLines(report: RunReport, causes: readonly Cause[], verbose: boolean): string[] {
+  const { newFailures, couldNotRun, checkedNothing } = verdict(report);
+  // A shard may hold no work of its own; the merged report is judged as a whole.
+  const nothing = checkedNothing && report.shard === undefined;
+  const failed = newFailures.length > 0 || couldNotRun.length > 0 || nothing;
+  const state = report.interrupted ? "INTERRUPTED" : failed ? "FAILED" : "passed";
+  const said = [
+    causes.length > 0 ? causesHeadline(causes) : "no failures",
+    ...(couldNotRun.length > 0 ? [`${couldNotRun.length} check(s) could not run (listed below)`] : []),
+    ...(nothing ? ["nothing was checked: every selected check was skipped"] : []),
+  ];
+  const lines = [`conform ${report.api}: ${state}: ${said.join("; ")}`];
+  const known = causes.filter((c) => c.known).length;
   causes.forEach((cause, index) => {
+    if (cause.known && !verbose) return;
+    const on = cause.operations.length === 1 ? cause.operations[0]! : `${cause.operations.length} operations`;
+    const mark = cause.known ? "~ " : "";
+    lines.push(`  ${index + 1}. ${mark}${cause.check} on ${on}: ${truncate(cause.message, 100)}`);
+  });
+  if (known > 0 && !verbose)
+    lines.push(`  ~ ${knownCauses(known, knownWhere(report.failures))}, listed with --verbose`);
+  return lines;
+}
+
+/**
+ * One block per new cause, numbered, with one reproduction; the known ones with --verbose. The heading counts causes,
+ * not results, as the verdict line and the run's last line do.
+ */
+function failureLines(causes: readonly Cause[], verbose: boolean): string[] {
+  if (causes.length === 0) return [];
+  const lines = ["", `Failures by cause: ${causesHeadline(causes)}`];
+  causes.forEach((cause, index) => {
+    if (cause.known && !verbose) return;
     const known = cause.known ? `(known, in the ${knownWhere(cause.failures)}) ` : "";
     lines.push("", `${index + 1}. ${known}${describeCause(cause)}`);
   });
+  const known = causes.filter((c) => c.known).length;
+  if (known > 0 && !verbose)
+    lines.push(
+      "",
+      `${knownCauses(known, knownWhere(causes.flatMap((c) => c.failures)))}: in full with --verbose and in the HTML report`,
+    );
   return lines;
 }
 
@@ -206,14 +251,37 @@ function warningLines(report: RunReport): string[] {
   return lines;
 }
 
-function observationLines(report: RunReport): string[] {
+/** What one kind of observation is, counted: `3 undocumented fields`. */
+const OBSERVATION_KINDS: Record<Observation["kind"], [one: string, many: string]> = {
+  "extra-field": ["undocumented field", "undocumented fields"],
+  "undocumented-status": ["undocumented status", "undocumented statuses"],
+  "undocumented-header": ["undocumented header", "undocumented headers"],
+  "accepted-invalid": ["invalid request accepted", "invalid requests accepted"],
+  deployment: ["fact about the deployment", "facts about the deployment"],
+};
+
+/** The observations: one line per kind with its counts, or (--verbose) each with the entries it sheds light on. */
+function observationLines(report: RunReport, verbose: boolean): string[] {
   if (report.observations.length === 0) return [];
   const lines = ["", `Observations (gaps in the contract, never failures; ${report.observations.length}):`];
-  for (const observation of report.observations) {
-    const on = observation.operations.join(", ");
-    lines.push(`  • ${observation.detail}${times(observation.count)}, on ${on}`);
-    for (const entry of observation.undocumented) lines.push(`      sheds light on: ${entry}`);
+  if (verbose) {
+    for (const observation of report.observations) {
+      const on = observation.operations.join(", ");
+      lines.push(`  • ${observation.detail}${times(observation.count)}, on ${on}`);
+      for (const entry of observation.undocumented) lines.push(`      sheds light on: ${entry}`);
+    }
+    return lines;
   }
+  for (const [kind, [one, many]] of Object.entries(OBSERVATION_KINDS)) {
+    const ofKind = report.observations.filter((o) => o.kind === kind);
+    if (ofKind.length === 0) continue;
+    const operations = new Set(ofKind.flatMap((o) => o.operations)).size;
+    const entries = new Set(ofKind.flatMap((o) => o.undocumented)).size;
+    const light = entries > 0 ? `; sheds light on ${entries} x-undocumented entr${entries === 1 ? "y" : "ies"}` : "";
+    const where = `on ${operations} operation${operations === 1 ? "" : "s"}`;
+    lines.push(`  • ${ofKind.length} ${ofKind.length === 1 ? one : many} ${where}${light}`);
+  }
+  lines.push("  each one, and the entries it sheds light on, with --verbose and in the HTML report");
   return lines;
 }
 
@@ -228,20 +296,29 @@ function resourceLines(report: RunReport): string[] {
   return lines;
 }
 
-/** The console summary: per check, per operation, the failures with reproductions, observations and resources. */
-export function consoleReport(report: RunReport, redact: (text: string) => string): string {
+/**
+ * The console summary: the verdict and the causes first, the new causes in full, then the baseline, overlay,
+ * warnings, observations, per check, per operation, coverage, budget and resources.
+ */
+export function consoleReport(
+  report: RunReport,
+  redact: (text: string) => string,
+  { verbose = false }: ConsoleOptions = {},
+): string {
+  const causes = groupCauses(report.api, report.failures);
   const out = [
+    ...verdictLines(report, causes, verbose),
+    ...failureLines(causes, verbose),
+    ...couldNotRunLines(report),
+    ...baselineLines(report),
+    ...(report.overlay ? ["", overlayLines(report.overlay).trimEnd()] : []),
+    ...warningLines(report),
+    ...observationLines(report, verbose),
     ...checkLines(report),
     ...operationLines(report),
     ...passiveConsoleLines(report.passive),
     ...(report.coverage ? ["", ...coverageLines(report.coverage)] : []),
     ...budgetLines(report.budget),
-    ...couldNotRunLines(report),
-    ...failureLines(report),
-    ...baselineLines(report),
-    ...(report.overlay ? ["", overlayLines(report.overlay).trimEnd()] : []),
-    ...warningLines(report),
-    ...observationLines(report),
     ...resourceLines(report),
   ];
   return redact(out.join("\n")) + "\n";

@@ -3,6 +3,7 @@
 // them takes over the process's signals.
 import type { ProgressEvent } from "../context.js";
 import { causeOf } from "./causes.js";
+import type { FailureRecord } from "./ledger.js";
 
 export interface ConformConsole {
   out(text: string): void;
@@ -49,21 +50,29 @@ export function abortOnSignals(io: ConformConsole): { signal: AbortSignal; relea
 /**
  * A quiet progress display on stderr. On a terminal, one line rewritten in place (the operation, the requests, the
  * failures and their causes). Elsewhere (CI logs), a line when an operation first starts, not one per request or
- * phase. A failure prints a line only for a cause not seen before, shortened: the report holds it in full.
+ * phase. A failure prints a line only for a cause not seen before, shortened: the report holds it in full. New
+ * causes are numbered as the report numbers them (causes.ts: new ones first, in the order found); a cause the
+ * baseline lists (`known`) is marked as the report marks it, `~`, and numbered there after the new ones.
  */
 export function progressPrinter(
   io: ConformConsole,
   api: string,
   banner: string,
   redact: (text: string) => string,
+  known: (failure: FailureRecord) => boolean = () => false,
 ): { event: (event: ProgressEvent) => void; done: () => void } {
   let current = "";
   let started = false;
   let requests = 0;
   let failures = 0;
-  const causes = new Set<string>();
+  const newCauses = new Set<string>();
+  const knownCauses = new Set<string>();
   const operations = new Set<string>();
-  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s) of ${causes.size} cause(s)`;
+  const causesText = () =>
+    knownCauses.size > 0
+      ? `${newCauses.size} new and ${knownCauses.size} known cause(s)`
+      : `${newCauses.size} cause(s)`;
+  const line = () => `[${api}] ${current} · ${requests} requests · ${failures} failure(s) of ${causesText()}`;
   return {
     event(event) {
       // The banner waits for the first progress, so that an unreachable target is reported in one line.
@@ -78,15 +87,16 @@ export function progressPrinter(
       }
       if (event.type === "failure") {
         failures += 1;
-        const cause = causeOf(event);
-        if (causes.has(cause)) {
+        const { failure } = event;
+        const cause = failure.key ?? causeOf(failure);
+        if (newCauses.has(cause) || knownCauses.has(cause)) {
           if (io.tty) io.err(`\r\u001b[2K${line()}`);
           return;
         }
-        causes.add(cause);
-        const text = redact(
-          `  ✗ cause ${causes.size}: ${event.check} on ${event.operationId}: ${shorten(event.message)}`,
-        );
+        const isKnown = known(failure);
+        (isKnown ? knownCauses : newCauses).add(cause);
+        const mark = isKnown ? "~ known cause (in the baseline)" : `✗ cause ${newCauses.size}`;
+        const text = redact(`  ${mark}: ${failure.check} on ${failure.operationId}: ${shorten(failure.message)}`);
         io.err(io.tty ? `\r\u001b[2K${text}\n${line()}` : `${text}\n`);
         return;
       }

@@ -6,13 +6,14 @@
 import type { Expectation } from "../model/cases.js";
 import { DEFAULT_NONCE, shellNonce } from "../send/nonces.js";
 import { ObservationLog } from "../judge/observations.js";
-import type { Decision, Finding, Verdict } from "../model/finding.js";
+import type { Decision, Evidence, Finding, Verdict } from "../model/finding.js";
 import type { EventSink, RunEvent } from "../model/events.js";
 import type { RunOptions } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
 import { CoverageLog } from "./coverage.js";
 import { curlCommand, type Secrets } from "./secrets.js";
 import type { CheckName } from "../model/check-registry.js";
+import { causeOf } from "./causes.js";
 
 export interface FailureRecord {
   check: string;
@@ -37,8 +38,10 @@ export interface FailureRecord {
   known?: boolean;
   /** Where it is listed as known, when that is the overlay (else the baseline). */
   knownFrom?: "overlay";
-  /** Its cause (causes.ts), the baseline's key: check | where | normalized reason. */
+  /** Its cause (causes.ts), the baseline's key: check | where | the place it breaks, or the normalized reason. */
   key?: string;
+  /** Where the response breaks its contract, when the check located it: its schema location and keyword. */
+  place?: Pick<Evidence, "location" | "keyword">;
 }
 
 /** A broken `x-assumption`: reported with the assumption's reason, never a failure unless --strict. */
@@ -175,7 +178,7 @@ export class Ledger implements EventSink {
 
   /** Counts one outcome (passed or failed) of a check on an operation. */
   private tally(verdict: Verdict): void {
-    const { check, operationId, exchange, case: caseLabel } = verdict;
+    const { check, operationId, exchange } = verdict;
     // A failure always says why; a pass carries no message.
     const outcome = verdict.outcome === "fail" ? verdict.message || `${check} failed` : "";
     if (!this.options.checks.has(check) || exchange?.interrupted) return;
@@ -189,7 +192,15 @@ export class Ledger implements EventSink {
       this.coverage.judged(operationId, check, exchange, !outcome);
     }
     if (!outcome) return;
-    const key = `${check} ${operationId}`;
+    // A located failure is one failure per place (a body broken at `error` and at `data` is two); else one.
+    const places: Array<Evidence | undefined> = verdict.evidence?.length ? verdict.evidence : [undefined];
+    for (const place of places) this.fail(verdict, place?.message ?? outcome, place);
+  }
+
+  /** Records one failure of a check on an operation (at one place), or counts it again. */
+  private fail(verdict: Verdict, message: string, place: Evidence | undefined): void {
+    const { check, operationId, exchange, case: caseLabel } = verdict;
+    const key = [check, operationId, place?.location, place?.keyword].filter(Boolean).join(" ");
     const existing = this.failures.get(key);
     if (existing && !verdict.shrunk) {
       if (verdict.tally !== false) existing.occurrences += 1;
@@ -197,17 +208,18 @@ export class Ledger implements EventSink {
       if (verdict.tally !== false && !verdict.seeded) delete existing.seeded;
       return;
     }
-    if (!existing)
-      this.options.onProgress?.({ type: "failure", check, operationId, message: this.secrets.redact(outcome) });
-    const record = this.failureRecord(check, operationId, outcome, exchange, caseLabel, {
+    const record = this.failureRecord(check, operationId, message, exchange, caseLabel, {
       shrunk: Boolean(verdict.shrunk),
       occurrences: existing?.occurrences ?? 1,
       sentBefore: verdict.sentBefore,
     });
     const where = verdict.where ?? existing?.where;
     if (where) record.where = this.secrets.redact(where);
-    // A shrunk case keeps the origin of the case that first failed.
+    if (place) record.place = { location: place.location, keyword: place.keyword };
+    // A shrunk case keeps the origin of the case that first failed, and its cause: the progress line numbered it.
     if (existing ? existing.seeded : verdict.seeded) record.seeded = true;
+    record.key = existing?.key ?? causeOf(record);
+    if (!existing) this.options.onProgress?.({ type: "failure", failure: record });
     this.failures.set(key, record);
   }
 

@@ -7,7 +7,7 @@ import { budgetWords } from "./budget-report.js";
 import type { CoverageReport, KindCoverage, OperationCoverage } from "./coverage.js";
 import { type RunReport, verdict } from "./report.js";
 import { passiveHtml } from "./recorded-traffic-lines.js";
-import { type Cause, causesSummary, groupCauses, knownWhere } from "./causes.js";
+import { type Cause, causesHeadline, groupCauses, knownWhere } from "./causes.js";
 import { entryOperations } from "./console-report.js";
 import { type OverlayOutcome, overlayCauseLine, overlayCausesInOrder, overlaySummary } from "../overlay/outcome.js";
 
@@ -184,7 +184,9 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
       `${t(`${w.check} on ${w.operationId}: ${w.message}`)}${w.occurrences > 1 ? ` (${w.occurrences}×)` : ""}<br><small>assumption: ${t(w.assumption)}</small>`,
   );
   const observations = report.observations.map(
-    (o) => `${t(o.detail)}${o.count > 1 ? ` (${o.count}×)` : ""}, on ${t(o.operations.join(", "))}`,
+    (o) =>
+      `${t(o.detail)}${o.count > 1 ? ` (${o.count}×)` : ""}, on ${t(o.operations.join(", "))}` +
+      o.undocumented.map((entry) => `<br><small>sheds light on: ${t(entry)}</small>`).join(""),
   );
   const resources = report.resources.map(
     (r) =>
@@ -200,7 +202,7 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
 <p>${t(summary)}; ${t(report.startedAt)} to ${t(report.finishedAt)}. ${newCauses} new cause(s) of failure, ${couldNotRun.length} check(s) that could not run${checkedNothing ? ", nothing was checked" : ""}.</p>
 ${report.budget ? `<p id="budget">Budget: ${t(budgetWords(report.budget))}; ${report.budget.reached} of ${report.budget.planned} planned cases reached, ${report.budget.notReached} not reached within the budget (not passed).</p>` : ""}
 ${report.coverage ? coverageSection(report.coverage, t) : "<p>This report has no coverage section (written by an older version).</p>"}
-<h2 id="failures">Failures by cause${causes.length ? `: ${t(causesSummary(causes))}` : ""}</h2>
+<h2 id="failures">Failures by cause${causes.length ? `: ${t(causesHeadline(causes))}` : ""}</h2>
 ${causes.length ? causes.map((c, i) => causeBlock(c, i, t)).join("\n") : "<p>None.</p>"}
 ${report.baseline ? baselineSection(report, t) : ""}
 ${report.overlay ? overlaySection(report.overlay, t) : ""}

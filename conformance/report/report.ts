@@ -4,7 +4,7 @@
 import type { ApiName } from "../../lib/contract/index.js";
 import { DEFAULT_NONCE, nonceModeText } from "../send/nonces.js";
 import type { BaselineOutcome } from "./baseline.js";
-import { causeOf } from "./causes.js";
+import { causeOf, groupCauses } from "./causes.js";
 import { CHECK_LIST, appliesTo } from "../model/check-registry.js";
 import type { CoverageReport } from "./coverage.js";
 import {
@@ -162,7 +162,7 @@ export function buildReport(context: ReportContext, ledger: Ledger, outcome: Run
       operationId,
       reason,
     })),
-    failures: [...ledger.failures.values()].map((f) => ({ ...f, key: causeOf(f) })),
+    failures: [...ledger.failures.values()].map((f) => ({ ...f, key: f.key ?? causeOf(f) })),
     warnings: [...ledger.warnings.values()],
     observations: ledger.observations.list(),
     resources: outcome.resources.map((r) => ({ ...r })),
@@ -198,6 +198,27 @@ export function verdict(report: RunReport): {
   };
 }
 
+/** A cause in the JSON report: numbered as the console, HTML and JUnit reports and the progress line number it. */
+export interface CauseEntry {
+  number: number;
+  key: string;
+  check: string;
+  message: string;
+  known: boolean;
+  operations: string[];
+  results: number;
+}
+
+/** The report as JSON, with its causes numbered (`causes`); a report read back (merge, --from-json) ignores them. */
 export function jsonReport(report: RunReport, redact: (text: string) => string): string {
-  return redact(JSON.stringify(report, null, 2)) + "\n";
+  const causes: CauseEntry[] = groupCauses(report.api, report.failures).map((cause, index) => ({
+    number: index + 1,
+    key: cause.key,
+    check: cause.check,
+    message: cause.message,
+    known: cause.known,
+    operations: cause.operations,
+    results: cause.results,
+  }));
+  return redact(JSON.stringify({ ...report, causes }, null, 2)) + "\n";
 }
