@@ -1,26 +1,18 @@
 // The docs site: hand-written guides in docs/guide/, and per API a reference (overview, a page per tag, webhooks,
 // schemas), a quirks and a gaps page generated from the bundles in generated/openapi/ (scripts/docs/), the standalone
 // Redoc page from generated/reference/ and a changelog page from CHANGELOG.md.
-// Mermaid diagrams are rendered to images at build time (scripts/docs/diagrams.ts).
-import { readFileSync } from "node:fs";
+// Mermaid diagrams are shown as the images committed beside this file, which `npm run docs:diagrams` renders
+// (scripts/docs/diagrams.ts): the site starts and builds with Node alone, no browser.
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { bundlePath } from "../../lib/paths.js";
-import { mermaidSources, renderMissingDiagrams, replaceMermaidFences } from "../../scripts/docs/diagrams.js";
-import {
-  apiTitles,
-  docsOverlay,
-  handWrittenPages,
-  referenceNavigation,
-  writeGeneratedPages,
-} from "../../scripts/docs/pages.js";
+import { replaceMermaidFences } from "../../scripts/docs/diagrams.js";
+import { apiTitles, docsOverlay, referenceNavigation, writeGeneratedPages } from "../../scripts/docs/pages.js";
 import { redocHref } from "../../scripts/docs/reference-page.js";
 import { regenerateOnBundleChange } from "../../scripts/docs/regenerate-on-change.js";
 
 // The generated pages must exist before VitePress collects the pages, which happens right after it loads this file.
 await writeGeneratedPages();
 const overlay = docsOverlay();
-// All diagrams at once, so that a build starts the browser at most once.
-await renderMissingDiagrams(handWrittenPages().flatMap((page) => mermaidSources(readFileSync(page, "utf8"))));
 const apis = apiTitles();
 
 // Only pages of this site: previous/next links follow the sidebar, and the client-side router cannot open the
@@ -132,7 +124,7 @@ export default defineConfig({
       {
         name: "contracts:diagrams",
         enforce: "pre",
-        async transform(code, id) {
+        transform(code, id) {
           if (id.endsWith(".md") && code.includes("```mermaid")) return replaceMermaidFences(code);
           return undefined;
         },

@@ -1,5 +1,5 @@
-// Headless Chromium through playwright-core, for rendering the docs' diagrams at build time and for the docs tests:
-// the one lib/chromium.ts finds (Debian's headless shell first), or CHROMIUM_PATH.
+// Headless Chromium through playwright-core, for rendering the docs' diagrams (`npm run docs:diagrams`) and for the
+// docs tests: the one lib/chromium.ts finds (Debian's headless shell first), or CHROMIUM_PATH.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";

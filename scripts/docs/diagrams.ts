@@ -1,24 +1,27 @@
-// Mermaid diagrams of the docs pages, rendered to SVG when the site is built instead of in the reader's browser:
-// client-side rendering failed intermittently under load ("Syntax error in text" for a valid diagram), and a
-// pre-rendered image needs no script and no network. Each ```mermaid fence becomes a light and a dark image; the
-// SVGs are rendered by mermaid's own bundle in headless Chromium and cached by content hash, so a build only starts
-// the browser when a diagram changed. A diagram mermaid cannot render fails the build.
+// Mermaid diagrams of the docs pages, shown as pre-rendered SVG images instead of being rendered in the reader's
+// browser: client-side rendering failed intermittently under load ("Syntax error in text" for a valid diagram), and a
+// pre-rendered image needs no script and no network. Each ```mermaid fence has a light and a dark image, rendered by
+// `npm run docs:diagrams` (scripts/docs/render-diagrams.ts, in headless Chromium) and committed in DIAGRAMS_DIR, named
+// by a hash of the fence and of mermaid's version. The site (docs:dev, docs:build) only reads them, so that writers
+// need Node alone: a fence whose render is not there fails its page, naming the command that renders it, and
+// test/docs/diagrams.test.ts fails when a render is missing or no fence uses it any more.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
-import { fromPackageRoot } from "../../lib/paths.js";
-import { launchChromium } from "./chromium.js";
+import { join, relative } from "node:path";
+import { fromPackageRoot, packageRoot } from "../../lib/paths.js";
+import { handWrittenPages } from "./pages.js";
 
-const require = createRequire(import.meta.url);
-const MERMAID_BUNDLE = require.resolve("mermaid/dist/mermaid.min.js");
+export const DIAGRAMS_DIR = fromPackageRoot("docs", ".vitepress", "diagrams");
+export const RENDER_COMMAND = "npm run docs:diagrams";
+export const THEMES = ["default", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
+
 const MERMAID_VERSION = (
-  JSON.parse(readFileSync(require.resolve("mermaid/package.json"), "utf8")) as { version: string }
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve("mermaid/package.json"), "utf8")) as {
+    version: string;
+  }
 ).version;
-const THEMES = ["default", "dark"] as const;
-type Theme = (typeof THEMES)[number];
-
-const diagramCacheDir = fromPackageRoot("docs", ".vitepress", "cache", "diagrams");
 
 const FENCE = /^```mermaid[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
 
@@ -26,66 +29,63 @@ export function mermaidSources(markdown: string): string[] {
   return [...markdown.matchAll(FENCE)].map((match) => match[1]!);
 }
 
-function cachePath(source: string, theme: Theme): string {
-  const hash = createHash("sha256").update(`${MERMAID_VERSION}\n${theme}\n${source}`).digest("hex").slice(0, 24);
-  return join(diagramCacheDir, `${hash}.svg`);
+/** The file name of a diagram's render in one theme: another mermaid draws it anew. */
+export function renderName(source: string, theme: Theme): string {
+  const hash = createHash("sha256").update(`${MERMAID_VERSION}\n${source}`).digest("hex").slice(0, 24);
+  return `${hash}-${theme}.svg`;
 }
 
-function cached(source: string, theme: Theme): string | undefined {
-  try {
-    return readFileSync(cachePath(source, theme), "utf8");
-  } catch {
-    return undefined;
-  }
+function firstLine(source: string): string {
+  return source.split("\n")[0]!;
 }
 
-/** Renders every diagram (in both themes) that is not in the cache yet; starts Chromium only if there is one. */
-export async function renderMissingDiagrams(sources: string[]): Promise<void> {
-  const missing = [...new Set(sources)].flatMap((source) =>
-    THEMES.filter((theme) => cached(source, theme) === undefined).map((theme) => ({ source, theme })),
-  );
-  if (missing.length === 0) return;
-  mkdirSync(diagramCacheDir, { recursive: true });
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    await page.setContent("<!DOCTYPE html><html><body></body></html>");
-    await page.addScriptTag({ path: MERMAID_BUNDLE });
-    for (const [index, { source, theme }] of missing.entries()) {
-      const svg = await page.evaluate(
-        async ({ source, theme, id }) => {
-          const mermaid = (
-            window as unknown as {
-              mermaid: { initialize(config: object): void; render(id: string, text: string): Promise<{ svg: string }> };
-            }
-          ).mermaid;
-          mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme });
-          try {
-            const { svg } = await mermaid.render(id, source);
-            // The SVG becomes an <img>, which must be well-formed XML; mermaid writes HTML labels (`<br>`) as HTML.
-            const element = new DOMParser().parseFromString(svg, "text/html").querySelector("svg");
-            return element ? new XMLSerializer().serializeToString(element) : { error: "mermaid returned no <svg>" };
-          } catch (error) {
-            return { error: String((error as Error).message ?? error) };
-          }
-        },
-        { source, theme, id: `diagram-${index}` },
-      );
-      if (typeof svg !== "string")
-        throw new Error(`mermaid cannot render the diagram starting "${source.split("\n")[0]}": ${svg.error}`);
-      writeFileSync(cachePath(source, theme), svg);
-    }
-  } finally {
-    await browser.close();
-  }
+export interface NeededRender {
+  /** Where the fence is, for messages: "docs/guide/pay.md: sequenceDiagram (dark)". */
+  fence: string;
+  source: string;
+}
+
+/** Every render the fences of these pages need, by file name. */
+export function neededRenders(pages = handWrittenPages()): Map<string, NeededRender> {
+  const needed = new Map<string, NeededRender>();
+  for (const page of pages)
+    for (const source of mermaidSources(readFileSync(page, "utf8")))
+      for (const theme of THEMES)
+        needed.set(renderName(source, theme), {
+          fence: `${relative(packageRoot, page)}: ${firstLine(source)} (${theme})`,
+          source,
+        });
+  return needed;
+}
+
+/** The renders these pages need that are not in the directory, and those in it that none of them needs. */
+export function diagramStaleness(
+  pages = handWrittenPages(),
+  dir = DIAGRAMS_DIR,
+): { missing: NeededRender[]; unused: string[] } {
+  const present = new Set(existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".svg")) : []);
+  const needed = neededRenders(pages);
+  return {
+    missing: [...needed].filter(([name]) => !present.has(name)).map(([, render]) => render),
+    unused: [...present].filter((name) => !needed.has(name)).sort(),
+  };
+}
+
+function committedRender(source: string, theme: Theme, dir: string): string {
+  const path = join(dir, renderName(source, theme));
+  if (!existsSync(path))
+    throw new Error(
+      `the diagram starting "${firstLine(source)}" has no ${theme} render (${relative(packageRoot, path)}): ` +
+        `run \`${RENDER_COMMAND}\` (needs Chromium) and commit what it writes`,
+    );
+  return readFileSync(path, "utf8");
 }
 
 /** The light and dark images of a rendered diagram; its `accTitle` becomes the alternative text. */
-function diagramHtml(source: string): string {
+function diagramHtml(source: string, dir: string): string {
   const alt = (source.match(/^\s*accTitle:\s*(.+)$/m)?.[1] ?? "Diagram").replaceAll('"', "&quot;");
   const images = THEMES.map((theme) => {
-    const svg = cached(source, theme);
-    if (svg === undefined) throw new Error(`the diagram starting "${source.split("\n")[0]}" has not been rendered`);
+    const svg = committedRender(source, theme, dir);
     // The drawing's own size: a phone shows it at that size (labels as mermaid drew them), scrolling inside the figure.
     const [width, height] = (svg.match(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"/)?.slice(1) ?? []).map((n) =>
       Math.ceil(Number(n)),
@@ -96,8 +96,7 @@ function diagramHtml(source: string): string {
   return `<figure class="diagram">${images.join("")}</figure>`;
 }
 
-/** The page with each ```mermaid fence replaced by its images (rendering any diagram not rendered yet). */
-export async function replaceMermaidFences(markdown: string): Promise<string> {
-  await renderMissingDiagrams(mermaidSources(markdown));
-  return markdown.replace(FENCE, (_fence, source: string) => `\n${diagramHtml(source)}\n`);
+/** The page with each ```mermaid fence replaced by its committed images; throws when one has not been rendered. */
+export function replaceMermaidFences(markdown: string, dir = DIAGRAMS_DIR): string {
+  return markdown.replace(FENCE, (_fence, source: string) => `\n${diagramHtml(source, dir)}\n`);
 }
