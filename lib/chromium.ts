@@ -6,7 +6,13 @@ import { existsSync } from "node:fs";
 
 export const HEADLESS_SHELL = { path: "/usr/bin/chromium-headless-shell", debianPackage: "chromium-headless-shell" };
 
-const CANDIDATES = [HEADLESS_SHELL.path, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+/** Where findChromium looks, in this order. */
+export const CHROMIUM_CANDIDATES = [
+  HEADLESS_SHELL.path,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 
 /** No sandbox (root in containers), no GPU, and nothing that calls home: the network here is closed. */
 export const CHROMIUM_ARGS = [
@@ -22,5 +28,5 @@ export const CHROMIUM_ARGS = [
 /** `explicit` when given, else the first Chromium installed. */
 export function findChromium(explicit?: string): string | undefined {
   if (explicit) return explicit;
-  return CANDIDATES.find((path) => existsSync(path));
+  return CHROMIUM_CANDIDATES.find((path) => existsSync(path));
 }
