@@ -257,7 +257,8 @@ export class Ledger implements EventSink {
       record.response = {
         status: exchange.response.status,
         headers: Object.fromEntries(Object.entries(exchange.response.headers).map(([k, v]) => [k, redact(v)])),
-        body: redact(exchange.response.text.slice(0, 4000)),
+        // Cut after redacting: a secret cut in two (a long id_token) would no longer be recognised.
+        body: redact(exchange.response.text).slice(0, 4000),
       };
     }
     // A transport or browser error can quote the whole URL, and with it a token the provider issued in this run.
