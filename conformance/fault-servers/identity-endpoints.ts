@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import { type JWK, SignJWT } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import type { Reply } from "./http.js";
-import type { Client, IdentityFault, PendingAuthorization } from "./identity.js";
+import type { IdentityFault, PendingAuthorization } from "./identity.js";
 import { readText } from "./identity-pages.js";
 import { otherPublicKey } from "./identity-keys.js";
 
@@ -23,6 +23,42 @@ const USER = {
   email: { email: "alice.novak@example.org", email_verified: true },
   wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
 };
+/**
+ * What the user record holds beyond the seed's claims: a phone number, and what must never leave the provider. The
+ * recovery codes are many, so that a token response carrying them is longer than a report quotes (4000 characters).
+ */
+const USER_RECORD = {
+  phone_number: "+420 601 555 014",
+  password_salt: "salt-7c1e9a4f0b2d",
+  password_hash: "pbkdf2-sha256$310000$Zq8vR2mXk4TnW9pL",
+  totp_secret: "JBSWY3DPEHPK3PXPTOTPSECRET",
+  recovery_codes: Array.from({ length: 150 }, (_, i) => `rc-${String(4419 + i * 7).padStart(4, "0")}-8832-${1107 + i}`),
+};
+/**
+ * The faults of the claims beyond the granted scope (issue 62): the id_token carries the user's claims of every scope
+ * whatever was granted; userinfo carries the user's internal security fields, nested; the id_token carries the whole
+ * user record, those fields included; userinfo leaves out iss (response_schema_conformance's alone to report). And a
+ * choice the run must pass: the token response grants `openid profile email` for any request with openid, says so in
+ * its scope (RFC 6749 §3.3, §5.1), and releases those claims.
+ */
+export const CLAIM_FAULTS = [
+  "id-token-ignores-scope",
+  "userinfo-secret-claims",
+  "id-token-user-record",
+  "userinfo-without-iss",
+  "grants-more-scope",
+] as const;
+
+/** The secrets of the user record a fault gives away, which no report may show (none for the other faults). */
+export const userRecordSecretsOf = (fault: IdentityFault | undefined): string[] =>
+  fault === "userinfo-secret-claims" || fault === "id-token-user-record" ? USER_RECORD_SECRETS : [];
+/** The values no report may show (USER_RECORD's secrets). */
+export const USER_RECORD_SECRETS = [
+  USER_RECORD.password_salt,
+  USER_RECORD.password_hash,
+  USER_RECORD.totp_secret,
+  ...USER_RECORD.recovery_codes,
+];
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 export interface IssuedCode extends PendingAuthorization {
@@ -39,6 +75,14 @@ interface Grant {
   nonce?: string;
   authTime: number;
   issued?: IssuedCode;
+}
+
+/** The client registered with the provider. */
+export interface Client {
+  id: string;
+  secret: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
 }
 
 /** What the endpoints read and change of the provider's state. */
@@ -132,7 +176,16 @@ function codeGrant(provider: ProviderState, form: URLSearchParams): Grant | Repl
     const expected = code.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
     if (!verifier || expected !== code.challenge) return refuse("The code_verifier does not match the code_challenge.");
   }
-  return { scope: code.scope, nonce: code.nonce, authTime: code.authTime, issued: code };
+  const scope = fault === "grants-more-scope" ? [...new Set([...code.scope, "profile", "email"])] : code.scope;
+  return { scope, nonce: code.nonce, authTime: code.authTime, issued: code };
+}
+
+/** The id_token's claims of the user: by the granted scope, or beyond it where a fault says so. */
+function idTokenUserClaims(fault: IdentityFault | undefined, scope: string[]): Record<string, unknown> {
+  if (fault === "id-token-user-record") return { ...claimsFor(fault, scope, true), ...USER_RECORD };
+  if (fault === "id-token-ignores-scope")
+    return { ...claimsFor(fault, scope, true), phone_number: USER_RECORD.phone_number };
+  return claimsFor(fault, scope);
 }
 
 function grantOf(provider: ProviderState, form: URLSearchParams): Grant | Reply {
@@ -156,7 +209,7 @@ async function signIdToken(provider: ProviderState, grant: Grant, accessToken: s
     .update(fault === "wrong-at-hash" ? `${accessToken}x` : accessToken)
     .digest();
   return new SignJWT({
-    ...claimsFor(fault, grant.scope),
+    ...idTokenUserClaims(fault, grant.scope),
     ...(grant.nonce ? { nonce: grant.nonce } : {}),
     auth_time: grant.authTime,
     azp: client.id,
@@ -245,9 +298,12 @@ export async function userinfo(provider: ProviderState, request: IncomingMessage
   return {
     status: 200,
     body: {
-      iss: provider.issuer,
+      ...(provider.fault === "userinfo-without-iss" ? {} : { iss: provider.issuer }),
       aud: provider.client.id,
       ...claimsFor(provider.fault, grant.scope, provider.fault === "userinfo-ignores-scope"),
+      ...(provider.fault === "userinfo-secret-claims"
+        ? { security: { totpSecret: USER_RECORD.totp_secret, recoveryCodes: USER_RECORD.recovery_codes } }
+        : {}),
     },
   };
 }

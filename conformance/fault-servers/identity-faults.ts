@@ -183,6 +183,32 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("id-token-audience-array-without-client"),
   },
   {
+    name: "identity-id-token-ignores-scope",
+    api: "identity",
+    check: "id_token_by_scope",
+    breaks:
+      "the id_token carries the user's claims of every scope (wallets, phone_number) whatever was granted, e-mail and name for scope openid",
+    args: FLOWS,
+    start: identity("id-token-ignores-scope"),
+  },
+  {
+    name: "identity-userinfo-secret-claims",
+    api: "identity",
+    check: "no_secret_claims",
+    breaks: "userinfo carries the user's TOTP secret and recovery codes, nested under security",
+    args: FLOWS,
+    start: identity("userinfo-secret-claims"),
+  },
+  {
+    name: "identity-userinfo-without-iss",
+    api: "identity",
+    check: "response_schema_conformance",
+    // The contract's UserInfo requires iss: the schema check reports it, userinfo_by_scope does not repeat it.
+    breaks: "userinfo leaves out iss, which the seed's claim table returns always",
+    args: FLOWS,
+    start: identity("userinfo-without-iss"),
+  },
+  {
     name: "identity-offline-access-without-refresh-token",
     api: "identity",
     check: "refresh_token_offline_access",

@@ -14,6 +14,8 @@ import type { JWK } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import {
+  CLAIM_FAULTS,
+  type Client,
   discovery,
   type IssuedCode,
   jwks,
@@ -22,6 +24,7 @@ import {
   SCOPES,
   token,
   userinfo,
+  userRecordSecretsOf,
 } from "./identity-endpoints.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { looselyMatches, postLogoutRegistered } from "./identity-redirects.js";
@@ -91,6 +94,7 @@ export const IDENTITY_FAULTS = [
   "code-looked-up-first",
   "password-grant-enabled",
   "logout-json",
+  ...CLAIM_FAULTS,
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
 
@@ -120,13 +124,6 @@ export interface PendingAuthorization {
   maxAge?: number;
 }
 
-export interface Client {
-  id: string;
-  secret: string;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-}
-
 /** The provider's state and endpoints; `fault` switches one rule off. */
 class FaultProvider implements ProviderState {
   issuer = "";
@@ -148,7 +145,9 @@ class FaultProvider implements ProviderState {
     readonly publicJwk: JWK & { kid: string },
   ) {
     this.secretsSeen = new Set(
-      [client.secret, signIn.get("password")].filter((secret): secret is string => Boolean(secret)),
+      [client.secret, signIn.get("password"), ...userRecordSecretsOf(fault)].filter((secret): secret is string =>
+        Boolean(secret),
+      ),
     );
   }
 

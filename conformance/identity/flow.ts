@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RunContext } from "../context.js";
 import { issuedTokens, jsonObject } from "./json.js";
+import { hideSecretClaims } from "./secret-claims.js";
 import { type Authorization, type CodeExchange, type CodeGrant } from "../model/identity-facts.js";
 import type { ScenarioJudge } from "../model/scenario.js";
 import type { Trail } from "../model/identity-scenarios.js";
@@ -197,12 +198,14 @@ export async function exchangeCode(
   const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const requestCase: RequestCase = { origin: "example", label, path: {}, query: {}, headers: {}, body };
   const exchange = await send.send(model, requestCase);
-  judge.exchange(model, exchange, "any", label);
+  // Secret before judged: a failing verdict quotes the body.
   const tokens = jsonObject(exchange.response?.json);
   for (const name of ["access_token", "refresh_token", "id_token"]) {
     const value = tokens?.[name];
     if (typeof value === "string") context.secrets.add(value, `<${name}>`);
   }
+  hideSecretClaims(context.secrets, exchange);
+  judge.exchange(model, exchange, "any", label);
   return addToTrail(parts, role, "exchangeToken", label, exchange);
 }
 
@@ -242,5 +245,6 @@ export async function readUserinfo(flow: Flow & Trail, token: string, label: str
     headers: { Authorization: `Bearer ${token}` },
   };
   const exchange = await flow.send.sendAsIs(request, { model: flow.context.model("getUserInfo"), label });
+  hideSecretClaims(flow.context.secrets, exchange);
   return addToTrail(flow, "userinfo", "getUserInfo", label, exchange);
 }

@@ -112,14 +112,14 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   // should then revoke those tokens, RFC 6749 §4.1.2).
   const { tokens, exchange } = fresh;
   let idTokenSub: unknown;
-  if (run("id_token_signature_and_claims")) {
+  if (run("id_token_signature_and_claims") || run("id_token_by_scope")) {
     const verified = await idToken(flow, tokens, first, exchange);
     idTokenSub = verified.verified?.sub;
     scenarios.push(verified);
   }
   if (run("id_token_at_hash")) scenarios.push(atHash(tokens, exchange));
-  if (run("userinfo_by_scope") || run("granted_scope_claims"))
-    scenarios.push(await userinfoByScope(flow, tokens.access_token, first.scope, idTokenSub));
+  if (run("userinfo_by_scope") || run("granted_scope_claims") || run("id_token_by_scope"))
+    scenarios.push(await userinfoByScope(flow, { requested: first.scope, issued: exchange, tokens }, idTokenSub));
   if (run("userinfo_methods")) scenarios.push(await userinfoMethods(flow, tokens.access_token));
   // A refresh token without offline_access is allowed: the seed says one is included when offline_access was granted,
   // not only then, and OpenID Connect Core §11 does not forbid it.

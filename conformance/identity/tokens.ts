@@ -148,6 +148,7 @@ export async function idToken(
     exchange,
     tokens,
     nonce: grant.nonce,
+    requested: grant.scope,
     ...found,
   });
   if (typeof tokens.id_token !== "string") return scenario();

@@ -3,8 +3,14 @@
 // as a scenario, which judge/identity-endpoint-scenarios.ts judges.
 import type { PreparedRequest } from "../apis.js";
 import type { UserinfoWay } from "../model/identity-facts.js";
-import { jsonObject } from "./json.js";
-import type { Trail, UserinfoByScopeScenario, UserinfoMethodsScenario } from "../model/identity-scenarios.js";
+import { issuedTokens } from "./json.js";
+import { hideSecretClaims } from "./secret-claims.js";
+import type {
+  ScopedUserinfo,
+  Trail,
+  UserinfoByScopeScenario,
+  UserinfoMethodsScenario,
+} from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
 import { addToTrail, authorize, codeFields, exchangeCode, type Flow, readUserinfo, traced, trailOf } from "./flow.js";
 
@@ -17,23 +23,28 @@ async function readForScope(flow: Flow & Trail, token: string, scope: string): P
   return exchange;
 }
 
-/** userinfo with the first sign-in's token (of its granted scope), then with a token of scope openid only. */
+/** userinfo with the first sign-in's token (the tokens it was issued), then with a token of scope openid only. */
 export async function userinfoByScope(
   parent: Flow,
-  accessToken: string,
-  grantedScope: string,
+  first: Omit<ScopedUserinfo, "userinfo">,
   idTokenSub: unknown,
 ): Promise<UserinfoByScopeScenario> {
   const flow = traced(parent);
-  const granted = { scope: grantedScope, exchange: await readForScope(flow, accessToken, grantedScope) };
-  let openidOnly: Exchange | undefined;
+  const read = { ...first, userinfo: await readForScope(flow, first.tokens.access_token, first.requested) };
+  let openidOnly: ScopedUserinfo | undefined;
   const narrow = await authorize(flow, { scope: "openid", purpose: "authorize with scope openid only" });
   if (narrow.kind === "code") {
-    const exchange = await exchangeCode(flow, codeFields(flow.context, narrow), "exchange a code for scope openid");
-    const token = jsonObject(exchange.response?.json)?.access_token;
-    if (typeof token === "string") openidOnly = await readForScope(flow, token, "openid");
+    const issued = await exchangeCode(flow, codeFields(flow.context, narrow), "exchange a code for scope openid");
+    const tokens = issuedTokens(issued);
+    if (tokens)
+      openidOnly = {
+        requested: "openid",
+        issued,
+        tokens,
+        userinfo: await readForScope(flow, tokens.access_token, "openid"),
+      };
   }
-  return { family: "identity", name: "userinfo by scope", ...trailOf(flow), granted, idTokenSub, openidOnly };
+  return { family: "identity", name: "userinfo by scope", ...trailOf(flow), first: read, idTokenSub, openidOnly };
 }
 
 /** The ways of presenting the access token, each with its request. */
@@ -78,6 +89,7 @@ export async function userinfoMethods(parent: Flow, accessToken: string): Promis
     const label = `userinfo by ${way.what}`;
     const model = flow.context.model(way.operationId);
     const exchange = await flow.send.sendAsIs(request, { model, label });
+    hideSecretClaims(flow.context.secrets, exchange);
     ways.push({ way, exchange: addToTrail(flow, "userinfo", way.operationId, label, exchange) });
   }
   return { family: "identity", name: "userinfo methods", ...trailOf(flow), ways };

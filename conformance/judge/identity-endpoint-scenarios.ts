@@ -30,6 +30,8 @@ import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinf
 import { assumedProblem } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
+import { grantedScope } from "./identity-claims.js";
+import { idTokenByScope } from "./identity-token-scenarios.js";
 import type { CheckName } from "../model/check-registry.js";
 
 export function judgeDiscovery({ exchange, document }: DiscoveryScenario, context: JudgeContext): Finding[] {
@@ -75,20 +77,32 @@ export function judgeJwks({ exchange, keys }: JwksScenario): Finding[] {
   return [verdict("jwks_shape", jwksShape(keys)), verdict("jwks_unique_kids", jwksUniqueKids(keys))];
 }
 
-/** granted_scope_claims on the first sign-in's token; userinfo_by_scope on it and on a token of scope openid. */
-export function judgeUserinfoByScope({ granted, idTokenSub, openidOnly }: UserinfoByScopeScenario): Finding[] {
-  const reading = readingForScope(granted.exchange, granted.scope);
+/**
+ * granted_scope_claims on the first sign-in's token; userinfo_by_scope on it and on a token of scope openid, each by
+ * the scope its token response granted; id_token_by_scope on the id_token of scope openid.
+ */
+export function judgeUserinfoByScope({ first, idTokenSub, openidOnly }: UserinfoByScopeScenario): Finding[] {
+  const granted = grantedScope(first.tokens, first.requested);
+  const reading = readingForScope(first.userinfo, granted);
   const problems = [...reading.problems, subjectDiffers(reading.claims, idTokenSub)].filter(Boolean);
   const scopeClaims = verdictOf(
     "granted_scope_claims",
     "getUserInfo",
     reading.missingScopes.join("; "),
-    granted.exchange,
-    `userinfo for scope ${granted.scope}`,
+    first.userinfo,
+    `userinfo for ${granted.described}`,
   );
-  if (openidOnly) problems.push(...readingForScope(openidOnly, "openid").problems);
-  const last = openidOnly ?? granted.exchange;
-  return [scopeClaims, verdictOf("userinfo_by_scope", "getUserInfo", problems.join("; "), last, "userinfo by scope")];
+  const findings: Finding[] = [scopeClaims];
+  if (openidOnly) {
+    problems.push(
+      ...readingForScope(openidOnly.userinfo, grantedScope(openidOnly.tokens, openidOnly.requested)).problems,
+    );
+    const caseLabel = "the id_token of a code for scope openid";
+    findings.push(idTokenByScope(openidOnly.issued, openidOnly.tokens, openidOnly.requested, caseLabel));
+  }
+  const last = openidOnly?.userinfo ?? first.userinfo;
+  const byScope = verdictOf("userinfo_by_scope", "getUserInfo", problems.join("; "), last, "userinfo by scope");
+  return [...findings, byScope];
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */

@@ -1,7 +1,7 @@
 // The checks that read the identity scenarios (model/identity-scenarios.ts): state_echoed on every authorization
-// request a flow sent, then the checks of the scenario itself, one function per scenario name (by endpoint in
-// identity-*-scenarios.ts), each returning its findings. The rules are the pure checks of identity-authorization,
-// -discovery, -tokens, -userinfo and -logout.
+// request a flow sent, no_secret_claims on every token and userinfo answer it got, then the checks of the scenario
+// itself, one function per scenario name (by endpoint in identity-*-scenarios.ts), each returning its findings. The
+// rules are the pure checks of identity-authorization, -claims, -discovery, -tokens, -userinfo and -logout.
 import type { JudgeContext } from "../context.js";
 import type { Decision, Finding, Verdict } from "../model/finding.js";
 import type { IdentityScenario, NoClientScenario, SignInScenario } from "../model/identity-scenarios.js";
@@ -38,6 +38,8 @@ import {
 } from "./identity-token-scenarios.js";
 import { describe } from "./identity-words.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
+import { secretClaims } from "./identity-claims.js";
+import { claimDocuments } from "../identity/secret-claims.js";
 
 type ScenarioJudge<S extends IdentityScenario> = (scenario: S, context: JudgeContext) => Finding[];
 
@@ -72,7 +74,20 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
 export function judgeIdentityScenario(scenario: IdentityScenario, context: JudgeContext): Finding[] {
   // The table pairs each name with its own scenario type; looked up by a name of the union, that pairing is lost.
   const judge = JUDGES[scenario.name] as ScenarioJudge<IdentityScenario>;
-  return [...statesEchoed(scenario), ...judge(scenario, context)];
+  return [...statesEchoed(scenario), ...secretClaimsIn(scenario), ...judge(scenario, context)];
+}
+
+/** no_secret_claims on each successful answer of the token endpoint (its id_token too) and userinfo the flow got. */
+function secretClaimsIn({ exchanges }: IdentityScenario): Verdict[] {
+  const answers = exchanges.filter(({ operationId }) =>
+    ["exchangeToken", "getUserInfo", "getUserInfoByPost"].includes(operationId),
+  );
+  return answers.flatMap(({ operationId, label, exchange }) => {
+    const documents = claimDocuments(exchange);
+    if (documents.length === 0) return [];
+    const problems = documents.map(({ where, json }) => secretClaims(where, json)).filter(Boolean);
+    return [verdictOf("no_secret_claims", operationId, problems.join("; "), exchange, label)];
+  });
 }
 
 /** state_echoed on each authorization that came back to the redirect_uri. */

@@ -1,5 +1,5 @@
 // The checks of the token endpoint's scenarios (token_errors, client_authentication_required, pkce_enforcement,
-// id_token_signature_and_claims, id_token_at_hash, code_reuse, code_reuse_revokes_tokens,
+// id_token_signature_and_claims, id_token_by_scope, id_token_at_hash, code_reuse, code_reuse_revokes_tokens,
 // refresh_token_offline_access): each reads what its flow saw and returns the findings of the rules in
 // identity-tokens.ts.
 import type { JudgeContext } from "../context.js";
@@ -32,6 +32,9 @@ import {
 import { type TokenErrorCase } from "../model/identity-facts.js";
 import { assumedProblem, describeAuthorization, notedAssumptions, refused } from "./identity-words.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
+import { grantedScope, idTokenBeyondScope } from "./identity-claims.js";
+import { idTokenPayload } from "../identity/secret-claims.js";
+import type { TokenResponse } from "../model/identity-facts.js";
 
 /** token_errors on requests that must each be refused with its error code; the verdict shows the last failing one. */
 function tokenErrors(requests: Array<{ what: TokenErrorCase; exchange: Exchange }>): Verdict {
@@ -87,14 +90,38 @@ export function judgeIdToken(scenario: IdTokenScenario, context: JudgeContext): 
   const check = "id_token_signature_and_claims";
   const caseLabel = "the id_token of a fresh code";
   const verdict = (problem: string) => verdictOf(check, "exchangeToken", problem, exchange, caseLabel);
-  if (typeof tokens.id_token !== "string") return [verdict(noIdToken)];
+  const byScope = idTokenByScope(exchange, tokens, scenario.requested, caseLabel);
+  if (typeof tokens.id_token !== "string") return [verdict(noIdToken), byScope];
   if (verified) {
     const noted = notedAssumptions(context.options.strict, check, "exchangeToken", caseLabel);
     const problem = idTokenClaims(verified, nonce, noted.judge);
-    return [...noted.warnings, verdict(problem)];
+    return [...noted.warnings, verdict(problem), byScope];
   }
   // Neither verified nor refused by the verification: there was no JWKS to verify with.
-  return [verdict(unverified ? idTokenUnverified(unverified) : jwksUnreadable)];
+  return [verdict(unverified ? idTokenUnverified(unverified) : jwksUnreadable), byScope];
+}
+
+/**
+ * id_token_by_scope on the id_token of one token response, by the scope it granted: read without verifying, as what
+ * it carries is disclosed whoever signed it (the signature is id_token_signature_and_claims'). Fail closed: without
+ * an id_token to read the check could not run.
+ */
+export function idTokenByScope(exchange: Exchange, tokens: TokenResponse, requested: string, caseLabel: string) {
+  const check = "id_token_by_scope";
+  const payload = idTokenPayload(tokens.id_token);
+  if (!payload)
+    return cannotRunOf(
+      check,
+      `${caseLabel}: the token response carries no id_token that decodes as a JWT (RFC 7519 §7.2)`,
+    );
+  const granted = grantedScope(tokens, requested);
+  return verdictOf(
+    check,
+    "exchangeToken",
+    idTokenBeyondScope(payload, granted),
+    exchange,
+    `${caseLabel}, ${granted.described}`,
+  );
 }
 
 export function judgeAtHash({ tokens, claims, exchange }: AtHashScenario): Finding[] {

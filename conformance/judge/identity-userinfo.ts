@@ -1,23 +1,11 @@
 // The userinfo checks: userinfo_by_scope, granted_scope_claims (the claims released by the granted scopes, read from
-// the contract's UserInfo descriptions) and userinfo_methods (the ways of presenting the access token). Pure: what was
-// asked and what came back in, the problems out.
+// the contract's UserInfo descriptions, identity-claims.ts) and userinfo_methods (the ways of presenting the access
+// token). Pure: what was asked and what came back in, the problems out.
 import type { Exchange } from "../model/exchange.js";
-import { identitySchema } from "../identity/paths.js";
 import { shown } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
 import type { UserinfoWay } from "../model/identity-facts.js";
-
-/** Scope of each claim, read from the contract's UserInfo descriptions ("Scope `profile`: ..."). */
-function claimScopes(): Map<string, string> {
-  const properties = jsonObject(jsonObject(identitySchema("UserInfo"))?.properties) ?? {};
-  const result = new Map<string, string>();
-  for (const [claim, schema] of Object.entries(properties)) {
-    const description = jsonObject(schema)?.description;
-    const scope = /^Scope `([a-z_]+)`/.exec(typeof description === "string" ? description : "")?.[1];
-    if (scope) result.set(claim, scope);
-  }
-  return result;
-}
+import { claimsBeyondScope, type GrantedScope, seedClaimScopes } from "./identity-claims.js";
 
 /** What userinfo read with the token of one scope showed. */
 export interface ScopeReading {
@@ -29,34 +17,32 @@ export interface ScopeReading {
   claims?: Record<string, unknown>;
 }
 
-/** The claims userinfo returned for a token of `scope`: none of a scope not granted, some of each granted one. */
-export function readingForScope(exchange: Exchange, scope: string): ScopeReading {
+/**
+ * The claims userinfo returned for a token of the `granted` scope: none of a scope not granted, some of each granted
+ * one. A missing sub, iss or aud is response_schema_conformance's (the contract's UserInfo requires them), not
+ * repeated here.
+ */
+export function readingForScope(exchange: Exchange, granted: GrantedScope): ScopeReading {
   const claims = jsonObject(exchange.response?.json);
   if (exchange.response?.status !== 200 || !claims) {
     const status = exchange.response?.status ?? exchange.error;
     return {
-      problems: [`userinfo for scope "${scope}" answered ${status} (OpenID Connect Core §5.3.2)`],
+      problems: [`userinfo for ${granted.described} answered ${status} (OpenID Connect Core §5.3.2)`],
       missingScopes: [],
     };
   }
   const reading: ScopeReading = { problems: [], missingScopes: [], claims };
-  const scopesOf = claimScopes();
-  const granted = new Set(scope.split(" "));
-  const leaked = Object.keys(claims).filter((claim) => scopesOf.has(claim) && !granted.has(scopesOf.get(claim) ?? ""));
+  const leaked = claimsBeyondScope(claims, granted);
   if (leaked.length)
     reading.problems.push(
-      `scope "${scope}" released ${leaked.join(", ")} (OpenID Connect Core §5.4, the seed's scope table: claims by granted scope)`,
+      `userinfo for ${granted.described} released ${leaked.join(", ")} (OpenID Connect Core §5.4, the seed's scope table: claims by granted scope)`,
     );
-  for (const claim of ["sub", "iss", "aud"])
-    if (claims[claim] === undefined)
-      reading.problems.push(
-        `userinfo for scope "${scope}" lacks ${claim} (${claim === "sub" ? "OpenID Connect Core §5.3.2" : "the seed's claim table: always"})`,
-      );
-  for (const grantedScope of granted) {
+  const scopesOf = seedClaimScopes();
+  for (const grantedScope of granted.scopes) {
     const ofScope = [...scopesOf].filter(([, s]) => s === grantedScope).map(([claim]) => claim);
     if (ofScope.length > 0 && !ofScope.some((claim) => claims[claim] !== undefined))
       reading.missingScopes.push(
-        `scope "${grantedScope}" was granted but userinfo returns none of ${ofScope.join(", ")} (OpenID Connect Core §5.4, the seed's scope table)`,
+        `scope "${grantedScope}" was granted (${granted.described}) but userinfo returns none of ${ofScope.join(", ")} (OpenID Connect Core §5.4, the seed's scope table)`,
       );
   }
   return reading;

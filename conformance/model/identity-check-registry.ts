@@ -113,6 +113,21 @@ export const IDENTITY_CHECK_ENTRIES = {
     catches:
       "an id_token whose at_hash, when present, is not the left half of the SHA-256 of the access token, base64url-encoded (OpenID Connect Core §3.1.3.6).",
   },
+  id_token_by_scope: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §5.4; RFC 6749 §3.3, §5.1; identity seed, id_token and userinfo claims",
+    catches:
+      "an id_token that carries claims of a scope that was not granted (the seed's claim table and OpenID Connect Core §5.4: email for scope openid, phone_number without phone), judged by the token response's scope or, when it has none, the requested one; the registered claims (iss, sub, aud, exp, iat, auth_time, nonce, acr, amr, azp, at_hash, c_hash, sid) are always allowed.",
+  },
+  no_secret_claims: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "identity seed, id_token and userinfo claims (no credential among them); OpenID Connect Core §16: a signed id_token is readable by whoever holds it",
+    catches:
+      "a token response, id_token or userinfo answer with a member, at any depth, named like a secret of the user (password, salt, hash, TOTP or OTP secret, recovery or backup codes, private key, seed phrase): a security failure, with the values redacted in every report.",
+  },
   nonce_optional: {
     apis: ["identity"],
     steps: ["identity"],
@@ -132,14 +147,14 @@ export const IDENTITY_CHECK_ENTRIES = {
     steps: ["identity"],
     enforces: "OpenID Connect Core §5.4; identity seed, Scopes",
     catches:
-      "userinfo that releases claims of a scope that was not granted, lacks sub, iss or aud, or disagrees with the id_token's sub.",
+      "userinfo that releases claims of a scope that was not granted (the token response's scope or, when it has none, the requested one; the seed's claim table and OpenID Connect Core §5.4), or whose sub disagrees with the id_token's; a missing sub, iss or aud is response_schema_conformance's.",
   },
   granted_scope_claims: {
     apis: ["identity"],
     steps: ["identity"],
     enforces: "identity seed, id_token and userinfo claims, and Scopes",
     catches:
-      "userinfo that returns no claim at all of a granted scope (profile, email, wallets) for a user who has them.",
+      "userinfo that returns no claim at all of a granted scope (profile, email, wallets; the token response's scope or, when it has none, the requested one) for a user who has them.",
   },
   userinfo_methods: {
     apis: ["identity"],

@@ -80,6 +80,8 @@ export interface IdTokenScenario extends Identity<"id token"> {
   tokens: TokenResponse;
   /** The nonce the authorization request sent. */
   nonce?: string;
+  /** The scope the authorization request asked for (judged by when the token response names none). */
+  requested: string;
   /** Its claims, when it verified. */
   verified?: JWTPayload;
   /** Why it did not verify. */
@@ -94,13 +96,22 @@ export interface AtHashScenario extends Identity<"at hash"> {
   claims?: JWTPayload;
 }
 
+/** userinfo read with the access token of one token response, and the scope its authorization request asked for. */
+export interface ScopedUserinfo {
+  requested: string;
+  /** The token exchange that issued the access token. */
+  issued: Exchange;
+  tokens: TokenResponse;
+  userinfo: Exchange;
+}
+
 /** userinfo read with the first sign-in's token, then with a token of scope openid only. */
 export interface UserinfoByScopeScenario extends Identity<"userinfo by scope"> {
-  granted: { scope: string; exchange: Exchange };
+  first: ScopedUserinfo;
   /** The sub of the first sign-in's verified id_token. */
   idTokenSub: unknown;
   /** userinfo read with a token of scope openid, when one was issued. */
-  openidOnly?: Exchange;
+  openidOnly?: ScopedUserinfo;
 }
 
 /** userinfo read each way a client may present the access token. */

@@ -2,14 +2,17 @@
 // identity.test.ts runs the CLI itself): every new fault is caught by exactly its check, and no secret the provider
 // issued or accepted reaches the report. The runs are independent (each has its own provider on a free port) and
 // mostly wait (the max_age and prompt=login checks let seconds pass), so they run concurrently.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_FAULT_CASES } from "../../conformance/fault-servers/identity-faults.js";
 import { IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { startIdentityServer } from "../../conformance/fault-servers/identity.js";
 import { identitySchema } from "../../conformance/identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
-import { failingChecks } from "../support/conform-cli.js";
+import { USER_RECORD_SECRETS } from "../../conformance/fault-servers/identity-endpoints.js";
+import { checkOf, failingChecks, identityRunArgs } from "../support/conform-cli.js";
 import { conformIdentityInProcess, conformInProcess } from "../support/conform.js";
 
 describe("identity fault providers", () => {
@@ -190,6 +193,61 @@ describe.concurrent("correct refusals and choices the standards allow", () => {
       expect(lenient.code).toBe(0);
       const strict = await conformIdentityInProcess(server.url, [...args, "--strict"]);
       expect(failingChecks(strict.report), strict.output).toEqual(["status_code_conformance"]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.concurrent("claims judged by what was granted, and no secret claims (issue 62)", () => {
+  const FLOWS = ["--operation", "exchangeToken"];
+
+  it("a provider that grants openid profile email for a request of openid, and says so in its scope, passes", async () => {
+    const server = await startIdentityServer({ fault: "grants-more-scope" });
+    try {
+      const { code, report, output } = await conformIdentityInProcess(server.url, FLOWS);
+      expect(failingChecks(report), output).toEqual([]);
+      for (const name of ["userinfo_by_scope", "granted_scope_claims", "id_token_by_scope", "no_secret_claims"])
+        expect(checkOf(report, name).passed, name).toBeGreaterThan(0);
+      expect(code, output).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("an id_token with the whole user record fails id_token_by_scope and no_secret_claims, and no report shows its secrets or a piece of it", async () => {
+    const server = await startIdentityServer({ fault: "id-token-user-record" });
+    const html = join(mkdtempSync(join(tmpdir(), "identity-user-record-")), "report.html");
+    try {
+      const args = identityRunArgs(server.url, [...FLOWS, "--html", html]);
+      const run = await conformInProcess(args, { ...FAULT_SERVER_CREDENTIALS }, [], { junit: true });
+      expect(failingChecks(run.report), run.output).toEqual(["id_token_by_scope", "no_secret_claims"]);
+      expect(run.code).toBe(1);
+      const messages = run.report.failures.map((f) => `${f.check}: ${f.message}`).join("\n");
+      // The first sign-in's id_token and the one for scope openid; the report shows the first failure of each check.
+      expect(checkOf(run.report, "id_token_by_scope").failed, run.output).toBe(2);
+      expect(messages).toMatch(
+        /id_token_by_scope: the id_token for scope "openid profile email" \(the token response's scope\) carries wallets \(scope wallets\), phone_number \(scope phone\)/,
+      );
+      expect(messages).toMatch(/no_secret_claims: the id_token carries password_salt, password_hash, totp_secret/);
+      const outputs = {
+        console: run.output,
+        json: readFileSync(run.files.json, "utf8"),
+        junit: readFileSync(run.files.junit!, "utf8"),
+        html: readFileSync(html, "utf8"),
+      };
+      // The id_tokens are longer than a report quotes of a body: no piece of one may show either.
+      const idTokens = [...server.secretsSeen].filter((secret) => secret.split(".").length === 3);
+      expect(idTokens.length).toBeGreaterThan(0);
+      expect(Math.max(...idTokens.map((t) => t.length))).toBeGreaterThan(4000);
+      const pieces = idTokens.flatMap((token) => {
+        const body = token.slice(token.indexOf(".") + 1);
+        return Array.from({ length: Math.floor(body.length / 24) }, (_, i) => body.slice(i * 24, i * 24 + 32));
+      });
+      for (const [where, text] of Object.entries(outputs)) {
+        for (const secret of USER_RECORD_SECRETS) expect(text.includes(secret), `${where} shows ${secret}`).toBe(false);
+        for (const piece of pieces) expect(text.includes(piece), `${where} shows a piece of an id_token`).toBe(false);
+      }
     } finally {
       await server.close();
     }

@@ -12,16 +12,20 @@ import { STOCK_SIGN_IN, type StockProvider, startStockOidcProvider } from "../su
 let optionalPkce: StockProvider;
 let requiredPkce: StockProvider;
 let noOfflineAccess: StockProvider;
+let scopeClaimsInIdToken: StockProvider;
 
 beforeAll(async () => {
-  [optionalPkce, requiredPkce, noOfflineAccess] = await Promise.all([
+  [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken] = await Promise.all([
     startStockOidcProvider(),
     startStockOidcProvider({ pkceRequired: true }),
     startStockOidcProvider({ refreshTokens: false }),
+    startStockOidcProvider({ scopeClaimsInIdToken: true }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([optionalPkce, requiredPkce, noOfflineAccess].map((provider) => provider?.close()));
+  await Promise.all(
+    [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken].map((provider) => provider?.close()),
+  );
 });
 
 /** The run passes: exit 0, no failure, nothing that could not run, and every identity check ran (but `skipped`). */
@@ -54,6 +58,11 @@ describe.concurrent("a stock oidc-provider configured only as the seed asks", ()
   it("passes every check with --browser (its development sign-in and consent pages in Chromium), seed 6", async () => {
     await expectPass(optionalPkce.url, 6, ["--browser"]);
   }, 180_000);
+
+  it("passes with the claims of the granted scopes in its id_token too (conformIdTokenClaims off), seed 9", async () => {
+    const report = await expectPass(scopeClaimsInIdToken.url, 9);
+    expect(checkOf(report, "id_token_by_scope").passed).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 
   it("skips refresh_token_offline_access, as oidcc-refresh-token does, when offline_access is not granted", async () => {
     const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access"]);

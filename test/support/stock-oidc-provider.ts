@@ -49,6 +49,11 @@ export interface StockProviderOptions {
   emptyEmail?: boolean;
   /** Endpoints at the provider's own paths, not the seed's (issue 62): its discovery document advertises them. */
   routes?: StockRoutes;
+  /**
+   * The id_token carries the claims of the granted scopes too (oidc-provider's conformIdTokenClaims off; Core §2
+   * allows other claims), not only sub: id_token_by_scope must pass them.
+   */
+  scopeClaimsInIdToken?: boolean;
 }
 
 /** oidc-provider's `routes` of the endpoints the seed's table names. */
@@ -92,6 +97,7 @@ function configuration(options: StockProviderOptions, signingKey?: JWK): Configu
       wallets: ["wallets"],
     },
     ...(options.pkceRequired ? { pkce: { required: () => true } } : {}),
+    ...(options.scopeClaimsInIdToken ? { conformIdTokenClaims: false } : {}),
     // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
     findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...user }) }),
   };
