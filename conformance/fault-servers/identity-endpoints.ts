@@ -136,6 +136,7 @@ export function discovery(provider: ProviderState): Reply {
       id_token_signing_alg_values_supported: ["RS256"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],
       code_challenge_methods_supported: provider.fault === "code-challenge-methods-without-s256" ? ["plain"] : ["S256"],
+      ...(fault === "claims-parameter-refused" ? { claims_parameter_supported: true } : {}),
     },
   };
 }

@@ -248,4 +248,31 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     args: FLOWS,
     start: identity("logout-keeps-session"),
   },
+  {
+    name: "identity-response-type-missing-accepted",
+    api: "identity",
+    check: "response_type_missing",
+    breaks: "an authorization request without response_type gets a code",
+    args: FLOWS,
+    start: identity("response-type-missing-accepted"),
+  },
+  ...(
+    [
+      ["display_page", "display-page-refused", "display=page"],
+      ["display_popup", "display-popup-refused", "display=popup"],
+      ["max_age_10000", "max-age-long-refused", "max_age=10000"],
+      ["login_hint", "login-hint-refused", "a login_hint"],
+      ["ui_locales", "ui-locales-refused", "ui_locales"],
+      ["claims_locales", "claims-locales-refused", "claims_locales"],
+      ["acr_values", "acr-values-refused", "acr_values"],
+      ["claims_essential", "claims-parameter-refused", "the claims parameter it advertises"],
+    ] as const
+  ).map(([check, fault, what]) => ({
+    name: `identity-${fault}`,
+    api: "identity" as const,
+    check,
+    breaks: `an authorization request with ${what} is refused with invalid_request`,
+    args: FLOWS,
+    start: identity(fault),
+  })),
 ];

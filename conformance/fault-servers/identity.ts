@@ -14,7 +14,6 @@ import type { JWK } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
 import { FAULT_SERVER_CREDENTIALS } from "./credentials.js";
 import {
-  CLAIM_FAULTS,
   type Client,
   discovery,
   type IssuedCode,
@@ -26,6 +25,7 @@ import {
   userinfo,
   userRecordSecretsOf,
 } from "./identity-endpoints.js";
+import type { IdentityFault } from "./identity-fault-names.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { looselyMatches, postLogoutRegistered } from "./identity-redirects.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
@@ -44,61 +44,23 @@ import {
 
 export type { IdentityVariant } from "./identity-pages.js";
 
-export const IDENTITY_FAULTS = [
-  "discovery-status-203",
-  "wrong-issuer",
-  "jwks-rsa-key-without-modulus",
-  "wrong-secret-invalid-grant",
-  "pkce-not-enforced",
-  "code-reusable",
-  "redirect-uri-not-checked",
-  "id-token-wrong-audience",
-  "userinfo-ignores-scope",
-  "openid-not-in-scopes-supported",
-  "code-challenge-methods-without-s256",
-  "pkce-plain-accepted",
-  "duplicate-kids",
-  "state-not-echoed",
-  "nonce-required",
-  "unknown-parameter-refused",
-  "userinfo-omits-granted-claims",
-  // Not a fault but a correct provider's choice: RFC 6750 §2.2 leaves the token in the form body optional, and the
-  // runner warns (test/conformance/identity-faults.test.ts).
-  "userinfo-post-body-ignored",
-  "userinfo-post-refused",
-  "wrong-at-hash",
-  "prompt-none-shows-page",
-  "prompt-login-ignored",
-  "max-age-ignored",
-  "code-reuse-keeps-tokens",
-  "redirect-uri-query-ignored",
-  "offline-access-without-refresh-token",
-  "logout-open-redirect",
-  "logout-drops-state",
-  "logout-keeps-session",
-  // A refusal with the wrong status: replayed, misdirected and unverified codes refused with 403 access_denied (not
-  // RFC 6749 §5.2's 400 invalid_grant). Still refusals: only status_code_conformance fails.
-  "code-refused-403",
-  // Correct providers' choices: prompt=none without id_token_hint refused with invalid_request (OpenID Connect Core
-  // §3.1.2.1, a MAY), and authorize's error page with 403 instead of the contract's assumed 400 (a warning).
-  "prompt-none-needs-hint",
-  "authorize-error-403",
-  // Security holes: PKCE standing in for the client secret; near misses of registered redirect addresses accepted.
-  "pkce-without-client-secret",
-  "redirect-uri-any-path",
-  "redirect-uri-any-subdomain",
-  "post-logout-redirect-uri-any-path",
-  "id-token-audience-array-without-client",
-  // Choices the run must pass: the code looked up before the client (RFC 6749 §5.2 orders no checks), the password
-  // grant (§4.3), a logout without post_logout_redirect_uri answered 200 with JSON (RP-Initiated Logout fixes none).
-  "code-looked-up-first",
-  "password-grant-enabled",
-  "logout-json",
-  ...CLAIM_FAULTS,
-] as const;
-export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
+export { IDENTITY_FAULTS, type IdentityFault } from "./identity-fault-names.js";
 
 const SESSION_COOKIE = "fault_session";
+
+/** The faults that refuse an authorization request for one parameter: its name, and the values refused. */
+const REFUSED_PARAMETERS: Partial<Record<IdentityFault, { name: string; refused: (value: string) => boolean }>> = {
+  // Each fault breaks one check: the other display value and max_age=1 still pass.
+  "display-page-refused": { name: "display", refused: (value) => value === "page" },
+  "display-popup-refused": { name: "display", refused: (value) => value === "popup" },
+  "max-age-long-refused": { name: "max_age", refused: (value) => Number(value) > 3600 },
+  "login-hint-refused": { name: "login_hint", refused: () => true },
+  "ui-locales-refused": { name: "ui_locales", refused: () => true },
+  "claims-locales-refused": { name: "claims_locales", refused: () => true },
+  "acr-values-refused": { name: "acr_values", refused: () => true },
+  // Its discovery document advertises claims_parameter_supported: true.
+  "claims-parameter-refused": { name: "claims", refused: () => true },
+};
 
 const KNOWN_AUTHORIZE_PARAMETERS = [
   "response_type",
@@ -183,18 +145,24 @@ class FaultProvider implements ProviderState {
     const state = q.get("state") || undefined;
     const refuse = (error: string, description: string) =>
       this.backTo({ redirectUri, state }, { error, error_description: description });
-    if (q.get("response_type") !== "code")
+    // The missing-response_type fault must get past the contract's required response_type too.
+    const missingTypeAccepted = fault === "response-type-missing-accepted" && !q.has("response_type");
+    if (q.get("response_type") !== "code" && !missingTypeAccepted)
       return refuse("unsupported_response_type", "Only the code flow is supported");
     // The plain-PKCE fault must get past the contract's S256-only enum to show what accepting plain looks like.
     const plainOnly =
       fault === "pkce-plain-accepted" &&
       q.get("code_challenge_method") === "plain" &&
       /code_challenge_method/.test(call.invalid ?? "");
-    if (call.invalid && !plainOnly)
+    if (call.invalid && !plainOnly && !missingTypeAccepted)
       return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
     const unknown = [...q.keys()].filter((key) => !KNOWN_AUTHORIZE_PARAMETERS.includes(key));
     if (fault === "unknown-parameter-refused" && unknown.length)
       return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
+    const refusal = fault && REFUSED_PARAMETERS[fault];
+    const refusedValue = refusal ? q.get(refusal.name) : null;
+    if (refusal && refusedValue !== null && refusal.refused(refusedValue))
+      return refuse("invalid_request", `${refusal.name} is not supported`);
     const scope = (q.get("scope") ?? "").split(" ").filter(Boolean);
     if (!scope.includes("openid") || scope.some((s) => !SCOPES.includes(s)))
       return refuse("invalid_scope", "Unsupported scope");

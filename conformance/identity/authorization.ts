@@ -1,10 +1,13 @@
-// The authorization endpoint's flows: PKCE methods, redirect_uri matching, optional and unknown parameters, prompt
-// and max_age. Each sends the browser through the provider (flow.ts) and returns what it saw as a scenario, which
+// The authorization endpoint's flows: PKCE methods, redirect_uri matching, optional and unknown parameters, requests
+// that must succeed (with the parameters every OP supports), a missing response_type, prompt and max_age.
+// Each sends the browser through the provider (flow.ts) and returns what it saw as a scenario, which
 // judge/identity-authorization-scenarios.ts judges.
 import { decodeJwt } from "jose";
+import type { CheckName } from "../model/check-registry.js";
 import type { Reauthentication } from "../model/identity-facts.js";
 import type {
   MaxAgeScenario,
+  MustSucceedScenario,
   NonceOptionalScenario,
   PlainPkceScenario,
   PromptLoginScenario,
@@ -12,6 +15,7 @@ import type {
   PromptNoneSignedOutScenario,
   RedirectUriExactMatchScenario,
   RedirectUriMismatchScenario,
+  ResponseTypeMissingScenario,
   Trail,
   UnknownParametersScenario,
 } from "../model/identity-scenarios.js";
@@ -99,6 +103,104 @@ export async function unknownParameters(parent: Flow): Promise<UnknownParameters
     purpose: "authorize with an unknown parameter",
   });
   return { family: "identity", name: "unknown parameters", ...trailOf(flow), attempt };
+}
+
+/**
+ * An authorization request that must end in a code and tokens as a plain one does, with one difference from it (the
+ * OpenID Foundation's Basic OP modules of each check).
+ */
+export interface MustSucceed {
+  check: CheckName;
+  /** The request, for messages and the trail. */
+  what: string;
+  /** The section that requires it to succeed. */
+  section: string;
+  /** Its one difference from a plain request. */
+  options: (flow: Flow) => Pick<AuthorizeOptions, "extra">;
+  /** Why it is not sent to this provider; "" when it is. */
+  skip?: (flow: Flow) => string;
+  /** An id_token claim it makes REQUIRED. */
+  requiredClaim?: { name: string; section: string };
+}
+
+/** A parameter OpenID Connect Core §15.1 says every OP supports, at least without an error. */
+const mandatory = (check: CheckName, name: string, value: string, section: string): MustSucceed => ({
+  check,
+  what: `an authorization request with ${name}=${value}`,
+  section: `OpenID Connect Core §15.1, ${section}: its use must not result in an error`,
+  options: () => ({ extra: { [name]: value } }),
+});
+
+/** What the discovery document lists under `member`, as strings. */
+const advertised = (flow: Flow, member: string): string[] => {
+  const values = flow.send.discovered(member);
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : [];
+};
+
+/** The issuer's host name, for the suite's default login_hint. */
+const issuerHost = (flow: Flow) => {
+  const issuer = flow.send.discovered("issuer");
+  return new URL(typeof issuer === "string" && URL.canParse(issuer) ? issuer : flow.context.options.baseUrl).hostname;
+};
+
+/** The values the OpenID Foundation's modules send (their defaults where they take a configured one). */
+export const MUST_SUCCEED: readonly MustSucceed[] = [
+  mandatory("display_page", "display", "page", "§3.1.2.1"),
+  mandatory("display_popup", "display", "popup", "§3.1.2.1"),
+  {
+    ...mandatory("max_age_10000", "max_age", "10000", "§3.1.2.1"),
+    requiredClaim: { name: "auth_time", section: "OpenID Connect Core §2: REQUIRED when max_age is requested" },
+  },
+  {
+    check: "login_hint",
+    what: "an authorization request with login_hint",
+    section: "OpenID Connect Core §3.1.2.1: login_hint is a hint, its use left to the OP",
+    options: (flow) => ({ extra: { login_hint: `buffy@${issuerHost(flow)}` } }),
+  },
+  mandatory("ui_locales", "ui_locales", "se", "§3.1.2.1"),
+  mandatory("claims_locales", "claims_locales", "se", "§5.2"),
+  {
+    check: "acr_values",
+    what: "an authorization request with acr_values",
+    section: "OpenID Connect Core §15.1, §3.1.2.1: its use must not result in an error",
+    options: (flow) => ({ extra: { acr_values: advertised(flow, "acr_values_supported").join(" ") || "1 2" } }),
+  },
+  {
+    check: "claims_essential",
+    what: "an authorization request with claims asking for name as an essential userinfo claim",
+    section: "OpenID Connect Core §5.5, §5.5.1",
+    options: () => ({ extra: { claims: JSON.stringify({ userinfo: { name: { essential: true } } }) } }),
+    skip: (flow) =>
+      flow.send.discovered("claims_parameter_supported") === true
+        ? ""
+        : "the discovery document does not advertise claims_parameter_supported: true (the claims parameter is OPTIONAL, OpenID Connect Core §5.5)",
+  },
+];
+
+export async function mustSucceed(parent: Flow, request: MustSucceed): Promise<MustSucceedScenario> {
+  const flow = traced(parent);
+  const { check, what, section } = request;
+  const scenario = { family: "identity", name: "must succeed", check, what, section } as const;
+  const skipped = request.skip?.(flow);
+  if (skipped) return { ...scenario, ...trailOf(flow), skipped };
+  const attempt = await authorize(flow, { scope: "openid", purpose: what, ...request.options(flow) });
+  const exchanged =
+    attempt.kind === "code" ? await tokensFor(flow, attempt, `exchange the code of ${what}`) : undefined;
+  const idToken = exchanged?.tokens?.id_token;
+  const claim = request.requiredClaim;
+  const requiredClaim =
+    claim && typeof idToken === "string" ? { ...claim, value: decodeJwt(idToken)[claim.name] } : undefined;
+  return { ...scenario, ...trailOf(flow), attempt, exchanged, ...(requiredClaim ? { requiredClaim } : {}) };
+}
+
+export async function responseTypeMissing(parent: Flow): Promise<ResponseTypeMissingScenario> {
+  const flow = traced(parent);
+  const attempt = await authorize(flow, {
+    scope: "openid",
+    omit: ["response_type"],
+    purpose: "authorize without response_type",
+  });
+  return { family: "identity", name: "response type missing", ...trailOf(flow), attempt };
 }
 
 /** oidcc-prompt-none-logged-in, with the id_token_hint that Core §3.1.2.1 says SHOULD come with prompt=none. */

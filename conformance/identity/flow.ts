@@ -97,6 +97,8 @@ export interface AuthorizeOptions {
   nonce?: boolean;
   redirectUri?: string;
   extra?: Record<string, string>;
+  /** Parameters left out of the request, one fault at a time (response_type_missing). */
+  omit?: string[];
   interactive?: boolean;
 }
 
@@ -132,6 +134,7 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
     });
   // A query the endpoint carries is kept (RFC 6749 §3.1).
   for (const [name, value] of Object.entries({ ...params, ...options.extra })) url.searchParams.set(name, value);
+  for (const name of options.omit ?? []) url.searchParams.delete(name);
   return { url, state, redirectUri, verifier, nonce };
 }
 

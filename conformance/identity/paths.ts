@@ -57,7 +57,7 @@ export class IdentityEndpoints {
 
   constructor(
     private readonly baseUrl: string,
-    document: DiscoveryDocument | undefined,
+    private readonly document: DiscoveryDocument | undefined,
   ) {
     this.locations = Object.entries(DISCOVERY_MEMBERS).map(([id, member]) => {
       const operationId = id as IdentityOperationId;
@@ -67,6 +67,11 @@ export class IdentityEndpoints {
       else if (value !== undefined) location.unusable = value;
       return location;
     });
+  }
+
+  /** A member of the discovery document (what the provider advertises beside its endpoints). */
+  member(name: string): unknown {
+    return this.document?.[name];
   }
 
   /** The URL an operation is sent to: the advertised endpoint, else the contract's path under the base address. */

@@ -21,9 +21,12 @@ import {
   plainPkce,
   promptLogin,
   promptNoneSignedIn,
+  MUST_SUCCEED,
+  mustSucceed,
   promptNoneSignedOut,
   redirectUriExactMatch,
   redirectUriMismatch,
+  responseTypeMissing,
   unknownParameters,
 } from "./authorization.js";
 import { discovery, jwks } from "./discovery.js";
@@ -135,6 +138,8 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   if (run("redirect_uri_exact_match")) scenarios.push(await redirectUriExactMatch(flow));
   if (run("nonce_optional")) scenarios.push(await nonceOptional(flow));
   if (run("unknown_parameters_ignored")) scenarios.push(await unknownParameters(flow));
+  for (const request of MUST_SUCCEED) if (run(request.check)) scenarios.push(await mustSucceed(flow, request));
+  if (run("response_type_missing")) scenarios.push(await responseTypeMissing(flow));
   if (run("prompt_none")) scenarios.push(await promptNoneSignedIn(flow));
   if (run("prompt_login")) scenarios.push(await promptLogin(flow, signInStarted));
   if (run("max_age")) scenarios.push(await maxAge(flow));

@@ -1,11 +1,13 @@
 // The checks of the authorization endpoint's scenarios (pkce_s256_only on a plain challenge, redirect_uri_mismatch,
-// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login, max_age): each
+// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, the requests that must succeed,
+// response_type_missing, prompt_none, prompt_login, max_age): each
 // reads what its flow saw and returns the verdicts of the rules in identity-authorization.ts.
 import type { JudgeContext } from "../context.js";
 import { resolveAt } from "../contract/lookup.js";
 import type { Finding } from "../model/finding.js";
 import type {
   MaxAgeScenario,
+  MustSucceedScenario,
   NonceOptionalScenario,
   PlainPkceScenario,
   PromptLoginScenario,
@@ -13,11 +15,13 @@ import type {
   PromptNoneSignedOutScenario,
   RedirectUriExactMatchScenario,
   RedirectUriMismatchScenario,
+  ResponseTypeMissingScenario,
   UnknownParametersScenario,
 } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
 import {
   maxAge,
+  mustSucceed,
   nearMissFollowed,
   nonceOptional,
   plainPkceAccepted,
@@ -25,11 +29,12 @@ import {
   promptNoneSignedIn,
   promptNoneSignedOut,
   redirectUriMismatch,
+  responseTypeMissing,
   unknownParameterRefused,
 } from "./identity-authorization.js";
 import { type Reauthentication } from "../model/identity-facts.js";
 import { assumedProblem } from "./identity-words.js";
-import { verdictOf } from "./verdict.js";
+import { cannotRunOf, verdictOf } from "./verdict.js";
 
 /**
  * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
@@ -105,6 +110,22 @@ export function judgeUnknownParameters({ attempt }: UnknownParametersScenario): 
       "authorize with an unknown parameter",
     ),
   ];
+}
+
+export function judgeMustSucceed(scenario: MustSucceedScenario): Finding[] {
+  const { check, what, section, skipped, attempt, exchanged, requiredClaim } = scenario;
+  if (skipped || !attempt) return [{ about: "check", name: check, decision: "skipped", reason: skipped ?? "not sent" }];
+  const problem = mustSucceed(what, section, attempt, exchanged, requiredClaim);
+  return [verdictOf(check, "authorize", problem, exchanged?.exchange ?? attempt.exchange, what)];
+}
+
+/** Fail closed: a request that got no page at all says nothing about how a missing response_type is refused. */
+export function judgeResponseTypeMissing({ attempt }: ResponseTypeMissingScenario): Finding[] {
+  const check = "response_type_missing";
+  if (attempt.kind === "failed" && !attempt.navigation.lastPage)
+    return [cannotRunOf(check, `the authorization request without response_type got no page: ${attempt.failure}`)];
+  const problem = responseTypeMissing(attempt);
+  return [verdictOf(check, "authorize", problem, attempt.exchange, "authorize without response_type")];
 }
 
 export function judgePromptNoneSignedIn({ attempt, hinted }: PromptNoneSignedInScenario): Finding[] {

@@ -1,6 +1,7 @@
 // The authorization endpoint's checks: what an authorization request must come back with to the redirect_uri (the
 // state, a code or the right error) for sign_in, state_echoed, pkce_s256_only, redirect_uri_mismatch,
-// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, prompt_none, prompt_login and max_age. Pure:
+// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, the requests that must succeed,
+// response_type_missing, prompt_none, prompt_login and max_age. Pure:
 // what was sent and what came back in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
 import type { Exchange } from "../model/exchange.js";
@@ -89,6 +90,45 @@ export const unknownParameterRefused = (attempt: Authorization) =>
   attempt.kind === "code"
     ? ""
     : `an authorization request with an unknown parameter got ${describeAuthorization(attempt)} (RFC 6749 §3.1, OpenID Connect Core §3.1.2.1: unknown parameters are ignored)`;
+
+/**
+ * The checks of MUST_SUCCEED (identity/authorization.ts): a request that must be taken as a plain one is gets a code,
+ * the code tokens, and the id_token the claim the request makes REQUIRED.
+ */
+export function mustSucceed(
+  what: string,
+  section: string,
+  attempt: Authorization,
+  exchanged: CodeExchange | undefined,
+  requiredClaim: { name: string; section: string; value: unknown } | undefined,
+): string {
+  if (attempt.kind !== "code") return `${what} got ${describeAuthorization(attempt)} instead of a code (${section})`;
+  if (exchanged && !exchanged.tokens)
+    return `the code of ${what} was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`;
+  if (requiredClaim && requiredClaim.value === undefined)
+    return `the id_token of ${what} carries no ${requiredClaim.name} (${requiredClaim.section})`;
+  return "";
+}
+
+/** What oidcc-response-type-missing accepts in an error redirect (RFC 6749 §4.1.2.1). */
+const RESPONSE_TYPE_MISSING_ERRORS = ["invalid_request", "unsupported_response_type"];
+
+/**
+ * response_type_missing: an error redirect with invalid_request or unsupported_response_type, or an error page (the
+ * suite takes its screenshot); never a code, and not a server error.
+ */
+export function responseTypeMissing(attempt: Authorization): string {
+  const request = "an authorization request without response_type";
+  if (attempt.kind === "code") return `${request} got a code (RFC 6749 §3.1.1: response_type is REQUIRED)`;
+  if (attempt.kind === "error")
+    return RESPONSE_TYPE_MISSING_ERRORS.includes(attempt.error)
+      ? ""
+      : `${request} got ${describeAuthorization(attempt)}, expected ${RESPONSE_TYPE_MISSING_ERRORS.join(" or ")} (RFC 6749 §4.1.2.1)`;
+  const status = attempt.navigation.lastPage?.status ?? 0;
+  return status >= 500
+    ? `${request} got a server error (status ${status}) instead of an error redirect or page (RFC 6749 §4.1.2.1)`
+    : "";
+}
 
 /** prompt_none with a live session (and its id_token_hint, when there is one): a code, without a page. */
 export const promptNoneSignedIn = (attempt: Authorization, hinted: boolean) =>

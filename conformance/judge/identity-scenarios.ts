@@ -8,6 +8,7 @@ import type { IdentityScenario, NoClientScenario, SignInScenario } from "../mode
 import { freshCodeRefused, signInFailure, stateEchoed } from "./identity-authorization.js";
 import {
   judgeMaxAge,
+  judgeMustSucceed,
   judgeNonceOptional,
   judgePlainPkce,
   judgePromptLogin,
@@ -15,6 +16,7 @@ import {
   judgePromptNoneSignedOut,
   judgeRedirectUriExactMatch,
   judgeRedirectUriMismatch,
+  judgeResponseTypeMissing,
   judgeUnknownParameters,
 } from "./identity-authorization-scenarios.js";
 import { FLOW_CHECKS } from "../model/identity-check-groups.js";
@@ -63,6 +65,8 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
   "redirect uri exact match": judgeRedirectUriExactMatch,
   "nonce optional": judgeNonceOptional,
   "unknown parameters": judgeUnknownParameters,
+  "must succeed": judgeMustSucceed,
+  "response type missing": judgeResponseTypeMissing,
   "prompt none signed in": judgePromptNoneSignedIn,
   "prompt none signed out": judgePromptNoneSignedOut,
   "prompt login": judgePromptLogin,

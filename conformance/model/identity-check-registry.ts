@@ -142,6 +142,70 @@ export const IDENTITY_CHECK_ENTRIES = {
     catches:
       "an authorization request with a parameter the provider does not know that is refused instead of ignored (OpenID Connect Core §3.1.2.1).",
   },
+  response_type_missing: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §3.1.1 (response_type is REQUIRED) and §4.1.2.1",
+    catches:
+      "an authorization request without response_type (oidcc-response-type-missing) that gets a code, an error other than invalid_request or unsupported_response_type, or a server error; an error page (the suite asks for its screenshot) passes.",
+  },
+  display_page: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §15.1: OPs MUST support display, at least without an error (§3.1.2.1)",
+    catches:
+      "an authorization request with display=page (oidcc-display-page) that does not end in a code the token endpoint exchanges.",
+  },
+  display_popup: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §15.1: OPs MUST support display, at least without an error (§3.1.2.1)",
+    catches:
+      "an authorization request with display=popup (oidcc-display-popup) that does not end in a code the token endpoint exchanges.",
+  },
+  max_age_10000: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "OpenID Connect Core §15.1 (max_age MUST be supported), §3.1.2.1 and §2 (auth_time REQUIRED with max_age)",
+    catches:
+      "an authorization request with max_age=10000 on a fresh session (oidcc-max-age-10000) that does not end in a code the token endpoint exchanges, or whose id_token has no auth_time.",
+  },
+  login_hint: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §3.1.2.1: login_hint is a hint, its use left to the OP",
+    catches:
+      "an authorization request with login_hint=buffy@<the issuer's host> (oidcc-login-hint, its default hint) that does not end in a code the token endpoint exchanges.",
+  },
+  ui_locales: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §15.1: OPs MUST support ui_locales, at least without an error (§3.1.2.1)",
+    catches:
+      "an authorization request with ui_locales=se (oidcc-ui-locales, its default) that does not end in a code the token endpoint exchanges.",
+  },
+  claims_locales: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §15.1: OPs MUST support claims_locales, at least without an error (§5.2)",
+    catches:
+      "an authorization request with claims_locales=se (oidcc-claims-locales) that does not end in a code the token endpoint exchanges.",
+  },
+  acr_values: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §15.1: OPs MUST support acr_values, at least without an error (§3.1.2.1)",
+    catches:
+      "an authorization request with acr_values (the discovery's acr_values_supported, else 1 2, as oidcc-ensure-request-with-acr-values-succeeds sends) that does not end in a code the token endpoint exchanges; the acr claim it SHOULD return is not judged.",
+  },
+  claims_essential: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Core §5.5 and §5.5.1; Discovery §3 (claims_parameter_supported)",
+    catches:
+      "an authorization request with claims asking for name as an essential userinfo claim (oidcc-claims-essential) that does not end in a code the token endpoint exchanges; skipped when the discovery does not advertise claims_parameter_supported: true (the parameter is OPTIONAL, Core §5.5; the suite's FAPI claims modules skip so).",
+  },
   userinfo_by_scope: {
     apis: ["identity"],
     steps: ["identity"],

@@ -10,6 +10,7 @@ import type { UserinfoWay } from "./identity-facts.js";
 import type { Authorization, CodeExchange, DiscoveryDocument, EndpointLocation } from "./identity-facts.js";
 import type { TokenResponse } from "./identity-facts.js";
 import type { Navigation } from "./identity-facts.js";
+import type { CheckName } from "./check-registry.js";
 import type { Exchange } from "./exchange.js";
 import type { RoleExchange } from "./scenario.js";
 
@@ -175,6 +176,29 @@ export interface UnknownParametersScenario extends Identity<"unknown parameters"
   attempt: Authorization;
 }
 
+/**
+ * An authorization request a provider must take as it takes a plain one (with one parameter that must not cause an
+ * error), its code exchanged; or why it was not sent.
+ */
+export interface MustSucceedScenario extends Identity<"must succeed"> {
+  check: CheckName;
+  /** The request, for messages: "an authorization request with display=page". */
+  what: string;
+  /** The section that requires it to succeed. */
+  section: string;
+  /** Why it was not sent: the provider does not advertise the feature. */
+  skipped?: string;
+  attempt?: Authorization;
+  exchanged?: CodeExchange;
+  /** An id_token claim the request makes REQUIRED, and its value in the id_token the code brought. */
+  requiredClaim?: { name: string; section: string; value: unknown };
+}
+
+/** An authorization request without response_type. */
+export interface ResponseTypeMissingScenario extends Identity<"response type missing"> {
+  attempt: Authorization;
+}
+
 /** prompt=none with the live session of the first sign-in. */
 export interface PromptNoneSignedInScenario extends Identity<"prompt none signed in"> {
   attempt: Authorization;
@@ -244,6 +268,8 @@ export type IdentityScenario =
   | RedirectUriExactMatchScenario
   | NonceOptionalScenario
   | UnknownParametersScenario
+  | MustSucceedScenario
+  | ResponseTypeMissingScenario
   | PromptNoneSignedInScenario
   | PromptNoneSignedOutScenario
   | PromptLoginScenario

@@ -39,6 +39,8 @@ export interface AsIs {
  */
 export interface OperationAddresses {
   urlOf(operationId: string): string;
+  /** A member of the document the addresses come from (identity: the discovery document), if any. */
+  member?(name: string): unknown;
 }
 
 /** What an item of the plan sends with: every exchange it makes carries the item's id. */
@@ -53,6 +55,8 @@ export interface CaseSender {
   sendAsIs(request: PreparedRequest, judged?: AsIs): Promise<Exchange>;
   /** The URL of an operation, where `send` sends its cases: for a request a flow builds itself. */
   urlOf(operationId: string): string;
+  /** A member of the discovery document the run follows (what the provider advertises); undefined when none. */
+  discovered(member: string): unknown;
   /** Interrupted (Ctrl-C), or the request budget is spent: nothing more is sent before the cleanup. */
   readonly aborted: boolean;
   /** A request of this item came back not sent because the request budget is spent: the item was cut short. */
@@ -107,6 +111,7 @@ export class Sender {
       send: (model, requestCase, options) => this.send(model, requestCase, options, itemId).then(noting),
       sendAsIs: (request, judged) => this.sendAsIs(request, judged, itemId).then(noting),
       urlOf: (operationId) => this.addresses.urlOf(operationId),
+      discovered: (member) => this.addresses.member?.(member),
       get aborted() {
         return aborted();
       },

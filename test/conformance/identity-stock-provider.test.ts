@@ -17,7 +17,7 @@ let scopeClaimsInIdToken: StockProvider;
 beforeAll(async () => {
   [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken] = await Promise.all([
     startStockOidcProvider(),
-    startStockOidcProvider({ pkceRequired: true }),
+    startStockOidcProvider({ pkceRequired: true, claimsParameter: true }),
     startStockOidcProvider({ refreshTokens: false }),
     startStockOidcProvider({ scopeClaimsInIdToken: true }),
   ]);
@@ -46,17 +46,21 @@ async function expectPass(url: string, seed: number, args: string[] = [], skippe
   return report;
 }
 
+/** oidc-provider leaves its claims parameter off by default: claims_essential skips, with that reason. */
+const CLAIMS_OFF = ["claims_essential"];
+
 describe.concurrent("a stock oidc-provider configured only as the seed asks", () => {
   it("passes every check with the HTML form driver (PKCE optional, its default), seed 1", async () => {
-    await expectPass(optionalPkce.url, 1);
+    const report = await expectPass(optionalPkce.url, 1, [], CLAIMS_OFF);
+    expect(checkOf(report, "claims_essential").skipped).toMatch(/does not advertise claims_parameter_supported: true/);
   }, 120_000);
 
-  it("passes every check with PKCE required, seed 4", async () => {
+  it("passes every check with PKCE required and its claims parameter on, seed 4", async () => {
     await expectPass(requiredPkce.url, 4);
   }, 120_000);
 
   it("passes every check with --browser (its development sign-in and consent pages in Chromium), seed 6", async () => {
-    await expectPass(optionalPkce.url, 6, ["--browser"]);
+    await expectPass(optionalPkce.url, 6, ["--browser"], CLAIMS_OFF);
   }, 180_000);
 
   it("passes with the claims of the granted scopes in its id_token too (conformIdTokenClaims off), seed 9", async () => {
@@ -65,7 +69,38 @@ describe.concurrent("a stock oidc-provider configured only as the seed asks", ()
   }, 120_000);
 
   it("skips refresh_token_offline_access, as oidcc-refresh-token does, when offline_access is not granted", async () => {
-    const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access"]);
+    const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access", ...CLAIMS_OFF]);
     expect(checkOf(report, "refresh_token_offline_access").skipped).toMatch(/offline_access was not granted/);
   }, 120_000);
+});
+
+/** The checks of the Basic OP modules whose requests must succeed, and response_type_missing (issue 63). */
+const BASIC_OP_REQUESTS = [
+  "response_type_missing",
+  "display_page",
+  "display_popup",
+  "max_age_10000",
+  "login_hint",
+  "ui_locales",
+  "claims_locales",
+  "acr_values",
+  "claims_essential",
+];
+
+describe.concurrent("the Basic OP modules' requests on the stock provider with its claims parameter on", () => {
+  const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+  it.each(seeds)(
+    "pass on seed %i",
+    async (seed) => {
+      const only = BASIC_OP_REQUESTS.flatMap((check) => ["--check", check]);
+      const report = await expectPass(
+        requiredPkce.url,
+        seed,
+        only,
+        IDENTITY_CHECKS.map((c) => c.name).filter((name) => !BASIC_OP_REQUESTS.includes(name)),
+      );
+      for (const check of BASIC_OP_REQUESTS) expect(checkOf(report, check).passed).toBe(1);
+    },
+    120_000,
+  );
 });

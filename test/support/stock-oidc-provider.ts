@@ -54,6 +54,8 @@ export interface StockProviderOptions {
    * allows other claims), not only sub: id_token_by_scope must pass them.
    */
   scopeClaimsInIdToken?: boolean;
+  /** oidc-provider's claimsParameter feature (OpenID Connect Core §5.5, OPTIONAL; off by default). */
+  claimsParameter?: boolean;
 }
 
 /** oidc-provider's `routes` of the endpoints the seed's table names. */
@@ -98,6 +100,7 @@ function configuration(options: StockProviderOptions, signingKey?: JWK): Configu
     },
     ...(options.pkceRequired ? { pkce: { required: () => true } } : {}),
     ...(options.scopeClaimsInIdToken ? { conformIdTokenClaims: false } : {}),
+    ...(options.claimsParameter ? { features: { claimsParameter: { enabled: true } } } : {}),
     // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
     findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...user }) }),
   };

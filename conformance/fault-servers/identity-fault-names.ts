@@ -1,0 +1,68 @@
+// The faults the identity fault provider (identity.ts) can switch on, one rule broken each; identity-faults.ts and
+// faults.ts pair each with the check that must catch it.
+import { CLAIM_FAULTS } from "./identity-endpoints.js";
+
+export const IDENTITY_FAULTS = [
+  "discovery-status-203",
+  "wrong-issuer",
+  "jwks-rsa-key-without-modulus",
+  "wrong-secret-invalid-grant",
+  "pkce-not-enforced",
+  "code-reusable",
+  "redirect-uri-not-checked",
+  "id-token-wrong-audience",
+  "userinfo-ignores-scope",
+  "openid-not-in-scopes-supported",
+  "code-challenge-methods-without-s256",
+  "pkce-plain-accepted",
+  "duplicate-kids",
+  "state-not-echoed",
+  "nonce-required",
+  "unknown-parameter-refused",
+  "userinfo-omits-granted-claims",
+  // Not a fault but a correct provider's choice: RFC 6750 §2.2 leaves the token in the form body optional, and the
+  // runner warns (test/conformance/identity-faults.test.ts).
+  "userinfo-post-body-ignored",
+  "userinfo-post-refused",
+  "wrong-at-hash",
+  "prompt-none-shows-page",
+  "prompt-login-ignored",
+  "max-age-ignored",
+  "code-reuse-keeps-tokens",
+  "redirect-uri-query-ignored",
+  "offline-access-without-refresh-token",
+  "logout-open-redirect",
+  "logout-drops-state",
+  "logout-keeps-session",
+  // A refusal with the wrong status: replayed, misdirected and unverified codes refused with 403 access_denied (not
+  // RFC 6749 §5.2's 400 invalid_grant). Still refusals: only status_code_conformance fails.
+  "code-refused-403",
+  // Correct providers' choices: prompt=none without id_token_hint refused with invalid_request (OpenID Connect Core
+  // §3.1.2.1, a MAY), and authorize's error page with 403 instead of the contract's assumed 400 (a warning).
+  "prompt-none-needs-hint",
+  "authorize-error-403",
+  // Security holes: PKCE standing in for the client secret; near misses of registered redirect addresses accepted.
+  "pkce-without-client-secret",
+  "redirect-uri-any-path",
+  "redirect-uri-any-subdomain",
+  "post-logout-redirect-uri-any-path",
+  "id-token-audience-array-without-client",
+  // Choices the run must pass: the code looked up before the client (RFC 6749 §5.2 orders no checks), the password
+  // grant (§4.3), a logout without post_logout_redirect_uri answered 200 with JSON (RP-Initiated Logout fixes none).
+  "code-looked-up-first",
+  "password-grant-enabled",
+  "logout-json",
+  // Authorization requests with the parameters OpenID Connect Core §15.1 says every OP takes (REFUSED_PARAMETERS in
+  // identity.ts), and one it must refuse, without response_type (RFC 6749 §3.1.1).
+  "response-type-missing-accepted",
+  "display-page-refused",
+  "display-popup-refused",
+  "max-age-long-refused",
+  "login-hint-refused",
+  "ui-locales-refused",
+  "claims-locales-refused",
+  "acr-values-refused",
+  "claims-parameter-refused",
+  ...CLAIM_FAULTS,
+] as const;
+export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
