@@ -74,6 +74,13 @@ const KNOWN_AUTHORIZE_PARAMETERS = [
   "prompt",
   "id_token_hint",
   "max_age",
+  // OpenID Connect Core §3.1.2.1, §5.2 and §5.5: the parameters REFUSED_PARAMETERS' faults refuse one at a time.
+  "display",
+  "login_hint",
+  "ui_locales",
+  "claims_locales",
+  "acr_values",
+  "claims",
 ];
 export interface PendingAuthorization {
   clientId: string;
