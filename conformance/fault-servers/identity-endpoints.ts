@@ -136,7 +136,8 @@ export function discovery(provider: ProviderState): Reply {
       id_token_signing_alg_values_supported: ["RS256"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],
       code_challenge_methods_supported: provider.fault === "code-challenge-methods-without-s256" ? ["plain"] : ["S256"],
-      ...(fault === "claims-parameter-refused" ? { claims_parameter_supported: true } : {}),
+      // It takes the claims parameter (OpenID Connect Core §5.5), so claims_essential runs; it returns no more claims.
+      claims_parameter_supported: true,
     },
   };
 }

@@ -58,7 +58,6 @@ const REFUSED_PARAMETERS: Partial<Record<IdentityFault, { name: string; refused:
   "ui-locales-refused": { name: "ui_locales", refused: () => true },
   "claims-locales-refused": { name: "claims_locales", refused: () => true },
   "acr-values-refused": { name: "acr_values", refused: () => true },
-  // Its discovery document advertises claims_parameter_supported: true.
   "claims-parameter-refused": { name: "claims", refused: () => true },
 };
 
