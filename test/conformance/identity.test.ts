@@ -34,6 +34,12 @@ async function start(options: Parameters<typeof startIdentityServer>[0]): Promis
   return server;
 }
 
+/** The sign-in drivers a page is tried with: HTML forms (the default) and Chromium (--browser). */
+const SIGN_IN_DRIVERS = [
+  ["form", []],
+  ["browser", ["--browser"]],
+] as const;
+
 describe.concurrent("correct providers: every identity check runs and none fails", () => {
   /** Nothing fails, and every check named ran and passed (all identity checks by default). */
   const expectAllPass = (report: RunReport, output: string, names = IDENTITY_CHECKS.map((c) => c.name)) => {
@@ -55,10 +61,7 @@ describe.concurrent("correct providers: every identity check runs and none fails
 
   // The password input's id and placeholder say "login" (normal_login_password, "Login password"): the login goes
   // into the username field and the password into the password field only because of the fields' types.
-  it.each([
-    ["form", []],
-    ["browser", ["--browser"]],
-  ] as const)(
+  it.each(SIGN_IN_DRIVERS)(
     "a sign-in page whose password input's id says login: login= and password= each go into their own field (%s driver)",
     async (_driver, args) => {
       const server = await start({ variant: "login-in-password-id" });
@@ -136,10 +139,7 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
     expect(output).toMatch(/\d+ causes? of failure across/);
   });
 
-  it.each([
-    ["form", []],
-    ["browser", ["--browser"]],
-  ] as const)(
+  it.each(SIGN_IN_DRIVERS)(
     "wrong credentials (%s driver) are reported as such",
     async (_driver, args) => {
       const server = await start({});
@@ -154,10 +154,7 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
     120_000,
   );
 
-  it.each([
-    ["form", []],
-    ["browser", ["--browser"]],
-  ] as const)(
+  it.each(SIGN_IN_DRIVERS)(
     "a refused sign-in (%s driver) says which field took which key, and never the values",
     async (_driver, args) => {
       const server = await start({ variant: "login-in-password-id" });
