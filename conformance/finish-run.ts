@@ -11,7 +11,7 @@ import { causesSummary, groupCauses, knownCauses, knownWhere } from "./report/ca
 import type { ConformConsole } from "./report/console.js";
 import { consoleReport } from "./report/console-report.js";
 import { junitReport } from "./report/junit.js";
-import { jsonReport, type RunReport, verdict } from "./report/report.js";
+import { checkRan, jsonReport, type RunReport, verdict } from "./report/report.js";
 import { htmlReport } from "./report/report-html.js";
 import type { Secrets } from "./report/secrets.js";
 
@@ -52,8 +52,7 @@ export function finishRun(
   secrets: Secrets,
   io: ConformConsole,
 ): number {
-  const ran = (check: string, operationId: string) =>
-    Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+  const ran = checkRan(report);
   if (values.overlay) markKnownBehaviours(api, report.failures);
   if (baseline && values.baseline)
     report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);

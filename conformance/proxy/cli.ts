@@ -17,7 +17,7 @@ import { htmlReport } from "../report/report-html.js";
 import { consoleReport } from "../report/console-report.js";
 import { junitReport } from "../report/junit.js";
 import { causesSummary, groupCauses } from "../report/causes.js";
-import { jsonReport, type RunReport, verdict } from "../report/report.js";
+import { checkRan, jsonReport, type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
 import type { CheckName } from "../model/check-registry.js";
@@ -165,7 +165,7 @@ function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): nu
       baseUrl: report.baseUrl,
       exchanges: report.exchanges ?? [],
       failures: report.failures,
-      ran: (check, operationId) => Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]),
+      ran: checkRan(report),
     });
   }
   process.stdout.write(consoleReport(report, redact));

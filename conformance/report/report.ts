@@ -181,6 +181,10 @@ export function buildReport(context: ReportContext, ledger: Ledger, outcome: Run
  * What makes the run fail: failures not in the baseline, checks that applied but could not run, and a run that
  * checked nothing although a selected check applies to its API (every one was skipped: fail closed).
  */
+/** Whether the run exercised a check on an operation: what a baseline or overlay entry needs to be called fixed. */
+export const checkRan = (report: RunReport) => (check: string, operationId: string) =>
+  Boolean(report.checks.find((c) => c.name === check)?.operations[operationId]);
+
 export function verdict(report: RunReport): {
   newFailures: FailureRecord[];
   couldNotRun: CheckResult[];
