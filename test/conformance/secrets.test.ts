@@ -120,6 +120,40 @@ describe("secrets with ~ ! ' ( ) + / = and a space", () => {
   );
 });
 
+describe("a token in an answer that fails a check judged on arrival", () => {
+  it("is redacted: max_response_time quotes the token response it failed on", async ({ onTestFinished }) => {
+    const server = await startIdentityServer({ clientSecret: secrets.IDENTITY_CLIENT_SECRET });
+    onTestFinished(() => server.close());
+    const json = join(dir, "arrival.json");
+    const args = [
+      "conform",
+      "identity",
+      "--base-url",
+      server.url,
+      "--check",
+      "max_response_time",
+      "--check",
+      "sign_in",
+      "--json",
+      json,
+    ];
+    // Every answer takes longer than 0 ms, so every one fails on arrival, before the flow has read the tokens out of
+    // it; with no generated case, the first failing token exchange (the one the report quotes) issued tokens.
+    const run = runContracts(
+      [...args, "--max-response-time", "0", "--max-examples", "0", "--rate-limit", "1000/s"],
+      env,
+    );
+    expect(await run.exit, run.stderr()).toBe(1);
+    const report = readFileSync(json, "utf8");
+    expect(report).toContain("max_response_time");
+    expect(report).toMatch(/access_token\\":\\"<access_token>/);
+    const tokens = [...server.secretsSeen].filter((secret) => secret.length >= 8);
+    for (const [where, text] of Object.entries({ stdout: run.stdout(), stderr: run.stderr(), json: report }))
+      for (const token of tokens.flatMap(secretForms))
+        expect(text.includes(token), `${where} shows a token`).toBe(false);
+  });
+});
+
 describe("a token the provider issued during the run", () => {
   const credentials = { clientId: env.IDENTITY_CLIENT_ID, clientSecret: secrets.IDENTITY_CLIENT_SECRET };
   const options: RunOptions = {
