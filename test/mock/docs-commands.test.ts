@@ -100,7 +100,8 @@ async function runPage(blocks: Block[]): Promise<{ output: string; answers: Curl
     cwd: repoRoot,
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, SANDBOX_BASE_PORT: String(SANDBOX_PORT) },
     encoding: "utf8",
-    timeout: 120_000,
+    // Only a guard against a hang: a page that runs three conform runs took over 120 s on a loaded 2-core machine.
+    timeout: 600_000,
   }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`${error.message}\n--- stdout:\n${error.stdout}\n--- stderr:\n${error.stderr}`, { cause: error });
   });
@@ -168,6 +169,6 @@ describe("the guides' shell commands run against the mock and the sandbox", () =
           expect(missingLines(output, toTestPorts(block.prints)), `${where} prints\n${output}`).toEqual([]);
       });
     },
-    180_000,
+    660_000,
   );
 });
