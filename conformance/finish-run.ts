@@ -43,7 +43,46 @@ export function checkWritable(file: string | undefined, flag: string): void {
   if (!isDirectory) throw new UsageError(`${flag} ${file}: ${directory} is not a directory`);
 }
 
-/** Applies the baseline, writes the reports and returns the exit code. */
+/** Where a run's reports go, and what they are judged against: `contracts conform`'s options, the proxy's too. */
+export interface ReportOptions {
+  overlay?: string;
+  baseline?: string;
+  json?: string;
+  junit?: string;
+  html?: string;
+  verbose?: boolean;
+}
+
+/**
+ * Marks the failures the overlay knows, applies the baseline, then prints the console report and writes the report
+ * files: the same for every run, active, from recorded traffic or through the proxy.
+ */
+export function writeReports(
+  api: ApiName,
+  report: RunReport,
+  options: ReportOptions,
+  baseline: ReturnType<typeof readBaseline> | undefined,
+  redact: (text: string) => string,
+  out: (text: string) => void,
+): void {
+  const ran = checkRan(report);
+  if (options.overlay) markKnownBehaviours(api, report.failures);
+  if (baseline && options.baseline)
+    report.baseline = applyBaseline(options.baseline, baseline, report.failures, ran, report.seed);
+  if (options.overlay)
+    report.overlay = overlayOutcome(api, options.overlay, {
+      baseUrl: report.baseUrl,
+      exchanges: report.exchanges ?? [],
+      failures: report.failures,
+      ran,
+    });
+  out(consoleReport(report, redact, { verbose: options.verbose }));
+  if (options.json) writeFileSync(options.json, jsonReport(report, redact));
+  if (options.junit) writeFileSync(options.junit, junitReport(report, redact));
+  if (options.html) writeFileSync(options.html, htmlReport(report, redact));
+}
+
+/** Writes the reports (writeReports) and returns the exit code. */
 export function finishRun(
   api: ApiName,
   report: RunReport,
@@ -52,22 +91,14 @@ export function finishRun(
   secrets: Secrets,
   io: ConformConsole,
 ): number {
-  const ran = checkRan(report);
-  if (values.overlay) markKnownBehaviours(api, report.failures);
-  if (baseline && values.baseline)
-    report.baseline = applyBaseline(values.baseline, baseline, report.failures, ran, report.seed);
-  if (values.overlay)
-    report.overlay = overlayOutcome(api, values.overlay, {
-      baseUrl: report.baseUrl,
-      exchanges: report.exchanges ?? [],
-      failures: report.failures,
-      ran,
-    });
-  const redact = (text: string) => secrets.redact(text);
-  io.out(consoleReport(report, redact, { verbose: values.verbose }));
-  if (values.json) writeFileSync(values.json, jsonReport(report, redact));
-  if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
-  if (values.html) writeFileSync(values.html, htmlReport(report, redact));
+  writeReports(
+    api,
+    report,
+    values,
+    baseline,
+    (text) => secrets.redact(text),
+    (text) => io.out(text),
+  );
   const leftBehind = report.resources.filter((r) => r.state !== "deleted").length;
   const tail = leftBehind ? `; ${leftBehind} created resource(s) left behind, listed above` : "";
   if (report.interrupted) {

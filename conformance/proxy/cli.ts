@@ -4,20 +4,15 @@
 // the reports of `contracts conform` are written when the proxy stops (Ctrl-C, SIGTERM, SIGHUP).
 import { installOverlay } from "../../lib/contract/overlay.js";
 import { forgetLookups } from "../contract/lookup.js";
-import { markKnownBehaviours, overlayOutcome } from "../overlay/outcome.js";
-import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseApiName, parsePort, UsageError } from "../../lib/cli.js";
 import { API_NAMES, type ApiName } from "../../lib/contract/index.js";
 import { untilSignal } from "../../lib/signals.js";
 import { anyApplies, selectChecks } from "../judge/checks.js";
-import { checkWritable } from "../finish-run.js";
+import { checkWritable, writeReports } from "../finish-run.js";
 import { credentialsFrom } from "../cli-options.js";
-import { htmlReport } from "../report/report-html.js";
-import { consoleReport } from "../report/console-report.js";
-import { junitReport } from "../report/junit.js";
 import { causesSummary, groupCauses } from "../report/causes.js";
-import { checkRan, jsonReport, type RunReport, verdict } from "../report/report.js";
+import { type RunReport, verdict } from "../report/report.js";
 import { ProxyStartError } from "./forward.js";
 import { type JudgingProxy, startJudgingProxy } from "./judging.js";
 import type { CheckName } from "../model/check-registry.js";
@@ -157,21 +152,8 @@ export async function runProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
  * error of the judge's own, or nothing at all was judged.
  */
 function finish(report: RunReport, proxy: JudgingProxy, values: ProxyValues): number {
-  const judge = proxy.judge;
-  const redact = (text: string) => judge.redact(text);
-  if (values.overlay) {
-    markKnownBehaviours(report.api, report.failures);
-    report.overlay = overlayOutcome(report.api, values.overlay, {
-      baseUrl: report.baseUrl,
-      exchanges: report.exchanges ?? [],
-      failures: report.failures,
-      ran: checkRan(report),
-    });
-  }
-  process.stdout.write(consoleReport(report, redact));
-  if (values.json) writeFileSync(values.json, jsonReport(report, redact));
-  if (values.junit) writeFileSync(values.junit, junitReport(report, redact));
-  if (values.html) writeFileSync(values.html, htmlReport(report, redact));
+  const redact = (text: string) => proxy.judge.redact(text);
+  writeReports(report.api, report, values, undefined, redact, (text) => process.stdout.write(text));
   const { newFailures, couldNotRun } = verdict(report);
   const judged = report.passive?.judged ?? 0;
   const entries = report.passive?.entries ?? 0;
