@@ -2,8 +2,9 @@
 // `x-cause`, as `contracts overlay record` writes them; an action without one is its own cause) whether the run saw
 // the deviation again (confirmed), answered the operations it names without it (no longer seen: fixed, the action can
 // go), or did not reach them. The run's recorded exchanges are read again against the canonical contract (the same
-// reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways. A
-// behaviour (`x-known-behaviours` on an operation) is confirmed by the run's own failures: those it names are known.
+// reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways; so is an
+// undocumented response (responses.ts), reached where the run ran its check on one of its operations. A behaviour
+// (`x-known-behaviours` on an operation) is confirmed by the run's own failures: those it names are known.
 import { type ApiName, canonicalContract, loadContract } from "../../lib/contract/index.js";
 import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
@@ -12,6 +13,7 @@ import type { RecordedExchange } from "../model/recorded-traffic.js";
 import { causeOf } from "../report/causes.js";
 import type { FailureRecord } from "../report/ledger.js";
 import { deviationsOf } from "./deviations.js";
+import { undocumentedResponseOf } from "./responses.js";
 
 /** The extension of an operation that lists, by cause, what its deployment does that a schema cannot say. */
 export const KNOWN_BEHAVIOURS = "x-known-behaviours";
@@ -97,12 +99,14 @@ export function overlayOutcome(
     reached.add(operationId);
     for (const deviation of deviationsOf(api, operationId, response.status, response.body))
       seen.add(causeOf(deviation));
+    const undocumented = undocumentedResponseOf(api, operationId, response);
+    if (undocumented) seen.add(causeOf(undocumented));
   }
   for (const failure of run.failures) seen.add(causeOf(failure));
   const behaviourReached = (entry: OverlayCause, check: unknown) =>
     typeof check === "string" && entry.operations.some((operationId) => run.ran(check, operationId));
   const causes = new Map<string, OverlayCause>();
-  /** The check of each behaviour cause (its first action's `x-check`). */
+  /** The check of each behaviour and undocumented response cause (its first action's `x-check`). */
   const checks = new Map<string, unknown>();
   overlay.actions.forEach((action, index) => {
     if (action["x-examples-of"]) return; // the examples in the deployment's shape: documentation, not a deviation
@@ -112,8 +116,8 @@ export function overlayOutcome(
     const operations = action["x-operations"];
     if (Array.isArray(operations)) entry.operations.push(...operations.map(String));
     if (action["x-check"] && action.description) entry.description = action.description;
-    if (action.update && typeof action.update === "object" && KNOWN_BEHAVIOURS in action.update && action["x-check"])
-      checks.set(cause, action["x-check"]);
+    const behaviour = action.update && typeof action.update === "object" && KNOWN_BEHAVIOURS in action.update;
+    if ((behaviour || action["x-response"]) && action["x-check"]) checks.set(cause, action["x-check"]);
     causes.set(cause, entry);
   });
   const shapeReached = (entry: OverlayCause) => entry.operations.some((operationId) => reached.has(operationId));

@@ -2,8 +2,10 @@
 // failing response_schema_conformance location (deviations.ts), each with its evidence in `x-` fields: the check,
 // the operations, an exchange as the report has it (redacted), what was observed and the seed sentence it departs
 // from. Nothing the report did not prove goes in: a deviation is read again from the failure's own recorded body.
-// What a schema cannot say (a 405 page without Allow, a 500 HTML page, valid data refused) is recorded as a behaviour:
-// an `x-known-behaviours` entry, by cause, on each operation it failed on, which a run with the overlay reads.
+// An answer with a status or media type the operation does not document (a 500 HTML page) is recorded as a response
+// of the operation (responses.ts). What an OpenAPI document cannot say (a 405 page without Allow to a method no
+// operation documents, a server error, valid data refused) is recorded as a behaviour: an `x-known-behaviours` entry,
+// by cause, on each operation it failed on, which a run with the overlay reads.
 import {
   type ApiName,
   canonicalContract,
@@ -21,6 +23,7 @@ import { CHECK_LIST } from "../model/check-registry.js";
 import { type Deviation, deviationsOf, SCHEMA_CHECK } from "./deviations.js";
 import { exampleActions } from "./examples.js";
 import { KNOWN_BEHAVIOURS, type KnownBehaviour } from "./outcome.js";
+import { responseActions } from "./responses.js";
 
 /** A JSONPath (RFC 9535) that selects exactly the node at a JSON Pointer: `$.components.schemas['a/b']`. */
 export function jsonPathOf(pointer: string): string {
@@ -212,16 +215,7 @@ function behaviourActions(report: RunReport, failures: FailureRecord[]): Overlay
       exchange: exchangeOf(cause.reproduction),
       breaks: cause.breaks,
     };
-    const proof: Proof = {
-      "x-check": cause.check,
-      "x-operations": operations,
-      "x-exchange": behaviour.exchange,
-      // What the check enforces, a seed's section or a standard's: a 500 page breaks RFC 9110, no seed sentence.
-      "x-enforces": CHECK_LIST.find((check) => check.name === cause.check)?.enforces ?? null,
-      ...(cause.breaks.length
-        ? { "x-seed-sentence": cause.breaks[0] }
-        : { "x-seed-sentence": null, "x-seed-sentence-missing": "no seed sentence names what this cause breaks" }),
-    };
+    const proof = failureProof(report.api, cause.reproduction, operations);
     return operations.map((operationId, index) => ({
       target: jsonPathOf(contract.findOperation(operationId)!.pointer),
       description: `The deployment fails ${cause.check} on ${operations.join(", ")}: ${cause.message}`,
@@ -230,6 +224,21 @@ function behaviourActions(report: RunReport, failures: FailureRecord[]): Overlay
       ...(index === 0 ? proof : {}),
     }));
   });
+}
+
+/** The evidence of a cause the run's failures proved (a behaviour, an undocumented response), on its first action. */
+function failureProof(api: ApiName, failure: FailureRecord, operations: string[]): Proof {
+  const breaks = groupCauses(api, [failure])[0]!.breaks;
+  return {
+    "x-check": failure.check,
+    "x-operations": operations,
+    "x-exchange": exchangeOf(failure),
+    // What the check enforces, a seed's section or a standard's: a 500 page breaks RFC 9110, no seed sentence.
+    "x-enforces": CHECK_LIST.find((check) => check.name === failure.check)?.enforces ?? null,
+    ...(breaks.length
+      ? { "x-seed-sentence": breaks[0] }
+      : { "x-seed-sentence": null, "x-seed-sentence-missing": "no seed sentence names what this cause breaks" }),
+  };
 }
 
 /** The deviations the report's failing response_schema_conformance verdicts proved, grouped by cause. */
@@ -258,11 +267,19 @@ export function overlayFromReport(report: RunReport, source: string): OverlayDoc
     evidence.map(({ deviation, failure }) => ({ cause, deviation, status: failure.response!.status })),
   );
   const shapes = new Set(sorted.flatMap(([, evidence]) => evidence.map((e) => e.failure)));
+  const responses = responseActions(
+    report.api,
+    report.failures.filter((failure) => !shapes.has(failure)),
+    { source, finishedAt: report.finishedAt },
+    (failure, operations) => failureProof(report.api, failure, operations),
+    jsonPathOf,
+  );
   const actions = [
     ...sorted.flatMap(([cause, evidence]) => actionsOf(report.api, cause, evidence)),
+    ...responses.actions,
     ...behaviourActions(
       report,
-      report.failures.filter((failure) => !shapes.has(failure)),
+      report.failures.filter((failure) => !shapes.has(failure) && !responses.explained.has(failure)),
     ),
     ...exampleActions(report.api, seen, jsonPathOf),
   ];

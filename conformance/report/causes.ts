@@ -14,10 +14,13 @@ import type { FailureRecord } from "./ledger.js";
 
 /**
  * What makes a cause: of a failure (or of a verdict, which has the same fields), its check, where and reason; of a
- * deviation an overlay records (conformance/overlay/deviations.ts), its check and the schema location it breaks.
+ * deviation an overlay records (conformance/overlay/deviations.ts), its check and the schema location it breaks; of
+ * an undocumented answer it records (conformance/overlay/responses.ts), its check, status and media type.
  */
 export type CauseInput =
-  Pick<FailureRecord, "check" | "message" | "where" | "place"> | { check: string; location: string };
+  | Pick<FailureRecord, "check" | "message" | "where" | "place">
+  | { check: string; location: string }
+  | { check: string; status: number; mediaType: string };
 
 /**
  * The reason with run-specific values replaced by placeholders (ids, numbers, quoted values, URLs, positions).
@@ -44,12 +47,14 @@ export function causeReason(message: string): string {
 }
 
 /**
- * The cause of a failure, `check | where | place` (located) or `check | where | reason`, or of a deviation,
- * `check | schema location`: the same for the same fault on any operation, in any run. A schema location is the same
- * in every run as it is, and is kept whole: two branches of a union (`anyOf/0`, `anyOf/1`) are two places an overlay
- * changes, two causes.
+ * The cause of a failure, `check | where | place` (located) or `check | where | reason`, of a deviation,
+ * `check | schema location`, or of an undocumented answer, `check | status 500 text/html`: the same for the same
+ * fault on any operation, in any run. A schema location is the same in every run as it is, and is kept whole: two
+ * branches of a union (`anyOf/0`, `anyOf/1`) are two places an overlay changes, two causes.
  */
 export function causeOf(input: CauseInput): string {
+  if ("status" in input)
+    return [input.check, `status ${input.status} ${input.mediaType || "without a body"}`].join(" | ");
   if ("location" in input) return [input.check, input.location].join(" | ");
   if (input.place) return [input.check, normalizeReason(input.where ?? ""), placeText(input.place)].join(" | ");
   return reasonKey(input);

@@ -40,6 +40,12 @@ describe("the deployment's shapes beyond the runner", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^\+ \/paths\/~1api~1overlay\/get\/.*\/examples\/twoOverlays\/value\/data\/overlay: \[/),
     );
+    // The 500 HTML page, a response of the operations it answered.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\+ \/paths\/~1api~1channel~1\{id\}\/get\/responses\/500: \{.*"text\/html":\{"schema":\{"type":"string"\}\}/,
+      ),
+    );
   });
 
   it("the docs site shows it as a page of the links reference: the operations, linked to their sections, and each place before and after", async () => {
@@ -117,6 +123,13 @@ describe("the deployment's shapes beyond the runner", () => {
       expect(list.error).toBe(0);
       expect(Object.keys(list.data)).toContain("overlay");
       expect(Object.keys(list.data)).not.toContain("cta");
+      // Asked for the 500 the deployment answers a path id with, as a browser asks, it serves the recorded HTML
+      // response beside the documented JSON error.
+      const page = await fetch(`http://127.0.0.1:${port}/api/channel/1`, {
+        headers: { ...headers, Prefer: "code=500", Accept: "text/html" },
+      });
+      expect(page.status).toBe(500);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
       const added = (await (
         await fetch(`http://127.0.0.1:${port}/api/campaign/add`, {
           method: "POST",

@@ -11,7 +11,8 @@ import { type OverlayDocument, overlayProblems } from "../../lib/contract/overla
 import { conformInProcess } from "../support/conform.js";
 import { driftedLinksFixture, type RecordedOverlay } from "../support/drifted-links.js";
 
-const { env, dir, overlayFile, drifted, args, failing, recorded, causes, shapes, behaviours } = driftedLinksFixture();
+const { env, dir, overlayFile, drifted, args, failing, recorded, causes, shapes, responses, behaviours } =
+  driftedLinksFixture();
 let firstRun: RecordedOverlay["firstRun"];
 let overlay: OverlayDocument;
 let recordOutput: string;
@@ -79,10 +80,29 @@ describe("a links deployment that drifted from its docs", () => {
     expect(behaviours().find((action) => action["x-check"] === "allow_header")!["x-seed-sentence"]).toMatch(
       /RFC 9110 §15\.5\.6/,
     );
-    // The 500 page a path id that is not a whole number gets.
+    // The 500 page a path id that is not a whole number gets: a server error stays a behaviour, and its HTML is a
+    // response of each operation it answered, which OpenAPI can say, as loose as the evidence (a text).
     expect(behaviours().map((action) => action["x-exchange"])).toContainEqual(
       expect.objectContaining({ response: expect.objectContaining({ status: 500 }) }),
     );
+    const [page, ...otherPages] = responses();
+    expect(otherPages).toEqual([]);
+    expect(page!["x-response"]).toEqual({ status: 500, mediaType: "text/html" });
+    expect(page!["x-check"]).toBe("content_type_conformance");
+    expect(page!["x-operations"]).toEqual(expect.arrayContaining(["listChannelItems"]));
+    const onOperations = overlay.actions.filter((action) => action["x-cause"] === page!["x-cause"]);
+    expect(onOperations).toHaveLength((page!["x-operations"] as string[]).length);
+    for (const action of onOperations) {
+      expect(action.target).toMatch(/^\$\.paths\['\/api\/[^']+'\]\.\w+\.responses$/);
+      const response = (action.update as Record<string, { description: string; content: Record<string, unknown> }>)[
+        "500"
+      ]!;
+      expect(response.content["text/html"]).toEqual({ schema: { type: "string" } });
+      // What the operation documented for a 500 before (its JSON error, by `default`) stays documented.
+      expect(response.content["application/json"]).toEqual(expect.any(Object));
+      expect(response.description).toContain(`from the run of ${firstRun.report.finishedAt}`);
+      expect(response.description).toContain(String(page!["x-cause"]));
+    }
     // The exchanges are the report's, redacted: the API key never appears.
     expect(readFileSync(overlayFile, "utf8")).not.toContain(env.LINKS_TOKEN);
     expect(recordOutput).toMatch(/review them before you commit the overlay/);

@@ -69,8 +69,10 @@ export function driftedLinksFixture() {
     causes,
     /** The causes of a wrong shape, recorded as schema changes. */
     shapes: () => causes().filter((action) => action["x-schema-location"]),
-    /** The causes a schema cannot say (the router's 405 and 500 pages), recorded as x-known-behaviours. */
-    behaviours: () => causes().filter((action) => !action["x-schema-location"]),
+    /** The answers of a status or media type the contract does not document, recorded as responses. */
+    responses: () => causes().filter((action) => action["x-response"]),
+    /** The causes OpenAPI cannot say (the router's 405 page, a server error), recorded as x-known-behaviours. */
+    behaviours: () => causes().filter((action) => !action["x-schema-location"] && !action["x-response"]),
     /** The failures that fail a run: not known (as the overlay's x-known-behaviours make them). */
     failing: (report: { failures: Array<{ check: string; operationId: string; message: string; known?: boolean }> }) =>
       report.failures.filter((f) => !f.known).map((f) => `${f.check} on ${f.operationId}: ${f.message}`),
