@@ -58,6 +58,11 @@ export type ProgressEvent =
   /** An item of the plan starts (`itemId`: the item, for an operation's own; a step's phase names the step). */
   | { type: "operation"; operationId: string; phase: string; itemId?: number }
   | { type: "request"; count: number }
+  /**
+   * The plan is made: its cases, the requests they are expected to send, the budget's cap on requests (undefined:
+   * none) and the rate limit's interval between requests (undefined: none), for the expected duration.
+   */
+  | { type: "plan"; cases: number; requests: number; maxRequests?: number; msPerRequest?: number }
   /** A failure not recorded before (redacted, with its cause's key). */
   | { type: "failure"; failure: FailureRecord };
 

@@ -292,6 +292,14 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     writes.keepForSequences(sequencedKinds(context), options.api === "pay" && options.checks.has("nonce_replay"));
     const plan = planRun(context, selected, skipped);
     items = plan.items;
+    const rate = context.options.rateLimit ?? context.declaredRateLimit;
+    options.onProgress?.({
+      type: "plan",
+      cases: items.length,
+      requests: items.reduce((sum, item) => sum + item.cost, 0),
+      maxRequests: budget.maxRequests,
+      msPerRequest: rate ? (rate.windowSeconds * 1000) / rate.limit : undefined,
+    });
     planner = plannerOf(parts, items, budget, startedAt);
     await executePlan(parts, planner, plan.cases);
   } catch (caught) {

@@ -15,10 +15,12 @@ import { overlayFromReport } from "./record.js";
 
 export const OVERLAY_USAGE = `contracts overlay record <api> --from-json <report> [--output <file>]
   Write an OpenAPI Overlay 1.0 document of the deviations a conformance run's --json report proved: one cause per
-  failing response_schema_conformance schema location, and every other cause of failure (a 405 page without Allow, a
-  500 HTML page, valid data refused) as an x-known-behaviours entry on each operation it failed on, which a run with
-  --overlay reports as known. Each carries the check, the operations, an exchange (redacted as in the report) and the
-  seed sentence it departs from in x- fields. Record from a run that reached its whole plan (it says when not).
+  failing response_schema_conformance schema location; an answer of a status or media type an operation does not
+  document (a 500 HTML page) as a response of the operation; and every other cause of failure (a 405 page without
+  Allow to a method no operation documents, a server error, valid data refused) as an x-known-behaviours entry on
+  each operation it failed on, which a run with --overlay reports as known. Each carries the check, the operations, an exchange (redacted as in the report) and the
+  seed sentence it departs from in x- fields. Record from a run that reached its whole plan (contracts conform
+  --max-requests none, which says how long that takes at the API's rate limit; record says when a run did not).
   Review it, commit it beside the deployment's configuration and pass it with --overlay to conform, proxy, mock and
   npm run generate.
   --from-json <report>  the report (contracts conform ... --json <report>)
@@ -72,7 +74,7 @@ export async function runOverlayCommand(argv: string[]): Promise<number> {
   const budget = report.budget;
   if (budget && budget.notReached > 0)
     process.stderr.write(
-      `contracts overlay record: the run reached ${budget.reached} of its ${budget.planned} planned cases; a deviation on the other ${budget.notReached} is not recorded. Record from a run that reaches them all (a larger --max-requests or --max-duration).\n`,
+      `contracts overlay record: the run reached ${budget.reached} of its ${budget.planned} planned cases; a deviation on the other ${budget.notReached} is not recorded. Record from a run that reaches them all (--max-requests none: the whole plan, at the API's rate limit).\n`,
     );
   if (overlay.actions.length === 0) {
     process.stderr.write(`contracts overlay record: the report proves no deviation on ${api}: nothing to record\n`);

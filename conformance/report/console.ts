@@ -85,6 +85,10 @@ export function progressPrinter(
         if (io.tty) io.err(`\r\u001b[2K${line()}`);
         return;
       }
+      if (event.type === "plan") {
+        io.err(`${planLine(event)}\n`);
+        return;
+      }
       if (event.type === "failure") {
         failures += 1;
         const { failure } = event;
@@ -112,6 +116,21 @@ export function progressPrinter(
       else if (started) io.err(`${line().replace(/^\[\w+\] [^·]*· /, `[${api}] done · `)}\n`);
     },
   };
+}
+
+/**
+ * What the run is about to do and how long it expects to take at the rate limit: `plan: 143 cases, about 180
+ * requests, all within the budget; about 6 min at the rate limit`, or which part of it the budget reaches.
+ */
+export function planLine(plan: Extract<ProgressEvent, { type: "plan" }>): string {
+  const capped = plan.maxRequests !== undefined && plan.requests > plan.maxRequests;
+  const sent = capped ? plan.maxRequests! : plan.requests;
+  const reach = capped
+    ? `the budget of ${plan.maxRequests} requests reaches part of it (--max-requests none runs it all)`
+    : "all within the budget";
+  const minutes = plan.msPerRequest === undefined ? undefined : Math.ceil((sent * plan.msPerRequest) / 60_000);
+  const time = minutes === undefined ? "" : `; about ${minutes} min at the rate limit`;
+  return `plan: ${plan.cases} cases, about ${plan.requests} requests, ${reach}${time}`;
 }
 
 /** A cause's message on one progress line: the report has it in full. */

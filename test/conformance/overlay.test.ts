@@ -10,6 +10,7 @@ import { DEPLOYMENT_DRIFT, type DeploymentDrift } from "../../conformance/oracle
 import { type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
 import { conformInProcess } from "../support/conform.js";
 import { driftedLinksFixture, type RecordedOverlay } from "../support/drifted-links.js";
+import { runContracts } from "../support/processes.js";
 
 const { env, dir, overlayFile, drifted, args, failing, recorded, causes, shapes, responses, behaviours } =
   driftedLinksFixture();
@@ -106,10 +107,32 @@ describe("a links deployment that drifted from its docs", () => {
     // The exchanges are the report's, redacted: the API key never appears.
     expect(readFileSync(overlayFile, "utf8")).not.toContain(env.LINKS_TOKEN);
     expect(recordOutput).toMatch(/review them before you commit the overlay/);
-    // The first run stopped at its budget: the record says what it did not reach.
-    expect(firstRun.report.budget!.notReached).toBeGreaterThan(0);
-    expect(recordOutput).toMatch(
-      /the run reached \d+ of its \d+ planned cases; a deviation on the other \d+ is not recorded/,
+    // The recording run reached its whole plan, and said at its start what it would take; so the `nextpage` of the
+    // last pages, which the default budget never reached, is recorded too.
+    expect(firstRun.stderr).toMatch(/^plan: \d+ cases, about \d+ requests, all within the budget/m);
+    expect(firstRun.report.budget?.notReached ?? 0).toBe(0);
+    expect(recordOutput).not.toMatch(/planned cases/);
+    const nextpages = shapes().filter((action) => /\/nextpage$/.test(String(action["x-schema-location"])));
+    expect(nextpages.length, JSON.stringify(shapes().map((a) => a["x-schema-location"]))).toBeGreaterThan(1);
+  });
+
+  it("a run the budget stopped: the record says what it did not reach", async () => {
+    const cut = await conformInProcess(args((await drifted()).url, "--max-requests", "20"), env);
+    expect(cut.stderr).toMatch(
+      /^plan: .*the budget of 20 requests reaches part of it \(--max-requests none runs it all\)/m,
+    );
+    const record = runContracts([
+      "overlay",
+      "record",
+      "links",
+      "--from-json",
+      cut.files.json,
+      "-o",
+      join(dir, "cut.yaml"),
+    ]);
+    await record.exit;
+    expect(record.stderr()).toMatch(
+      /the run reached \d+ of its \d+ planned cases; a deviation on the other \d+ is not recorded.*--max-requests none/,
     );
   });
 
