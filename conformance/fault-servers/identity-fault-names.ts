@@ -34,6 +34,11 @@ export const IDENTITY_FAULTS = [
   "logout-open-redirect",
   "logout-drops-state",
   "logout-keeps-session",
+  // Checks that once passed with nothing behind them (issue 62): prompt=login answered with a one-click "Continue with
+  // alice" page, no credentials asked (Core §3.1.2.1's SHOULD: a warning, a failure under --strict); a provider that
+  // keeps no session at all, so that logout_ends_session has nothing to prove and is skipped.
+  "prompt-ignored-one-click",
+  "no-session",
   // A refusal with the wrong status: replayed, misdirected and unverified codes refused with 403 access_denied (not
   // RFC 6749 §5.2's 400 invalid_grant). Still refusals: only status_code_conformance fails.
   "code-refused-403",

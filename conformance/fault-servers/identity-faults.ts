@@ -241,6 +241,15 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("logout-drops-state"),
   },
   {
+    name: "identity-prompt-ignored-one-click",
+    api: "identity",
+    check: "prompt_login",
+    // Core §3.1.2.1 says SHOULD prompt: a warning without --strict (identity-session-evidence.test.ts).
+    breaks: 'prompt=login with a session answers with a one-click "Continue with alice" page, no credentials asked',
+    args: [...FLOWS, "--strict"],
+    start: identity("prompt-ignored-one-click"),
+  },
+  {
     name: "identity-logout-keeps-session",
     api: "identity",
     check: "logout_ends_session",

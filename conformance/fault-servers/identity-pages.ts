@@ -76,6 +76,14 @@ export function signInPage(variant: IdentityVariant, id: string, problem = ""): 
   );
 }
 
+/** A "continue as" page: one click signs the user in again, without asking for the credentials. */
+export const continueAsPage = (id: string, login: string): Reply =>
+  html(
+    200,
+    "Welcome back",
+    `<h1>Welcome back</h1><form method="post" action="/continue"><input type="hidden" name="request" value="${id}"><button type="submit">Continue with ${escape(login)}</button></form>`,
+  );
+
 /** Keycloak's consent page: one form, the accept and the cancel button side by side; cancel wins when both are sent. */
 export function consentPage(id: string, scope: string[], headers: Record<string, string>): Reply {
   return html(

@@ -31,6 +31,7 @@ import { looselyMatches, postLogoutRegistered } from "./identity-redirects.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import {
   consentPage,
+  continueAsPage,
   cookieOf,
   errorPage,
   escape,
@@ -195,6 +196,11 @@ class FaultProvider implements ProviderState {
       (details.maxAge === undefined || fault === "max-age-ignored" || now() - session.authTime <= details.maxAge);
     const reuse = session && fresh && (!prompts.includes("login") || fault === "prompt-login-ignored");
     if (reuse) return this.issueCode(details, session.authTime);
+    if (session && prompts.includes("login") && fault === "prompt-ignored-one-click") {
+      const id = randomBytes(12).toString("hex");
+      this.consents.set(id, { request: details, session: cookieOf(request, SESSION_COOKIE)! });
+      return continueAsPage(id, this.signIn.get("login") ?? "");
+    }
     if (prompts.includes("none") && fault !== "prompt-none-shows-page")
       return this.backTo(details, { error: "login_required", error_description: "The user is not signed in" });
     const id = randomBytes(12).toString("hex");
@@ -206,6 +212,7 @@ class FaultProvider implements ProviderState {
   signedIn(request: PendingAuthorization): Reply {
     const sessionId = randomBytes(16).toString("hex");
     const authTime = now();
+    if (this.fault === "no-session") return this.issueCode(request, authTime);
     this.sessions.set(sessionId, { authTime });
     const cookie = { "Set-Cookie": `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax` };
     if (this.variant !== "consent-page" && this.variant !== "scope-consent")
@@ -244,6 +251,17 @@ class FaultProvider implements ProviderState {
           headers: reply.headers?.["Set-Cookie"] ? { "Set-Cookie": reply.headers["Set-Cookie"] } : {},
         }
       : reply;
+  }
+
+  /** The one click of the "continue as" page: a new auth_time, as if the user had signed in again. */
+  async continueAs(request: IncomingMessage): Promise<Reply> {
+    const id = new URLSearchParams(await readText(request)).get("request") ?? "";
+    const consent = this.consents.get(id);
+    if (!consent) return errorPage("Sign-in error", "The sign-in request expired.");
+    this.consents.delete(id);
+    const authTime = now();
+    this.sessions.set(consent.session, { authTime });
+    return this.issueCode(consent.request, authTime);
   }
 
   async signInCancel(request: IncomingMessage): Promise<Reply> {
@@ -311,6 +329,7 @@ class FaultProvider implements ProviderState {
     if (route === "POST /sign-in") return this.signInSubmit(request);
     if (route === "POST /sign-in/cancel") return this.signInCancel(request);
     if (route === "POST /consent") return this.consentSubmit(request);
+    if (route === "POST /continue") return this.continueAs(request);
     // Userinfo also answers POST (OpenID Connect Core §5.3.1), which the contract does not describe.
     if (url.pathname === identityOperationPath("getUserInfo")) return userinfo(this, request);
     const call = await readCall("identity", request);

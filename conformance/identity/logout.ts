@@ -76,7 +76,18 @@ async function openRedirects(
   return attempts;
 }
 
-type LogoutFacts = Partial<Pick<LogoutScenario, "signedIn" | "openRedirects" | "postRedirect" | "afterLogout">>;
+type LogoutFacts = Partial<
+  Pick<LogoutScenario, "signedIn" | "openRedirects" | "beforeLogout" | "postRedirect" | "afterLogout">
+>;
+
+/** prompt=none with the id_token to sign out with: a code shows the session the logout must end. */
+const promptNone = (flow: Flow & Trail, purpose: string, idTokenHint?: string) =>
+  authorize(flow, {
+    scope: "openid",
+    extra: { prompt: "none", ...(idTokenHint ? { id_token_hint: idTokenHint } : {}) },
+    interactive: false,
+    purpose,
+  });
 
 export async function logout(parent: Flow): Promise<LogoutScenario | undefined> {
   const { checks } = parent.context.options;
@@ -99,18 +110,18 @@ export async function logout(parent: Flow): Promise<LogoutScenario | undefined> 
     openRedirectsFound = await openRedirects(flow, idToken, registered);
     idToken = (await signInForLogout(flow)) ?? idToken;
   }
+  const endsSession = checks.has("logout_ends_session");
+  // Fail closed: a provider that keeps no session passes "no code after the logout" with nothing behind it.
+  const beforeLogout = endsSession
+    ? await promptNone(flow, "authorize with prompt=none before signing out (is there a session to end?)", idToken)
+    : undefined;
   const state = newState();
   const postRedirect = {
     state,
     ...(await signOut(flow, logoutUrl(flow, idToken, registered, state), registered, "sign out (RP-initiated logout)")),
   };
-  const found = { signedIn: true, openRedirects: openRedirectsFound, postRedirect };
-  if (!checks.has("logout_ends_session") || !postRedirect.navigation.arrived) return scenario(found);
-  const afterLogout = await authorize(flow, {
-    scope: "openid",
-    extra: { prompt: "none" },
-    interactive: false,
-    purpose: "authorize with prompt=none after signing out",
-  });
+  const found = { signedIn: true, openRedirects: openRedirectsFound, beforeLogout, postRedirect };
+  if (beforeLogout?.kind !== "code" || !postRedirect.navigation.arrived) return scenario(found);
+  const afterLogout = await promptNone(flow, "authorize with prompt=none after signing out");
   return scenario({ ...found, afterLogout });
 }

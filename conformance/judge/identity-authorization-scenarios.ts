@@ -28,6 +28,7 @@ import {
   promptLogin,
   promptNoneSignedIn,
   promptNoneSignedOut,
+  REAUTHENTICATION_PROMPT_IS_A_SHOULD,
   redirectUriMismatch,
   responseTypeMissing,
   unknownParameterRefused,
@@ -141,8 +142,19 @@ export function judgePromptNoneSignedOut({ attempt }: PromptNoneSignedOutScenari
 /** The exchange a re-authentication's verdict shows: the code's exchange, or the navigation. */
 const shownExchange = (run: Reauthentication) => run.exchanged?.exchange ?? run.attempt.exchange;
 
-export function judgePromptLogin({ run, firstSignIn }: PromptLoginScenario): Finding[] {
-  return [verdictOf("prompt_login", "authorize", promptLogin(run, firstSignIn), shownExchange(run), "prompt=login")];
+/** A code without the credentials asked again breaks only Core's SHOULD: a warning unless --strict. */
+export function judgePromptLogin({ run, firstSignIn }: PromptLoginScenario, context: JudgeContext): Finding[] {
+  const { problem, credentialsNotAsked } = promptLogin(run, firstSignIn);
+  const caseLabel = "prompt=login";
+  const { message, warnings } = assumedProblem(context.options.strict, {
+    check: "prompt_login",
+    operationId: "authorize",
+    caseLabel,
+    problem: credentialsNotAsked,
+    assumption: REAUTHENTICATION_PROMPT_IS_A_SHOULD,
+  });
+  const problems = [problem, message].filter(Boolean).join("; ");
+  return [...warnings, verdictOf("prompt_login", "authorize", problems, shownExchange(run), caseLabel)];
 }
 
 export function judgeMaxAge({ run }: MaxAgeScenario): Finding[] {

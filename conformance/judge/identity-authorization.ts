@@ -143,26 +143,37 @@ export const promptNoneSignedOut = (attempt: Authorization) =>
     : `prompt=none without a session got ${describeAuthorization(attempt)}, expected an error redirect (${WITHOUT_HINT_ERRORS.join(", ")}; OpenID Connect Core §3.1.2.1, §3.1.2.6)`;
 
 /** What a re-authentication got wrong before its auth_time is read: no code, no page shown, the code refused. */
-function reauthenticationProblems(run: Reauthentication, asked: string, didNotAskAgain: string): string[] {
+function reauthenticationProblems(run: Reauthentication, asked: string, didNotAskAgain?: string): string[] {
   const { attempt, exchanged } = run;
   if (attempt.kind !== "code") {
     return [`${asked} got ${describeAuthorization(attempt)} (OpenID Connect Core §3.1.2.1)`];
   }
   const problems: string[] = [];
-  if (!run.manual && attempt.navigation.pages === 0) problems.push(didNotAskAgain);
+  if (didNotAskAgain && !run.manual && attempt.navigation.pages === 0) problems.push(didNotAskAgain);
   if (exchanged && !exchanged.tokens)
     problems.push(`the code was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`);
   return problems;
 }
 
-/** prompt_login: the sign-in is asked again, and the id_token's auth_time is that of the new one. */
-export function promptLogin(run: Reauthentication, firstSignIn: number): string {
-  const problems = reauthenticationProblems(
-    run,
-    "prompt=login",
-    "prompt=login returned a code without showing the sign-in again (OpenID Connect Core §3.1.2.1)",
-  );
-  if (run.attempt.kind !== "code" || !run.exchanged?.tokens) return problems.join("; ");
+/** Why prompt=login answered without asking for the credentials warns: Core recommends the prompt, not requires it. */
+export const REAUTHENTICATION_PROMPT_IS_A_SHOULD =
+  "OpenID Connect Core §3.1.2.1 says that for prompt=login the Authorization Server SHOULD (not MUST) prompt the End-User for reauthentication; it MUST return an error only when it cannot reauthenticate.";
+
+/**
+ * prompt_login: the sign-in is asked again (a form with a password input shown and submitted), and the id_token's
+ * auth_time is that of the new one. `problem` fails the check; `credentialsNotAsked` (a code after no credentials were
+ * asked for, a one-click "continue as" page, with an auth_time that moved forward) breaks only Core's SHOULD.
+ */
+export function promptLogin(
+  run: Reauthentication,
+  firstSignIn: number,
+): { problem: string; credentialsNotAsked: string } {
+  const problems = reauthenticationProblems(run, "prompt=login");
+  const { attempt } = run;
+  if (attempt.kind !== "code" || !run.exchanged?.tokens)
+    return { problem: problems.join("; "), credentialsNotAsked: "" };
+  const asked = run.manual || attempt.navigation.passwordSubmitted === true;
+  const notAsked = `prompt=login returned a code without asking for the credentials again: no form with a password input was shown and submitted (${attempt.navigation.pages} page(s) went on without one; a one-click "continue" page is not a re-authentication, OpenID Connect Core §3.1.2.1)`;
   if (run.authTime !== undefined && run.authTime < run.sentAt - 1)
     problems.push(
       `the id_token's auth_time ${run.authTime} is that of the earlier sign-in (about ${firstSignIn}), not of the new one (OpenID Connect Core §2, §3.1.2.1)`,
@@ -171,7 +182,11 @@ export function promptLogin(run: Reauthentication, firstSignIn: number): string 
     problems.push(
       "the id_token carries no auth_time, so a re-authentication cannot be told (OpenID Connect Core §2: auth_time when requested)",
     );
-  return problems.join("; ");
+  // Fail closed: without the credentials asked and without an auth_time nothing shows a re-authentication.
+  else if (run.authTime === undefined && !asked)
+    problems.push(`${notAsked}, and the id_token carries no auth_time to show a new sign-in`);
+  const problem = problems.join("; ");
+  return { problem, credentialsNotAsked: problem || asked ? "" : notAsked };
 }
 
 /** max_age: a session older than max_age signs in again, and the id_token's auth_time is within max_age. */

@@ -27,7 +27,7 @@ import {
 } from "./identity-discovery.js";
 import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "./identity-logout.js";
 import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinfo.js";
-import { assumedProblem } from "./identity-words.js";
+import { assumedProblem, describeAuthorization } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
 import { grantedScope } from "./identity-claims.js";
@@ -190,8 +190,13 @@ export function judgeLogout(scenario: LogoutScenario, context: JudgeContext): Fi
       ),
     );
   if (!checks.has("logout_ends_session")) return findings;
+  const { beforeLogout } = scenario;
   if (!postRedirect?.navigation.arrived) {
     const reason = "the logout did not complete, see logout_post_redirect";
+    findings.push({ about: "check", name: "logout_ends_session", decision: "skipped", reason });
+  } else if (beforeLogout && beforeLogout.kind !== "code") {
+    // Nothing to prove: "no code after the logout" holds as well for a provider that never kept a session.
+    const reason = `no session to end: prompt=none got no code before the logout (${describeAuthorization(beforeLogout)})`;
     findings.push({ about: "check", name: "logout_ends_session", decision: "skipped", reason });
   } else if (afterLogout)
     findings.push(

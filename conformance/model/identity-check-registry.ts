@@ -237,9 +237,9 @@ export const IDENTITY_CHECK_ENTRIES = {
   prompt_login: {
     apis: ["identity"],
     steps: ["identity"],
-    enforces: "OpenID Connect Core §3.1.2.1",
+    enforces: "OpenID Connect Core §3.1.2.1: the Authorization Server SHOULD prompt for reauthentication",
     catches:
-      "prompt=login that signs the user in from the existing session instead of asking again, or an id_token whose auth_time does not move forward.",
+      'prompt=login answered with a code from the existing session: an id_token whose auth_time does not move forward, or none and no credentials asked, fails; a code after a page that asked for no credentials (no form with a password input shown and submitted, a one-click "continue as" page) with a new auth_time breaks Core\'s SHOULD: a warning, a failure under --strict.',
   },
   max_age: {
     apis: ["identity"],
@@ -273,6 +273,7 @@ export const IDENTITY_CHECK_ENTRIES = {
     apis: ["identity"],
     steps: ["identity"],
     enforces: "OpenID Connect RP-Initiated Logout 1.0 §2",
-    catches: "a session that still signs the user in (prompt=none gets a code) after RP-initiated logout.",
+    catches:
+      "a session that still signs the user in (prompt=none gets a code) after RP-initiated logout; judged only when prompt=none got a code just before the logout, in the same browser (else skipped: no session to end).",
   },
 } as const;

@@ -93,6 +93,11 @@ export interface Navigation {
   failure?: string;
   /** Pages the driver had to act on (sign-in, consent, confirmation) before arriving. */
   pages: number;
+  /**
+   * A form with a password input took a --sign-in value and was submitted on the way: the provider asked for the
+   * credentials (prompt_login's evidence of a re-authentication; a one-click "continue" page is not one).
+   */
+  passwordSubmitted?: boolean;
   /** The address and a text excerpt of the last page, for reports. */
   lastPage?: { url: string; status?: number; text: string };
 }

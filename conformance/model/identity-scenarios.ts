@@ -242,9 +242,14 @@ export interface LogoutScenario extends Identity<"logout"> {
   signedIn: boolean;
   /** Logouts to post_logout_redirect_uri values not registered, when logout_open_redirect ran. */
   openRedirects?: Array<LogoutNavigation & { target: NearMiss }>;
+  /**
+   * prompt=none just before the logout, in the same browser, when logout_ends_session ran: a code proves there was a
+   * session to end.
+   */
+  beforeLogout?: Authorization;
   /** The logout to the registered address, with the state it sent. */
   postRedirect?: LogoutNavigation & { state: string };
-  /** prompt=none after the logout, when the logout arrived and logout_ends_session ran. */
+  /** prompt=none after the logout, when the logout arrived, logout_ends_session ran and there was a session. */
   afterLogout?: Authorization;
 }
 

@@ -31,6 +31,8 @@ interface Walk {
   assignment: string;
   /** The last error of a page that went away under the driver. */
   lastError: string;
+  /** A password input took a --sign-in value and its page went on (or the --sign-in-script got a password page). */
+  passwordSubmitted: boolean;
 }
 
 type LastPage = NonNullable<Navigation["lastPage"]>;
@@ -167,6 +169,11 @@ export class BrowserDriver implements SignInDriver {
     void page.close().catch(() => {});
   }
 
+  /** Where the browser arrived, with what it took to get there. */
+  private arrival(walk: Walk): Navigation {
+    return { arrived: this.arrived, pages: walk.pages, passwordSubmitted: walk.passwordSubmitted };
+  }
+
   private async settle(page: Page): Promise<void> {
     await page.waitForLoadState("load", { timeout: SETTLE_MS }).catch(() => {});
     await page.waitForLoadState("networkidle", { timeout: SETTLE_MS }).catch(() => {});
@@ -184,6 +191,7 @@ export class BrowserDriver implements SignInDriver {
       filledBefore: false,
       assignment: "",
       lastError: "",
+      passwordSubmitted: false,
     };
     // A form posted back to its own address (wrong credentials shown again) navigates without changing the URL.
     const counted = (frame: Frame) => {
@@ -207,7 +215,7 @@ export class BrowserDriver implements SignInDriver {
     for (let step = 0; step < 12; step++) {
       // Arrived already (a redirect straight to the address waited for): nothing on the page to wait for.
       if (!this.arrived) await this.settle(page);
-      if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+      if (this.arrived) return this.arrival(walk);
       const lastPage = await lastPageOf(page);
       if (options.interactive === false)
         return {
@@ -221,7 +229,7 @@ export class BrowserDriver implements SignInDriver {
         stopped = await this.actOn(page, walk, lastPage);
       } catch (error) {
         // The page went away under the driver (a navigation started late): look again at wherever it is now.
-        if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+        if (this.arrived) return this.arrival(walk);
         walk.lastError = firstLine(error);
         continue;
       }
@@ -232,7 +240,7 @@ export class BrowserDriver implements SignInDriver {
         SETTLE_MS,
       );
     }
-    if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+    if (this.arrived) return this.arrival(walk);
     const last = walk.lastError ? ` (last: ${walk.lastError})` : "";
     return {
       failure: `got through more than 12 pages without arriving${last}`,
@@ -261,11 +269,17 @@ export class BrowserDriver implements SignInDriver {
   ): Promise<Navigation | undefined> {
     walk.scriptRan = true;
     walk.pages += 1;
+    // The script is the user's own sign-in: given a page with a password input, it is taken to have answered it.
+    walk.passwordSubmitted ||=
+      (await page
+        .locator("input[type=password]:visible")
+        .count()
+        .catch(() => 0)) > 0;
     try {
       await script(page, { ...this.signIn });
       return undefined;
     } catch (error) {
-      if (this.arrived) return { arrived: this.arrived, pages: walk.pages };
+      if (this.arrived) return this.arrival(walk);
       const failure = `the --sign-in-script failed on ${lastPage.url}: ${firstLine(error)}`;
       return { failure, pages: walk.pages, lastPage };
     }
@@ -274,7 +288,7 @@ export class BrowserDriver implements SignInDriver {
   /** Fills the --sign-in values, ticks the requested scopes and presses on; stops where a person could not go on. */
   private async fillAndPress(page: Page, walk: Walk, lastPage: LastPage): Promise<Navigation | undefined> {
     const asksForPassword = async () => (await page.locator("input[type=password]").count()) > 0;
-    const { filled, assignment } = await fill(page, this.signIn);
+    const { filled, assignment, password } = await fill(page, this.signIn);
     await tickRequestedScopes(page, walk.scopes);
     if (walk.filledBefore && filled > 0 && (await asksForPassword()))
       return {
@@ -291,6 +305,7 @@ export class BrowserDriver implements SignInDriver {
     }
     walk.pages += 1;
     walk.filledBefore ||= filled > 0;
+    walk.passwordSubmitted ||= password;
     if (filled > 0) walk.assignment = assignment;
     return undefined;
   }

@@ -122,6 +122,8 @@ export interface FilledForm {
   filled: string[];
   /** Which field took which key (names only, no values), for the message of a sign-in that fails. */
   assignment: string;
+  /** A password input of the form took a --sign-in value. */
+  password: boolean;
 }
 
 /**
@@ -176,6 +178,7 @@ export function chooseSubmission(
     body,
     filled: [...chosen.assigned.values()],
     assignment: describeAssignment(chosen.assigned, chosen.form.controls),
+    password: [...chosen.assigned.keys()].some((index) => chosen.form.controls[index]!.type === "password"),
   };
 }
 
@@ -219,6 +222,7 @@ export class FormDriver implements SignInDriver {
     const scopes = requestedScopes(start);
     let exchange = await this.send(url.href);
     let pages = 0;
+    let passwordSubmitted = false;
     let submitted: FilledForm | undefined;
     for (let step = 0; step < 20; step++) {
       const response = exchange.response;
@@ -226,7 +230,7 @@ export class FormDriver implements SignInDriver {
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && location) {
         const next = new URL(location, url);
-        if (options.until(next)) return { arrived: next, pages };
+        if (options.until(next)) return { arrived: next, pages, passwordSubmitted };
         url = next;
         exchange = await this.send(url.href);
         continue;
@@ -274,6 +278,7 @@ export class FormDriver implements SignInDriver {
           lastPage,
         };
       pages += 1;
+      passwordSubmitted ||= submission.password;
       submitted = submission;
       const action = new URL(submission.action || url.href, url);
       if (submission.method === "post") {

@@ -9,12 +9,13 @@ export const SETTLE_MS = 5000;
 /**
  * Fills the --sign-in values into the visible fields they name, in the one form (or the fields outside any form)
  * that takes the most of them, as a person picks one way of signing in on a page that offers several; returns
- * how many were filled, and which field took which key (names only, no values) for the message of a failed sign-in.
+ * how many were filled, which field took which key (names only, no values) for the message of a failed sign-in, and
+ * whether a password input took one.
  */
 export async function fill(
   page: Page,
   signIn: Record<string, string>,
-): Promise<{ filled: number; assignment: string }> {
+): Promise<{ filled: number; assignment: string; password: boolean }> {
   const fields: Array<FieldInfo & { form: number; options?: string[] }> = await page.evaluate(() => {
     const visible = (el: Element) =>
       !!(el as HTMLElement).offsetParent || (el as HTMLElement).getClientRects().length > 0;
@@ -59,7 +60,8 @@ export async function fill(
     else await target.fill(signIn[key]!, { timeout: SETTLE_MS });
     await target.evaluate((el) => el.setAttribute("data-conform-field", "1"));
   }
-  return { filled: plan.size, assignment: describeAssignment(plan, fields) };
+  const password = [...plan.keys()].some((index) => fields[index]!.type === "password");
+  return { filled: plan.size, assignment: describeAssignment(plan, fields), password };
 }
 
 /**

@@ -42,6 +42,11 @@ async function expectPass(url: string, seed: number, args: string[] = [], skippe
   ).toEqual([]);
   for (const { name } of IDENTITY_CHECKS.filter((c) => !skipped.includes(c.name)))
     expect(checkOf(report, name).passed, `${name} did not run\n${output}`).toBeGreaterThan(0);
+  // Its sign-in asks for the password again on prompt=login: no warning that it did not (issue 62).
+  expect(
+    report.warnings.filter((w) => w.check === "prompt_login"),
+    output,
+  ).toEqual([]);
   expect(code, output).toBe(0);
   return report;
 }

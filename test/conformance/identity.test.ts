@@ -17,7 +17,12 @@ import { identityOperationPath } from "../../conformance/identity/paths.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { FormDriver } from "../../conformance/sign-in/form.js";
 import { Transport } from "../../conformance/send/transport.js";
-import { checkOf as check, conformIdentity as conform, failingChecks as failing } from "../support/conform-cli.js";
+import {
+  checkOf as check,
+  conformIdentity as conform,
+  failingChecks as failing,
+  SIGN_IN_DRIVERS,
+} from "../support/conform-cli.js";
 import { startTestServer } from "../support/http.js";
 import { testPort } from "../support/ports.js";
 import { type RunningCommand, runContracts } from "../support/processes.js";
@@ -33,12 +38,6 @@ async function start(options: Parameters<typeof startIdentityServer>[0]): Promis
   servers.push(server);
   return server;
 }
-
-/** The sign-in drivers a page is tried with: HTML forms (the default) and Chromium (--browser). */
-const SIGN_IN_DRIVERS = [
-  ["form", []],
-  ["browser", ["--browser"]],
-] as const;
 
 describe.concurrent("correct providers: every identity check runs and none fails", () => {
   /** Nothing fails, and every check named ran and passed (all identity checks by default). */

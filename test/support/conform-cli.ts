@@ -53,6 +53,12 @@ export function identityRunArgs(baseUrl: string, args: string[]): string[] {
   return ["identity", "--base-url", baseUrl, "--seed", "7", "--max-examples", "2", ...args];
 }
 
+/** The sign-in drivers a page is tried with: HTML forms (the default) and Chromium (--browser). */
+export const SIGN_IN_DRIVERS = [
+  ["form", []],
+  ["browser", ["--browser"]],
+] as const;
+
 /** `contracts conform identity` against `baseUrl` (identityRunArgs). */
 export function conformIdentity(baseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return conformWithCli(identityRunArgs(baseUrl, args), env);
