@@ -6,6 +6,7 @@ import type { Judge } from "./judge/judge.js";
 import type { WriteBudget } from "./plan/write-budget.js";
 import type { LinkValues } from "./send/link-values.js";
 import type { ResourceTracker } from "./send/resources.js";
+import type { IssuedTokens } from "./identity/issued-tokens.js";
 
 export interface ItemParts {
   /** Options and contract facts, read-only. */
@@ -16,6 +17,8 @@ export interface ItemParts {
   writes: WriteBudget;
   /** The resources the run created, deleted at its end. */
   tracker: ResourceTracker;
+  /** identity: the tokens the run obtained, revoked at its end (identity/cleanup.ts). */
+  tokens: IssuedTokens;
   /** The values the Link Objects give, each source called once per run. */
   linkValues: LinkValues;
 }

@@ -23,6 +23,7 @@ import { Planner } from "./plan/planner.js";
 import { WriteBudget } from "./plan/write-budget.js";
 import { buildReport, type RunReport } from "./report/report.js";
 import { cleanUp, ResourceTracker } from "./send/resources.js";
+import { IssuedTokens } from "./identity/issued-tokens.js";
 import { Sender } from "./send/sender.js";
 import { LinkValues } from "./send/link-values.js";
 import { sequencedKinds } from "./steps/sequences.js";
@@ -65,6 +66,7 @@ export function startRun(options: RunOptions): RunParts {
     ledger,
     writes: new WriteBudget(options.maxWrites),
     tracker: new ResourceTracker(),
+    tokens: new IssuedTokens(),
     linkValues: new LinkValues(context),
   };
 }
@@ -308,6 +310,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     // Cleanup runs whatever happened before: a failure, an exception or Ctrl-C (a second one is the CLI's).
     sender.transport.ignoreInterrupts();
     await cleanUp(context, sender.forItem(undefined), tracker);
+    if (options.api === "identity") {
+      // Loaded only here, as the identity step is: openid-client sends the revocations.
+      const { revokeIssuedTokens } = await import("./identity/cleanup.js");
+      tracker.endedElsewhere(await revokeIssuedTokens(context, sender.forItem(undefined), parts.tokens));
+    }
   }
   if (error) throw error;
   return buildReport(context, ledger, {

@@ -17,6 +17,7 @@ import type { Exchange } from "../model/exchange.js";
 import type { SignInDriver } from "../sign-in/driver.js";
 import type { Navigation } from "../model/identity-facts.js";
 import { type IdentityOperationId } from "./paths.js";
+import type { IssuedTokens } from "./issued-tokens.js";
 
 /**
  * The parts of a run the identity flows use: the facts and options, the identity step's sender and the judge (the
@@ -26,6 +27,8 @@ export interface IdentityParts {
   context: RunContext;
   send: CaseSender;
   judge: ScenarioJudge;
+  /** The tokens the run obtained, revoked at its end (cleanup.ts). */
+  tokens: IssuedTokens;
 }
 
 /** One run's way through the provider: the parts and the sign-in driver. */
@@ -188,7 +191,7 @@ function authorizationOutcome(
 
 /**
  * Sends a request to the token endpoint (an operation of the contract, judged as anything the provider may answer)
- * and registers the tokens it issues as secrets, so that no output shows them.
+ * and registers the tokens it issues as secrets, so that no output shows them, and as the run's to revoke at its end.
  */
 export async function exchangeCode(
   parts: IdentityParts & Trail,
@@ -208,6 +211,7 @@ export async function exchangeCode(
     if (typeof value === "string") context.secrets.add(value, `<${name}>`);
   }
   hideSecretClaims(context.secrets, exchange);
+  parts.tokens.noteResponse(tokens, label);
   judge.exchange(model, exchange, "any", label);
   return addToTrail(parts, role, "exchangeToken", label, exchange);
 }

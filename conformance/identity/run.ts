@@ -44,6 +44,7 @@ import {
 } from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { CheckName } from "../model/check-registry.js";
+import type { IssuedTokens } from "./issued-tokens.js";
 
 /**
  * The identity step: discovery and JWKS, then the flows through a sign-in driver. Every request goes through the
@@ -53,8 +54,9 @@ export async function runIdentityChecks(
   context: RunContext,
   send: CaseSender,
   judge: ScenarioJudge,
+  tokens: IssuedTokens,
 ): Promise<Scenario[]> {
-  const parts: IdentityParts = { context, send, judge };
+  const parts: IdentityParts = { context, send, judge, tokens };
   const scenarios: IdentityScenario[] = [];
   const { checks, credentials, operations } = context.options;
   const selected = (...ids: string[]) => operations.length === 0 || ids.some((id) => operations.includes(id));

@@ -30,6 +30,11 @@ export class ResourceTracker {
     return resource;
   }
 
+  /** Resources the run ended otherwise than by a delete operation (identity's revoked tokens, identity/cleanup.ts). */
+  endedElsewhere(resources: TrackedResource[]): void {
+    this.resources.push(...resources);
+  }
+
   kindOf(resource: TrackedResource): ResourceKind {
     return this.kinds.get(resource)!;
   }

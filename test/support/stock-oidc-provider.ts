@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
+import type { StockStore } from "./stock-oidc-store.js";
 
 /** The seed's client registration (the fault servers' demo credentials, so the runs share their environment). */
 export const STOCK_CLIENT = {
@@ -56,6 +57,12 @@ export interface StockProviderOptions {
   scopeClaimsInIdToken?: boolean;
   /** oidc-provider's claimsParameter feature (OpenID Connect Core §5.5, OPTIONAL; off by default). */
   claimsParameter?: boolean;
+  /** oidc-provider's revocation feature (RFC 7009; off by default): discovery advertises its revocation_endpoint. */
+  revocation?: boolean;
+  /** Its storage adapter, for a test that counts what the provider holds (stock-oidc-store.ts). */
+  store?: StockStore;
+  /** Called with each request's path before the provider sees it: a test can hold one until it is ready. */
+  beforeRequest?: (path: string) => Promise<void>;
 }
 
 /** oidc-provider's `routes` of the endpoints the seed's table names. */
@@ -68,7 +75,7 @@ export interface StockRoutes {
 }
 
 /** The seed's fixed paths (its endpoint table); discovery is oidc-provider's own /.well-known/openid-configuration. */
-const SEED_ROUTES: StockRoutes = {
+export const SEED_ROUTES: StockRoutes = {
   authorization: "/login/oauth/authorize",
   token: "/api/login/oauth/access_token",
   userinfo: "/api/userinfo",
@@ -100,7 +107,11 @@ function configuration(options: StockProviderOptions, signingKey?: JWK): Configu
     },
     ...(options.pkceRequired ? { pkce: { required: () => true } } : {}),
     ...(options.scopeClaimsInIdToken ? { conformIdTokenClaims: false } : {}),
-    ...(options.claimsParameter ? { features: { claimsParameter: { enabled: true } } } : {}),
+    features: {
+      ...(options.claimsParameter ? { claimsParameter: { enabled: true } } : {}),
+      ...(options.revocation ? { revocation: { enabled: true } } : {}),
+    },
+    ...(options.store ? { adapter: options.store.adapter } : {}),
     // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
     findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => ({ sub, ...user }) }),
   };
@@ -178,8 +189,9 @@ export async function startStockOidcProvider(options: StockProviderOptions = {},
   const handle = provider.callback();
   const requests: StockProvider["requests"] = [];
   server.on("request", (request, response) => {
-    requests.push({ method: request.method ?? "GET", path: new URL(request.url ?? "/", url).pathname });
-    void handle(request, response);
+    const path = new URL(request.url ?? "/", url).pathname;
+    requests.push({ method: request.method ?? "GET", path });
+    void (options.beforeRequest?.(path) ?? Promise.resolve()).then(() => handle(request, response));
   });
   return {
     url,
