@@ -23,6 +23,8 @@ const USER = {
   email: { email: "alice.novak@example.org", email_verified: true },
   wallets: { wallets: [{ chain: "ton", address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG" }] },
 };
+/** The claims the provider can supply, as its discovery document lists them (claims_supported). */
+const CLAIMS_SUPPORTED = ["sub", ...Object.keys({ ...USER.profile, ...USER.email, ...USER.wallets })];
 /**
  * What the user record holds beyond the seed's claims: a phone number, and what must never leave the provider. The
  * recovery codes are many, so that a token response carrying them is longer than a report quotes (4000 characters).
@@ -128,10 +130,22 @@ export function discovery(provider: ProviderState): Reply {
       userinfo_endpoint: at("getUserInfo"),
       jwks_uri: at("getJwks"),
       end_session_endpoint: at("logout"),
-      scopes_supported: fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
+      ...(fault === "scopes-supported-absent"
+        ? {}
+        : {
+            scopes_supported:
+              fault === "openid-not-in-scopes-supported" ? SCOPES.filter((s) => s !== "openid") : SCOPES,
+          }),
       response_types_supported: ["code"],
       response_modes_supported: ["query"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
+      grant_types_supported:
+        fault === "grant-types-without-authorization-code" ? ["implicit"] : ["authorization_code", "refresh_token"],
+      // The seed's claims (USER's), and without the e-mail ones under the fault that lists too few (a warning only).
+      claims_supported: CLAIMS_SUPPORTED.filter(
+        (claim) => fault !== "claims-supported-incomplete" || !claim.startsWith("email"),
+      ),
+      // A member the run never follows, so the plain http URL is the one fault (a TLS-terminating proxy's mistake).
+      ...(fault === "endpoint-not-https" ? { introspection_endpoint: "http://identity.example.org/introspect" } : {}),
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["RS256"],
       token_endpoint_auth_methods_supported: ["client_secret_post"],

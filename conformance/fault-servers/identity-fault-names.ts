@@ -68,6 +68,22 @@ export const IDENTITY_FAULTS = [
   "claims-locales-refused",
   "acr-values-refused",
   "claims-parameter-refused",
+  // Config OP: a plain http endpoint on a host other than loopback, grant types without the contract's flow; and
+  // two a provider may do with a warning (RECOMMENDED members, Discovery §3): no scopes_supported, too few claims.
+  // RP-Initiated Logout: a hint whose signature is not checked, alg none taken as signed, a post_logout_redirect_uri
+  // honoured without a hint, a state added though none was sent, the registered address chosen when none was named,
+  // server errors for a logout with no parameters or only state.
+  "logout-hint-signature-not-checked",
+  "logout-hint-alg-none-accepted",
+  "logout-redirects-without-hint",
+  "logout-adds-empty-state",
+  "logout-default-post-logout-redirect",
+  "logout-no-parameters-500",
+  "logout-only-state-500",
+  "endpoint-not-https",
+  "grant-types-without-authorization-code",
+  "scopes-supported-absent",
+  "claims-supported-incomplete",
   ...CLAIM_FAULTS,
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];

@@ -19,7 +19,6 @@ import {
   type IssuedCode,
   jwks,
   now,
-  type ProviderState,
   SCOPES,
   token,
   userinfo,
@@ -27,7 +26,8 @@ import {
 } from "./identity-endpoints.js";
 import type { IdentityFault } from "./identity-fault-names.js";
 import { faultProviderKeys } from "./identity-keys.js";
-import { looselyMatches, postLogoutRegistered } from "./identity-redirects.js";
+import { looselyMatches } from "./identity-redirects.js";
+import { logout, logoutConfirm, type LogoutState, SESSION_COOKIE } from "./identity-logout.js";
 import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import {
   consentPage,
@@ -46,8 +46,6 @@ import {
 export type { IdentityVariant } from "./identity-pages.js";
 
 export { IDENTITY_FAULTS, type IdentityFault } from "./identity-fault-names.js";
-
-const SESSION_COOKIE = "fault_session";
 
 /** The faults that refuse an authorization request for one parameter: its name, and the values refused. */
 const REFUSED_PARAMETERS: Partial<Record<IdentityFault, { name: string; refused: (value: string) => boolean }>> = {
@@ -94,12 +92,13 @@ export interface PendingAuthorization {
 }
 
 /** The provider's state and endpoints; `fault` switches one rule off. */
-class FaultProvider implements ProviderState {
+class FaultProvider implements LogoutState {
   issuer = "";
   readonly pending = new Map<string, PendingAuthorization>();
   /** Signed-in requests waiting for consent (consent-page variant). */
   readonly consents = new Map<string, { request: PendingAuthorization; session: string }>();
   readonly sessions = new Map<string, { authTime: number }>();
+  readonly logoutConfirmations = new Set<string>();
   readonly codes = new Map<string, IssuedCode>();
   readonly accessTokens = new Map<string, { scope: string[] }>();
   readonly refreshTokens = new Map<string, { scope: string[] }>();
@@ -301,27 +300,6 @@ class FaultProvider implements ProviderState {
     return scopeReviewPage(id, granted);
   }
 
-  /** RP-initiated logout: ends the session, then goes to a registered post_logout_redirect_uri with state. */
-  logout(params: URLSearchParams, call: IncomingCall, request: IncomingMessage): Reply {
-    const { fault } = this;
-    if (call.invalid) return html(400, "Sign-out error", `<h1>Sign-out error</h1><p>${escape(call.invalid)}</p>`);
-    const target = params.get("post_logout_redirect_uri");
-    if (target && !postLogoutRegistered(fault, target, this.client.postLogoutRedirectUris)) {
-      return errorPage("Sign-out error", "The post_logout_redirect_uri is not registered for this application.");
-    }
-    const sessionId = cookieOf(request, SESSION_COOKIE);
-    if (sessionId && fault !== "logout-keeps-session") this.sessions.delete(sessionId);
-    // The faulty logout only redirects: it neither ends the session nor clears its cookie.
-    const clearCookie: Record<string, string> =
-      fault === "logout-keeps-session" ? {} : { "Set-Cookie": `${SESSION_COOKIE}=; Path=/; Max-Age=0` };
-    if (!target && fault === "logout-json") return { status: 200, body: { status: "ok" }, headers: clearCookie };
-    if (!target) return html(200, "Signed out", "<h1>You have been signed out</h1>", clearCookie);
-    const location = new URL(target);
-    const state = params.get("state");
-    if (state && fault !== "logout-drops-state") location.searchParams.set("state", state);
-    return { status: 302, headers: { Location: location.href, ...clearCookie } };
-  }
-
   /** Every request: the provider's own pages by path, the contract's endpoints by operationId. */
   async handle(request: IncomingMessage): Promise<Reply> {
     const url = new URL(request.url ?? "/", this.issuer);
@@ -330,6 +308,7 @@ class FaultProvider implements ProviderState {
     if (route === "POST /sign-in/cancel") return this.signInCancel(request);
     if (route === "POST /consent") return this.consentSubmit(request);
     if (route === "POST /continue") return this.continueAs(request);
+    if (route === "POST /logout/confirm") return logoutConfirm(this, request);
     // Userinfo also answers POST (OpenID Connect Core §5.3.1), which the contract does not describe.
     if (url.pathname === identityOperationPath("getUserInfo")) return userinfo(this, request);
     const call = await readCall("identity", request);
@@ -343,9 +322,9 @@ class FaultProvider implements ProviderState {
       case "exchangeToken":
         return token(this, new URLSearchParams(call.rawBody));
       case "logout":
-        return this.logout(url.searchParams, call, request);
+        return logout(this, url.searchParams, call, request);
       case "logoutWithForm":
-        return this.logout(new URLSearchParams(call.rawBody), call, request);
+        return logout(this, new URLSearchParams(call.rawBody), call, request);
       default:
         return html(404, "Not found", `<p>${escape(url.pathname)} does not exist.</p>`);
     }

@@ -18,7 +18,7 @@ import { nearMisses } from "./near-miss.js";
 import { type NearMiss } from "../model/identity-facts.js";
 
 /** A live session and an id_token to hint with, as a relying party has when its user signs out. */
-async function signInForLogout(flow: Flow & Trail): Promise<string | undefined> {
+export async function signInForLogout(flow: Flow & Trail): Promise<string | undefined> {
   const grant = await authorize(flow, { scope: "openid", purpose: "sign in before signing out" });
   if (grant.kind !== "code") return undefined;
   const result = await tokensFor(flow, grant, "exchange a code before signing out");

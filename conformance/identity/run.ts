@@ -32,6 +32,7 @@ import {
 import { discovery, jwks } from "./discovery.js";
 import { authorize, type Flow, type IdentityParts, tokensFor, traced, trailOf } from "./flow.js";
 import { logout } from "./logout.js";
+import { logoutModules } from "./logout-modules.js";
 import {
   atHash,
   clientAuthentication,
@@ -148,6 +149,8 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   if (run("refresh_token_offline_access")) scenarios.push(await refreshTokens(flow));
   const signedOut = await logout(flow);
   if (signedOut) scenarios.push(signedOut);
+  const modules = await logoutModules(flow);
+  if (modules) scenarios.push(modules);
   if (run("prompt_none")) scenarios.push(await promptNoneSignedOut(flow));
   return scenarios;
 }

@@ -244,5 +244,6 @@ export async function refreshTokens(parent: Flow): Promise<RefreshScenario> {
     if (run.refreshed.response?.status === 200 && typeof access === "string")
       run.read = await readUserinfo(flow, access, "userinfo with a refreshed access token");
   }
-  return { family: "identity", name: "refresh tokens", ...trailOf(flow), run };
+  const scopesSupported = flow.send.discovered("scopes_supported");
+  return { family: "identity", name: "refresh tokens", ...trailOf(flow), run, scopesSupported };
 }

@@ -35,7 +35,7 @@ import {
 } from "./identity-authorization.js";
 import { type Reauthentication } from "../model/identity-facts.js";
 import { assumedProblem } from "./identity-words.js";
-import { cannotRunOf, verdictOf } from "./verdict.js";
+import { cannotRunOf, verdictOf, withPages } from "./verdict.js";
 
 /**
  * The contract's x-assumption that only S256 is allowed (RFC 7636 still allows plain; RFC 9700 §2.1.1 prefers S256).
@@ -84,13 +84,17 @@ export function judgeRedirectUriExactMatch({ attempts }: RedirectUriExactMatchSc
       failed ??= attempt.exchange;
     }
   }
+  const verdict = verdictOf(
+    "redirect_uri_exact_match",
+    "authorize",
+    problems.join("; "),
+    failed ?? attempts.at(-1)?.attempt.exchange,
+    "authorize with near misses of the registered redirect_uri",
+  );
   return [
-    verdictOf(
-      "redirect_uri_exact_match",
-      "authorize",
-      problems.join("; "),
-      failed ?? attempts.at(-1)?.attempt.exchange,
-      "authorize with near misses of the registered redirect_uri",
+    withPages(
+      verdict,
+      attempts.map(({ attempt }) => attempt.navigation),
     ),
   ];
 }
@@ -126,7 +130,8 @@ export function judgeResponseTypeMissing({ attempt }: ResponseTypeMissingScenari
   if (attempt.kind === "failed" && !attempt.navigation.lastPage)
     return [cannotRunOf(check, `the authorization request without response_type got no page: ${attempt.failure}`)];
   const problem = responseTypeMissing(attempt);
-  return [verdictOf(check, "authorize", problem, attempt.exchange, "authorize without response_type")];
+  const verdict = verdictOf(check, "authorize", problem, attempt.exchange, "authorize without response_type");
+  return [withPages(verdict, [attempt.navigation])];
 }
 
 export function judgePromptNoneSignedIn({ attempt, hinted }: PromptNoneSignedInScenario): Finding[] {

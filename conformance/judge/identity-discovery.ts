@@ -83,14 +83,17 @@ export function endpointObservations(locations: EndpointLocation[]): string[] {
 
 const lacks = (list: unknown, value: string) => !Array.isArray(list) || !list.includes(value);
 
-/** discovery_rs256_and_openid: RS256 among the signing algorithms and openid among the scopes. */
+/**
+ * discovery_rs256_and_openid: RS256 among the signing algorithms and openid among the scopes when they are listed.
+ * Without scopes_supported the document breaks a RECOMMENDED only: scopesNotListed is the warning then.
+ */
 export function discoveryAlgorithms(document: DiscoveryDocument): string {
   const problems: string[] = [];
   if (lacks(document.id_token_signing_alg_values_supported, "RS256"))
     problems.push(
       `id_token_signing_alg_values_supported (${JSON.stringify(document.id_token_signing_alg_values_supported)}) lacks RS256 (OpenID Connect Discovery §3: RS256 MUST be included)`,
     );
-  if (lacks(document.scopes_supported, "openid"))
+  if (document.scopes_supported !== undefined && lacks(document.scopes_supported, "openid"))
     problems.push(
       `scopes_supported (${JSON.stringify(document.scopes_supported)}) lacks openid (OpenID Connect Discovery §3: it MUST)`,
     );

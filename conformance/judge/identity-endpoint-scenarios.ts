@@ -25,11 +25,17 @@ import {
   noDiscoveryDocument,
   noJwksKeys,
 } from "./identity-discovery.js";
+import {
+  grantTypesAndClaims,
+  plainHttpEndpoints,
+  RECOMMENDED_ONLY,
+  scopesNotListed,
+} from "./identity-discovery-members.js";
 import { openRedirectFollowed, postLogoutRedirect, sessionNotEnded } from "./identity-logout.js";
 import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinfo.js";
 import { assumedProblem, describeAuthorization } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
-import { cannotRunOf, verdictOf } from "./verdict.js";
+import { cannotRunOf, verdictOf, withPages } from "./verdict.js";
 import { grantedScope } from "./identity-claims.js";
 import { idTokenByScope } from "./identity-token-scenarios.js";
 import type { CheckName } from "../model/check-registry.js";
@@ -49,11 +55,27 @@ export function judgeDiscovery({ exchange, document }: DiscoveryScenario, contex
         assumption: s256OnlyAssumption(context),
       })
     : { message: pkce.problem, warnings: [] };
+  const recommended = (check: CheckName, problem: string) =>
+    assumedProblem(context.options.strict, {
+      check,
+      operationId: "getOpenIdConfiguration",
+      caseLabel,
+      problem,
+      assumption: RECOMMENDED_ONLY,
+    });
+  const scopes = recommended("discovery_rs256_and_openid", scopesNotListed(document));
+  const grantTypes = grantTypesAndClaims(document);
+  const claims = recommended("discovery_grant_types_and_claims", grantTypes.unlisted);
+  const both = (...messages: string[]) => messages.filter(Boolean).join("; ");
   return [
     verdict("discovery_fields_and_issuer", discoveryFields(document, context.options.baseUrl)),
-    verdict("discovery_rs256_and_openid", discoveryAlgorithms(document)),
+    ...scopes.warnings,
+    verdict("discovery_rs256_and_openid", both(discoveryAlgorithms(document), scopes.message)),
     ...warnings,
     verdict("pkce_s256_only", message),
+    verdict("discovery_https_endpoints", plainHttpEndpoints(document)),
+    ...claims.warnings,
+    verdict("discovery_grant_types_and_claims", both(grantTypes.problem, claims.message)),
   ];
 }
 
@@ -158,12 +180,16 @@ function openRedirects(attempts: NonNullable<LogoutScenario["openRedirects"]>): 
       failed ??= exchange;
     }
   }
-  return verdictOf(
+  const verdict = verdictOf(
     "logout_open_redirect",
     "logout",
     problems.join("; "),
     failed ?? attempts.at(-1)?.exchange,
     "logout with post_logout_redirect_uri values not registered",
+  );
+  return withPages(
+    verdict,
+    attempts.map(({ navigation }) => navigation),
   );
 }
 

@@ -39,6 +39,7 @@ import {
   judgeWrongClientSecret,
 } from "./identity-token-scenarios.js";
 import { describe } from "./identity-words.js";
+import { judgeLogoutModules } from "./identity-logout-modules.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
 import { secretClaims } from "./identity-claims.js";
 import { claimDocuments } from "../identity/secret-claims.js";
@@ -73,6 +74,7 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
   "max age": judgeMaxAge,
   "refresh tokens": judgeRefresh,
   logout: judgeLogout,
+  "logout modules": judgeLogoutModules,
 };
 
 export function judgeIdentityScenario(scenario: IdentityScenario, context: JudgeContext): Finding[] {

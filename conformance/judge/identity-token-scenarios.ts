@@ -32,6 +32,7 @@ import {
 import { type TokenErrorCase } from "../model/identity-facts.js";
 import { assumedProblem, describeAuthorization, notedAssumptions, refused } from "./identity-words.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
+import { offlineAccessAdvertised } from "./identity-advertised.js";
 import { grantedScope, idTokenBeyondScope } from "./identity-claims.js";
 import { idTokenPayload } from "../identity/secret-claims.js";
 import type { TokenResponse } from "../model/identity-facts.js";
@@ -159,6 +160,8 @@ export function judgeCodeReuse({ again, revocationAsked, after }: CodeReuseScena
   return [replay, ...warnings, verdictOf(check, "getUserInfo", message, after, caseLabel)];
 }
 
-export function judgeRefresh({ run }: RefreshScenario): Finding[] {
-  return [refreshTokenOfflineAccess(run)];
+export function judgeRefresh({ run, scopesSupported }: RefreshScenario): Finding[] {
+  const result = refreshTokenOfflineAccess(run);
+  const skipped = "about" in result && result.decision === "skipped";
+  return [result, ...(skipped ? offlineAccessAdvertised(scopesSupported, run.exchanged?.tokens?.scope) : [])];
 }

@@ -32,6 +32,22 @@ export interface Verdict {
    * is a failure of its own, so that one broken field is one cause wherever it appears, whatever else breaks beside it.
    */
   evidence?: Evidence[];
+  /**
+   * pass: the pages the provider showed where a check counts a page as a refusal (an error or confirmation page instead
+   * of a redirect), as the OpenID Foundation suite asks for their screenshots.
+   */
+  pages?: PageEvidence[];
+}
+
+/** A page the provider stopped the browser on: where, its status when known, its text, a screenshot (--browser). */
+export interface PageEvidence {
+  /** Its address without the query (which may carry codes). */
+  url: string;
+  status?: number;
+  /** The visible text, trimmed (the driver's excerpt). */
+  text: string;
+  /** --browser: a PNG screenshot, base64. */
+  screenshot?: string;
 }
 
 /** One place a response breaks its contract, as the judge located it; the same for the same fault on any operation. */

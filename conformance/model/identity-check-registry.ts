@@ -14,7 +14,21 @@ export const IDENTITY_CHECK_ENTRIES = {
     steps: ["identity"],
     enforces: "OpenID Connect Discovery 1.0 §3",
     catches:
-      "a discovery document that does not list RS256 in id_token_signing_alg_values_supported or openid in scopes_supported (OpenID Connect Discovery §3).",
+      "a discovery document that does not list RS256 in id_token_signing_alg_values_supported, or whose scopes_supported lacks openid (OpenID Connect Discovery §3); without scopes_supported (RECOMMENDED) a warning, a failure under --strict.",
+  },
+  discovery_https_endpoints: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Discovery 1.0 §3; RFC 6749 §3.1 and §3.2 (TLS)",
+    catches:
+      "a discovery document whose issuer, jwks_uri or any *_endpoint is a plain http URL on a host other than loopback (localhost, 127.0.0.0/8, ::1), so tokens and codes would cross the network without TLS (oidcc-discovery-endpoint-verification).",
+  },
+  discovery_grant_types_and_claims: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect Discovery 1.0 §3; identity seed (Authorization Code with PKCE; the claim table)",
+    catches:
+      "a discovery document whose grant_types_supported, when present, lacks authorization_code (the contract's flow), or whose claims_supported, when present, is not an array of claim names; a claims_supported without a claim of the seed's claim table is a warning (RECOMMENDED and not exhaustive, Discovery §3), as is a missing scopes_supported under discovery_rs256_and_openid.",
   },
   pkce_s256_only: {
     apis: ["identity"],
@@ -275,5 +289,57 @@ export const IDENTITY_CHECK_ENTRIES = {
     enforces: "OpenID Connect RP-Initiated Logout 1.0 §2",
     catches:
       "a session that still signs the user in (prompt=none gets a code) after RP-initiated logout; judged only when prompt=none got a code just before the logout, in the same browser (else skipped: no session to end).",
+  },
+  logout_bad_id_token_hint: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "OpenID Connect RP-Initiated Logout 1.0 §2 (the OP MUST ask the End-User without a valid id_token_hint) and §3",
+    catches:
+      "RP-initiated logout with an id_token_hint signed by a key that is not the provider's (oidcc-rp-initiated-logout-bad-id-token-hint; with post_logout_redirect_uri and state, not confirmed) that redirects to the post_logout_redirect_uri, answers a server error, or ends the session without asking (prompt=none after it gets no code); an error page or a confirmation page passes.",
+  },
+  logout_modified_id_token_hint: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "OpenID Connect RP-Initiated Logout 1.0 §2 (the OP MUST ask the End-User without a valid id_token_hint) and §3",
+    catches:
+      "RP-initiated logout with the id_token_hint changed to alg none and unsigned (oidcc-rp-initiated-logout-modified-id-token-hint; with post_logout_redirect_uri and state, not confirmed) that redirects to the post_logout_redirect_uri, answers a server error, or ends the session without asking (prompt=none after it gets no code); an error page or a confirmation page passes.",
+  },
+  logout_no_id_token_hint: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "OpenID Connect RP-Initiated Logout 1.0 §2 (no post-logout redirection without an id_token_hint or other means of identifying the client; the OP MUST ask the End-User) and §3",
+    catches:
+      "RP-initiated logout with post_logout_redirect_uri and state but no id_token_hint and no client_id (oidcc-rp-initiated-logout-no-id-token-hint, not confirmed) that redirects to the post_logout_redirect_uri, answers a server error, or ends the session without asking (prompt=none after it gets no code); an error page or a confirmation page passes.",
+  },
+  logout_no_state: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect RP-Initiated Logout 1.0 §3",
+    catches:
+      "RP-initiated logout with id_token_hint and the registered post_logout_redirect_uri but no state (oidcc-rp-initiated-logout-no-state) that does not redirect there, or adds a state to the redirect though none was sent.",
+  },
+  logout_no_post_logout_redirect_uri: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect RP-Initiated Logout 1.0 §2 and §3",
+    catches:
+      "RP-initiated logout with id_token_hint and state but no post_logout_redirect_uri (oidcc-rp-initiated-logout-no-post-logout-redirect-uri) that redirects to the registered post_logout_redirect_uri the request did not name, or answers a server error; any page passes (a confirmation, logged-out or error page; whether it says signed out is not judged).",
+  },
+  logout_only_state: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect RP-Initiated Logout 1.0 §2 and §3",
+    catches:
+      "RP-initiated logout with only state (oidcc-rp-initiated-logout-only-state) that redirects to the registered post_logout_redirect_uri the request did not name, or answers a server error; any page passes (a confirmation, logged-out or error page; whether it says signed out is not judged).",
+  },
+  logout_no_parameters: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "OpenID Connect RP-Initiated Logout 1.0 §2 (every parameter is optional)",
+    catches:
+      "RP-initiated logout without any parameter (oidcc-rp-initiated-logout-no-params) that redirects to the registered post_logout_redirect_uri, or answers a server error; any page passes (a confirmation, logged-out or error page; whether it says signed out is not judged).",
   },
 } as const;

@@ -99,5 +99,5 @@ export interface Navigation {
    */
   passwordSubmitted?: boolean;
   /** The address and a text excerpt of the last page, for reports. */
-  lastPage?: { url: string; status?: number; text: string };
+  lastPage?: { url: string; status?: number; text: string; screenshot?: string };
 }

@@ -226,6 +226,8 @@ export interface MaxAgeScenario extends Identity<"max age"> {
 /** offline_access with prompt=consent, the refresh grant and userinfo with the refreshed token. */
 export interface RefreshScenario extends Identity<"refresh tokens"> {
   run: RefreshRun;
+  /** The discovery document's scopes_supported, for what it advertises and the run saw not granted. */
+  scopesSupported?: unknown;
 }
 
 /** A logout navigation and where the browser arrived. */
@@ -251,6 +253,33 @@ export interface LogoutScenario extends Identity<"logout"> {
   postRedirect?: LogoutNavigation & { state: string };
   /** prompt=none after the logout, when the logout arrived, logout_ends_session ran and there was a session. */
   afterLogout?: Authorization;
+}
+
+/**
+ * What an RP-Initiated Logout module's request (identity/logout-modules.ts) must get: `refused` no redirect to the
+ * post_logout_redirect_uri, no 5xx, and the session kept (the user was not asked, so did not confirm); `signed out` a
+ * page (a confirmation or logged-out page, or an error page), no 5xx and no redirect the request did not ask for;
+ * `redirected without state` the registered post_logout_redirect_uri with no state added.
+ */
+export type LogoutModuleExpectation = "refused" | "signed out" | "redirected without state";
+
+/** One module's logout request, one fault each, and what came of it. */
+export interface LogoutModuleAttempt extends LogoutNavigation {
+  check: CheckName;
+  /** The request's one difference from a complete logout request, in words. */
+  sent: string;
+  expect: LogoutModuleExpectation;
+  /** refused: prompt=none right after, which still signs in when the session survived. */
+  sessionAfter?: Authorization;
+}
+
+/** The RP-Initiated Logout modules' requests, as far as they went. */
+export interface LogoutModulesScenario extends Identity<"logout modules"> {
+  /** The registered post_logout_redirect_uri (--post-logout-redirect-uri); nothing is sent without it. */
+  registered?: string;
+  attempts: LogoutModuleAttempt[];
+  /** The checks that got no attempt because the sign-in before them brought no id_token. */
+  notSignedIn: CheckName[];
 }
 
 export type IdentityScenario =
@@ -280,4 +309,5 @@ export type IdentityScenario =
   | PromptLoginScenario
   | MaxAgeScenario
   | RefreshScenario
-  | LogoutScenario;
+  | LogoutScenario
+  | LogoutModulesScenario;

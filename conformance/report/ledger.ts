@@ -6,7 +6,7 @@
 import type { Expectation } from "../model/cases.js";
 import { DEFAULT_NONCE, shellNonce } from "../send/nonces.js";
 import { ObservationLog } from "../judge/observations.js";
-import type { Decision, Evidence, Finding, Verdict } from "../model/finding.js";
+import type { Decision, Evidence, Finding, PageEvidence, Verdict } from "../model/finding.js";
 import type { EventSink, RunEvent } from "../model/events.js";
 import type { RunOptions } from "../context.js";
 import type { Exchange } from "../model/exchange.js";
@@ -54,6 +54,18 @@ export interface WarningRecord {
   occurrences: number;
 }
 
+/** A page a check counted as a refusal (Verdict.pages), redacted: the evidence the OpenID Foundation suite keeps. */
+export interface RefusalPageRecord {
+  check: string;
+  operationId: string;
+  case: string;
+  url: string;
+  status?: number;
+  text: string;
+  /** --browser: a PNG screenshot, base64; left out when the page showed a secret (a picture cannot be redacted). */
+  screenshot?: string;
+}
+
 export interface Tally {
   passed: number;
   failed: number;
@@ -67,6 +79,8 @@ export class Ledger implements EventSink {
   readonly unrunChecks = new Map<string, string>();
   /** `check operationId assumption` → the warning */
   readonly warnings = new Map<string, WarningRecord>();
+  /** The pages checks counted as refusals, in the order they were judged. */
+  readonly refusalPages: RefusalPageRecord[] = [];
   /** check → why it did not run at all (it does not apply, or the run was not asked to write) */
   readonly skippedChecks = new Map<string, string>();
   /** operationId → why it did not run, or which of its cases were not sent */
@@ -119,6 +133,23 @@ export class Ledger implements EventSink {
     if (verdict.outcome === "warn")
       this.warn(verdict.check, verdict.operationId, verdict.message, verdict.assumption ?? "", verdict.case);
     else this.tally(verdict);
+    for (const page of verdict.pages ?? []) this.keepPage(verdict, page);
+  }
+
+  /** Keeps a refusal's page, its text redacted; a page whose text held a secret keeps no screenshot. */
+  private keepPage(verdict: Verdict, page: PageEvidence): void {
+    const { url, status, text, screenshot } = page;
+    const [redactedUrl, redactedText] = [this.secrets.redact(url), this.secrets.redact(text)];
+    const clean = redactedUrl === url && redactedText === text;
+    this.refusalPages.push({
+      check: verdict.check,
+      operationId: verdict.operationId,
+      case: this.secrets.redact(verdict.case),
+      url: redactedUrl,
+      ...(status !== undefined ? { status } : {}),
+      text: redactedText,
+      ...(screenshot && clean ? { screenshot } : {}),
+    });
   }
 
   /**

@@ -89,6 +89,7 @@ export function mergeReports(reports: RunReport[]): RunReport {
     skippedOperations,
     failures: [...failures.values()],
     warnings: [...warnings.values()],
+    refusalPages: reports.flatMap((r) => r.refusalPages ?? []),
     observations: [...observations.values()],
     resources: reports.flatMap((r) => r.resources),
     baseline: undefined,

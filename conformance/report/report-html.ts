@@ -27,6 +27,7 @@ td.cell { text-align: center; min-width: 28px; font-size: 12px; }
 .unjudged { background: #f5e29c; } .missing { color: #b00; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .failure { border-left: 4px solid #d33; padding-left: 10px; margin: 14px 0; } .known { border-color: #d9a400; }
+.refusal img { max-width: 100%; border: 1px solid #ccd; }
 .cause h3 { margin-bottom: 4px; } .operations, .breaks { margin: 2px 0; }
 .legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; }
 @media (max-width: 640px) {
@@ -169,6 +170,21 @@ function checksTable(report: RunReport, t: Text): string {
   return `<h2 id="checks">Checks</h2><table><tr><th>check</th><th>result</th></tr>${rows.join("\n")}</table>`;
 }
 
+/**
+ * The pages checks counted as refusals, with their status, text and (--browser) screenshot as a data URI: the page
+ * embeds it, so it still opens offline and its Content-Security-Policy allows images from data: only.
+ */
+function refusalPagesSection(report: RunReport, t: Text): string {
+  const pages = report.refusalPages ?? [];
+  if (pages.length === 0) return "";
+  const blocks = pages.map(
+    (p) =>
+      `<div class="refusal"><h3>${t(`${p.check}: ${p.case}`)}</h3><p>${t(`${p.url}${p.status !== undefined ? `, status ${p.status}` : ""}`)}</p><pre>${t(p.text)}</pre>${p.screenshot ? `<img alt="${t(`screenshot of ${p.url}`)}" src="data:image/png;base64,${p.screenshot.replace(/[^A-Za-z0-9+/=]/g, "")}">` : ""}</div>`,
+  );
+  return `<h2 id="refusal-pages">Refusal pages: what the provider showed instead of redirecting</h2>
+${blocks.join("\n")}`;
+}
+
 /** The HTML report; `redact` is the run's secret filter (every text passes through it, then the whole page). */
 export function htmlReport(report: RunReport, redact: (text: string) => string): string {
   const t: Text = (text) => escapeHtml(redact(text));
@@ -194,7 +210,7 @@ export function htmlReport(report: RunReport, redact: (text: string) => string):
   );
   const page = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t(`contracts conform ${report.api}: ${failed ? "FAILED" : "passed"}`)}</title><style>${STYLE}</style></head>
 <body>
@@ -207,6 +223,7 @@ ${causes.length ? causes.map((c, i) => causeBlock(c, i, t)).join("\n") : "<p>Non
 ${report.baseline ? baselineSection(report, t) : ""}
 ${report.overlay ? overlaySection(report.overlay, t) : ""}
 ${listSection("warnings", "Warnings: a constraint marked x-assumption was broken", warnings)}
+${refusalPagesSection(report, t)}
 ${listSection("observations", "Observations: gaps in the contract, never failures", observations)}
 ${listSection("resources", "Resources created by this run", resources)}
 ${passiveHtml(report.passive, t)}

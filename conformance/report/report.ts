@@ -19,7 +19,7 @@ import { operationsOf } from "../contract/lookup.js";
 import type { Observation } from "../judge/observations.js";
 import type { RunOptions } from "../context.js";
 import type { Secrets } from "./secrets.js";
-import type { FailureRecord, Ledger, Tally, WarningRecord } from "./ledger.js";
+import type { FailureRecord, Ledger, RefusalPageRecord, Tally, WarningRecord } from "./ledger.js";
 import type { TrackedResource } from "../send/resources.js";
 import type { PassiveSummary, RecordedExchange } from "../model/recorded-traffic.js";
 import { recordedExchanges } from "./recorded-exchanges.js";
@@ -56,6 +56,8 @@ export interface RunReport {
   failures: FailureRecord[];
   /** Broken `x-assumption`s: not failures unless --strict. */
   warnings: WarningRecord[];
+  /** The pages checks counted as refusals (error or confirmation pages), redacted (absent in older reports). */
+  refusalPages?: RefusalPageRecord[];
   /** With --baseline: which failures are known and which known ones are fixed. */
   baseline?: BaselineOutcome;
   /** With --overlay: the overlay, and which of its deviations the run confirmed or no longer saw. */
@@ -164,6 +166,7 @@ export function buildReport(context: ReportContext, ledger: Ledger, outcome: Run
     })),
     failures: [...ledger.failures.values()].map((f) => ({ ...f, key: f.key ?? causeOf(f) })),
     warnings: [...ledger.warnings.values()],
+    refusalPages: ledger.refusalPages,
     observations: ledger.observations.list(),
     resources: outcome.resources.map((r) => ({ ...r })),
     coverage: ledger.coverage.report(

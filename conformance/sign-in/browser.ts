@@ -202,7 +202,13 @@ export class BrowserDriver implements SignInDriver {
       const response = await page.goto(url, { waitUntil: "load" }).catch((error: Error) => error);
       if (response instanceof Error && !this.arrived)
         return { failure: `the browser could not open the page: ${firstLine(response)}`, pages: walk.pages };
-      return await this.walk(page, walk, options);
+      const found = await this.walk(page, walk, options);
+      // Where the browser stopped on a page, a picture of it: a refusal's evidence, as the OpenID Foundation suite's.
+      if (found.arrived || !found.lastPage) return found;
+      const screenshot = await page.screenshot({ type: "png" }).catch(() => undefined);
+      return screenshot
+        ? { ...found, lastPage: { ...found.lastPage, screenshot: screenshot.toString("base64") } }
+        : found;
     } finally {
       this.until = undefined;
       page.off("framenavigated", counted);

@@ -5,7 +5,7 @@
 // test/release/identity-proof.test.ts) runs 20 seeds with both drivers, PKCE required, and the sandbox with the guide's
 // command (scripts/identity-proof.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_CHECKS } from "../../conformance/model/identity-check-groups.js";
+import { IDENTITY_CHECKS, LOGOUT_MODULE_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { checkOf, conformWithCli, failingChecks } from "../support/conform-cli.js";
 import { STOCK_SIGN_IN, type StockProvider, startStockOidcProvider } from "../support/stock-oidc-provider.js";
 
@@ -76,6 +76,13 @@ describe.concurrent("a stock oidc-provider configured only as the seed asks", ()
   it("skips refresh_token_offline_access, as oidcc-refresh-token does, when offline_access is not granted", async () => {
     const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access", ...CLAIMS_OFF]);
     expect(checkOf(report, "refresh_token_offline_access").skipped).toMatch(/offline_access was not granted/);
+    // Its scopes_supported still lists offline_access: advertised and not delivered, a warning (issue 63).
+    expect(report.warnings).toEqual([
+      expect.objectContaining({
+        check: "refresh_token_offline_access",
+        message: expect.stringMatching(/^scopes_supported advertises offline_access, but .* was not granted it/),
+      }),
+    ]);
   }, 120_000);
 });
 
@@ -105,6 +112,31 @@ describe.concurrent("the Basic OP modules' requests on the stock provider with i
         IDENTITY_CHECKS.map((c) => c.name).filter((name) => !BASIC_OP_REQUESTS.includes(name)),
       );
       for (const check of BASIC_OP_REQUESTS) expect(checkOf(report, check).passed).toBe(1);
+    },
+    120_000,
+  );
+});
+
+/** The Config OP and RP-Initiated Logout modules' checks (issue 63). */
+const CONFIG_AND_LOGOUT_MODULES = [
+  "discovery_https_endpoints",
+  "discovery_grant_types_and_claims",
+  ...LOGOUT_MODULE_CHECKS,
+];
+
+describe.concurrent("the Config OP and RP-Initiated Logout modules on the stock provider with its defaults", () => {
+  const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+  it.each(seeds)(
+    "pass on seed %i, without a warning",
+    async (seed) => {
+      const only = ["discovery_rs256_and_openid", ...CONFIG_AND_LOGOUT_MODULES].flatMap((check) => ["--check", check]);
+      const others = IDENTITY_CHECKS.map((c) => c.name).filter(
+        (name) => name !== "discovery_rs256_and_openid" && !CONFIG_AND_LOGOUT_MODULES.includes(name),
+      );
+      const report = await expectPass(optionalPkce.url, seed, only, others);
+      for (const check of LOGOUT_MODULE_CHECKS) expect(checkOf(report, check).passed).toBe(1);
+      // Its scopes_supported and claims_supported list what the seed names: nothing RECOMMENDED is missing.
+      expect(report.warnings).toEqual([]);
     },
     120_000,
   );
