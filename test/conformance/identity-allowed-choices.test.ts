@@ -52,7 +52,7 @@ async function discoveryOf(provider: StockProvider): Promise<Record<string, unkn
   return (await response.json()) as Record<string, unknown>;
 }
 
-describe.concurrent("false alarms of issue 47: a provider's allowed choice passes", () => {
+describe.concurrent("false alarms of issue 47: a provider's allowed choice passes", { timeout: 300_000 }, () => {
   it("1: a provider that looks the code up before it authenticates the client (RFC 6749 §5.2 orders no checks)", async () => {
     const server = await startIdentityServer({ fault: "code-looked-up-first" });
     running.push(server);

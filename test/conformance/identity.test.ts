@@ -68,7 +68,7 @@ describe.concurrent("correct providers: every identity check runs and none fails
       expectAllPass(report, output, FLOW_CHECKS);
       expect(code).toBe(0);
     },
-    120_000,
+    300_000,
   );
 
   it("two-step consent with one checkbox per requested scope, with --browser: the requested scopes are ticked, Grant access (enabled by the page's script once a box is ticked) and Continue pressed, never Deny or Cancel", async () => {
@@ -77,7 +77,7 @@ describe.concurrent("correct providers: every identity check runs and none fails
     // granted_scope_claims fails if a requested scope was left unticked (only ticked scopes are granted).
     expectAllPass(report, output, FLOW_CHECKS);
     expect(code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it("JavaScript-only sign-in with --browser (headless Chromium): the flow checks run and pass, and the application at the redirect_uri never gets the code", async () => {
     // The client's application listens at its redirect_uri and post-logout address: the browser must not deliver
@@ -100,7 +100,7 @@ describe.concurrent("correct providers: every identity check runs and none fails
     } finally {
       await app.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("JavaScript-only sign-in with --sign-in-script", async () => {
     const server = await start({ variant: "javascript-sign-in" });
@@ -123,7 +123,7 @@ describe.concurrent("correct providers: every identity check runs and none fails
     expectAllPass(report, output, FLOW_CHECKS);
     expect(output).toContain("sign-in script ran");
     expect(code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.concurrent("fail closed: a sign-in that cannot complete fails the run with its cause", () => {
@@ -150,7 +150,7 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
       expect(report.failures[0]?.message).toMatch(/wrong credentials/);
       expect(JSON.stringify(report)).not.toContain("not-the-password");
     },
-    120_000,
+    300_000,
   );
 
   it.each(SIGN_IN_DRIVERS)(
@@ -165,7 +165,7 @@ describe.concurrent("fail closed: a sign-in that cannot complete fails the run w
       expect(message).toContain("login → input#normal_login_username, password → input#normal_login_password");
       expect(JSON.stringify(report)).not.toContain("not-the-password");
     },
-    120_000,
+    300_000,
   );
 });
 
@@ -294,5 +294,5 @@ describe("the sandbox (contracts sandbox) with --browser", () => {
       expect(check(report, name).passed, `${name}\n${output}`).toBeGreaterThan(0);
     expect(check(report, "claims_essential").skipped).toMatch(/does not advertise claims_parameter_supported: true/);
     expect(code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
