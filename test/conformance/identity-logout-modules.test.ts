@@ -10,10 +10,12 @@ import type { LogoutModuleAttempt, LogoutModuleExpectation } from "../../conform
 import { navigationExchange } from "../../conformance/identity/flow.js";
 
 const REGISTERED = "http://127.0.0.1:5173/";
+// A provider's own logout page (any address: the rules read the page, not where it is).
+const LOGOUT_PAGE = "http://127.0.0.1:4010/end-session";
 const page = (status: number, text: string): Navigation => ({
   failure: "stopped on a page",
   pages: 0,
-  lastPage: { url: "http://127.0.0.1:4010/api/logout", status, text },
+  lastPage: { url: LOGOUT_PAGE, status, text },
 });
 const redirected = (query = ""): Navigation => ({ arrived: new URL(`${REGISTERED}${query}`), pages: 0 });
 
@@ -23,7 +25,7 @@ function attempt(expect: LogoutModuleExpectation, navigation: Navigation, sessio
     sent: "a fault",
     expect,
     navigation,
-    exchange: navigationExchange("http://127.0.0.1:4010/api/logout", navigation, navigation.arrived),
+    exchange: navigationExchange(LOGOUT_PAGE, navigation, navigation.arrived),
     ...(sessionAfter ? { sessionAfter } : {}),
   };
   return logoutModuleProblem(found);
