@@ -7,6 +7,7 @@ import type { WriteBudget } from "./plan/write-budget.js";
 import type { LinkValues } from "./send/link-values.js";
 import type { ResourceTracker } from "./send/resources.js";
 import type { IssuedTokens } from "./identity/issued-tokens.js";
+import type { OpenedSessions } from "./identity/sessions.js";
 
 export interface ItemParts {
   /** Options and contract facts, read-only. */
@@ -19,6 +20,8 @@ export interface ItemParts {
   tracker: ResourceTracker;
   /** identity: the tokens the run obtained, revoked at its end (identity/cleanup.ts). */
   tokens: IssuedTokens;
+  /** identity: the sessions the run opened at the provider, ended at its end (identity/cleanup.ts). */
+  sessions: OpenedSessions;
   /** The values the Link Objects give, each source called once per run. */
   linkValues: LinkValues;
 }

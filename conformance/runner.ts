@@ -24,6 +24,7 @@ import { WriteBudget } from "./plan/write-budget.js";
 import { buildReport, type RunReport } from "./report/report.js";
 import { cleanUp, ResourceTracker } from "./send/resources.js";
 import { IssuedTokens } from "./identity/issued-tokens.js";
+import { OpenedSessions } from "./identity/sessions.js";
 import { Sender } from "./send/sender.js";
 import { LinkValues } from "./send/link-values.js";
 import { sequencedKinds } from "./steps/sequences.js";
@@ -51,9 +52,13 @@ export function startRun(options: RunOptions): RunParts {
   const context = new RunContext(options);
   const ledger = new Ledger(options, context.secrets);
   const judge = new Judge(context, ledger);
+  const sessions = new OpenedSessions();
   const sender: Sender = new Sender(
     context,
-    (arrival) => judge.arrival(arrival),
+    (arrival) => {
+      sessions.noteArrival(arrival);
+      judge.arrival(arrival);
+    },
     (exchange) => {
       judge.exchanged(exchange);
       options.onProgress?.({ type: "request", count: sender.transport.requestCount });
@@ -67,6 +72,7 @@ export function startRun(options: RunOptions): RunParts {
     writes: new WriteBudget(options.maxWrites),
     tracker: new ResourceTracker(),
     tokens: new IssuedTokens(),
+    sessions,
     linkValues: new LinkValues(context),
   };
 }
@@ -312,8 +318,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     await cleanUp(context, sender.forItem(undefined), tracker);
     if (options.api === "identity") {
       // Loaded only here, as the identity step is: openid-client sends the revocations.
-      const { revokeIssuedTokens } = await import("./identity/cleanup.js");
+      const { endOpenedSessions, revokeIssuedTokens } = await import("./identity/cleanup.js");
       tracker.endedElsewhere(await revokeIssuedTokens(context, sender.forItem(undefined), parts.tokens));
+      tracker.endedElsewhere(await endOpenedSessions(context, sender.forItem(undefined), parts.sessions));
     }
   }
   if (error) throw error;

@@ -18,6 +18,7 @@ import type { SignInDriver } from "../sign-in/driver.js";
 import type { Navigation } from "../model/identity-facts.js";
 import { type IdentityOperationId } from "./paths.js";
 import type { IssuedTokens } from "./issued-tokens.js";
+import type { OpenedSessions } from "./sessions.js";
 
 /**
  * The parts of a run the identity flows use: the facts and options, the identity step's sender and the judge (the
@@ -29,6 +30,8 @@ export interface IdentityParts {
   judge: ScenarioJudge;
   /** The tokens the run obtained, revoked at its end (cleanup.ts). */
   tokens: IssuedTokens;
+  /** The sessions the run opened, ended at its end (cleanup.ts). */
+  sessions: OpenedSessions;
 }
 
 /** One run's way through the provider: the parts and the sign-in driver. */
@@ -212,6 +215,7 @@ export async function exchangeCode(
   }
   hideSecretClaims(context.secrets, exchange);
   parts.tokens.noteResponse(tokens, label);
+  parts.sessions.noteIdToken(tokens);
   judge.exchange(model, exchange, "any", label);
   return addToTrail(parts, role, "exchangeToken", label, exchange);
 }

@@ -48,7 +48,8 @@ export function identitySchema(name: string): unknown {
 export const contractUrl = (baseUrl: string, operationId: IdentityOperationId) =>
   `${baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
 
-const httpUrl = (value: unknown): value is string =>
+/** An http(s) URL, as a discovery member must name for the run to follow it. */
+export const httpUrl = (value: unknown): value is string =>
   typeof value === "string" && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 
 /** The identity operations' endpoints as one discovery document names them (none read: the contract's paths). */

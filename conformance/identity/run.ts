@@ -8,9 +8,7 @@
 // contract's path only where it names none). The flows only send: each returns
 // what it saw as a scenario (model/identity-scenarios.ts), and the judge runs the identity checks on it
 // (judge/identity-scenarios.ts).
-import type { RunContext } from "../context.js";
 import { DISCOVERY_CHECKS, FLOW_CHECKS } from "../model/identity-check-groups.js";
-import type { ScenarioJudge } from "../model/scenario.js";
 import type { IdentityScenario, SignInScenario } from "../model/identity-scenarios.js";
 import type { Scenario } from "../model/scenario.js";
 import type { CaseSender } from "../send/sender.js";
@@ -45,19 +43,17 @@ import {
 } from "./tokens.js";
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { CheckName } from "../model/check-registry.js";
-import type { IssuedTokens } from "./issued-tokens.js";
+import type { ItemParts } from "../item-parts.js";
 
 /**
  * The identity step: discovery and JWKS, then the flows through a sign-in driver. Every request goes through the
  * step's sender; what each flow saw is returned as a scenario, in the order the flows ran.
  */
 export async function runIdentityChecks(
-  context: RunContext,
+  { context, judge, tokens, sessions }: Pick<ItemParts, "context" | "judge" | "tokens" | "sessions">,
   send: CaseSender,
-  judge: ScenarioJudge,
-  tokens: IssuedTokens,
 ): Promise<Scenario[]> {
-  const parts: IdentityParts = { context, send, judge, tokens };
+  const parts: IdentityParts = { context, send, judge, tokens, sessions };
   const scenarios: IdentityScenario[] = [];
   const { checks, credentials, operations } = context.options;
   const selected = (...ids: string[]) => operations.length === 0 || ids.some((id) => operations.includes(id));
@@ -87,11 +83,9 @@ export async function runIdentityChecks(
     signIn: credentials.signIn ?? {},
     timeoutMs: context.options.timeoutMs,
   });
-  try {
-    scenarios.push(...(await runFlows({ ...parts, driver }, judgedBefore)));
-  } finally {
-    await driver.close();
-  }
+  // Kept open after the flows: the run ends the sessions of its browser at its end, and closes it then (cleanup.ts).
+  sessions.keep(driver);
+  scenarios.push(...(await runFlows({ ...parts, driver }, judgedBefore)));
   return scenarios;
 }
 

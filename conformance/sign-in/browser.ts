@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium.js";
 import { UsageError } from "../../lib/cli.js";
 import { requestedScopes } from "./choices.js";
-import { type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type DriverSession, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 import { type Navigation } from "../model/identity-facts.js";
 import { fill, press, SETTLE_MS, tickRequestedScopes } from "./page-actions.js";
 
@@ -37,6 +37,12 @@ interface Walk {
 
 type LastPage = NonNullable<Navigation["lastPage"]>;
 
+/** A browser context: the session of the driver's browser at the provider, with its one tab. */
+interface BrowserSession extends DriverSession {
+  context: BrowserContext;
+  page?: Page;
+}
+
 const firstLine = (error: unknown) => (error as Error).message.split("\n")[0]!;
 
 /** The page the browser is on, for messages (without its query, which may carry codes). */
@@ -60,8 +66,8 @@ export async function loadSignInScript(file: string): Promise<SignInScript> {
 
 export class BrowserDriver implements SignInDriver {
   readonly name = "browser" as const;
-  private context!: BrowserContext;
-  private page: Page | undefined;
+  private readonly sessions: BrowserSession[] = [];
+  current!: BrowserSession;
   private until: ((url: URL) => boolean) | undefined;
   private arrived: URL | undefined;
 
@@ -89,7 +95,15 @@ export class BrowserDriver implements SignInDriver {
     const executablePath = findChromium(options.chromiumPath);
     let browser: Browser;
     try {
-      browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });
+      // The run ends its sessions in this browser after Ctrl-C or SIGTERM too (identity/cleanup.ts): the signals are
+      // the run's, and it closes the browser when the cleanup is done.
+      browser = await chromium.launch({
+        ...(executablePath ? { executablePath } : {}),
+        args: CHROMIUM_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
     } catch (error) {
       throw new UsageError(
         `--browser could not start Chromium${executablePath ? ` at ${executablePath}` : ""} (set CONFORM_CHROMIUM to its path): ${(error as Error).message.split("\n")[0]}`,
@@ -101,13 +115,15 @@ export class BrowserDriver implements SignInDriver {
   }
 
   private async newContext(): Promise<void> {
-    this.context = await this.browser.newContext();
-    this.context.setDefaultTimeout(this.timeoutMs);
+    const context = await this.browser.newContext();
+    context.setDefaultTimeout(this.timeoutMs);
     // Request events fire for every hop of a redirect chain (a route handler would see only the first URL), in every
     // frame and tab of the context.
-    this.context.on("request", (request) => {
+    context.on("request", (request) => {
       if (request.isNavigationRequest()) this.noteArrival(new URL(request.url()));
     });
+    this.current = { context };
+    this.sessions.push(this.current);
   }
 
   /** Notes `url` as where the browser arrived if it is the address waited for (the first such); whether it is. */
@@ -122,8 +138,9 @@ export class BrowserDriver implements SignInDriver {
    * a new renderer process each time, about a third of the CPU of a --browser run.
    */
   private async tab(): Promise<Page> {
-    if (!this.page || this.page.isClosed()) this.page = await this.openTab();
-    return this.page;
+    const session = this.current;
+    if (!session.page || session.page.isClosed()) session.page = await this.openTab(session.context);
+    return session.page;
   }
 
   /**
@@ -134,9 +151,9 @@ export class BrowserDriver implements SignInDriver {
    * listens the browser shows no error page: each error page took a renderer process of its own, and with it half
    * of Chromium's CPU in a run. Through the Chrome DevTools Protocol's Fetch domain, which pauses every hop.
    */
-  private async openTab(): Promise<Page> {
-    const page = await this.context.newPage();
-    const cdp = await this.context.newCDPSession(page);
+  private async openTab(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
     cdp.on("Fetch.requestPaused", ({ requestId, request }) => {
       const answer = this.noteArrival(new URL(request.url))
         ? cdp.send("Fetch.fulfillRequest", { requestId, responseCode: 204 })
@@ -165,7 +182,7 @@ export class BrowserDriver implements SignInDriver {
         return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    this.page = undefined;
+    if (this.current.page === page) this.current.page = undefined;
     void page.close().catch(() => {});
   }
 
@@ -317,9 +334,29 @@ export class BrowserDriver implements SignInDriver {
   }
 
   async reset(): Promise<void> {
-    await this.context.close();
-    this.page = undefined;
+    // The tab goes (a renderer process each); the context, with its cookies, stays until the run has ended its session.
+    await this.current.page?.close().catch(() => {});
+    this.current.page = undefined;
     await this.newContext();
+  }
+
+  async sessionsToEnd(): Promise<DriverSession[]> {
+    const holding = await Promise.all(
+      this.sessions.map(async (session) => (await session.context.cookies().catch(() => [])).length > 0),
+    );
+    return this.sessions.filter((_session, index) => holding[index]);
+  }
+
+  async navigateIn(session: DriverSession, url: string, options: NavigateOptions): Promise<Navigation> {
+    const current = this.current;
+    this.current = session as BrowserSession;
+    try {
+      return await this.navigate(url, options);
+    } finally {
+      await this.current.page?.close().catch(() => {});
+      this.current.page = undefined;
+      this.current = current;
+    }
   }
 
   async close(): Promise<void> {

@@ -29,11 +29,33 @@ export interface NavigateOptions {
   purpose: string;
 }
 
+/**
+ * One session of the driver's browser at the provider: its own cookies (a cookie jar, a browser context), which is
+ * how the provider knows it. The run ends each one at its end (identity/cleanup.ts).
+ */
+export interface DriverSession {
+  /** The latest id_token issued to a sign-in in it, the id_token_hint of the logout that ends it. */
+  idToken?: string;
+}
+
 export interface SignInDriver {
   readonly name: SignInDriverName;
+  /** Goes to `url` in the current session. */
   navigate(url: string, options: NavigateOptions): Promise<Navigation>;
-  /** Forgets the browser session (cookies), like a fresh private window. */
+  /**
+   * Leaves the browser session (cookies) for a new one, like a fresh private window. The one it leaves stays as it
+   * is, still signed in at the provider maybe: the run ends it at its end (sessionsToEnd).
+   */
   reset(): Promise<void>;
+  /** The session navigations go in now. */
+  readonly current: DriverSession;
+  /**
+   * The sessions the provider may still keep, each of them: those holding a cookie of it (a logout that ended a
+   * session expires its cookie), in the order they were opened.
+   */
+  sessionsToEnd(): Promise<DriverSession[]>;
+  /** `navigate`, in the cookies of `session` (one of this driver's). */
+  navigateIn(session: DriverSession, url: string, options: NavigateOptions): Promise<Navigation>;
   close(): Promise<void>;
 }
 

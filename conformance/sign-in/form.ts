@@ -12,7 +12,7 @@ import {
   matchField,
   requestedScopes,
 } from "./choices.js";
-import { type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
+import { type DriverSession, type NavigateOptions, pageText, type SignInDriver } from "./driver.js";
 import { type Navigation } from "../model/identity-facts.js";
 
 interface Control extends FieldInfo {
@@ -182,38 +182,55 @@ export function chooseSubmission(
   };
 }
 
+/** A cookie jar: the session of the form driver's browser at the provider. */
+interface FormSession extends DriverSession {
+  cookies: Map<string, string>;
+}
+
+/** Stores the cookies of a response's Set-Cookie headers in `jar`, and drops those it expires. */
+export function storeCookies(jar: Map<string, string>, setCookies: string[]): void {
+  for (const cookie of setCookies) {
+    const [pair, ...attributes] = cookie.split(";");
+    const index = pair!.indexOf("=");
+    if (index <= 0) continue;
+    const name = pair!.slice(0, index).trim();
+    const expired = attributes.some(
+      (a) =>
+        /^\s*max-age\s*=\s*0\s*$/i.test(a) || (/^\s*expires\s*=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
+    );
+    if (expired) jar.delete(name);
+    else jar.set(name, pair!.slice(index + 1).trim());
+  }
+}
+
 export class FormDriver implements SignInDriver {
   readonly name = "form" as const;
-  private cookies = new Map<string, string>();
+  private readonly sessions: FormSession[];
+  current: FormSession;
   constructor(
     /** Sends a request as it is (the identity step's sender): the pages are not operations of the contract. */
     private readonly sendRequest: (request: PreparedRequest) => Promise<Exchange>,
     private readonly signIn: Record<string, string>,
-  ) {}
+    /** The Set-Cookie headers of a response the session starts from (a page the run was given outside the driver). */
+    setCookies: string[] = [],
+  ) {
+    this.current = { cookies: new Map() };
+    storeCookies(this.current.cookies, setCookies);
+    this.sessions = [this.current];
+  }
 
   private async send(url: string, init: { method?: string; body?: string } = {}): Promise<Exchange> {
+    const { cookies } = this.current;
     const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml" };
     if (init.body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
-    if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (cookies.size) headers.Cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const exchange = await this.sendRequest({
       method: init.method ?? "GET",
       url,
       headers,
       ...(init.body !== undefined ? { body: init.body } : {}),
     });
-    for (const cookie of exchange.response?.setCookies ?? []) {
-      const [pair, ...attributes] = cookie.split(";");
-      const index = pair!.indexOf("=");
-      if (index <= 0) continue;
-      const name = pair!.slice(0, index).trim();
-      const expired = attributes.some(
-        (a) =>
-          /^\s*max-age\s*=\s*0\s*$/i.test(a) ||
-          (/^\s*expires\s*=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
-      );
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, pair!.slice(index + 1).trim());
-    }
+    storeCookies(cookies, exchange.response?.setCookies ?? []);
     return exchange;
   }
 
@@ -294,8 +311,23 @@ export class FormDriver implements SignInDriver {
   }
 
   reset(): Promise<void> {
-    this.cookies = new Map();
+    this.current = { cookies: new Map() };
+    this.sessions.push(this.current);
     return Promise.resolve();
+  }
+
+  sessionsToEnd(): Promise<DriverSession[]> {
+    return Promise.resolve(this.sessions.filter((session) => session.cookies.size > 0));
+  }
+
+  async navigateIn(session: DriverSession, url: string, options: NavigateOptions): Promise<Navigation> {
+    const current = this.current;
+    this.current = session as FormSession;
+    try {
+      return await this.navigate(url, options);
+    } finally {
+      this.current = current;
+    }
   }
 
   async close(): Promise<void> {}

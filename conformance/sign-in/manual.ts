@@ -2,7 +2,7 @@
 // (or confirms) as they would, and pastes back the address the browser was sent to. Their browser keeps the session,
 // so prompt=none, prompt=login, max_age and logout behave as for any user.
 import { createInterface, type Interface } from "node:readline";
-import type { NavigateOptions, SignInDriver } from "./driver.js";
+import type { DriverSession, NavigateOptions, SignInDriver } from "./driver.js";
 import type { Navigation } from "../model/identity-facts.js";
 
 export class ManualDriver implements SignInDriver {
@@ -10,6 +10,9 @@ export class ManualDriver implements SignInDriver {
   private readonly lines: AsyncIterator<string>;
   private readonly reader: Interface;
   private fresh = false;
+  /** The person's windows (the first, then a new private one at each reset) that were sent to the provider. */
+  private readonly sessions: DriverSession[] = [];
+  current: DriverSession = {};
 
   constructor(
     input: NodeJS.ReadableStream = process.stdin,
@@ -20,6 +23,11 @@ export class ManualDriver implements SignInDriver {
   }
 
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
+    if (!this.sessions.includes(this.current)) this.sessions.push(this.current);
+    return this.ask(url, options);
+  }
+
+  private async ask(url: string, options: NavigateOptions): Promise<Navigation> {
     const window = this.fresh ? "in a NEW private window (no session), " : "";
     this.fresh = false;
     this.output.write(
@@ -50,7 +58,18 @@ export class ManualDriver implements SignInDriver {
 
   reset(): Promise<void> {
     this.fresh = true;
+    this.current = {};
     return Promise.resolve();
+  }
+
+  /** Whatever the person's windows still hold is not the runner's to see: each one it sent to the provider. */
+  sessionsToEnd(): Promise<DriverSession[]> {
+    return Promise.resolve([...this.sessions]);
+  }
+
+  /** The person is asked to open the URL in the window of that session (its purpose says which). */
+  navigateIn(_session: DriverSession, url: string, options: NavigateOptions): Promise<Navigation> {
+    return this.ask(url, options);
   }
 
   close(): Promise<void> {

@@ -130,7 +130,7 @@ export async function runStep(
       // Loaded only here: the flows, the sign-in drivers and jose are about a quarter of the start-up of a links,
       // catalog or pay run.
       const { runIdentityChecks } = await import("../identity/run.js");
-      return runIdentityChecks(parts.context, send, parts.judge, parts.tokens);
+      return runIdentityChecks(parts, send);
     }
   }
 }

@@ -59,6 +59,11 @@ export interface StockProviderOptions {
   claimsParameter?: boolean;
   /** oidc-provider's revocation feature (RFC 7009; off by default): discovery advertises its revocation_endpoint. */
   revocation?: boolean;
+  /**
+   * oidc-provider's rpInitiatedLogout feature off (on by default): discovery advertises no end_session_endpoint
+   * (RP-Initiated Logout is OPTIONAL), so a session signed in there has no way to end before it expires.
+   */
+  withoutLogout?: boolean;
   /** Its storage adapter, for a test that counts what the provider holds (stock-oidc-store.ts). */
   store?: StockStore;
   /** Called with each request's path before the provider sees it: a test can hold one until it is ready. */
@@ -110,6 +115,7 @@ function configuration(options: StockProviderOptions, signingKey?: JWK): Configu
     features: {
       ...(options.claimsParameter ? { claimsParameter: { enabled: true } } : {}),
       ...(options.revocation ? { revocation: { enabled: true } } : {}),
+      ...(options.withoutLogout ? { rpInitiatedLogout: { enabled: false } } : {}),
     },
     ...(options.store ? { adapter: options.store.adapter } : {}),
     // oidc-provider's development sign-in takes any login and password, and the login is the account id (sub).
