@@ -2,8 +2,10 @@
 // with other `routes` advertises them in its discovery document; `contracts conform identity` must follow them for
 // every request of an identity operation (the flows, the token exchanges, the JWKS, userinfo, logout and every
 // generated, negative and probe case of the plan), pass as the same provider on the seed's paths does, and say where
-// the endpoints are in one observation. What reached the contract's paths is counted from the provider's own request
-// log, not from the runner's view. Seeds 1-20, one provider process of each kind for all of them. Last, the resolver
+// the endpoints are in one observation, and leave nothing live: no refresh or access token, no session of any kind
+// (it advertises a revocation_endpoint, and its end_session_endpoint at its own path). What reached the contract's
+// paths is counted from the provider's own request log, and what is live from its own store (stock-oidc-store.ts),
+// not from the runner's view. Seeds 1-20, one provider process of each kind for all of them. Last, the resolver
 // alone: an operation whose member is missing goes to the contract's path, and the report says which and why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCOVERY_MEMBERS, IdentityEndpoints, identityOperationPath } from "../../conformance/identity/paths.js";
@@ -18,6 +20,7 @@ import {
   type StockRoutes,
   startStockOidcProvider,
 } from "../support/stock-oidc-provider.js";
+import { type StockStore, stockStore } from "../support/stock-oidc-store.js";
 
 const OWN_ROUTES: StockRoutes = {
   authorization: "/oidc/auth",
@@ -36,9 +39,13 @@ const CONTRACT_PATHS = new Set(
 
 let seedPaths: StockProvider;
 let ownPaths: StockProvider;
+const store: StockStore = stockStore();
 
 beforeAll(async () => {
-  [seedPaths, ownPaths] = await Promise.all([startStockOidcProvider(), startStockOidcProvider({ routes: OWN_ROUTES })]);
+  [seedPaths, ownPaths] = await Promise.all([
+    startStockOidcProvider({ revocation: true }),
+    startStockOidcProvider({ routes: OWN_ROUTES, revocation: true, store }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([seedPaths, ownPaths].map((provider) => provider?.close()));
@@ -98,6 +105,10 @@ describe("a stock oidc-provider whose endpoints are at its own paths", () => {
       expect(more).toEqual([]);
       expect(observation?.detail).toContain(`token_endpoint ${ownPaths.url}${OWN_ROUTES.token}`);
       expect(deploymentObservations(reference.report)).toEqual([]);
+      // Nothing live in the provider's own store: the run revoked its tokens and ended every session it opened.
+      for (const model of ["RefreshToken", "AccessToken", "Session"])
+        expect(store.live(model), `${model} live after the run\n${own.output}`).toBe(0);
+      expect(store.idsEver("Session").length, own.output).toBeGreaterThan(0);
     },
     240_000,
   );
