@@ -27,9 +27,12 @@ const signedIn = (session: { accountId?: unknown }) => Boolean(session.accountId
 const sessionEntries = (report: RunReport) =>
   report.resources.filter((r) => SESSION_KINDS.includes(r.kind)).map((r) => [r.kind, r.state]);
 
-/** Every token value the provider ever stored (an opaque token's id is its value): none may be in `text`. */
+/**
+ * Every token value the provider ever stored (an opaque token's id is its value), and every session id (its cookie's
+ * value): none may be in `text`.
+ */
 const expectNoTokenIn = (text: string, store: ReturnType<typeof stockStore>, where: string) => {
-  for (const model of TOKEN_MODELS)
+  for (const model of [...TOKEN_MODELS, "Session"])
     for (const id of store.idsEver(model)) expect(text.includes(id), `${where} shows a ${model}`).toBe(false);
 };
 
