@@ -22,9 +22,10 @@ export interface OracleLinksOptions {
   windowMs?: number;
   /**
    * "channel-name-uppercased": a new channel's name is stored in capitals (not as sent). "deleted-campaign-listed": a
-   * deleted campaign is gone for its routes but stays in the campaign list.
+   * deleted campaign is gone for its routes but stays in the campaign list. "domain-delete-keeps-resource": a domain
+   * delete answers success but keeps the domain, for its routes and its list alike.
    */
-  fault?: "channel-name-uppercased" | "deleted-campaign-listed";
+  fault?: "channel-name-uppercased" | "deleted-campaign-listed" | "domain-delete-keeps-resource";
   /** The largest page size served; a larger `limit` is refused (the seed shows no maximum: a provider may have one). */
   maxLimit?: number;
   /** The largest page size served; a larger `limit` gets pages of this size, which perpage reports (another choice). */
@@ -148,7 +149,7 @@ function page(state: OracleState, call: LinksCall, key: string, all: Item[]): Or
 }
 
 /** The account, domain and overlay routes of the seed; undefined for any other route. */
-function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | undefined {
+function accountAndDomains(state: OracleState, call: LinksCall, options: OracleLinksOptions): OracleReply | undefined {
   switch (call.route) {
     case "GET /api/account":
       return ok({ error: 0, data: state.account });
@@ -186,7 +187,7 @@ function accountAndDomains(state: OracleState, call: LinksCall): OracleReply | u
     case "DELETE /api/domain/:id/delete": {
       const domain = find(state.domains, call.id);
       if (!domain) return fail(404, "Domain not found.");
-      state.domains.splice(state.domains.indexOf(domain), 1);
+      if (options.fault !== "domain-delete-keeps-resource") state.domains.splice(state.domains.indexOf(domain), 1);
       return ok({ error: 0, message: "Domain has been deleted successfully." });
     }
     case "GET /api/overlay":
@@ -362,7 +363,7 @@ export async function startOracleLinksServer(options: OracleLinksOptions): Promi
     const routeOf = (m: string) => `${m} /${parts.map((p) => (/^\d+$/.test(p) ? ":id" : p)).join("/")}`;
     const id = Number(parts.find((p) => /^\d+$/.test(p)));
     const answer = (m: string) =>
-      accountAndDomains(state, { route: routeOf(m), id, body, url }) ??
+      accountAndDomains(state, { route: routeOf(m), id, body, url }, options) ??
       campaignsAndChannels(state, { route: routeOf(m), id, body, url }, options);
     const others = options.otherMethods === "as-the-path" ? ["GET", "PUT", "DELETE", "POST"] : [];
     for (const each of [method, ...others.filter((other) => other !== method)]) {

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEPLOYMENT_DRIFT, type DeploymentDrift } from "../../conformance/oracle/links.js";
+import type { CauseEntry, RunReport } from "../../conformance/report/report.js";
 import { type OverlayDocument, overlayProblems } from "../../lib/contract/overlay.js";
 import { conformInProcess } from "../support/conform.js";
 import { driftedLinksFixture, type RecordedOverlay } from "../support/drifted-links.js";
@@ -157,6 +158,28 @@ describe("a links deployment that drifted from its docs", () => {
     // The new channel's name, stored in capitals, is read back on the channel list: a finding of its own.
     expect(report.failures.map((f) => f.operationId)).toContain("listChannels");
     expect(report.failures.filter((f) => f.check === "response_schema_conformance")).toEqual([]);
+  });
+
+  it("with the overlay alone, a planted delete that keeps the domain exits 1 with only its causes", async () => {
+    const server = await drifted({ fault: "domain-delete-keeps-resource" });
+    const { code, report, output } = await conformInProcess(args(server.url, "--overlay", overlayFile), env);
+    expect(code, output).toBe(1);
+    // The domain the run deleted still answers its update and is still listed: the two causes of use_after_free, and
+    // nothing else new (the recorded deviations stay known).
+    const fresh = (report as RunReport & { causes: CauseEntry[] }).causes.filter((cause) => !cause.known);
+    expect(
+      fresh.map((cause) => [cause.check, cause.operations]),
+      output,
+    ).toEqual([
+      ["use_after_free", ["updateDomain"]],
+      ["use_after_free", ["listDomains"]],
+    ]);
+    expect(failing(report)).toEqual([
+      expect.stringMatching(
+        /^use_after_free on updateDomain: the domain \d+ was deleted but updateDomain still answered 200/,
+      ),
+      expect.stringMatching(/^use_after_free on listDomains: the domain \d+ was deleted but is still in listDomains/),
+    ]);
   });
 
   it("a deviation the deployment no longer has is reported as no longer seen, and the run passes", async () => {
