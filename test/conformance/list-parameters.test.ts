@@ -1,9 +1,15 @@
 // What list_parameters_honoured and seen_together judge on one list response: the seed's words (limit is results per
 // page, page the current page number; pay's status and date_payed only seen together), and every choice the seed
-// leaves open passing (a provider's maximum page size, the last page served past the end).
-import { describe, expect, it } from "vitest";
+// leaves open passing (a provider's maximum page size, the last page served past the end). Then whole runs over seeds
+// 1-20: a links server whose lists say `currentpage: 1` whatever page was asked for fails by exactly this check, and
+// the same server without the fault passes it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_SERVER_CREDENTIALS, FAULTS } from "../../conformance/fault-servers/faults.js";
+import { type LinksServer, startLinksServer } from "../../conformance/fault-servers/links.js";
 import { listParametersProblems, seenTogetherProblems } from "../../conformance/judge/list-parameters.js";
 import type { Exchange } from "../../conformance/model/exchange.js";
+import { conformInProcess } from "../support/conform.js";
+import { checkOf, failingChecks } from "../support/conform-cli.js";
 
 function exchange(query: string, body: unknown): Exchange {
   return {
@@ -74,4 +80,60 @@ describe("seen_together", () => {
     );
     expect(seenTogetherProblems("pay", "listShops", exchange("", orders([1, null])))).toBeUndefined();
   });
+});
+
+describe("currentpage stuck at 1, over seeds 1-20", () => {
+  const fault = FAULTS.find((each) => each.name === "links-currentpage-always-1")!;
+  const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
+  let stuck: LinksServer;
+  let correct: LinksServer;
+  beforeAll(async () => {
+    stuck = (await fault.start()) as LinksServer;
+    correct = await startLinksServer({ token: FAULT_SERVER_CREDENTIALS.LINKS_TOKEN, rateLimit: { windowMs: 1000 } });
+  });
+  afterAll(async () => {
+    await Promise.all([stuck?.close(), correct?.close()]);
+  });
+  const run = (url: string, seed: number) =>
+    conformInProcess(
+      [
+        "links",
+        "--base-url",
+        url,
+        "--max-examples",
+        "3",
+        ...fault.args,
+        "--seed",
+        String(seed),
+        "--rate-limit",
+        "1000/s",
+      ],
+      { ...FAULT_SERVER_CREDENTIALS },
+    );
+
+  it.each(SEEDS)(
+    "seed %i: the stuck server fails by list_parameters_honoured alone; the correct one passes",
+    async (seed) => {
+      const failed = await run(stuck.url, seed);
+      expect(failingChecks(failed.report), failed.output).toEqual(["list_parameters_honoured"]);
+      expect(failed.code).toBe(1);
+      expect(failed.report.failures.map((f) => [f.operationId, f.message])).toContainEqual([
+        "listDomains",
+        expect.stringMatching(/page=2 was asked for but currentpage is 1/),
+      ]);
+      const before = correct.log.length;
+      const passed = await run(correct.url, seed);
+      expect(failingChecks(passed.report), passed.output).toEqual([]);
+      expect(passed.code).toBe(0);
+      // It judged page 2 of one row, as the server's log shows, and passed: not skipped, not left unreached.
+      const check = checkOf(passed.report, "list_parameters_honoured");
+      expect([check.skipped, check.couldNotRun], passed.output).toEqual([undefined, undefined]);
+      expect(check.passed).toBeGreaterThan(0);
+      const pageTwo = correct.log.slice(before).filter((entry) => {
+        const url = new URL(entry.url, "http://localhost");
+        return url.pathname === "/api/domains" && url.searchParams.get("page") === "2";
+      });
+      expect(pageTwo.map((entry) => new URL(entry.url, "http://localhost").searchParams.get("limit"))).toContain("1");
+    },
+  );
 });
