@@ -3,7 +3,8 @@
 // a 405 HTML page without Allow for an undocumented method). A cause is a behaviour: the integer `error` is one cause
 // on the five lists, not one block per list body that also lists its other broken fields. Every output numbers the
 // causes alike (console, JSON, HTML, JUnit, the progress on stderr), and with a baseline the new causes open the
-// console report, the known ones one counted line.
+// console report, the known ones one counted line. Last, the CLI as users run it on the drifted links oracle (the
+// independent server written from the seed, drifted as a real product is: conformance/oracle/links-drift.ts).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ import { type LinksServer, startLinksServer } from "../../conformance/fault-serv
 import type { BaselineFile } from "../../conformance/report/baseline.js";
 import type { CauseEntry, RunReport } from "../../conformance/report/report.js";
 import { conformInProcess } from "../support/conform.js";
+import { conformWithCli } from "../support/conform-cli.js";
+import { driftedLinksFixture } from "../support/drifted-links.js";
 
 const env = { ...FAULT_SERVER_CREDENTIALS };
 const dir = mkdtempSync(join(tmpdir(), "report-drift-"));
@@ -174,5 +177,45 @@ describe("a links deployment drifted from its docs", () => {
     const observations = verbose.stdout.split("\nObservations")[1]!.split("\n\n")[0]!;
     expect(observations.match(/^ {2}• /gm)).toHaveLength(verbose.report.observations.length);
     expect(verbose.stdout).toMatch(/^ +sheds light on: /m);
+  });
+});
+
+describe("on the drifted links oracle, the CLI without baseline or overlay", () => {
+  const oracle = driftedLinksFixture();
+
+  it("gives at most one cause per behaviour, and its first screen (80 lines) holds the verdict and every cause", async () => {
+    const server = await oracle.drifted();
+    const run = await conformWithCli(oracle.args(server.url, "--max-requests", "none"), oracle.env);
+    expect(run.code, run.output).toBe(1);
+    const causes = (run.report as RunReport & { causes: CauseEntry[] }).causes;
+    expect(causes.length).toBeGreaterThan(5);
+    const screen = run.stdout.split("\n").slice(0, 80);
+    expect(screen[0]).toMatch(new RegExp(`^conform links: FAILED: ${causes.length} causes of failure across `));
+    for (const cause of causes) {
+      const where = cause.operations.length === 1 ? cause.operations[0] : `${cause.operations.length} operations`;
+      const line = `  ${cause.number}. ${cause.check} on ${where}: `;
+      expect(
+        screen.filter((shown) => shown.startsWith(line)),
+        line,
+      ).toHaveLength(1);
+    }
+    // A behaviour: the check, the status and media type of the answer, the schema location it breaks or the header
+    // it lacks. Each is the evidence of one cause only.
+    const behaviours = new Map<string, number>();
+    for (const failure of run.report.failures) {
+      const cause = causes.find((each) => each.key === failure.key);
+      if (!cause) throw new Error(`failure ${failure.key} is in no cause of the report`);
+      const behaviour = [
+        failure.check,
+        failure.response?.status,
+        failure.response?.headers["content-type"]?.split(";")[0],
+        failure.place?.location ?? /without an? ([\w-]+) header/.exec(failure.message)?.[1],
+      ].join(" | ");
+      expect(behaviours.get(behaviour) ?? cause.number, `${behaviour} in causes ${cause.number} and another`).toBe(
+        cause.number,
+      );
+      behaviours.set(behaviour, cause.number);
+    }
+    expect(new Set(behaviours.values()).size).toBe(causes.length);
   });
 });
