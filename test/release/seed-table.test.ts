@@ -2,8 +2,9 @@
 // seed sentence a failure breaks and `contracts overlay record` gives each deviation its seed sentence. A package
 // without the table failed overlay record with ENOENT and printed conform's failures without their breaks: lines,
 // so both run here from the run's application with both packages installed (test/support/installed-packages.ts),
-// against a fault server and the drifted oracle links server of this checkout, on loopback; then conform with the
-// recorded overlay alone passes on that deployment, as the conformance guide's step 5 says.
+// against a fault server and the drifted oracle links server of this checkout, on loopback; then `contracts overlay
+// diff` shows what the recorded overlay changes in the contract the package ships, and conform with the recorded
+// overlay alone passes on that deployment, as the conformance guide's step 5 says.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -89,6 +90,20 @@ describe.concurrent("the installed tools read the seed-sentence table", () => {
     for (const action of behaviours)
       expect(action["x-enforces"], String(action["x-cause"])).toEqual(expect.any(String));
     expect(behaviours.find((cause) => cause["x-check"] === "allow_header")!["x-enforces"]).toMatch(/RFC 9110/);
+    // What the overlay changes in the reference, read against the bundle the installed package ships: the operations,
+    // then each place before and after (the overlay list's array under `overlay`, the 500 HTML page as a response).
+    const diff = await run(bin(), ["overlay", "diff", overlayFile], { cwd: app, timeout: 120_000 });
+    const lines = diff.stdout.split("\n");
+    expect(lines[0]).toBe(
+      `${overlayFile} (${overlay.info.title}, ${overlay.info.version}): ${overlay.actions.length} action(s) on the links contract`,
+    );
+    expect(lines[1]).toMatch(/^It changes \d+ operation\(s\): .*listOverlays \(changed\)/);
+    expect(lines).toContain(
+      '+ /components/schemas/OverlayPage/properties/overlay: {"type":"array","items":{"$ref":"#/components/schemas/Overlay"}}',
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\+ \/paths\/~1api~1channel~1\{id\}\/get\/responses\/500: \{.*"text\/html"/),
+    );
     // The guide's step 5, from the installed tools: with the overlay alone, the same deployment passes, its known
     // behaviours reported as such and every recorded cause confirmed.
     const again = start([
