@@ -8,7 +8,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runConformCommand } from "../conformance/cli.js";
+import { runConformCommand } from "../conformance/conform-command.js";
 import { patchContract } from "../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, faultRunArgs } from "../conformance/fault-servers/faults.js";
 import { faultSchemathesisArgs } from "../conformance/fault-servers/schemathesis-runs.js";

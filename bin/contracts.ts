@@ -30,7 +30,7 @@ const COMMANDS: Record<string, Command> = {
   },
   conform: {
     summary: "check a live deployment against a contract with generated requests",
-    run: async (argv) => (await import("../conformance/cli.js")).runConformCommand(argv),
+    run: async (argv) => (await import("../conformance/conform-command.js")).runConformCommand(argv),
   },
   schemathesis: {
     summary: "write a ready Schemathesis project (bundle, config, hooks) for one API and print how to run it",

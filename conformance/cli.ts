@@ -1,23 +1,18 @@
-// `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment.
+// `contracts conform <api> --base-url <url>`: property-based conformance checking of a live deployment. The command
+// (conform-command.ts) hands a run here; a run of recorded traffic (--har, --from-json) goes to passive/cli.ts.
 import { budgetText, parseDuration, resolveBudget } from "./plan/budget.js";
 import { nonceModeText, parseNonceMode } from "./send/nonces.js";
 import { parseApiName, parseRequestRate, UsageError } from "../lib/cli.js";
-import { API_NAMES, type ApiName, loadContract } from "../lib/contract/index.js";
+import { loadContract } from "../lib/contract/index.js";
 import { CREDENTIAL_ENV, PROFILES } from "./apis.js";
 import { anyApplies, selectChecks } from "./judge/checks.js";
-import { CHECK_LIST } from "./model/check-registry.js";
-import { runMergeCommand } from "./report/merge.js";
-import { apiRun, readDeploymentConfig } from "./config.js";
 import { runConformance } from "./runner.js";
-import { abortOnSignals, type ConformConsole, PROCESS_CONSOLE, progressPrinter } from "./report/console.js";
+import { abortOnSignals, type ConformConsole, progressPrinter } from "./report/console.js";
 import { Secrets } from "./report/secrets.js";
-import { CONFORM_USAGE } from "./cli-usage.js";
 import { DEFAULT_MAX_WRITES } from "./plan/write-budget.js";
-import { runPassiveCommand } from "./passive/cli.js";
-import { type ConformValues, credentialsFrom, identityOptionsFrom, parseConformArgs } from "./cli-options.js";
+import { type ConformValues, credentialsFrom, identityOptionsFrom } from "./cli-options.js";
 import { checkWritable, finishRun } from "./finish-run.js";
 import { baselineLists, readBaseline } from "./report/baseline.js";
-import { withOverlay } from "./overlay/outcome.js";
 
 function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
   if (text === undefined) return fallback;
@@ -26,33 +21,13 @@ function positiveInteger(text: string | undefined, flag: string, fallback: numbe
   return value;
 }
 
-export async function runConformCommand(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  io: ConformConsole = PROCESS_CONSOLE,
+/** A live run of one API: its settings checked, the run, its reports and exit code. */
+export async function runLiveCommand(
+  values: ConformValues,
+  positionals: string[],
+  env: NodeJS.ProcessEnv,
+  io: ConformConsole,
 ): Promise<number> {
-  if (argv[0] === "merge") return runMergeCommand(argv.slice(1), io);
-  const configAt = argv.indexOf("--config");
-  if (configAt >= 0)
-    return runDeployment(argv[configAt + 1], [...argv.slice(0, configAt), ...argv.slice(configAt + 2)], env, io);
-  const { values, positionals } = parseConformArgs(argv);
-  if (values.help) {
-    io.out(CONFORM_USAGE);
-    return 0;
-  }
-  if (values["list-checks"]) {
-    for (const check of CHECK_LIST)
-      io.out(
-        `${check.name}${check.apis ? ` (${check.apis.join(", ")})` : ""}${check.writes ? " [--allow-writes]" : ""}\n    ${check.catches}\n    enforces: ${check.enforces}\n`,
-      );
-    return 0;
-  }
-  return withOverlay(values.overlay, positionals[0], () => conform(values, positionals, env, io));
-}
-
-async function conform(values: ConformValues, positionals: string[], env: NodeJS.ProcessEnv, io: ConformConsole) {
-  if (values.har !== undefined || values["from-json"] !== undefined)
-    return runPassiveCommand(values, positionals, env, io);
   const { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs } =
     runSettings(values, positionals, env);
   const interrupt = abortOnSignals(io);
@@ -179,40 +154,4 @@ function runSettings(values: ConformValues, positionals: string[], env: NodeJS.P
   const shard = shardMatch ? { index: Number(shardMatch[1]), count: Number(shardMatch[2]) } : undefined;
   const secrets = new Secrets(credentials);
   return { api, baseUrl, credentials, checks, identity, rateLimit, seed, baseline, shard, secrets, timeoutMs };
-}
-
-/** `--config <file>`: every API the file names, in turn; the exit code is the worst (2 usage, 1 failures, 0). */
-async function runDeployment(
-  file: string | undefined,
-  shared: string[],
-  env: NodeJS.ProcessEnv,
-  io: ConformConsole,
-): Promise<number> {
-  if (!file || file.startsWith("--")) throw new UsageError("--config takes a file");
-  if (shared.some((arg) => !arg.startsWith("-") && (API_NAMES as readonly string[]).includes(arg)))
-    throw new UsageError("with --config, the APIs come from the file; name none on the command line");
-  const config = await readDeploymentConfig(file);
-  const runs = Object.entries(config.apis).map(([api, entry]) => ({
-    api: api as ApiName,
-    ...apiRun(api as ApiName, entry, shared, env),
-  }));
-  // --check shared by every API: an API to which none of them applies is left out, not run for nothing.
-  const applicable = runs.filter((run) => {
-    const { values } = parseConformArgs(run.argv);
-    return anyApplies(selectChecks(values.check, values["exclude-check"]), run.api);
-  });
-  if (applicable.length === 0)
-    throw new UsageError(
-      `none of the selected checks applies to an API of ${file}; \`contracts conform --list-checks\` shows which do`,
-    );
-  for (const run of runs.filter((each) => !applicable.includes(each)))
-    io.err(`contracts conform --config ${file}: ${run.api} left out, none of the selected checks applies to it\n`);
-  let worst = 0;
-  for (const run of applicable) {
-    io.err(`contracts conform --config ${file}: ${run.api}\n`);
-    const code = await runConformCommand(run.argv, run.env, io);
-    if (code === 130) return 130;
-    worst = Math.max(worst, code);
-  }
-  return worst;
 }

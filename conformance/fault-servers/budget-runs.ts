@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runConformCommand } from "../cli.js";
+import { runConformCommand } from "../conform-command.js";
 import type { RunReport } from "../report/report.js";
 import { patchContract } from "./contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS, FAULTS, type Fault, startReferenceServer } from "./faults.js";

@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runConformCommand } from "../../conformance/cli.js";
+import { runConformCommand } from "../../conformance/conform-command.js";
 import type { RunReport } from "../../conformance/report/report.js";
 import { type ApiName, loadContract } from "../../lib/contract/index.js";
 import { type BrowserRecording, recordBrowserTraffic } from "../support/har-recording.js";

@@ -11,7 +11,7 @@ import { startCatalogServer } from "../../conformance/fault-servers/catalog.js";
 import { startJudgingProxy } from "../../conformance/proxy/judging.js";
 import { judgedTraffic } from "./support/judged.js";
 import { jsonReport, type RunReport } from "../../conformance/report/report.js";
-import { runConformCommand } from "../../conformance/cli.js";
+import { runConformCommand } from "../../conformance/conform-command.js";
 import type { ApiName } from "../../lib/contract/index.js";
 import { hmacSha256Signer } from "../../lib/pay-signature.js";
 import { startTestSandbox, type TestSandbox } from "../sandbox/support/sandbox.js";

@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
-import { importOf, LATER_STAGES, STAGE_MESSAGE, STAGE_RULES } from "../../eslint.stages.js";
+import { importOf, LATER_STAGES, LIVE_COMMAND, STAGE_MESSAGE, STAGE_RULES } from "../../eslint.stages.js";
 import { repoRoot } from "../support/processes.js";
 
 /**
@@ -49,6 +49,18 @@ describe("the runner's stages go one way", () => {
       ).toEqual([]);
     });
 
+  it("the live run's command imports neither the recorded traffic's nor the dispatch: conform-command.ts wires both", async () => {
+    const lintCommand = async (source: string) => {
+      const [result] = await stageLint().lintText(source, { filePath: join(repoRoot, LIVE_COMMAND.file) });
+      return result!.messages.map((message) => message.message);
+    };
+    for (const module of ["./passive/cli.js", "./conform-command.js", "./proxy/cli.js", "./overlay/outcome.js"])
+      expect(await lintCommand(`import { f } from "${module}";\nexport const g = f;\n`), module).toEqual([
+        expect.stringContaining(STAGE_MESSAGE),
+      ]);
+    expect(await lintCommand(`import { f } from "./cli-options.js";\nexport const g = f;\n`)).toEqual([]);
+  });
+
   it("plan, send and judge may import the stages before them", async () => {
     expect(
       await messagesOf("conformance/send", `import { prepare } from "../plan/cases.js";\nexport const p = prepare;\n`),
@@ -62,7 +74,7 @@ describe("the runner's stages go one way", () => {
   });
 
   it("the stages as they are keep the rule", async () => {
-    const results = await stageLint().lintFiles(Object.keys(LATER_STAGES));
+    const results = await stageLint().lintFiles([...Object.keys(LATER_STAGES), LIVE_COMMAND.file]);
     const broken = results.flatMap((result) =>
       result.messages.map((message) => `${relative(repoRoot, result.filePath)}:${message.line} ${message.message}`),
     );

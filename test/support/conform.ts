@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runConformCommand } from "../../conformance/cli.js";
+import { runConformCommand } from "../../conformance/conform-command.js";
 import { type ContractPatch, patchContract } from "../../conformance/fault-servers/contract-patch.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { RunReport } from "../../conformance/report/report.js";
