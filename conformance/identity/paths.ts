@@ -6,12 +6,19 @@
 // negative and probe case of the plan, since the sender asks IdentityEndpoints for the URL of each. The contract's
 // path under --base-url is used only for an operation whose member the document lacks (or names no http(s) URL);
 // the judge reports each such operation, and the endpoints advertised elsewhere than the contract's endpoint table,
-// as observations (judge/identity-discovery.ts, endpointObservations). This is the one place of the conformance
+// as observations (judge/identity-discovery.ts, endpointObservations); where an overlay records an operation's
+// advertised endpoint (x-advertised-endpoint), the location carries it, so that the judge tells the known ones from the
+// new. This is the one place of the conformance
 // code that asks the bundle for an identity path (through lib/contract); nothing else spells an endpoint path.
 import type { operations } from "../../generated/types/identity.js";
 import { loadContract } from "../../lib/contract/index.js";
 import { operationOf } from "../contract/lookup.js";
-import type { DiscoveryDocument, EndpointLocation } from "../model/identity-facts.js";
+import {
+  ADVERTISED_ENDPOINT,
+  type AdvertisedEndpoint,
+  type DiscoveryDocument,
+  type EndpointLocation,
+} from "../model/identity-facts.js";
 
 export type IdentityOperationId = keyof operations;
 
@@ -48,6 +55,14 @@ export function identitySchema(name: string): unknown {
 export const contractUrl = (baseUrl: string, operationId: IdentityOperationId) =>
   `${baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
 
+/** The advertised endpoint an overlay records on an operation (`x-advertised-endpoint`), when it records one. */
+function recordedEndpoint(operationId: IdentityOperationId): AdvertisedEndpoint | undefined {
+  const value = (operationOf("identity", operationId).operation as Record<string, unknown>)[ADVERTISED_ENDPOINT];
+  if (!value || typeof value !== "object") return undefined;
+  const { path, member } = value as Record<string, unknown>;
+  return typeof path === "string" && typeof member === "string" ? { path, member } : undefined;
+}
+
 /** An http(s) URL, as a discovery member must name for the run to follow it. */
 export const httpUrl = (value: unknown): value is string =>
   typeof value === "string" && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
@@ -66,6 +81,8 @@ export class IdentityEndpoints {
       const location: EndpointLocation = { operationId, member, contractUrl: contractUrl(baseUrl, operationId) };
       if (httpUrl(value)) location.advertised = value;
       else if (value !== undefined) location.unusable = value;
+      const recorded = recordedEndpoint(operationId);
+      if (recorded) location.recorded = recorded;
       return location;
     });
   }

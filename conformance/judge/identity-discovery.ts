@@ -5,7 +5,12 @@
 import type { Exchange } from "../model/exchange.js";
 import { shown } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
-import { type DiscoveryDocument, type EndpointLocation } from "../model/identity-facts.js";
+import {
+  ADVERTISED_ENDPOINT,
+  type AdvertisedElsewhere,
+  type DiscoveryDocument,
+  type EndpointLocation,
+} from "../model/identity-facts.js";
 
 const REQUIRED_DISCOVERY_FIELDS = [
   "issuer",
@@ -50,18 +55,46 @@ function byMember(locations: EndpointLocation[]): Map<string, EndpointLocation[]
 
 const operationsOf = (locations: EndpointLocation[]) => locations.map((l) => l.operationId).join(" and ");
 
+/** A fact about where the identity operations went; `known` when the overlay records every endpoint it names. */
+export interface EndpointObservation {
+  message: string;
+  known?: true;
+  advertised?: AdvertisedElsewhere[];
+}
+
+/** The path of an advertised URL, as an overlay records it. */
+const pathOf = (url: string) => new URL(url).pathname;
+
+/** The overlay records this operation's advertised endpoint as the document advertises it now. */
+const recordedAsIs = (location: EndpointLocation) =>
+  location.recorded !== undefined &&
+  location.recorded.member === location.member &&
+  location.recorded.path === pathOf(location.advertised!);
+
 /**
  * Where the run sent the identity operations, as facts about the deployment (never failures): one block for the
- * endpoints the discovery document advertises elsewhere than the contract's endpoint table (the seed's), and one for
- * each member it lacks or names no http(s) URL with, whose operations went to the contract's path.
+ * endpoints the discovery document advertises elsewhere than the contract's endpoint table (the seed's), another for
+ * those of them the overlay records as they are (`x-advertised-endpoint`: known), and one for each member it lacks
+ * or names no http(s) URL with, whose operations went to the contract's path.
  */
-export function endpointObservations(locations: EndpointLocation[]): string[] {
+export function endpointObservations(locations: EndpointLocation[]): EndpointObservation[] {
   const members = [...byMember(locations)];
-  const elsewhere = members.flatMap(([member, of]) => {
-    const { advertised, contractUrl } = of[0]!;
-    if (advertised === undefined || advertised === contractUrl) return [];
-    return [`${member} ${advertised} (the contract's ${contractUrl}, for ${operationsOf(of)})`];
+  const elsewhere = members.filter(
+    ([, of]) => of[0]!.advertised !== undefined && of[0]!.advertised !== of[0]!.contractUrl,
+  );
+  const block = (entries: typeof elsewhere) => ({
+    text: entries
+      .map(
+        ([member, of]) =>
+          `${member} ${of[0]!.advertised} (the contract's ${of[0]!.contractUrl}, for ${operationsOf(of)})`,
+      )
+      .join("; "),
+    advertised: entries.flatMap(([member, of]) =>
+      of.map(({ operationId, advertised }) => ({ operationId, member, path: pathOf(advertised!) })),
+    ),
   });
+  const known = block(elsewhere.filter(([, of]) => of.every(recordedAsIs)));
+  const fresh = block(elsewhere.filter(([, of]) => !of.every(recordedAsIs)));
   const notAdvertised = members.flatMap(([member, of]) => {
     const first = of[0]!;
     if (first.advertised !== undefined) return [];
@@ -69,12 +102,28 @@ export function endpointObservations(locations: EndpointLocation[]): string[] {
       first.unusable === undefined
         ? `has no ${member}`
         : `names no http(s) URL as ${member} (${shown(first.unusable)})`;
-    return [`the discovery document ${why}: ${operationsOf(of)} went to the contract's path, ${first.contractUrl}`];
+    return [
+      {
+        message: `the discovery document ${why}: ${operationsOf(of)} went to the contract's path, ${first.contractUrl}`,
+      },
+    ];
   });
   return [
-    ...(elsewhere.length
+    ...(fresh.text
       ? [
-          `the discovery document advertises endpoints other than the contract's endpoint table (the seed's), and the run followed them: ${elsewhere.join("; ")}`,
+          {
+            message: `the discovery document advertises endpoints other than the contract's endpoint table (the seed's), and the run followed them: ${fresh.text}`,
+            advertised: fresh.advertised,
+          },
+        ]
+      : []),
+    ...(known.text
+      ? [
+          {
+            message: `known, in the overlay (${ADVERTISED_ENDPOINT}): the discovery document advertises endpoints other than the contract's endpoint table, and the run followed them: ${known.text}`,
+            known: true as const,
+            advertised: known.advertised,
+          },
         ]
       : []),
     ...notAdvertised,

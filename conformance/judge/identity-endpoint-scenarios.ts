@@ -20,6 +20,7 @@ import {
   discoveryFields,
   discoveryPkceMethods,
   endpointObservations,
+  type EndpointObservation,
   jwksShape,
   jwksUniqueKids,
   noDiscoveryDocument,
@@ -82,14 +83,20 @@ export function judgeDiscovery({ exchange, document }: DiscoveryScenario, contex
 /** Where the identity operations went: facts about the deployment, which the report shows and no check fails on. */
 export function judgeEndpoints({ exchange, locations }: EndpointsScenario): Finding[] {
   if (exchange.interrupted) return [];
-  const messages = jsonObject(exchange.response?.json)
+  const observations: EndpointObservation[] = jsonObject(exchange.response?.json)
     ? endpointObservations(locations)
-    : [`${noDiscoveryDocument(exchange)}: every identity operation went to the contract's path under the base address`];
-  return messages.map((message) => ({
+    : [
+        {
+          message: `${noDiscoveryDocument(exchange)}: every identity operation went to the contract's path under the base address`,
+        },
+      ];
+  return observations.map(({ message, known, advertised }) => ({
     about: "observation",
     operationId: "getOpenIdConfiguration",
     message,
     deployment: true,
+    ...(known ? { known } : {}),
+    ...(advertised ? { advertised } : {}),
   }));
 }
 

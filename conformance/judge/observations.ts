@@ -12,6 +12,7 @@ import { judgedStatus } from "../contract/words.js";
 import { checkContextOf, resolveAt, validateAt } from "../contract/lookup.js";
 import type { OperationModel } from "../model/cases.js";
 import type { Exchange } from "../model/exchange.js";
+import type { AdvertisedElsewhere } from "../model/identity-facts.js";
 
 export interface Observation {
   /** deployment: a fact about the deployment, e.g. its endpoints are elsewhere (judge/identity-discovery.ts). */
@@ -25,6 +26,10 @@ export interface Observation {
   undocumented: string[];
   /** How many responses showed it. */
   count: number;
+  /** A deployment fact the --overlay records (identity endpoints' `x-advertised-endpoint`): known, not new. */
+  known?: "overlay";
+  /** The endpoints advertised elsewhere than the contract's, by operation: what `contracts overlay record` records. */
+  advertised?: AdvertisedElsewhere[];
 }
 
 // Transport and caching headers every HTTP server may send; they say nothing about the contract.
@@ -138,8 +143,13 @@ export class ObservationLog {
   }
 
   /** An invalid request accepted where the contract does not say the provider refuses it, or a deployment's fact. */
-  noted(kind: "accepted-invalid" | "deployment", operationId: string, detail: string): void {
-    this.add(operationId, { kind, subject: detail, detail, undocumented: [] });
+  noted(
+    kind: "accepted-invalid" | "deployment",
+    operationId: string,
+    detail: string,
+    about: Pick<Observation, "known" | "advertised"> = {},
+  ): void {
+    this.add(operationId, { kind, subject: detail, detail, undocumented: [], ...about });
   }
 
   observe(model: OperationModel, exchange: Exchange): void {

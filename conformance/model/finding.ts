@@ -3,6 +3,7 @@
 // Checks return findings; only the judge hands them to the ledger (report/ledger.ts), which the reports read.
 import type { CheckName } from "./check-registry.js";
 import type { Exchange } from "./exchange.js";
+import type { AdvertisedElsewhere } from "./identity-facts.js";
 
 export interface Verdict {
   check: CheckName;
@@ -95,6 +96,10 @@ export interface Observation {
   operationId: string;
   message: string;
   deployment?: boolean;
+  /** A deployment fact the overlay records (an identity endpoint's `x-advertised-endpoint`): known, not new. */
+  known?: true;
+  /** The operations' endpoints advertised elsewhere than the contract's, which `contracts overlay record` records. */
+  advertised?: AdvertisedElsewhere[];
 }
 
 export type Finding = Verdict | Decision | Observation;

@@ -9,6 +9,23 @@ export type TokenErrorCase = "an unknown code" | "a wrong client_secret" | "an u
 /** The discovery document's members the checks read; a provider may send anything, so each is checked before use. */
 export type DiscoveryDocument = Record<string, unknown>;
 
+/**
+ * The extension of an identity operation by which an overlay records where the deployment's discovery document
+ * advertises it, elsewhere than the contract's endpoint table: `{ path, member }` (`contracts overlay record`).
+ */
+export const ADVERTISED_ENDPOINT = "x-advertised-endpoint";
+
+/** An endpoint as a discovery member advertises it: the member, and the path of the URL it names. */
+export interface AdvertisedEndpoint {
+  member: string;
+  path: string;
+}
+
+/** An operation's endpoint advertised elsewhere than the contract's endpoint table: what an overlay can record. */
+export interface AdvertisedElsewhere extends AdvertisedEndpoint {
+  operationId: string;
+}
+
 /** Where one operation with a discovery member is sent, and why there. */
 export interface EndpointLocation {
   operationId: string;
@@ -19,6 +36,8 @@ export interface EndpointLocation {
   advertised?: string;
   /** The member's value when it is there but no http(s) URL (the run falls back on the contract's path). */
   unusable?: unknown;
+  /** What the contract as loaded (an overlay applied) records as the operation's advertised endpoint. */
+  recorded?: AdvertisedEndpoint;
 }
 
 /** A token response, as JSON; each member is checked before use. */

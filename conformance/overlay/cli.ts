@@ -69,7 +69,8 @@ export async function runOverlayCommand(argv: string[]): Promise<number> {
   const report = readReport(file);
   if (report.api !== api) throw new UsageError(`--from-json ${file} is a report of ${report.api}, not ${api}`);
   const overlay = overlayFromReport(report, file);
-  const causes = overlay.actions.filter((action) => action["x-check"]).length;
+  // A cause's first action carries its evidence: the check it failed, or an advertised endpoint's discovery member.
+  const causes = overlay.actions.filter((action) => action["x-check"] || action["x-discovery-member"]).length;
   // A deviation on a case the run did not reach is not in the report, so not in the overlay either.
   const budget = report.budget;
   if (budget && budget.notReached > 0)

@@ -4,7 +4,9 @@
 // go), or did not reach them. The run's recorded exchanges are read again against the canonical contract (the same
 // reading that recorded the overlay), since the overlaid contract that judged the run accepts them both ways; so is an
 // undocumented response (responses.ts), reached where the run ran its check on one of its operations. A behaviour
-// (`x-known-behaviours` on an operation) is confirmed by the run's own failures: those it names are known.
+// (`x-known-behaviours` on an operation) is confirmed by the run's own failures: those it names are known. An
+// identity endpoint advertised elsewhere (`x-advertised-endpoint`) is confirmed by a request of the run to its path,
+// and no longer seen when the run read the discovery document and sent nothing there.
 import { type ApiName, canonicalContract, loadContract } from "../../lib/contract/index.js";
 import { parseApiName } from "../../lib/cli.js";
 import { installOverlay, readOverlayFile } from "../../lib/contract/overlay.js";
@@ -12,6 +14,7 @@ import { forgetLookups } from "../contract/lookup.js";
 import type { RecordedExchange } from "../model/recorded-traffic.js";
 import { causeOf } from "../report/causes.js";
 import type { FailureRecord } from "../report/ledger.js";
+import { ADVERTISED_ENDPOINT } from "../model/identity-facts.js";
 import { deviationsOf } from "./deviations.js";
 import { undocumentedResponseOf } from "./responses.js";
 
@@ -103,6 +106,13 @@ export function overlayOutcome(
     if (undocumented) seen.add(causeOf(undocumented));
   }
   for (const failure of run.failures) seen.add(causeOf(failure));
+  const paths = new Set(
+    run.exchanges.flatMap((exchange) =>
+      URL.canParse(exchange.request.url) ? [new URL(exchange.request.url).pathname] : [],
+    ),
+  );
+  /** The path of each advertised endpoint's cause, as its actions record it. */
+  const advertisedPaths = new Map<string, string>();
   const behaviourReached = (entry: OverlayCause, check: unknown) =>
     typeof check === "string" && entry.operations.some((operationId) => run.ran(check, operationId));
   const causes = new Map<string, OverlayCause>();
@@ -117,11 +127,21 @@ export function overlayOutcome(
     if (Array.isArray(operations)) entry.operations.push(...operations.map(String));
     if (action["x-check"] && action.description) entry.description = action.description;
     const behaviour = action.update && typeof action.update === "object" && KNOWN_BEHAVIOURS in action.update;
+    const { path } = (action.update as { [ADVERTISED_ENDPOINT]?: { path?: unknown } } | undefined)?.[
+      ADVERTISED_ENDPOINT
+    ] ?? { path: undefined };
+    if (typeof path === "string") advertisedPaths.set(cause, path);
     if ((behaviour || action["x-response"]) && action["x-check"]) checks.set(cause, action["x-check"]);
     causes.set(cause, entry);
   });
   const shapeReached = (entry: OverlayCause) => entry.operations.some((operationId) => reached.has(operationId));
   for (const entry of causes.values()) {
+    const path = advertisedPaths.get(entry.cause);
+    if (path !== undefined) {
+      if (paths.has(path)) entry.state = "confirmed";
+      else if (reached.has("getOpenIdConfiguration")) entry.state = "no longer seen";
+      continue;
+    }
     if (seen.has(entry.cause)) entry.state = "confirmed";
     else if (checks.has(entry.cause) ? behaviourReached(entry, checks.get(entry.cause)) : shapeReached(entry))
       entry.state = "no longer seen";

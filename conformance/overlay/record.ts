@@ -5,7 +5,10 @@
 // An answer with a status or media type the operation does not document (a 500 HTML page) is recorded as a response
 // of the operation (responses.ts). What an OpenAPI document cannot say (a 405 page without Allow to a method no
 // operation documents, a server error, valid data refused) is recorded as a behaviour: an `x-known-behaviours` entry,
-// by cause, on each operation it failed on, which a run with the overlay reads.
+// by cause, on each operation it failed on, which a run with the overlay reads. Where an identity deployment's
+// discovery document advertises endpoints elsewhere than the contract's endpoint table (a fact the run observed, no
+// failure), each such operation gets an `x-advertised-endpoint` with the advertised path and the discovery member,
+// which the next run reads to tell those endpoints known (identity/paths.ts).
 import {
   type ApiName,
   canonicalContract,
@@ -17,6 +20,7 @@ import {
 import type { OverlayAction, OverlayDocument } from "../../lib/contract/overlay.js";
 import type { FailureRecord } from "../report/ledger.js";
 import type { RunReport } from "../report/report.js";
+import { ADVERTISED_ENDPOINT, type AdvertisedEndpoint } from "../model/identity-facts.js";
 import { readSeedSentenceTable, type SeedName } from "../seed-sentences.js";
 import { causeOf, groupCauses } from "../report/causes.js";
 import { CHECK_LIST } from "../model/check-registry.js";
@@ -241,6 +245,44 @@ function failureProof(api: ApiName, failure: FailureRecord, operations: string[]
   };
 }
 
+/** The cause of an advertised endpoint an overlay records: `advertised endpoint | token_endpoint /oidc/token`. */
+export const advertisedEndpointCause = ({ member, path }: AdvertisedEndpoint) =>
+  `advertised endpoint | ${member} ${path}`;
+
+/**
+ * The endpoints the report observed advertised elsewhere than the contract's endpoint table, and not yet known: on
+ * each operation, its `x-advertised-endpoint`; the operations of one member are one cause, the first action carrying
+ * the evidence (the discovery document's member and URL path, the contract's path).
+ */
+function advertisedEndpointActions(report: RunReport): OverlayAction[] {
+  const contract = canonicalContract(report.api);
+  const advertised = report.observations.flatMap((o) =>
+    o.kind === "deployment" && !o.known ? (o.advertised ?? []) : [],
+  );
+  const members = [...new Set(advertised.map(advertisedEndpointCause))];
+  return members.flatMap((cause) => {
+    const of = advertised.filter(
+      (each) => advertisedEndpointCause(each) === cause && contract.findOperation(each.operationId),
+    );
+    const operations = of.map((each) => each.operationId);
+    return of.map(({ operationId, member, path }, index) => {
+      const operation = contract.findOperation(operationId)!;
+      const proof: Proof = {
+        "x-discovery-member": member,
+        "x-operations": operations,
+        "x-contract-path": operation.path,
+      };
+      return {
+        target: jsonPathOf(operation.pointer),
+        description: `The deployment's discovery document advertises ${operations.join(" and ")} at ${path} (${member}), where the contract's endpoint table has ${operation.path}; the run followed it.`,
+        update: { [ADVERTISED_ENDPOINT]: { path, member } },
+        "x-cause": cause,
+        ...(index === 0 ? proof : {}),
+      };
+    });
+  });
+}
+
 /** The deviations the report's failing response_schema_conformance verdicts proved, grouped by cause. */
 export function causesOfReport(report: RunReport): Map<string, Evidence[]> {
   const causes = new Map<string, Evidence[]>();
@@ -282,6 +324,7 @@ export function overlayFromReport(report: RunReport, source: string): OverlayDoc
       report.failures.filter((failure) => !shapes.has(failure) && !responses.explained.has(failure)),
     ),
     ...exampleActions(report.api, seen, jsonPathOf),
+    ...advertisedEndpointActions(report),
   ];
   return {
     overlay: "1.0.0",

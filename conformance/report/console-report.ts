@@ -279,7 +279,9 @@ function observationLines(report: RunReport, verbose: boolean): string[] {
     const entries = new Set(ofKind.flatMap((o) => o.undocumented)).size;
     const light = entries > 0 ? `; sheds light on ${entries} x-undocumented entr${entries === 1 ? "y" : "ies"}` : "";
     const where = `on ${operations} operation${operations === 1 ? "" : "s"}`;
-    lines.push(`  • ${ofKind.length} ${ofKind.length === 1 ? one : many} ${where}${light}`);
+    const known = ofKind.filter((o) => o.known).length;
+    const recorded = known > 0 ? `; ${known} known (in the overlay)` : "";
+    lines.push(`  • ${ofKind.length} ${ofKind.length === 1 ? one : many} ${where}${light}${recorded}`);
   }
   lines.push("  each one, and the entries it sheds light on, with --verbose and in the HTML report");
   return lines;

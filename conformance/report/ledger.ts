@@ -124,6 +124,10 @@ export class Ledger implements EventSink {
         finding.deployment ? "deployment" : "accepted-invalid",
         finding.operationId,
         this.secrets.redact(finding.message),
+        {
+          ...(finding.known ? { known: "overlay" as const } : {}),
+          ...(finding.advertised ? { advertised: finding.advertised } : {}),
+        },
       );
     else this.decide(finding);
   }

@@ -15,20 +15,12 @@ import { failingChecks } from "../support/conform-cli.js";
 import { conformInProcess } from "../support/conform.js";
 import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import {
+  OWN_ROUTES,
   STOCK_SIGN_IN,
   type StockProvider,
-  type StockRoutes,
   startStockOidcProvider,
 } from "../support/stock-oidc-provider.js";
 import { type StockStore, stockStore } from "../support/stock-oidc-store.js";
-
-const OWN_ROUTES: StockRoutes = {
-  authorization: "/oidc/auth",
-  token: "/oidc/token",
-  userinfo: "/oidc/me",
-  jwks: "/oidc/certs",
-  end_session: "/oidc/session/end",
-};
 
 const SEEDS = Array.from({ length: 20 }, (_, index) => index + 1);
 
@@ -132,7 +124,7 @@ describe("an operation whose discovery member is missing", () => {
   });
 
   it("is reported with its member and operations, besides the one block of endpoints elsewhere", () => {
-    const [elsewhere, ...fallbacks] = endpointObservations(endpoints.locations);
+    const [elsewhere, ...fallbacks] = endpointObservations(endpoints.locations).map((o) => o.message);
     expect(elsewhere).toMatch(/^the discovery document advertises endpoints other than the contract's endpoint table/);
     expect(elsewhere).toContain(`token_endpoint ${base}/oidc/token`);
     expect(fallbacks).toEqual([

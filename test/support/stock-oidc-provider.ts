@@ -88,6 +88,15 @@ export const SEED_ROUTES: StockRoutes = {
   end_session: "/api/logout",
 };
 
+/** Routes of the provider's own, none of them the seed's: a deployment whose endpoints are elsewhere (issue 62). */
+export const OWN_ROUTES: StockRoutes = {
+  authorization: "/oidc/auth",
+  token: "/oidc/token",
+  userinfo: "/oidc/me",
+  jwks: "/oidc/certs",
+  end_session: "/oidc/session/end",
+};
+
 function configuration(options: StockProviderOptions, signingKey?: JWK): Configuration {
   const user = options.emptyEmail ? { ...ALICE, email: "", email_verified: false } : ALICE;
   return {
