@@ -126,7 +126,9 @@ export class Ledger implements EventSink {
         this.secrets.redact(finding.message),
         {
           ...(finding.known ? { known: "overlay" as const } : {}),
-          ...(finding.advertised ? { advertised: finding.advertised } : {}),
+          ...(finding.advertised
+            ? { advertised: finding.advertised.map((at) => ({ ...at, path: this.secrets.redact(at.path) })) }
+            : {}),
         },
       );
     else this.decide(finding);
