@@ -7,9 +7,9 @@
 // path under --base-url is used only for an operation whose member the document lacks (or names no http(s) URL);
 // the judge reports each such operation, and the endpoints advertised elsewhere than the contract's endpoint table,
 // as observations (judge/identity-discovery.ts, endpointObservations); where an overlay records an operation's
-// advertised endpoint (x-advertised-endpoint), the location carries it, so that the judge tells the known ones from the
-// new. This is the one place of the conformance
-// code that asks the bundle for an identity path (through lib/contract); nothing else spells an endpoint path.
+// advertised endpoint (x-advertised-endpoint), the location carries it, so that the judge tells the known ones from
+// the new. This is the one place of the conformance code that asks the bundle for an identity path (through
+// lib/contract); nothing else spells an endpoint path.
 import type { operations } from "../../generated/types/identity.js";
 import { loadContract } from "../../lib/contract/index.js";
 import { operationOf } from "../contract/lookup.js";
@@ -55,14 +55,6 @@ export function identitySchema(name: string): unknown {
 export const contractUrl = (baseUrl: string, operationId: IdentityOperationId) =>
   `${baseUrl.replace(/\/$/, "")}${identityOperationPath(operationId)}`;
 
-/** The advertised endpoint an overlay records on an operation (`x-advertised-endpoint`), when it records one. */
-function recordedEndpoint(operationId: IdentityOperationId): AdvertisedEndpoint | undefined {
-  const value = (operationOf("identity", operationId).operation as Record<string, unknown>)[ADVERTISED_ENDPOINT];
-  if (!value || typeof value !== "object") return undefined;
-  const { path, member } = value as Record<string, unknown>;
-  return typeof path === "string" && typeof member === "string" ? { path, member } : undefined;
-}
-
 /** An http(s) URL, as a discovery member must name for the run to follow it. */
 export const httpUrl = (value: unknown): value is string =>
   typeof value === "string" && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
@@ -97,4 +89,12 @@ export class IdentityEndpoints {
     const location = this.locations.find((l) => l.operationId === operationId);
     return location?.advertised ?? contractUrl(this.baseUrl, operationId as IdentityOperationId);
   }
+}
+
+/** The advertised endpoint an overlay records on an operation (`x-advertised-endpoint`), when it records one. */
+function recordedEndpoint(operationId: IdentityOperationId): AdvertisedEndpoint | undefined {
+  const value = (operationOf("identity", operationId).operation as Record<string, unknown>)[ADVERTISED_ENDPOINT];
+  if (!value || typeof value !== "object") return undefined;
+  const { path, member } = value as Record<string, unknown>;
+  return typeof path === "string" && typeof member === "string" ? { path, member } : undefined;
 }
