@@ -66,6 +66,8 @@ const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 export interface IssuedCode extends PendingAuthorization {
   expiresAt: number;
   used: boolean;
+  /** When the code was first exchanged (Date.now()). */
+  usedAt?: number;
   authTime: number;
   /** The access tokens issued for this code, revoked when the code is replayed (RFC 6749 §4.1.2). */
   accessTokens: string[];
@@ -152,6 +154,8 @@ export function discovery(provider: ProviderState): Reply {
       code_challenge_methods_supported: provider.fault === "code-challenge-methods-without-s256" ? ["plain"] : ["S256"],
       // It takes the claims parameter (OpenID Connect Core §5.5), so claims_essential runs; it returns no more claims.
       claims_parameter_supported: true,
+      // RFC 9207 advertised, though its authorization responses carry no iss.
+      ...(fault === "iss-advertised-not-sent" ? { authorization_response_iss_parameter_supported: true } : {}),
     },
   };
 }
@@ -180,11 +184,15 @@ function codeGrant(provider: ProviderState, form: URLSearchParams): Grant | Repl
   const code = provider.codes.get(form.get("code") ?? "");
   if (!code || code.expiresAt < Date.now())
     return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
-  if (code.used && fault !== "code-reusable") {
+  // A replay cache that forgets a used code after 10 seconds, long before the code expires: the hole
+  // oidcc-codereuse-30seconds looks for.
+  const forgotten = fault === "code-reuse-forgotten" && Date.now() - (code.usedAt ?? Date.now()) > 10_000;
+  if (code.used && fault !== "code-reusable" && !forgotten) {
     if (fault !== "code-reuse-keeps-tokens") for (const token of code.accessTokens) provider.accessTokens.delete(token);
     return refuse("The authorization code has already been used.");
   }
   code.used = true;
+  code.usedAt ??= Date.now();
   if (fault !== "redirect-uri-not-checked" && form.get("redirect_uri") !== code.redirectUri)
     return refuse("The redirect_uri does not match the one used in the authorization request.");
   if (code.challenge && fault !== "pkce-not-enforced") {
@@ -275,7 +283,7 @@ export async function token(provider: ProviderState, form: URLSearchParams): Pro
   const body: Record<string, unknown> = {
     access_token: accessToken,
     token_type: "Bearer",
-    expires_in: 3600,
+    ...(provider.fault === "token-without-expires-in" ? {} : { expires_in: 3600 }),
     id_token: idToken,
     scope: grant.scope.join(" "),
   };

@@ -28,7 +28,17 @@ export const IDENTITY_FAULTS = [
   "prompt-none-shows-page",
   "prompt-login-ignored",
   "max-age-ignored",
+  // A request of the live session (prompt=none; max_age=10000) answered with an id_token whose auth_time is now.
+  "prompt-none-new-auth-time",
+  "max-age-resets-auth-time",
   "code-reuse-keeps-tokens",
+  // A used code remembered for 10 seconds only, so that its replay 30 seconds later is accepted.
+  "code-reuse-forgotten",
+  // oidcc-server's checks of what it gets: a code of 12 lowercase letters; RFC 9207 advertised and its iss left out;
+  // a token response without expires_in (RECOMMENDED: a warning, a failure under --strict).
+  "code-low-entropy",
+  "iss-advertised-not-sent",
+  "token-without-expires-in",
   "redirect-uri-query-ignored",
   "offline-access-without-refresh-token",
   "logout-open-redirect",

@@ -9,6 +9,7 @@
 // sign-ins), `consent-page` (a Keycloak-style consent page, accept and cancel in one form), `scope-consent` (one
 // checkbox per requested scope, only the ticked granted), `login-in-password-id` ("login" in the password input's id).
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { IncomingMessage } from "node:http";
 import type { JWK } from "jose";
 import { identityOperationPath } from "../identity/paths.js";
@@ -132,7 +133,11 @@ class FaultProvider implements LogoutState {
   }
 
   issueCode(request: PendingAuthorization, authTime: number, headers: Record<string, string> = {}): Reply {
-    const code = randomBytes(16).toString("hex");
+    // Twelve lowercase letters under the low-entropy fault: about 56 bits, not the 128 RFC 6749 §10.10 asks for.
+    const code =
+      this.fault === "code-low-entropy"
+        ? Array.from(randomBytes(12), (byte) => String.fromCharCode(97 + (byte % 26))).join("")
+        : randomBytes(16).toString("hex");
     this.secretsSeen.add(code);
     this.codes.set(code, { ...request, expiresAt: Date.now() + 60_000, used: false, authTime, accessTokens: [] });
     return this.backTo(request, { code }, headers);
@@ -182,7 +187,7 @@ class FaultProvider implements LogoutState {
     return { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method, maxAge };
   }
 
-  authorize(url: URL, call: IncomingCall, request: IncomingMessage): Reply {
+  async authorize(url: URL, call: IncomingCall, request: IncomingMessage): Promise<Reply> {
     const details = this.authorizationRequest(url.searchParams, call);
     if ("status" in details) return details;
     const { fault } = this;
@@ -194,6 +199,15 @@ class FaultProvider implements LogoutState {
       session &&
       (details.maxAge === undefined || fault === "max-age-ignored" || now() - session.authTime <= details.maxAge);
     const reuse = session && fresh && (!prompts.includes("login") || fault === "prompt-login-ignored");
+    // Two that answer a request of the live session as if the user had signed in again silently, in a later second
+    // than the session's sign-in (waiting for it: the runner may ask within the same second).
+    const newAuthTime =
+      (fault === "prompt-none-new-auth-time" && prompts.includes("none")) ||
+      (fault === "max-age-resets-auth-time" && details.maxAge !== undefined);
+    if (reuse && newAuthTime) {
+      while (now() <= session.authTime) await sleep(1000 - (Date.now() % 1000));
+      return this.issueCode(details, now());
+    }
     if (reuse) return this.issueCode(details, session.authTime);
     if (session && prompts.includes("login") && fault === "prompt-ignored-one-click") {
       const id = randomBytes(12).toString("hex");

@@ -26,6 +26,7 @@ import {
   codeFields,
   exchangeCode,
   type Flow,
+  sameSessionAs,
   tokensFor,
   traced,
   trailOf,
@@ -121,6 +122,8 @@ export interface MustSucceed {
   skip?: (flow: Flow) => string;
   /** An id_token claim it makes REQUIRED. */
   requiredClaim?: { name: string; section: string };
+  /** Sent on the first sign-in's session with no new sign-in: its id_token has that sign-in's sub and auth_time. */
+  sameSession?: true;
 }
 
 /** A parameter OpenID Connect Core §15.1 says every OP supports, at least without an error. */
@@ -150,6 +153,7 @@ export const MUST_SUCCEED: readonly MustSucceed[] = [
   {
     ...mandatory("max_age_10000", "max_age", "10000", "§3.1.2.1"),
     requiredClaim: { name: "auth_time", section: "OpenID Connect Core §2: REQUIRED when max_age is requested" },
+    sameSession: true,
   },
   {
     check: "login_hint",
@@ -190,7 +194,15 @@ export async function mustSucceed(parent: Flow, request: MustSucceed): Promise<M
   const claim = request.requiredClaim;
   const requiredClaim =
     claim && typeof idToken === "string" ? { ...claim, value: decodeJwt(idToken)[claim.name] } : undefined;
-  return { ...scenario, ...trailOf(flow), attempt, exchanged, ...(requiredClaim ? { requiredClaim } : {}) };
+  const sameSession = request.sameSession ? sameSessionAs(flow, exchanged) : undefined;
+  return {
+    ...scenario,
+    ...trailOf(flow),
+    attempt,
+    exchanged,
+    ...(requiredClaim ? { requiredClaim } : {}),
+    ...(sameSession ? { sameSession } : {}),
+  };
 }
 
 export async function responseTypeMissing(parent: Flow): Promise<ResponseTypeMissingScenario> {
@@ -213,7 +225,19 @@ export async function promptNoneSignedIn(parent: Flow): Promise<PromptNoneSigned
     purpose: "authorize with prompt=none while signed in",
   });
   const hinted = Boolean(flow.idTokenHint);
-  return { family: "identity", name: "prompt none signed in", ...trailOf(flow), attempt, hinted };
+  // Its id_token is compared with the first sign-in's (oidcc-prompt-none-logged-in, oidcc-id-token-hint).
+  const exchanged =
+    attempt.kind === "code" ? await tokensFor(flow, attempt, "exchange the code of prompt=none") : undefined;
+  const sameSession = sameSessionAs(flow, exchanged);
+  return {
+    family: "identity",
+    name: "prompt none signed in",
+    ...trailOf(flow),
+    attempt,
+    hinted,
+    exchanged,
+    ...(sameSession ? { sameSession } : {}),
+  };
 }
 
 export async function promptNoneSignedOut(parent: Flow): Promise<PromptNoneSignedOutScenario> {

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RunContext } from "../context.js";
 import { issuedTokens, jsonObject } from "./json.js";
-import { hideSecretClaims } from "./secret-claims.js";
+import { hideSecretClaims, idTokenPayload } from "./secret-claims.js";
 import { type Authorization, type CodeExchange, type CodeGrant } from "../model/identity-facts.js";
 import type { ScenarioJudge } from "../model/scenario.js";
 import type { Trail } from "../model/identity-scenarios.js";
@@ -15,7 +15,7 @@ import type { RequestCase } from "../model/cases.js";
 import type { CaseSender } from "../send/sender.js";
 import type { Exchange } from "../model/exchange.js";
 import type { SignInDriver } from "../sign-in/driver.js";
-import type { Navigation } from "../model/identity-facts.js";
+import type { Navigation, SameSession, SessionStart } from "../model/identity-facts.js";
 import { type IdentityOperationId } from "./paths.js";
 import type { IssuedTokens } from "./issued-tokens.js";
 import type { OpenedSessions } from "./sessions.js";
@@ -39,6 +39,8 @@ export interface Flow extends IdentityParts {
   driver: SignInDriver;
   /** The first sign-in's id_token, sent as id_token_hint where OpenID Connect Core §3.1.2.1 says it SHOULD be. */
   idTokenHint?: string;
+  /** The first sign-in's id_token's sub and auth_time, for the later id_tokens of its session. */
+  session?: SessionStart;
 }
 
 /** The parts of a flow running one scenario, with the trail of what it sent so far. */
@@ -158,7 +160,11 @@ export async function authorize(flow: Flow & Trail, options: AuthorizeOptions): 
   const exchange = navigationExchange(request.url.href, navigation, navigation.arrived);
   addToTrail(flow, "authorize", "authorize", options.purpose, exchange);
   const outcome = authorizationOutcome(flow.context, request, options.scope, navigation, exchange);
-  flow.authorizations.push({ purpose: options.purpose, state: request.state, outcome });
+  const iss = {
+    issuer: flow.send.discovered("issuer"),
+    advertised: flow.send.discovered("authorization_response_iss_parameter_supported") === true,
+  };
+  flow.authorizations.push({ purpose: options.purpose, state: request.state, outcome, iss });
   return outcome;
 }
 
@@ -259,3 +265,9 @@ export async function readUserinfo(flow: Flow & Trail, token: string, label: str
   hideSecretClaims(flow.context.secrets, exchange);
   return addToTrail(flow, "userinfo", "getUserInfo", label, exchange);
 }
+
+/** A later id_token of the first sign-in's session, beside that sign-in's (nothing to compare without one). */
+export const sameSessionAs = (flow: Flow, exchanged: CodeExchange | undefined): SameSession | undefined =>
+  flow.session && exchanged?.tokens
+    ? { first: flow.session, claims: idTokenPayload(exchanged.tokens.id_token) }
+    : undefined;

@@ -34,6 +34,7 @@ import { logoutModules } from "./logout-modules.js";
 import {
   atHash,
   clientAuthentication,
+  codeForLaterReuse,
   codeReuse,
   idToken,
   pkceEnforcement,
@@ -44,6 +45,7 @@ import {
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { CheckName } from "../model/check-registry.js";
 import type { ItemParts } from "../item-parts.js";
+import { idTokenPayload } from "./secret-claims.js";
 
 /**
  * The identity step: discovery and JWKS, then the flows through a sign-in driver. Every request goes through the
@@ -111,6 +113,11 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   // The first code's tokens serve the id_token and userinfo flows before code_reuse replays the code (a provider
   // should then revoke those tokens, RFC 6749 §4.1.2).
   const { tokens, exchange } = fresh;
+  const firstClaims = idTokenPayload(tokens.id_token);
+  if (firstClaims)
+    flow.session = { sub: firstClaims.sub, authTime: firstClaims.auth_time, signedInBy: Math.ceil(Date.now() / 1000) };
+  // oidcc-codereuse-30seconds' clock starts here, and its replay waits at the end for only what the flows left.
+  const replayLater = run("code_reuse_30_seconds") ? await codeForLaterReuse(flow) : undefined;
   let idTokenSub: unknown;
   if (run("id_token_signature_and_claims") || run("id_token_by_scope")) {
     const verified = await idToken(flow, tokens, first, exchange);
@@ -146,5 +153,6 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   const modules = await logoutModules(flow);
   if (modules) scenarios.push(modules);
   if (run("prompt_none")) scenarios.push(await promptNoneSignedOut(flow));
+  if (replayLater) scenarios.push(await replayLater());
   return scenarios;
 }

@@ -16,6 +16,7 @@ import { type CodeGrant, type TokenResponse } from "../model/identity-facts.js";
 import type {
   AtHashScenario,
   ClientAuthenticationScenario,
+  CodeReuseLaterScenario,
   CodeReuseScenario,
   IdTokenScenario,
   PkceEnforcementScenario,
@@ -24,6 +25,7 @@ import type {
   WrongClientSecretScenario,
 } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
+import { sleep } from "../send/transport.js";
 import {
   addToTrail,
   authorize,
@@ -196,6 +198,30 @@ export async function codeReuse(
       ? await readUserinfo(flow, tokens.access_token, "userinfo with the first code's token after the replay")
       : undefined;
   return { family: "identity", name: "code reuse", ...trailOf(flow), again, revocationAsked, after };
+}
+
+/** How long oidcc-codereuse-30seconds waits between a code's exchange and its replay. */
+export const CODE_REUSE_WAIT_MS = 30_000;
+
+/**
+ * oidcc-codereuse-30seconds, in two halves so that the wait costs the run only what its other flows do not fill: a
+ * code of its own is exchanged now, when the clock starts, and the function returned replays it once 30 seconds have
+ * passed since that exchange (the run calls it at its end, and it sleeps only what is left).
+ */
+export async function codeForLaterReuse(parent: Flow): Promise<() => Promise<CodeReuseLaterScenario>> {
+  const flow = traced(parent);
+  const grant = await authorize(flow, { scope: "openid", purpose: "authorize for a code replayed 30 seconds later" });
+  const first = grant.kind === "code" ? await tokensFor(flow, grant, "exchange a code to replay later") : undefined;
+  const exchangedAt = Date.now();
+  const scenario = { family: "identity", name: "code reuse after 30 seconds", grant, first } as const;
+  return async () => {
+    if (grant.kind !== "code" || !first?.tokens || flow.send.aborted) return { ...scenario, ...trailOf(flow) };
+    await sleep(Math.max(0, CODE_REUSE_WAIT_MS - (Date.now() - exchangedAt)), flow.context.options.signal);
+    const afterMs = Date.now() - exchangedAt;
+    const label = "exchange the same code again 30 seconds later";
+    const again = await exchangeCode(flow, codeFields(flow.context, grant), label, "replay");
+    return { ...scenario, ...trailOf(flow), again, afterMs };
+  };
 }
 
 export async function pkceEnforcement(parent: Flow): Promise<PkceEnforcementScenario> {

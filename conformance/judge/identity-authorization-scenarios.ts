@@ -118,9 +118,9 @@ export function judgeUnknownParameters({ attempt }: UnknownParametersScenario): 
 }
 
 export function judgeMustSucceed(scenario: MustSucceedScenario): Finding[] {
-  const { check, what, section, skipped, attempt, exchanged, requiredClaim } = scenario;
+  const { check, what, section, skipped, attempt, exchanged, requiredClaim, sameSession } = scenario;
   if (skipped || !attempt) return [{ about: "check", name: check, decision: "skipped", reason: skipped ?? "not sent" }];
-  const problem = mustSucceed(what, section, attempt, exchanged, requiredClaim);
+  const problem = mustSucceed(what, section, attempt, exchanged, requiredClaim, sameSession);
   return [verdictOf(check, "authorize", problem, exchanged?.exchange ?? attempt.exchange, what)];
 }
 
@@ -134,9 +134,11 @@ export function judgeResponseTypeMissing({ attempt }: ResponseTypeMissingScenari
   return [withPages(verdict, [attempt.navigation])];
 }
 
-export function judgePromptNoneSignedIn({ attempt, hinted }: PromptNoneSignedInScenario): Finding[] {
-  const problem = promptNoneSignedIn(attempt, hinted);
-  return [verdictOf("prompt_none", "authorize", problem, attempt.exchange, "prompt=none while signed in")];
+export function judgePromptNoneSignedIn(scenario: PromptNoneSignedInScenario): Finding[] {
+  const { attempt, hinted, exchanged, sameSession } = scenario;
+  const problem = promptNoneSignedIn(attempt, hinted, exchanged, sameSession);
+  const exchange = problem && exchanged ? exchanged.exchange : attempt.exchange;
+  return [verdictOf("prompt_none", "authorize", problem, exchange, "prompt=none while signed in")];
 }
 
 export function judgePromptNoneSignedOut({ attempt }: PromptNoneSignedOutScenario): Finding[] {

@@ -5,8 +5,8 @@
 // what was sent and what came back in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
 import type { Exchange } from "../model/exchange.js";
-import { describe, describeAuthorization, refused } from "./identity-words.js";
-import { type Authorization, type CodeExchange } from "../model/identity-facts.js";
+import { describe, describeAuthorization, refused, shown } from "./identity-words.js";
+import { type Authorization, type CodeExchange, type SameSession } from "../model/identity-facts.js";
 import type { Reauthentication } from "../model/identity-facts.js";
 
 /**
@@ -24,6 +24,46 @@ export const signInFailure = (first: Authorization) =>
     : first.kind === "failed"
       ? first.failure
       : `the provider answered the sign-in with ${describeAuthorization(first)}`;
+
+/**
+ * authorization_response_iss on one authorization response (RFC 9207): an iss, when there is one, is the issuer
+ * (§2.4, as the suite's ValidateIssIfPresentInAuthorizationResponse); a provider that advertises
+ * authorization_response_iss_parameter_supported: true MUST send it in every response, errors included (§2).
+ */
+export function issReturned(back: URLSearchParams, iss: { issuer: unknown; advertised: boolean }): string {
+  const sent = back.get("iss");
+  if (sent === null)
+    return iss.advertised
+      ? "the authorization response carries no iss, though the discovery document advertises authorization_response_iss_parameter_supported: true (RFC 9207 §2: MUST)"
+      : "";
+  return sent === iss.issuer
+    ? ""
+    : `the authorization response's iss is ${shown(sent)}, not the issuer ${shown(iss.issuer)} (RFC 9207 §2, §2.4)`;
+}
+
+/** The least the suite's oidcc-server accepts of a code: 128 bits long, more than 96 bits of Shannon entropy. */
+const CODE_BITS = 128;
+const CODE_ENTROPY_BITS = 96;
+
+/**
+ * authorization_code_entropy, measured as the suite measures it (EnsureMinimumAuthorizationCodeLength and
+ * EnsureMinimumAuthorizationCodeEntropy): its length in bits, and its Shannon entropy per character times its length.
+ * The message names the numbers, never the code.
+ */
+export function codeEntropy(code: string): string {
+  const bits = Buffer.byteLength(code) * 8;
+  const counts = new Map<string, number>();
+  for (const character of code.split("")) counts.set(character, (counts.get(character) ?? 0) + 1);
+  const perCharacter = [...counts.values()].reduce((sum, n) => sum - (n / code.length) * Math.log2(n / code.length), 0);
+  const entropy = Math.round(perCharacter * code.length);
+  const problems: string[] = [];
+  if (bits < CODE_BITS) problems.push(`the authorization code is ${bits} bits long, less than ${CODE_BITS}`);
+  if (entropy <= CODE_ENTROPY_BITS)
+    problems.push(`it has about ${entropy} bits of entropy, not more than ${CODE_ENTROPY_BITS}`);
+  return problems.length
+    ? `${problems.join("; ")} (RFC 6749 §10.10: the odds of guessing it MUST be at most 2^-128; RFC 6819 §5.1.4.2.2)`
+    : "";
+}
 
 /** code_reuse fails so when even the first, fresh code was refused: nothing can be replayed then. */
 export const freshCodeRefused = (exchange: Exchange) =>
@@ -101,13 +141,44 @@ export function mustSucceed(
   attempt: Authorization,
   exchanged: CodeExchange | undefined,
   requiredClaim: { name: string; section: string; value: unknown } | undefined,
+  sameSessionOf?: SameSession,
 ): string {
   if (attempt.kind !== "code") return `${what} got ${describeAuthorization(attempt)} instead of a code (${section})`;
   if (exchanged && !exchanged.tokens)
     return `the code of ${what} was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`;
+  const problems: string[] = [];
   if (requiredClaim && requiredClaim.value === undefined)
-    return `the id_token of ${what} carries no ${requiredClaim.name} (${requiredClaim.section})`;
-  return "";
+    problems.push(`the id_token of ${what} carries no ${requiredClaim.name} (${requiredClaim.section})`);
+  const session = sameSession(what, sameSessionOf);
+  if (session) problems.push(session);
+  return problems.join("; ");
+}
+
+/**
+ * prompt_none and max_age_10000 on a later id_token of the first sign-in's session, got with no new sign-in: the same
+ * sub (OpenID Connect Core §2: the End-User's identifier, never reassigned) and the same auth_time when both carry
+ * one, as the suite compares them (CheckIdTokenAuthTimeClaimsSameIfPresent). When the first has none (Core §2: it is
+ * REQUIRED only when asked for), the later one's may not be after the first sign-in ended (1 second of clock allowed).
+ */
+export function sameSession(what: string, session: SameSession | undefined): string {
+  if (!session) return "";
+  const { first, claims } = session;
+  if (!claims) return `the token response of ${what} carries no id_token (OpenID Connect Core §3.1.3.3)`;
+  const problems: string[] = [];
+  if (claims.sub !== first.sub)
+    problems.push(
+      `the id_token of ${what} has sub ${shown(claims.sub)}, the first sign-in's of the same session ${shown(first.sub)} (OpenID Connect Core §2)`,
+    );
+  const { auth_time: authTime } = claims;
+  if (typeof authTime === "number" && typeof first.authTime === "number" && authTime !== first.authTime)
+    problems.push(
+      `the id_token of ${what} has auth_time ${authTime}, the first sign-in's ${first.authTime}, though no new sign-in happened (OpenID Connect Core §2)`,
+    );
+  else if (typeof authTime === "number" && typeof first.authTime !== "number" && authTime > first.signedInBy + 1)
+    problems.push(
+      `the id_token of ${what} has auth_time ${authTime}, after the first sign-in (done by ${first.signedInBy}), though no new sign-in happened (OpenID Connect Core §2)`,
+    );
+  return problems.join("; ");
 }
 
 /** What oidcc-response-type-missing accepts in an error redirect (RFC 6749 §4.1.2.1). */
@@ -131,10 +202,18 @@ export function responseTypeMissing(attempt: Authorization): string {
 }
 
 /** prompt_none with a live session (and its id_token_hint, when there is one): a code, without a page. */
-export const promptNoneSignedIn = (attempt: Authorization, hinted: boolean) =>
-  attempt.kind === "code"
-    ? ""
-    : `prompt=none with a live session${hinted ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`;
+export function promptNoneSignedIn(
+  attempt: Authorization,
+  hinted: boolean,
+  exchanged?: CodeExchange,
+  session?: SameSession,
+): string {
+  if (attempt.kind !== "code")
+    return `prompt=none with a live session${hinted ? " and its id_token_hint" : ""} got ${describeAuthorization(attempt)} instead of a code (OpenID Connect Core §3.1.2.1)`;
+  if (exchanged && !exchanged.tokens)
+    return `the code of prompt=none was refused: ${describe(exchanged.exchange)} (RFC 6749 §4.1.3)`;
+  return sameSession("prompt=none", session);
+}
 
 /** prompt_none without a session: an error redirect, without a page. */
 export const promptNoneSignedOut = (attempt: Authorization) =>

@@ -5,7 +5,10 @@
 import type { JudgeContext } from "../context.js";
 import type { Decision, Finding, Verdict } from "../model/finding.js";
 import type { IdentityScenario, NoClientScenario, SignInScenario } from "../model/identity-scenarios.js";
-import { freshCodeRefused, signInFailure, stateEchoed } from "./identity-authorization.js";
+import { codeEntropy, freshCodeRefused, issReturned, signInFailure, stateEchoed } from "./identity-authorization.js";
+import { EXPIRES_IN_IS_RECOMMENDED, expiresInMissing } from "./identity-tokens.js";
+import { assumedVerdicts } from "./identity-words.js";
+import type { CodeExchange } from "../model/identity-facts.js";
 import {
   judgeMaxAge,
   judgeMustSucceed,
@@ -32,6 +35,7 @@ import {
   judgeAtHash,
   judgeClientAuthentication,
   judgeCodeReuse,
+  judgeCodeReuseLater,
   judgeIdToken,
   judgePkceEnforcement,
   judgeRefresh,
@@ -58,6 +62,7 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
   "userinfo by scope": judgeUserinfoByScope,
   "userinfo methods": judgeUserinfoMethods,
   "code reuse": judgeCodeReuse,
+  "code reuse after 30 seconds": judgeCodeReuseLater,
   "wrong client secret": judgeWrongClientSecret,
   "client authentication": judgeClientAuthentication,
   "pkce enforcement": judgePkceEnforcement,
@@ -80,7 +85,12 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
 export function judgeIdentityScenario(scenario: IdentityScenario, context: JudgeContext): Finding[] {
   // The table pairs each name with its own scenario type; looked up by a name of the union, that pairing is lost.
   const judge = JUDGES[scenario.name] as ScenarioJudge<IdentityScenario>;
-  return [...statesEchoed(scenario), ...secretClaimsIn(scenario), ...judge(scenario, context)];
+  return [
+    ...statesEchoed(scenario),
+    ...issReturnedIn(scenario),
+    ...secretClaimsIn(scenario),
+    ...judge(scenario, context),
+  ];
 }
 
 /** no_secret_claims on each successful answer of the token endpoint (its id_token too) and userinfo the flow got. */
@@ -103,6 +113,29 @@ function statesEchoed({ authorizations }: IdentityScenario): Verdict[] {
     return back ? [verdictOf("state_echoed", "authorize", stateEchoed(state, back), outcome.exchange, purpose)] : [];
   });
 }
+
+/** authorization_response_iss on each authorization that came back to the redirect_uri. */
+function issReturnedIn({ authorizations }: IdentityScenario): Verdict[] {
+  return authorizations.flatMap(({ purpose, outcome, iss }) => {
+    const back = outcome.navigation.arrived?.searchParams;
+    const problem = back && issReturned(back, iss);
+    return back ? [verdictOf("authorization_response_iss", "authorize", problem ?? "", outcome.exchange, purpose)] : [];
+  });
+}
+
+/** token_expires_in on the first code's token response: missing warns (RECOMMENDED), fails under --strict. */
+const expiresIn = ({ exchange, tokens }: Required<CodeExchange>, context: JudgeContext): Finding[] =>
+  assumedVerdicts(
+    context.options.strict,
+    {
+      check: "token_expires_in",
+      operationId: "exchangeToken",
+      caseLabel: "the token response of the first sign-in's code",
+      problem: expiresInMissing(tokens),
+      assumption: EXPIRES_IN_IS_RECOMMENDED,
+    },
+    exchange,
+  );
 
 const CREDENTIAL_FLAGS = {
   clientId: "--client-id (IDENTITY_CLIENT_ID)",
@@ -128,15 +161,28 @@ function judgeSignIn({ first, fresh, judgedBefore }: SignInScenario, context: Ju
   const cause = signInFailure(first);
   const message = first.kind === "code" ? "" : `could not sign in to get an authorization code: ${cause}`;
   const signIn = verdictOf("sign_in", "authorize", message, first.exchange, "sign in");
-  const judged = [...judgedBefore, "sign_in", ...(first.navigation.arrived ? ["state_echoed"] : [])];
+  const judged = [
+    ...judgedBefore,
+    "sign_in",
+    ...(first.navigation.arrived ? ["state_echoed", "authorization_response_iss"] : []),
+  ];
   if (first.kind !== "code")
     return [signIn, ...cannotRunExcept(context, judged, `the sign-in did not complete: ${cause}`)];
-  if (!fresh || fresh.tokens) return [signIn];
-  const { exchange } = fresh;
+  const entropy = verdictOf(
+    "authorization_code_entropy",
+    "authorize",
+    codeEntropy(first.code),
+    first.exchange,
+    "sign in",
+  );
+  if (!fresh) return [signIn, entropy];
+  const { exchange, tokens } = fresh;
+  if (tokens) return [signIn, entropy, ...expiresIn({ exchange, tokens }, context)];
   const reason = `the provider refused a fresh code with its verifier: ${describe(exchange)}`;
   return [
     signIn,
+    entropy,
     verdictOf("code_reuse", "exchangeToken", freshCodeRefused(exchange), exchange, "exchange a fresh code"),
-    ...cannotRunExcept(context, [...judged, "code_reuse"], reason),
+    ...cannotRunExcept(context, [...judged, "authorization_code_entropy", "code_reuse"], reason),
   ];
 }

@@ -7,6 +7,7 @@ import type { Finding, Verdict } from "../model/finding.js";
 import type {
   AtHashScenario,
   ClientAuthenticationScenario,
+  CodeReuseLaterScenario,
   CodeReuseScenario,
   IdTokenScenario,
   PkceEnforcementScenario,
@@ -18,6 +19,7 @@ import type { Exchange } from "../model/exchange.js";
 import {
   atHash,
   codeExchangedWithoutSecret,
+  codeReplayedLater,
   codeReplayAccepted,
   idTokenClaims,
   idTokenUnverified,
@@ -25,12 +27,20 @@ import {
   noIdToken,
   pkceCodeExchanged,
   refreshTokenOfflineAccess,
+  REPLAY_REFUSAL_IS_NOT_A_MUST,
   REVOKE_IS_A_SHOULD,
   tokenError,
   tokensKeptAfterReplay,
 } from "./identity-tokens.js";
 import { type TokenErrorCase } from "../model/identity-facts.js";
-import { assumedProblem, describeAuthorization, notedAssumptions, refused } from "./identity-words.js";
+import {
+  assumedProblem,
+  assumedVerdicts,
+  describe,
+  describeAuthorization,
+  notedAssumptions,
+  refused,
+} from "./identity-words.js";
 import { cannotRunOf, verdictOf } from "./verdict.js";
 import { offlineAccessAdvertised } from "./identity-advertised.js";
 import { grantedScope, idTokenBeyondScope } from "./identity-claims.js";
@@ -150,14 +160,28 @@ export function judgeCodeReuse({ again, revocationAsked, after }: CodeReuseScena
   // RFC 6749 §4.1.2 says SHOULD: a provider that keeps the tokens is allowed, so this is a warning, not a failure
   // (a failure under --strict), as the OpenID Foundation's code-reuse module reports it.
   const caseLabel = "userinfo with the first code's token after the replay";
+  const found = { check, operationId: "getUserInfo", caseLabel, problem: tokensKeptAfterReplay(after) } as const;
+  return [replay, ...assumedVerdicts(context.options.strict, { ...found, assumption: REVOKE_IS_A_SHOULD }, after)];
+}
+
+/** code_reuse_30_seconds; fail closed: without a code exchanged once, there was nothing to replay. */
+export function judgeCodeReuseLater(scenario: CodeReuseLaterScenario, context: JudgeContext): Finding[] {
+  const { grant, first, again, afterMs } = scenario;
+  const check = "code_reuse_30_seconds";
+  if (grant.kind !== "code") return [cannotRunOf(check, `could not get a code: ${describeAuthorization(grant)}`)];
+  if (first && !first.tokens)
+    return [cannotRunOf(check, `the code's first exchange was refused: ${describe(first.exchange)}`)];
+  if (!again || afterMs === undefined) return [cannotRunOf(check, "the run ended before the replay was sent")];
+  const caseLabel = "exchange the same code again 30 seconds later";
+  const { problem, notInvalidGrant } = codeReplayedLater(again, afterMs);
   const { message, warnings } = assumedProblem(context.options.strict, {
     check,
-    operationId: "getUserInfo",
+    operationId: "exchangeToken",
     caseLabel,
-    problem: tokensKeptAfterReplay(after),
-    assumption: REVOKE_IS_A_SHOULD,
+    problem: notInvalidGrant,
+    assumption: REPLAY_REFUSAL_IS_NOT_A_MUST,
   });
-  return [replay, ...warnings, verdictOf(check, "getUserInfo", message, after, caseLabel)];
+  return [...warnings, verdictOf(check, "exchangeToken", problem || message, again, caseLabel)];
 }
 
 export function judgeRefresh({ run, scopesSupported }: RefreshScenario): Finding[] {

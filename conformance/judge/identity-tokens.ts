@@ -100,6 +100,14 @@ export function atHash(tokens: TokenResponse, claims: JWTPayload | undefined, ex
   return verdictOf(check, "exchangeToken", problem, exchange, "the id_token's at_hash");
 }
 
+/** token_expires_in: the token response of a code says how long its access token lives. */
+export const expiresInMissing = (tokens: TokenResponse) =>
+  tokens.expires_in === undefined ? "the token response carries no expires_in (RFC 6749 §5.1: RECOMMENDED)" : "";
+
+/** Why a token response without expires_in warns: the member is recommended, not required. */
+export const EXPIRES_IN_IS_RECOMMENDED =
+  "RFC 6749 §5.1 makes expires_in RECOMMENDED, not REQUIRED (the OpenID Foundation's oidcc-server warns when it is missing).";
+
 /** code_reuse: a code exchanged a second time is refused. */
 export const codeReplayAccepted = (again: Exchange) =>
   refused(again) ? "" : `the code was accepted a second time (${describe(again)}; RFC 6749 §4.1.2, §10.5)`;
@@ -113,6 +121,30 @@ export const tokensKeptAfterReplay = (after: Exchange) =>
   after.response?.status === 200
     ? "the access token issued for the code still reads userinfo after the code was replayed"
     : "";
+
+/**
+ * code_reuse_30_seconds on the replay of a code 30 seconds after its first exchange: denied (RFC 6749 §4.1.2, a
+ * MUST), and with 400 invalid_grant, which `notInvalidGrant` says it was not (a warning: no MUST stands behind it).
+ */
+export function codeReplayedLater(again: Exchange, afterMs: number): { problem: string; notInvalidGrant: string } {
+  const after = `${Math.round(afterMs / 1000)} seconds after its first exchange`;
+  if (!refused(again))
+    return {
+      problem: `the code was accepted again ${after} (${describe(again)}; RFC 6749 §4.1.2: a code used more than once MUST be denied)`,
+      notInvalidGrant: "",
+    };
+  const invalidGrant = again.response?.status === 400 && refusedWith(again, "invalid_grant");
+  return {
+    problem: "",
+    notInvalidGrant: invalidGrant
+      ? ""
+      : `the code replayed ${after} got ${describe(again)}, not 400 invalid_grant (RFC 6749 §5.2)`,
+  };
+}
+
+/** Why a replayed code refused otherwise than with 400 invalid_grant warns: the MUST is to deny it, not how. */
+export const REPLAY_REFUSAL_IS_NOT_A_MUST =
+  "RFC 6749 §4.1.2 says a code used more than once MUST be denied; §5.2 describes the refusal of a used grant as 400 with invalid_grant, but no MUST fixes its status or error code (the OpenID Foundation's oidcc-codereuse-30seconds fails it).";
 
 /** pkce_enforcement on one exchange of a S256 code without its verifier (`what` says how). */
 export const pkceCodeExchanged = (what: string, exchange: Exchange) =>

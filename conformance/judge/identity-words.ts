@@ -6,7 +6,7 @@ import type { Authorization } from "../model/identity-facts.js";
 import type { Exchange } from "../model/exchange.js";
 import { type AssumptionJudge, assumptionBroken, type CheckNote } from "./assumptions.js";
 import type { Decision, Verdict } from "../model/finding.js";
-import { warningOf } from "./verdict.js";
+import { verdictOf, warningOf } from "./verdict.js";
 import { jsonObject } from "../identity/json.js";
 import type { CheckName } from "../model/check-registry.js";
 
@@ -83,4 +83,10 @@ export function assumedProblem(
   if (!problem || assumption === undefined) return { message: problem, warnings: [] };
   const noted = notedAssumptions(strict, check, operationId, caseLabel);
   return { message: assumptionBroken(noted.judge, problem, assumption), warnings: noted.warnings };
+}
+
+/** The verdict on a problem that breaks only an assumption, shown with `exchange`, and the warning beside it. */
+export function assumedVerdicts(strict: boolean | undefined, found: AssumedProblem, exchange: Exchange): Verdict[] {
+  const { message, warnings } = assumedProblem(strict, found);
+  return [...warnings, verdictOf(found.check, found.operationId, message, exchange, found.caseLabel)];
 }

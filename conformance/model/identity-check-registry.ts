@@ -57,12 +57,33 @@ export const IDENTITY_CHECK_ENTRIES = {
     catches:
       "a sign-in the runner cannot get through to an authorization code: wrong --sign-in values, no form to submit, a page that needs JavaScript (run with --browser); the flow checks cannot run then, so the run fails.",
   },
+  authorization_code_entropy: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §10.10 (the odds of guessing a code MUST be at most 2^-128); RFC 6819 §5.1.4.2.2",
+    catches:
+      "an authorization code shorter than 128 bits or with less than 96 bits of Shannon entropy, measured as the OpenID Foundation's oidcc-server measures the first sign-in's code (EnsureMinimumAuthorizationCodeLength, EnsureMinimumAuthorizationCodeEntropy).",
+  },
+  token_expires_in: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §5.1: expires_in is RECOMMENDED",
+    catches:
+      "a token response for the first sign-in's code without expires_in (oidcc-server warns): a warning, a failure under --strict; its type is response_schema_conformance's.",
+  },
   state_echoed: {
     apis: ["identity"],
     steps: ["identity"],
     enforces: "RFC 6749 §4.1.2",
     catches:
       "an authorization response (a code or an error) that does not return the state the request sent, unchanged (RFC 6749 §4.1.2).",
+  },
+  authorization_response_iss: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 9207 §2 (iss MUST be in every authorization response of a server that supports it) and §2.4",
+    catches:
+      "an authorization response (a code or an error) whose iss is not the discovery document's issuer, or without iss where the discovery advertises authorization_response_iss_parameter_supported: true (oidcc-server).",
   },
   token_errors: {
     apis: ["identity"],
@@ -98,6 +119,13 @@ export const IDENTITY_CHECK_ENTRIES = {
     enforces: "RFC 6749 §4.1.2: the tokens of a reused code SHOULD be revoked",
     catches:
       "an access token issued for an authorization code that still works after the code was replayed (RFC 6749 §4.1.2: tokens issued from a reused code SHOULD be revoked, so a warning, a failure under --strict).",
+  },
+  code_reuse_30_seconds: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §4.1.2 (a code used twice MUST be denied) and §5.2 (400 invalid_grant)",
+    catches:
+      "a code exchanged once and replayed 30 seconds later (oidcc-codereuse-30seconds; the replay is sent at the run's end, once 30 seconds have passed) that is not refused (any 4xx without a token; RFC 6749 §4.1.2: MUST deny); a refusal other than 400 invalid_grant is a warning, a failure under --strict (the suite fails it, but §5.2 sets no MUST on which refusal).",
   },
   redirect_uri_mismatch: {
     apis: ["identity"],
@@ -183,7 +211,7 @@ export const IDENTITY_CHECK_ENTRIES = {
     enforces:
       "OpenID Connect Core §15.1 (max_age MUST be supported), §3.1.2.1 and §2 (auth_time REQUIRED with max_age)",
     catches:
-      "an authorization request with max_age=10000 on a fresh session (oidcc-max-age-10000) that does not end in a code the token endpoint exchanges, or whose id_token has no auth_time.",
+      "an authorization request with max_age=10000 on the first sign-in's session (oidcc-max-age-10000) that does not end in a code the token endpoint exchanges, or whose id_token has no auth_time, or another sub or auth_time than the first sign-in's id_token (no new sign-in happened, Core §2).",
   },
   login_hint: {
     apis: ["identity"],
@@ -244,9 +272,9 @@ export const IDENTITY_CHECK_ENTRIES = {
   prompt_none: {
     apis: ["identity"],
     steps: ["identity"],
-    enforces: "OpenID Connect Core §3.1.2.1 and §3.1.2.6",
+    enforces: "OpenID Connect Core §3.1.2.1, §3.1.2.6 and §2 (sub, auth_time)",
     catches:
-      "prompt=none that shows a page (OpenID Connect Core §3.1.2.1): with a session and its id_token_hint it must return a code, without one redirect login_required, interaction_required, consent_required, account_selection_required or invalid_request to the redirect_uri.",
+      "prompt=none that shows a page (OpenID Connect Core §3.1.2.1): with a session and its id_token_hint it must return a code whose id_token has the first sign-in's sub and auth_time (oidcc-prompt-none-logged-in, oidcc-id-token-hint; Core §2), without one redirect login_required, interaction_required, consent_required, account_selection_required or invalid_request to the redirect_uri.",
   },
   prompt_login: {
     apis: ["identity"],

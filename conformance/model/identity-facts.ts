@@ -76,6 +76,23 @@ export interface Reauthentication {
   authTime?: number;
 }
 
+/** The first sign-in's id_token, which a later id_token of its session is compared with. */
+export interface SessionStart {
+  sub: unknown;
+  authTime: unknown;
+  /** When the first sign-in's tokens had come back, in seconds (the runner's clock). */
+  signedInBy: number;
+}
+
+/**
+ * A later id_token of the first sign-in's session (prompt=none, max_age=10000), got with no new sign-in: its claims
+ * (none when the token response carried no id_token that decodes) and the first sign-in's.
+ */
+export interface SameSession {
+  first: SessionStart;
+  claims?: Record<string, unknown>;
+}
+
 /** The steps of refresh_token_offline_access, as far as they went. */
 export interface RefreshRun {
   /** The authorization asked with offline_access and prompt=consent. */

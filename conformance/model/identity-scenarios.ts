@@ -5,7 +5,7 @@
 import type { JWTPayload } from "jose";
 import type { NearMiss } from "./identity-facts.js";
 import type { Reauthentication } from "./identity-facts.js";
-import type { RefreshRun, TokenErrorCase } from "./identity-facts.js";
+import type { RefreshRun, SameSession, TokenErrorCase } from "./identity-facts.js";
 import type { UserinfoWay } from "./identity-facts.js";
 import type { Authorization, CodeExchange, DiscoveryDocument, EndpointLocation } from "./identity-facts.js";
 import type { TokenResponse } from "./identity-facts.js";
@@ -21,6 +21,8 @@ export interface AuthorizationAttempt {
   /** The state the request carried. */
   state: string;
   outcome: Authorization;
+  /** The discovery document's issuer, and whether it advertises authorization_response_iss_parameter_supported. */
+  iss: { issuer: unknown; advertised: boolean };
 }
 
 /** What a scenario sent, in order, as its flow went. */
@@ -129,6 +131,20 @@ export interface CodeReuseScenario extends Identity<"code reuse"> {
   after?: Exchange;
 }
 
+/**
+ * oidcc-codereuse-30seconds: a code of its own exchanged once early in the run and replayed at its end, once 30
+ * seconds had passed since that exchange.
+ */
+export interface CodeReuseLaterScenario extends Identity<"code reuse after 30 seconds"> {
+  grant: Authorization;
+  /** The code's first exchange, when there was a code. */
+  first?: CodeExchange;
+  /** The replay, when the first exchange issued tokens. */
+  again?: Exchange;
+  /** How long after the first exchange the replay was sent, in milliseconds. */
+  afterMs?: number;
+}
+
 /** token_errors on a fresh code with a wrong client_secret. */
 export interface WrongClientSecretScenario extends Identity<"wrong client secret"> {
   grant: Authorization;
@@ -192,6 +208,8 @@ export interface MustSucceedScenario extends Identity<"must succeed"> {
   exchanged?: CodeExchange;
   /** An id_token claim the request makes REQUIRED, and its value in the id_token the code brought. */
   requiredClaim?: { name: string; section: string; value: unknown };
+  /** Its id_token beside the first sign-in's, when the request is sent on that session with no new sign-in. */
+  sameSession?: SameSession;
 }
 
 /** An authorization request without response_type. */
@@ -204,6 +222,10 @@ export interface PromptNoneSignedInScenario extends Identity<"prompt none signed
   attempt: Authorization;
   /** Sent with the first sign-in's id_token as id_token_hint. */
   hinted: boolean;
+  /** Its code exchanged, when there was a code. */
+  exchanged?: CodeExchange;
+  /** Its id_token beside the first sign-in's. */
+  sameSession?: SameSession;
 }
 
 /** prompt=none after the browser forgot its session. */
@@ -294,6 +316,7 @@ export type IdentityScenario =
   | UserinfoByScopeScenario
   | UserinfoMethodsScenario
   | CodeReuseScenario
+  | CodeReuseLaterScenario
   | WrongClientSecretScenario
   | ClientAuthenticationScenario
   | PkceEnforcementScenario

@@ -1,15 +1,17 @@
 // The identity checks' rules (conformance/judge/identity-*.ts) judge what was sent and received, with no run and no
 // server: each passes what the standards allow and names the rule a provider broke. The flows that feed them are
 // proven end to end by identity.test.ts, identity-faults.test.ts and identity-stock-provider.test.ts.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { arrivedAt, nearMisses } from "../../conformance/identity/near-miss.js";
-import { stateEchoed } from "../../conformance/judge/identity-authorization.js";
+import { codeEntropy, issReturned, sameSession, stateEchoed } from "../../conformance/judge/identity-authorization.js";
 import { discoveryPkceMethods, jwksShape, jwksUniqueKids } from "../../conformance/judge/identity-discovery.js";
 import type { CheckNote } from "../../conformance/judge/assumptions.js";
 import {
   atHash,
   codeExchangedWithoutSecret,
+  codeReplayedLater,
+  expiresInMissing,
   idTokenClaims,
   refreshTokenOfflineAccess,
   tokenError,
@@ -123,5 +125,67 @@ describe("identity checks, pure", () => {
       outcome: "fail",
       message: expect.stringContaining("no refresh token was issued"),
     });
+  });
+
+  it("authorization_code_entropy: 128 bits and more than 96 bits of entropy, as the suite measures; never the code", () => {
+    expect(codeEntropy(randomBytes(32).toString("base64url"))).toBe("");
+    expect(codeEntropy(randomBytes(16).toString("hex"))).toBe("");
+    expect(codeEntropy("abcdefghijkl")).toMatch(
+      /^the authorization code is 96 bits long, less than 128; it has about 43 bits/,
+    );
+    // Long enough, but one character repeated: no entropy at all.
+    const regular = codeEntropy("a".repeat(40));
+    expect(regular).toMatch(/^it has about 0 bits of entropy, not more than 96 \(RFC 6749 §10.10/);
+    expect(regular).not.toContain("aaaa");
+  });
+
+  it("authorization_response_iss: the issuer when there; required only where RFC 9207 is advertised", () => {
+    const issuer = "https://id.example.org";
+    const back = (params: Record<string, string>) => new URLSearchParams({ code: "c", ...params });
+    expect(issReturned(back({ iss: issuer }), { issuer, advertised: true })).toBe("");
+    expect(issReturned(back({}), { issuer, advertised: false })).toBe("");
+    expect(issReturned(back({}), { issuer, advertised: true })).toMatch(/carries no iss.*RFC 9207 §2: MUST/);
+    expect(issReturned(back({ iss: "https://evil.example" }), { issuer, advertised: false })).toMatch(
+      /iss is https:\/\/evil.example, not the issuer https:\/\/id.example.org/,
+    );
+  });
+
+  it("token_expires_in: absent is the problem; its type is the schema's", () => {
+    expect(expiresInMissing({ access_token: "at", expires_in: 3600 })).toBe("");
+    expect(expiresInMissing({ access_token: "at", expires_in: "soon" })).toBe("");
+    expect(expiresInMissing({ access_token: "at" })).toMatch(/no expires_in \(RFC 6749 §5.1: RECOMMENDED\)/);
+  });
+
+  it("prompt_none and max_age_10000: the first sign-in's sub and auth_time, or no auth_time after that sign-in", () => {
+    const first = { sub: "u1", authTime: 1000, signedInBy: 1002 };
+    const what = "prompt=none";
+    expect(sameSession(what, undefined)).toBe("");
+    expect(sameSession(what, { first, claims: { sub: "u1", auth_time: 1000 } })).toBe("");
+    expect(sameSession(what, { first, claims: { sub: "u1" } })).toBe("");
+    expect(sameSession(what, { first, claims: { sub: "u2", auth_time: 1000 } })).toMatch(/has sub u2, the first/);
+    expect(sameSession(what, { first, claims: { sub: "u1", auth_time: 1005 } })).toMatch(
+      /auth_time 1005, the first sign-in's 1000, though no new sign-in happened/,
+    );
+    expect(sameSession(what, { first })).toMatch(/carries no id_token/);
+    // The first id_token without auth_time: the later one may not be after the first sign-in ended (1 s of clock).
+    const untimed = { ...first, authTime: undefined };
+    expect(sameSession(what, { first: untimed, claims: { sub: "u1", auth_time: 1003 } })).toBe("");
+    expect(sameSession(what, { first: untimed, claims: { sub: "u1", auth_time: 1004 } })).toMatch(
+      /auth_time 1004, after the first sign-in \(done by 1002\)/,
+    );
+  });
+
+  it("code_reuse_30_seconds: accepted fails (a MUST); another refusal than 400 invalid_grant only warns", () => {
+    expect(codeReplayedLater(exchange(400, { error: "invalid_grant" }), 31_000)).toEqual({
+      problem: "",
+      notInvalidGrant: "",
+    });
+    expect(codeReplayedLater(exchange(200, { access_token: "at" }), 31_000).problem).toMatch(
+      /accepted again 31 seconds after its first exchange .*MUST be denied/,
+    );
+    const forbidden = codeReplayedLater(exchange(403, { error: "access_denied" }), 31_000);
+    expect(forbidden.problem).toBe("");
+    expect(forbidden.notInvalidGrant).toMatch(/got status 403 access_denied, not 400 invalid_grant/);
+    expect(codeReplayedLater(exchange(401, { error: "invalid_grant" }), 31_000).notInvalidGrant).toMatch(/status 401/);
   });
 });

@@ -141,3 +141,38 @@ describe.concurrent("the Config OP and RP-Initiated Logout modules on the stock 
     120_000,
   );
 });
+
+/**
+ * oidcc-server's parts (the code's entropy, RFC 9207's iss, expires_in), the second id_tokens of the first sign-in's
+ * session (prompt=none with its id_token_hint, max_age=10000) and the code replayed 30 seconds after its exchange
+ * (issue 63). Each run waits the 30 seconds: the seeds run concurrently.
+ */
+const SERVER_AND_SESSION = [
+  "authorization_code_entropy",
+  "authorization_response_iss",
+  "token_expires_in",
+  "prompt_none",
+  "max_age_10000",
+  "code_reuse_30_seconds",
+];
+
+describe.concurrent(
+  "oidcc-server's parts, one session's id_tokens and the late code replay on the stock provider",
+  () => {
+    const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+    it.each(seeds)(
+      "pass on seed %i, without a warning",
+      async (seed) => {
+        const only = SERVER_AND_SESSION.flatMap((check) => ["--check", check]);
+        const others = IDENTITY_CHECKS.map((c) => c.name).filter((name) => !SERVER_AND_SESSION.includes(name));
+        const report = await expectPass(optionalPkce.url, seed, only, others);
+        // It advertises RFC 9207 (authorization_response_iss_parameter_supported: true): every response carried iss.
+        expect(checkOf(report, "authorization_response_iss").passed).toBeGreaterThanOrEqual(3);
+        expect(checkOf(report, "prompt_none").passed).toBe(2);
+        expect(checkOf(report, "code_reuse_30_seconds").passed).toBe(1);
+        expect(report.warnings).toEqual([]);
+      },
+      120_000,
+    );
+  },
+);
