@@ -5,6 +5,7 @@ import type { ApiName } from "../../lib/contract/index.js";
 import type { RunningServer } from "./http.js";
 import { startCatalogServer } from "./catalog.js";
 import { type IdentityFault, startIdentityServer } from "./identity.js";
+import { FLOWS } from "./identity-faults.js";
 import { startLinksServer } from "./links.js";
 import { startPayServer } from "./pay.js";
 import { type OracleCatalogFault, startOracleCatalogServer } from "../oracle/catalog.js";
@@ -326,7 +327,7 @@ export const FAULTS: Fault[] = [
     api: "identity",
     check: "token_errors",
     breaks: "a wrong client_secret gets invalid_grant instead of invalid_client",
-    args: ["--operation", "exchangeToken"],
+    args: FLOWS,
     start: identity("wrong-secret-invalid-grant"),
   },
   {
@@ -334,7 +335,7 @@ export const FAULTS: Fault[] = [
     api: "identity",
     check: "pkce_enforcement",
     breaks: "the code_verifier is not checked",
-    args: ["--operation", "exchangeToken"],
+    args: FLOWS,
     start: identity("pkce-not-enforced"),
   },
   {
@@ -342,9 +343,8 @@ export const FAULTS: Fault[] = [
     api: "identity",
     check: "code_reuse",
     breaks: "an authorization code can be exchanged twice",
-    // Replayed 30 seconds later it is accepted too: code_reuse_30_seconds' failure, proven on its own fault
-    // (identity-code-reuse-forgotten), so that this one stays caught by exactly one check.
-    args: ["--operation", "exchangeToken", "--exclude-check", "code_reuse_30_seconds"],
+    // Replayed 30 seconds later it is accepted too, but FLOWS leaves code_reuse_30_seconds out.
+    args: FLOWS,
     start: identity("code-reusable"),
   },
   {
@@ -352,7 +352,7 @@ export const FAULTS: Fault[] = [
     api: "identity",
     check: "redirect_uri_mismatch",
     breaks: "the token endpoint ignores redirect_uri",
-    args: ["--operation", "exchangeToken"],
+    args: FLOWS,
     start: identity("redirect-uri-not-checked"),
   },
   {
@@ -360,7 +360,7 @@ export const FAULTS: Fault[] = [
     api: "identity",
     check: "id_token_signature_and_claims",
     breaks: "id_tokens carry another audience",
-    args: ["--operation", "exchangeToken"],
+    args: FLOWS,
     start: identity("id-token-wrong-audience"),
   },
   {
