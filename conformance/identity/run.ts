@@ -31,6 +31,7 @@ import { discovery, jwks } from "./discovery.js";
 import { authorize, type Flow, type IdentityParts, tokensFor, traced, trailOf } from "./flow.js";
 import { logout } from "./logout.js";
 import { logoutModules } from "./logout-modules.js";
+import { idTokenPayload } from "./secret-claims.js";
 import {
   atHash,
   clientAuthentication,
@@ -45,7 +46,6 @@ import {
 import { userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { CheckName } from "../model/check-registry.js";
 import type { ItemParts } from "../item-parts.js";
-import { idTokenPayload } from "./secret-claims.js";
 
 /**
  * The identity step: discovery and JWKS, then the flows through a sign-in driver. Every request goes through the
