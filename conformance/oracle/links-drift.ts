@@ -20,7 +20,9 @@ export type DeploymentDrift =
   /** A method a path does not document gets the router's 405 HTML page, without `Allow` (RFC 9110 §15.5.6). */
   | "method-not-allowed-html"
   /** A path id that is not a whole number gets the framework's 500 HTML page. */
-  | "non-integer-id-html-500";
+  | "non-integer-id-html-500"
+  /** Campaign add refuses a body without a name (the seed: "name (string, optional)"), as its code requires one. */
+  | "campaign-add-name-required";
 
 export const DEPLOYMENT_DRIFT: readonly DeploymentDrift[] = [
   "list-error-integer",
@@ -31,6 +33,7 @@ export const DEPLOYMENT_DRIFT: readonly DeploymentDrift[] = [
   "domain-id-string",
   "method-not-allowed-html",
   "non-integer-id-html-500",
+  "campaign-add-name-required",
 ];
 
 /** The routes this server answers (the cases below): where a drifted router's own pages come from. */

@@ -206,6 +206,8 @@ function campaignsAndChannels(
     case "GET /api/campaigns":
       return page(state, call, "campaigns", state.campaigns);
     case "POST /api/campaign/add": {
+      if (state.drift.has("campaign-add-name-required") && !text(call.body.name))
+        return fail(400, "The campaign name is required.");
       const slug = text(call.body.slug);
       if (slug && slugTaken(state, slug)) return fail(409, "The slug is already in use.");
       const campaign: Item = {

@@ -32,6 +32,8 @@ describe("a links deployment that drifted from its docs", () => {
     expect(text).toMatch(/listDomains: .*\/data\/nextpage must be integer/);
     expect(text).toMatch(/getAccount: .*\/data\/expires must be string/);
     expect(text).toMatch(/addDomain: .*\/id must be integer/);
+    // Valid data refused: the seed's campaign name is optional, the deployment's code requires it.
+    expect(text).toMatch(/positive_data_acceptance on addCampaign: valid data was refused: error 1 in the body/);
   });
 
   it("overlay record writes an Overlay 1.0 document of the proven deviations, one cause per schema location, with the evidence", () => {
@@ -87,6 +89,13 @@ describe("a links deployment that drifted from its docs", () => {
     expect(behaviours().map((action) => action["x-exchange"])).toContainEqual(
       expect.objectContaining({ response: expect.objectContaining({ status: 500 }) }),
     );
+    // The `{}` campaign add refused with the API's error envelope: valid data refused, a behaviour of addCampaign.
+    const [refused, ...moreRefused] = behaviours().filter((action) => action["x-check"] === "positive_data_acceptance");
+    expect(moreRefused).toEqual([]);
+    expect(refused!["x-operations"]).toEqual(["addCampaign"]);
+    expect(refused!["x-exchange"]).toMatchObject({
+      response: { status: 400, body: expect.stringContaining(`"error":1`) },
+    });
     const [page, ...otherPages] = responses();
     expect(otherPages).toEqual([]);
     expect(page!["x-response"]).toEqual({ status: 500, mediaType: "text/html" });

@@ -189,6 +189,13 @@ describe("on the drifted links oracle, the CLI without baseline or overlay", () 
     expect(run.code, run.output).toBe(1);
     const causes = (run.report as RunReport & { causes: CauseEntry[] }).causes;
     expect(causes.length).toBeGreaterThan(5);
+    // The behaviours of the real product's code beside the shapes: the router's 405 page without Allow, its 500 page
+    // to a path id that is not a number, and the `{}` campaign add (valid by the seed) refused.
+    const on = (check: string) => causes.filter((cause) => cause.check === check).flatMap((cause) => cause.operations);
+    expect(on("positive_data_acceptance")).toEqual(["addCampaign"]);
+    expect(on("not_a_server_error")).toEqual(["listChannelItems"]);
+    expect(on("unsupported_method")).toContain("listOverlays");
+    expect(on("allow_header")).toContain("listOverlays");
     const screen = run.stdout.split("\n").slice(0, 80);
     expect(screen[0]).toMatch(new RegExp(`^conform links: FAILED: ${causes.length} causes of failure across `));
     for (const cause of causes) {
