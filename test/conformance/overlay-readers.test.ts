@@ -75,6 +75,13 @@ describe("the deployment's shapes beyond the runner", () => {
     const rows = [...page.matchAll(/^\| \[`(\w+)`\]\(\.\/([\w-]+)#(\w+)\) \| (changed|removed) \|$/gm)];
     expect(rows.map((row) => row[1])).toEqual(expect.arrayContaining(["listOverlays", "addCampaign", "getAccount"]));
     expect(rows).toHaveLength(10);
+    // Each changed operation's own page names it in the warning that links to this page.
+    for (const [, operationId, target] of rows) {
+      const markdown = readFileSync(join(reference, `${target}.md`), "utf8");
+      const warning = /::: warning The deployment this site describes differs\n(Its overlay changes .*)/.exec(markdown);
+      expect(warning?.[1], operationId).toContain(`\`${operationId}\``);
+      expect(warning?.[1], operationId).toContain("[Deployment differences](./deployment)");
+    }
     const diffLines = overlayDiff(await loadOverlay(overlayFile)).split("\n");
     const diffPlaces = diffLines.filter((line) => /^[-+~] \//.test(line));
     expect(page.match(/^\*\*(Added|Removed|Changed)\*\* in \[/gm)).toHaveLength(diffPlaces.length);
@@ -123,6 +130,8 @@ describe("the deployment's shapes beyond the runner", () => {
       expect(list.error).toBe(0);
       expect(Object.keys(list.data)).toContain("overlay");
       expect(Object.keys(list.data)).not.toContain("cta");
+      // The one page of overlays is the last: the deployment's `nextpage` there is null, not the contract's 1.
+      expect(list.data).toMatchObject({ currentpage: 1, maxpage: 1, nextpage: null });
       // Asked for the 500 the deployment answers a path id with, as a browser asks, it serves the recorded HTML
       // response beside the documented JSON error.
       const page = await fetch(`http://127.0.0.1:${port}/api/channel/1`, {
