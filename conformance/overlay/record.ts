@@ -77,10 +77,14 @@ function seedSentenceOf(api: ApiName, fields: string[], path: string | undefined
   return scored[0]?.text;
 }
 
-/** The failure's exchange as the report recorded it (already redacted), for the evidence. */
+/**
+ * The failure's exchange as the report recorded it (already redacted), for the evidence: the request's body too, which
+ * is what valid data refused is about (a `{}` campaign add).
+ */
 function exchangeOf(failure: FailureRecord): Record<string, unknown> {
+  const { method, url, body } = failure.request;
   return {
-    request: { method: failure.request.method, url: failure.request.url },
+    request: { method, url, ...(body !== undefined ? { body } : {}) },
     response: failure.response && { status: failure.response.status, body: failure.response.body },
   };
 }

@@ -94,6 +94,7 @@ describe("a links deployment that drifted from its docs", () => {
     expect(moreRefused).toEqual([]);
     expect(refused!["x-operations"]).toEqual(["addCampaign"]);
     expect(refused!["x-exchange"]).toMatchObject({
+      request: { method: "POST", url: expect.stringMatching(/\/api\/campaign\/add$/), body: "{}" },
       response: { status: 400, body: expect.stringContaining(`"error":1`) },
     });
     const [page, ...otherPages] = responses();
