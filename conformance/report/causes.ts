@@ -8,7 +8,8 @@
 // Causes are numbered once, new ones first (groupCauses): every report and the progress line use that numbering.
 // The baseline (baseline.ts) keeps its entries by this key; an overlay's deviations (conformance/overlay) are grouped
 // by it too.
-import type { ApiName } from "../../lib/contract/index.js";
+import { type ApiName, canonicalContract } from "../../lib/contract/index.js";
+import { escapeRegExp } from "../../lib/regexp.js";
 import { readSeedSentenceTable, type SeedName, type SeedSentence } from "../seed-sentences.js";
 import type { FailureRecord } from "./ledger.js";
 
@@ -190,7 +191,8 @@ function fieldsNamed(message: string): Set<string> {
 /**
  * The seed sentences a failure breaks: of the sentences its check tests, the table rows that name a field it names
  * (`| error | integer 0 or 1 ... |`); for a failure that names no field, the sentences of a check that tests one or
- * two (more would be a guess: the report points to the table); then the standard sections it cites.
+ * two (more would be a guess: the report points to the table); valid data refused, the operation's endpoint row; then
+ * the standard sections it cites.
  */
 function whatItBreaks(api: ApiName, failure: FailureRecord): string[] {
   const tested = sentences().filter((s) => s.seed === SEED_OF[api] && s.check === failure.check);
@@ -206,5 +208,26 @@ function whatItBreaks(api: ApiName, failure: FailureRecord): string[] {
           `${SEED_OF[api]} seed: one of the ${tested.length} sentences ${failure.check} tests (docs/guide/seed-sentences.md)`,
         ]
       : [];
-  return [...quoted, ...many, ...citations(failure.message)];
+  return [...quoted, ...many, ...endpointRow(api, failure), ...citations(failure.message)];
+}
+
+/**
+ * Valid data refused breaks what the seed's endpoint table says the operation's request may carry: the row of its
+ * method and path (`| POST | /api/campaign/add | body: name (string, optional), ... |`), the sentence of another check
+ * in the table, which names one check per sentence.
+ */
+function endpointRow(api: ApiName, failure: FailureRecord): string[] {
+  const operation =
+    failure.check === "positive_data_acceptance"
+      ? canonicalContract(api).findOperation(failure.operationId)
+      : undefined;
+  if (!operation) return [];
+  const path = operation.path
+    .split(/\{[^}]+\}/)
+    .map(escapeRegExp)
+    .join(":\\w+");
+  const row = new RegExp(`^\\| ${operation.method.toUpperCase()} \\| ${path}(\\?[^|]*)? \\|`);
+  return sentences()
+    .filter((s) => s.seed === SEED_OF[api] && row.test(s.text))
+    .map((s) => `${s.seed} seed: ${s.text}`);
 }

@@ -97,6 +97,10 @@ describe("a links deployment that drifted from its docs", () => {
       request: { method: "POST", url: expect.stringMatching(/\/api\/campaign\/add$/), body: "{}" },
       response: { status: 400, body: expect.stringContaining(`"error":1`) },
     });
+    // It departs from the row of the seed's endpoint table that says what the request may carry.
+    expect(refused!["x-seed-sentence"]).toMatch(
+      /^links seed: \| POST \| \/api\/campaign\/add \| body: name \(string, optional\)/,
+    );
     const [page, ...otherPages] = responses();
     expect(otherPages).toEqual([]);
     expect(page!["x-response"]).toEqual({ status: 500, mediaType: "text/html" });

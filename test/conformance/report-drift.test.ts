@@ -193,6 +193,7 @@ describe("on the drifted links oracle, the CLI without baseline or overlay", () 
     // to a path id that is not a number, and the `{}` campaign add (valid by the seed) refused.
     const on = (check: string) => causes.filter((cause) => cause.check === check).flatMap((cause) => cause.operations);
     expect(on("positive_data_acceptance")).toEqual(["addCampaign"]);
+    expect(run.stdout).toContain("breaks: links seed: | POST | /api/campaign/add | body: name (string, optional)");
     expect(on("not_a_server_error")).toEqual(["listChannelItems"]);
     expect(on("unsupported_method")).toContain("listOverlays");
     expect(on("allow_header")).toContain("listOverlays");
