@@ -16,6 +16,9 @@ export interface Credentials {
   secret?: string;
   clientId?: string;
   clientSecret?: string;
+  /** Another client of the provider (refresh_token_client_bound: a refresh token is bound to its client). */
+  secondClientId?: string;
+  secondClientSecret?: string;
   redirectUri?: string;
   accessToken?: string;
   /** Fields of the provider's sign-in form, e.g. `{ login: "alice", password: "..." }` (identity flow checks). */
@@ -31,13 +34,23 @@ export const CREDENTIAL_ENV: Record<keyof Credentials, string> = {
   secret: "PAY_SECRET",
   clientId: "IDENTITY_CLIENT_ID",
   clientSecret: "IDENTITY_CLIENT_SECRET",
+  secondClientId: "IDENTITY_SECOND_CLIENT_ID",
+  secondClientSecret: "IDENTITY_SECOND_CLIENT_SECRET",
   redirectUri: "IDENTITY_REDIRECT_URI",
   accessToken: "IDENTITY_ACCESS_TOKEN",
   signIn: "IDENTITY_SIGN_IN",
 };
 
 /** Credentials that are secrets: never printed, replaced by their environment variable in reproductions. */
-export const SECRET_CREDENTIALS = ["token", "apiKey", "readApiKey", "secret", "clientSecret", "accessToken"] as const;
+export const SECRET_CREDENTIALS = [
+  "token",
+  "apiKey",
+  "readApiKey",
+  "secret",
+  "clientSecret",
+  "secondClientSecret",
+  "accessToken",
+] as const;
 
 /** An HTTP request as it is sent. */
 export interface PreparedRequest {

@@ -18,6 +18,8 @@ const CONFORM_OPTIONS = {
   secret: { type: "string" },
   "client-id": { type: "string" },
   "client-secret": { type: "string" },
+  "second-client-id": { type: "string" },
+  "second-client-secret": { type: "string" },
   "redirect-uri": { type: "string" },
   "access-token": { type: "string" },
   "sign-in": { type: "string", multiple: true },
@@ -74,6 +76,8 @@ export function credentialsFrom(values: Record<string, unknown>, env: NodeJS.Pro
   assign("secret", "secret");
   assign("client-id", "clientId");
   assign("client-secret", "clientSecret");
+  assign("second-client-id", "secondClientId");
+  assign("second-client-secret", "secondClientSecret");
   assign("redirect-uri", "redirectUri");
   assign("access-token", "accessToken");
   const signIn = (values["sign-in"] as string[] | undefined)?.length

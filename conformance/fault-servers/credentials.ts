@@ -8,6 +8,9 @@ export const FAULT_SERVER_CREDENTIALS = {
   IDENTITY_CLIENT_ID: "demo-app",
   IDENTITY_CLIENT_SECRET: "identity-demo-secret-9a1f",
   IDENTITY_REDIRECT_URI: "http://127.0.0.1:5173/callback",
+  // Another client of the same provider (refresh_token_client_bound presents the first client's refresh token).
+  IDENTITY_SECOND_CLIENT_ID: "second-app",
+  IDENTITY_SECOND_CLIENT_SECRET: "identity-second-secret-4c2e",
   IDENTITY_SIGN_IN: "login=alice&password=alice-demo-password",
   IDENTITY_POST_LOGOUT_REDIRECT_URI: "http://127.0.0.1:5173/",
 } as const;

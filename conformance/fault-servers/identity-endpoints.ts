@@ -94,9 +94,12 @@ export interface ProviderState {
   readonly fault: IdentityFault | undefined;
   readonly issuer: string;
   readonly client: Client;
+  /** Another registered client (refresh_token_client_bound): client_secret_post too, no redirects of its own. */
+  readonly secondClient: { id: string; secret: string };
   readonly codes: Map<string, IssuedCode>;
   readonly accessTokens: Map<string, { scope: string[] }>;
-  readonly refreshTokens: Map<string, { scope: string[] }>;
+  /** Each refresh token with the client it was issued to (RFC 6749 §6: bound to it). */
+  readonly refreshTokens: Map<string, { scope: string[]; clientId: string }>;
   readonly secretsSeen: Set<string>;
   readonly privateKey: CryptoKey;
   readonly publicJwk: JWK & { kid: string };
@@ -175,7 +178,7 @@ export async function jwks(provider: ProviderState): Promise<Reply> {
 }
 
 /** The grant an authorization code stands for, or the refusal (RFC 6749 §4.1.3, RFC 7636 §4.6). */
-function codeGrant(provider: ProviderState, form: URLSearchParams): Grant | Reply {
+function codeGrant(provider: ProviderState, form: URLSearchParams, clientId: string): Grant | Reply {
   const { fault } = provider;
   const refuse = (description: string) =>
     fault === "code-refused-403"
@@ -184,6 +187,7 @@ function codeGrant(provider: ProviderState, form: URLSearchParams): Grant | Repl
   const code = provider.codes.get(form.get("code") ?? "");
   if (!code || code.expiresAt < Date.now())
     return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
+  if (code.clientId !== clientId) return tokenError(400, "invalid_grant", "The code was issued to another client.");
   // A replay cache that forgets a used code after 10 seconds, long before the code expires: the hole
   // oidcc-codereuse-30seconds looks for.
   const forgotten = fault === "code-reuse-forgotten" && Date.now() - (code.usedAt ?? Date.now()) > 10_000;
@@ -212,14 +216,15 @@ function idTokenUserClaims(fault: IdentityFault | undefined, scope: string[]): R
   return claimsFor(fault, scope);
 }
 
-function grantOf(provider: ProviderState, form: URLSearchParams): Grant | Reply {
+function grantOf(provider: ProviderState, form: URLSearchParams, clientId: string): Grant | Reply {
   const grantType = form.get("grant_type");
-  if (grantType === "authorization_code") return codeGrant(provider, form);
+  if (grantType === "authorization_code") return codeGrant(provider, form, clientId);
   if (grantType === "refresh_token") {
     const refresh = provider.refreshTokens.get(form.get("refresh_token") ?? "");
-    return refresh
-      ? { scope: refresh.scope, authTime: now() }
-      : tokenError(400, "invalid_grant", "The refresh token is invalid.");
+    if (!refresh) return tokenError(400, "invalid_grant", "The refresh token is invalid.");
+    if (refresh.clientId !== clientId && provider.fault !== "refresh-token-any-client")
+      return tokenError(400, "invalid_grant", "The refresh token was issued to another client.");
+    return { scope: refresh.scope, authTime: now() };
   }
   if (!grantType) return tokenError(400, "invalid_request", "The grant_type parameter is missing.");
   if (grantType === "password" && provider.fault === "password-grant-enabled")
@@ -253,12 +258,15 @@ async function signIdToken(provider: ProviderState, grant: Grant, accessToken: s
     .sign(provider.privateKey);
 }
 
-/** Whether the client authenticated (client_secret_post), or the fault lets PKCE stand in for it. */
-function clientAuthenticated(provider: ProviderState, form: URLSearchParams): boolean {
-  if (form.get("client_id") !== provider.client.id) return false;
+/** The client that authenticated (client_secret_post), or the one the fault lets PKCE stand in for; else undefined. */
+function authenticatedClient(provider: ProviderState, form: URLSearchParams): string | undefined {
+  const id = form.get("client_id");
+  const { client, secondClient } = provider;
+  if (id === secondClient.id) return form.get("client_secret") === secondClient.secret ? id : undefined;
+  if (id !== client.id) return undefined;
   if (provider.fault === "pkce-without-client-secret" && !form.has("client_secret") && form.get("code_verifier"))
-    return true;
-  return form.get("client_secret") === provider.client.secret;
+    return id;
+  return form.get("client_secret") === client.secret ? id : undefined;
 }
 
 export async function token(provider: ProviderState, form: URLSearchParams): Promise<Reply> {
@@ -269,12 +277,13 @@ export async function token(provider: ProviderState, form: URLSearchParams): Pro
     !provider.codes.has(form.get("code") ?? "")
   )
     return tokenError(400, "invalid_grant", "The authorization code is unknown or expired.");
-  if (!clientAuthenticated(provider, form)) {
+  const clientId = authenticatedClient(provider, form);
+  if (!clientId) {
     return provider.fault === "wrong-secret-invalid-grant"
       ? tokenError(400, "invalid_grant", "The grant is invalid.")
       : tokenError(401, "invalid_client", "Client authentication failed.");
   }
-  const grant = grantOf(provider, form);
+  const grant = grantOf(provider, form, clientId);
   if ("status" in grant) return grant;
   const accessToken = `at_${randomBytes(18).toString("base64url")}`;
   provider.accessTokens.set(accessToken, { scope: grant.scope });
@@ -289,7 +298,7 @@ export async function token(provider: ProviderState, form: URLSearchParams): Pro
   };
   if (grant.scope.includes("offline_access") && provider.fault !== "offline-access-without-refresh-token") {
     const refreshToken = `rt_${randomBytes(18).toString("base64url")}`;
-    provider.refreshTokens.set(refreshToken, { scope: grant.scope });
+    provider.refreshTokens.set(refreshToken, { scope: grant.scope, clientId });
     body.refresh_token = refreshToken;
   }
   for (const value of [accessToken, idToken, body.refresh_token])

@@ -94,6 +94,13 @@ export const IDENTITY_FAULTS = [
   "grant-types-without-authorization-code",
   "scopes-supported-absent",
   "claims-supported-incomplete",
+  // The authorization request by POST refused (OpenID Connect Core §3.1.2.1's MUST; the contract describes GET only:
+  // a warning, a failure under --strict) or taken and answered with an error redirect; a scope whose values must come
+  // in one order (RFC 6749 §3.3: they need not); a refresh token another client can use (RFC 6749 §6, §10.4).
+  "authorize-post-refused",
+  "authorize-post-error-redirect",
+  "scope-openid-first",
+  "refresh-token-any-client",
   ...CLAIM_FAULTS,
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];

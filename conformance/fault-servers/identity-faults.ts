@@ -378,6 +378,40 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     args: FLOWS,
     start: identity("response-type-missing-accepted"),
   },
+  {
+    name: "identity-authorize-post-refused",
+    api: "identity",
+    check: "authorization_by_post",
+    // OpenID Connect Core §3.1.2.1's MUST; the contract describes GET only, so a warning unless --strict (and a warning
+    // without it, test/conformance/identity-faults.test.ts).
+    breaks: "the authorization request by POST is answered 405 where the same request by GET signs in",
+    args: [...FLOWS, "--strict"],
+    start: identity("authorize-post-refused"),
+  },
+  {
+    name: "identity-authorize-post-error-redirect",
+    api: "identity",
+    check: "authorization_by_post",
+    breaks: "the authorization request by POST is taken and answered with an error redirect (invalid_request)",
+    args: FLOWS,
+    start: identity("authorize-post-error-redirect"),
+  },
+  {
+    name: "identity-scope-openid-first",
+    api: "identity",
+    check: "alternate_happy_flow",
+    breaks: "a scope whose values do not start with openid is refused with invalid_scope (RFC 6749 §3.3: no order)",
+    args: FLOWS,
+    start: identity("scope-openid-first"),
+  },
+  {
+    name: "identity-refresh-token-any-client",
+    api: "identity",
+    check: "refresh_token_client_bound",
+    breaks: "a refresh token issued to the client is accepted from the second registered client",
+    args: FLOWS,
+    start: identity("refresh-token-any-client"),
+  },
   ...(
     [
       ["display_page", "display-page-refused", "display=page"],

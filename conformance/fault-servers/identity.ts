@@ -29,7 +29,7 @@ import type { IdentityFault } from "./identity-fault-names.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { looselyMatches } from "./identity-redirects.js";
 import { logout, logoutConfirm, type LogoutState, SESSION_COOKIE } from "./identity-logout.js";
-import { type IncomingCall, readCall, type Reply, type RunningServer, startServer } from "./http.js";
+import { readCall, type Reply, type RunningServer, startServer } from "./http.js";
 import {
   consentPage,
   continueAsPage,
@@ -102,7 +102,11 @@ class FaultProvider implements LogoutState {
   readonly logoutConfirmations = new Set<string>();
   readonly codes = new Map<string, IssuedCode>();
   readonly accessTokens = new Map<string, { scope: string[] }>();
-  readonly refreshTokens = new Map<string, { scope: string[] }>();
+  readonly refreshTokens = new Map<string, { scope: string[]; clientId: string }>();
+  readonly secondClient = {
+    id: FAULT_SERVER_CREDENTIALS.IDENTITY_SECOND_CLIENT_ID,
+    secret: FAULT_SERVER_CREDENTIALS.IDENTITY_SECOND_CLIENT_SECRET,
+  };
   readonly secretsSeen: Set<string>;
 
   constructor(
@@ -114,8 +118,8 @@ class FaultProvider implements LogoutState {
     readonly publicJwk: JWK & { kid: string },
   ) {
     this.secretsSeen = new Set(
-      [client.secret, signIn.get("password"), ...userRecordSecretsOf(fault)].filter((secret): secret is string =>
-        Boolean(secret),
+      [client.secret, this.secondClient.secret, signIn.get("password"), ...userRecordSecretsOf(fault)].filter(
+        (secret): secret is string => Boolean(secret),
       ),
     );
   }
@@ -143,8 +147,11 @@ class FaultProvider implements LogoutState {
     return this.backTo(request, { code }, headers);
   }
 
-  /** The authorization request's parameters, or the refusal they earn. */
-  authorizationRequest(q: URLSearchParams, call: IncomingCall): PendingAuthorization | Reply {
+  /**
+   * The authorization request's parameters, or the refusal they earn; `invalid`: why the request breaks the contract
+   * (a POST, which the contract does not describe, is checked by the rules here only).
+   */
+  authorizationRequest(q: URLSearchParams, invalid: string | undefined): PendingAuthorization | Reply {
     const { client, fault } = this;
     const clientId = q.get("client_id");
     const redirectUri = q.get("redirect_uri");
@@ -164,9 +171,9 @@ class FaultProvider implements LogoutState {
     const plainOnly =
       fault === "pkce-plain-accepted" &&
       q.get("code_challenge_method") === "plain" &&
-      /code_challenge_method/.test(call.invalid ?? "");
-    if (call.invalid && !plainOnly && !missingTypeAccepted)
-      return refuse("invalid_request", call.invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
+      /code_challenge_method/.test(invalid ?? "");
+    if (invalid && !plainOnly && !missingTypeAccepted)
+      return refuse("invalid_request", invalid.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, " "));
     const unknown = [...q.keys()].filter((key) => !KNOWN_AUTHORIZE_PARAMETERS.includes(key));
     if (fault === "unknown-parameter-refused" && unknown.length)
       return refuse("invalid_request", `Unknown parameter ${unknown.join(", ")}`);
@@ -187,12 +194,14 @@ class FaultProvider implements LogoutState {
     return { clientId, redirectUri, scope, state, nonce: q.get("nonce") || undefined, challenge, method, maxAge };
   }
 
-  async authorize(url: URL, call: IncomingCall, request: IncomingMessage): Promise<Reply> {
-    const details = this.authorizationRequest(url.searchParams, call);
+  async authorize(q: URLSearchParams, invalid: string | undefined, request: IncomingMessage): Promise<Reply> {
+    const details = this.authorizationRequest(q, invalid);
     if ("status" in details) return details;
     const { fault } = this;
-    const prompts = (url.searchParams.get("prompt") ?? "").split(" ");
-    if (prompts.includes("none") && fault === "prompt-none-needs-hint" && !url.searchParams.get("id_token_hint"))
+    if (fault === "scope-openid-first" && details.scope[0] !== "openid")
+      return this.backTo(details, { error: "invalid_scope", error_description: "The scope must start with openid" });
+    const prompts = (q.get("prompt") ?? "").split(" ");
+    if (prompts.includes("none") && fault === "prompt-none-needs-hint" && !q.get("id_token_hint"))
       return this.backTo(details, { error: "invalid_request", error_description: "prompt=none needs id_token_hint" });
     const session = this.sessions.get(cookieOf(request, SESSION_COOKIE) ?? "");
     const fresh =
@@ -314,6 +323,19 @@ class FaultProvider implements LogoutState {
     return scopeReviewPage(id, granted);
   }
 
+  /**
+   * The authorization request by POST, its parameters in the form (OpenID Connect Core §3.1.2.1: the OP MUST take it),
+   * which the contract does not describe.
+   */
+  async authorizeByPost(request: IncomingMessage): Promise<Reply> {
+    if (this.fault === "authorize-post-refused") return { status: 405, headers: { Allow: "GET" } };
+    const form = new URLSearchParams(await readText(request));
+    if (this.fault !== "authorize-post-error-redirect") return this.authorize(form, undefined, request);
+    const details = this.authorizationRequest(form, undefined);
+    if ("status" in details) return details;
+    return this.backTo(details, { error: "invalid_request", error_description: "The request must be sent by GET" });
+  }
+
   /** Every request: the provider's own pages by path, the contract's endpoints by operationId. */
   async handle(request: IncomingMessage): Promise<Reply> {
     const url = new URL(request.url ?? "/", this.issuer);
@@ -325,6 +347,7 @@ class FaultProvider implements LogoutState {
     if (route === "POST /logout/confirm") return logoutConfirm(this, request);
     // Userinfo also answers POST (OpenID Connect Core §5.3.1), which the contract does not describe.
     if (url.pathname === identityOperationPath("getUserInfo")) return userinfo(this, request);
+    if (route === `POST ${identityOperationPath("authorize")}`) return this.authorizeByPost(request);
     const call = await readCall("identity", request);
     switch (call?.operationId) {
       case "getOpenIdConfiguration":
@@ -332,7 +355,7 @@ class FaultProvider implements LogoutState {
       case "getJwks":
         return jwks(this);
       case "authorize":
-        return this.authorize(url, call, request);
+        return this.authorize(url.searchParams, call.invalid, request);
       case "exchangeToken":
         return token(this, new URLSearchParams(call.rawBody));
       case "logout":

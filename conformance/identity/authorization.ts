@@ -6,6 +6,7 @@ import { decodeJwt } from "jose";
 import type { CheckName } from "../model/check-registry.js";
 import type { Reauthentication } from "../model/identity-facts.js";
 import type {
+  AuthorizationByPostScenario,
   MaxAgeScenario,
   MustSucceedScenario,
   NonceOptionalScenario,
@@ -203,6 +204,22 @@ export async function mustSucceed(parent: Flow, request: MustSucceed): Promise<M
     ...(requiredClaim ? { requiredClaim } : {}),
     ...(sameSession ? { sameSession } : {}),
   };
+}
+
+/**
+ * oidcc-ensure-post-request-succeeds: the authorization request sent by POST as a form to the advertised endpoint
+ * (OpenID Connect Core §3.1.2.1: the Authorization Server MUST support GET and POST), its code exchanged.
+ */
+export async function authorizationByPost(parent: Flow): Promise<AuthorizationByPostScenario> {
+  const flow = traced(parent);
+  const scenario = { family: "identity", name: "authorization by post", ...trailOf(flow) } as const;
+  if (flow.driver.name === "manual")
+    return { ...scenario, skipped: "--manual opens addresses in a person's browser: it cannot send a form by POST" };
+  const what = "an authorization request by POST";
+  const attempt = await authorize(flow, { scope: "openid", post: true, purpose: `authorize by POST (a form)` });
+  const exchanged =
+    attempt.kind === "code" ? await tokensFor(flow, attempt, `exchange the code of ${what}`) : undefined;
+  return { ...scenario, attempt, exchanged };
 }
 
 export async function responseTypeMissing(parent: Flow): Promise<ResponseTypeMissingScenario> {

@@ -21,15 +21,18 @@ import type { OpenedSessions } from "./sessions.js";
 
 const KIND_WORDS: Record<TokenKind, string> = { refresh_token: "refresh token", access_token: "access token" };
 
-/** An openid-client configuration whose requests go through the run's sender, and the last exchange it sent. */
-function revocationClient(context: RunContext, send: CaseSender, endpoint: string) {
+/**
+ * An openid-client configuration whose requests go through the run's sender, and the last exchange it sent; as the
+ * run's client, or as the second one (`second`) for a token issued to it.
+ */
+function revocationClient(context: RunContext, send: CaseSender, endpoint: string, second = false) {
   const { baseUrl, credentials } = context.options;
   const issuer = send.discovered("issuer");
   const config = new oidc.Configuration(
     { issuer: typeof issuer === "string" ? issuer : baseUrl, revocation_endpoint: endpoint },
-    credentials.clientId ?? "",
+    (second ? credentials.secondClientId : credentials.clientId) ?? "",
     undefined,
-    oidc.ClientSecretPost(credentials.clientSecret ?? ""),
+    oidc.ClientSecretPost((second ? credentials.secondClientSecret : credentials.clientSecret) ?? ""),
   );
   // The run goes where the user pointed it, a loopback provider over http included.
   if (new URL(endpoint).protocol === "http:") oidc.allowInsecureRequests(config);
@@ -99,9 +102,12 @@ export async function revokeIssuedTokens(
   const tokens = issued.all;
   if (tokens.length === 0) return [];
   const endpoint = send.discovered("revocation_endpoint");
-  const revoke = httpUrl(endpoint) ? revocationClient(context, send, endpoint) : undefined;
+  const revokers = httpUrl(endpoint)
+    ? [revocationClient(context, send, endpoint), revocationClient(context, send, endpoint, true)]
+    : undefined;
   const outcomes = new Outcomes();
   for (const token of tokens) {
+    const revoke = revokers?.[token.clientId === undefined ? 0 : 1];
     const note = revoke
       ? await revoke(token)
       : "the discovery document advertises no revocation_endpoint (RFC 7009; RFC 8414 §2): it stays valid until it expires";

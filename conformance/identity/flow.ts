@@ -68,8 +68,11 @@ export function addToTrail(
 export const base64url = (bytes: Buffer) => bytes.toString("base64url");
 export const newState = () => base64url(randomBytes(12));
 
-/** An exchange standing for a driver's navigation, so that a failure's report and curl reproduction show the URL. */
-export function navigationExchange(url: string, navigation?: Navigation, arrived?: URL): Exchange {
+/**
+ * An exchange standing for a driver's navigation, so that a failure's report and curl reproduction show the URL (and
+ * the form, for a navigation that starts with a POST).
+ */
+export function navigationExchange(url: string, navigation?: Navigation, arrived?: URL, form?: string): Exchange {
   const response: Exchange["response"] = navigation?.lastPage
     ? {
         status: navigation.lastPage.status ?? 200,
@@ -83,7 +86,10 @@ export function navigationExchange(url: string, navigation?: Navigation, arrived
       ? { status: 302, headers: { location: arrived.href }, text: "", json: undefined, isJson: false, setCookies: [] }
       : undefined;
   return {
-    request: { method: "GET", url, headers: {} },
+    request:
+      form === undefined
+        ? { method: "GET", url, headers: {} }
+        : { method: "POST", url, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form },
     ...(response ? { response } : {}),
     ...(navigation?.failure ? { error: navigation.failure } : {}),
     durationMs: 0,
@@ -108,10 +114,16 @@ export interface AuthorizeOptions {
   /** Parameters left out of the request, one fault at a time (response_type_missing). */
   omit?: string[];
   interactive?: boolean;
+  /** Sent by POST as a form (OpenID Connect Core §3.1.2.1), not by GET with a query. */
+  post?: boolean;
+  /** The parameters in the reverse of their usual order (oidcc-alternate-happy-flow: no order may matter). */
+  reversed?: boolean;
 }
 
 interface AuthorizationRequest {
   url: URL;
+  /** The parameters as a form, when the request is a POST (`url` is then the endpoint as advertised). */
+  form?: string;
   state: string;
   redirectUri: string;
   verifier?: string;
@@ -140,9 +152,11 @@ function authorizationRequest(flow: Flow, options: AuthorizeOptions): Authorizat
       code_challenge: challenge,
       code_challenge_method: options.pkce === "plain" ? "plain" : "S256",
     });
+  const entries = Object.entries({ ...params, ...options.extra }).filter(([name]) => !options.omit?.includes(name));
+  if (options.reversed) entries.reverse();
+  if (options.post) return { url, form: new URLSearchParams(entries).toString(), state, redirectUri, verifier, nonce };
   // A query the endpoint carries is kept (RFC 6749 §3.1).
-  for (const [name, value] of Object.entries({ ...params, ...options.extra })) url.searchParams.set(name, value);
-  for (const name of options.omit ?? []) url.searchParams.delete(name);
+  for (const [name, value] of entries) url.searchParams.set(name, value);
   return { url, state, redirectUri, verifier, nonce };
 }
 
@@ -156,8 +170,9 @@ export async function authorize(flow: Flow & Trail, options: AuthorizeOptions): 
     until: (next) => sameEndpoint(next, request.redirectUri),
     interactive: options.interactive,
     purpose: options.purpose,
+    ...(request.form === undefined ? {} : { form: request.form }),
   });
-  const exchange = navigationExchange(request.url.href, navigation, navigation.arrived);
+  const exchange = navigationExchange(request.url.href, navigation, navigation.arrived, request.form);
   addToTrail(flow, "authorize", "authorize", options.purpose, exchange);
   const outcome = authorizationOutcome(flow.context, request, options.scope, navigation, exchange);
   const iss = {
@@ -220,7 +235,9 @@ export async function exchangeCode(
     if (typeof value === "string") context.secrets.add(value, `<${name}>`);
   }
   hideSecretClaims(context.secrets, exchange);
-  parts.tokens.noteResponse(tokens, label);
+  // A token issued to the second client (refresh_token_client_bound on a provider that breaks it) is revoked as it.
+  const { secondClientId } = context.options.credentials;
+  parts.tokens.noteResponse(tokens, label, body.client_id === secondClientId ? secondClientId : undefined);
   parts.sessions.noteIdToken(tokens);
   judge.exchange(model, exchange, "any", label);
   return addToTrail(parts, role, "exchangeToken", label, exchange);

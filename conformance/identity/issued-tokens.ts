@@ -10,17 +10,19 @@ export interface IssuedToken {
   value: string;
   /** The request that obtained it (its label in the run), for the report. */
   obtainedBy: string;
+  /** The client_id of the client it was issued to, when not the run's client (the second client's, revoked as it). */
+  clientId?: string;
 }
 
 export class IssuedTokens {
   private readonly tokens: IssuedToken[] = [];
 
-  /** Notes the refresh and access token of a token response, once each. */
-  noteResponse(response: Record<string, unknown> | undefined, obtainedBy: string): void {
+  /** Notes the refresh and access token of a token response, once each; `clientId` the client that asked for it. */
+  noteResponse(response: Record<string, unknown> | undefined, obtainedBy: string, clientId?: string): void {
     for (const kind of ["refresh_token", "access_token"] as const) {
       const value = response?.[kind];
       if (typeof value === "string" && value && !this.tokens.some((t) => t.value === value))
-        this.tokens.push({ kind, value, obtainedBy });
+        this.tokens.push({ kind, value, obtainedBy, ...(clientId ? { clientId } : {}) });
     }
   }
 

@@ -14,6 +14,7 @@ import type { Scenario } from "../model/scenario.js";
 import type { CaseSender } from "../send/sender.js";
 import { openSignInDriver } from "../sign-in/open.js";
 import {
+  authorizationByPost,
   maxAge,
   nonceOptional,
   plainPkce,
@@ -43,7 +44,7 @@ import {
   tokenErrors,
   wrongClientSecret,
 } from "./tokens.js";
-import { userinfoByScope, userinfoMethods } from "./userinfo.js";
+import { alternateHappyFlow, userinfoByScope, userinfoMethods } from "./userinfo.js";
 import type { CheckName } from "../model/check-registry.js";
 import type { ItemParts } from "../item-parts.js";
 
@@ -143,11 +144,14 @@ async function runFlows(flow: Flow, judgedBefore: string[]): Promise<IdentitySce
   if (run("nonce_optional")) scenarios.push(await nonceOptional(flow));
   if (run("unknown_parameters_ignored")) scenarios.push(await unknownParameters(flow));
   for (const request of MUST_SUCCEED) if (run(request.check)) scenarios.push(await mustSucceed(flow, request));
+  if (run("authorization_by_post")) scenarios.push(await authorizationByPost(flow));
+  if (run("alternate_happy_flow")) scenarios.push(await alternateHappyFlow(flow));
   if (run("response_type_missing")) scenarios.push(await responseTypeMissing(flow));
   if (run("prompt_none")) scenarios.push(await promptNoneSignedIn(flow));
   if (run("prompt_login")) scenarios.push(await promptLogin(flow, signInStarted));
   if (run("max_age")) scenarios.push(await maxAge(flow));
-  if (run("refresh_token_offline_access")) scenarios.push(await refreshTokens(flow));
+  if (run("refresh_token_offline_access") || run("refresh_token_client_bound"))
+    scenarios.push(await refreshTokens(flow));
   const signedOut = await logout(flow);
   if (signedOut) scenarios.push(signedOut);
   const modules = await logoutModules(flow);

@@ -245,11 +245,13 @@ export async function pkceEnforcement(parent: Flow): Promise<PkceEnforcementScen
 /**
  * oidcc-refresh-token: offline_access asked for as OpenID Connect Core §11 requires (with prompt=consent), then a
  * refresh grant (RFC 6749 §6) whose access token reads userinfo. A provider that does not grant offline_access
- * (Core §11 lets it) issues no refresh token: the check skips then, as the OpenID Foundation's module does.
+ * (Core §11 lets it) issues no refresh token: the check skips then, as the OpenID Foundation's module does. With a
+ * second client, that client presents the refresh token last (refresh_token_client_bound: RFC 6749 §6, §10.4).
  */
 export async function refreshTokens(parent: Flow): Promise<RefreshScenario> {
   const flow = traced(parent);
   const { credentials } = flow.context.options;
+  const secondClient = Boolean(credentials.secondClientId && credentials.secondClientSecret);
   const attempt = await authorize(flow, {
     scope: "openid offline_access",
     extra: { prompt: "consent" },
@@ -258,18 +260,27 @@ export async function refreshTokens(parent: Flow): Promise<RefreshScenario> {
   const run: RefreshRun = { attempt };
   if (attempt.kind === "code") run.exchanged = await tokensFor(flow, attempt, "exchange a code with offline_access");
   const refreshToken = run.exchanged?.tokens?.refresh_token;
+  /** A refresh grant (RFC 6749 §6) as a client. */
+  const refreshGrant = (token: string, clientId?: string, clientSecret?: string) => ({
+    grant_type: "refresh_token",
+    refresh_token: token,
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
   if (typeof refreshToken === "string") {
-    const fields = {
-      grant_type: "refresh_token",
-      refresh_token: refreshToken,
-      client_id: credentials.clientId,
-      client_secret: credentials.clientSecret,
-    };
+    const fields = refreshGrant(refreshToken, credentials.clientId, credentials.clientSecret);
     run.refreshed = await exchangeCode(flow, fields, "refresh grant", "refresh");
-    const access = jsonObject(run.refreshed.response?.json)?.access_token;
-    if (run.refreshed.response?.status === 200 && typeof access === "string")
-      run.read = await readUserinfo(flow, access, "userinfo with a refreshed access token");
+    const refreshed = jsonObject(run.refreshed.response?.json);
+    if (run.refreshed.response?.status === 200 && typeof refreshed?.access_token === "string")
+      run.read = await readUserinfo(flow, refreshed.access_token, "userinfo with a refreshed access token");
+    // After the client's own refresh grant, so that a provider that revokes a token another client presented does
+    // not fail refresh_token_offline_access; with the refresh token the client holds now (it may have been rotated).
+    if (secondClient && flow.context.options.checks.has("refresh_token_client_bound")) {
+      const latest = typeof refreshed?.refresh_token === "string" ? refreshed.refresh_token : refreshToken;
+      const other = refreshGrant(latest, credentials.secondClientId, credentials.secondClientSecret);
+      run.byOtherClient = await exchangeCode(flow, other, "refresh grant by the second client", "refresh");
+    }
   }
   const scopesSupported = flow.send.discovered("scopes_supported");
-  return { family: "identity", name: "refresh tokens", ...trailOf(flow), run, scopesSupported };
+  return { family: "identity", name: "refresh tokens", ...trailOf(flow), run, scopesSupported, secondClient };
 }

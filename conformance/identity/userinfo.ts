@@ -6,13 +6,24 @@ import type { UserinfoWay } from "../model/identity-facts.js";
 import { issuedTokens } from "./json.js";
 import { hideSecretClaims } from "./secret-claims.js";
 import type {
+  AlternateHappyFlowScenario,
   ScopedUserinfo,
   Trail,
   UserinfoByScopeScenario,
   UserinfoMethodsScenario,
 } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
-import { addToTrail, authorize, codeFields, exchangeCode, type Flow, readUserinfo, traced, trailOf } from "./flow.js";
+import {
+  addToTrail,
+  authorize,
+  codeFields,
+  exchangeCode,
+  type Flow,
+  readUserinfo,
+  tokensFor,
+  traced,
+  trailOf,
+} from "./flow.js";
 
 /** Reads userinfo with the token of `scope`; the response is judged as the contract's getUserInfo. */
 async function readForScope(flow: Flow & Trail, token: string, scope: string): Promise<Exchange> {
@@ -45,6 +56,27 @@ export async function userinfoByScope(
       };
   }
   return { family: "identity", name: "userinfo by scope", ...trailOf(flow), first: read, idTokenSub, openidOnly };
+}
+
+/** The scope oidcc-alternate-happy-flow asks for: the first sign-in's scopes, reversed (RFC 6749 §3.3). */
+export const REORDERED_SCOPE = "email profile openid";
+
+/**
+ * oidcc-alternate-happy-flow: the first sign-in's scopes in the reverse order and the parameters too, its code
+ * exchanged and userinfo read with its token (judged by the granted scope, as the first sign-in's).
+ */
+export async function alternateHappyFlow(parent: Flow): Promise<AlternateHappyFlowScenario> {
+  const flow = traced(parent);
+  const purpose = `authorize with scope "${REORDERED_SCOPE}" and the parameters in the reverse order`;
+  const attempt = await authorize(flow, { scope: REORDERED_SCOPE, reversed: true, purpose });
+  const scope = REORDERED_SCOPE;
+  const scenario = { family: "identity", name: "alternate happy flow", ...trailOf(flow), scope, attempt } as const;
+  if (attempt.kind !== "code") return scenario;
+  const exchanged = await tokensFor(flow, attempt, "exchange the code of the reordered request");
+  if (!exchanged.tokens) return { ...scenario, exchanged };
+  const { exchange: issued, tokens } = exchanged;
+  const userinfo = await readForScope(flow, tokens.access_token, REORDERED_SCOPE);
+  return { ...scenario, exchanged, read: { requested: REORDERED_SCOPE, issued, tokens, userinfo } };
 }
 
 /** The ways of presenting the access token, each with its request. */

@@ -6,6 +6,7 @@ import type { JudgeContext } from "../context.js";
 import { resolveAt } from "../contract/lookup.js";
 import type { Finding } from "../model/finding.js";
 import type {
+  AuthorizationByPostScenario,
   MaxAgeScenario,
   MustSucceedScenario,
   NonceOptionalScenario,
@@ -20,11 +21,13 @@ import type {
 } from "../model/identity-scenarios.js";
 import type { Exchange } from "../model/exchange.js";
 import {
+  authorizationByPost,
   maxAge,
   mustSucceed,
   nearMissFollowed,
   nonceOptional,
   plainPkceAccepted,
+  POST_NOT_IN_CONTRACT,
   promptLogin,
   promptNoneSignedIn,
   promptNoneSignedOut,
@@ -122,6 +125,30 @@ export function judgeMustSucceed(scenario: MustSucceedScenario): Finding[] {
   if (skipped || !attempt) return [{ about: "check", name: check, decision: "skipped", reason: skipped ?? "not sent" }];
   const problem = mustSucceed(what, section, attempt, exchanged, requiredClaim, sameSession);
   return [verdictOf(check, "authorize", problem, exchanged?.exchange ?? attempt.exchange, what)];
+}
+
+/**
+ * A POST taken and then broken fails; a POST refused outright breaks Core's MUST but not the contract, which describes
+ * GET only: a warning unless --strict, with the page kept. Fail closed: a request that got no page at all says nothing.
+ */
+export function judgeAuthorizationByPost(scenario: AuthorizationByPostScenario, context: JudgeContext): Finding[] {
+  const check = "authorization_by_post";
+  const { skipped, attempt, exchanged } = scenario;
+  if (skipped || !attempt) return [{ about: "check", name: check, decision: "skipped", reason: skipped ?? "not sent" }];
+  if (attempt.kind === "failed" && !attempt.navigation.lastPage)
+    return [cannotRunOf(check, `the authorization request by POST got no page: ${attempt.failure}`)];
+  const caseLabel = "authorize by POST (a form)";
+  const { problem, refusal } = authorizationByPost(attempt, exchanged);
+  const { message, warnings } = assumedProblem(context.options.strict, {
+    check,
+    operationId: "authorize",
+    caseLabel,
+    problem: refusal,
+    assumption: POST_NOT_IN_CONTRACT,
+  });
+  const shown = exchanged?.exchange ?? attempt.exchange;
+  const verdict = verdictOf(check, "authorize", [problem, message].filter(Boolean).join("; "), shown, caseLabel);
+  return [...warnings, withPages(verdict, [attempt.navigation])];
 }
 
 /** Fail closed: a request that got no page at all says nothing about how a missing response_type is refused. */

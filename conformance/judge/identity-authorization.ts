@@ -181,6 +181,31 @@ export function sameSession(what: string, session: SameSession | undefined): str
   return problems.join("; ");
 }
 
+/** Why a refused authorization request by POST warns: the contract (the seed) describes GET only. */
+export const POST_NOT_IN_CONTRACT =
+  "the contract describes the authorization request by GET only, as the seed does; OpenID Connect Core §3.1.2.1 says the Authorization Server MUST support POST too.";
+
+/**
+ * authorization_by_post: a POST taken (a page acted on, a redirect back) must end as a GET does, in a code that
+ * exchanges (`problem`); a POST answered at once with a page the driver cannot go on from (405, 404, an error page)
+ * is a `refusal`, which breaks Core's MUST but not the contract.
+ */
+export function authorizationByPost(
+  attempt: Authorization,
+  exchanged: CodeExchange | undefined,
+): { problem: string; refusal: string } {
+  const what = "an authorization request by POST";
+  const section = "OpenID Connect Core §3.1.2.1: the Authorization Server MUST support POST";
+  const status = attempt.kind === "failed" ? (attempt.navigation.lastPage?.status ?? 0) : 0;
+  if (status >= 500) return { problem: `${what} got a server error (status ${status}) (${section})`, refusal: "" };
+  if (attempt.kind === "failed" && attempt.navigation.pages === 0)
+    return {
+      problem: "",
+      refusal: `the authorization endpoint refused ${what}${status ? ` with status ${status}` : ""}, on a page saying "${attempt.navigation.lastPage?.text ?? ""}"`,
+    };
+  return { problem: mustSucceed(what, section, attempt, exchanged, undefined), refusal: "" };
+}
+
 /** What oidcc-response-type-missing accepts in an error redirect (RFC 6749 §4.1.2.1). */
 const RESPONSE_TYPE_MISSING_ERRORS = ["invalid_request", "unsupported_response_type"];
 

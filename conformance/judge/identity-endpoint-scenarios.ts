@@ -5,6 +5,7 @@ import type { JudgeContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Decision, Finding } from "../model/finding.js";
 import type {
+  AlternateHappyFlowScenario,
   DiscoveryScenario,
   EndpointsScenario,
   JwksScenario,
@@ -37,6 +38,7 @@ import { readingForScope, subjectDiffers, userinfoWay } from "./identity-userinf
 import { assumedProblem, describeAuthorization } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
 import { cannotRunOf, verdictOf, withPages } from "./verdict.js";
+import { mustSucceed } from "./identity-authorization.js";
 import { grantedScope } from "./identity-claims.js";
 import { idTokenByScope } from "./identity-token-scenarios.js";
 import type { CheckName } from "../model/check-registry.js";
@@ -132,6 +134,20 @@ export function judgeUserinfoByScope({ first, idTokenSub, openidOnly }: Userinfo
   const last = openidOnly?.userinfo ?? first.userinfo;
   const byScope = verdictOf("userinfo_by_scope", "getUserInfo", problems.join("; "), last, "userinfo by scope");
   return [...findings, byScope];
+}
+
+/**
+ * alternate_happy_flow: the reordered request ends in a code and tokens as any request must (mustSucceed), and its
+ * userinfo is judged by the granted scope as the first sign-in's is (readingForScope).
+ */
+export function judgeAlternateHappyFlow({ scope, attempt, exchanged, read }: AlternateHappyFlowScenario): Finding[] {
+  const what = `an authorization request with scope "${scope}" and the parameters in the reverse order`;
+  const section = "RFC 6749 §3.3: the order of the scope values does not matter";
+  const failed = mustSucceed(what, section, attempt, exchanged, undefined);
+  const reading = read && readingForScope(read.userinfo, grantedScope(read.tokens, read.requested));
+  const problem = failed || [...(reading?.problems ?? []), ...(reading?.missingScopes ?? [])].join("; ");
+  const shown = read?.userinfo ?? exchanged?.exchange ?? attempt.exchange;
+  return [verdictOf("alternate_happy_flow", read ? "getUserInfo" : "authorize", problem, shown, what)];
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */

@@ -10,6 +10,7 @@ import { EXPIRES_IN_IS_RECOMMENDED, expiresInMissing } from "./identity-tokens.j
 import { assumedVerdicts } from "./identity-words.js";
 import type { CodeExchange } from "../model/identity-facts.js";
 import {
+  judgeAuthorizationByPost,
   judgeMaxAge,
   judgeMustSucceed,
   judgeNonceOptional,
@@ -24,6 +25,7 @@ import {
 } from "./identity-authorization-scenarios.js";
 import { FLOW_CHECKS } from "../model/identity-check-groups.js";
 import {
+  judgeAlternateHappyFlow,
   judgeDiscovery,
   judgeEndpoints,
   judgeJwks,
@@ -72,6 +74,8 @@ const JUDGES: { [N in IdentityScenario["name"]]: ScenarioJudge<Extract<IdentityS
   "nonce optional": judgeNonceOptional,
   "unknown parameters": judgeUnknownParameters,
   "must succeed": judgeMustSucceed,
+  "authorization by post": judgeAuthorizationByPost,
+  "alternate happy flow": judgeAlternateHappyFlow,
   "response type missing": judgeResponseTypeMissing,
   "prompt none signed in": judgePromptNoneSignedIn,
   "prompt none signed out": judgePromptNoneSignedOut,

@@ -26,6 +26,7 @@ import {
   jwksUnreadable,
   noIdToken,
   pkceCodeExchanged,
+  refreshTokenClientBound,
   refreshTokenOfflineAccess,
   REPLAY_REFUSAL_IS_NOT_A_MUST,
   REVOKE_IS_A_SHOULD,
@@ -184,8 +185,9 @@ export function judgeCodeReuseLater(scenario: CodeReuseLaterScenario, context: J
   return [...warnings, verdictOf(check, "exchangeToken", problem || message, again, caseLabel)];
 }
 
-export function judgeRefresh({ run, scopesSupported }: RefreshScenario): Finding[] {
+export function judgeRefresh({ run, scopesSupported, secondClient }: RefreshScenario): Finding[] {
   const result = refreshTokenOfflineAccess(run);
   const skipped = "about" in result && result.decision === "skipped";
-  return [result, ...(skipped ? offlineAccessAdvertised(scopesSupported, run.exchanged?.tokens?.scope) : [])];
+  const advertised = skipped ? offlineAccessAdvertised(scopesSupported, run.exchanged?.tokens?.scope) : [];
+  return [result, ...advertised, refreshTokenClientBound(run, secondClient)];
 }

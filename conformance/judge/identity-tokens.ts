@@ -10,7 +10,7 @@ import { responseErrorWord } from "../contract/words.js";
 import { describe, describeAuthorization, type IdentityResult, refused, refusedWith, shown } from "./identity-words.js";
 import { jsonObject } from "../identity/json.js";
 import type { TokenResponse } from "../model/identity-facts.js";
-import { verdictOf } from "./verdict.js";
+import { cannotRunOf, verdictOf } from "./verdict.js";
 import type { TokenErrorCase, RefreshRun } from "../model/identity-facts.js";
 
 /** The token requests token_errors sends, and the refusal each must get (RFC 6749 §5.2). */
@@ -205,4 +205,34 @@ export function refreshTokenOfflineAccess(run: RefreshRun): IdentityResult {
     read,
     "userinfo with a refreshed access token",
   );
+}
+
+/** What refresh_token_client_bound needs and the run was not given. */
+export const SECOND_CLIENT_NEEDED =
+  "needs a second client registered with the provider: --second-client-id and --second-client-secret (IDENTITY_SECOND_CLIENT_ID, IDENTITY_SECOND_CLIENT_SECRET)";
+
+/**
+ * refresh_token_client_bound: the client's refresh token presented by the second client is refused (any 4xx without
+ * a token). A refusal with invalid_client refused the second client itself, so it says nothing of the binding: could
+ * not run, never passed.
+ */
+export function refreshTokenClientBound(run: RefreshRun, secondClient: boolean): IdentityResult {
+  const check = "refresh_token_client_bound";
+  const skipped = (reason: string): IdentityResult => ({ about: "check", name: check, decision: "skipped", reason });
+  if (!secondClient) return skipped(SECOND_CLIENT_NEEDED);
+  if (typeof run.exchanged?.tokens?.refresh_token !== "string")
+    return skipped(
+      "no refresh token was issued to present as the second client (refresh_token_offline_access says why)",
+    );
+  const other = run.byOtherClient;
+  if (!other) return cannotRunOf(check, "the second client's request was not sent");
+  if (refusedWith(other, "invalid_client"))
+    return cannotRunOf(
+      check,
+      `the provider refused the second client's own credentials (${describe(other)}): that says nothing of the refresh token's binding; are --second-client-id and --second-client-secret a registered client's?`,
+    );
+  const problem = refused(other)
+    ? ""
+    : `a refresh token issued to the client was accepted from the second client (${describe(other)}; RFC 6749 §6, §10.4: the authorization server MUST verify the binding between the refresh token and the client)`;
+  return verdictOf(check, "exchangeToken", problem, other, "refresh grant by the second client");
 }

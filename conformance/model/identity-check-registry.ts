@@ -248,6 +248,21 @@ export const IDENTITY_CHECK_ENTRIES = {
     catches:
       "an authorization request with claims asking for name as an essential userinfo claim (oidcc-claims-essential) that does not end in a code the token endpoint exchanges; skipped when the discovery does not advertise claims_parameter_supported: true (the parameter is OPTIONAL, Core §5.5; the suite's FAPI claims modules skip so).",
   },
+  authorization_by_post: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces:
+      "OpenID Connect Core §3.1.2.1: the Authorization Server MUST support GET and POST at the Authorization Endpoint",
+    catches:
+      "an authorization request sent by POST as a form (application/x-www-form-urlencoded, oidcc-ensure-post-request-succeeds) to the advertised authorization_endpoint that is taken and then does not end in a code the token endpoint exchanges (an error redirect, no code, a code refused); a refusal (405, 404, an error page where GET works) is a warning, a failure under --strict: the contract and the seed describe GET only.",
+  },
+  alternate_happy_flow: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §3.3: the order of the scope values does not matter; OpenID Connect Core §5.4",
+    catches:
+      "an authorization request with the scopes in another order (email profile openid) and its parameters in another order (oidcc-alternate-happy-flow) that does not end in a code the token endpoint exchanges and a userinfo answer, or whose userinfo releases claims of a scope not granted or none of a granted one, judged by the granted scope as userinfo_by_scope and granted_scope_claims judge the first sign-in's.",
+  },
   userinfo_by_scope: {
     apis: ["identity"],
     steps: ["identity"],
@@ -296,6 +311,13 @@ export const IDENTITY_CHECK_ENTRIES = {
     enforces: "OpenID Connect Core §11; RFC 6749 §6",
     catches:
       "offline_access granted (asked for with prompt=consent, OpenID Connect Core §11) without a refresh token, or a refresh grant that does not return a working access token (RFC 6749 §6); skipped when the provider does not grant offline_access.",
+  },
+  refresh_token_client_bound: {
+    apis: ["identity"],
+    steps: ["identity"],
+    enforces: "RFC 6749 §6 and §10.4: the refresh token is bound to the client it was issued to",
+    catches:
+      "a refresh token issued to the client that another registered client (--second-client-id, --second-client-secret) can use at the token endpoint (the client binding of oidcc-refresh-token); any 4xx without a token is a refusal, and one with invalid_client proves nothing (the second client's credentials were refused); skipped without a second client or without a refresh token.",
   },
   logout_post_redirect: {
     apis: ["identity"],

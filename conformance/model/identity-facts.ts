@@ -103,6 +103,8 @@ export interface RefreshRun {
   refreshed?: Exchange;
   /** userinfo read with the refreshed access token. */
   read?: Exchange;
+  /** The latest refresh token presented by the second client (refresh_token_client_bound), after the refresh grant. */
+  byOtherClient?: Exchange;
 }
 
 /** A way of presenting the access token to userinfo (userinfo_methods). */

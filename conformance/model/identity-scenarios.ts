@@ -212,6 +212,24 @@ export interface MustSucceedScenario extends Identity<"must succeed"> {
   sameSession?: SameSession;
 }
 
+/** An authorization request sent by POST as a form, its code exchanged; or why it was not sent. */
+export interface AuthorizationByPostScenario extends Identity<"authorization by post"> {
+  /** Why it was not sent: the driver cannot send a form (--manual). */
+  skipped?: string;
+  attempt?: Authorization;
+  exchanged?: CodeExchange;
+}
+
+/** An authorization request with its scopes and parameters in another order, its code exchanged, userinfo read. */
+export interface AlternateHappyFlowScenario extends Identity<"alternate happy flow"> {
+  /** The scope it asked for. */
+  scope: string;
+  attempt: Authorization;
+  exchanged?: CodeExchange;
+  /** userinfo read with the access token its code brought. */
+  read?: ScopedUserinfo;
+}
+
 /** An authorization request without response_type. */
 export interface ResponseTypeMissingScenario extends Identity<"response type missing"> {
   attempt: Authorization;
@@ -250,6 +268,8 @@ export interface RefreshScenario extends Identity<"refresh tokens"> {
   run: RefreshRun;
   /** The discovery document's scopes_supported, for what it advertises and the run saw not granted. */
   scopesSupported?: unknown;
+  /** A second client was given (--second-client-id, --second-client-secret): refresh_token_client_bound's. */
+  secondClient: boolean;
 }
 
 /** A logout navigation and where the browser arrived. */
@@ -326,6 +346,8 @@ export type IdentityScenario =
   | NonceOptionalScenario
   | UnknownParametersScenario
   | MustSucceedScenario
+  | AuthorizationByPostScenario
+  | AlternateHappyFlowScenario
   | ResponseTypeMissingScenario
   | PromptNoneSignedInScenario
   | PromptNoneSignedOutScenario

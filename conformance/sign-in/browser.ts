@@ -57,6 +57,24 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> 
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
+const attributeValue = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * Posts `form` to `url` as a page's own form does (a top-level navigation by POST, the way the OpenID Foundation's
+ * browser sends oidcc-ensure-post-request-succeeds): a form of hidden inputs on a blank page, submitted.
+ */
+async function postForm(page: Page, url: string, form: string) {
+  const inputs = [...new URLSearchParams(form)]
+    .map(([name, value]) => `<input type="hidden" name="${attributeValue(name)}" value="${attributeValue(value)}">`)
+    .join("");
+  await page.setContent(`<form method="post" action="${attributeValue(url)}">${inputs}</form>`);
+  const [response] = await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.locator("form").evaluate((element) => (element as HTMLFormElement).submit()),
+  ]);
+  return response;
+}
+
 export async function loadSignInScript(file: string): Promise<SignInScript> {
   const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
   if (typeof module.default !== "function")
@@ -203,7 +221,7 @@ export class BrowserDriver implements SignInDriver {
     const walk: Walk = {
       navigations: 0,
       pages: 0,
-      scopes: requestedScopes(url),
+      scopes: requestedScopes(url, options.form),
       scriptRan: false,
       filledBefore: false,
       assignment: "",
@@ -216,7 +234,9 @@ export class BrowserDriver implements SignInDriver {
     };
     page.on("framenavigated", counted);
     try {
-      const response = await page.goto(url, { waitUntil: "load" }).catch((error: Error) => error);
+      const opened =
+        options.form === undefined ? page.goto(url, { waitUntil: "load" }) : postForm(page, url, options.form);
+      const response = await opened.catch((error: Error) => error);
       if (response instanceof Error && !this.arrived)
         return { failure: `the browser could not open the page: ${firstLine(response)}`, pages: walk.pages };
       const found = await this.walk(page, walk, options);

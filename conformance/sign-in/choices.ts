@@ -101,9 +101,10 @@ export function buttonScore(text: string): number {
 }
 
 /** The scopes an authorization request asks for (its scope parameter), which a person grants on a consent page. */
-export function requestedScopes(url: string): string[] {
-  const scope = URL.canParse(url) ? new URL(url).searchParams.get("scope") : null;
-  return (scope ?? "").split(" ").filter(Boolean);
+export function requestedScopes(url: string, form?: string): string[] {
+  const parameters =
+    form !== undefined ? new URLSearchParams(form) : URL.canParse(url) ? new URL(url).searchParams : undefined;
+  return (parameters?.get("scope") ?? "").split(" ").filter(Boolean);
 }
 
 /**

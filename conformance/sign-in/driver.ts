@@ -27,6 +27,11 @@ export interface NavigateOptions {
   interactive?: boolean;
   /** What the navigation is for, for the person in --manual mode. */
   purpose: string;
+  /**
+   * A form (application/x-www-form-urlencoded) to POST to the URL instead of opening it, as a page's form does: an
+   * authorization request by POST (OpenID Connect Core §3.1.2.1).
+   */
+  form?: string;
 }
 
 /**

@@ -236,8 +236,8 @@ export class FormDriver implements SignInDriver {
 
   async navigate(start: string, options: NavigateOptions): Promise<Navigation> {
     let url = new URL(start);
-    const scopes = requestedScopes(start);
-    let exchange = await this.send(url.href);
+    const scopes = requestedScopes(start, options.form);
+    let exchange = await this.send(url.href, options.form === undefined ? {} : { method: "POST", body: options.form });
     let pages = 0;
     let passwordSubmitted = false;
     let submitted: FilledForm | undefined;

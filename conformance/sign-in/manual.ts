@@ -23,6 +23,9 @@ export class ManualDriver implements SignInDriver {
   }
 
   async navigate(url: string, options: NavigateOptions): Promise<Navigation> {
+    // Fail closed: a pasted address cannot say how a form posted from somewhere else was answered.
+    if (options.form !== undefined)
+      return { failure: "--manual opens addresses in a person's browser: it cannot send a form by POST", pages: 0 };
     if (!this.sessions.includes(this.current)) this.sessions.push(this.current);
     return this.ask(url, options);
   }

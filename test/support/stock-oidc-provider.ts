@@ -1,13 +1,15 @@
 // A stock, OpenID Certified provider (panva's oidc-provider) with its defaults, configured only as far as the identity
-// seed asks: its fixed paths, one client authenticating with client_secret_post, PKCE, the seed's scopes and claims,
-// iss and aud in userinfo, GET and POST logout. It shares no code or configuration with the sandbox (mock/sandbox):
-// its own sign-in and consent pages (oidc-provider's development interactions), its 303 redirects, its JSON errors,
-// its application/jwk-set+json JWKS and its OpenID Connect Core §11 reading of offline_access are all the library's.
+// seed asks: its fixed paths, a client authenticating with client_secret_post (and a second one), PKCE, the seed's
+// scopes and claims, iss and aud in userinfo, GET and POST logout. It shares no code or configuration with the sandbox
+// (mock/sandbox): its own sign-in and consent pages (oidc-provider's development interactions), its 303 redirects, its
+// JSON errors, its application/jwk-set+json JWKS and its OpenID Connect Core §11 reading of offline_access are all the
+// library's.
 // `contracts conform identity` must pass it: a correct provider that made other allowed choices than ours.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
+import { FAULT_SERVER_CREDENTIALS } from "../../conformance/fault-servers/credentials.js";
 import type { StockStore } from "./stock-oidc-store.js";
 
 /** The seed's client registration (the fault servers' demo credentials, so the runs share their environment). */
@@ -16,6 +18,12 @@ export const STOCK_CLIENT = {
   client_secret: "identity-demo-secret-9a1f",
   redirect_uri: "http://127.0.0.1:5173/callback",
   post_logout_redirect_uri: "http://127.0.0.1:5173/",
+};
+
+/** A second client of the seed's kind (refresh_token_client_bound), with the fault servers' second credentials. */
+export const STOCK_SECOND_CLIENT = {
+  client_id: FAULT_SERVER_CREDENTIALS.IDENTITY_SECOND_CLIENT_ID,
+  client_secret: FAULT_SERVER_CREDENTIALS.IDENTITY_SECOND_CLIENT_SECRET,
 };
 
 /** oidc-provider's development sign-in takes any password; the login becomes sub, which the seed says is a UUID. */
@@ -99,17 +107,17 @@ export const OWN_ROUTES: StockRoutes = {
 
 function configuration(options: StockProviderOptions, signingKey?: JWK): Configuration {
   const user = options.emptyEmail ? { ...ALICE, email: "", email_verified: false } : ALICE;
+  const registration = {
+    redirect_uris: [STOCK_CLIENT.redirect_uri],
+    post_logout_redirect_uris: [STOCK_CLIENT.post_logout_redirect_uri],
+    grant_types: options.refreshTokens === false ? ["authorization_code"] : ["authorization_code", "refresh_token"],
+    token_endpoint_auth_method: "client_secret_post" as const,
+  };
   return {
     ...(signingKey ? { jwks: { keys: [signingKey] } } : {}),
     clients: [
-      {
-        client_id: STOCK_CLIENT.client_id,
-        client_secret: STOCK_CLIENT.client_secret,
-        redirect_uris: [STOCK_CLIENT.redirect_uri],
-        post_logout_redirect_uris: [STOCK_CLIENT.post_logout_redirect_uri],
-        grant_types: options.refreshTokens === false ? ["authorization_code"] : ["authorization_code", "refresh_token"],
-        token_endpoint_auth_method: "client_secret_post",
-      },
+      { client_id: STOCK_CLIENT.client_id, client_secret: STOCK_CLIENT.client_secret, ...registration },
+      { ...STOCK_SECOND_CLIENT, ...registration },
     ],
     routes: options.routes ?? SEED_ROUTES,
     scopes: ["openid", "profile", "email", "wallets", "offline_access", "quests"],
