@@ -137,17 +137,25 @@ export function judgeUserinfoByScope({ first, idTokenSub, openidOnly }: Userinfo
 }
 
 /**
- * alternate_happy_flow: the reordered request ends in a code and tokens as any request must (mustSucceed), and its
- * userinfo is judged by the granted scope as the first sign-in's is (readingForScope).
+ * alternate_happy_flow: the reordered request ends in a code and tokens as any request must (mustSucceed). What its
+ * tokens carry is judged by the checks that judge the first sign-in's, with their rules: its userinfo by
+ * userinfo_by_scope and granted_scope_claims, its id_token by id_token_by_scope, each by the scope it was granted.
  */
 export function judgeAlternateHappyFlow({ scope, attempt, exchanged, read }: AlternateHappyFlowScenario): Finding[] {
   const what = `an authorization request with scope "${scope}" and the parameters in the reverse order`;
   const section = "RFC 6749 §3.3: the order of the scope values does not matter";
-  const failed = mustSucceed(what, section, attempt, exchanged, undefined);
-  const reading = read && readingForScope(read.userinfo, grantedScope(read.tokens, read.requested));
-  const problem = failed || [...(reading?.problems ?? []), ...(reading?.missingScopes ?? [])].join("; ");
-  const shown = read?.userinfo ?? exchanged?.exchange ?? attempt.exchange;
-  return [verdictOf("alternate_happy_flow", read ? "getUserInfo" : "authorize", problem, shown, what)];
+  const problem = mustSucceed(what, section, attempt, exchanged, undefined);
+  const flow = verdictOf("alternate_happy_flow", "authorize", problem, exchanged?.exchange ?? attempt.exchange, what);
+  if (!read) return [flow];
+  const granted = grantedScope(read.tokens, read.requested);
+  const reading = readingForScope(read.userinfo, granted);
+  const label = `userinfo for ${granted.described}, the scopes reordered`;
+  return [
+    flow,
+    verdictOf("userinfo_by_scope", "getUserInfo", reading.problems.join("; "), read.userinfo, label),
+    verdictOf("granted_scope_claims", "getUserInfo", reading.missingScopes.join("; "), read.userinfo, label),
+    idTokenByScope(read.issued, read.tokens, read.requested, "the id_token of a code for the scopes reordered"),
+  ];
 }
 
 /** The contract's x-assumption on the token in a POST's form body, which RFC 6750 §2.2 leaves optional ("MAY"). */

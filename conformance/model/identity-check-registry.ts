@@ -261,7 +261,7 @@ export const IDENTITY_CHECK_ENTRIES = {
     steps: ["identity"],
     enforces: "RFC 6749 §3.3: the order of the scope values does not matter; OpenID Connect Core §5.4",
     catches:
-      "an authorization request with the scopes in another order (email profile openid) and its parameters in another order (oidcc-alternate-happy-flow) that does not end in a code the token endpoint exchanges and a userinfo answer, or whose userinfo releases claims of a scope not granted or none of a granted one, judged by the granted scope as userinfo_by_scope and granted_scope_claims judge the first sign-in's.",
+      "an authorization request with the scopes in another order (email profile openid) and its parameters in another order (oidcc-alternate-happy-flow) that does not end in a code the token endpoint exchanges; the claims its tokens carry are judged by the granted scope as the first sign-in's are, by userinfo_by_scope, granted_scope_claims and id_token_by_scope.",
   },
   userinfo_by_scope: {
     apis: ["identity"],

@@ -127,6 +127,68 @@ describe("a provider that takes code_challenge_method=plain too (RFC 7636 allows
   });
 });
 
+describe.concurrent(
+  "the Basic OP modules of the POST, the scope order and the refresh token's client (issue 63)",
+  () => {
+    const FLOWS = ["--operation", "exchangeToken"];
+    // With refresh_token_offline_access beside it: a run whose every check was skipped exits 1.
+  const only = (check: string) => [...FLOWS, "--check", check, "--check", "refresh_token_offline_access"];
+
+    it("a POST refused with 405 passes with a warning that says the contract describes GET only", async () => {
+      const server = await startIdentityServer({ fault: "authorize-post-refused" });
+      try {
+        const { code, report, output } = await conformIdentityInProcess(server.url, FLOWS);
+        expect(failingChecks(report), output).toEqual([]);
+        expect(code, output).toBe(0);
+        expect(report.warnings).toEqual([
+          expect.objectContaining({
+            check: "authorization_by_post",
+            operationId: "authorize",
+            message: expect.stringMatching(
+              /^the authorization endpoint refused an authorization request by POST with status 405/,
+            ),
+            assumption: expect.stringContaining("the contract describes the authorization request by GET only"),
+          }),
+        ]);
+        // The page it refused with is kept, as the suite keeps its screenshot.
+        expect(report.refusalPages).toContainEqual(
+          expect.objectContaining({ check: "authorization_by_post", status: 405 }),
+        );
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("refresh_token_client_bound is skipped with its reason without a second client", async () => {
+      const server = await startIdentityServer();
+      try {
+        const env = { IDENTITY_SECOND_CLIENT_ID: "", IDENTITY_SECOND_CLIENT_SECRET: "" };
+        const run = await conformIdentityInProcess(server.url, only("refresh_token_client_bound"), env);
+        expect(checkOf(run.report, "refresh_token_client_bound").skipped, run.output).toMatch(
+          /needs a second client registered with the provider: --second-client-id and --second-client-secret/,
+        );
+        expect(run.code, run.output).toBe(0);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("refresh_token_client_bound could not run when the second client's own credentials are refused", async () => {
+      const server = await startIdentityServer();
+      try {
+        const env = { IDENTITY_SECOND_CLIENT_SECRET: "not-the-second-secret" };
+        const run = await conformIdentityInProcess(server.url, only("refresh_token_client_bound"), env);
+        expect(checkOf(run.report, "refresh_token_client_bound").couldNotRun, run.output).toMatch(
+          /refused the second client's own credentials \(status 401/,
+        );
+        expect(run.code).toBe(1);
+      } finally {
+        await server.close();
+      }
+    });
+  },
+);
+
 describe.concurrent("correct refusals and choices the standards allow", () => {
   it("a code refused with 403 access_denied is still refused: only status_code_conformance fails (RFC 6749 §5.2's status), and code_reuse_revokes_tokens runs", async () => {
     const server = await startIdentityServer({ fault: "code-refused-403" });
@@ -221,8 +283,9 @@ describe.concurrent("claims judged by what was granted, and no secret claims (is
       expect(failingChecks(run.report), run.output).toEqual(["id_token_by_scope", "no_secret_claims"]);
       expect(run.code).toBe(1);
       const messages = run.report.failures.map((f) => `${f.check}: ${f.message}`).join("\n");
-      // The first sign-in's id_token and the one for scope openid; the report shows the first failure of each check.
-      expect(checkOf(run.report, "id_token_by_scope").failed, run.output).toBe(2);
+      // The first sign-in's id_token, the one for scope openid and the one of the scopes reordered
+      // (alternate_happy_flow's); the report shows the first failure of each check.
+      expect(checkOf(run.report, "id_token_by_scope").failed, run.output).toBe(3);
       expect(messages).toMatch(
         /id_token_by_scope: the id_token for scope "openid profile email" \(the token response's scope\) carries wallets \(scope wallets\), phone_number \(scope phone\)/,
       );
