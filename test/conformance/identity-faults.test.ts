@@ -132,7 +132,7 @@ describe.concurrent(
   () => {
     const FLOWS = ["--operation", "exchangeToken"];
     // With refresh_token_offline_access beside it: a run whose every check was skipped exits 1.
-  const only = (check: string) => [...FLOWS, "--check", check, "--check", "refresh_token_offline_access"];
+    const only = (check: string) => [...FLOWS, "--check", check, "--check", "refresh_token_offline_access"];
 
     it("a POST refused with 405 passes with a warning that says the contract describes GET only", async () => {
       const server = await startIdentityServer({ fault: "authorize-post-refused" });

@@ -7,25 +7,53 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_CHECKS, LOGOUT_MODULE_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { checkOf, conformWithCli, failingChecks } from "../support/conform-cli.js";
-import { STOCK_SIGN_IN, type StockProvider, startStockOidcProvider } from "../support/stock-oidc-provider.js";
+import {
+  STOCK_SIGN_IN,
+  type StockProvider,
+  type StockRoutes,
+  startStockOidcProvider,
+} from "../support/stock-oidc-provider.js";
 
 let optionalPkce: StockProvider;
 let requiredPkce: StockProvider;
 let noOfflineAccess: StockProvider;
 let scopeClaimsInIdToken: StockProvider;
+let ownRoutes: StockProvider;
+
+/** Endpoints at paths of the provider's own (issue 62), which its discovery document advertises. */
+const OWN_ROUTES: StockRoutes = {
+  authorization: "/oidc/auth",
+  token: "/oidc/token",
+  userinfo: "/oidc/me",
+  jwks: "/oidc/certs",
+  end_session: "/oidc/session/end",
+};
 
 beforeAll(async () => {
-  [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken] = await Promise.all([
+  [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken, ownRoutes] = await Promise.all([
     startStockOidcProvider(),
     startStockOidcProvider({ pkceRequired: true, claimsParameter: true }),
     startStockOidcProvider({ refreshTokens: false }),
     startStockOidcProvider({ scopeClaimsInIdToken: true }),
+    startStockOidcProvider({ routes: OWN_ROUTES }),
   ]);
 });
 afterAll(async () => {
   await Promise.all(
-    [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken].map((provider) => provider?.close()),
+    [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken, ownRoutes].map((provider) => provider?.close()),
   );
+});
+
+/**
+ * oidc-provider takes the authorization request by GET only unless its enableHttpPostMethods is on (which needs
+ * SameSite=None cookies): it answers the POST 404. Core §3.1.2.1's MUST, not the contract's (GET only): a warning.
+ */
+const POST_REFUSED = expect.objectContaining({
+  check: "authorization_by_post",
+  message: expect.stringMatching(
+    /^the authorization endpoint refused an authorization request by POST with status 404/,
+  ),
+  assumption: expect.stringContaining("the contract describes the authorization request by GET only"),
 });
 
 /** The run passes: exit 0, no failure, nothing that could not run, and every identity check ran (but `skipped`). */
@@ -74,10 +102,13 @@ describe.concurrent("a stock oidc-provider configured only as the seed asks", ()
   }, 120_000);
 
   it("skips refresh_token_offline_access, as oidcc-refresh-token does, when offline_access is not granted", async () => {
-    const report = await expectPass(noOfflineAccess.url, 7, [], ["refresh_token_offline_access", ...CLAIMS_OFF]);
+    const skipped = ["refresh_token_offline_access", "refresh_token_client_bound", ...CLAIMS_OFF];
+    const report = await expectPass(noOfflineAccess.url, 7, [], skipped);
     expect(checkOf(report, "refresh_token_offline_access").skipped).toMatch(/offline_access was not granted/);
+    expect(checkOf(report, "refresh_token_client_bound").skipped).toMatch(/no refresh token was issued/);
     // Its scopes_supported still lists offline_access: advertised and not delivered, a warning (issue 63).
     expect(report.warnings).toEqual([
+      POST_REFUSED,
       expect.objectContaining({
         check: "refresh_token_offline_access",
         message: expect.stringMatching(/^scopes_supported advertises offline_access, but .* was not granted it/),
@@ -176,3 +207,41 @@ describe.concurrent(
     );
   },
 );
+
+/** The checks of oidcc-ensure-post-request-succeeds, oidcc-alternate-happy-flow and oidcc-refresh-token (issue 63). */
+const POST_ORDER_AND_CLIENT = ["authorization_by_post", "alternate_happy_flow", "refresh_token_client_bound"];
+
+describe.concurrent("the POST, scope order and refresh client modules on the stock provider with its defaults", () => {
+  const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+  const others = IDENTITY_CHECKS.map((c) => c.name).filter((name) => !POST_ORDER_AND_CLIENT.includes(name));
+  const only = POST_ORDER_AND_CLIENT.flatMap((check) => ["--check", check]);
+
+  it.each(seeds)(
+    "pass on seed %i, the refused POST a warning",
+    async (seed) => {
+      const report = await expectPass(optionalPkce.url, seed, only, others);
+      for (const check of POST_ORDER_AND_CLIENT) expect(checkOf(report, check).passed).toBe(1);
+      expect(report.warnings).toEqual([POST_REFUSED]);
+      // The page it refused with is kept as evidence.
+      expect(report.refusalPages).toEqual([expect.objectContaining({ check: "authorization_by_post", status: 404 })]);
+    },
+    120_000,
+  );
+
+  it("send the POST to the authorization_endpoint the discovery advertises, at the provider's own path", async () => {
+    const report = await expectPass(ownRoutes.url, 2, only, others);
+    expect(report.warnings).toEqual([POST_REFUSED]);
+    expect(ownRoutes.requests).toContainEqual({ method: "POST", path: OWN_ROUTES.authorization });
+  }, 120_000);
+
+  it("could not run refresh_token_client_bound where the second client's secret is wrong (never passed)", async () => {
+    const { code, report, output } = await conformWithCli(
+      ["identity", "--base-url", optionalPkce.url, "--seed", "3", ...only],
+      { IDENTITY_SIGN_IN: STOCK_SIGN_IN, IDENTITY_SECOND_CLIENT_SECRET: "not-the-second-secret" },
+    );
+    expect(checkOf(report, "refresh_token_client_bound").couldNotRun, output).toMatch(
+      /refused the second client's own credentials \(status 401/,
+    );
+    expect(code, output).toBe(1);
+  }, 120_000);
+});
