@@ -239,11 +239,18 @@ export class BrowserDriver implements SignInDriver {
       const response = await opened.catch((error: Error) => error);
       if (response instanceof Error && !this.arrived)
         return { failure: `the browser could not open the page: ${firstLine(response)}`, pages: walk.pages };
-      const found = await this.walk(page, walk, options);
+      const walked = await this.walk(page, walk, options);
       // Where the browser stopped on a page, a picture of it: a refusal's evidence, as the OpenID Foundation suite's.
-      if (found.arrived || !found.lastPage) return found;
+      if (walked.arrived || !walked.lastPage) return walked;
+      // Stopped on the page the request opened: its status is the response's (a refusal's 405 or 404).
+      const first = response instanceof Error ? null : response;
+      const firstUrl = first ? new URL(first.url()) : undefined;
+      const found: Navigation =
+        first && firstUrl && `${firstUrl.origin}${firstUrl.pathname}` === walked.lastPage.url
+          ? { ...walked, lastPage: { status: first.status(), ...walked.lastPage } }
+          : walked;
       const screenshot = await page.screenshot({ type: "png" }).catch(() => undefined);
-      return screenshot
+      return screenshot && found.lastPage
         ? { ...found, lastPage: { ...found.lastPage, screenshot: screenshot.toString("base64") } }
         : found;
     } finally {
