@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_CHECKS, LOGOUT_MODULE_CHECKS } from "../../conformance/model/identity-check-groups.js";
 import { checkOf, conformWithCli, failingChecks } from "../support/conform-cli.js";
 import {
+  OWN_ROUTES,
   STOCK_SIGN_IN,
   type StockProvider,
-  type StockRoutes,
   startStockOidcProvider,
 } from "../support/stock-oidc-provider.js";
 
@@ -19,15 +19,6 @@ let requiredPkce: StockProvider;
 let noOfflineAccess: StockProvider;
 let scopeClaimsInIdToken: StockProvider;
 let ownRoutes: StockProvider;
-
-/** Endpoints at paths of the provider's own (issue 62), which its discovery document advertises. */
-const OWN_ROUTES: StockRoutes = {
-  authorization: "/oidc/auth",
-  token: "/oidc/token",
-  userinfo: "/oidc/me",
-  jwks: "/oidc/certs",
-  end_session: "/oidc/session/end",
-};
 
 beforeAll(async () => {
   [optionalPkce, requiredPkce, noOfflineAccess, scopeClaimsInIdToken, ownRoutes] = await Promise.all([
