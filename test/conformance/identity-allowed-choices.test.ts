@@ -45,7 +45,12 @@ async function expectPass(url: string, passed: string[], args = FLOWS, env: Node
   return report;
 }
 
-const warningsOf = (report: RunReport) => report.warnings.map((w) => w.check);
+/**
+ * The warnings of a run but the stock oidc-provider's one everywhere: it answers the authorization request by POST
+ * 404, which the contract (GET only) allows (identity-stock-provider.test.ts proves it).
+ */
+const stockWarnings = (report: RunReport) => report.warnings.filter((w) => w.check !== "authorization_by_post");
+const warningsOf = (report: RunReport) => stockWarnings(report).map((w) => w.check);
 
 async function discoveryOf(provider: StockProvider): Promise<Record<string, unknown>> {
   const response = await fetch(`${provider.url}${pathOf("getOpenIdConfiguration")}`);
@@ -99,7 +104,7 @@ describe.concurrent("false alarms of issue 47: a provider's allowed choice passe
     const provider = await stock({ audienceArray: true });
     const env = { ...FAULT_SERVER_CREDENTIALS, IDENTITY_SIGN_IN: STOCK_SIGN_IN };
     const report = await expectPass(provider.url, ["id_token_signature_and_claims"], FLOWS, env);
-    expect(report.warnings).toEqual([]);
+    expect(stockWarnings(report)).toEqual([]);
     // On a contract whose aud is a string only, the same provider fails: its aud really is an array.
     const patch = {
       api: "identity" as const,
@@ -119,8 +124,8 @@ describe.concurrent("false alarms of issue 47: a provider's allowed choice passe
     const report = await expectPass(provider.url, ["id_token_signature_and_claims", "userinfo_by_scope"], FLOWS, {
       IDENTITY_SIGN_IN: STOCK_SIGN_IN,
     });
-    expect(report.warnings.length).toBeGreaterThan(0);
-    for (const warning of report.warnings) {
+    expect(stockWarnings(report).length).toBeGreaterThan(0);
+    for (const warning of stockWarnings(report)) {
       expect(warning.message).toMatch(/email/);
       expect(warning.assumption).toMatch(/e-mail format is our reading/);
     }
