@@ -1,5 +1,6 @@
 // The authorization endpoint's flows: PKCE methods, redirect_uri matching, optional and unknown parameters, requests
-// that must succeed (with the parameters every OP supports), a missing response_type, prompt and max_age.
+// that must succeed (with the parameters every OP supports), the request by POST, a missing response_type, prompt
+// and max_age.
 // Each sends the browser through the provider (flow.ts) and returns what it saw as a scenario, which
 // judge/identity-authorization-scenarios.ts judges.
 import { decodeJwt } from "jose";

@@ -1,4 +1,5 @@
-// The userinfo flows: the claims released by scope, and the three ways of presenting the access token. Each reads
+// The userinfo flows: the claims released by scope (also for the scopes reordered, oidcc-alternate-happy-flow), and
+// the three ways of presenting the access token. Each reads
 // userinfo at the address the discovery names (judged on arrival as the contract's operation) and returns what it saw
 // as a scenario, which judge/identity-endpoint-scenarios.ts judges.
 import type { PreparedRequest } from "../apis.js";

@@ -1,6 +1,6 @@
 // The checks of the authorization endpoint's scenarios (pkce_s256_only on a plain challenge, redirect_uri_mismatch,
 // redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, the requests that must succeed,
-// response_type_missing, prompt_none, prompt_login, max_age): each
+// authorization_by_post, response_type_missing, prompt_none, prompt_login, max_age): each
 // reads what its flow saw and returns the verdicts of the rules in identity-authorization.ts.
 import type { JudgeContext } from "../context.js";
 import { resolveAt } from "../contract/lookup.js";

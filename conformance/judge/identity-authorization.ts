@@ -1,7 +1,7 @@
 // The authorization endpoint's checks: what an authorization request must come back with to the redirect_uri (the
 // state, a code or the right error) for sign_in, state_echoed, pkce_s256_only, redirect_uri_mismatch,
-// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, the requests that must succeed,
-// response_type_missing, prompt_none, prompt_login and max_age. Pure:
+// redirect_uri_exact_match, nonce_optional, unknown_parameters_ignored, the requests that must succeed (by POST too:
+// authorization_by_post), response_type_missing, prompt_none, prompt_login and max_age. Pure:
 // what was sent and what came back in, the problem ("" when there is none) out.
 import { arrivedAt } from "../identity/near-miss.js";
 import type { Exchange } from "../model/exchange.js";

@@ -1,6 +1,6 @@
-// The checks of the discovery, JWKS, userinfo and logout scenarios: each reads what its flow saw and returns the
-// findings of the rules in identity-discovery.ts, identity-userinfo.ts and identity-logout.ts; and where the run sent
-// each identity operation, as observations of the deployment.
+// The checks of the discovery, JWKS, userinfo (the reordered scopes' of alternate_happy_flow too) and logout scenarios:
+// each reads what its flow saw and returns the findings of the rules in identity-discovery.ts, identity-userinfo.ts and
+// identity-logout.ts; and where the run sent each identity operation, as observations of the deployment.
 import type { JudgeContext } from "../context.js";
 import { propertiesWith } from "../contract/lookup.js";
 import type { Decision, Finding } from "../model/finding.js";

@@ -1,7 +1,7 @@
 // The checks of the token endpoint's scenarios (token_errors, client_authentication_required, pkce_enforcement,
 // id_token_signature_and_claims, id_token_by_scope, id_token_at_hash, code_reuse, code_reuse_revokes_tokens,
-// refresh_token_offline_access): each reads what its flow saw and returns the findings of the rules in
-// identity-tokens.ts.
+// refresh_token_offline_access, refresh_token_client_bound): each reads what its flow saw and returns the findings of
+// the rules in identity-tokens.ts.
 import type { JudgeContext } from "../context.js";
 import type { Finding, Verdict } from "../model/finding.js";
 import type {

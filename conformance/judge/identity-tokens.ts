@@ -1,6 +1,7 @@
 // The token endpoint's checks: token_errors, client_authentication_required, pkce_enforcement, code_reuse (and
-// code_reuse_revokes_tokens), the id_token's claims and at_hash, refresh_token_offline_access. Pure: what was sent and
-// what came back in, the problem ("" when there is none), a Verdict or a Decision out.
+// code_reuse_revokes_tokens), the id_token's claims and at_hash, refresh_token_offline_access and
+// refresh_token_client_bound. Pure: what was sent and what came back in, the problem ("" when there is none), a Verdict
+// or a Decision out.
 import { createHash } from "node:crypto";
 import type { JWTPayload } from "jose";
 import { describeErrors, loadContract } from "../../lib/contract/index.js";
