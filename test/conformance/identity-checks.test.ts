@@ -4,7 +4,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { arrivedAt, nearMisses } from "../../conformance/identity/near-miss.js";
-import { codeEntropy, issReturned, sameSession, stateEchoed } from "../../conformance/judge/identity-authorization.js";
+import {
+  authorizationByPost,
+  codeEntropy,
+  issReturned,
+  sameSession,
+  stateEchoed,
+} from "../../conformance/judge/identity-authorization.js";
 import { discoveryPkceMethods, jwksShape, jwksUniqueKids } from "../../conformance/judge/identity-discovery.js";
 import type { CheckNote } from "../../conformance/judge/assumptions.js";
 import {
@@ -13,6 +19,7 @@ import {
   codeReplayedLater,
   expiresInMissing,
   idTokenClaims,
+  refreshTokenClientBound,
   refreshTokenOfflineAccess,
   tokenError,
 } from "../../conformance/judge/identity-tokens.js";
@@ -27,6 +34,62 @@ const exchange = (status: number, json: unknown): Exchange => ({
 });
 
 describe("identity checks, pure", () => {
+  it("authorization_by_post: a POST refused at once is a refusal; taken, it must end in a code that exchanges", () => {
+    const navigation = (pages: number, status: number) => ({ pages, lastPage: { url: "u", status, text: "t" } });
+    const failed = (pages: number, status: number): Authorization => ({
+      kind: "failed",
+      failure: "stopped",
+      navigation: navigation(pages, status),
+      exchange: exchange(status, {}),
+    });
+    expect(authorizationByPost(failed(0, 405), undefined)).toEqual({
+      problem: "",
+      refusal:
+        'the authorization endpoint refused an authorization request by POST with status 405, on a page saying "t"',
+    });
+    // A sign-in page shown and submitted, then no way back: the POST was taken, and broken.
+    expect(authorizationByPost(failed(1, 200), undefined).problem).toMatch(/got stopped instead of a code/);
+    expect(authorizationByPost(failed(0, 500), undefined).problem).toMatch(/server error \(status 500\)/);
+    const code: Authorization = {
+      kind: "code",
+      code: "c",
+      scope: "openid",
+      redirectUri: "http://127.0.0.1/cb",
+      navigation: { pages: 1 },
+      exchange: exchange(302, {}),
+    };
+    expect(authorizationByPost(code, { exchange: exchange(400, { error: "invalid_grant" }) }).problem).toMatch(
+      /the code of an authorization request by POST was refused/,
+    );
+    const tokens = { access_token: "a" };
+    expect(authorizationByPost(code, { exchange: exchange(200, tokens), tokens })).toEqual({
+      problem: "",
+      refusal: "",
+    });
+  });
+
+  it("refresh_token_client_bound: refused passes, accepted fails, invalid_client could not run", () => {
+    const attempt: Authorization = {
+      kind: "failed",
+      failure: "-",
+      navigation: { pages: 0 },
+      exchange: exchange(0, {}),
+    };
+    const issued = { exchange: exchange(200, {}), tokens: { access_token: "a", refresh_token: "r" } };
+    const run = (other: Exchange) => ({ attempt, exchanged: issued, byOtherClient: other });
+    expect(refreshTokenClientBound(run(exchange(400, { error: "invalid_grant" })), true)).toMatchObject({
+      outcome: "pass",
+    });
+    expect(refreshTokenClientBound(run(exchange(200, { access_token: "b" })), true)).toMatchObject({
+      outcome: "fail",
+    });
+    expect(refreshTokenClientBound(run(exchange(401, { error: "invalid_client" })), true)).toMatchObject({
+      decision: "cannot run",
+    });
+    expect(refreshTokenClientBound(run(exchange(400, {})), false)).toMatchObject({ decision: "skipped" });
+    expect(refreshTokenClientBound({ attempt }, true)).toMatchObject({ decision: "skipped" });
+  });
+
   it("state_echoed: the state sent, unchanged, or it says what came back", () => {
     expect(stateEchoed("s1", new URLSearchParams({ code: "c", state: "s1" }))).toBe("");
     expect(stateEchoed("s1", new URLSearchParams({ code: "c" }))).toContain("with a code) without the state sent");
