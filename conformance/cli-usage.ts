@@ -13,8 +13,9 @@ Credentials (each also read from the environment variable shown, which keeps sec
             --redirect-uri <uri> [--access-token <token>]   IDENTITY_REDIRECT_URI, IDENTITY_ACCESS_TOKEN
             [--sign-in <field>=<value>]...                  IDENTITY_SIGN_IN="login=alice&password=..."
             [--post-logout-redirect-uri <uri>]              IDENTITY_POST_LOGOUT_REDIRECT_URI
-            [--second-client-id <id>]                       IDENTITY_SECOND_CLIENT_ID (another registered client:
-            [--second-client-secret <secret>]               IDENTITY_SECOND_CLIENT_SECRET  refresh_token_client_bound)
+            [--second-client-id <id> --second-client-secret <secret>]  another client of the provider, for
+                                                            refresh_token_client_bound: IDENTITY_SECOND_CLIENT_ID,
+                                                            IDENTITY_SECOND_CLIENT_SECRET
 
 Recorded traffic (nothing is sent; the same checks and reports; production traffic that may not be tested):
   --har <file>            judge the exchanges of a HAR 1.2 file (browser developer tools, Playwright's recordHar,
