@@ -289,10 +289,11 @@ async function reauthenticate(
 
 export async function promptLogin(parent: Flow, firstSignIn: number): Promise<PromptLoginScenario> {
   const flow = traced(parent);
-  // auth_time counts seconds, and the check allows 1 second of clock (an auth_time before the request's second less
-  // one is the earlier sign-in's): the request must go 2 seconds after the first sign-in, or a fast provider that
-  // reuses the session is not told from one that signs in again.
-  await sleep(2100, flow.context.options.signal);
+  // auth_time counts seconds: the new sign-in must happen in a later second than the first one. And the judge allows
+  // the first one's auth_time a second of rounding (judge/identity-authorization.ts, promptLogin), so that an
+  // auth_time of the first sign-in shows only from two seconds on: however fast the flows before it went (the first
+  // sign-in started at `firstSignIn`, and may have ended a second later), the request waits for the third second.
+  await sleep(Math.max(1100, (firstSignIn + 3) * 1000 - Date.now()), flow.context.options.signal);
   const run = await reauthenticate(
     flow,
     { scope: "openid", extra: { prompt: "login" }, purpose: "authorize with prompt=login (sign in again)" },
