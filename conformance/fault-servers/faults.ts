@@ -5,7 +5,7 @@ import type { ApiName } from "../../lib/contract/index.js";
 import type { RunningServer } from "./http.js";
 import { startCatalogServer } from "./catalog.js";
 import { type IdentityFault, startIdentityServer } from "./identity.js";
-import { FLOWS } from "./identity-faults.js";
+import { FLOWS } from "./identity-fault-runs.js";
 import { startLinksServer } from "./links.js";
 import { startPayServer } from "./pay.js";
 import { type OracleCatalogFault, startOracleCatalogServer } from "../oracle/catalog.js";

@@ -104,3 +104,17 @@ export const IDENTITY_FAULTS = [
   ...CLAIM_FAULTS,
 ] as const;
 export type IdentityFault = (typeof IDENTITY_FAULTS)[number];
+
+/** The faults that refuse an authorization request for one parameter: its name, and the values refused. */
+export const REFUSED_PARAMETERS: Partial<Record<IdentityFault, { name: string; refused: (value: string) => boolean }>> =
+  {
+    // Each fault breaks one check: the other display value and max_age=1 still pass.
+    "display-page-refused": { name: "display", refused: (value) => value === "page" },
+    "display-popup-refused": { name: "display", refused: (value) => value === "popup" },
+    "max-age-long-refused": { name: "max_age", refused: (value) => Number(value) > 3600 },
+    "login-hint-refused": { name: "login_hint", refused: () => true },
+    "ui-locales-refused": { name: "ui_locales", refused: () => true },
+    "claims-locales-refused": { name: "claims_locales", refused: () => true },
+    "acr-values-refused": { name: "acr_values", refused: () => true },
+    "claims-parameter-refused": { name: "claims", refused: () => true },
+  };

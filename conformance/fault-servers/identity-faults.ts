@@ -1,15 +1,12 @@
 // The OpenID Connect faults added with the Basic OP / Config OP level checks: each entry is the fault provider
 // (identity.ts) breaking one rule, the one check that must catch it and the smallest run that reaches it. The
 // self-test (test/conformance/identity-faults.test.ts) runs the real CLI against every entry; the first identity faults
-// stay in faults.ts's table with the other APIs'.
+// stay in faults.ts's table with the other APIs', and the RP-Initiated Logout ones are in identity-logout-faults.ts.
 import type { Fault } from "./faults.js";
-import { type IdentityFault, type IdentityVariant, startIdentityServer } from "./identity.js";
+import { startIdentityServer } from "./identity.js";
+import { FLOWS, identity, variant } from "./identity-fault-runs.js";
+import { IDENTITY_LOGOUT_FAULT_CASES } from "./identity-logout-faults.js";
 
-const identity = (fault: IdentityFault) => (port?: number) => startIdentityServer({ fault, port });
-const variant = (name: IdentityVariant) => (port?: number) => startIdentityServer({ variant: name, port });
-// The flows without code_reuse_30_seconds' 30-second wait: another check's fault is caught without it, and that check
-// is proven on its own fault (identity-code-reuse-forgotten) and on the correct providers.
-export const FLOWS = ["--operation", "exchangeToken", "--exclude-check", "code_reuse_30_seconds"];
 /** A client whose application has a host name (not a loopback IP literal, which has no subdomains). */
 const NAMED_APP = "https://app.example.org";
 const onApp = (origin: string) => [
@@ -284,30 +281,6 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     start: identity("offline-access-without-refresh-token"),
   },
   {
-    name: "identity-logout-open-redirect",
-    api: "identity",
-    check: "logout_open_redirect",
-    breaks: "logout redirects to any post_logout_redirect_uri, registered or not",
-    args: FLOWS,
-    start: identity("logout-open-redirect"),
-  },
-  {
-    name: "identity-post-logout-redirect-uri-any-path",
-    api: "identity",
-    check: "logout_open_redirect",
-    breaks: "logout redirects to any path on the registered post_logout_redirect_uri's origin",
-    args: FLOWS,
-    start: identity("post-logout-redirect-uri-any-path"),
-  },
-  {
-    name: "identity-logout-drops-state",
-    api: "identity",
-    check: "logout_post_redirect",
-    breaks: "the post-logout redirect leaves out the state sent",
-    args: FLOWS,
-    start: identity("logout-drops-state"),
-  },
-  {
     name: "identity-prompt-ignored-one-click",
     api: "identity",
     check: "prompt_login",
@@ -316,60 +289,7 @@ export const IDENTITY_FAULT_CASES: Fault[] = [
     args: [...FLOWS, "--strict"],
     start: identity("prompt-ignored-one-click"),
   },
-  {
-    name: "identity-logout-keeps-session",
-    api: "identity",
-    check: "logout_ends_session",
-    breaks: "logout redirects but the session stays signed in",
-    args: FLOWS,
-    start: identity("logout-keeps-session"),
-  },
-  ...(
-    [
-      ["logout_bad_id_token_hint", "logout-hint-signature-not-checked", "an id_token_hint signed by another key"],
-      ["logout_modified_id_token_hint", "logout-hint-alg-none-accepted", "an id_token_hint changed to alg none"],
-      ["logout_no_id_token_hint", "logout-redirects-without-hint", "no id_token_hint"],
-    ] as const
-  ).map(([check, fault, what]) => ({
-    name: `identity-${fault}`,
-    api: "identity" as const,
-    check,
-    breaks: `logout with ${what} signs out and redirects to the post_logout_redirect_uri`,
-    args: FLOWS,
-    start: identity(fault),
-  })),
-  {
-    name: "identity-logout-adds-empty-state",
-    api: "identity",
-    check: "logout_no_state",
-    breaks: "the post-logout redirect carries state= though the logout request sent no state",
-    args: FLOWS,
-    start: identity("logout-adds-empty-state"),
-  },
-  {
-    name: "identity-logout-default-post-logout-redirect",
-    api: "identity",
-    check: "logout_no_post_logout_redirect_uri",
-    breaks: "logout without post_logout_redirect_uri redirects to the client's registered one",
-    args: FLOWS,
-    start: identity("logout-default-post-logout-redirect"),
-  },
-  {
-    name: "identity-logout-only-state-500",
-    api: "identity",
-    check: "logout_only_state",
-    breaks: "logout with only state answers 500",
-    args: FLOWS,
-    start: identity("logout-only-state-500"),
-  },
-  {
-    name: "identity-logout-no-parameters-500",
-    api: "identity",
-    check: "logout_no_parameters",
-    breaks: "logout without any parameter answers 500",
-    args: FLOWS,
-    start: identity("logout-no-parameters-500"),
-  },
+  ...IDENTITY_LOGOUT_FAULT_CASES,
   {
     name: "identity-response-type-missing-accepted",
     api: "identity",

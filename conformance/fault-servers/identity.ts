@@ -25,7 +25,7 @@ import {
   userinfo,
   userRecordSecretsOf,
 } from "./identity-endpoints.js";
-import type { IdentityFault } from "./identity-fault-names.js";
+import { type IdentityFault, REFUSED_PARAMETERS } from "./identity-fault-names.js";
 import { faultProviderKeys } from "./identity-keys.js";
 import { looselyMatches } from "./identity-redirects.js";
 import { logout, logoutConfirm, type LogoutState, SESSION_COOKIE } from "./identity-logout.js";
@@ -47,19 +47,6 @@ import {
 export type { IdentityVariant } from "./identity-pages.js";
 
 export { IDENTITY_FAULTS, type IdentityFault } from "./identity-fault-names.js";
-
-/** The faults that refuse an authorization request for one parameter: its name, and the values refused. */
-const REFUSED_PARAMETERS: Partial<Record<IdentityFault, { name: string; refused: (value: string) => boolean }>> = {
-  // Each fault breaks one check: the other display value and max_age=1 still pass.
-  "display-page-refused": { name: "display", refused: (value) => value === "page" },
-  "display-popup-refused": { name: "display", refused: (value) => value === "popup" },
-  "max-age-long-refused": { name: "max_age", refused: (value) => Number(value) > 3600 },
-  "login-hint-refused": { name: "login_hint", refused: () => true },
-  "ui-locales-refused": { name: "ui_locales", refused: () => true },
-  "claims-locales-refused": { name: "claims_locales", refused: () => true },
-  "acr-values-refused": { name: "acr_values", refused: () => true },
-  "claims-parameter-refused": { name: "claims", refused: () => true },
-};
 
 const KNOWN_AUTHORIZE_PARAMETERS = [
   "response_type",
