@@ -131,7 +131,6 @@ describe("a provider that takes code_challenge_method=plain too (RFC 7636 allows
 describe.concurrent(
   "the Basic OP modules of the POST, the scope order and the refresh token's client (issue 63)",
   () => {
-    const FLOWS = ["--operation", "exchangeToken"];
     // With refresh_token_offline_access beside it: a run whose every check was skipped exits 1.
     const only = (check: string) => [...FLOWS, "--check", check, "--check", "refresh_token_offline_access"];
 
